@@ -1,0 +1,3 @@
+//! The MUHAI Cooking Language: `.solution` text → syntax tree, with located diagnostics.
+
+pub mod ast;
