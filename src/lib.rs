@@ -10,3 +10,6 @@ pub mod catalogue;
 pub mod language;
 pub mod number;
 pub mod profile;
+pub mod ontology;
+pub mod simulation;
+pub mod world;
