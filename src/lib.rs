@@ -13,3 +13,4 @@ pub mod profile;
 pub mod ontology;
 pub mod simulation;
 pub mod world;
+pub mod report;
