@@ -14,3 +14,4 @@ pub mod ontology;
 pub mod simulation;
 pub mod world;
 pub mod report;
+pub mod benchmark;

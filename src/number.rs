@@ -90,16 +90,20 @@ impl Number {
         }
     }
 
+    #[allow(clippy::should_implement_trait)] // Lisp contagion, not operator overloading
     pub fn add(self, o: Number) -> Number {
         self.binary(o, |a, b| checked(a, b, frac_add), |a, b| a + b)
     }
+    #[allow(clippy::should_implement_trait)] // Lisp contagion, not operator overloading
     pub fn sub(self, o: Number) -> Number {
         self.binary(o, |a, b| checked(a, b, frac_sub), |a, b| a - b)
     }
+    #[allow(clippy::should_implement_trait)] // Lisp contagion, not operator overloading
     pub fn mul(self, o: Number) -> Number {
         self.binary(o, |a, b| checked(a, b, frac_mul), |a, b| a * b)
     }
     /// Division; `None` on an exact division by zero (a Lisp error in the reference).
+    #[allow(clippy::should_implement_trait)]
     pub fn div(self, o: Number) -> Option<Number> {
         match (self, o) {
             (_, Number::Exact(b)) if b.is_zero() => None,

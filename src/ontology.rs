@@ -19,6 +19,8 @@ pub enum Init {
     Nil,
     T,
     Num(Number),
+    /// A Lisp string (the names HEAD gives its auto-created locations).
+    Str(String),
     /// A fresh instance of a class with some slots set.
     Instance(ClassId, Vec<(SlotId, Init)>),
     List(Vec<Init>),
@@ -74,6 +76,9 @@ pub(crate) fn parse_init(
             items.iter().map(|i| parse_init(i, class_of, slot_of)).collect::<Result<_, _>>()?,
         ),
         Json::Object(map) => {
+            if let Some(Json::String(text)) = map.get("string") {
+                return Ok(Init::Str(text.clone()));
+            }
             if let Some(Json::String(r)) = map.get("ratio") {
                 let (n, d) = r.split_once('/').ok_or_else(|| format!("bad ratio {r}"))?;
                 let n: i64 = n.trim().parse().map_err(|_| format!("bad ratio {r}"))?;

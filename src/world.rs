@@ -19,6 +19,8 @@ pub enum Value {
     Num(Number),
     /// A raw symbol inside a list constant of a network (`(a b)`); no primitive can use it.
     Sym(Arc<str>),
+    /// A Lisp string; compared case-insensitively.
+    Str(Arc<str>),
     Obj(Arc<Entity>),
     List(Arc<Vec<Value>>),
 }
@@ -161,6 +163,7 @@ impl<'o> Maker<'o> {
             Init::Nil => Value::Nil,
             Init::T => Value::T,
             Init::Num(n) => Value::Num(*n),
+            Init::Str(s) => Value::Str(Arc::from(s.as_str())),
             Init::List(items) => Value::list(items.iter().map(|i| self.init(i)).collect()),
             Init::Instance(class, set) => {
                 let mut e = self.make(*class);

@@ -1,0 +1,120 @@
+//! The evaluation pipeline of the reference's `cookingbot-evaluator`: read a solution file,
+//! refuse it whole where the reference refuses it, otherwise score every recipe against its
+//! gold run, rows in the reference's order (the reverse of the file).
+
+use crate::benchmark::{Benchmark, DataError};
+use crate::language::ast::Recipe;
+use crate::language::diagnostic::Diagnostic;
+use crate::metrics::smatch::{SmatchConfig, smatch};
+use crate::metrics::{GoldRun, gold_run, score};
+use crate::profile::Profile;
+use crate::report::{Metric, MetricSet, RecipeResult};
+use crate::simulation::{Model, SimError};
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// Why the reference would write no results for a file.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    /// One line saying what is wrong.
+    pub message: String,
+    /// Located diagnostics, when the problem is in the text.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Refusal {
+    fn new(message: impl Into<String>) -> Refusal {
+        Refusal { message: message.into(), diagnostics: Vec::new() }
+    }
+
+    /// The refusal as rustc-style text for a terminal.
+    pub fn render(&self, file_name: &str, text: &str) -> String {
+        if self.diagnostics.is_empty() {
+            return format!("error: {file_name}: {}\n", self.message);
+        }
+        self.diagnostics.iter().map(|d| d.render(file_name, text)).collect()
+    }
+}
+
+/// Scores solution files for one profile; holds the model, the gold networks and their runs
+/// (computed once, on first use).
+pub struct Evaluator {
+    pub model: Model,
+    pub benchmark: Benchmark,
+    pub smatch: SmatchConfig,
+    gold_runs: Vec<OnceLock<Result<GoldRun, SimError>>>,
+}
+
+impl Evaluator {
+    pub fn new(profile: Profile, data: &Path) -> Result<Evaluator, DataError> {
+        let benchmark = Benchmark::load(profile, data)?;
+        Ok(Self::with(Model::builtin(profile), benchmark))
+    }
+
+    pub fn with(model: Model, benchmark: Benchmark) -> Evaluator {
+        let gold_runs = benchmark.recipes.iter().map(|_| OnceLock::new()).collect();
+        Evaluator { model, benchmark, smatch: SmatchConfig::default(), gold_runs }
+    }
+
+    fn gold(&self, id: &str) -> Result<(&Recipe, &GoldRun), Refusal> {
+        let i = self
+            .benchmark
+            .recipes
+            .iter()
+            .position(|r| r.id == id)
+            .ok_or_else(|| Refusal::new(format!("Solution contains recipe {id} which is currently unsupported")))?;
+        let g = &self.benchmark.recipes[i];
+        let run = self.gold_runs[i]
+            .get_or_init(|| gold_run(&self.model, &g.network, &g.primary_output_var))
+            .as_ref()
+            .map_err(|e| Refusal::new(format!("the gold network of {id} fails to run: {e}")))?;
+        Ok((&g.network, run))
+    }
+
+    /// Evaluate the text of a solution file.
+    pub fn evaluate(&self, text: &str, metrics: &MetricSet) -> Result<Vec<RecipeResult>, Refusal> {
+        let parsed = crate::language::parse::parse(text);
+        let errors: Vec<Diagnostic> = parsed.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+        if !errors.is_empty() {
+            let message = errors[0].message.clone();
+            return Err(Refusal { message, diagnostics: errors });
+        }
+        let file = parsed.file;
+        let mut seen = std::collections::HashSet::new();
+        for r in &file.recipes {
+            self.gold(&r.id)?;
+            if !seen.insert(r.id.as_str()) {
+                return Err(Refusal::new(format!("Duplicate entry found for recipe {}", r.id)));
+            }
+        }
+        let mut results = Vec::with_capacity(file.recipes.len());
+        for recipe in file.recipes.iter().rev() {
+            results.push(self.evaluate_recipe(recipe, metrics)?);
+        }
+        Ok(results)
+    }
+
+    fn evaluate_recipe(&self, recipe: &Recipe, metrics: &MetricSet) -> Result<RecipeResult, Refusal> {
+        let (gold_network, gold) = self.gold(&recipe.id)?;
+        let mut result = RecipeResult { recipe_id: recipe.id.clone(), ..Default::default() };
+        if metrics.contains(Metric::SmatchScore) {
+            let s = smatch(&recipe.predicates, &gold_network.predicates, &self.smatch);
+            result.smatch_score = Some(s.f_score);
+        }
+        if metrics.needs_simulation() {
+            let refuse = |e: SimError| Refusal::new(e.message);
+            let execution = self.model.execute(recipe).map_err(refuse)?;
+            let scores = score(&self.model, &execution, gold).map_err(refuse)?;
+            if metrics.contains(Metric::GoalConditionSuccess) {
+                result.goal_condition_success = scores.goal_condition_success;
+            }
+            if metrics.contains(Metric::DishApproximationScore) {
+                result.dish_approximation_score = scores.dish_approximation_score;
+            }
+            if metrics.contains(Metric::ExecutionTime) {
+                result.execution_time = scores.execution_time;
+            }
+        }
+        Ok(result)
+    }
+}
