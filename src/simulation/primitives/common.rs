@@ -294,16 +294,14 @@ pub struct FoundEntity {
     pub in_state: bool,
 }
 
-/// `find-kitchen-entities`: the items of a list that are on the counter-top, in the reference's
+/// `find-kitchen-entities`: the items of a list that are on the counter-top (`counter`), in the reference's
 /// (reversed) order; `None` for a failed-object. 2023 expects the items contiguous on the
 /// counter-top, starting at the first item; HEAD handles lists of one repeated persistent id
 /// (portions) that way, lists of distinct ids by individual look-up, and finds nothing otherwise.
-pub fn find_kitchen_entities(m: &Model, list: &Entity, ks: &Entity) -> Result<Option<Vec<FoundEntity>>, SimError> {
+pub fn locate_kitchen_entities(m: &Model, list: &Entity, counter: &Entity) -> Result<Option<Vec<FoundEntity>>, SimError> {
     if m.onto.is_a(list.class, m.k.failed_object) {
         return Ok(None);
     }
-    let ct = counter_path(m, ks)?;
-    let counter = kitchen::at(ks, m, &ct).ok_or_else(|| nil_error("CONTENTS"))?;
     let on_counter = counter.val(m.k.contents).items();
     let items = list.val(m.k.items).items();
     let mut found = Vec::new();
@@ -410,4 +408,50 @@ pub fn list_copy(m: &Model, maker: &mut Maker<'_>, list: &Entity, items: Vec<Val
     let mut l = maker.copy(list);
     set(m, &mut l, m.k.items, Value::list(items))?;
     Ok(Value::obj(l))
+}
+
+/// [`locate_kitchen_entities`] on the counter-top of a kitchen state.
+pub fn locate_on_counter(m: &Model, list: &Entity, ks: &Entity) -> Result<Option<Vec<FoundEntity>>, SimError> {
+    let ct = counter_path(m, ks)?;
+    let counter = kitchen::at(ks, m, &ct).ok_or_else(|| nil_error("CONTENTS"))?;
+    locate_kitchen_entities(m, list, counter)
+}
+
+// ---- Added by the fetch/transfer/temperature/covering family (engineer A). ----
+
+/// The shared handle of the object at `path` below `root` (`root` itself for an empty path),
+/// for binding an object of the new kitchen state to an output.
+pub fn arc_at(root: &std::sync::Arc<Entity>, m: &Model, path: &[usize]) -> Option<std::sync::Arc<Entity>> {
+    let Some((&last, parent)) = path.split_last() else { return Some(root.clone()) };
+    let parent = crate::simulation::kitchen::at(root, m, parent)?;
+    match parent.val(m.k.contents).items().get(last)? {
+        Value::Obj(e) => Some(e.clone()),
+        _ => None,
+    }
+}
+
+/// The shared handle of the object with persistent id `pid` anywhere in `ks`.
+pub fn arc_by_pid(ks: &std::sync::Arc<Entity>, m: &Model, pid: crate::world::Pid) -> Option<std::sync::Arc<Entity>> {
+    let path = crate::simulation::kitchen::find_pid(ks, m, &[], pid)?;
+    arc_at(ks, m, &path)
+}
+
+/// Mutable access to the object with persistent id `pid` anywhere in `ks` (copy on write).
+pub fn obj_mut<'e>(ks: &'e mut std::sync::Arc<Entity>, m: &Model, pid: crate::world::Pid) -> Option<&'e mut Entity> {
+    let path = crate::simulation::kitchen::find_pid(ks, m, &[], pid)?;
+    crate::simulation::kitchen::at_mut(ks, m, &path)
+}
+
+/// `find-kitchen-entities` as a new list (a copy of `list` holding the found items, reversed
+/// order); `None` for a failed object. See [`locate_kitchen_entities`].
+pub fn find_kitchen_entities(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    list: &Entity,
+    counter: &Entity,
+) -> Result<Option<Entity>, SimError> {
+    let Some(found) = locate_kitchen_entities(m, list, counter)? else { return Ok(None) };
+    let mut out = maker.copy(list);
+    set(m, &mut out, m.k.items, Value::list(found.into_iter().map(|f| Value::Obj(f.item)).collect()))?;
+    Ok(Some(out))
 }

@@ -3,7 +3,9 @@
 //! Mash, peel and seed work on a detached copy of their input container (the kitchen state
 //! keeps the unprocessed one); cut, wash and grind change the container in the kitchen.
 
-use super::common::{done_at, mark_used, nil_error, node_at, node_mut, set, snapshot, update_contents};
+use super::common::{
+    done_at, mark_used, nil_error, node_at, node_mut, set, snapshot, update_contents,
+};
 use crate::number::Number;
 use crate::profile::Profile;
 use crate::simulation::kitchen;
@@ -21,7 +23,10 @@ pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
 ];
 
 /// Bind the failed outputs of a primitive: the primary one with `at`, the others as listed.
-fn bind_failed(call: &mut Call<'_, '_>, outputs: &[(&str, f32, Option<Number>)]) -> Result<(), SimError> {
+fn bind_failed(
+    call: &mut Call<'_, '_>,
+    outputs: &[(&str, f32, Option<Number>)],
+) -> Result<(), SimError> {
     for &(name, score, at) in outputs {
         let failed = call.failed();
         call.bind(name, score, failed, at)?;
@@ -57,24 +62,40 @@ impl Primitive for Cut {
         let with_board = m.profile == Profile::R2024;
         let surface_given = with_board && call.is_bound("cutting-surface");
         // A default knife comes before a default board; a given tool is looked up at the end.
-        let knife = if tool_given { None } else { kitchen::take_default(&mut ks, m, m.class("knife")?, &[]) };
-        let board = if with_board { tool_on_counter(call, &mut ks, "cutting-surface", "cutting-board")? } else { None };
+        let knife = if tool_given {
+            None
+        } else {
+            kitchen::take_default(&mut ks, m, m.class("knife")?, &[])
+        };
+        let board = if with_board {
+            tool_on_counter(call, &mut ks, "cutting-surface", "cutting-board")?
+        } else {
+            None
+        };
         let container = kitchen::find_in_kitchen(&ks, m, call.input("object")?);
-        let ok = container.is_some() && (tool_given || knife.is_some()) && (!with_board || board.is_some());
+        let ok = container.is_some()
+            && (tool_given || knife.is_some())
+            && (!with_board || board.is_some());
         let (Some(container), true) = (container, ok) else {
             let mut outs = vec![("cut-object", 1.0, Some(at))];
             if !tool_given {
                 outs.push(("cutting-tool", 0.0, Some(at)));
             }
             if with_board && !surface_given {
-                outs.push(("cutting-surface", if tool_given { 1.0 } else { 0.0 }, Some(at)));
+                outs.push((
+                    "cutting-surface",
+                    if tool_given { 1.0 } else { 0.0 },
+                    Some(at),
+                ));
             }
             bind_failed(call, &outs)?;
             return call.bind_kitchen("kitchen-state-out", ks, at);
         };
         let pattern = Value::Obj(call.input_arc("cut-pattern")?.clone());
         let is_cut = m.slot("is-cut")?;
-        update_contents(m, node_mut(m, &mut ks, &container)?, |item| set(m, item, is_cut, pattern.clone()))?;
+        update_contents(m, node_mut(m, &mut ks, &container)?, |item| {
+            set(m, item, is_cut, pattern.clone())
+        })?;
         let tool = match knife {
             Some(k) => k,
             None => kitchen::find_on_counter(&ks, m, call.input("cutting-tool")?)
@@ -86,12 +107,22 @@ impl Primitive for Cut {
         if let Some(board) = board {
             mark_used(m, &mut ks, board)?;
         }
-        call.bind("cut-object", 1.0, Value::Obj(node_at(m, &ks, &container)?), Some(at))?;
+        call.bind(
+            "cut-object",
+            1.0,
+            Value::Obj(node_at(m, &ks, &container)?),
+            Some(at),
+        )?;
         if !tool_given {
             call.bind("cutting-tool", 0.0, snapshot(m, &ks, tool)?, Some(at))?;
         }
         if let (Some(board), false) = (board, surface_given) {
-            call.bind("cutting-surface", if tool_given { 1.0 } else { 0.0 }, snapshot(m, &ks, board)?, Some(at))?;
+            call.bind(
+                "cutting-surface",
+                if tool_given { 1.0 } else { 0.0 },
+                snapshot(m, &ks, board)?,
+                Some(at),
+            )?;
         }
         call.bind_kitchen("kitchen-state-out", ks, at)
     }
@@ -108,7 +139,10 @@ impl Primitive for Mash {
         let input = call.input_arc("input-ingredient")?.clone();
         let tool_given = call.is_bound("mashing-tool");
         let (fork, ok) = if tool_given {
-            (None, !call.is_failed(&input) && !call.is_failed(call.input("mashing-tool")?))
+            (
+                None,
+                !call.is_failed(&input) && !call.is_failed(call.input("mashing-tool")?),
+            )
         } else {
             let fork = kitchen::take_default(&mut ks, m, m.class("fork")?, &[]);
             (fork, fork.is_some() && !call.is_failed(&input))
@@ -129,7 +163,9 @@ impl Primitive for Mash {
             Some(f) => f,
             None => {
                 let tool = call.input("mashing-tool")?;
-                kitchen::find_in_kitchen(&ks, m, tool).map(|_| tool.pid).ok_or_else(|| nil_error("(SETF USED)"))?
+                kitchen::find_in_kitchen(&ks, m, tool)
+                    .map(|_| tool.pid)
+                    .ok_or_else(|| nil_error("(SETF USED)"))?
             }
         };
         mark_used(m, &mut ks, tool)?;
@@ -207,7 +243,8 @@ impl Primitive for Strip {
             }
             set(m, &mut processed, m.k.contents, Value::list(items))?;
         }
-        let bowl_path = kitchen::find_pid(&ks, m, &[], bowl).ok_or_else(|| nil_error("CONTENTS"))?;
+        let bowl_path =
+            kitchen::find_pid(&ks, m, &[], bowl).ok_or_else(|| nil_error("CONTENTS"))?;
         let bowl_obj = node_mut(m, &mut ks, &bowl_path)?;
         let mut contents = waste;
         contents.reverse();
@@ -227,7 +264,12 @@ impl Primitive for Strip {
 impl Strip {
     /// Peel every item of `container` (new contents in reverse order); `waste` receives the
     /// peels and shells in the order they were made.
-    fn peel_items(&self, call: &mut Call<'_, '_>, container: &mut Entity, waste: &mut Vec<Value>) -> Result<(), SimError> {
+    fn peel_items(
+        &self,
+        call: &mut Call<'_, '_>,
+        container: &mut Entity,
+        waste: &mut Vec<Value>,
+    ) -> Result<(), SimError> {
         let m = call.model;
         let egg = m.class("egg")?;
         let boiled = m.slot("boiled")?;
@@ -241,7 +283,9 @@ impl Strip {
                 && e.get(boiled).ok_or_else(|| nil_error("BOILED"))?.truthy();
             if boiled_egg {
                 out.push(Value::obj(call.maker.make(m.class("hard-boiled-egg")?)));
-                let shell = call.maker.make_with(m.class("egg-shell")?, &[(cracked, Value::T)]);
+                let shell = call
+                    .maker
+                    .make_with(m.class("egg-shell")?, &[(cracked, Value::T)]);
                 waste.push(Value::obj(shell));
             } else {
                 let mut e = e.clone();
@@ -279,12 +323,21 @@ impl Primitive for Wash {
 }
 
 /// Set `flag` on every content that is a `property` (e.g. washable → washed).
-fn flag_contents(call: &Call<'_, '_>, container: &mut Entity, property: &str, flag: &str) -> Result<(), SimError> {
+fn flag_contents(
+    call: &Call<'_, '_>,
+    container: &mut Entity,
+    property: &str,
+    flag: &str,
+) -> Result<(), SimError> {
     let m = call.model;
     let property = m.class(property)?;
     let flag = m.slot(flag)?;
     update_contents(m, container, |item| {
-        if m.onto.is_a(item.class, property) { set(m, item, flag, Value::T) } else { Ok(()) }
+        if m.onto.is_a(item.class, property) {
+            set(m, item, flag, Value::T)
+        } else {
+            Ok(())
+        }
     })
 }
 
@@ -300,7 +353,10 @@ impl Primitive for Grind {
         let mut ks = call.kitchen_in()?.clone();
         let tool_given = call.is_bound("grinding-tool");
         let tool = if tool_given {
-            kitchen::find_in_kitchen(&ks, m, call.input("grinding-tool")?).map(|_| call.input("grinding-tool")).transpose()?.map(|t| t.pid)
+            kitchen::find_in_kitchen(&ks, m, call.input("grinding-tool")?)
+                .map(|_| call.input("grinding-tool"))
+                .transpose()?
+                .map(|t| t.pid)
         } else {
             kitchen::take_default(&mut ks, m, m.class("food-processor")?, &[])
         };

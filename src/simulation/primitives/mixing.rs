@@ -106,7 +106,13 @@ impl Primitive for Blend {
         };
         let container = container.ok_or_else(|| nil_error("CONTENTS"))?;
         let flag = self.flag.map(|f| m.slot(f)).transpose()?;
-        mix_in_container(m, call.maker, node_mut(m, &mut ks, &container)?, m.class(self.mixture)?, flag)?;
+        mix_in_container(
+            m,
+            call.maker,
+            node_mut(m, &mut ks, &container)?,
+            m.class(self.mixture)?,
+            flag,
+        )?;
         mark_used(m, &mut ks, tool)?;
         let mixed = node_at(m, &ks, &container)?;
         call.bind(self.output, 1.0, Value::Obj(mixed), Some(at))?;
@@ -129,7 +135,8 @@ impl Primitive for Shake {
         let coverable = m.class("coverable-container")?;
         let covered_with = m.slot("covered-with")?;
         let found = kitchen::find_on_counter(&ks, m, call.input(input)?).filter(|p| {
-            kitchen::at(&ks, m, p).is_some_and(|c| m.onto.is_a(c.class, coverable) && c.val(covered_with).truthy())
+            kitchen::at(&ks, m, p)
+                .is_some_and(|c| m.onto.is_a(c.class, coverable) && c.val(covered_with).truthy())
         });
         let Some(path) = found else {
             let failed = call.failed();
@@ -137,7 +144,13 @@ impl Primitive for Shake {
             return call.bind_kitchen("kitchen-state-out", ks, at);
         };
         let flag = Some(m.slot("shaken")?);
-        mix_in_container(m, call.maker, node_mut(m, &mut ks, &path)?, m.class("homogeneous-mixture")?, flag)?;
+        mix_in_container(
+            m,
+            call.maker,
+            node_mut(m, &mut ks, &path)?,
+            m.class("homogeneous-mixture")?,
+            flag,
+        )?;
         let shaken = node_at(m, &ks, &path)?;
         call.bind("container-with-mixture", 1.0, Value::Obj(shaken), Some(at))?;
         call.bind_kitchen("kitchen-state-out", ks, at)

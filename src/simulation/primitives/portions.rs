@@ -4,8 +4,8 @@
 //! destination; shape and flatten then find them again with `find-kitchen-entities`.
 
 use super::common::{
-    amount, amount_of, done_at, find_kitchen_entities, list_copy, mark_used, nil_error, node_at, node_mut,
-    quantity_of, set, snapshot, update_contents, update_found,
+    amount, amount_of, done_at, list_copy, locate_on_counter, mark_used, nil_error, node_at,
+    node_mut, quantity_of, set, snapshot, update_contents, update_found,
 };
 use crate::number::Number;
 use crate::simulation::kitchen::{self, Path};
@@ -47,7 +47,11 @@ impl Primitive for PortionAndArrange {
         // With a given pattern and no destination the container is looked up first and a
         // missing one fails; otherwise only a failed-object fails and a missing one is an error.
         let container = kitchen::find_on_counter(&ks, m, dough_container);
-        let fails = if to_counter && pattern_given { container.is_none() } else { call.is_failed(dough_container) };
+        let fails = if to_counter && pattern_given {
+            container.is_none()
+        } else {
+            call.is_failed(dough_container)
+        };
         let pattern = if pattern_given {
             Value::Obj(call.input_arc("arrangement-pattern")?.clone())
         } else {
@@ -77,7 +81,10 @@ impl Primitive for PortionAndArrange {
             let in_g = super::common::convert_to_g(m, call.maker, &probe)?;
             size = in_g.val(m.k.amount).clone();
         }
-        let size_value = size.as_obj().and_then(|a| super::common::amount_value(m, a)).unwrap_or(Number::ZERO);
+        let size_value = size
+            .as_obj()
+            .and_then(|a| super::common::amount_value(m, a))
+            .unwrap_or(Number::ZERO);
         let portions = cut_portions(call, &dough, left, size_value, size)?;
         empty(call, &mut ks, &container)?;
         let destination = destination.ok_or_else(|| nil_error("CONTENTS"))?;
@@ -88,7 +95,12 @@ impl Primitive for PortionAndArrange {
         set(m, dest, m.k.arrangement, pattern.clone())?;
         if to_counter {
             let mut list = call.maker.make(m.k.list_of_kitchen_entities);
-            set(m, &mut list, m.k.items, Value::list(portions.into_iter().rev().collect()))?;
+            set(
+                m,
+                &mut list,
+                m.k.items,
+                Value::list(portions.into_iter().rev().collect()),
+            )?;
             call.bind("portions", 1.0, Value::obj(list), Some(at))?;
             let old_counter = kitchen::location(&ks_in, m, m.k.counter_top)
                 .map(|p| node_at(m, &ks_in, &p))
@@ -96,7 +108,12 @@ impl Primitive for PortionAndArrange {
                 .ok_or_else(|| nil_error("COUNTER-TOP"))?;
             call.bind("destination", 0.0, Value::Obj(old_counter), None)?;
         } else {
-            call.bind("portions", 1.0, Value::Obj(node_at(m, &ks, &destination)?), Some(at))?;
+            call.bind(
+                "portions",
+                1.0,
+                Value::Obj(node_at(m, &ks, &destination)?),
+                Some(at),
+            )?;
         }
         if !pattern_given {
             call.bind("arrangement-pattern", 0.0, pattern, None)?;
@@ -109,7 +126,12 @@ impl Primitive for PortionAndArrange {
 fn first_content(call: &Call<'_, '_>, ks: &Entity, path: &Path) -> Result<Entity, SimError> {
     let m = call.model;
     let c = kitchen::at(ks, m, path).ok_or_else(|| nil_error("CONTENTS"))?;
-    c.val(m.k.contents).items().first().and_then(|v| v.as_obj()).cloned().ok_or_else(|| nil_error("AMOUNT"))
+    c.val(m.k.contents)
+        .items()
+        .first()
+        .and_then(|v| v.as_obj())
+        .cloned()
+        .ok_or_else(|| nil_error("AMOUNT"))
 }
 
 /// Empty the container at `path`.
@@ -128,8 +150,12 @@ fn cut_portions(
     size: Value,
 ) -> Result<Vec<Value>, SimError> {
     let m = call.model;
-    if left.num_cmp(&Number::ZERO) == Ordering::Greater && size_value.num_cmp(&Number::ZERO) != Ordering::Greater {
-        return Err(SimError::new("portion-and-arrange: a portion size of 0 or less never ends (the reference hangs)"));
+    if left.num_cmp(&Number::ZERO) == Ordering::Greater
+        && size_value.num_cmp(&Number::ZERO) != Ordering::Greater
+    {
+        return Err(SimError::new(
+            "portion-and-arrange: a portion size of 0 or less never ends (the reference hangs)",
+        ));
     }
     let mut portions = Vec::new();
     while left.num_cmp(&Number::ZERO) == Ordering::Greater {
@@ -156,8 +182,12 @@ fn fill_tins(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let container = kitchen::find_on_counter(&ks, m, call.input(DOUGH)?);
     let pattern = Value::obj(call.maker.make(m.class("evenly-spread")?));
     let muffin_tins = m.class("muffin-tins")?;
-    let tins = destination.as_ref().and_then(|p| kitchen::at(&ks, m, p)).filter(|d| m.onto.is_a(d.class, muffin_tins));
-    let (Some(container), Some(tins), Some(destination)) = (container, tins, destination.clone()) else {
+    let tins = destination
+        .as_ref()
+        .and_then(|p| kitchen::at(&ks, m, p))
+        .filter(|d| m.onto.is_a(d.class, muffin_tins));
+    let (Some(container), Some(tins), Some(destination)) = (container, tins, destination.clone())
+    else {
         let failed = call.failed();
         call.bind("portions", 1.0, failed, Some(at))?;
         call.bind("arrangement-pattern", 0.0, pattern, None)?;
@@ -175,17 +205,23 @@ fn fill_tins(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         .ok_or_else(|| nil_error("VALUE"))?;
     let dough = first_content(call, &ks, &container)?;
     let (value, _) = quantity_of(m, &dough)?;
-    let each = value.div(n).ok_or_else(|| SimError::new("arithmetic error DIVISION-BY-ZERO signalled"))?;
+    let each = value
+        .div(n)
+        .ok_or_else(|| SimError::new("arithmetic error DIVISION-BY-ZERO signalled"))?;
     let unit = dough
         .val(m.k.amount)
         .as_obj()
         .and_then(|a| a.val(m.k.unit).as_obj())
         .ok_or_else(|| nil_error("UNIT"))?;
     let unit = Value::obj(call.maker.copy(unit));
-    let quantity = Value::obj(call.maker.make_with(m.k.quantity_class, &[(m.k.value, Value::Num(each))]));
-    let size = Value::obj(
-        call.maker.make_with(m.k.amount_class, &[(m.k.quantity, quantity.clone()), (m.k.unit, unit.clone())]),
+    let quantity = Value::obj(
+        call.maker
+            .make_with(m.k.quantity_class, &[(m.k.value, Value::Num(each))]),
     );
+    let size = Value::obj(call.maker.make_with(
+        m.k.amount_class,
+        &[(m.k.quantity, quantity.clone()), (m.k.unit, unit.clone())],
+    ));
     let mut portions = Vec::new();
     let mut left = n;
     while left.num_cmp(&Number::ZERO) == Ordering::Greater {
@@ -200,7 +236,12 @@ fn fill_tins(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     contents.extend(dest.val(m.k.contents).items().iter().cloned());
     set(m, dest, m.k.contents, Value::list(contents))?;
     set(m, dest, m.k.arrangement, pattern.clone())?;
-    call.bind("portions", 1.0, Value::Obj(node_at(m, &ks, &destination)?), Some(at))?;
+    call.bind(
+        "portions",
+        1.0,
+        Value::Obj(node_at(m, &ks, &destination)?),
+        Some(at),
+    )?;
     call.bind("arrangement-pattern", 0.0, pattern, None)?;
     call.bind("quantity", 0.0, quantity, None)?;
     call.bind("unit", 0.0, unit, None)?;
@@ -220,9 +261,11 @@ impl Primitive for Shape {
         let mut ks = call.kitchen_in()?.clone();
         let shaped = if m.onto.is_a(portions.class, m.k.list_of_kitchen_entities) {
             let at = done_at(call, "portions", 85)?;
-            match find_kitchen_entities(m, &portions, &ks)? {
+            match locate_on_counter(m, &portions, &ks)? {
                 Some(found) => {
-                    let items = update_found(m, &mut ks, &found, |e| set(m, e, current_shape, shape.clone()))?;
+                    let items = update_found(m, &mut ks, &found, |e| {
+                        set(m, e, current_shape, shape.clone())
+                    })?;
                     (Some(list_copy(m, call.maker, &portions, items)?), at)
                 }
                 None => (None, at),
@@ -231,7 +274,9 @@ impl Primitive for Shape {
             let at = done_at(call, "portions", 85)?;
             match kitchen::find_on_counter(&ks, m, &portions) {
                 Some(path) => {
-                    update_contents(m, node_mut(m, &mut ks, &path)?, |e| set(m, e, current_shape, shape.clone()))?;
+                    update_contents(m, node_mut(m, &mut ks, &path)?, |e| {
+                        set(m, e, current_shape, shape.clone())
+                    })?;
                     (Some(Value::Obj(node_at(m, &ks, &path)?)), at)
                 }
                 None => (None, at),
@@ -259,10 +304,13 @@ impl Primitive for Flatten {
         let at = done_at(call, "portions", 90)?;
         let portions = call.input_arc("portions")?.clone();
         let mut ks = call.kitchen_in()?.clone();
-        let found = find_kitchen_entities(m, &portions, &ks)?;
+        let found = locate_on_counter(m, &portions, &ks)?;
         let tool_given = call.is_bound("can-flatten-tool");
         let (pin, ok) = if tool_given {
-            (None, !call.is_failed(&portions) && !call.is_failed(call.input("can-flatten-tool")?))
+            (
+                None,
+                !call.is_failed(&portions) && !call.is_failed(call.input("can-flatten-tool")?),
+            )
         } else {
             let pin = kitchen::take_default(&mut ks, m, m.class("rolling-pin")?, &[]);
             (pin, pin.is_some() && !call.is_failed(&portions))
@@ -282,7 +330,9 @@ impl Primitive for Flatten {
             Some(p) => p,
             None => {
                 let tool = call.input("can-flatten-tool")?;
-                kitchen::find_in_kitchen(&ks, m, tool).map(|_| tool.pid).ok_or_else(|| nil_error("(SETF USED)"))?
+                kitchen::find_in_kitchen(&ks, m, tool)
+                    .map(|_| tool.pid)
+                    .ok_or_else(|| nil_error("(SETF USED)"))?
             }
         };
         mark_used(m, &mut ks, tool)?;

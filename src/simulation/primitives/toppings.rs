@@ -5,8 +5,9 @@
 //! the stores (10 g) or given.
 
 use super::common::{
-    FoundEntity, amount, amount_of, amount_value, convert_to_g, done_at, find_kitchen_entities, grams, list_copy,
-    nil_error, node_at, node_mut, set, set_at, snapshot, update_contents, update_found,
+    FoundEntity, amount, amount_of, amount_value, convert_to_g, done_at, grams, list_copy,
+    locate_on_counter, nil_error, node_at, node_mut, set, set_at, snapshot, update_contents,
+    update_found,
 };
 use crate::number::Number;
 use crate::ontology::SlotId;
@@ -34,9 +35,8 @@ enum Portions {
 impl Portions {
     fn count(&self, call: &Call<'_, '_>, ks: &Entity) -> usize {
         match self {
-            Portions::Container(p) => {
-                kitchen::at(ks, call.model, p).map_or(0, |c| c.val(call.model.k.contents).items().len())
-            }
+            Portions::Container(p) => kitchen::at(ks, call.model, p)
+                .map_or(0, |c| c.val(call.model.k.contents).items().len()),
             Portions::Items(_, found) => found.len(),
         }
     }
@@ -71,11 +71,16 @@ impl Portions {
 
 /// The portions of `arg`: a list looked up with find-kitchen-entities (`None` when it is a
 /// failed-object) or a container on the counter-top.
-fn find_portions(call: &Call<'_, '_>, ks: &Entity, arg: &str, as_list: bool) -> Result<Option<Portions>, SimError> {
+fn find_portions(
+    call: &Call<'_, '_>,
+    ks: &Entity,
+    arg: &str,
+    as_list: bool,
+) -> Result<Option<Portions>, SimError> {
     let m = call.model;
     let thing = call.input_arc(arg)?;
     Ok(if as_list {
-        find_kitchen_entities(m, thing, ks)?.map(|found| Portions::Items(thing.clone(), found))
+        locate_on_counter(m, thing, ks)?.map(|found| Portions::Items(thing.clone(), found))
     } else {
         kitchen::find_on_counter(ks, m, thing).map(Portions::Container)
     })
@@ -114,7 +119,12 @@ fn division_by_zero() -> SimError {
 fn first_content(call: &Call<'_, '_>, ks: &Entity, path: &Path) -> Result<Entity, SimError> {
     let m = call.model;
     let c = kitchen::at(ks, m, path).ok_or_else(|| nil_error("CONTENTS"))?;
-    c.val(m.k.contents).items().first().and_then(|v| v.as_obj()).cloned().ok_or_else(|| nil_error("AMOUNT"))
+    c.val(m.k.contents)
+        .items()
+        .first()
+        .and_then(|v| v.as_obj())
+        .cloned()
+        .ok_or_else(|| nil_error("AMOUNT"))
 }
 
 /// Sprinkle and dip: what differs is the slot, which kind of input is tried first and when
@@ -128,8 +138,18 @@ struct Share {
     dip: bool,
 }
 
-const SPRINKLE: Share = Share { output: "sprinkled-object", topping: "topping-container", slot: "sprinkled-with", dip: false };
-const DIP: Share = Share { output: "dipped-object", topping: "dip-container", slot: "dipped-in", dip: true };
+const SPRINKLE: Share = Share {
+    output: "sprinkled-object",
+    topping: "topping-container",
+    slot: "sprinkled-with",
+    dip: false,
+};
+const DIP: Share = Share {
+    output: "dipped-object",
+    topping: "dip-container",
+    slot: "dipped-in",
+    dip: true,
+};
 
 impl Primitive for Share {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
@@ -137,7 +157,11 @@ impl Primitive for Share {
         let object = call.input_arc("object")?.clone();
         let is_list = m.onto.is_a(object.class, m.k.list_of_kitchen_entities);
         let is_container = m.onto.is_a_name(object.class, "transferable-container");
-        let as_list = if self.dip { is_list } else { !is_container && is_list };
+        let as_list = if self.dip {
+            is_list
+        } else {
+            !is_container && is_list
+        };
         if !is_list && !is_container {
             // Neither a list nor a container: the reference binds nothing.
             return Ok(());
@@ -177,7 +201,12 @@ impl Primitive for TopWith {
         let thing = call.input_arc("thing-to-be-topped")?.clone();
         let given_amount = call.is_bound("topping-quantity");
         let can_have_on_top = m.class("can-have-on-top")?;
-        let all_toppable = |v: &[Value]| v.iter().all(|e| e.as_obj().is_some_and(|e| m.onto.is_a(e.class, can_have_on_top)));
+        let all_toppable = |v: &[Value]| {
+            v.iter().all(|e| {
+                e.as_obj()
+                    .is_some_and(|e| m.onto.is_a(e.class, can_have_on_top))
+            })
+        };
         let is_list = m.onto.is_a(thing.class, m.k.list_of_kitchen_entities);
         let is_container = m.onto.is_a_name(thing.class, "transferable-container");
         let toppable = (is_container && all_toppable(thing.val(m.k.contents).items()))
@@ -195,7 +224,11 @@ impl Primitive for TopWith {
             return call.bind("kitchen-state-out", 1.0, Value::Obj(ks), Some(at));
         }
         // Equal shares try a list first, given amounts a container first.
-        let as_list = if given_amount { is_list && !is_container } else { is_list };
+        let as_list = if given_amount {
+            is_list && !is_container
+        } else {
+            is_list
+        };
         let portions = find_portions(call, &ks, "thing-to-be-topped", as_list)?;
         let topping = kitchen::find_on_counter(&ks, m, call.input("container-with-topping")?);
         let (Some(portions), Some(topping)) = (portions, topping) else {
@@ -210,9 +243,17 @@ impl Primitive for TopWith {
         let has_on_top = m.slot("has-on-top")?;
         if !given_amount {
             let (out, each) = share_out(call, &mut ks, &portions, &topping, has_on_top)?;
-            let each = each.as_obj().cloned().unwrap_or_else(|| call.maker.make(m.k.amount_class));
+            let each = each
+                .as_obj()
+                .cloned()
+                .unwrap_or_else(|| call.maker.make(m.k.amount_class));
             call.bind("topped-object", 1.0, out, Some(at))?;
-            call.bind("topping-quantity", 1.0, each.val(m.k.quantity).clone(), None)?;
+            call.bind(
+                "topping-quantity",
+                1.0,
+                each.val(m.k.quantity).clone(),
+                None,
+            )?;
             call.bind("topping-unit", 1.0, each.val(m.k.unit).clone(), None)?;
             return call.bind_kitchen("kitchen-state-out", ks, at);
         }
@@ -233,8 +274,14 @@ fn top_by_amount(
 ) -> Result<Value, SimError> {
     let m = call.model;
     let topping = first_content(call, ks, topping_container)?;
-    let mut left = amount_value(m, topping.val(m.k.amount).as_obj().ok_or_else(|| nil_error("QUANTITY"))?)
-        .ok_or_else(|| nil_error("VALUE"))?;
+    let mut left = amount_value(
+        m,
+        topping
+            .val(m.k.amount)
+            .as_obj()
+            .ok_or_else(|| nil_error("QUANTITY"))?,
+    )
+    .ok_or_else(|| nil_error("VALUE"))?;
     let quantity = call.input_arc("topping-quantity")?.clone();
     let unit = call.input_arc("topping-unit")?.clone();
     let mut size = amount_of(m, call.maker, &quantity, &unit);
@@ -243,7 +290,10 @@ fn top_by_amount(
         set(m, &mut probe, m.k.amount, size)?;
         size = convert_to_g(m, call.maker, &probe)?.val(m.k.amount).clone();
     }
-    let size_value = size.as_obj().and_then(|a| amount_value(m, a)).ok_or_else(|| nil_error("VALUE"))?;
+    let size_value = size
+        .as_obj()
+        .and_then(|a| amount_value(m, a))
+        .ok_or_else(|| nil_error("VALUE"))?;
     let out = portions.update(call, ks, |call, portion, _| {
         if left.num_cmp(&Number::ZERO) != Ordering::Greater {
             return Ok(());
@@ -285,7 +335,8 @@ impl Primitive for Spread {
         } else {
             kitchen::take_default(&mut ks, m, m.class("spatula")?, &[])
         };
-        let (Some(object), Some(spread_container), Some(tool)) = (object, spread_container, tool) else {
+        let (Some(object), Some(spread_container), Some(tool)) = (object, spread_container, tool)
+        else {
             let failed = call.failed();
             call.bind(output, 1.0, failed, Some(at))?;
             if !tool_given {
@@ -294,14 +345,27 @@ impl Primitive for Spread {
             }
             return call.bind_kitchen("kitchen-state-out", ks, at);
         };
-        let items = kitchen::at(&ks, m, &object).map(|o| o.val(m.k.contents).clone()).unwrap_or(Value::Nil);
+        let items = kitchen::at(&ks, m, &object)
+            .map(|o| o.val(m.k.contents).clone())
+            .unwrap_or(Value::Nil);
         if items.truthy() {
             let spreadable = m.class("can-be-spread-upon")?;
-            let n = items.items().iter().filter(|v| v.as_obj().is_some_and(|e| m.onto.is_a(e.class, spreadable))).count();
-            let spread = spread_in.val(m.k.contents).items().first().and_then(|v| v.as_obj()).cloned();
+            let n = items
+                .items()
+                .iter()
+                .filter(|v| v.as_obj().is_some_and(|e| m.onto.is_a(e.class, spreadable)))
+                .count();
+            let spread = spread_in
+                .val(m.k.contents)
+                .items()
+                .first()
+                .and_then(|v| v.as_obj())
+                .cloned();
             let spread = spread.ok_or_else(|| nil_error("AMOUNT"))?;
             let (value, unit) = super::common::quantity_of(m, &spread)?;
-            let each = value.div(Number::int(n as i64)).ok_or_else(division_by_zero)?;
+            let each = value
+                .div(Number::int(n as i64))
+                .ok_or_else(division_by_zero)?;
             let each = Number::float(each.to_f32());
             let spread_slot = m.slot("spread")?;
             let spread_with = m.slot("spread-with")?;
@@ -315,7 +379,13 @@ impl Primitive for Spread {
             })?;
         } else {
             // Nothing to spread upon: the spread goes onto the container itself.
-            set_at(m, &mut ks, &object, m.k.contents, spread_in.val(m.k.contents).clone())?;
+            set_at(
+                m,
+                &mut ks,
+                &object,
+                m.k.contents,
+                spread_in.val(m.k.contents).clone(),
+            )?;
         }
         set_at(m, &mut ks, &spread_container, m.k.contents, Value::Nil)?;
         super::common::mark_used(m, &mut ks, tool)?;
@@ -362,12 +432,22 @@ const FLOUR: Coat = Coat {
 impl Primitive for Coat {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
         let at = done_at(call, self.container, 60)?;
-        if call.is_bound(self.ingredient) { self.coat_with_given(call, at) } else { self.coat_from_stores(call, at) }
+        if call.is_bound(self.ingredient) {
+            self.coat_with_given(call, at)
+        } else {
+            self.coat_from_stores(call, at)
+        }
     }
 }
 
 impl Coat {
-    fn fail(&self, call: &mut Call<'_, '_>, ks: Arc<Entity>, at: Number, set_time: bool) -> Result<(), SimError> {
+    fn fail(
+        &self,
+        call: &mut Call<'_, '_>,
+        ks: Arc<Entity>,
+        at: Number,
+        set_time: bool,
+    ) -> Result<(), SimError> {
         let failed = call.failed();
         call.bind(self.output, 1.0, failed, Some(at))?;
         if !call.is_bound(self.ingredient) {
@@ -392,16 +472,27 @@ impl Coat {
         let source = kitchen::find_ingredient(&ks_in, m, m.class(self.source)?);
         // Grease checks only for a failed container (a missing butter is an error); flour fails
         // when the container or the flour is missing.
-        let fails = if self.spread { call.is_failed(&target) } else { container.is_none() || source.is_none() };
+        let fails = if self.spread {
+            call.is_failed(&target)
+        } else {
+            container.is_none() || source.is_none()
+        };
         if fails {
             return self.fail(call, ks, at, true);
         }
         let (bowl, place) = source.ok_or_else(|| nil_error("PERSISTENT-ID"))?;
         if place.len() != 1 {
-            return Err(SimError::new("The function of a non-location place is undefined"));
+            return Err(SimError::new(
+                "The function of a non-location place is undefined",
+            ));
         }
         let bowl_obj = node_at(m, &ks, &bowl)?;
-        let first = bowl_obj.val(m.k.contents).items().first().and_then(|v| v.as_obj()).cloned();
+        let first = bowl_obj
+            .val(m.k.contents)
+            .items()
+            .first()
+            .and_then(|v| v.as_obj())
+            .cloned();
         let first = first.ok_or_else(|| nil_error("AMOUNT"))?;
         // The detached copy with 10 g of the ingredient.
         let mut copy_bowl = call.maker.copy(&bowl_obj);
@@ -420,9 +511,17 @@ impl Coat {
         // The stored ingredient loses 10 of whatever unit it is in.
         let (value, _) = super::common::quantity_of(m, &first)?;
         let mut reduced = first.clone();
-        let amt = reduced.val(m.k.amount).as_obj().cloned().ok_or_else(|| nil_error("QUANTITY"))?;
+        let amt = reduced
+            .val(m.k.amount)
+            .as_obj()
+            .cloned()
+            .ok_or_else(|| nil_error("QUANTITY"))?;
         let mut amt = amt;
-        let q = amt.val(m.k.quantity).as_obj().cloned().ok_or_else(|| nil_error("VALUE"))?;
+        let q = amt
+            .val(m.k.quantity)
+            .as_obj()
+            .cloned()
+            .ok_or_else(|| nil_error("VALUE"))?;
         let mut q = q;
         set(m, &mut q, m.k.value, Value::Num(value.sub(Number::int(10))))?;
         set(m, &mut amt, m.k.quantity, Value::obj(q))?;
@@ -436,11 +535,17 @@ impl Coat {
         let moved = kitchen::remove(&mut ks, m, &bowl).ok_or_else(|| nil_error("CONTENTS"))?;
         kitchen::push_front(&mut ks, m, &place, moved);
         // The container is looked up again: moving the bowl may shift its path.
-        let container = kitchen::find_in_kitchen(&ks, m, &target).ok_or_else(|| nil_error(&format!("(SETF {})", self.slot.to_uppercase())))?;
+        let container = kitchen::find_in_kitchen(&ks, m, &target)
+            .ok_or_else(|| nil_error(&format!("(SETF {})", self.slot.to_uppercase())))?;
         let c = node_mut(m, &mut ks, &container)?;
         set(m, c, m.slot(self.slot)?, coating)?;
         set(m, c, m.k.used, Value::T)?;
-        call.bind(self.output, 1.0, Value::Obj(node_at(m, &ks, &container)?), Some(at))?;
+        call.bind(
+            self.output,
+            1.0,
+            Value::Obj(node_at(m, &ks, &container)?),
+            Some(at),
+        )?;
         call.bind(self.ingredient, 0.0, Value::obj(copy_bowl), None)?;
         call.bind_kitchen("kitchen-state-out", ks, at)
     }
@@ -454,7 +559,13 @@ impl Coat {
         let container = kitchen::find_in_kitchen(&ks, m, &target);
         let bowl = kitchen::find_in_kitchen(&ks, m, &given);
         let first = |ks: &Entity, p: &Path| {
-            kitchen::at(ks, m, p).and_then(|b| b.val(m.k.contents).items().first().and_then(|v| v.as_obj()).cloned())
+            kitchen::at(ks, m, p).and_then(|b| {
+                b.val(m.k.contents)
+                    .items()
+                    .first()
+                    .and_then(|v| v.as_obj())
+                    .cloned()
+            })
         };
         // Grease takes the bowl's content before checking anything (a missing bowl is an
         // error) and fails for failed inputs; flour fails when container or content is missing.
@@ -466,7 +577,10 @@ impl Coat {
             }
             coating.ok_or_else(|| nil_error("(SETF SPREAD)"))?
         } else {
-            match (container.is_some(), bowl.as_ref().and_then(|b| first(&ks, b))) {
+            match (
+                container.is_some(),
+                bowl.as_ref().and_then(|b| first(&ks, b)),
+            ) {
                 (true, Some(c)) => c,
                 _ => return self.fail(call, ks, at, true),
             }
@@ -477,11 +591,17 @@ impl Coat {
             set(m, &mut coating, m.slot("spread")?, Value::T)?;
         }
         set_at(m, &mut ks, &bowl, m.k.contents, Value::Nil)?;
-        let container = container.ok_or_else(|| nil_error(&format!("(SETF {})", self.slot.to_uppercase())))?;
+        let container =
+            container.ok_or_else(|| nil_error(&format!("(SETF {})", self.slot.to_uppercase())))?;
         let c = node_mut(m, &mut ks, &container)?;
         set(m, c, m.slot(self.slot)?, Value::obj(coating))?;
         set(m, c, m.k.used, Value::T)?;
-        call.bind(self.output, 1.0, Value::Obj(node_at(m, &ks, &container)?), Some(at))?;
+        call.bind(
+            self.output,
+            1.0,
+            Value::Obj(node_at(m, &ks, &container)?),
+            Some(at),
+        )?;
         call.bind_kitchen("kitchen-state-out", ks, at)
     }
 }
