@@ -250,13 +250,17 @@ pub fn done_at(call: &Call<'_, '_>, arg: &str, duration: i64) -> Result<Number, 
 
 /// Path of the counter-top (every full kitchen has one).
 pub fn counter_path(m: &Model, ks: &Entity) -> Result<Path, SimError> {
-    kitchen::location(ks, m, m.k.counter_top).ok_or_else(|| SimError::new("the kitchen state has no counter-top"))
+    kitchen::location(ks, m, m.k.counter_top)
+        .ok_or_else(|| SimError::new("the kitchen state has no counter-top"))
 }
 
 /// The object at `path` (as a shared snapshot).
 pub fn node_at(m: &Model, ks: &Entity, path: &[usize]) -> Result<Arc<Entity>, SimError> {
-    let (&last, parent) = path.split_last().ok_or_else(|| SimError::new("empty path"))?;
-    let container = kitchen::at(ks, m, parent).ok_or_else(|| SimError::new("stale kitchen path"))?;
+    let (&last, parent) = path
+        .split_last()
+        .ok_or_else(|| SimError::new("empty path"))?;
+    let container =
+        kitchen::at(ks, m, parent).ok_or_else(|| SimError::new("stale kitchen path"))?;
     match container.val(m.k.contents).items().get(last) {
         Some(Value::Obj(e)) => Ok(e.clone()),
         _ => Err(SimError::new("stale kitchen path")),
@@ -264,12 +268,22 @@ pub fn node_at(m: &Model, ks: &Entity, path: &[usize]) -> Result<Arc<Entity>, Si
 }
 
 /// Mutable access to the object at `path` of a kitchen state being built.
-pub fn node_mut<'e>(m: &Model, ks: &'e mut Arc<Entity>, path: &[usize]) -> Result<&'e mut Entity, SimError> {
+pub fn node_mut<'e>(
+    m: &Model,
+    ks: &'e mut Arc<Entity>,
+    path: &[usize],
+) -> Result<&'e mut Entity, SimError> {
     kitchen::at_mut(ks, m, path).ok_or_else(|| SimError::new("stale kitchen path"))
 }
 
 /// Set a slot of the object at `path`.
-pub fn set_at(m: &Model, ks: &mut Arc<Entity>, path: &[usize], slot: SlotId, v: Value) -> Result<(), SimError> {
+pub fn set_at(
+    m: &Model,
+    ks: &mut Arc<Entity>,
+    path: &[usize],
+    slot: SlotId,
+    v: Value,
+) -> Result<(), SimError> {
     set(m, node_mut(m, ks, path)?, slot, v)
 }
 
@@ -281,7 +295,8 @@ pub fn mark_used(m: &Model, ks: &mut Arc<Entity>, pid: Pid) -> Result<(), SimErr
 
 /// The object with persistent id `pid` as it is now in a kitchen state.
 pub fn snapshot(m: &Model, ks: &Entity, pid: Pid) -> Result<Value, SimError> {
-    let path = kitchen::find_pid(ks, m, &[], pid).ok_or_else(|| SimError::new("an object left the kitchen"))?;
+    let path = kitchen::find_pid(ks, m, &[], pid)
+        .ok_or_else(|| SimError::new("an object left the kitchen"))?;
     Ok(Value::Obj(node_at(m, ks, &path)?))
 }
 
@@ -327,7 +342,11 @@ pub struct FoundEntity {
 /// (reversed) order; `None` for a failed-object. 2023 expects the items contiguous on the
 /// counter-top, starting at the first item; HEAD handles lists of one repeated persistent id
 /// (portions) that way, lists of distinct ids by individual look-up, and finds nothing otherwise.
-pub fn locate_kitchen_entities(m: &Model, list: &Entity, counter: &Entity) -> Result<Option<Vec<FoundEntity>>, SimError> {
+pub fn locate_kitchen_entities(
+    m: &Model,
+    list: &Entity,
+    counter: &Entity,
+) -> Result<Option<Vec<FoundEntity>>, SimError> {
     if m.onto.is_a(list.class, m.k.failed_object) {
         return Ok(None);
     }
@@ -353,9 +372,15 @@ pub fn locate_kitchen_entities(m: &Model, list: &Entity, counter: &Entity) -> Re
             } else if pids.len() == items.len() {
                 for v in items {
                     let Value::Obj(i) = v else { continue };
-                    let hit = on_counter.iter().position(|t| t.as_obj().is_some_and(|t| t.pid == i.pid));
+                    let hit = on_counter
+                        .iter()
+                        .position(|t| t.as_obj().is_some_and(|t| t.pid == i.pid));
                     if let Some(ix) = hit {
-                        found.push(FoundEntity { item: i.clone(), counter_index: ix, in_state: false });
+                        found.push(FoundEntity {
+                            item: i.clone(),
+                            counter_index: ix,
+                            in_state: false,
+                        });
                     }
                 }
                 found.reverse();
@@ -366,7 +391,9 @@ pub fn locate_kitchen_entities(m: &Model, list: &Entity, counter: &Entity) -> Re
 }
 
 fn pid_of(v: &Value) -> Result<Pid, SimError> {
-    v.as_obj().map(|e| e.pid).ok_or_else(|| nil_error("PERSISTENT-ID"))
+    v.as_obj()
+        .map(|e| e.pid)
+        .ok_or_else(|| nil_error("PERSISTENT-ID"))
 }
 
 /// Index of the first counter-top element with the first item's persistent id. Running off the
@@ -375,7 +402,11 @@ fn skip_to_first(items: &[Value], on_counter: &[Value], strict: bool) -> Result<
     let mut start = 0;
     loop {
         if start == on_counter.len() {
-            return if strict { Err(nil_error("PERSISTENT-ID")) } else { Ok(start) };
+            return if strict {
+                Err(nil_error("PERSISTENT-ID"))
+            } else {
+                Ok(start)
+            };
         }
         let first = pid_of(items.first().unwrap_or(&Value::Nil))?;
         if pid_of(&on_counter[start])? == first {
@@ -399,9 +430,19 @@ fn walk_in_parallel(
         if pid_of(item)? != pid_of(thing)? {
             continue;
         }
-        let (Value::Obj(i), Value::Obj(t)) = (item, thing) else { continue };
-        let item = if keep_list_items { i.clone() } else { t.clone() };
-        out.push(FoundEntity { item, counter_index: start + offset, in_state: !keep_list_items });
+        let (Value::Obj(i), Value::Obj(t)) = (item, thing) else {
+            continue;
+        };
+        let item = if keep_list_items {
+            i.clone()
+        } else {
+            t.clone()
+        };
+        out.push(FoundEntity {
+            item,
+            counter_index: start + offset,
+            in_state: !keep_list_items,
+        });
     }
     out.reverse();
     Ok(out)
@@ -433,14 +474,23 @@ pub fn update_found(
 }
 
 /// The new list of `find-kitchen-entities`: a copy of the input list holding `items`.
-pub fn list_copy(m: &Model, maker: &mut Maker<'_>, list: &Entity, items: Vec<Value>) -> Result<Value, SimError> {
+pub fn list_copy(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    list: &Entity,
+    items: Vec<Value>,
+) -> Result<Value, SimError> {
     let mut l = maker.copy(list);
     set(m, &mut l, m.k.items, Value::list(items))?;
     Ok(Value::obj(l))
 }
 
 /// [`locate_kitchen_entities`] on the counter-top of a kitchen state.
-pub fn locate_on_counter(m: &Model, list: &Entity, ks: &Entity) -> Result<Option<Vec<FoundEntity>>, SimError> {
+pub fn locate_on_counter(
+    m: &Model,
+    list: &Entity,
+    ks: &Entity,
+) -> Result<Option<Vec<FoundEntity>>, SimError> {
     let ct = counter_path(m, ks)?;
     let counter = kitchen::at(ks, m, &ct).ok_or_else(|| nil_error("CONTENTS"))?;
     locate_kitchen_entities(m, list, counter)
@@ -493,8 +543,15 @@ pub fn find_kitchen_entities(
     list: &Entity,
     counter: &Entity,
 ) -> Result<Option<Entity>, SimError> {
-    let Some(found) = locate_kitchen_entities(m, list, counter)? else { return Ok(None) };
+    let Some(found) = locate_kitchen_entities(m, list, counter)? else {
+        return Ok(None);
+    };
     let mut out = maker.copy(list);
-    set(m, &mut out, m.k.items, Value::list(found.into_iter().map(|f| Value::Obj(f.item)).collect()))?;
+    set(
+        m,
+        &mut out,
+        m.k.items,
+        Value::list(found.into_iter().map(|f| Value::Obj(f.item)).collect()),
+    )?;
     Ok(Some(out))
 }

@@ -1,5 +1,5 @@
-//! Primitives: bake, fry, bring-to-temperature, leave-for-time, refrigerate, preheat-oven, melt.
-//! (boil is not implemented yet.)
+//! Primitives: bake, boil, fry, bring-to-temperature, leave-for-time, refrigerate, preheat-oven,
+//! melt.
 //!
 //! Most of these are passive: the object becomes available much later than the kitchen time
 //! advances (README §4, quirks P1/P2).
@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
     ("bake", &Bake),
+    ("boil", &Boil),
     ("fry", &Fry),
     ("bring-to-temperature", &BringToTemperature),
     ("leave-for-time", &LeaveForTime),
@@ -489,4 +490,153 @@ impl Primitive for Melt {
         }
         call.bind_kitchen("kitchen-state-out", ks, at)
     }
+}
+
+/// `boil`: spices and liquids become the boiling liquid (a boiled homogeneous mixture unless it
+/// is a single liquid), every other content is boiled in it; all take the stove temperature.
+/// The time unit is never taken as hours (P1): object m(thing) + 60·t (default 30), kitchen +30.
+/// Only case 1 insists on a heatable container; a container without liquid or spice makes the
+/// reference fail.
+struct Boil;
+
+impl Primitive for Boil {
+    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
+        let m = call.model;
+        let k = &m.k;
+        let mut ks = call.kitchen_in()?.clone();
+        let kt = call.kitchen_time(&ks);
+        let stove_given = call.is_bound("stove-to-boil-on");
+        let time_given = call.is_bound("time-to-boil-quantity");
+        let mode_given = call.is_bound("heating-mode");
+        let ready = call.ready_at(kt, "thing-to-boil")?;
+        let minutes = if time_given {
+            num(call, "time-to-boil-quantity")?
+        } else {
+            Number::int(30)
+        };
+        let at = ready.add(minutes.mul(Number::int(60)));
+        let ks_at = ready.add(Number::int(30));
+        let mode = if mode_given {
+            call.input("heating-mode")?.clone()
+        } else {
+            call.maker.make(m.class("medium-heat")?)
+        };
+        let stove = if stove_given {
+            found(call, &ks, "stove-to-boil-on", false)?
+        } else {
+            Some(place(&ks, m, "stove")?.0)
+        };
+        let mut thing = found(call, &ks, "thing-to-boil", false)?;
+        // Case 1 (time given, stove not) only boils in pots and pans.
+        if time_given && !stove_given {
+            let heatable = m.class("heatable-container")?;
+            thing = thing
+                .filter(|&p| arc_by_pid(&ks, m, p).is_some_and(|e| m.onto.is_a(e.class, heatable)));
+        }
+        let boiled_out = match (thing, stove) {
+            (Some(thing), Some(stove)) => {
+                let t = mode_temperature(call, &mode)?;
+                let s = obj_mut(&mut ks, m, stove).ok_or_else(gone)?;
+                set(m, s, k.temperature, t.clone())?;
+                boil_contents(call, &mut ks, thing, &t)?;
+                bound(&ks, m, thing)?
+            }
+            _ => call.failed(),
+        };
+        call.bind("thing-boiled", 1.0, boiled_out, Some(at))?;
+        if !stove_given {
+            // Case 4 reports a failed stove on failure, case 1 the kitchen's stove.
+            let s = match (thing, stove, time_given) {
+                (None, _, false) => call.failed(),
+                (_, Some(s), _) => bound(&ks, m, s)?,
+                _ => call.failed(),
+            };
+            call.bind("stove-to-boil-on", 0.0, s, Some(at))?;
+        }
+        if !mode_given {
+            call.bind("heating-mode", 0.0, Value::obj(mode), None)?;
+        }
+        if !time_given {
+            let q = call
+                .maker
+                .make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(30)))]);
+            let u = call.maker.make(m.class("minute")?);
+            call.bind("time-to-boil-quantity", 0.0, Value::obj(q), None)?;
+            call.bind("time-to-boil-unit", 0.0, Value::obj(u), None)?;
+        }
+        call.bind_kitchen("kitchen-state-out", ks, ks_at)
+    }
+}
+
+/// The effect of `boil` on the contents of the container `pid`, at stove temperature `t`.
+fn boil_contents(
+    call: &mut Call<'_, '_>,
+    ks: &mut Arc<Entity>,
+    pid: Pid,
+    t: &Value,
+) -> Result<(), SimError> {
+    let m = call.model;
+    let k = &m.k;
+    let (spice, liquid) = (m.class("spice")?, m.class("liquid")?);
+    let (boiled, boiled_with, is_liquid) = (
+        m.slot("boiled")?,
+        m.slot("boiled-with")?,
+        m.slot("is-liquid")?,
+    );
+    let all = arc_by_pid(ks, m, pid)
+        .map(|c| c.val(k.contents).items().to_vec())
+        .unwrap_or_default();
+    let of = |class| -> Vec<Value> {
+        all.iter()
+            .filter(|v| v.as_obj().is_some_and(|e| m.onto.is_a(e.class, class)))
+            .cloned()
+            .collect()
+    };
+    let (spices, liquids) = (of(spice), of(liquid));
+    let mut boiling: Vec<Value> = spices.iter().chain(&liquids).cloned().collect();
+    let pids: Vec<Option<Pid>> = boiling.iter().map(|v| v.as_obj().map(|e| e.pid)).collect();
+    // `set-difference` (SBCL) collects the remaining contents in reverse order.
+    let mut main: Vec<Value> = all
+        .iter()
+        .filter(|v| !pids.contains(&v.as_obj().map(|e| e.pid)))
+        .cloned()
+        .collect();
+    if !boiling.is_empty() {
+        main.reverse();
+    }
+    let liquid_obj = if spices.is_empty() && liquids.len() == 1 {
+        let Some(Value::Obj(l)) = liquids.first() else {
+            return Err(gone());
+        };
+        let mut l = (**l).clone();
+        set(m, &mut l, boiled, Value::T)?;
+        set(m, &mut l, k.temperature, t.clone())?;
+        l
+    } else {
+        let homogeneous = m.class("homogeneous-mixture")?;
+        let mut mix =
+            super::common::make_mixture(m, call.maker, &boiling, homogeneous, Some(boiled))?;
+        if boiling.is_empty() {
+            // The reference then marks the first liquid, which does not exist.
+            return Err(SimError::new(
+                "There is no applicable method for the generic function (SETF BOILED) when called with arguments (T NIL)",
+            ));
+        }
+        set(m, &mut mix, is_liquid, Value::T)?;
+        set(m, &mut mix, k.temperature, t.clone())?;
+        mix
+    };
+    boiling.clear();
+    let liquid_obj = Value::obj(liquid_obj);
+    for v in main.iter_mut() {
+        if let Value::Obj(e) = v {
+            let e = Arc::make_mut(e);
+            set(m, e, boiled, Value::T)?;
+            set(m, e, k.temperature, t.clone())?;
+            set(m, e, boiled_with, liquid_obj.clone())?;
+        }
+    }
+    main.push(liquid_obj);
+    let c = obj_mut(ks, m, pid).ok_or_else(gone)?;
+    set(m, c, k.contents, Value::list(main))
 }
