@@ -2,8 +2,11 @@
 
 use crate::number::Number;
 use crate::ontology::{ClassId, SlotId};
-use crate::simulation::{Model, SimError};
-use crate::world::{Entity, Maker, Value};
+use crate::profile::Profile;
+use crate::simulation::kitchen::{self, Path};
+use crate::simulation::{Call, Model, SimError};
+use crate::world::{Entity, Maker, Pid, Value};
+use std::sync::Arc;
 
 /// A fresh `amount` object of `value` in `unit`.
 pub fn amount(m: &Model, maker: &mut Maker<'_>, value: Number, unit: ClassId) -> Value {
@@ -234,4 +237,321 @@ pub fn change_temperature(
         let _ = std::sync::Arc::make_mut(e).set(k.temperature, new);
     }
     Ok(())
+}
+
+// ---- Helpers of the mixing, cutting, portions and toppings families ----
+
+/// `duration + max(kitchen time, availability of input arg)`: when an active operation on
+/// `arg` ends.
+pub fn done_at(call: &Call<'_, '_>, arg: &str, duration: i64) -> Result<Number, SimError> {
+    let kt = call.kitchen_time(call.kitchen_in()?);
+    Ok(call.ready_at(kt, arg)?.add(Number::int(duration)))
+}
+
+/// Path of the counter-top (every full kitchen has one).
+pub fn counter_path(m: &Model, ks: &Entity) -> Result<Path, SimError> {
+    kitchen::location(ks, m, m.k.counter_top)
+        .ok_or_else(|| SimError::new("the kitchen state has no counter-top"))
+}
+
+/// The object at `path` (as a shared snapshot).
+pub fn node_at(m: &Model, ks: &Entity, path: &[usize]) -> Result<Arc<Entity>, SimError> {
+    let (&last, parent) = path
+        .split_last()
+        .ok_or_else(|| SimError::new("empty path"))?;
+    let container =
+        kitchen::at(ks, m, parent).ok_or_else(|| SimError::new("stale kitchen path"))?;
+    match container.val(m.k.contents).items().get(last) {
+        Some(Value::Obj(e)) => Ok(e.clone()),
+        _ => Err(SimError::new("stale kitchen path")),
+    }
+}
+
+/// Mutable access to the object at `path` of a kitchen state being built.
+pub fn node_mut<'e>(
+    m: &Model,
+    ks: &'e mut Arc<Entity>,
+    path: &[usize],
+) -> Result<&'e mut Entity, SimError> {
+    kitchen::at_mut(ks, m, path).ok_or_else(|| SimError::new("stale kitchen path"))
+}
+
+/// Set a slot of the object at `path`.
+pub fn set_at(
+    m: &Model,
+    ks: &mut Arc<Entity>,
+    path: &[usize],
+    slot: SlotId,
+    v: Value,
+) -> Result<(), SimError> {
+    set(m, node_mut(m, ks, path)?, slot, v)
+}
+
+/// Mark the object with persistent id `pid` (anywhere in the kitchen) as used.
+pub fn mark_used(m: &Model, ks: &mut Arc<Entity>, pid: Pid) -> Result<(), SimError> {
+    let path = kitchen::find_pid(ks, m, &[], pid).ok_or_else(|| nil_error("USED"))?;
+    set_at(m, ks, &path, m.k.used, Value::T)
+}
+
+/// The object with persistent id `pid` as it is now in a kitchen state.
+pub fn snapshot(m: &Model, ks: &Entity, pid: Pid) -> Result<Value, SimError> {
+    let path = kitchen::find_pid(ks, m, &[], pid)
+        .ok_or_else(|| SimError::new("an object left the kitchen"))?;
+    Ok(Value::Obj(node_at(m, ks, &path)?))
+}
+
+/// The Lisp error of calling a slot accessor on NIL (an object the reference did not find).
+pub fn nil_error(accessor: &str) -> SimError {
+    SimError::new(format!(
+        "There is no applicable method for the generic function {accessor} when called with arguments (NIL)"
+    ))
+}
+
+/// Apply `f` to every content of `container`, in order.
+pub fn update_contents(
+    m: &Model,
+    container: &mut Entity,
+    mut f: impl FnMut(&mut Entity) -> Result<(), SimError>,
+) -> Result<(), SimError> {
+    if container.val(m.k.contents).is_nil() {
+        return Ok(());
+    }
+    if let Some(list) = container.list_mut(m.k.contents) {
+        for item in list.iter_mut() {
+            if let Value::Obj(e) = item {
+                f(Arc::make_mut(e))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One entity found by `find-kitchen-entities`.
+#[derive(Clone, Debug)]
+pub struct FoundEntity {
+    /// What the reference collects: the counter-top object (2023) or the list's own item (HEAD,
+    /// an object that is not part of the new kitchen state).
+    pub item: Arc<Entity>,
+    /// Index of the matching element among the counter-top's direct contents.
+    pub counter_index: usize,
+    /// Whether `item` is the object in the kitchen state (changes to it change the state).
+    pub in_state: bool,
+}
+
+/// `find-kitchen-entities`: the items of a list that are on the counter-top (`counter`), in the reference's
+/// (reversed) order; `None` for a failed-object. 2023 expects the items contiguous on the
+/// counter-top, starting at the first item; HEAD handles lists of one repeated persistent id
+/// (portions) that way, lists of distinct ids by individual look-up, and finds nothing otherwise.
+pub fn locate_kitchen_entities(
+    m: &Model,
+    list: &Entity,
+    counter: &Entity,
+) -> Result<Option<Vec<FoundEntity>>, SimError> {
+    if m.onto.is_a(list.class, m.k.failed_object) {
+        return Ok(None);
+    }
+    let on_counter = counter.val(m.k.contents).items();
+    let items = list.val(m.k.items).items();
+    let mut found = Vec::new();
+    match m.profile {
+        Profile::R2023 => {
+            let start = skip_to_first(items, on_counter, false)?;
+            found = walk_in_parallel(items, on_counter, start, false)?;
+        }
+        Profile::R2024 => {
+            let mut pids = Vec::with_capacity(items.len());
+            for v in items {
+                let p = pid_of(v)?;
+                if !pids.contains(&p) {
+                    pids.push(p);
+                }
+            }
+            if pids.len() == 1 {
+                let start = skip_to_first(items, on_counter, true)?;
+                found = walk_in_parallel(items, on_counter, start, true)?;
+            } else if pids.len() == items.len() {
+                for v in items {
+                    let Value::Obj(i) = v else { continue };
+                    let hit = on_counter
+                        .iter()
+                        .position(|t| t.as_obj().is_some_and(|t| t.pid == i.pid));
+                    if let Some(ix) = hit {
+                        found.push(FoundEntity {
+                            item: i.clone(),
+                            counter_index: ix,
+                            in_state: false,
+                        });
+                    }
+                }
+                found.reverse();
+            }
+        }
+    }
+    Ok(Some(found))
+}
+
+fn pid_of(v: &Value) -> Result<Pid, SimError> {
+    v.as_obj()
+        .map(|e| e.pid)
+        .ok_or_else(|| nil_error("PERSISTENT-ID"))
+}
+
+/// Index of the first counter-top element with the first item's persistent id. Running off the
+/// end stops the 2023 search but makes HEAD's ask NIL for its id (`strict`).
+fn skip_to_first(items: &[Value], on_counter: &[Value], strict: bool) -> Result<usize, SimError> {
+    let mut start = 0;
+    loop {
+        if start == on_counter.len() {
+            return if strict {
+                Err(nil_error("PERSISTENT-ID"))
+            } else {
+                Ok(start)
+            };
+        }
+        let first = pid_of(items.first().unwrap_or(&Value::Nil))?;
+        if pid_of(&on_counter[start])? == first {
+            return Ok(start);
+        }
+        start += 1;
+    }
+}
+
+/// Walk the list and the counter-top from `start` side by side, keeping matching ids; the
+/// result is reversed (the reference pushes). HEAD keeps the list's items, 2023 the
+/// counter-top's.
+fn walk_in_parallel(
+    items: &[Value],
+    on_counter: &[Value],
+    start: usize,
+    keep_list_items: bool,
+) -> Result<Vec<FoundEntity>, SimError> {
+    let mut out = Vec::new();
+    for (offset, (item, thing)) in items.iter().zip(on_counter.iter().skip(start)).enumerate() {
+        if pid_of(item)? != pid_of(thing)? {
+            continue;
+        }
+        let (Value::Obj(i), Value::Obj(t)) = (item, thing) else {
+            continue;
+        };
+        let item = if keep_list_items {
+            i.clone()
+        } else {
+            t.clone()
+        };
+        out.push(FoundEntity {
+            item,
+            counter_index: start + offset,
+            in_state: !keep_list_items,
+        });
+    }
+    out.reverse();
+    Ok(out)
+}
+
+/// Apply `f` to found entities (in the kitchen state where they are part of it, on detached
+/// copies otherwise) and return the changed objects in order, as list items.
+pub fn update_found(
+    m: &Model,
+    ks: &mut Arc<Entity>,
+    found: &[FoundEntity],
+    mut f: impl FnMut(&mut Entity) -> Result<(), SimError>,
+) -> Result<Vec<Value>, SimError> {
+    let ct = counter_path(m, ks)?;
+    let mut out = Vec::with_capacity(found.len());
+    for fe in found {
+        if fe.in_state {
+            let mut path = ct.clone();
+            path.push(fe.counter_index);
+            f(node_mut(m, ks, &path)?)?;
+            out.push(Value::Obj(node_at(m, ks, &path)?));
+        } else {
+            let mut e = fe.item.clone();
+            f(Arc::make_mut(&mut e))?;
+            out.push(Value::Obj(e));
+        }
+    }
+    Ok(out)
+}
+
+/// The new list of `find-kitchen-entities`: a copy of the input list holding `items`.
+pub fn list_copy(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    list: &Entity,
+    items: Vec<Value>,
+) -> Result<Value, SimError> {
+    let mut l = maker.copy(list);
+    set(m, &mut l, m.k.items, Value::list(items))?;
+    Ok(Value::obj(l))
+}
+
+/// [`locate_kitchen_entities`] on the counter-top of a kitchen state.
+pub fn locate_on_counter(
+    m: &Model,
+    list: &Entity,
+    ks: &Entity,
+) -> Result<Option<Vec<FoundEntity>>, SimError> {
+    let ct = counter_path(m, ks)?;
+    let counter = kitchen::at(ks, m, &ct).ok_or_else(|| nil_error("CONTENTS"))?;
+    locate_kitchen_entities(m, list, counter)
+}
+
+// ---- Added by the fetch/transfer/temperature/covering family (engineer A). ----
+
+/// The shared handle of the object at `path` below `root` (`root` itself for an empty path),
+/// for binding an object of the new kitchen state to an output.
+pub fn arc_at(
+    root: &std::sync::Arc<Entity>,
+    m: &Model,
+    path: &[usize],
+) -> Option<std::sync::Arc<Entity>> {
+    let Some((&last, parent)) = path.split_last() else {
+        return Some(root.clone());
+    };
+    let parent = crate::simulation::kitchen::at(root, m, parent)?;
+    match parent.val(m.k.contents).items().get(last)? {
+        Value::Obj(e) => Some(e.clone()),
+        _ => None,
+    }
+}
+
+/// The shared handle of the object with persistent id `pid` anywhere in `ks`.
+pub fn arc_by_pid(
+    ks: &std::sync::Arc<Entity>,
+    m: &Model,
+    pid: crate::world::Pid,
+) -> Option<std::sync::Arc<Entity>> {
+    let path = crate::simulation::kitchen::find_pid(ks, m, &[], pid)?;
+    arc_at(ks, m, &path)
+}
+
+/// Mutable access to the object with persistent id `pid` anywhere in `ks` (copy on write).
+pub fn obj_mut<'e>(
+    ks: &'e mut std::sync::Arc<Entity>,
+    m: &Model,
+    pid: crate::world::Pid,
+) -> Option<&'e mut Entity> {
+    let path = crate::simulation::kitchen::find_pid(ks, m, &[], pid)?;
+    crate::simulation::kitchen::at_mut(ks, m, &path)
+}
+
+/// `find-kitchen-entities` as a new list (a copy of `list` holding the found items, reversed
+/// order); `None` for a failed object. See [`locate_kitchen_entities`].
+pub fn find_kitchen_entities(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    list: &Entity,
+    counter: &Entity,
+) -> Result<Option<Entity>, SimError> {
+    let Some(found) = locate_kitchen_entities(m, list, counter)? else {
+        return Ok(None);
+    };
+    let mut out = maker.copy(list);
+    set(
+        m,
+        &mut out,
+        m.k.items,
+        Value::list(found.into_iter().map(|f| Value::Obj(f.item)).collect()),
+    )?;
+    Ok(Some(out))
 }
