@@ -9,7 +9,7 @@
 pub mod catalogue;
 pub mod language;
 pub mod number;
-pub mod profile;
 pub mod ontology;
+pub mod profile;
 pub mod simulation;
 pub mod world;

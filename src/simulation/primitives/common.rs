@@ -13,7 +13,10 @@ pub fn amount(m: &Model, maker: &mut Maker<'_>, value: Number, unit: ClassId) ->
     let k = &m.k;
     let q = maker.make_with(k.quantity_class, &[(k.value, Value::Num(value))]);
     let u = maker.make(unit);
-    Value::obj(maker.make_with(k.amount_class, &[(k.quantity, Value::obj(q)), (k.unit, Value::obj(u))]))
+    Value::obj(maker.make_with(
+        k.amount_class,
+        &[(k.quantity, Value::obj(q)), (k.unit, Value::obj(u))],
+    ))
 }
 
 /// An `amount` object made of given quantity and unit objects (as `fetch-and-proportion`
@@ -22,7 +25,10 @@ pub fn amount_of(m: &Model, maker: &mut Maker<'_>, quantity: &Entity, unit: &Ent
     let k = &m.k;
     Value::obj(maker.make_with(
         k.amount_class,
-        &[(k.quantity, Value::obj(quantity.clone())), (k.unit, Value::obj(unit.clone()))],
+        &[
+            (k.quantity, Value::obj(quantity.clone())),
+            (k.unit, Value::obj(unit.clone())),
+        ],
     ))
 }
 
@@ -51,11 +57,20 @@ pub fn quantity_of(m: &Model, ingredient: &Entity) -> Result<(Number, ClassId), 
 }
 
 fn no_amount(m: &Model, e: &Entity) -> SimError {
-    SimError::new(format!("{} has no amount", m.onto.class_name(e.class).to_uppercase()))
+    SimError::new(format!(
+        "{} has no amount",
+        m.onto.class_name(e.class).to_uppercase()
+    ))
 }
 
 /// Replace an ingredient's amount.
-pub fn set_amount(m: &Model, maker: &mut Maker<'_>, e: &mut Entity, value: Number, unit: ClassId) -> Result<(), SimError> {
+pub fn set_amount(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    e: &mut Entity,
+    value: Number,
+    unit: ClassId,
+) -> Result<(), SimError> {
     let a = amount(m, maker, value, unit);
     set(m, e, m.k.amount, a)
 }
@@ -109,7 +124,10 @@ pub fn convert_to_g(m: &Model, maker: &mut Maker<'_>, e: &Entity) -> Result<Enti
                 name(unit)
             )
         } else {
-            format!("The ingredient {} has no entry in the conversion table!", name(e.class))
+            format!(
+                "The ingredient {} has no entry in the conversion table!",
+                name(e.class)
+            )
         }));
     };
     set_amount(m, maker, &mut out, value.mul(factor), k.g)?;
@@ -136,7 +154,9 @@ pub fn make_mixture(
     let mut grams_each = Vec::with_capacity(ingredients.len());
     let mut total = Number::ZERO;
     for i in ingredients {
-        let e = i.as_obj().ok_or_else(|| SimError::new("a mixture component is not an object"))?;
+        let e = i
+            .as_obj()
+            .ok_or_else(|| SimError::new("a mixture component is not an object"))?;
         let g = grams(m, maker, e)?;
         total = total.add(g);
         grams_each.push(g);
@@ -145,7 +165,9 @@ pub fn make_mixture(
     for (i, g) in ingredients.iter().zip(grams_each) {
         let Some(e) = i.as_obj() else { continue };
         let mut c = e.clone();
-        let frac = g.div(total).ok_or_else(|| SimError::new("arithmetic error DIVISION-BY-ZERO signalled"))?;
+        let frac = g
+            .div(total)
+            .ok_or_else(|| SimError::new("arithmetic error DIVISION-BY-ZERO signalled"))?;
         set_amount(m, maker, &mut c, frac, k.percent)?;
         components.push(Value::obj(c));
     }
@@ -169,7 +191,12 @@ pub fn mix_in_container(
 ) -> Result<(), SimError> {
     let contents = container.val(m.k.contents).items().to_vec();
     let mixture = make_mixture(m, maker, &contents, class, flag)?;
-    set(m, container, m.k.contents, Value::list(vec![Value::obj(mixture)]))
+    set(
+        m,
+        container,
+        m.k.contents,
+        Value::list(vec![Value::obj(mixture)]),
+    )
 }
 
 /// `change-temperature`: with a time amount, every content cools towards 18 °C by the
@@ -184,7 +211,9 @@ pub fn change_temperature(
     let time_unit = m.class("time-unit")?;
     let has_temperature = m.class("has-temperature")?;
     let by_time = amount_unit(m, new_amount).is_some_and(|u| m.onto.is_a(u, time_unit));
-    let Some(list) = container.list_mut(k.contents) else { return Ok(()) };
+    let Some(list) = container.list_mut(k.contents) else {
+        return Ok(());
+    };
     for item in list.iter_mut() {
         let Value::Obj(e) = item else { continue };
         if !m.onto.is_a(e.class, has_temperature) {
@@ -221,13 +250,17 @@ pub fn done_at(call: &Call<'_, '_>, arg: &str, duration: i64) -> Result<Number, 
 
 /// Path of the counter-top (every full kitchen has one).
 pub fn counter_path(m: &Model, ks: &Entity) -> Result<Path, SimError> {
-    kitchen::location(ks, m, m.k.counter_top).ok_or_else(|| SimError::new("the kitchen state has no counter-top"))
+    kitchen::location(ks, m, m.k.counter_top)
+        .ok_or_else(|| SimError::new("the kitchen state has no counter-top"))
 }
 
 /// The object at `path` (as a shared snapshot).
 pub fn node_at(m: &Model, ks: &Entity, path: &[usize]) -> Result<Arc<Entity>, SimError> {
-    let (&last, parent) = path.split_last().ok_or_else(|| SimError::new("empty path"))?;
-    let container = kitchen::at(ks, m, parent).ok_or_else(|| SimError::new("stale kitchen path"))?;
+    let (&last, parent) = path
+        .split_last()
+        .ok_or_else(|| SimError::new("empty path"))?;
+    let container =
+        kitchen::at(ks, m, parent).ok_or_else(|| SimError::new("stale kitchen path"))?;
     match container.val(m.k.contents).items().get(last) {
         Some(Value::Obj(e)) => Ok(e.clone()),
         _ => Err(SimError::new("stale kitchen path")),
@@ -235,12 +268,22 @@ pub fn node_at(m: &Model, ks: &Entity, path: &[usize]) -> Result<Arc<Entity>, Si
 }
 
 /// Mutable access to the object at `path` of a kitchen state being built.
-pub fn node_mut<'e>(m: &Model, ks: &'e mut Arc<Entity>, path: &[usize]) -> Result<&'e mut Entity, SimError> {
+pub fn node_mut<'e>(
+    m: &Model,
+    ks: &'e mut Arc<Entity>,
+    path: &[usize],
+) -> Result<&'e mut Entity, SimError> {
     kitchen::at_mut(ks, m, path).ok_or_else(|| SimError::new("stale kitchen path"))
 }
 
 /// Set a slot of the object at `path`.
-pub fn set_at(m: &Model, ks: &mut Arc<Entity>, path: &[usize], slot: SlotId, v: Value) -> Result<(), SimError> {
+pub fn set_at(
+    m: &Model,
+    ks: &mut Arc<Entity>,
+    path: &[usize],
+    slot: SlotId,
+    v: Value,
+) -> Result<(), SimError> {
     set(m, node_mut(m, ks, path)?, slot, v)
 }
 
@@ -252,7 +295,8 @@ pub fn mark_used(m: &Model, ks: &mut Arc<Entity>, pid: Pid) -> Result<(), SimErr
 
 /// The object with persistent id `pid` as it is now in a kitchen state.
 pub fn snapshot(m: &Model, ks: &Entity, pid: Pid) -> Result<Value, SimError> {
-    let path = kitchen::find_pid(ks, m, &[], pid).ok_or_else(|| SimError::new("an object left the kitchen"))?;
+    let path = kitchen::find_pid(ks, m, &[], pid)
+        .ok_or_else(|| SimError::new("an object left the kitchen"))?;
     Ok(Value::Obj(node_at(m, ks, &path)?))
 }
 
@@ -298,7 +342,11 @@ pub struct FoundEntity {
 /// (reversed) order; `None` for a failed-object. 2023 expects the items contiguous on the
 /// counter-top, starting at the first item; HEAD handles lists of one repeated persistent id
 /// (portions) that way, lists of distinct ids by individual look-up, and finds nothing otherwise.
-pub fn locate_kitchen_entities(m: &Model, list: &Entity, counter: &Entity) -> Result<Option<Vec<FoundEntity>>, SimError> {
+pub fn locate_kitchen_entities(
+    m: &Model,
+    list: &Entity,
+    counter: &Entity,
+) -> Result<Option<Vec<FoundEntity>>, SimError> {
     if m.onto.is_a(list.class, m.k.failed_object) {
         return Ok(None);
     }
@@ -324,9 +372,15 @@ pub fn locate_kitchen_entities(m: &Model, list: &Entity, counter: &Entity) -> Re
             } else if pids.len() == items.len() {
                 for v in items {
                     let Value::Obj(i) = v else { continue };
-                    let hit = on_counter.iter().position(|t| t.as_obj().is_some_and(|t| t.pid == i.pid));
+                    let hit = on_counter
+                        .iter()
+                        .position(|t| t.as_obj().is_some_and(|t| t.pid == i.pid));
                     if let Some(ix) = hit {
-                        found.push(FoundEntity { item: i.clone(), counter_index: ix, in_state: false });
+                        found.push(FoundEntity {
+                            item: i.clone(),
+                            counter_index: ix,
+                            in_state: false,
+                        });
                     }
                 }
                 found.reverse();
@@ -337,7 +391,9 @@ pub fn locate_kitchen_entities(m: &Model, list: &Entity, counter: &Entity) -> Re
 }
 
 fn pid_of(v: &Value) -> Result<Pid, SimError> {
-    v.as_obj().map(|e| e.pid).ok_or_else(|| nil_error("PERSISTENT-ID"))
+    v.as_obj()
+        .map(|e| e.pid)
+        .ok_or_else(|| nil_error("PERSISTENT-ID"))
 }
 
 /// Index of the first counter-top element with the first item's persistent id. Running off the
@@ -346,7 +402,11 @@ fn skip_to_first(items: &[Value], on_counter: &[Value], strict: bool) -> Result<
     let mut start = 0;
     loop {
         if start == on_counter.len() {
-            return if strict { Err(nil_error("PERSISTENT-ID")) } else { Ok(start) };
+            return if strict {
+                Err(nil_error("PERSISTENT-ID"))
+            } else {
+                Ok(start)
+            };
         }
         let first = pid_of(items.first().unwrap_or(&Value::Nil))?;
         if pid_of(&on_counter[start])? == first {
@@ -370,9 +430,19 @@ fn walk_in_parallel(
         if pid_of(item)? != pid_of(thing)? {
             continue;
         }
-        let (Value::Obj(i), Value::Obj(t)) = (item, thing) else { continue };
-        let item = if keep_list_items { i.clone() } else { t.clone() };
-        out.push(FoundEntity { item, counter_index: start + offset, in_state: !keep_list_items });
+        let (Value::Obj(i), Value::Obj(t)) = (item, thing) else {
+            continue;
+        };
+        let item = if keep_list_items {
+            i.clone()
+        } else {
+            t.clone()
+        };
+        out.push(FoundEntity {
+            item,
+            counter_index: start + offset,
+            in_state: !keep_list_items,
+        });
     }
     out.reverse();
     Ok(out)
@@ -404,14 +474,23 @@ pub fn update_found(
 }
 
 /// The new list of `find-kitchen-entities`: a copy of the input list holding `items`.
-pub fn list_copy(m: &Model, maker: &mut Maker<'_>, list: &Entity, items: Vec<Value>) -> Result<Value, SimError> {
+pub fn list_copy(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    list: &Entity,
+    items: Vec<Value>,
+) -> Result<Value, SimError> {
     let mut l = maker.copy(list);
     set(m, &mut l, m.k.items, Value::list(items))?;
     Ok(Value::obj(l))
 }
 
 /// [`locate_kitchen_entities`] on the counter-top of a kitchen state.
-pub fn locate_on_counter(m: &Model, list: &Entity, ks: &Entity) -> Result<Option<Vec<FoundEntity>>, SimError> {
+pub fn locate_on_counter(
+    m: &Model,
+    list: &Entity,
+    ks: &Entity,
+) -> Result<Option<Vec<FoundEntity>>, SimError> {
     let ct = counter_path(m, ks)?;
     let counter = kitchen::at(ks, m, &ct).ok_or_else(|| nil_error("CONTENTS"))?;
     locate_kitchen_entities(m, list, counter)
@@ -421,8 +500,14 @@ pub fn locate_on_counter(m: &Model, list: &Entity, ks: &Entity) -> Result<Option
 
 /// The shared handle of the object at `path` below `root` (`root` itself for an empty path),
 /// for binding an object of the new kitchen state to an output.
-pub fn arc_at(root: &std::sync::Arc<Entity>, m: &Model, path: &[usize]) -> Option<std::sync::Arc<Entity>> {
-    let Some((&last, parent)) = path.split_last() else { return Some(root.clone()) };
+pub fn arc_at(
+    root: &std::sync::Arc<Entity>,
+    m: &Model,
+    path: &[usize],
+) -> Option<std::sync::Arc<Entity>> {
+    let Some((&last, parent)) = path.split_last() else {
+        return Some(root.clone());
+    };
     let parent = crate::simulation::kitchen::at(root, m, parent)?;
     match parent.val(m.k.contents).items().get(last)? {
         Value::Obj(e) => Some(e.clone()),
@@ -431,13 +516,21 @@ pub fn arc_at(root: &std::sync::Arc<Entity>, m: &Model, path: &[usize]) -> Optio
 }
 
 /// The shared handle of the object with persistent id `pid` anywhere in `ks`.
-pub fn arc_by_pid(ks: &std::sync::Arc<Entity>, m: &Model, pid: crate::world::Pid) -> Option<std::sync::Arc<Entity>> {
+pub fn arc_by_pid(
+    ks: &std::sync::Arc<Entity>,
+    m: &Model,
+    pid: crate::world::Pid,
+) -> Option<std::sync::Arc<Entity>> {
     let path = crate::simulation::kitchen::find_pid(ks, m, &[], pid)?;
     arc_at(ks, m, &path)
 }
 
 /// Mutable access to the object with persistent id `pid` anywhere in `ks` (copy on write).
-pub fn obj_mut<'e>(ks: &'e mut std::sync::Arc<Entity>, m: &Model, pid: crate::world::Pid) -> Option<&'e mut Entity> {
+pub fn obj_mut<'e>(
+    ks: &'e mut std::sync::Arc<Entity>,
+    m: &Model,
+    pid: crate::world::Pid,
+) -> Option<&'e mut Entity> {
     let path = crate::simulation::kitchen::find_pid(ks, m, &[], pid)?;
     crate::simulation::kitchen::at_mut(ks, m, &path)
 }
@@ -450,8 +543,15 @@ pub fn find_kitchen_entities(
     list: &Entity,
     counter: &Entity,
 ) -> Result<Option<Entity>, SimError> {
-    let Some(found) = locate_kitchen_entities(m, list, counter)? else { return Ok(None) };
+    let Some(found) = locate_kitchen_entities(m, list, counter)? else {
+        return Ok(None);
+    };
     let mut out = maker.copy(list);
-    set(m, &mut out, m.k.items, Value::list(found.into_iter().map(|f| Value::Obj(f.item)).collect()))?;
+    set(
+        m,
+        &mut out,
+        m.k.items,
+        Value::list(found.into_iter().map(|f| Value::Obj(f.item)).collect()),
+    )?;
     Ok(Some(out))
 }

@@ -2,15 +2,20 @@
 
 use super::common::{arc_by_pid, find_kitchen_entities, obj_mut, set};
 use crate::number::Number;
-use crate::simulation::kitchen::{at, at_mut, find_in_kitchen, find_on_counter, location, push_front, take_default};
+use crate::simulation::kitchen::{
+    at, at_mut, find_in_kitchen, find_on_counter, location, push_front, take_default,
+};
 use crate::simulation::{Call, Model, Primitive, SimError};
 use crate::world::{Entity, Pid, Value};
 use std::sync::Arc;
 
-pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[("cover", &Cover), ("uncover", &Uncover), ("line", &Line)];
+pub const PRIMITIVES: &[(&str, &dyn Primitive)] =
+    &[("cover", &Cover), ("uncover", &Uncover), ("line", &Line)];
 
 fn nil_error(generic: &str) -> SimError {
-    SimError::new(format!("There is no applicable method for the generic function {generic} when called with NIL"))
+    SimError::new(format!(
+        "There is no applicable method for the generic function {generic} when called with NIL"
+    ))
 }
 
 /// Remove the object `pid` from the top level of the counter-top (where it was put) and return
@@ -19,7 +24,9 @@ fn take_off_counter(ks: &mut Arc<Entity>, m: &Model, pid: Pid) -> Option<Arc<Ent
     let ct = location(ks, m, m.k.counter_top)?;
     let counter = at_mut(ks, m, &ct)?;
     let list = counter.list_mut(m.k.contents)?;
-    let i = list.iter().position(|v| v.as_obj().is_some_and(|e| e.pid == pid));
+    let i = list
+        .iter()
+        .position(|v| v.as_obj().is_some_and(|e| e.pid == pid));
     let removed = i.map(|i| list.remove(i));
     counter.tidy_list(m.k.contents);
     match removed? {
@@ -53,7 +60,11 @@ impl Primitive for Cover {
             take_default(&mut ks, m, m.class(&name)?, &[])
         };
         let ok = !call.is_failed(&object)
-            && if given { !call.is_failed(call.input("cover")?) } else { cover.is_some() };
+            && if given {
+                !call.is_failed(call.input("cover")?)
+            } else {
+                cover.is_some()
+            };
         if !ok {
             let f = call.failed();
             call.bind("covered-object", 1.0, f, Some(t))?;
@@ -63,7 +74,9 @@ impl Primitive for Cover {
             }
             return call.bind_kitchen("kitchen-state-out", ks, t);
         }
-        let container = find_in_kitchen(&ks, m, &object).map(|_| object.pid).ok_or_else(|| nil_error("(SETF COVERED-WITH)"))?;
+        let container = find_in_kitchen(&ks, m, &object)
+            .map(|_| object.pid)
+            .ok_or_else(|| nil_error("(SETF COVERED-WITH)"))?;
         let cover = cover.ok_or_else(|| nil_error("(SETF IS-COVERING)"))?;
         let mut lid = arc_by_pid(&ks, m, cover).ok_or_else(|| nil_error("(SETF IS-COVERING)"))?;
         {
@@ -78,7 +91,9 @@ impl Primitive for Cover {
         take_off_counter(&mut ks, m, cover);
         let c = obj_mut(&mut ks, m, container).ok_or_else(|| nil_error("(SETF COVERED-WITH)"))?;
         set(m, c, m.slot("covered-with")?, Value::Obj(lid.clone()))?;
-        let covered = arc_by_pid(&ks, m, container).map(Value::Obj).ok_or_else(|| nil_error("COVERED-WITH"))?;
+        let covered = arc_by_pid(&ks, m, container)
+            .map(Value::Obj)
+            .ok_or_else(|| nil_error("COVERED-WITH"))?;
         call.bind("covered-object", 1.0, covered, Some(t))?;
         if !given {
             call.bind("cover", 0.0, Value::Obj(lid), Some(t))?;
@@ -97,7 +112,9 @@ impl Primitive for Uncover {
         let kt = call.kitchen_time(&ks);
         let t = call.ready_at(kt, "object")?.add(Number::int(20));
         let object = call.input("object")?;
-        let container = find_in_kitchen(&ks, m, object).map(|_| object.pid).ok_or_else(|| nil_error("COVERED-WITH"))?;
+        let container = find_in_kitchen(&ks, m, object)
+            .map(|_| object.pid)
+            .ok_or_else(|| nil_error("COVERED-WITH"))?;
         let covered_with = m.slot("covered-with")?;
         let lid = arc_by_pid(&ks, m, container).and_then(|c| match c.val(covered_with) {
             Value::Obj(l) => Some(l.clone()),
@@ -112,10 +129,17 @@ impl Primitive for Uncover {
         };
         let c = obj_mut(&mut ks, m, container).ok_or_else(|| nil_error("COVERED-WITH"))?;
         set(m, c, covered_with, Value::Nil)?;
-        set(m, Arc::make_mut(&mut lid), m.slot("is-covering")?, Value::Nil)?;
+        set(
+            m,
+            Arc::make_mut(&mut lid),
+            m.slot("is-covering")?,
+            Value::Nil,
+        )?;
         let ct = location(&ks, m, m.k.counter_top).ok_or_else(|| nil_error("CONTENTS"))?;
         push_front(&mut ks, m, &ct, lid.clone());
-        let uncovered = arc_by_pid(&ks, m, container).map(Value::Obj).ok_or_else(|| nil_error("CONTENTS"))?;
+        let uncovered = arc_by_pid(&ks, m, container)
+            .map(Value::Obj)
+            .ok_or_else(|| nil_error("CONTENTS"))?;
         call.bind("uncovered-object", 1.0, uncovered, Some(t))?;
         call.bind("cover", 1.0, Value::Obj(lid), Some(t))?;
         call.bind_kitchen("kitchen-state-out", ks, t)
@@ -132,9 +156,17 @@ struct LineArgs {
 
 fn line_args(call: &Call<'_, '_>) -> LineArgs {
     if call.sig.arg_index("baking-tray").is_some() {
-        LineArgs { out: "lined-baking-tray", thing: "baking-tray", lining: "baking-paper" }
+        LineArgs {
+            out: "lined-baking-tray",
+            thing: "baking-tray",
+            lining: "baking-paper",
+        }
     } else {
-        LineArgs { out: "lined-thing", thing: "thing-to-be-lined", lining: "lining" }
+        LineArgs {
+            out: "lined-thing",
+            thing: "thing-to-be-lined",
+            lining: "lining",
+        }
     }
 }
 
@@ -153,11 +185,17 @@ impl Primitive for Line {
         let t = kt.add(Number::int(150));
         let thing = call.input(a.thing)?.clone();
         let given = call.is_bound(a.lining);
-        let lining = if given { Some(call.input(a.lining)?.clone()) } else { None };
+        let lining = if given {
+            Some(call.input(a.lining)?.clone())
+        } else {
+            None
+        };
         let lineable = m.onto.is_a_name(thing.class, "lineable");
         let is_list = m.onto.is_a(thing.class, m.k.list_of_kitchen_entities);
         let all = |items: &[Value], class: &str| {
-            items.iter().all(|v| v.as_obj().is_some_and(|e| m.onto.is_a_name(e.class, class)))
+            items
+                .iter()
+                .all(|v| v.as_obj().is_some_and(|e| m.onto.is_a_name(e.class, class)))
         };
         let items_lineable = all(thing.val(m.k.items).items(), "lineable");
         let result = match &lining {
@@ -216,7 +254,9 @@ fn line_one(
     let mut cups: Option<Entity> = None;
     let paper = match (tray, lining) {
         (None, _) => None,
-        (Some(_), Some(l)) if m.onto.is_a_name(thing.class, "muffin-tins") && l.class == cups_class => {
+        (Some(_), Some(l))
+            if m.onto.is_a_name(thing.class, "muffin-tins") && l.class == cups_class =>
+        {
             cups = Some(collect_cups(call, &mut ks, thing)?);
             None
         }
@@ -239,7 +279,8 @@ fn line_one(
         }
         (Some(_), _) => None,
         (None, Some(p)) => {
-            let mut p = take_off_counter(&mut ks, m, p).ok_or_else(|| nil_error("(SETF IS-LINING)"))?;
+            let mut p =
+                take_off_counter(&mut ks, m, p).ok_or_else(|| nil_error("(SETF IS-LINING)"))?;
             let e = Arc::make_mut(&mut p);
             set(m, e, is_lining, Value::T)?;
             set(m, e, k.used, Value::T)?;
@@ -257,7 +298,9 @@ fn line_one(
     let e = obj_mut(&mut ks, m, tray).ok_or_else(|| nil_error("(SETF LINED-WITH)"))?;
     set(m, e, lined_with, Value::Obj(lining_obj.clone()))?;
     set(m, e, k.used, Value::T)?;
-    let out = arc_by_pid(&ks, m, tray).map(Value::Obj).ok_or_else(|| nil_error("LINED-WITH"))?;
+    let out = arc_by_pid(&ks, m, tray)
+        .map(Value::Obj)
+        .ok_or_else(|| nil_error("LINED-WITH"))?;
     if lining.is_none() {
         call.bind(a.lining, 0.0, Value::Obj(lining_obj), None)?;
     }
@@ -266,7 +309,11 @@ fn line_one(
 
 /// Paper cups for muffin tins: take cup collections by default and move cups out of them until
 /// there is one per tin; an emptied collection leaves the counter-top.
-fn collect_cups(call: &mut Call<'_, '_>, ks: &mut Arc<Entity>, tins: &Entity) -> Result<Entity, SimError> {
+fn collect_cups(
+    call: &mut Call<'_, '_>,
+    ks: &mut Arc<Entity>,
+    tins: &Entity,
+) -> Result<Entity, SimError> {
     let m = call.model;
     let k = &m.k;
     let cups_class = m.class("paper-baking-cups")?;
@@ -319,7 +366,9 @@ fn line_list_with_paper(
     let found = find_kitchen_entities(m, call.maker, thing, &counter)?;
     let paper_class = m.class("baking-paper")?;
     let n = thing.val(k.items).items().len();
-    let papers: Vec<Option<Pid>> = (0..n).map(|_| take_default(&mut ks, m, paper_class, &[])).collect();
+    let papers: Vec<Option<Pid>> = (0..n)
+        .map(|_| take_default(&mut ks, m, paper_class, &[]))
+        .collect();
     let Some(mut list) = found.filter(|_| n > 0) else {
         let f = call.failed();
         call.bind(a.lining, 0.0, f, None)?;
@@ -360,11 +409,19 @@ fn line_list_with_contents(
     let list = find_kitchen_entities(m, call.maker, thing, &counter)?;
     let mut list = list.ok_or_else(|| nil_error("ITEMS"))?;
     let source = find_in_kitchen(&ks, m, bowl).and_then(|p| at(&ks, m, &p).cloned());
-    let first = source.as_ref().and_then(|b| b.val(k.contents).items().first().and_then(Value::as_obj).cloned());
+    let first = source.as_ref().and_then(|b| {
+        b.val(k.contents)
+            .items()
+            .first()
+            .and_then(Value::as_obj)
+            .cloned()
+    });
     let (is_lining, lined_with) = (m.slot("is-lining")?, m.slot("lined-with")?);
     let mut items = list.val(k.items).items().to_vec();
     for elem in items.iter_mut() {
-        let Some(first) = &first else { return Err(nil_error("(SETF IS-LINING)")) };
+        let Some(first) = &first else {
+            return Err(nil_error("(SETF IS-LINING)"));
+        };
         let mut copy = call.maker.copy(first);
         set(m, &mut copy, is_lining, Value::T)?;
         if let Value::Obj(e) = elem {

@@ -1,7 +1,9 @@
 //! Primitives: fetch, fetch-and-proportion (with the reference's `take-n-pieces` and
 //! `weigh-ingredient`, including their quirks P5 and P6).
 
-use super::common::{amount, amount_of, arc_by_pid, convert_to_g, grams, obj_mut, quantity_of, set};
+use super::common::{
+    amount, amount_of, arc_by_pid, convert_to_g, grams, obj_mut, quantity_of, set,
+};
 use crate::number::Number;
 use crate::ontology::ClassId;
 use crate::simulation::kitchen::{at, find_in_kitchen, find_ingredient, location, take_default};
@@ -9,8 +11,10 @@ use crate::simulation::{Call, Model, Primitive, SimError};
 use crate::world::{Entity, Maker, Pid, Value};
 use std::sync::Arc;
 
-pub const PRIMITIVES: &[(&str, &dyn Primitive)] =
-    &[("fetch", &Fetch), ("fetch-and-proportion", &FetchAndProportion)];
+pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
+    ("fetch", &Fetch),
+    ("fetch-and-proportion", &FetchAndProportion),
+];
 
 /// The numeric value of a `quantity` object.
 fn value_of(call: &Call<'_, '_>, arg: &str) -> Result<Number, SimError> {
@@ -27,9 +31,13 @@ fn check_reusable(ks: &Entity, m: &Model, class: ClassId) -> Result<(), SimError
         return Ok(());
     }
     fn any_of(e: &Entity, m: &Model, class: ClassId) -> bool {
-        e.val(m.k.contents).items().iter().filter_map(Value::as_obj).any(|o| {
-            m.onto.is_a(o.class, class) || (m.k.is_container(o.class) && any_of(o, m, class))
-        })
+        e.val(m.k.contents)
+            .items()
+            .iter()
+            .filter_map(Value::as_obj)
+            .any(|o| {
+                m.onto.is_a(o.class, class) || (m.k.is_container(o.class) && any_of(o, m, class))
+            })
     }
     if any_of(ks, m, class) {
         return Err(SimError::new(format!(
@@ -74,8 +82,14 @@ impl Primitive for Fetch {
             if failed {
                 None
             } else {
-                let items = taken.iter().filter_map(|&p| arc_by_pid(&ks, m, p).map(Value::Obj)).collect();
-                let list = call.maker.make_with(m.k.list_of_kitchen_entities, &[(m.k.items, Value::list(items))]);
+                let items = taken
+                    .iter()
+                    .filter_map(|&p| arc_by_pid(&ks, m, p).map(Value::Obj))
+                    .collect();
+                let list = call.maker.make_with(
+                    m.k.list_of_kitchen_entities,
+                    &[(m.k.items, Value::list(items))],
+                );
                 Some(Value::obj(list))
             }
         };
@@ -102,7 +116,9 @@ impl Primitive for FetchAndProportion {
         let mut ks = ks_in.clone();
         let (quantity, unit) = (call.input("quantity")?.clone(), call.input("unit")?.clone());
         let requested = amount_of(m, call.maker, &quantity, &unit);
-        let Value::Obj(requested) = requested else { return Err(SimError::new("no amount")) };
+        let Value::Obj(requested) = requested else {
+            return Err(SimError::new("no amount"));
+        };
 
         // 1) the target container: a fresh medium bowl brought to the counter-top, or the given one.
         let (target_pid, old_target) = if given_target {
@@ -129,40 +145,59 @@ impl Primitive for FetchAndProportion {
             return call.bind_kitchen("kitchen-state-out", ks, at_time);
         };
         if given_target && find_in_kitchen(&ks, m, call.input("target-container")?).is_none() {
-            return Err(SimError::new("There is no applicable method for the generic function CONTENTS when called with NIL"));
+            return Err(SimError::new(
+                "There is no applicable method for the generic function CONTENTS when called with NIL",
+            ));
         }
         let place_class = match place_path.as_slice() {
             [_] => at(&ks, m, &place_path).map(|p| p.class),
             _ => None,
         }
-        .ok_or_else(|| SimError::new("The ingredient's bowl is not directly in a kitchen location"))?;
-        let bowl_pid = at(&ks, m, &bowl_path).map(|b| b.pid).ok_or_else(|| SimError::new("no ingredient bowl"))?;
+        .ok_or_else(|| {
+            SimError::new("The ingredient's bowl is not directly in a kitchen location")
+        })?;
+        let bowl_pid = at(&ks, m, &bowl_path)
+            .map(|b| b.pid)
+            .ok_or_else(|| SimError::new("no ingredient bowl"))?;
         move_pid_to_front(&mut ks, m, bowl_pid, m.k.counter_top)?;
 
         // 3) weigh into the target.
         weigh(m, call.maker, &mut ks, bowl_pid, target_pid, &requested)?;
-        let target = obj_mut(&mut ks, m, target_pid).ok_or_else(|| SimError::new("target container vanished"))?;
+        let target = obj_mut(&mut ks, m, target_pid)
+            .ok_or_else(|| SimError::new("target container vanished"))?;
         set(m, target, m.k.used, Value::T)?;
 
         // 4) put the rest back (the source ingredient always stays, whatever its amount).
-        let bowl_has_contents = arc_by_pid(&ks, m, bowl_pid).is_some_and(|b| b.val(m.k.contents).truthy());
+        let bowl_has_contents =
+            arc_by_pid(&ks, m, bowl_pid).is_some_and(|b| b.val(m.k.contents).truthy());
         if bowl_has_contents && place_class != m.k.counter_top {
             move_pid_to_front(&mut ks, m, bowl_pid, place_class)?;
         }
 
-        let weighed = arc_by_pid(&ks, m, target_pid).ok_or_else(|| SimError::new("target container vanished"))?;
+        let weighed = arc_by_pid(&ks, m, target_pid)
+            .ok_or_else(|| SimError::new("target container vanished"))?;
         if !given_target {
             let old = old_target.map(Value::Obj).unwrap_or(Value::Nil);
             call.bind("target-container", 0.0, old, None)?;
         }
-        call.bind("container-with-ingredient", 1.0, Value::Obj(weighed), Some(at_time))?;
+        call.bind(
+            "container-with-ingredient",
+            1.0,
+            Value::Obj(weighed),
+            Some(at_time),
+        )?;
         call.bind_kitchen("kitchen-state-out", ks, at_time)
     }
 }
 
 /// `change-kitchen-entity-location`: take the object out of wherever it is and put it at the
 /// front of the location of class `to`.
-fn move_pid_to_front(ks: &mut Arc<Entity>, m: &Model, pid: Pid, to: ClassId) -> Result<(), SimError> {
+fn move_pid_to_front(
+    ks: &mut Arc<Entity>,
+    m: &Model,
+    pid: Pid,
+    to: ClassId,
+) -> Result<(), SimError> {
     let lost = || SimError::new("an object to move is not in the kitchen");
     let from = crate::simulation::kitchen::find_pid(ks, m, &[], pid).ok_or_else(lost)?;
     let obj = crate::simulation::kitchen::remove(ks, m, &from).ok_or_else(lost)?;
@@ -193,10 +228,15 @@ fn weigh(
     let k = &m.k;
     let bowl = arc_by_pid(ks, m, bowl_pid).ok_or_else(|| SimError::new("no ingredient bowl"))?;
     let [Value::Obj(source)] = bowl.val(k.contents).items() else {
-        return Err(SimError::new("The assertion (= (LENGTH (CONTENTS SOURCE-CONTAINER)) 1) failed."));
+        return Err(SimError::new(
+            "The assertion (= (LENGTH (CONTENTS SOURCE-CONTAINER)) 1) failed.",
+        ));
     };
     let (src_value, src_unit) = quantity_of(m, source)?;
-    let req_value = requested.val(k.quantity).as_obj().and_then(|q| q.val(k.value).as_num());
+    let req_value = requested
+        .val(k.quantity)
+        .as_obj()
+        .and_then(|q| q.val(k.value).as_num());
     let req_unit = requested.val(k.unit).as_obj();
     let (Some(req_value), Some(req_unit)) = (req_value, req_unit) else {
         return Err(SimError::new("the requested amount has no value or unit"));
@@ -232,7 +272,10 @@ fn weigh(
         let mut target = maker.copy(&source_g);
         set(m, &mut target, k.amount, req_amount.clone())?;
         let target_g = grams(m, maker, &target)?;
-        let left = g.sub(target_g).div(per_piece).ok_or_else(division_by_zero)?;
+        let left = g
+            .sub(target_g)
+            .div(per_piece)
+            .ok_or_else(division_by_zero)?;
         let a = amount(m, maker, left, k.piece);
         set(m, &mut source, k.amount, a)?;
         new_items.push(Value::obj(target));
@@ -255,7 +298,8 @@ fn weigh(
 
     let bowl = obj_mut(ks, m, bowl_pid).ok_or_else(|| SimError::new("no ingredient bowl"))?;
     set(m, bowl, k.contents, Value::list(vec![Value::obj(source)]))?;
-    let target = obj_mut(ks, m, target_pid).ok_or_else(|| SimError::new("target container vanished"))?;
+    let target =
+        obj_mut(ks, m, target_pid).ok_or_else(|| SimError::new("target container vanished"))?;
     let mut contents = new_items;
     contents.extend(target.val(k.contents).items().iter().cloned());
     set(m, target, k.contents, Value::list(contents))

@@ -1,5 +1,5 @@
-//! Primitives: bake, fry, bring-to-temperature, leave-for-time, refrigerate, preheat-oven, melt.
-//! (boil is not implemented yet.)
+//! Primitives: bake, boil, fry, bring-to-temperature, leave-for-time, refrigerate, preheat-oven,
+//! melt.
 //!
 //! Most of these are passive: the object becomes available much later than the kitchen time
 //! advances (README §4, quirks P1/P2).
@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
     ("bake", &Bake),
+    ("boil", &Boil),
     ("fry", &Fry),
     ("bring-to-temperature", &BringToTemperature),
     ("leave-for-time", &LeaveForTime),
@@ -22,7 +23,9 @@ pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
 ];
 
 fn gone() -> SimError {
-    SimError::new("There is no applicable method for the generic function CONTENTS when called with NIL")
+    SimError::new(
+        "There is no applicable method for the generic function CONTENTS when called with NIL",
+    )
 }
 
 fn num(call: &Call<'_, '_>, arg: &str) -> Result<Number, SimError> {
@@ -41,10 +44,19 @@ fn amount_from(call: &mut Call<'_, '_>, quantity: &str, unit: &str) -> Result<En
     }
 }
 
-fn found(call: &Call<'_, '_>, ks: &Entity, arg: &str, on_counter: bool) -> Result<Option<Pid>, SimError> {
+fn found(
+    call: &Call<'_, '_>,
+    ks: &Entity,
+    arg: &str,
+    on_counter: bool,
+) -> Result<Option<Pid>, SimError> {
     let m = call.model;
     let obj = call.input(arg)?;
-    let path = if on_counter { find_on_counter(ks, m, obj) } else { find_in_kitchen(ks, m, obj) };
+    let path = if on_counter {
+        find_on_counter(ks, m, obj)
+    } else {
+        find_in_kitchen(ks, m, obj)
+    };
     Ok(path.map(|_| obj.pid))
 }
 
@@ -54,7 +66,8 @@ fn bound(ks: &Arc<Entity>, m: &Model, pid: Pid) -> Result<Value, SimError> {
 
 /// A kitchen location of the state (oven, fridge, stove, microwave) as a value.
 fn place(ks: &Arc<Entity>, m: &Model, class: &str) -> Result<(Pid, Value), SimError> {
-    let path = location(ks, m, m.class(class)?).ok_or_else(|| SimError::new(format!("the kitchen has no {class}")))?;
+    let path = location(ks, m, m.class(class)?)
+        .ok_or_else(|| SimError::new(format!("the kitchen has no {class}")))?;
     let e = arc_at(ks, m, &path).ok_or_else(gone)?;
     Ok((e.pid, Value::Obj(e)))
 }
@@ -69,7 +82,9 @@ fn set_on_contents(
     slots: &[(crate::ontology::SlotId, Value)],
 ) -> Result<(), SimError> {
     let c = obj_mut(ks, m, pid).ok_or_else(gone)?;
-    let Some(list) = c.list_mut(m.k.contents) else { return Ok(()) };
+    let Some(list) = c.list_mut(m.k.contents) else {
+        return Ok(());
+    };
     for item in list.iter_mut() {
         let Value::Obj(e) = item else { continue };
         if only.is_some_and(|cl| !m.onto.is_a(e.class, cl)) {
@@ -99,7 +114,9 @@ impl Primitive for Bake {
         let ready = call.ready_at(kt, "thing-to-bake")?;
         let ks_at = ready.add(Number::int(30));
         let start = if oven_given {
-            let oven_at = call.available_at("oven-to-bake-in")?.ok_or_else(|| SimError::new("The value NIL is not of type REAL"))?;
+            let oven_at = call
+                .available_at("oven-to-bake-in")?
+                .ok_or_else(|| SimError::new("The value NIL is not of type REAL"))?;
             ready.max(oven_at)
         } else {
             ready
@@ -110,12 +127,22 @@ impl Primitive for Bake {
         let baked = m.slot("baked")?;
 
         // The oven and the temperature the contents take.
-        let oven = if oven_given { found(call, &ks, "oven-to-bake-in", false)? } else { Some(place(&ks, m, "oven")?.0) };
+        let oven = if oven_given {
+            found(call, &ks, "oven-to-bake-in", false)?
+        } else {
+            Some(place(&ks, m, "oven")?.0)
+        };
         let temperature = if temp_given {
-            Value::obj(amount_from(call, "target-temperature-quantity", "target-temperature-unit")?)
+            Value::obj(amount_from(
+                call,
+                "target-temperature-quantity",
+                "target-temperature-unit",
+            )?)
         } else {
             let oven = oven.ok_or_else(|| SimError::new("There is no applicable method for the generic function TEMPERATURE when called with NIL"))?;
-            arc_by_pid(&ks, m, oven).map(|o| o.val(k.temperature).clone()).unwrap_or(Value::Nil)
+            arc_by_pid(&ks, m, oven)
+                .map(|o| o.val(k.temperature).clone())
+                .unwrap_or(Value::Nil)
         };
         if !temp_given {
             // Binding the quantity and unit of an oven never preheated fails in the reference.
@@ -126,7 +153,11 @@ impl Primitive for Bake {
         }
         // Case 1 succeeds when the thing is found; cases 2 and 3 when it is not a failed object
         // (a real thing that is not found makes the reference fail).
-        let ok = if oven_given { !thing_failed } else { thing.is_some() };
+        let ok = if oven_given {
+            !thing_failed
+        } else {
+            thing.is_some()
+        };
         if ok {
             let thing = thing.ok_or_else(gone)?;
             if temp_given {
@@ -134,7 +165,13 @@ impl Primitive for Bake {
                 let o = obj_mut(&mut ks, m, oven).ok_or_else(gone)?;
                 set(m, o, k.temperature, temperature.clone())?;
             }
-            set_on_contents(&mut ks, m, thing, None, &[(k.temperature, temperature), (baked, Value::T)])?;
+            set_on_contents(
+                &mut ks,
+                m,
+                thing,
+                None,
+                &[(k.temperature, temperature), (baked, Value::T)],
+            )?;
             call.bind("thing-baked", 1.0, bound(&ks, m, thing)?, Some(at))?;
         } else {
             let f = call.failed();
@@ -158,7 +195,12 @@ fn mode_temperature(call: &mut Call<'_, '_>, mode: &Entity) -> Result<Value, Sim
         "high-heat" => 200,
         _ => return Ok(Value::Nil),
     };
-    Ok(amount(m, call.maker, Number::int(degrees), m.k.degrees_celsius))
+    Ok(amount(
+        m,
+        call.maker,
+        Number::int(degrees),
+        m.k.degrees_celsius,
+    ))
 }
 
 /// `fry`: always 30 minutes on the kitchen's stove (P1); fryable contents take the stove
@@ -174,14 +216,21 @@ impl Primitive for Fry {
         let ready = call.ready_at(kt, "thing-to-fry")?;
         let at = ready.add(Number::int(1800));
         let ks_at = ready.add(Number::int(30));
-        let minutes = call.maker.make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(30)))]);
+        let minutes = call
+            .maker
+            .make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(30)))]);
         let minute = call.maker.make(m.class("minute")?);
         let mode_given = call.is_bound("heating-mode");
-        let mode = if mode_given { call.input("heating-mode")?.clone() } else { call.maker.make(m.class("medium-heat")?) };
+        let mode = if mode_given {
+            call.input("heating-mode")?.clone()
+        } else {
+            call.maker.make(m.class("medium-heat")?)
+        };
         let (stove, _) = place(&ks, m, "stove")?;
         let thing = found(call, &ks, "thing-to-fry", false)?;
         let heatable = m.class("heatable-container")?;
-        let thing = thing.filter(|&p| arc_by_pid(&ks, m, p).is_some_and(|e| m.onto.is_a(e.class, heatable)));
+        let thing = thing
+            .filter(|&p| arc_by_pid(&ks, m, p).is_some_and(|e| m.onto.is_a(e.class, heatable)));
         let (fried_obj, stove_out) = match thing {
             Some(thing) => {
                 let t = mode_temperature(call, &mode)?;
@@ -189,7 +238,13 @@ impl Primitive for Fry {
                 set(m, s, k.temperature, t.clone())?;
                 let fried = m.slot("fried")?;
                 let fryable = m.class("fryable")?;
-                set_on_contents(&mut ks, m, thing, Some(fryable), &[(k.temperature, t), (fried, Value::T)])?;
+                set_on_contents(
+                    &mut ks,
+                    m,
+                    thing,
+                    Some(fryable),
+                    &[(k.temperature, t), (fried, Value::T)],
+                )?;
                 (bound(&ks, m, thing)?, bound(&ks, m, stove)?)
             }
             None => (call.failed(), call.failed()),
@@ -232,10 +287,25 @@ impl Primitive for BringToTemperature {
             }
             None => call.failed(),
         };
-        call.bind("container-with-ingredients-at-temperature", 1.0, out, Some(at))?;
+        call.bind(
+            "container-with-ingredients-at-temperature",
+            1.0,
+            out,
+            Some(at),
+        )?;
         if !given {
-            call.bind("temperature-quantity", 0.0, temperature.val(k.quantity).clone(), None)?;
-            call.bind("temperature-unit", 0.0, temperature.val(k.unit).clone(), None)?;
+            call.bind(
+                "temperature-quantity",
+                0.0,
+                temperature.val(k.quantity).clone(),
+                None,
+            )?;
+            call.bind(
+                "temperature-unit",
+                0.0,
+                temperature.val(k.unit).clone(),
+                None,
+            )?;
         }
         call.bind_kitchen("kitchen-state-out", ks, kt)
     }
@@ -243,7 +313,11 @@ impl Primitive for BringToTemperature {
 
 /// Seconds of a time amount: hours counted correctly, anything else as minutes.
 fn seconds(call: &Call<'_, '_>, quantity: Number, unit: &Entity) -> Number {
-    let per = if call.model.onto.class_name(unit.class) == "hour" { 3600 } else { 60 };
+    let per = if call.model.onto.class_name(unit.class) == "hour" {
+        3600
+    } else {
+        60
+    };
     quantity.mul(Number::int(per))
 }
 
@@ -257,7 +331,11 @@ impl Primitive for LeaveForTime {
         let mut ks = call.kitchen_in()?.clone();
         let kt = call.kitchen_time(&ks);
         let time = amount_from(call, "cooling-quantity", "cooling-unit")?;
-        let at = kt.add(seconds(call, num(call, "cooling-quantity")?, call.input("cooling-unit")?));
+        let at = kt.add(seconds(
+            call,
+            num(call, "cooling-quantity")?,
+            call.input("cooling-unit")?,
+        ));
         let out = match found(call, &ks, "container-with-ingredients", true)? {
             Some(c) => {
                 let e = obj_mut(&mut ks, m, c).ok_or_else(gone)?;
@@ -266,7 +344,12 @@ impl Primitive for LeaveForTime {
             }
             None => call.failed(),
         };
-        call.bind("container-with-ingredients-at-temperature", 1.0, out, Some(at))?;
+        call.bind(
+            "container-with-ingredients-at-temperature",
+            1.0,
+            out,
+            Some(at),
+        )?;
         call.bind_kitchen("kitchen-state-out", ks, kt)
     }
 }
@@ -314,13 +397,20 @@ impl Primitive for Refrigerate {
             },
             _ => call.failed(),
         };
-        call.bind("container-with-ingredients-at-temperature", 1.0, out, Some(at))?;
+        call.bind(
+            "container-with-ingredients-at-temperature",
+            1.0,
+            out,
+            Some(at),
+        )?;
         if !fridge_given {
             let f = place(&ks_in, m, "fridge")?.1;
             call.bind("refrigerator", 0.0, f, Some(kt))?;
         }
         if !time_given {
-            let q = call.maker.make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(1)))]);
+            let q = call
+                .maker
+                .make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(1)))]);
             let h = call.maker.make(m.class("hour")?);
             call.bind("cooling-quantity", 0.0, Value::obj(q), None)?;
             call.bind("cooling-unit", 0.0, Value::obj(h), None)?;
@@ -342,7 +432,11 @@ impl Primitive for PreheatOven {
         let (oven_at, ks_at) = (kt.add(Number::int(615)), kt.add(Number::int(15)));
         let temperature = Value::obj(amount_from(call, "quantity", "unit")?);
         let given = call.is_bound("oven");
-        let oven = if given { found(call, &ks, "oven", false)? } else { Some(place(&ks, m, "oven")?.0) };
+        let oven = if given {
+            found(call, &ks, "oven", false)?
+        } else {
+            Some(place(&ks, m, "oven")?.0)
+        };
         let out = match oven {
             Some(o) => {
                 let e = obj_mut(&mut ks, m, o).ok_or_else(gone)?;
@@ -369,7 +463,9 @@ impl Primitive for Melt {
         let m = call.model;
         let mut ks = call.kitchen_in()?.clone();
         let kt = call.kitchen_time(&ks);
-        let at = call.ready_at(kt, "container-with-input-ingredients")?.add(Number::int(60));
+        let at = call
+            .ready_at(kt, "container-with-input-ingredients")?
+            .add(Number::int(60));
         let given = call.is_bound("melting-tool");
         let failed = call.is_failed(call.input("container-with-input-ingredients")?)
             || (given && call.is_failed(call.input("melting-tool")?));
@@ -378,7 +474,13 @@ impl Primitive for Melt {
         } else {
             let c = found(call, &ks, "container-with-input-ingredients", true)?.ok_or_else(gone)?;
             let melted = m.slot("melted")?;
-            set_on_contents(&mut ks, m, c, Some(m.class("meltable")?), &[(melted, Value::T)])?;
+            set_on_contents(
+                &mut ks,
+                m,
+                c,
+                Some(m.class("meltable")?),
+                &[(melted, Value::T)],
+            )?;
             bound(&ks, m, c)?
         };
         call.bind("container-with-melted-ingredients", 1.0, out, Some(at))?;
@@ -388,4 +490,153 @@ impl Primitive for Melt {
         }
         call.bind_kitchen("kitchen-state-out", ks, at)
     }
+}
+
+/// `boil`: spices and liquids become the boiling liquid (a boiled homogeneous mixture unless it
+/// is a single liquid), every other content is boiled in it; all take the stove temperature.
+/// The time unit is never taken as hours (P1): object m(thing) + 60·t (default 30), kitchen +30.
+/// Only case 1 insists on a heatable container; a container without liquid or spice makes the
+/// reference fail.
+struct Boil;
+
+impl Primitive for Boil {
+    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
+        let m = call.model;
+        let k = &m.k;
+        let mut ks = call.kitchen_in()?.clone();
+        let kt = call.kitchen_time(&ks);
+        let stove_given = call.is_bound("stove-to-boil-on");
+        let time_given = call.is_bound("time-to-boil-quantity");
+        let mode_given = call.is_bound("heating-mode");
+        let ready = call.ready_at(kt, "thing-to-boil")?;
+        let minutes = if time_given {
+            num(call, "time-to-boil-quantity")?
+        } else {
+            Number::int(30)
+        };
+        let at = ready.add(minutes.mul(Number::int(60)));
+        let ks_at = ready.add(Number::int(30));
+        let mode = if mode_given {
+            call.input("heating-mode")?.clone()
+        } else {
+            call.maker.make(m.class("medium-heat")?)
+        };
+        let stove = if stove_given {
+            found(call, &ks, "stove-to-boil-on", false)?
+        } else {
+            Some(place(&ks, m, "stove")?.0)
+        };
+        let mut thing = found(call, &ks, "thing-to-boil", false)?;
+        // Case 1 (time given, stove not) only boils in pots and pans.
+        if time_given && !stove_given {
+            let heatable = m.class("heatable-container")?;
+            thing = thing
+                .filter(|&p| arc_by_pid(&ks, m, p).is_some_and(|e| m.onto.is_a(e.class, heatable)));
+        }
+        let boiled_out = match (thing, stove) {
+            (Some(thing), Some(stove)) => {
+                let t = mode_temperature(call, &mode)?;
+                let s = obj_mut(&mut ks, m, stove).ok_or_else(gone)?;
+                set(m, s, k.temperature, t.clone())?;
+                boil_contents(call, &mut ks, thing, &t)?;
+                bound(&ks, m, thing)?
+            }
+            _ => call.failed(),
+        };
+        call.bind("thing-boiled", 1.0, boiled_out, Some(at))?;
+        if !stove_given {
+            // Case 4 reports a failed stove on failure, case 1 the kitchen's stove.
+            let s = match (thing, stove, time_given) {
+                (None, _, false) => call.failed(),
+                (_, Some(s), _) => bound(&ks, m, s)?,
+                _ => call.failed(),
+            };
+            call.bind("stove-to-boil-on", 0.0, s, Some(at))?;
+        }
+        if !mode_given {
+            call.bind("heating-mode", 0.0, Value::obj(mode), None)?;
+        }
+        if !time_given {
+            let q = call
+                .maker
+                .make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(30)))]);
+            let u = call.maker.make(m.class("minute")?);
+            call.bind("time-to-boil-quantity", 0.0, Value::obj(q), None)?;
+            call.bind("time-to-boil-unit", 0.0, Value::obj(u), None)?;
+        }
+        call.bind_kitchen("kitchen-state-out", ks, ks_at)
+    }
+}
+
+/// The effect of `boil` on the contents of the container `pid`, at stove temperature `t`.
+fn boil_contents(
+    call: &mut Call<'_, '_>,
+    ks: &mut Arc<Entity>,
+    pid: Pid,
+    t: &Value,
+) -> Result<(), SimError> {
+    let m = call.model;
+    let k = &m.k;
+    let (spice, liquid) = (m.class("spice")?, m.class("liquid")?);
+    let (boiled, boiled_with, is_liquid) = (
+        m.slot("boiled")?,
+        m.slot("boiled-with")?,
+        m.slot("is-liquid")?,
+    );
+    let all = arc_by_pid(ks, m, pid)
+        .map(|c| c.val(k.contents).items().to_vec())
+        .unwrap_or_default();
+    let of = |class| -> Vec<Value> {
+        all.iter()
+            .filter(|v| v.as_obj().is_some_and(|e| m.onto.is_a(e.class, class)))
+            .cloned()
+            .collect()
+    };
+    let (spices, liquids) = (of(spice), of(liquid));
+    let mut boiling: Vec<Value> = spices.iter().chain(&liquids).cloned().collect();
+    let pids: Vec<Option<Pid>> = boiling.iter().map(|v| v.as_obj().map(|e| e.pid)).collect();
+    // `set-difference` (SBCL) collects the remaining contents in reverse order.
+    let mut main: Vec<Value> = all
+        .iter()
+        .filter(|v| !pids.contains(&v.as_obj().map(|e| e.pid)))
+        .cloned()
+        .collect();
+    if !boiling.is_empty() {
+        main.reverse();
+    }
+    let liquid_obj = if spices.is_empty() && liquids.len() == 1 {
+        let Some(Value::Obj(l)) = liquids.first() else {
+            return Err(gone());
+        };
+        let mut l = (**l).clone();
+        set(m, &mut l, boiled, Value::T)?;
+        set(m, &mut l, k.temperature, t.clone())?;
+        l
+    } else {
+        let homogeneous = m.class("homogeneous-mixture")?;
+        let mut mix =
+            super::common::make_mixture(m, call.maker, &boiling, homogeneous, Some(boiled))?;
+        if boiling.is_empty() {
+            // The reference then marks the first liquid, which does not exist.
+            return Err(SimError::new(
+                "There is no applicable method for the generic function (SETF BOILED) when called with arguments (T NIL)",
+            ));
+        }
+        set(m, &mut mix, is_liquid, Value::T)?;
+        set(m, &mut mix, k.temperature, t.clone())?;
+        mix
+    };
+    boiling.clear();
+    let liquid_obj = Value::obj(liquid_obj);
+    for v in main.iter_mut() {
+        if let Value::Obj(e) = v {
+            let e = Arc::make_mut(e);
+            set(m, e, boiled, Value::T)?;
+            set(m, e, k.temperature, t.clone())?;
+            set(m, e, boiled_with, liquid_obj.clone())?;
+        }
+    }
+    main.push(liquid_obj);
+    let c = obj_mut(ks, m, pid).ok_or_else(gone)?;
+    set(m, c, k.contents, Value::list(main))
 }

@@ -29,14 +29,26 @@ fn bound(ks: &Arc<Entity>, m: &Model, pid: Pid) -> Result<Value, SimError> {
 /// matters later.
 fn old(call: &Call<'_, '_>, pid: Option<Pid>) -> Result<Value, SimError> {
     let ks_in = call.kitchen_in()?;
-    Ok(pid.and_then(|p| arc_by_pid(ks_in, call.model, p)).map(Value::Obj).unwrap_or(Value::Nil))
+    Ok(pid
+        .and_then(|p| arc_by_pid(ks_in, call.model, p))
+        .map(Value::Obj)
+        .unwrap_or(Value::Nil))
 }
 
 /// Persistent id of an input found with find-K / find-CT in `ks`.
-fn pid_in(call: &Call<'_, '_>, ks: &Entity, arg: &str, on_counter: bool) -> Result<Option<Pid>, SimError> {
+fn pid_in(
+    call: &Call<'_, '_>,
+    ks: &Entity,
+    arg: &str,
+    on_counter: bool,
+) -> Result<Option<Pid>, SimError> {
     let m = call.model;
     let obj = call.input(arg)?;
-    let path = if on_counter { find_on_counter(ks, m, obj) } else { find_in_kitchen(ks, m, obj) };
+    let path = if on_counter {
+        find_on_counter(ks, m, obj)
+    } else {
+        find_in_kitchen(ks, m, obj)
+    };
     Ok(path.map(|_| obj.pid))
 }
 
@@ -58,7 +70,9 @@ fn update_contents(
 }
 
 fn contents_of(ks: &Arc<Entity>, m: &Model, pid: Pid) -> Vec<Value> {
-    arc_by_pid(ks, m, pid).map(|e| e.val(m.k.contents).items().to_vec()).unwrap_or_default()
+    arc_by_pid(ks, m, pid)
+        .map(|e| e.val(m.k.contents).items().to_vec())
+        .unwrap_or_default()
 }
 
 /// `transfer-contents`: everything from the source (on the counter-top) to the front of the
@@ -71,7 +85,9 @@ impl Primitive for TransferContents {
         let k = &m.k;
         let mut ks = call.kitchen_in()?.clone();
         let kt = call.kitchen_time(&ks);
-        let at = call.ready_at(kt, "container-with-input-ingredients")?.add(Number::int(20));
+        let at = call
+            .ready_at(kt, "container-with-input-ingredients")?
+            .add(Number::int(20));
         let given = call.is_bound("target-container");
         let target = if given {
             pid_in(call, &ks, "target-container", false)?
@@ -101,7 +117,9 @@ impl Primitive for TransferContents {
         for item in &items {
             let Some(e) = item.as_obj() else { continue };
             total = total.add(quantity_of(m, e)?.0);
-            unit = amount_obj(m, e).map(|a| a.val(k.unit).clone()).unwrap_or(Value::Nil);
+            unit = amount_obj(m, e)
+                .map(|a| a.val(k.unit).clone())
+                .unwrap_or(Value::Nil);
         }
         update_contents(&mut ks, m, target, |mut c| {
             for item in &items {
@@ -115,9 +133,16 @@ impl Primitive for TransferContents {
             let o = old(call, Some(target))?;
             call.bind("target-container", 0.0, o, None)?;
         }
-        call.bind("container-with-all-ingredients", 1.0, bound(&ks, m, target)?, Some(at))?;
+        call.bind(
+            "container-with-all-ingredients",
+            1.0,
+            bound(&ks, m, target)?,
+            Some(at),
+        )?;
         call.bind("container-with-rest", 1.0, bound(&ks, m, source)?, Some(at))?;
-        let q = call.maker.make_with(k.quantity_class, &[(k.value, Value::Num(total))]);
+        let q = call
+            .maker
+            .make_with(k.quantity_class, &[(k.value, Value::Num(total))]);
         call.bind("quantity", 0.0, Value::obj(q), None)?;
         call.bind("unit", 0.0, unit, None)?;
         call.bind_kitchen("kitchen-state-out", ks, at)
@@ -154,11 +179,17 @@ impl Primitive for TransferItems {
         let destination = pid_in(call, &ks, "destination", false)?;
         let moved = if is_list {
             let ct = location(&ks, m, k.counter_top).ok_or_else(gone)?;
-            let counter = crate::simulation::kitchen::at(&ks, m, &ct).ok_or_else(gone)?.clone();
-            match (find_kitchen_entities(m, call.maker, &items, &counter)?, destination) {
+            let counter = crate::simulation::kitchen::at(&ks, m, &ct)
+                .ok_or_else(gone)?
+                .clone();
+            match (
+                find_kitchen_entities(m, call.maker, &items, &counter)?,
+                destination,
+            ) {
                 (Some(list), Some(dest)) => {
                     let moved = list.val(k.items).items().to_vec();
-                    let pids: Vec<Option<Pid>> = moved.iter().map(|v| v.as_obj().map(|e| e.pid)).collect();
+                    let pids: Vec<Option<Pid>> =
+                        moved.iter().map(|v| v.as_obj().map(|e| e.pid)).collect();
                     if let Some(c) = crate::simulation::kitchen::at_mut(&mut ks, m, &ct) {
                         let rest: Vec<Value> = c
                             .val(k.contents)
@@ -238,7 +269,9 @@ impl Primitive for Crack {
             return call.bind_kitchen("kitchen-state-out", ks, at);
         }
         let (Some(target), Some(eggs)) = (target, eggs) else {
-            return Err(SimError::new("There is no applicable method for the generic function CONTENTS when called with NIL"));
+            return Err(SimError::new(
+                "There is no applicable method for the generic function CONTENTS when called with NIL",
+            ));
         };
         let whole_egg = m.class("whole-egg")?;
         let shell = m.class("egg-shell")?;
@@ -252,7 +285,9 @@ impl Primitive for Crack {
             let mut i = Number::int(1);
             while i.num_cmp(&n) != std::cmp::Ordering::Greater {
                 let a = super::common::amount(m, call.maker, Number::int(50), k.g);
-                new_eggs.push(Value::obj(call.maker.make_with(whole_egg, &[(k.amount, a)])));
+                new_eggs.push(Value::obj(
+                    call.maker.make_with(whole_egg, &[(k.amount, a)]),
+                ));
                 let mut s = call.maker.make(shell);
                 set(m, &mut s, cracked, Value::T)?;
                 shells.push(Value::obj(s));
@@ -273,7 +308,12 @@ impl Primitive for Crack {
             let o = old(call, Some(target))?;
             call.bind("target-container", 0.0, o, None)?;
         }
-        call.bind("container-with-cracked-eggs", 1.0, bound(&ks, m, target)?, Some(at))?;
+        call.bind(
+            "container-with-cracked-eggs",
+            1.0,
+            bound(&ks, m, target)?,
+            Some(at),
+        )?;
         call.bind_kitchen("kitchen-state-out", ks, at)
     }
 }
@@ -304,28 +344,47 @@ impl Primitive for SeparateEggs {
             (w, y, s)
         };
         let at = eggs_time(call, kt)?;
-        let (Some(eggs), Some(whites), Some(yolks), Some(separator)) = (eggs, whites, yolks, separator) else {
+        let (Some(eggs), Some(whites), Some(yolks), Some(separator)) =
+            (eggs, whites, yolks, separator)
+        else {
             for out in ["container-with-egg-yolks", "container-with-egg-whites"] {
                 let f = call.failed();
                 call.bind(out, 1.0, f, Some(at))?;
             }
             if !given {
-                for out in ["target-container-for-yolks", "target-container-for-whites", "egg-separator"] {
+                for out in [
+                    "target-container-for-yolks",
+                    "target-container-for-whites",
+                    "egg-separator",
+                ] {
                     let f = call.failed();
                     call.bind(out, 0.0, f, Some(at))?;
                 }
             }
             return call.bind_kitchen("kitchen-state-out", ks, at);
         };
-        let (yolk_class, white_class, whole_egg) = (m.class("egg-yolk")?, m.class("egg-white")?, m.class("whole-egg")?);
+        let (yolk_class, white_class, whole_egg) = (
+            m.class("egg-yolk")?,
+            m.class("egg-white")?,
+            m.class("whole-egg")?,
+        );
         let mut new_yolks = Vec::new();
         let mut new_whites = Vec::new();
         for entry in contents_of(&ks, m, eggs) {
             let Some(e) = entry.as_obj() else { continue };
             let (v, _) = quantity_of(m, e)?;
-            let unit = amount_obj(m, e).and_then(|a| a.val(k.unit).as_obj()).ok_or_else(gone)?.clone();
-            for (share, class, out) in [(0.36, yolk_class, &mut new_yolks), (0.64, white_class, &mut new_whites)] {
-                let q = call.maker.make_with(k.quantity_class, &[(k.value, Value::Num(Number::float(share).mul(v)))]);
+            let unit = amount_obj(m, e)
+                .and_then(|a| a.val(k.unit).as_obj())
+                .ok_or_else(gone)?
+                .clone();
+            for (share, class, out) in [
+                (0.36, yolk_class, &mut new_yolks),
+                (0.64, white_class, &mut new_whites),
+            ] {
+                let q = call.maker.make_with(
+                    k.quantity_class,
+                    &[(k.value, Value::Num(Number::float(share).mul(v)))],
+                );
                 let u = call.maker.copy(&unit);
                 let a = super::common::amount_of(m, call.maker, &q, &u);
                 out.push(Value::obj(call.maker.make_with(class, &[(k.amount, a)])));
@@ -346,8 +405,18 @@ impl Primitive for SeparateEggs {
         for p in [yolks, whites, separator] {
             mark_used(&mut ks, m, p)?;
         }
-        call.bind("container-with-egg-yolks", 1.0, bound(&ks, m, yolks)?, Some(at))?;
-        call.bind("container-with-egg-whites", 1.0, bound(&ks, m, whites)?, Some(at))?;
+        call.bind(
+            "container-with-egg-yolks",
+            1.0,
+            bound(&ks, m, yolks)?,
+            Some(at),
+        )?;
+        call.bind(
+            "container-with-egg-whites",
+            1.0,
+            bound(&ks, m, whites)?,
+            Some(at),
+        )?;
         if !given {
             let (y, w) = (old(call, Some(yolks))?, old(call, Some(whites))?);
             call.bind("target-container-for-yolks", 0.0, y, Some(at))?;
@@ -368,7 +437,9 @@ impl Primitive for Drain {
         let k = &m.k;
         let mut ks = call.kitchen_in()?.clone();
         let kt = call.kitchen_time(&ks);
-        let at = call.ready_at(kt, "container-with-ingredients")?.add(Number::int(60));
+        let at = call
+            .ready_at(kt, "container-with-ingredients")?
+            .add(Number::int(60));
         let container = pid_in(call, &ks, "container-with-ingredients", true)?;
         let given = call.is_bound("draining-tool");
         let tool = if given {
@@ -393,7 +464,8 @@ impl Primitive for Drain {
         let hetero = m.class("heterogeneous-mixture")?;
         let is_liquid_slot = m.slot("is-liquid")?;
         let is_liquid = |e: &Entity| {
-            m.onto.is_a(e.class, liquid) || (m.onto.is_a(e.class, liquefiable) && e.val(is_liquid_slot).truthy())
+            m.onto.is_a(e.class, liquid)
+                || (m.onto.is_a(e.class, liquefiable) && e.val(is_liquid_slot).truthy())
         };
         let (mut liquids, mut solids) = (Vec::new(), Vec::new());
         for item in contents_of(&ks, m, container) {
@@ -404,18 +476,26 @@ impl Primitive for Drain {
                 let comps = e.val(k.components).items();
                 if comps.iter().filter_map(Value::as_obj).any(is_liquid) {
                     let (total, _) = quantity_of(m, e)?;
-                    let unit = amount_obj(m, e).map(|a| a.val(k.unit).clone()).unwrap_or(Value::Nil);
+                    let unit = amount_obj(m, e)
+                        .map(|a| a.val(k.unit).clone())
+                        .unwrap_or(Value::Nil);
                     for c in comps.iter().filter_map(Value::as_obj) {
                         let (frac, _) = quantity_of(m, c)?;
                         let mut c = c.clone();
-                        let q = call.maker.make_with(k.quantity_class, &[(k.value, Value::Num(frac.mul(total)))]);
+                        let q = call
+                            .maker
+                            .make_with(k.quantity_class, &[(k.value, Value::Num(frac.mul(total)))]);
                         let mut a = amount_obj(m, &c).cloned().ok_or_else(gone)?;
                         set(m, &mut a, k.quantity, Value::obj(q))?;
                         set(m, &mut a, k.unit, unit.clone())?;
                         set(m, &mut c, k.amount, Value::obj(a))?;
                         let liquid_part = is_liquid(&c);
                         let c = Value::obj(c);
-                        if liquid_part { liquids.insert(0, c) } else { solids.insert(0, c) }
+                        if liquid_part {
+                            liquids.insert(0, c)
+                        } else {
+                            solids.insert(0, c)
+                        }
                     }
                 }
             } else {
@@ -426,7 +506,12 @@ impl Primitive for Drain {
         update_contents(&mut ks, m, container, |_| solids)?;
         mark_used(&mut ks, m, tool)?;
         mark_used(&mut ks, m, bowl)?;
-        call.bind("drained-ingredient", 1.0, bound(&ks, m, container)?, Some(at))?;
+        call.bind(
+            "drained-ingredient",
+            1.0,
+            bound(&ks, m, container)?,
+            Some(at),
+        )?;
         call.bind("liquid-rests", 1.0, bound(&ks, m, bowl)?, Some(at))?;
         if !given {
             call.bind("draining-tool", 0.0, bound(&ks, m, tool)?, Some(at))?;
@@ -448,7 +533,9 @@ impl Primitive for Sift {
         let given_sift = call.is_bound("sifting-tool");
         let both = given_target && given_sift;
         let step = Number::int(if both { 60 } else { 90 });
-        let at = call.ready_at(kt, "container-with-ingredients-to-be-sifted")?.add(step);
+        let at = call
+            .ready_at(kt, "container-with-ingredients-to-be-sifted")?
+            .add(step);
         let source = pid_in(call, &ks, "container-with-ingredients-to-be-sifted", false)?;
         let target = if given_target {
             pid_in(call, &ks, "target-container", false)?
@@ -481,12 +568,11 @@ impl Primitive for Sift {
             let mut all = if both { c } else { Vec::new() };
             all.extend(moved);
             for v in all.iter_mut() {
-                if let Value::Obj(e) = v {
-                    if m.onto.is_a(e.class, siftable) {
-                        if let Err(err) = set(m, Arc::make_mut(e), sifted, Value::T) {
-                            error = Some(err);
-                        }
-                    }
+                let Value::Obj(e) = v else { continue };
+                if m.onto.is_a(e.class, siftable)
+                    && let Err(err) = set(m, Arc::make_mut(e), sifted, Value::T)
+                {
+                    error = Some(err);
                 }
             }
             all
@@ -497,7 +583,12 @@ impl Primitive for Sift {
         mark_used(&mut ks, m, target)?;
         mark_used(&mut ks, m, sift)?;
         update_contents(&mut ks, m, source, |_| Vec::new())?;
-        call.bind("container-with-sifted-contents", 1.0, bound(&ks, m, target)?, Some(at))?;
+        call.bind(
+            "container-with-sifted-contents",
+            1.0,
+            bound(&ks, m, target)?,
+            Some(at),
+        )?;
         if !given_sift {
             call.bind("sifting-tool", 1.0, bound(&ks, m, sift)?, Some(at))?;
         }
