@@ -304,7 +304,6 @@ impl Primitive for Flatten {
         let at = done_at(call, "portions", 90)?;
         let portions = call.input_arc("portions")?.clone();
         let mut ks = call.kitchen_in()?.clone();
-        let found = locate_on_counter(m, &portions, &ks)?;
         let tool_given = call.is_bound("can-flatten-tool");
         let (pin, ok) = if tool_given {
             (
@@ -315,6 +314,9 @@ impl Primitive for Flatten {
             let pin = kitchen::take_default(&mut ks, m, m.class("rolling-pin")?, &[]);
             (pin, pin.is_some() && !call.is_failed(&portions))
         };
+        // Looked up after the rolling pin moved (it cannot be one of the portions), so that the
+        // counter-top positions are those of the final state.
+        let found = locate_on_counter(m, &portions, &ks)?;
         let (true, Some(found)) = (ok, found) else {
             let failed = call.failed();
             call.bind("container-with-flattened-items", 1.0, failed, Some(at))?;

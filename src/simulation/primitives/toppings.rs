@@ -326,15 +326,16 @@ impl Primitive for Spread {
         let tool_given = call.is_bound(tool_arg);
         let at = done_at(call, object_arg, if tool_given { 120 } else { 20 })?;
         let mut ks = call.kitchen_in()?.clone();
-        let object = kitchen::find_in_kitchen(&ks, m, call.input(object_arg)?);
-        let spread_in = call.input_arc("container-with-spread")?.clone();
-        let spread_container = kitchen::find_in_kitchen(&ks, m, &spread_in);
         let tool = if tool_given {
             let tool = call.input(tool_arg)?;
             kitchen::find_in_kitchen(&ks, m, tool).map(|_| tool.pid)
         } else {
             kitchen::take_default(&mut ks, m, m.class("spatula")?, &[])
         };
+        // Looked up after the spatula moved, so that the paths are those of the final state.
+        let object = kitchen::find_in_kitchen(&ks, m, call.input(object_arg)?);
+        let spread_in = call.input_arc("container-with-spread")?.clone();
+        let spread_container = kitchen::find_in_kitchen(&ks, m, &spread_in);
         let (Some(object), Some(spread_container), Some(tool)) = (object, spread_container, tool)
         else {
             let failed = call.failed();
