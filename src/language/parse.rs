@@ -544,18 +544,18 @@ impl<'a> Reader<'a> {
             Some(i) => (&text[..i], &text[i + 1..]),
             None => (text, "0"),
         };
-        if let Some(i) = split {
-            if matches!(text.as_bytes()[i], b'd' | b'D' | b'l' | b'L') {
-                self.warnings.push(
-                    self.error(
-                        DiagnosticKind::DoubleFloat,
-                        start,
-                        end,
-                        format!("`{text}` is a double float; it is read here as a single float"),
-                    )
-                    .with_hint("write the exponent with `e` (or use an exact ratio such as 1/2)"),
-                );
-            }
+        if let Some(i) = split
+            && matches!(text.as_bytes()[i], b'd' | b'D' | b'l' | b'L')
+        {
+            self.warnings.push(
+                self.error(
+                    DiagnosticKind::DoubleFloat,
+                    start,
+                    end,
+                    format!("`{text}` is a double float; it is read here as a single float"),
+                )
+                .with_hint("write the exponent with `e` (or use an exact ratio such as 1/2)"),
+            );
         }
         let normal = format!(
             "{}e{exp}",
