@@ -11,3 +11,7 @@ pub mod language;
 pub mod network;
 pub mod number;
 pub mod profile;
+pub mod ontology;
+pub mod simulation;
+pub mod world;
+pub mod report;

@@ -1,4 +1,5 @@
-mod common;
+mod lang_support;
+use lang_support as common;
 use cookingbot::language::validate::{check, Validator};
 use cookingbot::profile::Profile;
 #[test]

@@ -1,105 +1,106 @@
-//! Shared test support: where the benchmark data lives, and a small class lookup read from the
-//! 2023 ontology dump (a stand-in until the real ontology module lands).
-
+//! Test support: locating the shared benchmark data and reading the reference's TSVs.
 #![allow(dead_code)]
 
-use cookingbot::language::validate::ClassLookup;
-use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use cookingbot::language::ast::{Arg, Predicate, Recipe, SolutionFile, Span};
+use cookingbot::number::Number;
+use std::path::PathBuf;
 
-/// The official benchmark checkout (`COOKINGBOT_BENCHMARK`, default `../shared/benchmark`).
+/// The official benchmark data (profile 2024): `COOKINGBOT_BENCHMARK` or `../shared/benchmark`.
 pub fn benchmark_dir() -> PathBuf {
-    let dir = std::env::var_os("COOKINGBOT_BENCHMARK").map(PathBuf::from).unwrap_or_else(|| {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmark")
-    });
+    let dir = std::env::var_os("COOKINGBOT_BENCHMARK")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmark"));
     assert!(
-        dir.is_dir(),
-        "benchmark data not found at {} — set COOKINGBOT_BENCHMARK to the official benchmark checkout",
+        dir.join("data").is_dir(),
+        "benchmark data not found at {} (set COOKINGBOT_BENCHMARK)",
         dir.display()
     );
     dir
 }
 
-/// A sibling of the benchmark checkout (`benchmark-2023`, `spec`, `reference`).
-pub fn shared(name: &str) -> PathBuf {
-    let dir = benchmark_dir().join("..").join(name);
-    assert!(dir.exists(), "shared data `{}` not found at {}", name, dir.display());
-    dir
+/// `../shared`, the parent of the benchmark folder.
+pub fn shared_dir() -> PathBuf {
+    benchmark_dir().join("..")
 }
 
-pub fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+/// One row of a reference TSV.
+#[derive(Debug, Clone)]
+pub struct RefRow {
+    pub solution: PathBuf,
+    pub recipe: String,
+    pub gcs: String,
+    pub dish: String,
+    pub time: String,
+    pub error: String,
 }
 
-/// Every `.solution` file under a directory, sorted.
-pub fn solution_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "solution") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-pub struct TestClasses {
-    supers: HashMap<String, HashSet<String>>,
-}
-
-impl TestClasses {
-    pub fn load() -> TestClasses {
-        let path = shared("spec").join("ontology.json");
-        let json: serde_json::Value =
-            serde_json::from_str(&read(&path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let mut supers: HashMap<String, HashSet<String>> = HashMap::new();
-        for (name, class) in json["classes"].as_object().expect("classes object") {
-            let all = class["all_superclasses"].as_array().expect("all_superclasses");
-            let set: HashSet<String> =
-                all.iter().filter_map(|v| v.as_str()).map(str::to_string).collect();
-            for s in &set {
-                supers.entry(s.clone()).or_default();
-            }
-            supers.entry(name.clone()).or_default().extend(set);
-        }
-        if let Some(props) = json["property_classes"].as_object() {
-            for name in props.keys() {
-                supers.entry(name.clone()).or_default();
-            }
-        }
-        TestClasses { supers }
-    }
-}
-
-impl ClassLookup for TestClasses {
-    fn class_exists(&self, name: &str) -> bool {
-        self.supers.contains_key(name)
-    }
-    fn is_a(&self, class: &str, ancestor: &str) -> bool {
-        ancestor == "t"
-            || class == ancestor
-            || self.supers.get(class).is_some_and(|s| s.contains(ancestor))
-    }
-    fn is_conceptualizable(&self, class: &str) -> bool {
-        self.is_a(class, "conceptualizable")
-    }
-    fn class_names(&self) -> Vec<&str> {
-        self.supers.keys().map(String::as_str).collect()
-    }
-}
-
-/// The 30 recipe ids the benchmark supports (read from the spec's gold networks).
-pub fn known_recipe_ids() -> Vec<String> {
-    let text = read(&shared("spec").join("reference-gold-networks.solution"));
+pub fn reference_rows(profile: &str, name: &str) -> Vec<RefRow> {
+    let dir = shared_dir().join("reference").join(profile);
+    let path = dir.join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
-        .filter_map(|l| l.strip_prefix('#'))
-        .map(|l| l.split_whitespace().next().unwrap_or("").to_lowercase())
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let get = |i: usize| f.get(i).copied().unwrap_or("").to_string();
+            RefRow {
+                solution: dir.join(get(0)),
+                recipe: get(1),
+                gcs: get(2),
+                dish: get(3),
+                time: get(4),
+                error: get(5),
+            }
+        })
         .collect()
+}
+
+/// A minimal reader for well-formed `.solution` files, for tests that must not depend on the
+/// full parser: `#id` headers, `;` comments, one `(name args...)` per line.
+pub fn read_solution(text: &str) -> SolutionFile {
+    let mut file = SolutionFile::default();
+    for line in text.lines() {
+        let line = line.trim_end_matches('\r');
+        if let Some(h) = line.strip_prefix('#') {
+            let id = h.split_whitespace().next().unwrap_or("").to_lowercase();
+            file.recipes.push(Recipe { id, id_span: Span::default(), predicates: Vec::new() });
+        } else if line.starts_with('(') {
+            let inner = line.trim_start_matches('(');
+            let inner = &inner[..inner.find(')').unwrap_or(inner.len())];
+            let mut toks = inner.split_whitespace();
+            let name = toks.next().unwrap_or("").to_lowercase();
+            let args: Vec<Arg> = toks.map(token).collect();
+            let n = args.len();
+            file.recipes.last_mut().expect("header first").predicates.push(Predicate {
+                name,
+                args,
+                span: Span::default(),
+                name_span: Span::default(),
+                arg_spans: vec![Span::default(); n],
+            });
+        }
+    }
+    file
+}
+
+fn token(t: &str) -> Arg {
+    let t = t.to_lowercase();
+    if let Some(v) = t.strip_prefix('?') {
+        return Arg::Var(v.to_string());
+    }
+    if let Some((n, d)) = t.split_once('/') {
+        if let (Ok(n), Ok(d)) = (n.parse::<i64>(), d.parse::<i64>()) {
+            return Arg::Num(Number::ratio(n, d).expect("non-zero denominator"));
+        }
+    }
+    if let Ok(i) = t.parse::<i64>() {
+        return Arg::Num(Number::int(i));
+    }
+    if t.contains('.') {
+        if let Ok(f) = t.parse::<f32>() {
+            return Arg::Num(Number::float(f));
+        }
+    }
+    Arg::Sym(t)
 }

@@ -1,0 +1,175 @@
+//! Writing results: the reference's CSV (byte for byte), its console summary, and JSON.
+//!
+//! Reports know results, never how they were computed: they take [`RecipeResult`]s.
+
+pub mod csv;
+
+use crate::number::Number;
+use serde::Serialize;
+use std::io::{self, Write};
+use std::path::Path;
+
+/// The four metrics, in the reference's fixed column order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Metric {
+    SmatchScore,
+    GoalConditionSuccess,
+    DishApproximationScore,
+    ExecutionTime,
+}
+
+impl Metric {
+    pub const ALL: [Metric; 4] = [
+        Metric::SmatchScore,
+        Metric::GoalConditionSuccess,
+        Metric::DishApproximationScore,
+        Metric::ExecutionTime,
+    ];
+
+    /// The name used in the CSV header and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::SmatchScore => "smatch-score",
+            Metric::GoalConditionSuccess => "goal-condition-success",
+            Metric::DishApproximationScore => "dish-approximation-score",
+            Metric::ExecutionTime => "execution-time",
+        }
+    }
+
+    /// The label of the console summary.
+    pub fn label(self) -> &'static str {
+        match self {
+            Metric::SmatchScore => "Smatch Score",
+            Metric::GoalConditionSuccess => "Goal-Condition Success",
+            Metric::DishApproximationScore => "Dish Approximation Score",
+            Metric::ExecutionTime => "Recipe Execution Time",
+        }
+    }
+
+    /// Case-insensitive, as the reference reads metric names as Lisp symbols.
+    pub fn parse(s: &str) -> Option<Metric> {
+        Metric::ALL.into_iter().find(|m| m.name().eq_ignore_ascii_case(s))
+    }
+}
+
+/// Which metrics a run computes. The reference's default is the three simulation metrics;
+/// `none` evaluates nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MetricSet {
+    enabled: [bool; 4],
+    pub none: bool,
+}
+
+impl Default for MetricSet {
+    fn default() -> Self {
+        MetricSet { enabled: [false, true, true, true], none: false }
+    }
+}
+
+impl MetricSet {
+    pub fn empty() -> Self {
+        MetricSet { enabled: [false; 4], none: false }
+    }
+
+    /// From the words given to `-metrics`: unknown names are ignored (as the reference does);
+    /// no words at all means the default.
+    pub fn from_words<S: AsRef<str>>(words: &[S]) -> MetricSet {
+        if words.is_empty() {
+            return MetricSet::default();
+        }
+        let mut set = MetricSet::empty();
+        for w in words {
+            let w = w.as_ref();
+            if w.eq_ignore_ascii_case("none") {
+                set.none = true;
+            } else if let Some(m) = Metric::parse(w) {
+                set.enabled[m as usize] = true;
+            }
+        }
+        set
+    }
+
+    pub fn with(mut self, m: Metric) -> Self {
+        self.enabled[m as usize] = true;
+        self
+    }
+
+    pub fn contains(&self, m: Metric) -> bool {
+        self.enabled[m as usize]
+    }
+
+    /// The requested metrics in column order.
+    pub fn iter(&self) -> impl Iterator<Item = Metric> + '_ {
+        Metric::ALL.into_iter().filter(|m| self.contains(*m))
+    }
+
+    pub fn needs_simulation(&self) -> bool {
+        !self.none
+            && (self.contains(Metric::GoalConditionSuccess)
+                || self.contains(Metric::DishApproximationScore)
+                || self.contains(Metric::ExecutionTime))
+    }
+}
+
+/// The scores of one recipe of a solution file. `None` prints as the reference's `NIL`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecipeResult {
+    pub recipe_id: String,
+    pub smatch_score: Option<f64>,
+    pub goal_condition_success: Option<Number>,
+    pub dish_approximation_score: Option<f32>,
+    pub execution_time: Option<Number>,
+}
+
+impl RecipeResult {
+    /// A metric as the reference prints it: two decimals for scores, `~d` for the time.
+    pub fn formatted(&self, m: Metric) -> String {
+        let nil = || "NIL".to_string();
+        match m {
+            Metric::SmatchScore => self.smatch_score.map(smatch_decimals).unwrap_or_else(nil),
+            Metric::GoalConditionSuccess => {
+                self.goal_condition_success.map(crate::number::two_decimals).unwrap_or_else(nil)
+            }
+            Metric::DishApproximationScore => self
+                .dish_approximation_score
+                .map(|d| crate::number::two_decimals(Number::float(d)))
+                .unwrap_or_else(nil),
+            Metric::ExecutionTime => self.execution_time.map(|t| t.to_string()).unwrap_or_else(nil),
+        }
+    }
+}
+
+/// The reference reads Smatch back from Python's `%.2f` and prints it again with two decimals.
+fn smatch_decimals(f: f64) -> String {
+    format!("{f:.2}")
+}
+
+/// The console summary of the reference, one block per recipe.
+pub fn write_summary(out: &mut impl Write, results: &[RecipeResult], metrics: &MetricSet) -> io::Result<()> {
+    for r in results {
+        writeln!(out, "RECIPE: {}", r.recipe_id)?;
+        for m in metrics.iter() {
+            writeln!(out, "{}: {}", m.label(), r.formatted(m))?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// Write a file whole or not at all: to a temporary file beside it, then rename. Missing
+/// parent directories are created, as the reference does.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

@@ -1,0 +1,217 @@
+//! Searching and rearranging a kitchen state the way the reference's helper functions do.
+//!
+//! Order matters everywhere: "the closest unused whisk" is the first match of a particular
+//! depth-first walk, and objects that move are put at the front of their new place.
+
+use crate::ontology::ClassId;
+use crate::simulation::Model;
+use crate::world::{Entity, Pid, Value};
+use std::sync::Arc;
+
+/// A position inside a kitchen state: indexes into successive `contents` lists.
+pub type Path = Vec<usize>;
+
+fn contents<'e>(e: &'e Entity, m: &Model) -> &'e [Value] {
+    e.val(m.k.contents).items()
+}
+
+/// The entity at `path` below `root`.
+pub fn at<'e>(root: &'e Entity, m: &Model, path: &[usize]) -> Option<&'e Entity> {
+    let mut cur = root;
+    for &i in path {
+        cur = contents(cur, m).get(i)?.as_obj()?;
+    }
+    Some(cur)
+}
+
+/// Mutable access to the entity at `path`, copying shared nodes on the way down.
+pub fn at_mut<'e>(root: &'e mut Arc<Entity>, m: &Model, path: &[usize]) -> Option<&'e mut Entity> {
+    let mut cur = Arc::make_mut(root);
+    for &i in path {
+        let list = cur.list_mut(m.k.contents)?;
+        cur = match list.get_mut(i)? {
+            Value::Obj(e) => Arc::make_mut(e),
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+/// Remove and return the entity at `path` (its container keeps NIL when emptied).
+pub fn remove(root: &mut Arc<Entity>, m: &Model, path: &[usize]) -> Option<Arc<Entity>> {
+    let (&last, parent) = path.split_last()?;
+    let container = at_mut(root, m, parent)?;
+    let list = container.list_mut(m.k.contents)?;
+    let removed = (last < list.len()).then(|| list.remove(last));
+    container.tidy_list(m.k.contents);
+    match removed? {
+        Value::Obj(e) => Some(e),
+        _ => None,
+    }
+}
+
+/// Put `e` at the front of the contents of the container at `path`.
+pub fn push_front(root: &mut Arc<Entity>, m: &Model, path: &[usize], e: Arc<Entity>) -> bool {
+    match at_mut(root, m, path).and_then(|c| c.list_mut(m.k.contents)) {
+        Some(list) => {
+            list.insert(0, Value::Obj(e));
+            true
+        }
+        None => false,
+    }
+}
+
+/// Path of the location of `class` (fridge, counter-top ...) directly in the kitchen state.
+pub fn location(ks: &Entity, m: &Model, class: ClassId) -> Option<Path> {
+    contents(ks, m)
+        .iter()
+        .position(|v| v.as_obj().is_some_and(|e| e.class == class))
+        .map(|i| vec![i])
+}
+
+/// `find-object-by-persistent-id`: pre-order depth-first search below `from`.
+pub fn find_pid(root: &Entity, m: &Model, from: &[usize], pid: Pid) -> Option<Path> {
+    fn walk(e: &Entity, m: &Model, pid: Pid, path: &mut Path) -> bool {
+        for (i, item) in contents(e, m).iter().enumerate() {
+            let Some(obj) = item.as_obj() else { continue };
+            path.push(i);
+            if obj.pid == pid {
+                return true;
+            }
+            if m.k.is_container(obj.class) && walk(obj, m, pid, path) {
+                return true;
+            }
+            path.pop();
+        }
+        false
+    }
+    let start = at(root, m, from)?;
+    let mut path = from.to_vec();
+    walk(start, m, pid, &mut path).then_some(path)
+}
+
+/// Look an object up on the counter-top (find-CT); failed objects are never found.
+pub fn find_on_counter(ks: &Entity, m: &Model, obj: &Entity) -> Option<Path> {
+    if obj.class == m.k.failed_object {
+        return None;
+    }
+    let ct = location(ks, m, m.k.counter_top)?;
+    find_pid(ks, m, &ct, obj.pid)
+}
+
+/// Look an object up anywhere in the kitchen (find-K); failed objects are never found.
+pub fn find_in_kitchen(ks: &Entity, m: &Model, obj: &Entity) -> Option<Path> {
+    if obj.class == m.k.failed_object {
+        return None;
+    }
+    find_pid(ks, m, &[], obj.pid)
+}
+
+/// `find-unused-kitchen-entity`: first an unused match directly in a place (in order), then
+/// recursively inside each container of that place, in order.
+pub fn find_unused(
+    ks: &Entity,
+    m: &Model,
+    class: ClassId,
+    excluded: &[Pid],
+) -> Option<Path> {
+    fn walk(e: &Entity, m: &Model, class: ClassId, excluded: &[Pid], path: &mut Path) -> bool {
+        let items = contents(e, m);
+        for (i, item) in items.iter().enumerate() {
+            let Some(obj) = item.as_obj() else { continue };
+            if m.onto.is_a(obj.class, class)
+                && !obj.val(m.k.used).truthy()
+                && !excluded.contains(&obj.pid)
+            {
+                path.push(i);
+                return true;
+            }
+        }
+        for (i, item) in items.iter().enumerate() {
+            let Some(obj) = item.as_obj() else { continue };
+            if m.k.is_container(obj.class) {
+                path.push(i);
+                if walk(obj, m, class, excluded, path) {
+                    return true;
+                }
+                path.pop();
+            }
+        }
+        false
+    }
+    let mut path = Vec::new();
+    walk(ks, m, class, excluded, &mut path).then_some(path)
+}
+
+/// `retrieve-concept-instance-and-bring-to-countertop`: take the first unused object of
+/// `class` and put it at the front of the counter-top. Returns its persistent id.
+pub fn take_default(
+    ks: &mut Arc<Entity>,
+    m: &Model,
+    class: ClassId,
+    excluded: &[Pid],
+) -> Option<Pid> {
+    let path = find_unused(ks, m, class, excluded)?;
+    let obj = remove(ks, m, &path)?;
+    let pid = obj.pid;
+    let ct = location(ks, m, m.k.counter_top)?;
+    push_front(ks, m, &ct, obj).then_some(pid)
+}
+
+/// `find-ingredient`: the container holding the first object of `class`, searching every
+/// place but the counter-top; returns (path of that container, path of the place holding it).
+pub fn find_ingredient(ks: &Entity, m: &Model, class: ClassId) -> Option<(Path, Path)> {
+    // Returns (path of the match, path of its parent) where found.
+    fn walk(e: &Entity, m: &Model, class: ClassId, path: &mut Path) -> Option<Path> {
+        let items = contents(e, m);
+        for (i, item) in items.iter().enumerate() {
+            let Some(obj) = item.as_obj() else { continue };
+            if obj.class != m.k.counter_top && m.onto.is_a(obj.class, class) {
+                let mut p = path.clone();
+                p.push(i);
+                return Some(p);
+            }
+        }
+        for (i, item) in items.iter().enumerate() {
+            let Some(obj) = item.as_obj() else { continue };
+            if obj.class != m.k.counter_top && m.k.is_container(obj.class) {
+                path.push(i);
+                if let Some(found) = walk(obj, m, class, path) {
+                    return Some(found);
+                }
+                path.pop();
+            }
+        }
+        None
+    }
+    let found = walk(ks, m, class, &mut Vec::new())?;
+    // The reference answers with the bowl and the place holding the bowl: one level up from
+    // the ingredient when it sits in a bowl, the place itself otherwise.
+    if found.len() >= 3 {
+        let bowl = found[..found.len() - 1].to_vec();
+        let place = found[..found.len() - 2].to_vec();
+        Some((bowl, place))
+    } else {
+        let place = found[..found.len() - 1].to_vec();
+        Some((found, place))
+    }
+}
+
+/// Move the entity at `from` to the front of the container at `to` (paths in the same state).
+pub fn move_to_front(ks: &mut Arc<Entity>, m: &Model, from: &[usize], to_pid_or_loc: &[usize]) -> bool {
+    // `to` is resolved before removal; removing an earlier sibling shifts indexes, so resolve
+    // the destination by the identity of its node.
+    let Some(dest) = at(ks, m, to_pid_or_loc).map(|e| e.pid) else { return false };
+    let dest_is_location = to_pid_or_loc.len() == 1;
+    let dest_class = at(ks, m, to_pid_or_loc).map(|e| e.class);
+    let Some(obj) = remove(ks, m, from) else { return false };
+    let to = if dest_is_location {
+        dest_class.and_then(|c| location(ks, m, c))
+    } else {
+        find_pid(ks, m, &[], dest)
+    };
+    match to {
+        Some(to) => push_front(ks, m, &to, obj),
+        None => false,
+    }
+}

@@ -1,0 +1,74 @@
+//! The classes and slots the simulator itself refers to, resolved once per ontology.
+
+use crate::ontology::{ClassId, Ontology, SlotId};
+
+/// Ids of the ontology names that the engine and the primitives use in hot paths.
+#[derive(Debug)]
+pub struct Known {
+    pub contents: SlotId,
+    pub items: SlotId,
+    pub amount: SlotId,
+    pub quantity: SlotId,
+    pub unit: SlotId,
+    pub value: SlotId,
+    pub used: SlotId,
+    pub temperature: SlotId,
+    pub kitchen_time: SlotId,
+    pub components: SlotId,
+    pub is_concept: SlotId,
+    pub arrangement: SlotId,
+
+    pub kitchen_state: ClassId,
+    pub counter_top: ClassId,
+    pub failed_object: ClassId,
+    pub list_of_kitchen_entities: ClassId,
+    pub container: ClassId,
+    pub ingredient: ClassId,
+    pub mixture: ClassId,
+    pub amount_class: ClassId,
+    pub quantity_class: ClassId,
+    pub g: ClassId,
+    pub piece: ClassId,
+    pub percent: ClassId,
+    pub degrees_celsius: ClassId,
+    is_container: Vec<bool>,
+}
+
+impl Known {
+    pub fn new(onto: &Ontology) -> Known {
+        let slot = |n: &str| onto.slot_id(n).unwrap_or_else(|| panic!("ontology lacks slot {n}"));
+        let container = onto.known("container");
+        Known {
+            contents: slot("contents"),
+            items: slot("items"),
+            amount: slot("amount"),
+            quantity: slot("quantity"),
+            unit: slot("unit"),
+            value: slot("value"),
+            used: slot("used"),
+            temperature: slot("temperature"),
+            kitchen_time: slot("kitchen-time"),
+            components: slot("components"),
+            is_concept: slot("is-concept"),
+            arrangement: slot("arrangement"),
+            kitchen_state: onto.known("kitchen-state"),
+            counter_top: onto.known("counter-top"),
+            failed_object: onto.known("failed-object"),
+            list_of_kitchen_entities: onto.known("list-of-kitchen-entities"),
+            container,
+            ingredient: onto.known("ingredient"),
+            mixture: onto.known("mixture"),
+            amount_class: onto.known("amount"),
+            quantity_class: onto.known("quantity"),
+            g: onto.known("g"),
+            piece: onto.known("piece"),
+            percent: onto.known("percent"),
+            degrees_celsius: onto.known("degrees-celsius"),
+            is_container: onto.classes().map(|(id, _)| onto.is_a(id, container)).collect(),
+        }
+    }
+
+    pub fn is_container(&self, class: ClassId) -> bool {
+        self.is_container[class as usize]
+    }
+}

@@ -1,0 +1,522 @@
+//! Executing a network in the symbolic kitchen, as the reference's IRL engine does.
+//!
+//! Constants become fresh concept objects, every `?variable` one binding slot (value,
+//! availability time) that is bound at most once. A primitive runs when the set of its bound
+//! arguments is exactly the input set of one of its cases; the engine searches depth-first for
+//! an ordering that runs every action and binds every variable. Without one the recipe has no
+//! execution (the reference's `NIL`). Primitives never mutate what they were given: each works
+//! on a copy of its input kitchen state, so bindings are snapshots.
+
+pub mod kitchen;
+pub mod known;
+pub mod primitives;
+
+use crate::catalogue::{Catalogue, PrimitiveSig, Role};
+use crate::language::ast::{Arg, Recipe};
+use crate::number::Number;
+use crate::ontology::{ClassId, Ontology, SlotId, parse_init};
+use crate::profile::Profile;
+use crate::world::{Entity, Maker, Pid, Value};
+use known::Known;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::sync::Arc;
+
+/// Everything a simulation needs, loaded once per profile and shared by all runs.
+pub struct Model {
+    pub profile: Profile,
+    pub onto: Ontology,
+    pub k: Known,
+    pub catalogue: Catalogue,
+    /// The initial kitchen state (`full-kitchen`).
+    pub kitchen: Arc<Entity>,
+    /// The highest persistent id used by the initial kitchen.
+    kitchen_pids: Pid,
+    registry: HashMap<&'static str, &'static dyn Primitive>,
+}
+
+const KITCHEN_2023: &str = include_str!("../../kitchens/full-kitchen-2023.json");
+const KITCHEN_2024: &str = include_str!("../../kitchens/full-kitchen-2024.json");
+
+impl Model {
+    /// The built-in ontology, catalogue and kitchen of a profile.
+    pub fn builtin(profile: Profile) -> Model {
+        let kitchen = match profile {
+            Profile::R2023 => KITCHEN_2023,
+            Profile::R2024 => KITCHEN_2024,
+        };
+        // The embedded data is checked by the test suite; failing here is a build defect.
+        Self::with_kitchen(profile, kitchen).expect("embedded kitchen data is valid")
+    }
+
+    /// The built-in ontology and catalogue of a profile with another initial kitchen state
+    /// (`--kitchen FILE`).
+    pub fn with_kitchen(profile: Profile, kitchen_json: &str) -> Result<Model, String> {
+        let onto = Ontology::builtin(profile);
+        let k = Known::new(&onto);
+        let catalogue = Catalogue::builtin(profile);
+        let (kitchen, kitchen_pids) = load_kitchen(&onto, kitchen_json)?;
+        let registry = primitives::registry();
+        Ok(Model { profile, onto, k, catalogue, kitchen: Arc::new(kitchen), kitchen_pids, registry })
+    }
+
+    pub fn maker(&self) -> Maker<'_> {
+        Maker::new(&self.onto, self.kitchen_pids)
+    }
+
+    pub fn slot(&self, name: &str) -> Result<SlotId, SimError> {
+        self.onto.slot_id(name).ok_or_else(|| SimError::new(format!("the ontology has no slot {name}")))
+    }
+
+    pub fn class(&self, name: &str) -> Result<ClassId, SimError> {
+        self.onto.class_id(name).ok_or_else(|| SimError::new(format!("the ontology has no class {name}")))
+    }
+
+    /// Run one recipe network. `Err` is a run-time error that makes the reference refuse the
+    /// whole file; `Ok` with `solved == false` is a recipe with no execution.
+    pub fn execute(&self, recipe: &Recipe) -> Result<Execution, SimError> {
+        Engine::new(self, recipe)?.run()
+    }
+}
+
+/// Decode a kitchen data file (see `kitchens/README.md`).
+fn load_kitchen(onto: &Ontology, text: &str) -> Result<(Entity, Pid), String> {
+    let root: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let mut root = root.get("kitchen").cloned().ok_or("kitchen file: no `kitchen` entry")?;
+    expand_counts(&mut root);
+    let mut class_of = |s: &str| onto.class_id(s).ok_or_else(|| format!("kitchen: unknown class {s}"));
+    let mut unknown_slot = None;
+    let mut slot_of = |s: &str| match onto.slot_id(s) {
+        Some(id) => id,
+        None => {
+            unknown_slot = Some(s.to_string());
+            0
+        }
+    };
+    let init = parse_init(&root, &mut class_of, &mut slot_of)?;
+    if let Some(s) = unknown_slot {
+        return Err(format!("kitchen: unknown slot {s}"));
+    }
+    let mut maker = Maker::new(onto, 0);
+    match maker.init(&init) {
+        Value::Obj(e) if onto.is_a_name(e.class, "kitchen-state") => {
+            let e = Arc::unwrap_or_clone(e);
+            let last = maker.fresh_pid();
+            Ok((e, last))
+        }
+        _ => Err("kitchen: the root must be a kitchen-state".into()),
+    }
+}
+
+/// Replace `{"count": n, ...}` entries of lists by n copies.
+fn expand_counts(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Array(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for mut item in items.drain(..) {
+                expand_counts(&mut item);
+                let n = item.get("count").and_then(|c| c.as_u64()).unwrap_or(1);
+                for _ in 0..n {
+                    out.push(item.clone());
+                }
+            }
+            *items = out;
+        }
+        serde_json::Value::Object(map) => map.values_mut().for_each(expand_counts),
+        _ => {}
+    }
+}
+
+/// A run-time error that aborts the reference's whole evaluation (it writes no CSV).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimError {
+    pub message: String,
+    /// Index of the predicate being executed, when known.
+    pub predicate: Option<usize>,
+}
+
+impl SimError {
+    pub fn new(message: impl Into<String>) -> SimError {
+        SimError { message: message.into(), predicate: None }
+    }
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// One variable's binding: its value (`Nil` = unbound), score and availability time.
+#[derive(Clone, Debug)]
+pub struct Binding {
+    pub value: Value,
+    pub score: f32,
+    pub available_at: Option<Number>,
+}
+
+impl Binding {
+    const UNBOUND: Binding = Binding { value: Value::Nil, score: 0.0, available_at: None };
+
+    pub fn is_bound(&self) -> bool {
+        self.value.truthy()
+    }
+}
+
+/// One executed action.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// Index of the predicate in the recipe.
+    pub predicate: usize,
+    /// Which case of the primitive ran.
+    pub case: usize,
+    /// The kitchen time when it started (that of its input kitchen state).
+    pub start: Option<Number>,
+}
+
+/// The result of running a network.
+#[derive(Clone, Debug)]
+pub struct Execution {
+    /// Binding slot of every argument of every predicate (constants have slots of their own).
+    pub slots: Vec<Vec<usize>>,
+    /// Names of the binding slots: the variable name, or the constant as written.
+    pub names: Vec<String>,
+    pub bindings: Vec<Binding>,
+    /// Executed actions in execution order (of the solution, or of the longest attempt).
+    pub steps: Vec<Step>,
+    /// Whether an ordering ran every action and bound every variable.
+    pub solved: bool,
+}
+
+impl Execution {
+    /// The reference's execution time: the largest availability time of any binding.
+    pub fn execution_time(&self) -> Option<Number> {
+        self.bindings
+            .iter()
+            .filter_map(|b| b.available_at)
+            .reduce(|a, b| a.max(b))
+    }
+
+    /// The value bound to argument `arg` of predicate `p`.
+    pub fn value(&self, p: usize, arg: usize) -> &Value {
+        &self.bindings[self.slots[p][arg]].value
+    }
+}
+
+/// What a primitive sees of one argument when it runs.
+#[derive(Clone, Debug)]
+pub struct ArgIn {
+    pub value: Value,
+    pub available_at: Option<Number>,
+}
+
+/// The interface between the engine and one primitive's implementation.
+pub struct Call<'m, 'a> {
+    pub model: &'m Model,
+    pub maker: &'a mut Maker<'m>,
+    pub sig: &'m PrimitiveSig,
+    pub case: usize,
+    args: Vec<Option<ArgIn>>,
+    out: Vec<Option<Binding>>,
+}
+
+impl<'m> Call<'m, '_> {
+    fn index(&self, name: &str) -> Result<usize, SimError> {
+        self.sig
+            .arg_index(name)
+            .ok_or_else(|| SimError::new(format!("{} has no argument {name}", self.sig.name)))
+    }
+
+    /// Whether argument `name` was bound when the primitive started.
+    pub fn is_bound(&self, name: &str) -> bool {
+        self.index(name).is_ok_and(|i| self.args[i].is_some())
+    }
+
+    /// The object bound to input `name`.
+    pub fn input(&self, name: &str) -> Result<&Entity, SimError> {
+        let i = self.index(name)?;
+        match &self.args[i] {
+            Some(ArgIn { value: Value::Obj(e), .. }) => Ok(e),
+            _ => Err(SimError::new(format!("{}: {name} is not bound to an object", self.sig.name))),
+        }
+    }
+
+    pub fn input_arc(&self, name: &str) -> Result<&Arc<Entity>, SimError> {
+        let i = self.index(name)?;
+        match &self.args[i] {
+            Some(ArgIn { value: Value::Obj(e), .. }) => Ok(e),
+            _ => Err(SimError::new(format!("{}: {name} is not bound to an object", self.sig.name))),
+        }
+    }
+
+    /// The availability time of input `name` (`None` for constants and untimed outputs).
+    pub fn available_at(&self, name: &str) -> Result<Option<Number>, SimError> {
+        let i = self.index(name)?;
+        Ok(self.args[i].as_ref().and_then(|a| a.available_at))
+    }
+
+    /// `max(kitchen time, availability of input)`: the reference fails with a type error
+    /// when the input has no availability time.
+    pub fn ready_at(&self, kt: Number, name: &str) -> Result<Number, SimError> {
+        match self.available_at(name)? {
+            Some(t) => Ok(kt.max(t)),
+            None => Err(SimError::new("The value NIL is not of type REAL")),
+        }
+    }
+
+    /// The input kitchen state (argument `kitchen-state-in`).
+    pub fn kitchen_in(&self) -> Result<&Arc<Entity>, SimError> {
+        self.input_arc("kitchen-state-in")
+    }
+
+    /// The kitchen time of a kitchen state.
+    pub fn kitchen_time(&self, ks: &Entity) -> Number {
+        ks.val(self.model.k.kitchen_time).as_num().unwrap_or(Number::ZERO)
+    }
+
+    /// Bind output `name`. Binding `Value::Nil` leaves the variable unbound, as in the
+    /// reference (the recipe then has no execution).
+    pub fn bind(&mut self, name: &str, score: f32, value: Value, at: Option<Number>) -> Result<(), SimError> {
+        let i = self.index(name)?;
+        self.out[i] = Some(Binding { value, score, available_at: at });
+        Ok(())
+    }
+
+    /// Bind the new kitchen state with `kitchen-time` set to `at`.
+    pub fn bind_kitchen(&mut self, name: &str, mut ks: Arc<Entity>, at: Number) -> Result<(), SimError> {
+        let slot = self.model.k.kitchen_time;
+        let _ = Arc::make_mut(&mut ks).set(slot, Value::Num(at));
+        self.bind(name, 1.0, Value::Obj(ks), Some(at))
+    }
+
+    /// A fresh `failed-object` (the reference's "custom NIL" that flows through the network).
+    pub fn failed(&mut self) -> Value {
+        Value::obj(self.maker.make(self.model.k.failed_object))
+    }
+
+    pub fn is_failed(&self, e: &Entity) -> bool {
+        self.model.onto.is_a(e.class, self.model.k.failed_object)
+    }
+}
+
+/// One primitive's semantics. Implementations read their inputs from the [`Call`], work on a
+/// copy of the input kitchen state and bind their outputs.
+pub trait Primitive: Sync {
+    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError>;
+}
+
+struct Engine<'m> {
+    model: &'m Model,
+    recipe: &'m Recipe,
+    sigs: Vec<&'m PrimitiveSig>,
+    slots: Vec<Vec<usize>>,
+    names: Vec<String>,
+    initial: Vec<Binding>,
+    maker: Maker<'m>,
+}
+
+struct Attempt {
+    bindings: Vec<Binding>,
+    steps: Vec<Step>,
+}
+
+impl<'m> Engine<'m> {
+    fn new(model: &'m Model, recipe: &'m Recipe) -> Result<Engine<'m>, SimError> {
+        let mut maker = model.maker();
+        let mut sigs = Vec::with_capacity(recipe.predicates.len());
+        let mut slots = Vec::with_capacity(recipe.predicates.len());
+        let mut names: Vec<String> = Vec::new();
+        let mut initial: Vec<Binding> = Vec::new();
+        let mut var_slot: HashMap<&str, usize> = HashMap::new();
+        for (pi, p) in recipe.predicates.iter().enumerate() {
+            let sig = model.catalogue.get(&p.name).ok_or_else(|| SimError {
+                message: format!("unknown primitive {}", p.name),
+                predicate: Some(pi),
+            })?;
+            if sig.arity() != p.args.len() {
+                return Err(SimError {
+                    message: format!("{} takes {} arguments, {} given", p.name, sig.arity(), p.args.len()),
+                    predicate: Some(pi),
+                });
+            }
+            sigs.push(sig);
+            let mut ps = Vec::with_capacity(p.args.len());
+            for a in &p.args {
+                let slot = match a {
+                    Arg::Var(v) => *var_slot.entry(v.as_str()).or_insert_with(|| {
+                        names.push(format!("?{v}"));
+                        initial.push(Binding::UNBOUND);
+                        names.len() - 1
+                    }),
+                    constant => {
+                        let value = instantiate(model, &mut maker, constant).map_err(|m| SimError {
+                            message: m,
+                            predicate: Some(pi),
+                        })?;
+                        names.push(constant.to_string());
+                        initial.push(Binding { value, score: 1.0, available_at: None });
+                        names.len() - 1
+                    }
+                };
+                ps.push(slot);
+            }
+            slots.push(ps);
+        }
+        Ok(Engine { model, recipe, sigs, slots, names, initial, maker })
+    }
+
+    fn run(mut self) -> Result<Execution, SimError> {
+        let n = self.recipe.predicates.len();
+        let mut best = Attempt { bindings: self.initial.clone(), steps: Vec::new() };
+        let mut state = Attempt { bindings: self.initial.clone(), steps: Vec::new() };
+        let mut done = vec![false; n];
+        let mut dead_ends: HashSet<Vec<bool>> = HashSet::new();
+        let solved = self.search(&mut state, &mut done, &mut dead_ends, &mut best)?;
+        let result = if solved { state } else { best };
+        Ok(Execution {
+            slots: self.slots,
+            names: self.names,
+            bindings: result.bindings,
+            steps: result.steps,
+            solved,
+        })
+    }
+
+    /// Depth-first search over orderings, remaining actions tried in file order. Sets of
+    /// executed actions already known to lead nowhere are not explored again.
+    fn search(
+        &mut self,
+        state: &mut Attempt,
+        done: &mut Vec<bool>,
+        dead_ends: &mut HashSet<Vec<bool>>,
+        best: &mut Attempt,
+    ) -> Result<bool, SimError> {
+        if state.steps.len() > best.steps.len() {
+            best.bindings.clone_from(&state.bindings);
+            best.steps.clone_from(&state.steps);
+        }
+        if state.steps.len() == done.len() {
+            return Ok(state.bindings.iter().all(Binding::is_bound));
+        }
+        if dead_ends.contains(done) {
+            return Ok(false);
+        }
+        for p in 0..done.len() {
+            if done[p] {
+                continue;
+            }
+            let Some(case) = self.applicable(p, &state.bindings) else { continue };
+            let saved_bindings = state.bindings.clone();
+            let saved_maker = self.maker.clone();
+            self.execute(p, case, state)?;
+            done[p] = true;
+            if self.search(state, done, dead_ends, best)? {
+                return Ok(true);
+            }
+            done[p] = false;
+            state.steps.pop();
+            state.bindings = saved_bindings;
+            self.maker = saved_maker;
+        }
+        dead_ends.insert(done.clone());
+        Ok(false)
+    }
+
+    /// The case whose input set is exactly the bound arguments, if every bound value has the
+    /// argument's type.
+    fn applicable(&self, p: usize, bindings: &[Binding]) -> Option<usize> {
+        let sig = self.sigs[p];
+        let mut bound = 0u64;
+        for (i, &s) in self.slots[p].iter().enumerate() {
+            let b = &bindings[s];
+            if b.is_bound() {
+                if !self.has_type(&b.value, &sig.args[i].ty) {
+                    return None;
+                }
+                bound |= 1 << i;
+            }
+        }
+        sig.case_for(bound)
+    }
+
+    fn has_type(&self, v: &Value, ty: &str) -> bool {
+        if ty == "t" {
+            return true;
+        }
+        match v {
+            Value::Obj(e) => self.model.onto.is_a_name(e.class, ty),
+            _ => false,
+        }
+    }
+
+    fn execute(&mut self, p: usize, case: usize, state: &mut Attempt) -> Result<(), SimError> {
+        let sig = self.sigs[p];
+        let imp = self.model.registry.get(sig.name.as_str()).copied().ok_or_else(|| SimError {
+            message: format!("primitive {} is not implemented", sig.name),
+            predicate: Some(p),
+        })?;
+        let args: Vec<Option<ArgIn>> = self.slots[p]
+            .iter()
+            .map(|&s| {
+                let b = &state.bindings[s];
+                b.is_bound().then(|| ArgIn { value: b.value.clone(), available_at: b.available_at })
+            })
+            .collect();
+        let start = args
+            .iter()
+            .zip(&sig.args)
+            .find(|(_, a)| a.role == Role::KitchenStateIn)
+            .and_then(|(a, _)| a.as_ref())
+            .and_then(|a| a.value.as_obj())
+            .and_then(|ks| ks.val(self.model.k.kitchen_time).as_num());
+        let mut call = Call {
+            model: self.model,
+            maker: &mut self.maker,
+            sig,
+            case,
+            out: vec![None; args.len()],
+            args,
+        };
+        imp.run(&mut call).map_err(|mut e| {
+            e.predicate.get_or_insert(p);
+            e
+        })?;
+        // Outputs only fill unbound slots; the reference never overwrites a binding.
+        for (i, out) in call.out.into_iter().enumerate() {
+            let s = self.slots[p][i];
+            if let Some(b) = out {
+                if !state.bindings[s].is_bound() {
+                    state.bindings[s] = b;
+                }
+            }
+        }
+        state.steps.push(Step { predicate: p, case, start });
+        Ok(())
+    }
+}
+
+/// A constant of a network as the object the reference makes of it: a number becomes a
+/// `quantity`, a list a `list-of-kitchen-entities`, a symbol an instance of its class marked as
+/// a concept.
+fn instantiate(model: &Model, maker: &mut Maker<'_>, arg: &Arg) -> Result<Value, String> {
+    let k = &model.k;
+    Ok(match arg {
+        Arg::Num(n) => Value::obj(maker.make_with(k.quantity_class, &[(k.value, Value::Num(*n))])),
+        Arg::List(items) => {
+            let raw = items.iter().map(|i| Value::Sym(Arc::from(i.to_string().as_str()))).collect();
+            Value::obj(maker.make_with(k.list_of_kitchen_entities, &[(k.items, Value::list(raw))]))
+        }
+        Arg::Sym(s) => {
+            let class = model.onto.class_id(s).ok_or_else(|| format!("There is no class named {s}"))?;
+            let mut e = maker.make(class);
+            if !e.set(k.is_concept, Value::T) {
+                return Err(format!("Invalid initarg :IS-CONCEPT for class {s}"));
+            }
+            Value::obj(e)
+        }
+        Arg::Str(s) => return Err(format!("a string constant {s:?} is not a concept")),
+        Arg::Var(v) => return Err(format!("?{v} is a variable, not a constant")),
+    })
+}

@@ -1,0 +1,5 @@
+//! Primitives: cover, uncover, line.
+
+use crate::simulation::Primitive;
+
+pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[];

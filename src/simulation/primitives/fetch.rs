@@ -1,0 +1,5 @@
+//! Primitives: fetch, fetch-and-proportion.
+
+use crate::simulation::Primitive;
+
+pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[];

@@ -1,0 +1,5 @@
+//! Primitives: mix, beat, mingle, shake.
+
+use crate::simulation::Primitive;
+
+pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[];

@@ -1,0 +1,105 @@
+//! Shared test support: where the benchmark data lives, and a small class lookup read from the
+//! 2023 ontology dump (a stand-in until the real ontology module lands).
+
+#![allow(dead_code)]
+
+use cookingbot::language::validate::ClassLookup;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// The official benchmark checkout (`COOKINGBOT_BENCHMARK`, default `../shared/benchmark`).
+pub fn benchmark_dir() -> PathBuf {
+    let dir = std::env::var_os("COOKINGBOT_BENCHMARK").map(PathBuf::from).unwrap_or_else(|| {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmark")
+    });
+    assert!(
+        dir.is_dir(),
+        "benchmark data not found at {} — set COOKINGBOT_BENCHMARK to the official benchmark checkout",
+        dir.display()
+    );
+    dir
+}
+
+/// A sibling of the benchmark checkout (`benchmark-2023`, `spec`, `reference`).
+pub fn shared(name: &str) -> PathBuf {
+    let dir = benchmark_dir().join("..").join(name);
+    assert!(dir.exists(), "shared data `{}` not found at {}", name, dir.display());
+    dir
+}
+
+pub fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// Every `.solution` file under a directory, sorted.
+pub fn solution_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "solution") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+pub struct TestClasses {
+    supers: HashMap<String, HashSet<String>>,
+}
+
+impl TestClasses {
+    pub fn load() -> TestClasses {
+        let path = shared("spec").join("ontology.json");
+        let json: serde_json::Value =
+            serde_json::from_str(&read(&path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut supers: HashMap<String, HashSet<String>> = HashMap::new();
+        for (name, class) in json["classes"].as_object().expect("classes object") {
+            let all = class["all_superclasses"].as_array().expect("all_superclasses");
+            let set: HashSet<String> =
+                all.iter().filter_map(|v| v.as_str()).map(str::to_string).collect();
+            for s in &set {
+                supers.entry(s.clone()).or_default();
+            }
+            supers.entry(name.clone()).or_default().extend(set);
+        }
+        if let Some(props) = json["property_classes"].as_object() {
+            for name in props.keys() {
+                supers.entry(name.clone()).or_default();
+            }
+        }
+        TestClasses { supers }
+    }
+}
+
+impl ClassLookup for TestClasses {
+    fn class_exists(&self, name: &str) -> bool {
+        self.supers.contains_key(name)
+    }
+    fn is_a(&self, class: &str, ancestor: &str) -> bool {
+        ancestor == "t"
+            || class == ancestor
+            || self.supers.get(class).is_some_and(|s| s.contains(ancestor))
+    }
+    fn is_conceptualizable(&self, class: &str) -> bool {
+        self.is_a(class, "conceptualizable")
+    }
+    fn class_names(&self) -> Vec<&str> {
+        self.supers.keys().map(String::as_str).collect()
+    }
+}
+
+/// The 30 recipe ids the benchmark supports (read from the spec's gold networks).
+pub fn known_recipe_ids() -> Vec<String> {
+    let text = read(&shared("spec").join("reference-gold-networks.solution"));
+    text.lines()
+        .filter_map(|l| l.strip_prefix('#'))
+        .map(|l| l.split_whitespace().next().unwrap_or("").to_lowercase())
+        .collect()
+}
