@@ -42,8 +42,8 @@ pub struct FileEntry {
 
 /// The manifest of a profile.
 pub fn manifest(profile: Profile) -> ProfileManifest {
-    let file: ManifestFile =
-        serde_json::from_str(MANIFEST).expect("embedded gold/benchmark.json is valid (checked by tests)");
+    let file: ManifestFile = serde_json::from_str(MANIFEST)
+        .expect("embedded gold/benchmark.json is valid (checked by tests)");
     file.profiles
         .get(profile.name())
         .cloned()
@@ -54,7 +54,10 @@ pub fn manifest(profile: Profile) -> ProfileManifest {
 #[derive(Debug, Clone, PartialEq)]
 pub enum DataError {
     /// No folder was given and none was found.
-    NotFound { profile: Profile, tried: Vec<PathBuf> },
+    NotFound {
+        profile: Profile,
+        tried: Vec<PathBuf>,
+    },
     /// A gold file is missing or unreadable.
     Unreadable { path: PathBuf, reason: String },
     /// A gold file does not parse as a network.
@@ -111,7 +114,11 @@ pub fn locate(profile: Profile, explicit: Option<&Path>) -> Result<PathBuf, Data
             }
         }
     }
-    let first_gold = manifest(profile).recipes.first().map(|r| r.gold_file.clone()).unwrap_or_default();
+    let first_gold = manifest(profile)
+        .recipes
+        .first()
+        .map(|r| r.gold_file.clone())
+        .unwrap_or_default();
     for dir in candidates {
         if dir.join(&first_gold).is_file() {
             return Ok(dir);
@@ -146,18 +153,27 @@ impl Benchmark {
         let mut recipes = Vec::new();
         for entry in manifest(profile).recipes {
             let path = root.join(&entry.gold_file);
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| DataError::Unreadable { path: path.clone(), reason: e.to_string() })?;
+            let text = std::fs::read_to_string(&path).map_err(|e| DataError::Unreadable {
+                path: path.clone(),
+                reason: e.to_string(),
+            })?;
             let parsed = crate::language::parse::parse(&text);
             if let Some(d) = parsed.diagnostics.iter().find(|d| d.is_error()) {
-                return Err(DataError::Malformed { path, reason: d.message.clone() });
+                return Err(DataError::Malformed {
+                    path,
+                    reason: d.message.clone(),
+                });
             }
-            let network = parsed
-                .file
-                .recipes
-                .into_iter()
-                .next()
-                .ok_or_else(|| DataError::Malformed { path: path.clone(), reason: "no recipe".into() })?;
+            let network =
+                parsed
+                    .file
+                    .recipes
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| DataError::Malformed {
+                        path: path.clone(),
+                        reason: "no recipe".into(),
+                    })?;
             recipes.push(GoldRecipe {
                 id: entry.id,
                 network,
@@ -165,7 +181,11 @@ impl Benchmark {
                 file: path,
             });
         }
-        Ok(Benchmark { profile, root: root.to_path_buf(), recipes })
+        Ok(Benchmark {
+            profile,
+            root: root.to_path_buf(),
+            recipes,
+        })
     }
 
     pub fn recipe(&self, id: &str) -> Option<&GoldRecipe> {

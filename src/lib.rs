@@ -6,12 +6,14 @@
 //! [`network`] (dependency graph) → [`world`] (kitchen entities) → [`simulation`] →
 //! [`metrics`] → [`report`]. Front ends (CLI, GUI, LLM) live in `src/bin` and `src/app`.
 
+pub mod app;
+pub mod benchmark;
 pub mod catalogue;
 pub mod language;
 pub mod network;
 pub mod number;
-pub mod profile;
 pub mod ontology;
+pub mod profile;
+pub mod report;
 pub mod simulation;
 pub mod world;
-pub mod report;

@@ -71,7 +71,10 @@ pub(crate) fn parse_init(
         }
         Json::String(s) => Init::Instance(class_of(s)?, Vec::new()),
         Json::Array(items) => Init::List(
-            items.iter().map(|i| parse_init(i, class_of, slot_of)).collect::<Result<_, _>>()?,
+            items
+                .iter()
+                .map(|i| parse_init(i, class_of, slot_of))
+                .collect::<Result<_, _>>()?,
         ),
         Json::Object(map) => {
             if let Some(Json::String(r)) = map.get("ratio") {
@@ -108,7 +111,9 @@ impl Ontology {
 
     pub fn from_json(text: &str, profile: Profile) -> Result<Ontology, String> {
         let root: Json = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        let classes_json = root["classes"].as_array().ok_or("ontology: no classes array")?;
+        let classes_json = root["classes"]
+            .as_array()
+            .ok_or("ontology: no classes array")?;
         let mut class_by_name = HashMap::new();
         for (i, c) in classes_json.iter().enumerate() {
             let name = c["name"].as_str().ok_or("class without name")?;
@@ -127,7 +132,10 @@ impl Ontology {
         };
         let class_of_map = class_by_name.clone();
         let mut class_of = |s: &str| -> Result<ClassId, String> {
-            class_of_map.get(s).copied().ok_or_else(|| format!("unknown class {s}"))
+            class_of_map
+                .get(s)
+                .copied()
+                .ok_or_else(|| format!("unknown class {s}"))
         };
         let mut classes = Vec::new();
         for (i, c) in classes_json.iter().enumerate() {
@@ -153,9 +161,20 @@ impl Ontology {
             }
             let uncopied = c["uncopied"]
                 .as_array()
-                .map(|a| a.iter().filter_map(|s| s.as_str()).map(&mut slot_of).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str())
+                        .map(&mut slot_of)
+                        .collect()
+                })
                 .unwrap_or_default();
-            classes.push(Class { name, precedence, slots, defaults, uncopied });
+            classes.push(Class {
+                name,
+                precedence,
+                slots,
+                defaults,
+                uncopied,
+            });
         }
         let words = classes.len().div_ceil(64);
         let ancestors = classes
@@ -209,7 +228,8 @@ impl Ontology {
     /// Class id of a name the code itself relies on (`kitchen-state`, `medium-bowl` ...).
     /// Missing ones are a defect of the data file, caught by the test suite.
     pub fn known(&self, name: &str) -> ClassId {
-        self.class_id(name).unwrap_or_else(|| panic!("ontology lacks class {name}"))
+        self.class_id(name)
+            .unwrap_or_else(|| panic!("ontology lacks class {name}"))
     }
 
     pub fn slot_id(&self, name: &str) -> Option<SlotId> {
@@ -248,7 +268,10 @@ impl Ontology {
     }
 
     pub fn classes(&self) -> impl Iterator<Item = (ClassId, &Class)> {
-        self.classes.iter().enumerate().map(|(i, c)| (i as ClassId, c))
+        self.classes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i as ClassId, c))
     }
 
     pub fn len(&self) -> usize {

@@ -29,7 +29,11 @@ impl Value {
     }
 
     pub fn list(items: Vec<Value>) -> Value {
-        if items.is_empty() { Value::Nil } else { Value::List(Arc::new(items)) }
+        if items.is_empty() {
+            Value::Nil
+        } else {
+            Value::List(Arc::new(items))
+        }
     }
 
     pub fn as_obj(&self) -> Option<&Entity> {
@@ -128,7 +132,10 @@ pub struct Maker<'o> {
 
 impl<'o> Maker<'o> {
     pub fn new(onto: &'o Ontology, first_pid: Pid) -> Self {
-        Maker { onto, next_pid: first_pid }
+        Maker {
+            onto,
+            next_pid: first_pid,
+        }
     }
 
     pub fn fresh_pid(&mut self) -> Pid {

@@ -18,10 +18,16 @@ fn check(profile: Profile) {
         let got = match model.execute(recipe) {
             Err(e) => format!("error: {e} (predicate {:?})", e.predicate),
             Ok(x) if !x.solved => format!("NIL after {} steps", x.steps.len()),
-            Ok(x) => x.execution_time().map(|t| t.to_string()).unwrap_or_else(|| "none".into()),
+            Ok(x) => x
+                .execution_time()
+                .map(|t| t.to_string())
+                .unwrap_or_else(|| "none".into()),
         };
         if got != row.time {
-            mismatches.push(format!("{:40} reference {:>8}  ours {got}", row.recipe, row.time));
+            mismatches.push(format!(
+                "{:40} reference {:>8}  ours {got}",
+                row.recipe, row.time
+            ));
         }
     }
     assert!(

@@ -56,7 +56,12 @@ fn read_line(line: &str, at: usize, out: &mut Parsed) {
 }
 
 fn invalid_line(line: &str, at: usize) -> Diagnostic {
-    let shown = line.trim_end_matches('\r');
+    let trimmed = line.trim_end_matches('\r');
+    let shown = if trimmed.trim_start_matches(' ').is_empty() {
+        line
+    } else {
+        trimmed
+    };
     let first_non_space = line.find(|c| c != ' ').unwrap_or(0);
     let rest = &line[first_non_space..];
     let (span, hint) = if rest.chars().all(is_whitespace) {

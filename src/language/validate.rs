@@ -335,7 +335,19 @@ impl<'a> Validator<'a> {
                 final_actions.insert(p.action);
             }
         }
+        // Variables of predicates that could not be read against the catalogue: their flow is
+        // unknown, so warning about it would only echo the error.
+        let opaque: HashSet<&str> = recipe
+            .predicates
+            .iter()
+            .zip(&net.known)
+            .filter(|(_, known)| !**known)
+            .flat_map(|(p, _)| p.args.iter().filter_map(Arg::as_var))
+            .collect();
         for (name, flow) in &net.variables {
+            if opaque.contains(name.as_str()) {
+                continue;
+            }
             let definite: Vec<_> = flow.definite_producers().collect();
             if let [first, second, ..] = definite.as_slice() {
                 out.push(

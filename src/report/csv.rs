@@ -54,10 +54,16 @@ mod tests {
 
     #[test]
     fn no_execution_prints_nil_and_smatch_is_first() {
-        let mut r = RecipeResult { recipe_id: "x".into(), ..Default::default() };
+        let mut r = RecipeResult {
+            recipe_id: "x".into(),
+            ..Default::default()
+        };
         r.smatch_score = Some(0.5);
         let set = MetricSet::from_words(&["execution-time", "smatch-score"]);
-        assert_eq!(render(&[r], &set), "recipe-id,smatch-score,execution-time\nx,0.50,NIL\n");
+        assert_eq!(
+            render(&[r], &set),
+            "recipe-id,smatch-score,execution-time\nx,0.50,NIL\n"
+        );
     }
 
     #[test]

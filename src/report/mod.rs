@@ -49,7 +49,9 @@ impl Metric {
 
     /// Case-insensitive, as the reference reads metric names as Lisp symbols.
     pub fn parse(s: &str) -> Option<Metric> {
-        Metric::ALL.into_iter().find(|m| m.name().eq_ignore_ascii_case(s))
+        Metric::ALL
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(s))
     }
 }
 
@@ -63,13 +65,19 @@ pub struct MetricSet {
 
 impl Default for MetricSet {
     fn default() -> Self {
-        MetricSet { enabled: [false, true, true, true], none: false }
+        MetricSet {
+            enabled: [false, true, true, true],
+            none: false,
+        }
     }
 }
 
 impl MetricSet {
     pub fn empty() -> Self {
-        MetricSet { enabled: [false; 4], none: false }
+        MetricSet {
+            enabled: [false; 4],
+            none: false,
+        }
     }
 
     /// From the words given to `-metrics`: unknown names are ignored (as the reference does);
@@ -128,14 +136,18 @@ impl RecipeResult {
         let nil = || "NIL".to_string();
         match m {
             Metric::SmatchScore => self.smatch_score.map(smatch_decimals).unwrap_or_else(nil),
-            Metric::GoalConditionSuccess => {
-                self.goal_condition_success.map(crate::number::two_decimals).unwrap_or_else(nil)
-            }
+            Metric::GoalConditionSuccess => self
+                .goal_condition_success
+                .map(crate::number::two_decimals)
+                .unwrap_or_else(nil),
             Metric::DishApproximationScore => self
                 .dish_approximation_score
                 .map(|d| crate::number::two_decimals(Number::float(d)))
                 .unwrap_or_else(nil),
-            Metric::ExecutionTime => self.execution_time.map(|t| t.to_string()).unwrap_or_else(nil),
+            Metric::ExecutionTime => self
+                .execution_time
+                .map(|t| t.to_string())
+                .unwrap_or_else(nil),
         }
     }
 }
@@ -146,7 +158,11 @@ fn smatch_decimals(f: f64) -> String {
 }
 
 /// The console summary of the reference, one block per recipe.
-pub fn write_summary(out: &mut impl Write, results: &[RecipeResult], metrics: &MetricSet) -> io::Result<()> {
+pub fn write_summary(
+    out: &mut impl Write,
+    results: &[RecipeResult],
+    metrics: &MetricSet,
+) -> io::Result<()> {
     for r in results {
         writeln!(out, "RECIPE: {}", r.recipe_id)?;
         for m in metrics.iter() {
@@ -165,7 +181,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         _ => Path::new("."),
     };
     std::fs::create_dir_all(dir)?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
     if result.is_err() {

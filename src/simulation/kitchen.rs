@@ -109,12 +109,7 @@ pub fn find_in_kitchen(ks: &Entity, m: &Model, obj: &Entity) -> Option<Path> {
 
 /// `find-unused-kitchen-entity`: first an unused match directly in a place (in order), then
 /// recursively inside each container of that place, in order.
-pub fn find_unused(
-    ks: &Entity,
-    m: &Model,
-    class: ClassId,
-    excluded: &[Pid],
-) -> Option<Path> {
+pub fn find_unused(ks: &Entity, m: &Model, class: ClassId, excluded: &[Pid]) -> Option<Path> {
     fn walk(e: &Entity, m: &Model, class: ClassId, excluded: &[Pid], path: &mut Path) -> bool {
         let items = contents(e, m);
         for (i, item) in items.iter().enumerate() {
@@ -198,13 +193,22 @@ pub fn find_ingredient(ks: &Entity, m: &Model, class: ClassId) -> Option<(Path, 
 }
 
 /// Move the entity at `from` to the front of the container at `to` (paths in the same state).
-pub fn move_to_front(ks: &mut Arc<Entity>, m: &Model, from: &[usize], to_pid_or_loc: &[usize]) -> bool {
+pub fn move_to_front(
+    ks: &mut Arc<Entity>,
+    m: &Model,
+    from: &[usize],
+    to_pid_or_loc: &[usize],
+) -> bool {
     // `to` is resolved before removal; removing an earlier sibling shifts indexes, so resolve
     // the destination by the identity of its node.
-    let Some(dest) = at(ks, m, to_pid_or_loc).map(|e| e.pid) else { return false };
+    let Some(dest) = at(ks, m, to_pid_or_loc).map(|e| e.pid) else {
+        return false;
+    };
     let dest_is_location = to_pid_or_loc.len() == 1;
     let dest_class = at(ks, m, to_pid_or_loc).map(|e| e.class);
-    let Some(obj) = remove(ks, m, from) else { return false };
+    let Some(obj) = remove(ks, m, from) else {
+        return false;
+    };
     let to = if dest_is_location {
         dest_class.and_then(|c| location(ks, m, c))
     } else {

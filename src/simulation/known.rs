@@ -36,7 +36,10 @@ pub struct Known {
 
 impl Known {
     pub fn new(onto: &Ontology) -> Known {
-        let slot = |n: &str| onto.slot_id(n).unwrap_or_else(|| panic!("ontology lacks slot {n}"));
+        let slot = |n: &str| {
+            onto.slot_id(n)
+                .unwrap_or_else(|| panic!("ontology lacks slot {n}"))
+        };
         let container = onto.known("container");
         Known {
             contents: slot("contents"),
@@ -64,7 +67,10 @@ impl Known {
             piece: onto.known("piece"),
             percent: onto.known("percent"),
             degrees_celsius: onto.known("degrees-celsius"),
-            is_container: onto.classes().map(|(id, _)| onto.is_a(id, container)).collect(),
+            is_container: onto
+                .classes()
+                .map(|(id, _)| onto.is_a(id, container))
+                .collect(),
         }
     }
 

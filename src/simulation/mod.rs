@@ -57,7 +57,15 @@ impl Model {
         let catalogue = Catalogue::builtin(profile);
         let (kitchen, kitchen_pids) = load_kitchen(&onto, kitchen_json)?;
         let registry = primitives::registry();
-        Ok(Model { profile, onto, k, catalogue, kitchen: Arc::new(kitchen), kitchen_pids, registry })
+        Ok(Model {
+            profile,
+            onto,
+            k,
+            catalogue,
+            kitchen: Arc::new(kitchen),
+            kitchen_pids,
+            registry,
+        })
     }
 
     pub fn maker(&self) -> Maker<'_> {
@@ -65,11 +73,15 @@ impl Model {
     }
 
     pub fn slot(&self, name: &str) -> Result<SlotId, SimError> {
-        self.onto.slot_id(name).ok_or_else(|| SimError::new(format!("the ontology has no slot {name}")))
+        self.onto
+            .slot_id(name)
+            .ok_or_else(|| SimError::new(format!("the ontology has no slot {name}")))
     }
 
     pub fn class(&self, name: &str) -> Result<ClassId, SimError> {
-        self.onto.class_id(name).ok_or_else(|| SimError::new(format!("the ontology has no class {name}")))
+        self.onto
+            .class_id(name)
+            .ok_or_else(|| SimError::new(format!("the ontology has no class {name}")))
     }
 
     /// Run one recipe network. `Err` is a run-time error that makes the reference refuse the
@@ -82,9 +94,15 @@ impl Model {
 /// Decode a kitchen data file (see `kitchens/README.md`).
 fn load_kitchen(onto: &Ontology, text: &str) -> Result<(Entity, Pid), String> {
     let root: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let mut root = root.get("kitchen").cloned().ok_or("kitchen file: no `kitchen` entry")?;
+    let mut root = root
+        .get("kitchen")
+        .cloned()
+        .ok_or("kitchen file: no `kitchen` entry")?;
     expand_counts(&mut root);
-    let mut class_of = |s: &str| onto.class_id(s).ok_or_else(|| format!("kitchen: unknown class {s}"));
+    let mut class_of = |s: &str| {
+        onto.class_id(s)
+            .ok_or_else(|| format!("kitchen: unknown class {s}"))
+    };
     let mut unknown_slot = None;
     let mut slot_of = |s: &str| match onto.slot_id(s) {
         Some(id) => id,
@@ -137,7 +155,10 @@ pub struct SimError {
 
 impl SimError {
     pub fn new(message: impl Into<String>) -> SimError {
-        SimError { message: message.into(), predicate: None }
+        SimError {
+            message: message.into(),
+            predicate: None,
+        }
     }
 }
 
@@ -158,7 +179,11 @@ pub struct Binding {
 }
 
 impl Binding {
-    const UNBOUND: Binding = Binding { value: Value::Nil, score: 0.0, available_at: None };
+    const UNBOUND: Binding = Binding {
+        value: Value::Nil,
+        score: 0.0,
+        available_at: None,
+    };
 
     pub fn is_bound(&self) -> bool {
         self.value.truthy()
@@ -238,16 +263,28 @@ impl<'m> Call<'m, '_> {
     pub fn input(&self, name: &str) -> Result<&Entity, SimError> {
         let i = self.index(name)?;
         match &self.args[i] {
-            Some(ArgIn { value: Value::Obj(e), .. }) => Ok(e),
-            _ => Err(SimError::new(format!("{}: {name} is not bound to an object", self.sig.name))),
+            Some(ArgIn {
+                value: Value::Obj(e),
+                ..
+            }) => Ok(e),
+            _ => Err(SimError::new(format!(
+                "{}: {name} is not bound to an object",
+                self.sig.name
+            ))),
         }
     }
 
     pub fn input_arc(&self, name: &str) -> Result<&Arc<Entity>, SimError> {
         let i = self.index(name)?;
         match &self.args[i] {
-            Some(ArgIn { value: Value::Obj(e), .. }) => Ok(e),
-            _ => Err(SimError::new(format!("{}: {name} is not bound to an object", self.sig.name))),
+            Some(ArgIn {
+                value: Value::Obj(e),
+                ..
+            }) => Ok(e),
+            _ => Err(SimError::new(format!(
+                "{}: {name} is not bound to an object",
+                self.sig.name
+            ))),
         }
     }
 
@@ -273,19 +310,36 @@ impl<'m> Call<'m, '_> {
 
     /// The kitchen time of a kitchen state.
     pub fn kitchen_time(&self, ks: &Entity) -> Number {
-        ks.val(self.model.k.kitchen_time).as_num().unwrap_or(Number::ZERO)
+        ks.val(self.model.k.kitchen_time)
+            .as_num()
+            .unwrap_or(Number::ZERO)
     }
 
     /// Bind output `name`. Binding `Value::Nil` leaves the variable unbound, as in the
     /// reference (the recipe then has no execution).
-    pub fn bind(&mut self, name: &str, score: f32, value: Value, at: Option<Number>) -> Result<(), SimError> {
+    pub fn bind(
+        &mut self,
+        name: &str,
+        score: f32,
+        value: Value,
+        at: Option<Number>,
+    ) -> Result<(), SimError> {
         let i = self.index(name)?;
-        self.out[i] = Some(Binding { value, score, available_at: at });
+        self.out[i] = Some(Binding {
+            value,
+            score,
+            available_at: at,
+        });
         Ok(())
     }
 
     /// Bind the new kitchen state with `kitchen-time` set to `at`.
-    pub fn bind_kitchen(&mut self, name: &str, mut ks: Arc<Entity>, at: Number) -> Result<(), SimError> {
+    pub fn bind_kitchen(
+        &mut self,
+        name: &str,
+        mut ks: Arc<Entity>,
+        at: Number,
+    ) -> Result<(), SimError> {
         let slot = self.model.k.kitchen_time;
         let _ = Arc::make_mut(&mut ks).set(slot, Value::Num(at));
         self.bind(name, 1.0, Value::Obj(ks), Some(at))
@@ -337,7 +391,12 @@ impl<'m> Engine<'m> {
             })?;
             if sig.arity() != p.args.len() {
                 return Err(SimError {
-                    message: format!("{} takes {} arguments, {} given", p.name, sig.arity(), p.args.len()),
+                    message: format!(
+                        "{} takes {} arguments, {} given",
+                        p.name,
+                        sig.arity(),
+                        p.args.len()
+                    ),
                     predicate: Some(pi),
                 });
             }
@@ -351,12 +410,17 @@ impl<'m> Engine<'m> {
                         names.len() - 1
                     }),
                     constant => {
-                        let value = instantiate(model, &mut maker, constant).map_err(|m| SimError {
-                            message: m,
-                            predicate: Some(pi),
-                        })?;
+                        let value =
+                            instantiate(model, &mut maker, constant).map_err(|m| SimError {
+                                message: m,
+                                predicate: Some(pi),
+                            })?;
                         names.push(constant.to_string());
-                        initial.push(Binding { value, score: 1.0, available_at: None });
+                        initial.push(Binding {
+                            value,
+                            score: 1.0,
+                            available_at: None,
+                        });
                         names.len() - 1
                     }
                 };
@@ -364,13 +428,27 @@ impl<'m> Engine<'m> {
             }
             slots.push(ps);
         }
-        Ok(Engine { model, recipe, sigs, slots, names, initial, maker })
+        Ok(Engine {
+            model,
+            recipe,
+            sigs,
+            slots,
+            names,
+            initial,
+            maker,
+        })
     }
 
     fn run(mut self) -> Result<Execution, SimError> {
         let n = self.recipe.predicates.len();
-        let mut best = Attempt { bindings: self.initial.clone(), steps: Vec::new() };
-        let mut state = Attempt { bindings: self.initial.clone(), steps: Vec::new() };
+        let mut best = Attempt {
+            bindings: self.initial.clone(),
+            steps: Vec::new(),
+        };
+        let mut state = Attempt {
+            bindings: self.initial.clone(),
+            steps: Vec::new(),
+        };
         let mut done = vec![false; n];
         let mut dead_ends: HashSet<Vec<bool>> = HashSet::new();
         let solved = self.search(&mut state, &mut done, &mut dead_ends, &mut best)?;
@@ -407,7 +485,9 @@ impl<'m> Engine<'m> {
             if done[p] {
                 continue;
             }
-            let Some(case) = self.applicable(p, &state.bindings) else { continue };
+            let Some(case) = self.applicable(p, &state.bindings) else {
+                continue;
+            };
             let saved_bindings = state.bindings.clone();
             let saved_maker = self.maker.clone();
             self.execute(p, case, state)?;
@@ -453,15 +533,23 @@ impl<'m> Engine<'m> {
 
     fn execute(&mut self, p: usize, case: usize, state: &mut Attempt) -> Result<(), SimError> {
         let sig = self.sigs[p];
-        let imp = self.model.registry.get(sig.name.as_str()).copied().ok_or_else(|| SimError {
-            message: format!("primitive {} is not implemented", sig.name),
-            predicate: Some(p),
-        })?;
+        let imp = self
+            .model
+            .registry
+            .get(sig.name.as_str())
+            .copied()
+            .ok_or_else(|| SimError {
+                message: format!("primitive {} is not implemented", sig.name),
+                predicate: Some(p),
+            })?;
         let args: Vec<Option<ArgIn>> = self.slots[p]
             .iter()
             .map(|&s| {
                 let b = &state.bindings[s];
-                b.is_bound().then(|| ArgIn { value: b.value.clone(), available_at: b.available_at })
+                b.is_bound().then(|| ArgIn {
+                    value: b.value.clone(),
+                    available_at: b.available_at,
+                })
             })
             .collect();
         let start = args
@@ -492,7 +580,11 @@ impl<'m> Engine<'m> {
                 }
             }
         }
-        state.steps.push(Step { predicate: p, case, start });
+        state.steps.push(Step {
+            predicate: p,
+            case,
+            start,
+        });
         Ok(())
     }
 }
@@ -505,11 +597,17 @@ fn instantiate(model: &Model, maker: &mut Maker<'_>, arg: &Arg) -> Result<Value,
     Ok(match arg {
         Arg::Num(n) => Value::obj(maker.make_with(k.quantity_class, &[(k.value, Value::Num(*n))])),
         Arg::List(items) => {
-            let raw = items.iter().map(|i| Value::Sym(Arc::from(i.to_string().as_str()))).collect();
+            let raw = items
+                .iter()
+                .map(|i| Value::Sym(Arc::from(i.to_string().as_str())))
+                .collect();
             Value::obj(maker.make_with(k.list_of_kitchen_entities, &[(k.items, Value::list(raw))]))
         }
         Arg::Sym(s) => {
-            let class = model.onto.class_id(s).ok_or_else(|| format!("There is no class named {s}"))?;
+            let class = model
+                .onto
+                .class_id(s)
+                .ok_or_else(|| format!("There is no class named {s}"))?;
             let mut e = maker.make(class);
             if !e.set(k.is_concept, Value::T) {
                 return Err(format!("Invalid initarg :IS-CONCEPT for class {s}"));

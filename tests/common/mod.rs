@@ -64,7 +64,11 @@ pub fn read_solution(text: &str) -> SolutionFile {
         let line = line.trim_end_matches('\r');
         if let Some(h) = line.strip_prefix('#') {
             let id = h.split_whitespace().next().unwrap_or("").to_lowercase();
-            file.recipes.push(Recipe { id, id_span: Span::default(), predicates: Vec::new() });
+            file.recipes.push(Recipe {
+                id,
+                id_span: Span::default(),
+                predicates: Vec::new(),
+            });
         } else if line.starts_with('(') {
             let inner = line.trim_start_matches('(');
             let inner = &inner[..inner.find(')').unwrap_or(inner.len())];
@@ -72,13 +76,17 @@ pub fn read_solution(text: &str) -> SolutionFile {
             let name = toks.next().unwrap_or("").to_lowercase();
             let args: Vec<Arg> = toks.map(token).collect();
             let n = args.len();
-            file.recipes.last_mut().expect("header first").predicates.push(Predicate {
-                name,
-                args,
-                span: Span::default(),
-                name_span: Span::default(),
-                arg_spans: vec![Span::default(); n],
-            });
+            file.recipes
+                .last_mut()
+                .expect("header first")
+                .predicates
+                .push(Predicate {
+                    name,
+                    args,
+                    span: Span::default(),
+                    name_span: Span::default(),
+                    arg_spans: vec![Span::default(); n],
+                });
         }
     }
     file

@@ -10,7 +10,10 @@ pub fn amount(m: &Model, maker: &mut Maker<'_>, value: Number, unit: ClassId) ->
     let k = &m.k;
     let q = maker.make_with(k.quantity_class, &[(k.value, Value::Num(value))]);
     let u = maker.make(unit);
-    Value::obj(maker.make_with(k.amount_class, &[(k.quantity, Value::obj(q)), (k.unit, Value::obj(u))]))
+    Value::obj(maker.make_with(
+        k.amount_class,
+        &[(k.quantity, Value::obj(q)), (k.unit, Value::obj(u))],
+    ))
 }
 
 /// An `amount` object made of given quantity and unit objects (as `fetch-and-proportion`
@@ -19,7 +22,10 @@ pub fn amount_of(m: &Model, maker: &mut Maker<'_>, quantity: &Entity, unit: &Ent
     let k = &m.k;
     Value::obj(maker.make_with(
         k.amount_class,
-        &[(k.quantity, Value::obj(quantity.clone())), (k.unit, Value::obj(unit.clone()))],
+        &[
+            (k.quantity, Value::obj(quantity.clone())),
+            (k.unit, Value::obj(unit.clone())),
+        ],
     ))
 }
 
@@ -48,11 +54,20 @@ pub fn quantity_of(m: &Model, ingredient: &Entity) -> Result<(Number, ClassId), 
 }
 
 fn no_amount(m: &Model, e: &Entity) -> SimError {
-    SimError::new(format!("{} has no amount", m.onto.class_name(e.class).to_uppercase()))
+    SimError::new(format!(
+        "{} has no amount",
+        m.onto.class_name(e.class).to_uppercase()
+    ))
 }
 
 /// Replace an ingredient's amount.
-pub fn set_amount(m: &Model, maker: &mut Maker<'_>, e: &mut Entity, value: Number, unit: ClassId) -> Result<(), SimError> {
+pub fn set_amount(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    e: &mut Entity,
+    value: Number,
+    unit: ClassId,
+) -> Result<(), SimError> {
     let a = amount(m, maker, value, unit);
     set(m, e, m.k.amount, a)
 }
@@ -106,7 +121,10 @@ pub fn convert_to_g(m: &Model, maker: &mut Maker<'_>, e: &Entity) -> Result<Enti
                 name(unit)
             )
         } else {
-            format!("The ingredient {} has no entry in the conversion table!", name(e.class))
+            format!(
+                "The ingredient {} has no entry in the conversion table!",
+                name(e.class)
+            )
         }));
     };
     set_amount(m, maker, &mut out, value.mul(factor), k.g)?;
@@ -133,7 +151,9 @@ pub fn make_mixture(
     let mut grams_each = Vec::with_capacity(ingredients.len());
     let mut total = Number::ZERO;
     for i in ingredients {
-        let e = i.as_obj().ok_or_else(|| SimError::new("a mixture component is not an object"))?;
+        let e = i
+            .as_obj()
+            .ok_or_else(|| SimError::new("a mixture component is not an object"))?;
         let g = grams(m, maker, e)?;
         total = total.add(g);
         grams_each.push(g);
@@ -142,7 +162,9 @@ pub fn make_mixture(
     for (i, g) in ingredients.iter().zip(grams_each) {
         let Some(e) = i.as_obj() else { continue };
         let mut c = e.clone();
-        let frac = g.div(total).ok_or_else(|| SimError::new("arithmetic error DIVISION-BY-ZERO signalled"))?;
+        let frac = g
+            .div(total)
+            .ok_or_else(|| SimError::new("arithmetic error DIVISION-BY-ZERO signalled"))?;
         set_amount(m, maker, &mut c, frac, k.percent)?;
         components.push(Value::obj(c));
     }
@@ -166,7 +188,12 @@ pub fn mix_in_container(
 ) -> Result<(), SimError> {
     let contents = container.val(m.k.contents).items().to_vec();
     let mixture = make_mixture(m, maker, &contents, class, flag)?;
-    set(m, container, m.k.contents, Value::list(vec![Value::obj(mixture)]))
+    set(
+        m,
+        container,
+        m.k.contents,
+        Value::list(vec![Value::obj(mixture)]),
+    )
 }
 
 /// `change-temperature`: with a time amount, every content cools towards 18 °C by the
@@ -181,7 +208,9 @@ pub fn change_temperature(
     let time_unit = m.class("time-unit")?;
     let has_temperature = m.class("has-temperature")?;
     let by_time = amount_unit(m, new_amount).is_some_and(|u| m.onto.is_a(u, time_unit));
-    let Some(list) = container.list_mut(k.contents) else { return Ok(()) };
+    let Some(list) = container.list_mut(k.contents) else {
+        return Ok(());
+    };
     for item in list.iter_mut() {
         let Value::Obj(e) = item else { continue };
         if !m.onto.is_a(e.class, has_temperature) {
