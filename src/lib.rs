@@ -6,9 +6,11 @@
 //! [`network`] (dependency graph) → [`world`] (kitchen entities) → [`simulation`] →
 //! [`metrics`] → [`report`]. Front ends (CLI, GUI, LLM) live in `src/bin` and `src/app`.
 
+pub mod app;
 pub mod benchmark;
 pub mod catalogue;
 pub mod language;
+pub mod network;
 pub mod number;
 pub mod ontology;
 pub mod profile;

@@ -3,3 +3,4 @@
 pub mod ast;
 pub mod diagnostic;
 pub mod parse;
+pub mod validate;

@@ -56,7 +56,12 @@ fn read_line(line: &str, at: usize, out: &mut Parsed) {
 }
 
 fn invalid_line(line: &str, at: usize) -> Diagnostic {
-    let shown = line.trim_end_matches('\r');
+    let trimmed = line.trim_end_matches('\r');
+    let shown = if trimmed.trim_start_matches(' ').is_empty() {
+        line
+    } else {
+        trimmed
+    };
     let first_non_space = line.find(|c| c != ' ').unwrap_or(0);
     let rest = &line[first_non_space..];
     let (span, hint) = if rest.chars().all(is_whitespace) {
@@ -544,18 +549,18 @@ impl<'a> Reader<'a> {
             Some(i) => (&text[..i], &text[i + 1..]),
             None => (text, "0"),
         };
-        if let Some(i) = split {
-            if matches!(text.as_bytes()[i], b'd' | b'D' | b'l' | b'L') {
-                self.warnings.push(
-                    self.error(
-                        DiagnosticKind::DoubleFloat,
-                        start,
-                        end,
-                        format!("`{text}` is a double float; it is read here as a single float"),
-                    )
-                    .with_hint("write the exponent with `e` (or use an exact ratio such as 1/2)"),
-                );
-            }
+        if let Some(i) = split
+            && matches!(text.as_bytes()[i], b'd' | b'D' | b'l' | b'L')
+        {
+            self.warnings.push(
+                self.error(
+                    DiagnosticKind::DoubleFloat,
+                    start,
+                    end,
+                    format!("`{text}` is a double float; it is read here as a single float"),
+                )
+                .with_hint("write the exponent with `e` (or use an exact ratio such as 1/2)"),
+            );
         }
         let normal = format!(
             "{}e{exp}",

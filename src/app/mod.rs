@@ -1,0 +1,4 @@
+//! Command implementations behind the command-line front end, kept out of `src/bin` so the
+//! binary stays a thin argument parser.
+
+pub mod check;

@@ -1,0 +1,535 @@
+//! Checks of a parsed file against a profile's primitive catalogue and the ontology.
+//!
+//! Errors are exactly what the reference refuses (`solution-format.md` §4–§6): the whole file is
+//! then rejected. Warnings flag networks the reference accepts but that will not execute as
+//! meant (broken data flow), so a researcher learns it before a long simulation run.
+
+use crate::catalogue::{Catalogue, PrimitiveSig, Role};
+use crate::language::ast::{Arg, Predicate, Recipe, SolutionFile, Span};
+use crate::language::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::language::parse::parse;
+use crate::network::Network;
+use crate::number::Number;
+use crate::profile::Profile;
+use num_rational::Rational64;
+use std::collections::{HashMap, HashSet};
+
+/// What validation needs to know about the ontology's classes (names are lower case).
+pub trait ClassLookup {
+    fn class_exists(&self, name: &str) -> bool;
+    /// Whether `class` is `ancestor` or a subclass of it; every class is a `t`.
+    fn is_a(&self, class: &str, ancestor: &str) -> bool;
+    /// Whether the class can be instantiated as a concept (a constant in a network).
+    fn is_conceptualizable(&self, class: &str) -> bool;
+    fn class_names(&self) -> Vec<&str>;
+}
+
+/// A number constant becomes an instance of this class.
+const QUANTITY: &str = "quantity";
+/// A list constant becomes an instance of this class.
+const LIST_CLASS: &str = "list-of-kitchen-entities";
+
+pub struct Validator<'a> {
+    catalogue: Catalogue,
+    /// The other profile's catalogue, to recognise a network written for it.
+    other: Catalogue,
+    classes: Option<&'a dyn ClassLookup>,
+    known_recipes: Option<&'a [&'a str]>,
+}
+
+impl<'a> Validator<'a> {
+    /// A validator for a profile, without class checks and without a list of known recipes.
+    pub fn new(profile: Profile) -> Self {
+        let other = Profile::ALL
+            .into_iter()
+            .find(|p| *p != profile)
+            .unwrap_or(profile);
+        Validator {
+            catalogue: Catalogue::builtin(profile),
+            other: Catalogue::builtin(other),
+            classes: None,
+            known_recipes: None,
+        }
+    }
+
+    pub fn with_classes(mut self, classes: &'a dyn ClassLookup) -> Self {
+        self.classes = Some(classes);
+        self
+    }
+
+    pub fn with_known_recipes(mut self, ids: &'a [&'a str]) -> Self {
+        self.known_recipes = Some(ids);
+        self
+    }
+
+    pub fn catalogue(&self) -> &Catalogue {
+        &self.catalogue
+    }
+
+    /// Every recipe, then the file-level checks (unknown and duplicate recipe ids).
+    pub fn validate(&self, file: &SolutionFile) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        for r in &file.recipes {
+            out.extend(self.validate_recipe(r));
+        }
+        let mut first_seen: HashMap<&str, Span> = HashMap::new();
+        for r in &file.recipes {
+            if r.id.is_empty() {
+                continue; // the header itself was reported while parsing
+            }
+            if let Some(known) = self.known_recipes
+                && !known.contains(&r.id.as_str())
+            {
+                let mut d = Diagnostic::new(
+                    DiagnosticKind::UnknownRecipe,
+                    r.id_span,
+                    format!("recipe `{}` is not supported by the benchmark", r.id),
+                );
+                let close = closest(&r.id, known.iter().copied(), 3);
+                if !close.is_empty() {
+                    d = d.with_hint(format!("did you mean {}?", quoted_list(&close)));
+                }
+                out.push(d);
+            }
+            if let Some(first) = first_seen.get(r.id.as_str()) {
+                out.push(
+                    Diagnostic::new(
+                        DiagnosticKind::DuplicateRecipe,
+                        r.id_span,
+                        format!("recipe `{}` appears twice in the file", r.id),
+                    )
+                    .with_hint(format!(
+                        "its first solution starts at byte {}; keep one solution per recipe",
+                        first.start
+                    )),
+                );
+            } else {
+                first_seen.insert(&r.id, r.id_span);
+            }
+        }
+        out
+    }
+
+    /// The reference's per-recipe checks (errors) and data-flow warnings.
+    pub fn validate_recipe(&self, recipe: &Recipe) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        self.check_get_kitchen(recipe, &mut out);
+        for p in &recipe.predicates {
+            check_duplicate_arguments(p, &mut out);
+            let sig = self.check_primitive(p, &mut out);
+            self.check_arguments(p, sig, &mut out);
+        }
+        self.flow_warnings(recipe, &mut out);
+        out
+    }
+
+    fn check_get_kitchen(&self, recipe: &Recipe, out: &mut Vec<Diagnostic>) {
+        let kitchens: Vec<&Predicate> = recipe
+            .predicates
+            .iter()
+            .filter(|p| p.name == "get-kitchen")
+            .collect();
+        match kitchens.len() {
+            1 => {}
+            0 if recipe.predicates.is_empty() => out.push(
+                Diagnostic::new(
+                    DiagnosticKind::GetKitchenCount,
+                    recipe.id_span,
+                    format!(
+                        "recipe `{}` is empty: it needs exactly one get-kitchen, found 0",
+                        recipe.id
+                    ),
+                )
+                .with_hint("add the recipe's predicates, starting with `(get-kitchen ?kitchen)`"),
+            ),
+            0 => out.push(
+                Diagnostic::new(
+                    DiagnosticKind::GetKitchenCount,
+                    recipe.id_span,
+                    format!(
+                        "recipe `{}` needs exactly one get-kitchen, found 0",
+                        recipe.id
+                    ),
+                )
+                .with_hint(
+                    "add `(get-kitchen ?kitchen)` and use ?kitchen as the first kitchen state",
+                ),
+            ),
+            n => out.push(
+                Diagnostic::new(
+                    DiagnosticKind::GetKitchenCount,
+                    kitchens[1].span,
+                    format!(
+                        "recipe `{}` needs exactly one get-kitchen, found {n}",
+                        recipe.id
+                    ),
+                )
+                .with_hint("keep a single get-kitchen and chain the kitchen states from it"),
+            ),
+        }
+    }
+
+    /// The primitive's signature when the name and arity are right.
+    fn check_primitive(&self, p: &Predicate, out: &mut Vec<Diagnostic>) -> Option<&PrimitiveSig> {
+        let profile = self.catalogue.profile;
+        let Some(sig) = self.catalogue.get(&p.name) else {
+            let mut d = Diagnostic::new(
+                DiagnosticKind::UnknownPrimitive,
+                p.name_span,
+                format!("unknown primitive `{}`", p.name),
+            );
+            if self.other.get(&p.name).is_some() {
+                d = d.with_hint(format!(
+                    "`{}` exists only in profile {}; this looks like a network for that profile",
+                    p.name, self.other.profile
+                ));
+            } else {
+                let close = closest(&p.name, self.catalogue.iter().map(|s| s.name.as_str()), 3);
+                if !close.is_empty() {
+                    d = d.with_hint(format!("did you mean {}?", quoted_list(&close)));
+                }
+            }
+            out.push(d);
+            return None;
+        };
+        if sig.arity() == p.args.len() {
+            return Some(sig);
+        }
+        let span = if p.args.len() > sig.arity() {
+            let from = p
+                .arg_spans
+                .get(sig.arity())
+                .map_or(p.span.start, |s| s.start);
+            Span::new(from, p.arg_spans.last().map_or(p.span.end, |s| s.end))
+        } else {
+            p.span
+        };
+        let mut d = Diagnostic::new(
+            DiagnosticKind::WrongArity,
+            span,
+            format!(
+                "`{}` takes {} arguments in profile {profile}, found {}",
+                p.name,
+                sig.arity(),
+                p.args.len()
+            ),
+        );
+        let other = self
+            .other
+            .get(&p.name)
+            .filter(|o| o.arity() == p.args.len());
+        d = match other {
+            Some(_) => d.with_hint(format!(
+                "`{}` takes {} arguments in profile {}: this looks like a network for profile {} (use --reference {})",
+                p.name,
+                p.args.len(),
+                self.other.profile,
+                self.other.profile,
+                self.other.profile
+            )),
+            None => d.with_hint(format!(
+                "the arguments are: {}",
+                sig.args.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(" ")
+            )),
+        };
+        out.push(d);
+        None
+    }
+
+    fn check_arguments(
+        &self,
+        p: &Predicate,
+        sig: Option<&PrimitiveSig>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        for (i, a) in p.args.iter().enumerate() {
+            let span = p.arg_spans.get(i).copied().unwrap_or(p.span);
+            let declared = sig.and_then(|s| s.args.get(i));
+            let class = match a {
+                Arg::Var(_) => continue,
+                Arg::Str(s) => {
+                    out.push(
+                        Diagnostic::new(
+                            DiagnosticKind::StringArgument,
+                            span,
+                            format!("a string {s:?} is not a valid argument"),
+                        )
+                        .with_hint("arguments are variables (?x), numbers, or ontology class names without quotes"),
+                    );
+                    continue;
+                }
+                Arg::Num(_) => QUANTITY,
+                Arg::List(_) => LIST_CLASS,
+                Arg::Sym(s) => s.as_str(),
+            };
+            let Some(classes) = self.classes else {
+                continue;
+            };
+            if let Arg::Sym(s) = a {
+                if !classes.class_exists(s) {
+                    let mut d = Diagnostic::new(
+                        DiagnosticKind::UnknownClass,
+                        span,
+                        format!("`{s}` is not a class of the ontology"),
+                    );
+                    let names = classes.class_names();
+                    let close = closest(s, names.iter().copied(), 3);
+                    if !close.is_empty() {
+                        d = d.with_hint(format!("did you mean {}?", quoted_list(&close)));
+                    }
+                    out.push(d);
+                    continue;
+                }
+                if !classes.is_conceptualizable(s) {
+                    out.push(
+                        Diagnostic::new(
+                            DiagnosticKind::NotConceptualizable,
+                            span,
+                            format!("`{s}` cannot be used as a constant (it is not a concept)"),
+                        )
+                        .with_hint(
+                            "use a variable here and let an action or the kitchen provide it",
+                        ),
+                    );
+                    continue;
+                }
+            }
+            let Some(declared) = declared else { continue };
+            if declared.ty != "t" && !classes.is_a(class, &declared.ty) {
+                let what = match a {
+                    Arg::Num(_) => format!("the number {a} (a quantity)"),
+                    Arg::List(_) => format!("the list {a}"),
+                    _ => format!("`{a}`"),
+                };
+                out.push(
+                    Diagnostic::new(
+                        DiagnosticKind::TypeMismatch,
+                        span,
+                        format!(
+                            "argument {} of `{}` ({}) must be a {}, found {what}",
+                            i + 1,
+                            p.name,
+                            declared.name,
+                            declared.ty
+                        ),
+                    )
+                    .with_hint("check the argument order against the primitive's signature"),
+                );
+            }
+        }
+    }
+
+    fn flow_warnings(&self, recipe: &Recipe, out: &mut Vec<Diagnostic>) {
+        let net = Network::build(recipe, &self.catalogue);
+        let arg_span = |action: usize, arg: usize| {
+            let p = &recipe.predicates[action];
+            p.arg_spans.get(arg).copied().unwrap_or(p.span)
+        };
+        // The end of the kitchen-state chain: actions whose kitchen-state output nobody uses.
+        let mut final_actions = HashSet::new();
+        for flow in net.variables.values() {
+            if let Some(p) = flow.producer()
+                && p.role == Role::KitchenStateOut
+                && flow.uses().next().is_none()
+            {
+                final_actions.insert(p.action);
+            }
+        }
+        // Variables of predicates that could not be read against the catalogue: their flow is
+        // unknown, so warning about it would only echo the error.
+        let opaque: HashSet<&str> = recipe
+            .predicates
+            .iter()
+            .zip(&net.known)
+            .filter(|(_, known)| !**known)
+            .flat_map(|(p, _)| p.args.iter().filter_map(Arg::as_var))
+            .collect();
+        for (name, flow) in &net.variables {
+            if opaque.contains(name.as_str()) {
+                continue;
+            }
+            let definite: Vec<_> = flow.definite_producers().collect();
+            if let [first, second, ..] = definite.as_slice() {
+                out.push(
+                    Diagnostic::new(
+                        DiagnosticKind::MultipleProducers,
+                        arg_span(second.action, second.arg),
+                        format!(
+                            "?{name} is produced by both `{}` and `{}`",
+                            recipe.predicates[first.action].name,
+                            recipe.predicates[second.action].name
+                        ),
+                    )
+                    .with_hint("give each action's output its own variable"),
+                );
+            }
+            match flow.producer() {
+                Some(p) => {
+                    if p.arg == 0
+                        && p.role == Role::Output
+                        && flow.uses().next().is_none()
+                        && !final_actions.contains(&p.action)
+                    {
+                        out.push(
+                            Diagnostic::new(
+                                DiagnosticKind::UnusedOutput,
+                                arg_span(p.action, p.arg),
+                                format!("the output ?{name} is never used"),
+                            )
+                            .with_hint("use it in a later action, or remove the action"),
+                        );
+                    }
+                }
+                None => {
+                    for o in &flow.occurrences {
+                        let (kind, msg, hint) = match o.role {
+                            Role::KitchenStateIn => (
+                                DiagnosticKind::BrokenKitchenStateChain,
+                                format!("the kitchen state ?{name} is produced by no action"),
+                                "use the kitchen-state output of the previous action (or of get-kitchen)",
+                            ),
+                            _ => (
+                                DiagnosticKind::UnboundInput,
+                                format!(
+                                    "the input ?{name} is produced by no action and has no default"
+                                ),
+                                "bind it with an earlier action's output, or write a constant",
+                            ),
+                        };
+                        out.push(
+                            Diagnostic::new(kind, arg_span(o.action, o.arg), msg).with_hint(hint),
+                        );
+                    }
+                }
+            }
+        }
+        for cycle in net.cycles() {
+            let names: Vec<&str> = cycle
+                .iter()
+                .map(|&i| recipe.predicates[i].name.as_str())
+                .collect();
+            out.push(
+                Diagnostic::new(
+                    DiagnosticKind::DependencyCycle,
+                    recipe.predicates[cycle[0]].span,
+                    format!(
+                        "these actions depend on each other in a cycle: {}",
+                        names.join(" → ")
+                    ),
+                )
+                .with_hint("an action cannot use, even indirectly, a variable it produces"),
+            );
+        }
+    }
+}
+
+/// Parse and validate a text: all diagnostics, in source order.
+pub fn check(text: &str, validator: &Validator) -> Vec<Diagnostic> {
+    let parsed = parse(text);
+    let mut all = parsed.diagnostics;
+    all.extend(validator.validate(&parsed.file));
+    all.sort_by_key(|d| (d.span.start, d.severity, d.kind));
+    all
+}
+
+/// How Lisp `eql` sees an argument; `None` for values that are never `eql` to another.
+#[derive(PartialEq, Eq, Hash)]
+enum EqlKey<'a> {
+    Symbol(&'a str),
+    Variable(&'a str),
+    Exact(Rational64),
+    /// Floats are `eql` when their bits are equal (so 0.0 and -0.0 differ).
+    Float(u32),
+    /// `()` and `nil` are the same symbol.
+    Nil,
+}
+
+fn eql_key(a: &Arg) -> Option<EqlKey<'_>> {
+    match a {
+        Arg::Var(v) => Some(EqlKey::Variable(v)),
+        Arg::Sym(s) => Some(EqlKey::Symbol(s)),
+        Arg::Num(Number::Exact(r)) => Some(EqlKey::Exact(*r)),
+        Arg::Num(Number::Float(f)) => Some(EqlKey::Float(f.to_bits())),
+        Arg::List(items) if items.is_empty() => Some(EqlKey::Nil),
+        Arg::List(_) | Arg::Str(_) => None,
+    }
+}
+
+fn check_duplicate_arguments(p: &Predicate, out: &mut Vec<Diagnostic>) {
+    let mut seen = HashSet::new();
+    let mut reported = HashSet::new();
+    for (i, a) in p.args.iter().enumerate() {
+        let Some(key) = eql_key(a) else { continue };
+        if seen.contains(&key) {
+            if reported.insert(i) {
+                let span = p.arg_spans.get(i).copied().unwrap_or(p.span);
+                out.push(
+                    Diagnostic::new(
+                        DiagnosticKind::DuplicateArgument,
+                        span,
+                        format!("`{a}` appears twice in this `{}`", p.name),
+                    )
+                    .with_hint(match a {
+                        Arg::Var(_) => "every argument position needs its own variable",
+                        _ => "the reference refuses repeated constants too; write one of them as a variable or change it",
+                    }),
+                );
+            }
+        } else {
+            seen.insert(key);
+        }
+    }
+}
+
+/// Up to `n` candidates closest to `word` by edit distance (within a third of its length).
+fn closest<'c>(word: &str, candidates: impl Iterator<Item = &'c str>, n: usize) -> Vec<&'c str> {
+    let limit = (word.chars().count() / 3).max(2);
+    let mut scored: Vec<(usize, &str)> = candidates
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .collect();
+    scored.sort_unstable();
+    scored.dedup();
+    scored.into_iter().take(n).map(|(_, c)| c).collect()
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (diag + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+fn quoted_list(items: &[&str]) -> String {
+    items
+        .iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("fetch", "fetch"), 0);
+        assert_eq!(edit_distance("fecth", "fetch"), 2);
+        assert_eq!(edit_distance("buter", "butter"), 1);
+        assert_eq!(
+            closest("buter", ["butter", "water", "sugar"].into_iter(), 3),
+            ["butter", "water"]
+        );
+    }
+}

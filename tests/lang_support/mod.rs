@@ -1,0 +1,115 @@
+//! Test support for the language layer: where the shared data lives, and file listings.
+#![allow(dead_code)]
+
+use cookingbot::language::validate::ClassLookup;
+use cookingbot::profile::Profile;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// The official benchmark checkout (`COOKINGBOT_BENCHMARK`, default `../shared/benchmark`).
+pub fn benchmark_dir() -> PathBuf {
+    let dir = std::env::var_os("COOKINGBOT_BENCHMARK")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmark"));
+    assert!(
+        dir.join("data").is_dir(),
+        "benchmark data not found at {} — set COOKINGBOT_BENCHMARK to the official benchmark checkout",
+        dir.display()
+    );
+    dir
+}
+
+/// A sibling of the benchmark checkout (`benchmark-2023`, `spec`, `reference`).
+pub fn shared(name: &str) -> PathBuf {
+    let dir = benchmark_dir().join("..").join(name);
+    assert!(
+        dir.exists(),
+        "shared data `{name}` not found at {}",
+        dir.display()
+    );
+    dir
+}
+
+pub fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// Every `.solution` file under a directory, sorted.
+pub fn solution_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "solution") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    assert!(
+        !out.is_empty(),
+        "no .solution files under {}",
+        dir.display()
+    );
+    out
+}
+
+/// The 30 recipe ids the benchmark supports (the headers of the spec's gold networks).
+pub fn known_recipe_ids() -> Vec<String> {
+    let text = read(&shared("spec").join("reference-gold-networks.solution"));
+    text.lines()
+        .filter_map(|l| l.strip_prefix('#'))
+        .map(|l| l.split_whitespace().next().unwrap_or("").to_lowercase())
+        .collect()
+}
+
+/// Class lookups from the repository's ontology data (`kitchens/ontology-<profile>.json`),
+/// standing in for the ontology module in the language tests.
+pub struct TestClasses {
+    ancestors: HashMap<String, HashSet<String>>,
+}
+
+impl TestClasses {
+    pub fn load(profile: Profile) -> TestClasses {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("kitchens/ontology-{}.json", profile.name()));
+        let json: serde_json::Value = serde_json::from_str(&read(&path))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut ancestors = HashMap::new();
+        for class in json["classes"].as_array().expect("a list of classes") {
+            let name = class["name"].as_str().expect("a class name").to_string();
+            let precedence = class["precedence"].as_array().expect("a precedence list");
+            let set = precedence
+                .iter()
+                .filter_map(|v| v.as_str())
+                .map(str::to_string)
+                .collect();
+            ancestors.insert(name, set);
+        }
+        TestClasses { ancestors }
+    }
+}
+
+impl ClassLookup for TestClasses {
+    fn class_exists(&self, name: &str) -> bool {
+        self.ancestors.contains_key(name)
+    }
+    fn is_a(&self, class: &str, ancestor: &str) -> bool {
+        ancestor == "t"
+            || class == ancestor
+            || self
+                .ancestors
+                .get(class)
+                .is_some_and(|s| s.contains(ancestor))
+    }
+    fn is_conceptualizable(&self, class: &str) -> bool {
+        self.is_a(class, "conceptualizable")
+    }
+    fn class_names(&self) -> Vec<&str> {
+        self.ancestors.keys().map(String::as_str).collect()
+    }
+}
