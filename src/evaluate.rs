@@ -5,6 +5,7 @@
 use crate::benchmark::{Benchmark, DataError};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::Diagnostic;
+use crate::language::validate::Validator;
 use crate::metrics::smatch::{SmatchConfig, smatch};
 use crate::metrics::{GoldRun, gold_run, score};
 use crate::profile::Profile;
@@ -74,19 +75,18 @@ impl Evaluator {
     /// Evaluate the text of a solution file.
     pub fn evaluate(&self, text: &str, metrics: &MetricSet) -> Result<Vec<RecipeResult>, Refusal> {
         let parsed = crate::language::parse::parse(text);
-        let errors: Vec<Diagnostic> = parsed.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
-        if !errors.is_empty() {
-            let message = errors[0].message.clone();
+        let ids = self.benchmark.ids();
+        let validator = Validator::new(self.model.profile)
+            .with_classes(&self.model.onto)
+            .with_known_recipes(&ids);
+        let mut diagnostics = parsed.diagnostics;
+        diagnostics.extend(validator.validate(&parsed.file));
+        let errors: Vec<Diagnostic> = diagnostics.into_iter().filter(Diagnostic::is_error).collect();
+        if let Some(first) = errors.first() {
+            let message = first.message.clone();
             return Err(Refusal { message, diagnostics: errors });
         }
         let file = parsed.file;
-        let mut seen = std::collections::HashSet::new();
-        for r in &file.recipes {
-            self.gold(&r.id)?;
-            if !seen.insert(r.id.as_str()) {
-                return Err(Refusal::new(format!("Duplicate entry found for recipe {}", r.id)));
-            }
-        }
         let mut results = Vec::with_capacity(file.recipes.len());
         for recipe in file.recipes.iter().rev() {
             results.push(self.evaluate_recipe(recipe, metrics)?);

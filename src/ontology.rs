@@ -287,3 +287,23 @@ impl Ontology {
         self.classes.is_empty()
     }
 }
+
+/// Lets validation check constants against the ontology without knowing its representation.
+impl crate::language::validate::ClassLookup for Ontology {
+    fn class_exists(&self, name: &str) -> bool {
+        self.class_id(name).is_some()
+    }
+
+    fn is_a(&self, class: &str, ancestor: &str) -> bool {
+        ancestor == "t"
+            || matches!((self.class_id(class), self.class_id(ancestor)), (Some(c), Some(a)) if Ontology::is_a(self, c, a))
+    }
+
+    fn is_conceptualizable(&self, class: &str) -> bool {
+        self.class_id(class).is_some_and(|c| self.is_a_name(c, "conceptualizable"))
+    }
+
+    fn class_names(&self) -> Vec<&str> {
+        self.classes.iter().map(|c| c.name.as_str()).collect()
+    }
+}

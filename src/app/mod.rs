@@ -2,3 +2,4 @@
 //! binary stays a thin argument parser.
 
 pub mod check;
+pub mod evaluate;

@@ -1,8 +1,11 @@
-//! The cookingbot command line.
+//! The cookingbot command line: the reference evaluator's own invocation plus subcommands.
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use cookingbot::app::check::{self, CheckOptions};
+use cookingbot::app::evaluate::{self, EvaluateOptions};
+use cookingbot::ontology::Ontology;
 use cookingbot::profile::Profile;
+use cookingbot::report::MetricSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -10,11 +13,44 @@ use std::process::ExitCode;
 #[command(
     name = "cookingbot-evaluator",
     version,
-    about = "Check, inspect and evaluate MUHAI Cooking Language networks"
+    about = "Evaluate, check and inspect MUHAI Cooking Language networks as the MUHAI Recipe Execution Benchmark's reference evaluator does",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    evaluate: EvaluateArgs,
+    /// Reference version to reproduce: 2024 (Babel HEAD, official benchmark data) or 2023
+    /// (the documented January 2023 release).
+    #[arg(long, global = true, default_value = "2024")]
+    reference: Profile,
+    /// Folder of the benchmark data (holding `data/gold-standard-solutions`); default
+    /// $COOKINGBOT_BENCHMARK.
+    #[arg(long, global = true)]
+    benchmark: Option<PathBuf>,
+}
+
+/// The reference's invocation; `-input`, `-output`, `-metrics`, `-show-output` and `-lib-dir`
+/// are accepted with one dash, as the reference takes them.
+#[derive(Args)]
+struct EvaluateArgs {
+    /// The .solution file to evaluate.
+    #[arg(long)]
+    input: Option<PathBuf>,
+    /// The CSV file to write (parent directories are created).
+    #[arg(long)]
+    output: Option<PathBuf>,
+    /// Metrics to compute: smatch-score goal-condition-success dish-approximation-score
+    /// execution-time, or none (default: the three simulation metrics).
+    #[arg(long, num_args = 1..)]
+    metrics: Vec<String>,
+    /// Accepted for compatibility with the reference (its browser view is not reproduced).
+    #[arg(long)]
+    show_output: Option<String>,
+    /// Accepted for compatibility; Smatch needs no Python library here.
+    #[arg(long)]
+    lib_dir: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -23,9 +59,6 @@ enum Command {
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Reference version to check against.
-        #[arg(long, default_value = "2024")]
-        reference: Profile,
         /// Recipe ids to accept (default: the benchmark's 30 recipes).
         #[arg(long, num_args = 1..)]
         known_recipes: Option<Vec<String>>,
@@ -36,39 +69,56 @@ enum Command {
         /// The recipe to draw (default: the first in the file).
         #[arg(long)]
         recipe: Option<String>,
-        #[arg(long, default_value = "2024")]
-        reference: Profile,
     },
 }
 
+/// The reference's keys, matched case-insensitively with one dash.
+const REFERENCE_KEYS: [&str; 5] = ["-input", "-output", "-show-output", "-lib-dir", "-metrics"];
+
+/// Rewrite the reference's single-dash keys into this program's long options.
+fn normalise(args: impl Iterator<Item = String>) -> Vec<String> {
+    args.map(|a| match REFERENCE_KEYS.iter().find(|k| k.eq_ignore_ascii_case(&a)) {
+        Some(k) => format!("-{k}"),
+        None => a,
+    })
+    .collect()
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(normalise(std::env::args()));
     let mut stderr = std::io::stderr();
+    let mut stdout = std::io::stdout();
     let code = match cli.command {
-        Command::Check {
-            files,
-            reference,
-            known_recipes,
-        } => {
+        Some(Command::Check { files, known_recipes }) => {
+            let onto = Ontology::builtin(cli.reference);
             let files: Vec<&std::path::Path> = files.iter().map(PathBuf::as_path).collect();
-            let opts = CheckOptions {
-                profile: reference,
-                known_recipes,
-                classes: None,
-            };
+            let opts = CheckOptions { profile: cli.reference, known_recipes, classes: Some(&onto) };
             check::check_files(&files, &opts, &mut stderr)
         }
-        Command::Graph {
-            file,
-            recipe,
-            reference,
-        } => check::graph(
-            &file,
-            recipe.as_deref(),
-            reference,
-            &mut std::io::stdout(),
-            &mut stderr,
-        ),
+        Some(Command::Graph { file, recipe }) => {
+            check::graph(&file, recipe.as_deref(), cli.reference, &mut stdout, &mut stderr)
+        }
+        None => {
+            let e = cli.evaluate;
+            match (e.input, e.output) {
+                (Some(input), Some(output)) => {
+                    let opts = EvaluateOptions {
+                        input,
+                        output,
+                        metrics: MetricSet::from_words(&e.metrics),
+                        profile: cli.reference,
+                        benchmark: cli.benchmark,
+                    };
+                    evaluate::run(&opts, &mut stdout, &mut stderr)
+                }
+                _ => {
+                    eprintln!(
+                        "usage: cookingbot-evaluator -input FILE.solution -output RESULTS.csv [-metrics ...]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator --help"
+                    );
+                    evaluate::EXIT_UNUSABLE
+                }
+            }
+        }
     };
-    ExitCode::from(code as u8)
+    ExitCode::from(u8::try_from(code).unwrap_or(2))
 }
