@@ -8,8 +8,9 @@
 
 pub mod catalogue;
 pub mod language;
+pub mod metrics;
 pub mod number;
-pub mod profile;
 pub mod ontology;
+pub mod profile;
 pub mod simulation;
 pub mod world;
