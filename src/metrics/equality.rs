@@ -113,10 +113,8 @@ fn locate(m: &Model, obj: &Entity, place: &Entity, path: &mut Vec<ClassId>) -> b
         return true;
     }
     for e in contents {
-        if let Some(e) = e.as_obj() {
-            if m.k.is_container(e.class) && locate(m, obj, e, path) {
-                return true;
-            }
+        if e.as_obj().is_some_and(|e| m.k.is_container(e.class) && locate(m, obj, e, path)) {
+            return true;
         }
     }
     path.pop();

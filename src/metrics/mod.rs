@@ -107,7 +107,7 @@ pub fn score(
 }
 
 /// The value bound to the first argument of step `step` (NIL for an argument-less predicate).
-pub fn primary_output<'e>(exec: &'e Execution, step: usize) -> &'e Value {
+pub fn primary_output(exec: &Execution, step: usize) -> &Value {
     let p = exec.steps[step].predicate;
     match exec.slots[p].first() {
         Some(&slot) => &exec.bindings[slot].value,
