@@ -206,3 +206,87 @@ pub fn change_temperature(
     }
     Ok(())
 }
+
+// ---- Added by the fetch/transfer/temperature/covering family (engineer A). ----
+
+/// The shared handle of the object at `path` below `root` (`root` itself for an empty path),
+/// for binding an object of the new kitchen state to an output.
+pub fn arc_at(root: &std::sync::Arc<Entity>, m: &Model, path: &[usize]) -> Option<std::sync::Arc<Entity>> {
+    let Some((&last, parent)) = path.split_last() else { return Some(root.clone()) };
+    let parent = crate::simulation::kitchen::at(root, m, parent)?;
+    match parent.val(m.k.contents).items().get(last)? {
+        Value::Obj(e) => Some(e.clone()),
+        _ => None,
+    }
+}
+
+/// The shared handle of the object with persistent id `pid` anywhere in `ks`.
+pub fn arc_by_pid(ks: &std::sync::Arc<Entity>, m: &Model, pid: crate::world::Pid) -> Option<std::sync::Arc<Entity>> {
+    let path = crate::simulation::kitchen::find_pid(ks, m, &[], pid)?;
+    arc_at(ks, m, &path)
+}
+
+/// Mutable access to the object with persistent id `pid` anywhere in `ks` (copy on write).
+pub fn obj_mut<'e>(ks: &'e mut std::sync::Arc<Entity>, m: &Model, pid: crate::world::Pid) -> Option<&'e mut Entity> {
+    let path = crate::simulation::kitchen::find_pid(ks, m, &[], pid)?;
+    crate::simulation::kitchen::at_mut(ks, m, &path)
+}
+
+/// `find-kitchen-entities`: the items of a list that still lie on the counter-top, as a new
+/// list (reversed order); `None` for a failed object. Profile 2023 collects the counter-top's
+/// objects from the first item on, walking both in step; 2024 collects the list's own items
+/// (one repeated persistent id: walked in step; all distinct: looked up one by one; otherwise
+/// none) and fails like the reference when a repeated item is not on the counter-top.
+pub fn find_kitchen_entities(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    list: &Entity,
+    counter: &Entity,
+) -> Result<Option<Entity>, SimError> {
+    if m.onto.is_a(list.class, m.k.failed_object) {
+        return Ok(None);
+    }
+    let k = &m.k;
+    let items = list.val(k.items).items();
+    let on_counter = counter.val(k.contents).items();
+    let pid = |v: &Value| v.as_obj().map(|e| e.pid);
+    let first = items.first().and_then(pid);
+    let mut found: Vec<Value> = Vec::new();
+    match m.profile {
+        crate::profile::Profile::R2023 => {
+            let start = on_counter.iter().position(|c| pid(c) == first).unwrap_or(on_counter.len());
+            for (item, thing) in items.iter().zip(&on_counter[start..]) {
+                if pid(item) == pid(thing) {
+                    found.insert(0, thing.clone());
+                }
+            }
+        }
+        crate::profile::Profile::R2024 => {
+            let mut unique: Vec<Option<crate::world::Pid>> = Vec::new();
+            for i in items {
+                if !unique.contains(&pid(i)) {
+                    unique.push(pid(i));
+                }
+            }
+            if unique.len() == 1 {
+                let start = on_counter.iter().position(|c| pid(c) == first).ok_or_else(|| {
+                    SimError::new("The value NIL is not of type KITCHEN-ENTITY (persistent-id of an empty counter-top)")
+                })?;
+                for (item, thing) in items.iter().zip(&on_counter[start..]) {
+                    if pid(item) == pid(thing) {
+                        found.insert(0, item.clone());
+                    }
+                }
+            } else if unique.len() == items.len() {
+                for item in items {
+                    if on_counter.iter().any(|c| pid(c) == pid(item)) {
+                        found.insert(0, item.clone());
+                    }
+                }
+            }
+        }
+    }
+    let mut out = maker.copy(list);
+    set(m, &mut out, k.items, Value::list(found))?;
+    Ok(Some(out))
+}
