@@ -26,7 +26,9 @@ fn list(items: Vec<Value>) -> Value {
 }
 
 fn class(m: &Model, name: &str) -> u16 {
-    m.onto.class_id(name).unwrap_or_else(|| panic!("no class {name}"))
+    m.onto
+        .class_id(name)
+        .unwrap_or_else(|| panic!("no class {name}"))
 }
 
 fn ingredient(m: &Model, mk: &mut Maker<'_>, name: &str, value: Number, unit: &str) -> Entity {
@@ -37,7 +39,10 @@ fn ingredient(m: &Model, mk: &mut Maker<'_>, name: &str, value: Number, unit: &s
 }
 
 fn with_contents(m: &Model, mut e: Entity, contents: Vec<Entity>) -> Entity {
-    assert!(e.set(m.k.contents, Value::list(contents.into_iter().map(Value::obj).collect())));
+    assert!(e.set(
+        m.k.contents,
+        Value::list(contents.into_iter().map(Value::obj).collect())
+    ));
     e
 }
 
@@ -46,13 +51,31 @@ fn symbols_numbers_and_lists() {
     assert!(similar(&Value::Nil, &Value::List(Arc::new(Vec::new()))));
     assert!(!similar(&Value::Nil, &Value::T));
     assert!(!similar(&Value::Nil, &list(vec![sym("a")])));
-    assert!(similar(&Value::Num(Number::int(1)), &Value::Num(Number::float(1.0))));
-    assert!(!similar(&Value::Num(Number::ratio(1, 3).unwrap()), &Value::Num(Number::float(1.0 / 3.0))));
+    assert!(similar(
+        &Value::Num(Number::int(1)),
+        &Value::Num(Number::float(1.0))
+    ));
+    assert!(!similar(
+        &Value::Num(Number::ratio(1, 3).unwrap()),
+        &Value::Num(Number::float(1.0 / 3.0))
+    ));
     // Set-like with a length check only: multiplicities are not compared.
-    assert!(similar(&list(vec![sym("a"), sym("a"), sym("b")]), &list(vec![sym("a"), sym("b"), sym("b")])));
-    assert!(similar(&list(vec![sym("b"), sym("a")]), &list(vec![sym("a"), sym("b")])));
-    assert!(!similar(&list(vec![sym("a"), sym("b")]), &list(vec![sym("a"), sym("a")])));
-    assert!(similar(&list(vec![sym("a"), sym("a")]), &list(vec![sym("a"), sym("b")])));
+    assert!(similar(
+        &list(vec![sym("a"), sym("a"), sym("b")]),
+        &list(vec![sym("a"), sym("b"), sym("b")])
+    ));
+    assert!(similar(
+        &list(vec![sym("b"), sym("a")]),
+        &list(vec![sym("a"), sym("b")])
+    ));
+    assert!(!similar(
+        &list(vec![sym("a"), sym("b")]),
+        &list(vec![sym("a"), sym("a")])
+    ));
+    assert!(similar(
+        &list(vec![sym("a"), sym("a")]),
+        &list(vec![sym("a"), sym("b")])
+    ));
 }
 
 #[test]
@@ -85,24 +108,42 @@ fn locations() {
     let mut probe = mk.make(class(&m, "butter"));
     probe.pid = pid;
     let loc = find_location(&m, &Value::obj(probe), Some(&ks));
-    assert_eq!(loc, vec![m.k.kitchen_state, m.k.counter_top, class(&m, "medium-bowl")]);
+    assert_eq!(
+        loc,
+        vec![m.k.kitchen_state, m.k.counter_top, class(&m, "medium-bowl")]
+    );
     let list = mk.make(m.k.list_of_kitchen_entities);
-    assert_eq!(find_location(&m, &Value::obj(list), Some(&ks)), vec![m.k.kitchen_state, m.k.counter_top]);
+    assert_eq!(
+        find_location(&m, &Value::obj(list), Some(&ks)),
+        vec![m.k.kitchen_state, m.k.counter_top]
+    );
     let stranger = mk.make(class(&m, "butter"));
     assert!(find_location(&m, &Value::obj(stranger), Some(&ks)).is_empty());
     // Only the common prefix is compared.
     assert!(similar_locations(&[], &loc));
     assert!(similar_locations(&loc[..2], &loc));
-    assert!(!similar_locations(&[m.k.kitchen_state, class(&m, "fridge")], &loc));
+    assert!(!similar_locations(
+        &[m.k.kitchen_state, class(&m, "fridge")],
+        &loc
+    ));
 }
 
 /// A dough of 200 g butter and 100 g sugar, as a mixing primitive leaves it.
 fn dough(m: &Model, mk: &mut Maker<'_>, grams: i64) -> Entity {
     let mut b = ingredient(m, mk, "butter", Number::ratio(2, 3).unwrap(), "percent");
     let _ = b.set(m.k.temperature, Value::Nil);
-    let s = ingredient(m, mk, "white-sugar", Number::ratio(1, 3).unwrap(), "percent");
+    let s = ingredient(
+        m,
+        mk,
+        "white-sugar",
+        Number::ratio(1, 3).unwrap(),
+        "percent",
+    );
     let mut d = ingredient(m, mk, "dough", Number::int(grams), "g");
-    assert!(d.set(m.k.components, Value::list(vec![Value::obj(b), Value::obj(s)])));
+    assert!(d.set(
+        m.k.components,
+        Value::list(vec![Value::obj(b), Value::obj(s)])
+    ));
     d
 }
 
@@ -116,14 +157,26 @@ fn unfolding_scales_and_merges_portions() {
     let summary: Vec<(String, String, usize)> = unfolded
         .iter()
         .map(|u| {
-            let a = u.ingredient.val(m.k.amount).as_obj().and_then(|a| amount_value(&m, a)).unwrap();
-            (m.onto.class_name(u.ingredient.class).to_string(), a.to_string(), u.hierarchy.len())
+            let a = u
+                .ingredient
+                .val(m.k.amount)
+                .as_obj()
+                .and_then(|a| amount_value(&m, a))
+                .unwrap();
+            (
+                m.onto.class_name(u.ingredient.class).to_string(),
+                a.to_string(),
+                u.hierarchy.len(),
+            )
         })
         .collect();
     // Merged entries come out in reverse order of discovery.
     assert_eq!(
         summary,
-        vec![("white-sugar".to_string(), "100".to_string(), 1), ("butter".to_string(), "200".to_string(), 1)]
+        vec![
+            ("white-sugar".to_string(), "100".to_string(), 1),
+            ("butter".to_string(), "200".to_string(), 1)
+        ]
     );
     // Not a container: the reference's error.
     let butter = ingredient(&m, &mut mk, "butter", Number::int(1), "g");
@@ -139,7 +192,8 @@ struct Golds {
 
 fn manifest() -> serde_json::Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("gold/benchmark.json");
-    serde_json::from_str(&std::fs::read_to_string(path).expect("gold/benchmark.json")).expect("valid manifest")
+    serde_json::from_str(&std::fs::read_to_string(path).expect("gold/benchmark.json"))
+        .expect("valid manifest")
 }
 
 fn golds(profile: Profile) -> Golds {
@@ -155,7 +209,11 @@ fn golds(profile: Profile) -> Golds {
             Some(lines) => {
                 let text = format!(
                     "#{id}\n{}\n",
-                    lines.iter().filter_map(|l| l.as_str()).collect::<Vec<_>>().join("\n")
+                    lines
+                        .iter()
+                        .filter_map(|l| l.as_str())
+                        .collect::<Vec<_>>()
+                        .join("\n")
                 );
                 read_solution(&text).recipes.remove(0)
             }
@@ -174,8 +232,12 @@ fn golds(profile: Profile) -> Golds {
 fn fmt_scores(s: &Scores) -> [String; 3] {
     let nil = || "NIL".to_string();
     [
-        s.goal_condition_success.map(two_decimals).unwrap_or_else(nil),
-        s.dish_approximation_score.map(|d| two_decimals(Number::float(d))).unwrap_or_else(nil),
+        s.goal_condition_success
+            .map(two_decimals)
+            .unwrap_or_else(nil),
+        s.dish_approximation_score
+            .map(|d| two_decimals(Number::float(d)))
+            .unwrap_or_else(nil),
         s.execution_time.map(|t| t.to_string()).unwrap_or_else(nil),
     ]
 }
@@ -191,7 +253,10 @@ fn evaluate_file(g: &Golds, path: &Path) -> Result<BTreeMap<String, [String; 3]>
             Some(Err(e)) => return Err(format!("gold run of {}: {e}", recipe.id)),
             None => return Err(format!("unknown recipe {}", recipe.id)),
         };
-        let exec = g.model.execute(recipe).map_err(|e| format!("simulation: {e}"))?;
+        let exec = g
+            .model
+            .execute(recipe)
+            .map_err(|e| format!("simulation: {e}"))?;
         let s = score(&g.model, recipe, &exec, gold).map_err(|e| format!("metrics: {e}"))?;
         out.insert(recipe.id.clone(), fmt_scores(&s));
     }
@@ -201,32 +266,54 @@ fn evaluate_file(g: &Golds, path: &Path) -> Result<BTreeMap<String, [String; 3]>
 fn check(profile: Profile, tsv: &str) {
     let g = golds(profile);
     let rows = reference_rows(profile.name(), tsv);
-    let mut cache: HashMap<std::path::PathBuf, Result<BTreeMap<String, [String; 3]>, String>> = HashMap::new();
+    let mut cache: HashMap<std::path::PathBuf, Result<BTreeMap<String, [String; 3]>, String>> =
+        HashMap::new();
     let mut bad = Vec::new();
     for row in &rows {
-        let got = cache.entry(row.solution.clone()).or_insert_with(|| evaluate_file(&g, &row.solution));
-        let name = row.solution.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        let got = cache
+            .entry(row.solution.clone())
+            .or_insert_with(|| evaluate_file(&g, &row.solution));
+        let name = row
+            .solution
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let want = [row.gcs.clone(), row.dish.clone(), row.time.clone()];
         match got {
             Ok(map) => match map.get(&row.recipe) {
-                Some(ours) if !row.error.is_empty() => {
-                    bad.push(format!("{name:45} {:30} reference refuses, ours {ours:?}", row.recipe))
-                }
-                Some(ours) if *ours != want => {
-                    bad.push(format!("{name:45} {:30} reference {want:?} ours {ours:?}", row.recipe))
-                }
+                Some(ours) if !row.error.is_empty() => bad.push(format!(
+                    "{name:45} {:30} reference refuses, ours {ours:?}",
+                    row.recipe
+                )),
+                Some(ours) if *ours != want => bad.push(format!(
+                    "{name:45} {:30} reference {want:?} ours {ours:?}",
+                    row.recipe
+                )),
                 Some(_) => {}
+                None if !row.error.is_empty() => bad.push(format!(
+                    "{name:45} reference refuses ({}), ours ran",
+                    row.error
+                )),
                 None => bad.push(format!("{name:45} {:30} no row of ours", row.recipe)),
             },
-            Err(e) if row.error.is_empty() => {
-                bad.push(format!("{name:45} {:30} reference {want:?} ours error {e}", row.recipe))
-            }
+            Err(e) if row.error.is_empty() => bad.push(format!(
+                "{name:45} {:30} reference {want:?} ours error {e}",
+                row.recipe
+            )),
             Err(_) => {}
         }
     }
     let total = rows.len();
-    println!("profile {profile} {tsv}: {} of {total} rows match", total - bad.len());
-    assert!(bad.is_empty(), "profile {profile} {tsv}: {} of {total} rows differ:\n{}", bad.len(), bad.join("\n"));
+    println!(
+        "profile {profile} {tsv}: {} of {total} rows match",
+        total - bad.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "profile {profile} {tsv}: {} of {total} rows differ:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }
 
 #[test]
@@ -247,4 +334,17 @@ fn gold_files_2023() {
 #[test]
 fn documentation_examples_2023() {
     check(Profile::R2023, "doc-examples.tsv");
+}
+
+/// Needs the full parser for the refusals (syntax errors, unknown ids): informative only.
+#[test]
+#[ignore]
+fn perturbed_public_2024() {
+    check(Profile::R2024, "perturbed-public.tsv");
+}
+
+#[test]
+#[ignore]
+fn perturbed_public_2023() {
+    check(Profile::R2023, "perturbed-public.tsv");
 }

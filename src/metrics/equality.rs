@@ -113,7 +113,9 @@ fn locate(m: &Model, obj: &Entity, place: &Entity, path: &mut Vec<ClassId>) -> b
         return true;
     }
     for e in contents {
-        if e.as_obj().is_some_and(|e| m.k.is_container(e.class) && locate(m, obj, e, path)) {
+        if e.as_obj()
+            .is_some_and(|e| m.k.is_container(e.class) && locate(m, obj, e, path))
+        {
             return true;
         }
     }
