@@ -104,7 +104,7 @@ impl Evaluator {
         if metrics.needs_simulation() {
             let refuse = |e: SimError| Refusal::new(e.message);
             let execution = self.model.execute(recipe).map_err(refuse)?;
-            let scores = score(&self.model, &execution, gold).map_err(refuse)?;
+            let scores = score(&self.model, recipe, &execution, gold).map_err(refuse)?;
             if metrics.contains(Metric::GoalConditionSuccess) {
                 result.goal_condition_success = scores.goal_condition_success;
             }

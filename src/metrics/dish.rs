@@ -1,0 +1,550 @@
+//! Dish approximation score (`find-best-dish-score`, `compare-node-dishes`, `unfold-dish`).
+//!
+//! Every "final output" of the prediction (a step whose primary-output variable no later step
+//! mentions) is compared with the gold dish; the best comparison is the score. A comparison is
+//! 0.98 × contents ratio + 0.02 × container ratio, where the contents are the dish unfolded into
+//! base ingredients (mixtures scaled to grams, sprinkles and dips included, equal entries
+//! merged). The weights are single floats as in the reference; point totals stay exact.
+
+use super::equality::{
+    differing_slots, entities_similar, find_location, similar, similar_locations,
+};
+use super::{GoldRun, output_kitchen_state, primary_output};
+use crate::number::Number;
+use crate::ontology::SlotId;
+use crate::simulation::primitives::common::{convert_to_g, quantity_of};
+use crate::simulation::{Execution, Model, SimError};
+use crate::world::{Entity, Maker, Value};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// The reference's `similarity-score`: awarded points over possible points.
+#[derive(Clone, Copy, Debug)]
+struct Points {
+    points: Number,
+    max: Number,
+}
+
+impl Points {
+    fn new() -> Points {
+        Points {
+            points: Number::ZERO,
+            max: Number::ZERO,
+        }
+    }
+
+    fn add(&mut self, points: Number, max: Number) {
+        self.points = self.points.add(points);
+        self.max = self.max.add(max);
+    }
+
+    fn award(&mut self, ok: bool) {
+        self.add(Number::int(i64::from(ok)), Number::int(1));
+    }
+
+    /// 1 when nothing could be earned.
+    fn ratio(&self) -> Number {
+        if self.max.is_zero() {
+            Number::int(1)
+        } else {
+            self.points.div(self.max).unwrap_or(Number::int(1))
+        }
+    }
+}
+
+/// A base ingredient of an unfolded dish with the mixtures it is part of (outermost first).
+#[derive(Clone, Debug)]
+pub struct Unfolded {
+    pub ingredient: Entity,
+    pub hierarchy: Vec<Arc<Entity>>,
+}
+
+/// How one gold ingredient was matched.
+#[derive(Clone, Debug)]
+pub struct IngredientMatch {
+    pub class: String,
+    /// `0.6 × slot ratio + 0.4 × hierarchy ratio` of the best predicted candidate.
+    pub score: f32,
+    /// Slots of the gold ingredient in which the chosen candidate differs.
+    pub differing: Vec<String>,
+}
+
+/// What lies behind one dish comparison.
+#[derive(Clone, Debug, Default)]
+pub struct DishDetail {
+    pub matched: Vec<IngredientMatch>,
+    /// Gold base ingredients with no predicted ingredient of the same class.
+    pub missing: Vec<String>,
+    /// Predicted base ingredients left unmatched.
+    pub surplus: Vec<String>,
+    /// Container aspects that differ (location, class, slots, number of portions).
+    pub container_differences: Vec<String>,
+    pub contents_ratio: f32,
+    pub container_ratio: f32,
+}
+
+/// The comparison of one predicted output with the gold dish.
+#[derive(Clone, Debug)]
+pub struct NodeDish {
+    /// Index of the predicted predicate.
+    pub predicate: usize,
+    pub score: f32,
+    /// `None` when the output is not a dish (failed object, not a container of ingredients).
+    pub detail: Option<DishDetail>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct DishReport {
+    pub score: f32,
+    /// Every scored final output, from the last executed backwards.
+    pub scored: Vec<NodeDish>,
+    /// Index into `scored` of the (first) best comparison.
+    pub best: Option<usize>,
+}
+
+/// `find-best-dish-score`: walk the prediction backwards, scoring each step whose
+/// primary-output variable was not yet mentioned by a later step; the maximum wins.
+pub fn best_dish_score(
+    model: &Model,
+    predicted: &Execution,
+    gold: &GoldRun,
+) -> Result<DishReport, SimError> {
+    let gold_step = gold.output_step.ok_or_else(|| {
+        SimError::new(format!(
+            "the gold run of {} has no output node",
+            gold.recipe.id
+        ))
+    })?;
+    let mut cmp = Comparer::new(model, &gold.execution, gold_step);
+    let mut seen: HashSet<usize> = HashSet::new();
+    let mut report = DishReport::default();
+    let mut best: Option<Number> = None;
+    for step in (0..predicted.steps.len()).rev() {
+        let p = predicted.steps[step].predicate;
+        let slots = &predicted.slots[p];
+        let Some(&first) = slots.first() else {
+            continue;
+        };
+        if seen.contains(&first) {
+            continue;
+        }
+        let (score, detail) = cmp.compare(predicted, step)?;
+        if best.is_none_or(|b| score.num_cmp(&b).is_gt()) {
+            best = Some(score);
+            report.best = Some(report.scored.len());
+        }
+        report.scored.push(NodeDish {
+            predicate: p,
+            score: score.to_f32(),
+            detail,
+        });
+        seen.extend(slots.iter().copied());
+    }
+    report.score = best.map(|b| b.to_f32()).unwrap_or(0.0);
+    Ok(report)
+}
+
+/// Ontology names the comparison needs, and the gold side, unfolded once.
+struct Comparer<'m> {
+    m: &'m Model,
+    maker: Maker<'m>,
+    gold: &'m Execution,
+    gold_step: usize,
+    gold_unfolded: Option<Vec<Unfolded>>,
+}
+
+impl<'m> Comparer<'m> {
+    fn new(m: &'m Model, gold: &'m Execution, gold_step: usize) -> Self {
+        Comparer {
+            m,
+            maker: m.maker(),
+            gold,
+            gold_step,
+            gold_unfolded: None,
+        }
+    }
+
+    /// `compare-node-dishes`: the score of one predicted step's output against the gold dish.
+    fn compare(
+        &mut self,
+        exec: &Execution,
+        step: usize,
+    ) -> Result<(Number, Option<DishDetail>), SimError> {
+        let m = self.m;
+        let k = &m.k;
+        let zero = (Number::ZERO, None);
+        let value = primary_output(exec, step);
+        let Some(s) = value.as_obj() else {
+            return Ok(zero);
+        };
+        if m.onto.is_a(s.class, k.failed_object) {
+            return Ok(zero);
+        }
+        if !(m.onto.is_a(s.class, k.container) || m.onto.is_a(s.class, k.list_of_kitchen_entities))
+        {
+            return Ok(zero);
+        }
+        let items = all_ingredients(m, s);
+        if items.is_empty()
+            || !items.iter().all(|i| {
+                i.as_obj()
+                    .is_some_and(|e| m.onto.is_a(e.class, k.ingredient))
+            })
+        {
+            return Ok(zero);
+        }
+        let gold_value = primary_output(self.gold, self.gold_step);
+        let g = gold_value
+            .as_obj()
+            .ok_or_else(|| SimError::new("the gold dish is not an object"))?;
+        let mut detail = DishDetail::default();
+
+        // Container part.
+        let mut container = Points::new();
+        let loc_s = find_location(m, value, output_kitchen_state(m, exec, step));
+        let loc_g = find_location(
+            m,
+            gold_value,
+            output_kitchen_state(m, self.gold, self.gold_step),
+        );
+        let same_location = similar_locations(&loc_s, &loc_g);
+        container.award(same_location);
+        if !same_location {
+            detail.container_differences.push("location".into());
+        }
+        container.award(s.class == g.class);
+        if s.class != g.class {
+            detail.container_differences.push(format!(
+                "class {} instead of {}",
+                m.onto.class_name(s.class),
+                m.onto.class_name(g.class)
+            ));
+        }
+        for (slot, gv) in &g.slots {
+            if *slot == k.contents || *slot == k.items {
+                continue;
+            }
+            let ok = s.get(*slot).is_some_and(|sv| similar(sv, gv));
+            container.award(ok);
+            if !ok {
+                detail
+                    .container_differences
+                    .push(m.onto.slot_name(*slot).to_string());
+            }
+        }
+        let portions = |e: &Entity| dish_items(m, e).len();
+        let same_portions = portions(s) == portions(g);
+        container.award(same_portions);
+        if !same_portions {
+            detail.container_differences.push(format!(
+                "{} portions instead of {}",
+                portions(s),
+                portions(g)
+            ));
+        }
+
+        // Contents part.
+        let mut sol = unfold_dish(m, &mut self.maker, s)?;
+        if self.gold_unfolded.is_none() {
+            self.gold_unfolded = Some(unfold_dish(m, &mut self.maker, g)?);
+        }
+        let gold_unfolded = self.gold_unfolded.as_deref().unwrap_or(&[]);
+        let mut contents = Points::new();
+        let mut missing = 0i64;
+        for gi in gold_unfolded {
+            let class = gi.ingredient.class;
+            let candidates: Vec<usize> = (0..sol.len())
+                .filter(|&i| sol[i].ingredient.class == class)
+                .collect();
+            if candidates.is_empty() {
+                missing += 1;
+                detail.missing.push(m.onto.class_name(class).to_string());
+                continue;
+            }
+            // The first candidate with the highest score.
+            let mut best: Option<(usize, Number)> = None;
+            for &i in &candidates {
+                let sc = compare_hierarchy_ingredient(m, &sol[i], gi);
+                if best.is_none_or(|(_, b)| sc.num_cmp(&b).is_gt()) {
+                    best = Some((i, sc));
+                }
+            }
+            if let Some((i, sc)) = best {
+                contents.add(sc, Number::int(1));
+                let chosen = sol.remove(i);
+                detail.matched.push(IngredientMatch {
+                    class: m.onto.class_name(class).to_string(),
+                    score: sc.to_f32(),
+                    differing: differing_slots(m, &gi.ingredient, &chosen.ingredient),
+                });
+            }
+        }
+        contents.max = contents
+            .max
+            .add(Number::int(missing))
+            .add(Number::int(sol.len() as i64));
+        detail.surplus = sol
+            .iter()
+            .map(|u| m.onto.class_name(u.ingredient.class).to_string())
+            .collect();
+        let contents_ratio = contents.ratio();
+        let container_ratio = container.ratio();
+        detail.contents_ratio = contents_ratio.to_f32();
+        detail.container_ratio = container_ratio.to_f32();
+        let score = Number::float(0.98)
+            .mul(contents_ratio)
+            .add(Number::float(0.02).mul(container_ratio));
+        Ok((score, Some(detail)))
+    }
+}
+
+/// `compare-hierarchy-ingredient`: 0.6 × share of the gold ingredient's slots that the
+/// candidate matches + 0.4 × agreement of the mixture hierarchies.
+fn compare_hierarchy_ingredient(m: &Model, sol: &Unfolded, gold: &Unfolded) -> Number {
+    let mut ingredient = Points::new();
+    for (slot, gv) in &gold.ingredient.slots {
+        ingredient.award(sol.ingredient.get(*slot).is_some_and(|sv| similar(sv, gv)));
+    }
+    let mut hierarchy = Points::new();
+    for (gm, sm) in gold.hierarchy.iter().zip(&sol.hierarchy) {
+        hierarchy.add(compare_mixture(m, sm, gm).ratio(), Number::int(1));
+    }
+    let surplus = (gold.hierarchy.len() as i64 - sol.hierarchy.len() as i64).abs();
+    hierarchy.max = hierarchy.max.add(Number::int(surplus));
+    Number::float(0.6)
+        .mul(ingredient.ratio())
+        .add(Number::float(0.4).mul(hierarchy.ratio()))
+}
+
+/// `compare-mixture`: the gold mixture's slots other than components and amount, and the class.
+fn compare_mixture(m: &Model, sol: &Entity, gold: &Entity) -> Points {
+    let k = &m.k;
+    let mut p = Points::new();
+    for (slot, gv) in &gold.slots {
+        if *slot == k.components || *slot == k.amount {
+            continue;
+        }
+        p.award(sol.get(*slot).is_some_and(|sv| similar(sv, gv)));
+    }
+    p.award(sol.class == gold.class);
+    p
+}
+
+/// `contents-or-items`: the contents of a container, the items of a list of kitchen entities.
+fn dish_items<'e>(m: &Model, dish: &'e Entity) -> &'e [Value] {
+    let slot = if m.onto.is_a(dish.class, m.k.container) {
+        m.k.contents
+    } else {
+        m.k.items
+    };
+    dish.val(slot).items()
+}
+
+/// `get-ingredient-additions`: the dip, then the sprinkle, when set and the class has them.
+fn additions(m: &Model, e: &Entity) -> Vec<Value> {
+    let mut out = Vec::new();
+    let pairs = [
+        ("dippable", "dipped-in"),
+        ("can-be-sprinkled-on", "sprinkled-with"),
+    ];
+    for (class, slot) in pairs {
+        let (Some(c), Some(s)) = (m.onto.class_id(class), m.onto.slot_id(slot)) else {
+            continue;
+        };
+        if m.onto.is_a(e.class, c) {
+            let v = e.val(s);
+            if v.truthy() {
+                out.push(v.clone());
+            }
+        }
+    }
+    out
+}
+
+/// `all-ingredients`: the contents (or items) preceded by their additions, those of later
+/// elements first.
+pub fn all_ingredients(m: &Model, dish: &Entity) -> Vec<Value> {
+    let items = dish_items(m, dish);
+    let mut out: Vec<Value> = Vec::new();
+    for item in items {
+        if let Some(e) = item.as_obj() {
+            let mut adds = additions(m, e);
+            if !adds.is_empty() {
+                adds.append(&mut out);
+                out = adds;
+            }
+        }
+    }
+    out.extend(items.iter().cloned());
+    out
+}
+
+/// `copy-object` applied at every depth: slots a class does not copy take their default.
+fn deep_copy(m: &Model, maker: &mut Maker<'_>, e: &Entity) -> Entity {
+    let mut out = maker.copy(e);
+    for (_, v) in out.slots.iter_mut() {
+        *v = copy_value(m, maker, v);
+    }
+    out
+}
+
+fn copy_value(m: &Model, maker: &mut Maker<'_>, v: &Value) -> Value {
+    match v {
+        Value::Obj(e) => Value::obj(deep_copy(m, maker, e)),
+        Value::List(items) => Value::List(Arc::new(
+            items.iter().map(|i| copy_value(m, maker, i)).collect(),
+        )),
+        other => other.clone(),
+    }
+}
+
+/// `unfold-dish`: the base ingredients of a container or list of kitchen entities, amounts in
+/// grams, equal entries merged. Errors as the reference does (not a dish, no conversion).
+pub fn unfold_dish(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    dish: &Entity,
+) -> Result<Vec<Unfolded>, SimError> {
+    let k = &m.k;
+    if !(m.onto.is_a(dish.class, k.container)
+        || m.onto.is_a(dish.class, k.list_of_kitchen_entities))
+    {
+        return Err(SimError::new(format!(
+            "unfold-dish expects either a container or a list-of-kitchen-entities, but got {}",
+            m.onto.class_name(dish.class).to_uppercase()
+        )));
+    }
+    let copy = if m.onto.classes().any(|(_, c)| !c.uncopied.is_empty()) {
+        deep_copy(m, maker, dish)
+    } else {
+        dish.clone()
+    };
+    let mut unfolded = Vec::new();
+    for item in all_ingredients(m, &copy) {
+        let Some(e) = item.as_obj() else { continue };
+        if m.onto.is_a(e.class, k.mixture) {
+            let g = convert_to_g(m, maker, e)?;
+            unfolded.extend(unfold_mixture(m, maker, g, &[])?);
+        } else if m.onto.is_a(e.class, k.ingredient) {
+            unfolded.push(Unfolded {
+                ingredient: convert_to_g(m, maker, e)?,
+                hierarchy: Vec::new(),
+            });
+        }
+    }
+    merge(m, unfolded)
+}
+
+/// `unfold-mixture`: every component gets fraction × the mixture's amount (in the mixture's
+/// unit); nested mixtures recurse; additions of components are unfolded as they are, outside
+/// any hierarchy.
+fn unfold_mixture(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    mixture: Entity,
+    parents: &[Arc<Entity>],
+) -> Result<Vec<Unfolded>, SimError> {
+    let k = &m.k;
+    let (total, _) = quantity_of(m, &mixture)?;
+    let unit = mixture
+        .val(k.amount)
+        .as_obj()
+        .map(|a| a.val(k.unit).clone())
+        .unwrap_or(Value::Nil);
+    let components = mixture.val(k.components).items().to_vec();
+    let mut hierarchy = parents.to_vec();
+    hierarchy.push(Arc::new(mixture));
+    let mut out = Vec::new();
+    for comp in &components {
+        let Some(c) = comp.as_obj() else { continue };
+        let (fraction, _) = quantity_of(m, c)?;
+        let mut c = c.clone();
+        let q = maker.make_with(
+            k.quantity_class,
+            &[(k.value, Value::Num(fraction.mul(total)))],
+        );
+        let amount = maker.make_with(
+            k.amount_class,
+            &[(k.quantity, Value::obj(q)), (k.unit, unit.clone())],
+        );
+        let _ = c.set(k.amount, Value::obj(amount));
+        let adds = additions(m, &c);
+        if m.onto.is_a(c.class, k.mixture) {
+            out.extend(unfold_mixture(m, maker, c, &hierarchy)?);
+        } else if m.onto.is_a(c.class, k.ingredient) {
+            out.push(Unfolded {
+                ingredient: c,
+                hierarchy: hierarchy.clone(),
+            });
+        }
+        for a in adds {
+            let Some(a) = a.as_obj() else { continue };
+            if m.onto.is_a(a.class, k.mixture) {
+                out.extend(unfold_mixture(m, maker, a.clone(), &[])?);
+            } else if m.onto.is_a(a.class, k.ingredient) {
+                out.push(Unfolded {
+                    ingredient: a.clone(),
+                    hierarchy: Vec::new(),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Merge entries equal up to their amounts (and those of their mixtures) into the first one,
+/// summing the amounts. The result is in reverse order; after a merge the remaining entries
+/// are reversed too (SBCL's `set-difference` builds its result by pushing).
+fn merge(m: &Model, mut rest: Vec<Unfolded>) -> Result<Vec<Unfolded>, SimError> {
+    let k = &m.k;
+    let ignore = [k.amount];
+    let mut merged: Vec<Unfolded> = Vec::new();
+    while !rest.is_empty() {
+        let mut item = rest.remove(0);
+        let matching: Vec<usize> = (0..rest.len())
+            .filter(|&i| {
+                let other = &rest[i];
+                entity_similar_ignoring(&item.ingredient, &other.ingredient, &ignore)
+                    && item.hierarchy.len() == other.hierarchy.len()
+                    && item
+                        .hierarchy
+                        .iter()
+                        .zip(&other.hierarchy)
+                        .all(|(a, b)| entity_similar_ignoring(a, b, &ignore))
+            })
+            .collect();
+        if !matching.is_empty() {
+            let mut sum = Number::ZERO;
+            for &i in &matching {
+                sum = sum.add(quantity_of(m, &rest[i].ingredient)?.0);
+            }
+            let value = quantity_of(m, &item.ingredient)?.0.add(sum);
+            set_amount_value(m, &mut item.ingredient, value);
+            let keep: Vec<Unfolded> = rest
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| !matching.contains(i))
+                .map(|(_, u)| u)
+                .collect();
+            rest = keep.into_iter().rev().collect();
+        }
+        merged.push(item);
+    }
+    merged.reverse();
+    Ok(merged)
+}
+
+fn entity_similar_ignoring(a: &Entity, b: &Entity, ignore: &[SlotId]) -> bool {
+    entities_similar(a, b, ignore)
+}
+
+/// Overwrite the value of an ingredient's amount in place.
+fn set_amount_value(m: &Model, e: &mut Entity, value: Number) {
+    let k = &m.k;
+    if let Some((_, Value::Obj(amount))) = e.slots.iter_mut().find(|(s, _)| *s == k.amount) {
+        let amount = Arc::make_mut(amount);
+        if let Some((_, Value::Obj(q))) = amount.slots.iter_mut().find(|(s, _)| *s == k.quantity) {
+            let _ = Arc::make_mut(q).set(k.value, Value::Num(value));
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! Goal-condition success (`compute-subgoal-success-ratio`, `evaluate-subgoals`).
+//!
+//! Every gold step but `get-kitchen` is a goal: its primary output as produced, located in
+//! its output kitchen state. A goal is reached when some not yet used predicted step (not
+//! `get-kitchen`, not a failed object) produced a similar object at a similar location; the
+//! first such step in execution order is taken, one-to-one.
+
+use super::equality::{differing_slots, find_location, location_names, similar, similar_locations};
+use super::{output_kitchen_state, primary_output};
+use crate::language::ast::Recipe;
+use crate::number::Number;
+use crate::ontology::ClassId;
+use crate::simulation::{Execution, Model};
+use crate::world::Value;
+
+/// The outcome of one gold goal.
+#[derive(Clone, Debug)]
+pub struct GoalOutcome {
+    /// Index of the gold predicate and its text.
+    pub gold_predicate: usize,
+    pub gold_text: String,
+    /// Index of the predicted predicate that reached it.
+    pub reached_by: Option<usize>,
+    /// Why it was missed (empty when reached).
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct GoalReport {
+    /// One entry per gold goal, in gold execution order.
+    pub goals: Vec<GoalOutcome>,
+}
+
+impl GoalReport {
+    pub fn reached(&self) -> usize {
+        self.goals.iter().filter(|g| g.reached_by.is_some()).count()
+    }
+
+    /// Reached / all goals, exact (0 when the gold run has no goal, where the reference would
+    /// divide by zero).
+    pub fn ratio(&self) -> Number {
+        Number::ratio(self.reached() as i64, self.goals.len() as i64).unwrap_or(Number::ZERO)
+    }
+}
+
+struct Located<'e> {
+    predicate: usize,
+    value: &'e Value,
+    location: Vec<ClassId>,
+}
+
+fn located<'e>(model: &Model, exec: &'e Execution, step: usize) -> Located<'e> {
+    let value = primary_output(exec, step);
+    let location = find_location(model, value, output_kitchen_state(model, exec, step));
+    Located {
+        predicate: exec.steps[step].predicate,
+        value,
+        location,
+    }
+}
+
+fn is_get_kitchen(recipe: &Recipe, predicate: usize) -> bool {
+    recipe
+        .predicates
+        .get(predicate)
+        .is_some_and(|p| p.name == "get-kitchen")
+}
+
+/// Match the gold goals against the predicted steps.
+pub fn evaluate(
+    model: &Model,
+    recipe: &Recipe,
+    predicted: &Execution,
+    gold_recipe: &Recipe,
+    gold: &Execution,
+) -> GoalReport {
+    let mut candidates: Vec<Located> = (0..predicted.steps.len())
+        .filter(|&s| !is_get_kitchen(recipe, predicted.steps[s].predicate))
+        .filter(|&s| {
+            !primary_output(predicted, s)
+                .as_obj()
+                .is_some_and(|e| model.onto.is_a(e.class, model.k.failed_object))
+        })
+        .map(|s| located(model, predicted, s))
+        .collect();
+    let mut report = GoalReport::default();
+    for s in 0..gold.steps.len() {
+        if is_get_kitchen(gold_recipe, gold.steps[s].predicate) {
+            continue;
+        }
+        let goal = located(model, gold, s);
+        let found = candidates.iter().position(|c| {
+            similar(goal.value, c.value) && similar_locations(&goal.location, &c.location)
+        });
+        let gold_text = gold_recipe
+            .predicates
+            .get(goal.predicate)
+            .map(|p| p.to_string())
+            .unwrap_or_default();
+        let outcome = match found {
+            Some(i) => {
+                let c = candidates.remove(i);
+                GoalOutcome {
+                    gold_predicate: goal.predicate,
+                    gold_text,
+                    reached_by: Some(c.predicate),
+                    reason: String::new(),
+                }
+            }
+            None => GoalOutcome {
+                gold_predicate: goal.predicate,
+                gold_text,
+                reached_by: None,
+                reason: why_missed(model, &goal, &candidates),
+            },
+        };
+        report.goals.push(outcome);
+    }
+    report
+}
+
+/// A short explanation of a missed goal, from the nearest remaining candidate.
+fn why_missed(model: &Model, goal: &Located, candidates: &[Located]) -> String {
+    let Some(g) = goal.value.as_obj() else {
+        return "the gold output is not an object".into();
+    };
+    let class = model.onto.class_name(g.class);
+    if let Some(c) = candidates.iter().find(|c| similar(goal.value, c.value)) {
+        return format!(
+            "an equal {class} (predicate {}) is at {:?}, the gold one at {:?}",
+            c.predicate + 1,
+            location_names(model, &c.location),
+            location_names(model, &goal.location)
+        );
+    }
+    let nearest = candidates
+        .iter()
+        .filter_map(|c| {
+            c.value
+                .as_obj()
+                .filter(|e| e.class == g.class)
+                .map(|e| (c, differing_slots(model, g, e)))
+        })
+        .min_by_key(|(_, d)| d.len());
+    match nearest {
+        Some((c, diff)) => format!(
+            "no equal {class}; the closest (predicate {}) differs in {}",
+            c.predicate + 1,
+            diff.join(", ")
+        ),
+        None => format!("no remaining predicted step produced a {class}"),
+    }
+}
