@@ -132,16 +132,28 @@ impl Catalogue {
             }
             primitives.push(Self::build(p)?);
         }
-        let by_name = primitives.iter().enumerate().map(|(i, p)| (p.name.clone(), i)).collect();
-        Ok(Catalogue { profile, primitives, by_name })
+        let by_name = primitives
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.name.clone(), i))
+            .collect();
+        Ok(Catalogue {
+            profile,
+            primitives,
+            by_name,
+        })
     }
 
     fn build(p: PrimData) -> Result<PrimitiveSig, String> {
         if p.args.len() > 64 {
             return Err(format!("{}: too many arguments", p.name));
         }
-        let index: HashMap<&str, usize> =
-            p.args.iter().enumerate().map(|(i, a)| (a.name.as_str(), i)).collect();
+        let index: HashMap<&str, usize> = p
+            .args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.name.as_str(), i))
+            .collect();
         let mut cases = Vec::new();
         for c in &p.cases {
             let mut inputs = 0u64;
@@ -169,10 +181,18 @@ impl Catalogue {
                     (true, true) => Role::Input,
                     (true, false) => Role::Optional,
                 };
-                ArgSig { name: a.name.clone(), ty: a.ty.clone(), role }
+                ArgSig {
+                    name: a.name.clone(),
+                    ty: a.ty.clone(),
+                    role,
+                }
             })
             .collect();
-        Ok(PrimitiveSig { name: p.name, args, cases })
+        Ok(PrimitiveSig {
+            name: p.name,
+            args,
+            cases,
+        })
     }
 
     pub fn get(&self, name: &str) -> Option<&PrimitiveSig> {

@@ -8,5 +8,6 @@
 
 pub mod catalogue;
 pub mod language;
+pub mod metrics;
 pub mod number;
 pub mod profile;

@@ -109,7 +109,11 @@ impl Number {
 
     /// Lisp `max`: the larger argument itself (keeps its type); the first on ties.
     pub fn max(self, o: Number) -> Number {
-        if o.num_cmp(&self) == Ordering::Greater { o } else { self }
+        if o.num_cmp(&self) == Ordering::Greater {
+            o
+        } else {
+            self
+        }
     }
 
     /// Numeric comparison across exact and float values (exact, as Lisp `<` and `=` do).
@@ -131,10 +135,16 @@ impl Number {
 type Frac = (i128, i128);
 
 fn frac_add((an, ad): Frac, (bn, bd): Frac) -> Option<Frac> {
-    Some((an.checked_mul(bd)?.checked_add(bn.checked_mul(ad)?)?, ad.checked_mul(bd)?))
+    Some((
+        an.checked_mul(bd)?.checked_add(bn.checked_mul(ad)?)?,
+        ad.checked_mul(bd)?,
+    ))
 }
 fn frac_sub((an, ad): Frac, (bn, bd): Frac) -> Option<Frac> {
-    Some((an.checked_mul(bd)?.checked_sub(bn.checked_mul(ad)?)?, ad.checked_mul(bd)?))
+    Some((
+        an.checked_mul(bd)?.checked_sub(bn.checked_mul(ad)?)?,
+        ad.checked_mul(bd)?,
+    ))
 }
 fn frac_mul((an, ad): Frac, (bn, bd): Frac) -> Option<Frac> {
     Some((an.checked_mul(bn)?, ad.checked_mul(bd)?))
@@ -144,11 +154,7 @@ fn frac_div((an, ad): Frac, (bn, bd): Frac) -> Option<Frac> {
 }
 
 /// Exact rational arithmetic through i128 intermediates, reduced back to an i64 ratio.
-fn checked(
-    a: Rational64,
-    b: Rational64,
-    op: fn(Frac, Frac) -> Option<Frac>,
-) -> Option<Rational64> {
+fn checked(a: Rational64, b: Rational64, op: fn(Frac, Frac) -> Option<Frac>) -> Option<Rational64> {
     let (n, d) = op(
         (*a.numer() as i128, *a.denom() as i128),
         (*b.numer() as i128, *b.denom() as i128),
@@ -162,7 +168,10 @@ fn checked(
         n = -n;
         d = -d;
     }
-    Some(Rational64::new_raw(i64::try_from(n).ok()?, i64::try_from(d).ok()?))
+    Some(Rational64::new_raw(
+        i64::try_from(n).ok()?,
+        i64::try_from(d).ok()?,
+    ))
 }
 
 fn gcd(mut a: u128, mut b: u128) -> u128 {
@@ -184,21 +193,35 @@ fn cmp_ratio_float(r: Rational64, f: f32) -> Ordering {
         return Ordering::Equal;
     }
     if f.is_infinite() {
-        return if f > 0.0 { Ordering::Less } else { Ordering::Greater };
+        return if f > 0.0 {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        };
     }
     // f = m * 2^e with integer m.
     let bits = f.to_bits();
     let sign = if bits >> 31 == 0 { 1i128 } else { -1i128 };
     let exp = ((bits >> 23) & 0xff) as i32;
     let frac = (bits & 0x7f_ffff) as i128;
-    let (m, e) = if exp == 0 { (frac, -149) } else { (frac | 0x80_0000, exp - 150) };
+    let (m, e) = if exp == 0 {
+        (frac, -149)
+    } else {
+        (frac | 0x80_0000, exp - 150)
+    };
     let m = sign * m;
     let (n, d) = (*r.numer() as i128, *r.denom() as i128);
     // Compare n/d with m*2^e  <=>  n * 2^-e with m * d  (d > 0).
     if e >= 0 {
         if e > 60 {
             // |f| is huge compared with any i64 ratio.
-            return if m > 0 { Ordering::Less } else if m < 0 { Ordering::Greater } else { n.cmp(&0) };
+            return if m > 0 {
+                Ordering::Less
+            } else if m < 0 {
+                Ordering::Greater
+            } else {
+                n.cmp(&0)
+            };
         }
         n.cmp(&(m * d * (1i128 << e)))
     } else {
@@ -229,7 +252,11 @@ pub fn lisp_float(x: f32) -> String {
         return "NaN".into();
     }
     if x.is_infinite() {
-        return if x > 0.0 { "infinity".into() } else { "-infinity".into() };
+        return if x > 0.0 {
+            "infinity".into()
+        } else {
+            "-infinity".into()
+        };
     }
     let a = x.abs();
     if a == 0.0 || (1e-3..1e7).contains(&a) {
@@ -239,7 +266,11 @@ pub fn lisp_float(x: f32) -> String {
         // `{:e}` gives shortest digits as d.ddde±x.
         let s = format!("{x:e}");
         let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
-        let mant = if mant.contains('.') { mant.to_string() } else { format!("{mant}.0") };
+        let mant = if mant.contains('.') {
+            mant.to_string()
+        } else {
+            format!("{mant}.0")
+        };
         format!("{mant}e{exp}")
     }
 }
@@ -313,7 +344,11 @@ mod tests {
         let a = Number::int(230).div(Number::int(350)).unwrap();
         assert_eq!(a.to_string(), "23/35");
         assert!(Number::ratio(1, 2).unwrap().num_eq(&Number::float(0.5)));
-        assert!(!Number::ratio(1, 3).unwrap().num_eq(&Number::float(1.0 / 3.0)));
+        assert!(
+            !Number::ratio(1, 3)
+                .unwrap()
+                .num_eq(&Number::float(1.0 / 3.0))
+        );
         assert!(Number::int(1).add(Number::float(0.5)).is_float());
         assert!(Number::int(1).div(Number::ZERO).is_none());
     }

@@ -36,7 +36,9 @@ impl FromStr for Profile {
         match s {
             "2023" => Ok(Profile::R2023),
             "2024" => Ok(Profile::R2024),
-            other => Err(format!("unknown reference profile `{other}` (expected 2023 or 2024)")),
+            other => Err(format!(
+                "unknown reference profile `{other}` (expected 2023 or 2024)"
+            )),
         }
     }
 }

@@ -1,0 +1,3 @@
+//! Scores of a predicted network against the gold network.
+
+pub mod smatch;
