@@ -9,6 +9,7 @@
 pub mod dish;
 pub mod equality;
 pub mod goals;
+pub mod smatch;
 
 use crate::language::ast::Recipe;
 use crate::number::Number;

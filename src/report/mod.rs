@@ -159,7 +159,7 @@ fn smatch_decimals(f: f64) -> String {
 
 /// The console summary of the reference, one block per recipe.
 pub fn write_summary(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     results: &[RecipeResult],
     metrics: &MetricSet,
 ) -> io::Result<()> {
