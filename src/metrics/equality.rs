@@ -31,6 +31,8 @@ pub fn similar_ignoring(a: &Value, b: &Value, ignore: &[SlotId]) -> bool {
     }
     match (a, b) {
         (Value::Num(x), Value::Num(y)) => x.num_eq(y),
+        // Strings compare case-insensitively (`equalp`).
+        (Value::Str(x), Value::Str(y)) => x.eq_ignore_ascii_case(y),
         (Value::List(x), Value::List(y)) => {
             x.len() == y.len()
                 && x.iter()
