@@ -108,10 +108,10 @@ pub fn locate(profile: Profile, explicit: Option<&Path>) -> Result<PathBuf, Data
         if let Some(dir) = std::env::var_os(env_var(profile)) {
             candidates.push(PathBuf::from(dir));
         }
-        if profile == Profile::R2023 {
-            if let Some(dir) = std::env::var_os(env_var(Profile::R2024)) {
-                candidates.push(PathBuf::from(dir).join("../benchmark-2023"));
-            }
+        if profile == Profile::R2023
+            && let Some(dir) = std::env::var_os(env_var(Profile::R2024))
+        {
+            candidates.push(PathBuf::from(dir).join("../benchmark-2023"));
         }
     }
     let first_gold = manifest(profile)

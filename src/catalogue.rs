@@ -125,10 +125,10 @@ impl Catalogue {
         let data: FileData = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let mut primitives = Vec::new();
         for p in data.primitives {
-            if let Some(ps) = &p.profiles {
-                if !ps.iter().any(|x| x == profile.name()) {
-                    continue;
-                }
+            if let Some(ps) = &p.profiles
+                && !ps.iter().any(|x| x == profile.name())
+            {
+                continue;
             }
             primitives.push(Self::build(p)?);
         }

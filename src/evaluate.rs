@@ -25,7 +25,10 @@ pub struct Refusal {
 
 impl Refusal {
     fn new(message: impl Into<String>) -> Refusal {
-        Refusal { message: message.into(), diagnostics: Vec::new() }
+        Refusal {
+            message: message.into(),
+            diagnostics: Vec::new(),
+        }
     }
 
     /// The refusal as rustc-style text for a terminal.
@@ -33,7 +36,10 @@ impl Refusal {
         if self.diagnostics.is_empty() {
             return format!("error: {file_name}: {}\n", self.message);
         }
-        self.diagnostics.iter().map(|d| d.render(file_name, text)).collect()
+        self.diagnostics
+            .iter()
+            .map(|d| d.render(file_name, text))
+            .collect()
     }
 }
 
@@ -54,7 +60,12 @@ impl Evaluator {
 
     pub fn with(model: Model, benchmark: Benchmark) -> Evaluator {
         let gold_runs = benchmark.recipes.iter().map(|_| OnceLock::new()).collect();
-        Evaluator { model, benchmark, smatch: SmatchConfig::default(), gold_runs }
+        Evaluator {
+            model,
+            benchmark,
+            smatch: SmatchConfig::default(),
+            gold_runs,
+        }
     }
 
     fn gold(&self, id: &str) -> Result<(&Recipe, &GoldRun), Refusal> {
@@ -63,7 +74,11 @@ impl Evaluator {
             .recipes
             .iter()
             .position(|r| r.id == id)
-            .ok_or_else(|| Refusal::new(format!("Solution contains recipe {id} which is currently unsupported")))?;
+            .ok_or_else(|| {
+                Refusal::new(format!(
+                    "Solution contains recipe {id} which is currently unsupported"
+                ))
+            })?;
         let g = &self.benchmark.recipes[i];
         let run = self.gold_runs[i]
             .get_or_init(|| gold_run(&self.model, &g.network, &g.primary_output_var))
@@ -81,10 +96,16 @@ impl Evaluator {
             .with_known_recipes(&ids);
         let mut diagnostics = parsed.diagnostics;
         diagnostics.extend(validator.validate(&parsed.file));
-        let errors: Vec<Diagnostic> = diagnostics.into_iter().filter(Diagnostic::is_error).collect();
+        let errors: Vec<Diagnostic> = diagnostics
+            .into_iter()
+            .filter(Diagnostic::is_error)
+            .collect();
         if let Some(first) = errors.first() {
             let message = first.message.clone();
-            return Err(Refusal { message, diagnostics: errors });
+            return Err(Refusal {
+                message,
+                diagnostics: errors,
+            });
         }
         let file = parsed.file;
         let mut results = Vec::with_capacity(file.recipes.len());
@@ -94,9 +115,16 @@ impl Evaluator {
         Ok(results)
     }
 
-    fn evaluate_recipe(&self, recipe: &Recipe, metrics: &MetricSet) -> Result<RecipeResult, Refusal> {
+    fn evaluate_recipe(
+        &self,
+        recipe: &Recipe,
+        metrics: &MetricSet,
+    ) -> Result<RecipeResult, Refusal> {
         let (gold_network, gold) = self.gold(&recipe.id)?;
-        let mut result = RecipeResult { recipe_id: recipe.id.clone(), ..Default::default() };
+        let mut result = RecipeResult {
+            recipe_id: recipe.id.clone(),
+            ..Default::default()
+        };
         if metrics.contains(Metric::SmatchScore) {
             let s = smatch(&recipe.predicates, &gold_network.predicates, &self.smatch);
             result.smatch_score = Some(s.f_score);

@@ -9,6 +9,7 @@
 pub mod app;
 pub mod benchmark;
 pub mod catalogue;
+pub mod evaluate;
 pub mod language;
 pub mod metrics;
 pub mod network;
@@ -18,4 +19,3 @@ pub mod profile;
 pub mod report;
 pub mod simulation;
 pub mod world;
-pub mod evaluate;

@@ -300,7 +300,8 @@ impl crate::language::validate::ClassLookup for Ontology {
     }
 
     fn is_conceptualizable(&self, class: &str) -> bool {
-        self.class_id(class).is_some_and(|c| self.is_a_name(c, "conceptualizable"))
+        self.class_id(class)
+            .is_some_and(|c| self.is_a_name(c, "conceptualizable"))
     }
 
     fn class_names(&self) -> Vec<&str> {

@@ -117,10 +117,10 @@ impl Entity {
 
     /// Normalise an emptied list slot back to NIL (the reference's empty list *is* NIL).
     pub fn tidy_list(&mut self, slot: SlotId) {
-        if let Some((_, v)) = self.slots.iter_mut().find(|(s, _)| *s == slot) {
-            if matches!(v, Value::List(l) if l.is_empty()) {
-                *v = Value::Nil;
-            }
+        if let Some((_, v)) = self.slots.iter_mut().find(|(s, _)| *s == slot)
+            && matches!(v, Value::List(l) if l.is_empty())
+        {
+            *v = Value::Nil;
         }
     }
 }

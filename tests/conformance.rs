@@ -30,14 +30,20 @@ fn check(profile: Profile, tsv: &str) {
     let mut mismatches = Vec::new();
     for file in &files {
         let expected: Vec<&RefRow> = rows.iter().filter(|r| &r.solution == file).collect();
-        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let text = String::from_utf8_lossy(&std::fs::read(file).expect("readable solution")).into_owned();
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let text =
+            String::from_utf8_lossy(&std::fs::read(file).expect("readable solution")).into_owned();
         let refused = expected.iter().any(|r| !r.error.is_empty());
         match ev.evaluate(&text, &metrics) {
             Err(refusal) if refused => {
                 let _ = refusal;
             }
-            Err(refusal) => mismatches.push(format!("{name:60} refused by us: {}", refusal.message)),
+            Err(refusal) => {
+                mismatches.push(format!("{name:60} refused by us: {}", refusal.message))
+            }
             Ok(_) if refused => mismatches.push(format!(
                 "{name:60} accepted by us, refused by the reference: {}",
                 expected[0].error
@@ -61,7 +67,10 @@ fn check(profile: Profile, tsv: &str) {
                     .map(|r| format!("{} {} {} {}", r.recipe, r.gcs, r.dish, r.time))
                     .collect();
                 if got != want {
-                    mismatches.push(format!("{name:60} reference {want:?}\n{:60} ours      {got:?}", ""));
+                    mismatches.push(format!(
+                        "{name:60} reference {want:?}\n{:60} ours      {got:?}",
+                        ""
+                    ));
                 }
             }
         }

@@ -77,10 +77,12 @@ const REFERENCE_KEYS: [&str; 5] = ["-input", "-output", "-show-output", "-lib-di
 
 /// Rewrite the reference's single-dash keys into this program's long options.
 fn normalise(args: impl Iterator<Item = String>) -> Vec<String> {
-    args.map(|a| match REFERENCE_KEYS.iter().find(|k| k.eq_ignore_ascii_case(&a)) {
-        Some(k) => format!("-{k}"),
-        None => a,
-    })
+    args.map(
+        |a| match REFERENCE_KEYS.iter().find(|k| k.eq_ignore_ascii_case(&a)) {
+            Some(k) => format!("-{k}"),
+            None => a,
+        },
+    )
     .collect()
 }
 
@@ -89,15 +91,26 @@ fn main() -> ExitCode {
     let mut stderr = std::io::stderr();
     let mut stdout = std::io::stdout();
     let code = match cli.command {
-        Some(Command::Check { files, known_recipes }) => {
+        Some(Command::Check {
+            files,
+            known_recipes,
+        }) => {
             let onto = Ontology::builtin(cli.reference);
             let files: Vec<&std::path::Path> = files.iter().map(PathBuf::as_path).collect();
-            let opts = CheckOptions { profile: cli.reference, known_recipes, classes: Some(&onto) };
+            let opts = CheckOptions {
+                profile: cli.reference,
+                known_recipes,
+                classes: Some(&onto),
+            };
             check::check_files(&files, &opts, &mut stderr)
         }
-        Some(Command::Graph { file, recipe }) => {
-            check::graph(&file, recipe.as_deref(), cli.reference, &mut stdout, &mut stderr)
-        }
+        Some(Command::Graph { file, recipe }) => check::graph(
+            &file,
+            recipe.as_deref(),
+            cli.reference,
+            &mut stdout,
+            &mut stderr,
+        ),
         None => {
             let e = cli.evaluate;
             match (e.input, e.output) {

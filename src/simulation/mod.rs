@@ -574,10 +574,10 @@ impl<'m> Engine<'m> {
         // Outputs only fill unbound slots; the reference never overwrites a binding.
         for (i, out) in call.out.into_iter().enumerate() {
             let s = self.slots[p][i];
-            if let Some(b) = out {
-                if !state.bindings[s].is_bound() {
-                    state.bindings[s] = b;
-                }
+            if let Some(b) = out
+                && !state.bindings[s].is_bound()
+            {
+                state.bindings[s] = b;
             }
         }
         state.steps.push(Step {
