@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{read_solution, reference_rows};
+use common::reference_rows;
 use cookingbot::profile::Profile;
 use cookingbot::simulation::Model;
 
@@ -13,7 +13,7 @@ fn check(profile: Profile) {
     let mut mismatches = Vec::new();
     for row in &rows {
         let text = std::fs::read_to_string(&row.solution).expect("readable gold file");
-        let file = read_solution(&text);
+        let file = cookingbot::language::parse::parse(&text).file;
         let recipe = &file.recipes[0];
         let got = match model.execute(recipe) {
             Err(e) => format!("error: {e} (predicate {:?})", e.predicate),
