@@ -86,6 +86,7 @@ pub enum DataSource {
     Demo,
 }
 
+/// A path is always a folder, even `demo`: the name selects the demo only through [`locate`].
 impl<P: AsRef<Path>> From<P> for DataSource {
     fn from(dir: P) -> DataSource {
         DataSource::Folder(dir.as_ref().to_path_buf())

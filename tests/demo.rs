@@ -252,6 +252,9 @@ fn tool_home(var: &str, default: &str) -> PathBuf {
     })
 }
 
+/// Builds the copy into this test's own target directory, so only the crate itself is
+/// compiled (offline); the outer build then recompiles the crate once, because the copy's
+/// build replaced its fingerprint.
 #[test]
 fn readme_first_command_works_on_a_fresh_clone() {
     let command = readme_first_command();
