@@ -1,18 +1,49 @@
 //! The benchmark: which recipes exist, where their gold networks are, and which variable is
 //! each recipe's dish. The manifest (`gold/benchmark.json`) is ours; the gold networks are
-//! third-party data read from the benchmark's folder, never copied into the project.
+//! third-party data read from the benchmark's folder, never copied into the project. The small
+//! demo benchmark (`gold/demo/`: our own recipes and gold networks) is compiled in, so the
+//! program runs on a fresh machine with no data at all.
 
 use crate::language::ast::Recipe;
 use crate::profile::Profile;
 use serde::Deserialize;
+use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 const MANIFEST: &str = include_str!("../gold/benchmark.json");
+const DEMO_MANIFEST: &str = include_str!("../gold/demo/benchmark.json");
+
+/// The demo's gold networks, keyed by their `gold_file` in the demo manifest.
+const DEMO_GOLD: [(&str, &str); 3] = [
+    (
+        "garden-salad.solution",
+        include_str!("../gold/demo/garden-salad.solution"),
+    ),
+    (
+        "cinnamon-toast-bites.solution",
+        include_str!("../gold/demo/cinnamon-toast-bites.solution"),
+    ),
+    (
+        "shortbread-rounds.solution",
+        include_str!("../gold/demo/shortbread-rounds.solution"),
+    ),
+];
+
+/// The `--benchmark` value that selects the embedded demo instead of a data folder.
+pub const DEMO: &str = "demo";
 
 #[derive(Deserialize)]
 struct ManifestFile {
     profiles: std::collections::BTreeMap<String, ProfileManifest>,
+}
+
+impl ManifestFile {
+    fn profile(json: &str, profile: Profile) -> Option<ProfileManifest> {
+        let file: ManifestFile =
+            serde_json::from_str(json).expect("embedded manifests are valid (checked by tests)");
+        file.profiles.get(profile.name()).cloned()
+    }
 }
 
 /// What the project knows about one profile's benchmark data.
@@ -42,12 +73,71 @@ pub struct FileEntry {
 
 /// The manifest of a profile.
 pub fn manifest(profile: Profile) -> ProfileManifest {
-    let file: ManifestFile = serde_json::from_str(MANIFEST)
-        .expect("embedded gold/benchmark.json is valid (checked by tests)");
-    file.profiles
-        .get(profile.name())
-        .cloned()
+    ManifestFile::profile(MANIFEST, profile)
         .expect("gold/benchmark.json covers every profile (checked by tests)")
+}
+
+/// Where a profile's gold networks come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DataSource {
+    /// A benchmark data folder (holding `data/gold-standard-solutions`).
+    Folder(PathBuf),
+    /// The demo benchmark compiled into the program (profile 2024 only).
+    Demo,
+}
+
+/// A path is always a folder, even `demo`: the name selects the demo only through [`locate`].
+impl<P: AsRef<Path>> From<P> for DataSource {
+    fn from(dir: P) -> DataSource {
+        DataSource::Folder(dir.as_ref().to_path_buf())
+    }
+}
+
+impl DataSource {
+    /// Which recipes the source has for a profile.
+    pub fn manifest(&self, profile: Profile) -> Result<ProfileManifest, DataError> {
+        match self {
+            DataSource::Folder(_) => Ok(manifest(profile)),
+            DataSource::Demo => {
+                ManifestFile::profile(DEMO_MANIFEST, profile).ok_or(DataError::NoDemo { profile })
+            }
+        }
+    }
+
+    /// The text of a gold file named by the manifest, with the path to show in messages.
+    fn gold_text(&self, gold_file: &str) -> Result<(PathBuf, Cow<'static, str>), DataError> {
+        match self {
+            DataSource::Folder(root) => {
+                let path = root.join(gold_file);
+                match std::fs::read_to_string(&path) {
+                    Ok(text) => Ok((path, Cow::Owned(text))),
+                    Err(e) => Err(DataError::Unreadable {
+                        path,
+                        reason: e.to_string(),
+                    }),
+                }
+            }
+            DataSource::Demo => {
+                let path = Path::new("gold/demo").join(gold_file);
+                match DEMO_GOLD.iter().find(|(name, _)| *name == gold_file) {
+                    Some((_, text)) => Ok((path, Cow::Borrowed(text))),
+                    None => Err(DataError::Unreadable {
+                        path,
+                        reason: "not compiled into the program".into(),
+                    }),
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for DataSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DataSource::Folder(dir) => write!(f, "{}", dir.display()),
+            DataSource::Demo => write!(f, "the embedded demo benchmark"),
+        }
+    }
 }
 
 /// Why benchmark data could not be used.
@@ -58,6 +148,8 @@ pub enum DataError {
         profile: Profile,
         tried: Vec<PathBuf>,
     },
+    /// The demo benchmark was asked for a profile it has no gold networks for.
+    NoDemo { profile: Profile },
     /// A gold file is missing or unreadable.
     Unreadable { path: PathBuf, reason: String },
     /// A gold file does not parse as a network.
@@ -75,10 +167,15 @@ impl fmt::Display for DataError {
                 }
                 write!(
                     f,
-                    "; pass --benchmark DIR (the folder holding `data/gold-standard-solutions`) or set {}",
+                    "; pass --benchmark DIR (the folder holding `data/gold-standard-solutions`) or set {}, or try the embedded demo with --benchmark {DEMO}",
                     env_var(*profile)
                 )
             }
+            DataError::NoDemo { profile } => write!(
+                f,
+                "the embedded demo benchmark has gold networks for profile {} only, not {profile}; drop --reference {profile} or pass --benchmark DIR with the profile's data",
+                Profile::R2024
+            ),
             DataError::Unreadable { path, reason } => write!(f, "{}: {reason}", path.display()),
             DataError::Malformed { path, reason } => {
                 write!(f, "{}: not a valid gold network: {reason}", path.display())
@@ -97,9 +194,14 @@ pub fn env_var(profile: Profile) -> &'static str {
     }
 }
 
-/// Where a profile's data is: `--benchmark DIR`, else the profile's environment variable, else
-/// (profile 2023) a `benchmark-2023` folder beside the 2024 data.
-pub fn locate(profile: Profile, explicit: Option<&Path>) -> Result<PathBuf, DataError> {
+/// Where a profile's data is: `--benchmark demo` is the embedded demo; `--benchmark DIR`, else
+/// the profile's environment variable, else (profile 2023) a `benchmark-2023` folder beside the
+/// 2024 data.
+pub fn locate(profile: Profile, explicit: Option<&Path>) -> Result<DataSource, DataError> {
+    if explicit == Some(Path::new(DEMO)) {
+        DataSource::Demo.manifest(profile)?;
+        return Ok(DataSource::Demo);
+    }
     let mut tried = Vec::new();
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Some(dir) = explicit {
@@ -121,7 +223,7 @@ pub fn locate(profile: Profile, explicit: Option<&Path>) -> Result<PathBuf, Data
         .unwrap_or_default();
     for dir in candidates {
         if dir.join(&first_gold).is_file() {
-            return Ok(dir);
+            return Ok(DataSource::Folder(dir));
         }
         tried.push(dir);
     }
@@ -137,26 +239,22 @@ pub struct GoldRecipe {
     pub file: PathBuf,
 }
 
-/// The gold standard of one profile, read from a data folder.
+/// The gold standard of one profile, read from a data folder or the embedded demo.
 #[derive(Clone, Debug)]
 pub struct Benchmark {
     pub profile: Profile,
-    pub root: PathBuf,
+    pub source: DataSource,
     pub recipes: Vec<GoldRecipe>,
 }
 
 impl Benchmark {
-    /// Read every gold network of a profile from `root`. The reference takes the first
+    /// Read every gold network of a profile from `source`. The reference takes the first
     /// network of each gold file whatever its header says (`black-bean-salad-2.solution`
     /// starts with `#black-bean-salad-4`).
-    pub fn load(profile: Profile, root: &Path) -> Result<Benchmark, DataError> {
+    pub fn load(profile: Profile, source: &DataSource) -> Result<Benchmark, DataError> {
         let mut recipes = Vec::new();
-        for entry in manifest(profile).recipes {
-            let path = root.join(&entry.gold_file);
-            let text = std::fs::read_to_string(&path).map_err(|e| DataError::Unreadable {
-                path: path.clone(),
-                reason: e.to_string(),
-            })?;
+        for entry in source.manifest(profile)?.recipes {
+            let (path, text) = source.gold_text(&entry.gold_file)?;
             let parsed = crate::language::parse::parse(&text);
             if let Some(d) = parsed.diagnostics.iter().find(|d| d.is_error()) {
                 return Err(DataError::Malformed {
@@ -183,7 +281,7 @@ impl Benchmark {
         }
         Ok(Benchmark {
             profile,
-            root: root.to_path_buf(),
+            source: source.clone(),
             recipes,
         })
     }

@@ -2,7 +2,7 @@
 //! refuse it whole where the reference refuses it, otherwise score every recipe against its
 //! gold run, rows in the reference's order (the reverse of the file).
 
-use crate::benchmark::{Benchmark, DataError};
+use crate::benchmark::{Benchmark, DataError, DataSource};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::Diagnostic;
 use crate::language::validate::Validator;
@@ -11,7 +11,6 @@ use crate::metrics::{GoldRun, gold_run, score};
 use crate::profile::Profile;
 use crate::report::{Metric, MetricSet, RecipeResult};
 use crate::simulation::{Model, SimError};
-use std::path::Path;
 use std::sync::OnceLock;
 
 /// Why the reference would write no results for a file.
@@ -53,8 +52,9 @@ pub struct Evaluator {
 }
 
 impl Evaluator {
-    pub fn new(profile: Profile, data: &Path) -> Result<Evaluator, DataError> {
-        let benchmark = Benchmark::load(profile, data)?;
+    /// An evaluator for a data folder (any path) or a [`DataSource`] such as the demo.
+    pub fn new(profile: Profile, data: impl Into<DataSource>) -> Result<Evaluator, DataError> {
+        let benchmark = Benchmark::load(profile, &data.into())?;
         Ok(Self::with(Model::builtin(profile), benchmark))
     }
 

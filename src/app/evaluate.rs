@@ -69,6 +69,6 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
 }
 
 fn load(profile: Profile, dir: Option<&Path>) -> Result<Evaluator, String> {
-    let dir = benchmark::locate(profile, dir).map_err(|e| e.to_string())?;
-    Evaluator::new(profile, &dir).map_err(|e| e.to_string())
+    let source = benchmark::locate(profile, dir).map_err(|e| e.to_string())?;
+    Evaluator::new(profile, source).map_err(|e| e.to_string())
 }

@@ -3,10 +3,11 @@
 use clap::{Args, Parser, Subcommand};
 use cookingbot::app::check::{self, CheckOptions};
 use cookingbot::app::evaluate::{self, EvaluateOptions};
+use cookingbot::benchmark::{self, DataError, DataSource};
 use cookingbot::ontology::Ontology;
 use cookingbot::profile::Profile;
 use cookingbot::report::MetricSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -25,8 +26,8 @@ struct Cli {
     /// (the documented January 2023 release).
     #[arg(long, global = true, default_value = "2024")]
     reference: Profile,
-    /// Folder of the benchmark data (holding `data/gold-standard-solutions`); default
-    /// $COOKINGBOT_BENCHMARK.
+    /// Folder of the benchmark data (holding `data/gold-standard-solutions`), or `demo` for
+    /// the small demo benchmark built into the program; default $COOKINGBOT_BENCHMARK.
     #[arg(long, global = true)]
     benchmark: Option<PathBuf>,
 }
@@ -59,7 +60,8 @@ enum Command {
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Recipe ids to accept (default: the benchmark's 30 recipes).
+        /// Recipe ids to accept (default: the benchmark's 30 recipes; with `--benchmark demo`,
+        /// the demo's).
         #[arg(long, num_args = 1..)]
         known_recipes: Option<Vec<String>>,
     },
@@ -86,6 +88,18 @@ fn normalise(args: impl Iterator<Item = String>) -> Vec<String> {
     .collect()
 }
 
+/// The demo's recipe ids when `--benchmark demo` selects it.
+fn demo_recipes(
+    profile: Profile,
+    benchmark: Option<&Path>,
+) -> Result<Option<Vec<String>>, DataError> {
+    if benchmark != Some(Path::new(benchmark::DEMO)) {
+        return Ok(None);
+    }
+    let manifest = DataSource::Demo.manifest(profile)?;
+    Ok(Some(manifest.recipes.into_iter().map(|r| r.id).collect()))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse_from(normalise(std::env::args()));
     let mut stderr = std::io::stderr();
@@ -95,8 +109,18 @@ fn main() -> ExitCode {
             files,
             known_recipes,
         }) => {
+            let known_recipes = match known_recipes {
+                Some(ids) => Some(ids),
+                None => match demo_recipes(cli.reference, cli.benchmark.as_deref()) {
+                    Ok(ids) => ids,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+            };
             let onto = Ontology::builtin(cli.reference);
-            let files: Vec<&std::path::Path> = files.iter().map(PathBuf::as_path).collect();
+            let files: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
             let opts = CheckOptions {
                 profile: cli.reference,
                 known_recipes,
