@@ -45,10 +45,19 @@ fn structural(m: &Model, slot: u16) -> bool {
     [k.amount, k.contents, k.items, k.components, k.is_concept].contains(&slot)
 }
 
-/// The tree of an entity.
+/// The tree of an entity. A failed object (the reference's "custom NIL") is a bare node.
 pub fn build(m: &Model, e: &Entity) -> DishNode {
     let k = &m.k;
     let onto = &m.onto;
+    if onto.is_a(e.class, k.failed_object) {
+        return DishNode {
+            class: onto.class_name(e.class).to_string(),
+            count: 1,
+            amount: None,
+            properties: Vec::new(),
+            parts: Vec::new(),
+        };
+    }
     let class = onto.class(e.class);
     let mut properties = Vec::new();
     for (i, (slot, v)) in e.slots.iter().enumerate() {
@@ -161,6 +170,9 @@ pub fn summary(m: &Model, v: &Value) -> String {
         }
         Value::Obj(e) => {
             let class = m.onto.class_name(e.class);
+            if m.onto.is_a(e.class, k.failed_object) {
+                return format!("{class} (the action failed)");
+            }
             if e.class == k.kitchen_state {
                 return format!("{class} at {}", summary(m, e.val(k.kitchen_time)));
             }
