@@ -78,8 +78,9 @@ fn simulate_trace_shows_every_argument() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.lines().any(|l| l.trim()
-            == "kitchen-state-in: ?kitchen = kitchen-state at 0 (available at 0.0)"),
+        out.lines()
+            .any(|l| l.trim()
+                == "kitchen-state-in: ?kitchen = kitchen-state at 0 (available at 0.0)"),
         "{out}"
     );
     assert!(

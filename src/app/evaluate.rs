@@ -124,7 +124,8 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
 /// The evaluator for the options, and the name of its kitchen.
 fn load(opts: &EvaluateOptions) -> Result<(Evaluator, String), String> {
     let (model, kitchen) = super::load_model(opts.profile, opts.kitchen.as_deref())?;
-    let dir = benchmark::locate(opts.profile, opts.benchmark.as_deref()).map_err(|e| e.to_string())?;
+    let dir =
+        benchmark::locate(opts.profile, opts.benchmark.as_deref()).map_err(|e| e.to_string())?;
     let data = Benchmark::load(opts.profile, &dir).map_err(|e| e.to_string())?;
     let mut evaluator = Evaluator::with(model, data);
     evaluator.smatch = opts.smatch.clone();

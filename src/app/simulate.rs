@@ -103,7 +103,9 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
 /// The recipe asked for, or the first; an unknown id names the closest ids in the file.
 fn pick<'r>(recipes: &'r [Recipe], id: Option<&str>) -> Result<&'r Recipe, String> {
     let Some(id) = id.map(str::to_lowercase) else {
-        return recipes.first().ok_or_else(|| "the file holds no recipe".into());
+        return recipes
+            .first()
+            .ok_or_else(|| "the file holds no recipe".into());
     };
     if let Some(r) = recipes.iter().find(|r| r.id == id) {
         return Ok(r);
@@ -180,4 +182,3 @@ fn final_dish(
         .unwrap_or(last);
     Some((step, "last", None))
 }
-

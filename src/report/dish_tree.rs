@@ -61,7 +61,12 @@ pub fn build(m: &Model, e: &Entity) -> DishNode {
     let class = onto.class(e.class);
     let mut properties = Vec::new();
     for (i, (slot, v)) in e.slots.iter().enumerate() {
-        if structural(m, *slot) || class.defaults.get(i).is_some_and(|d| is_default(onto, v, d)) {
+        if structural(m, *slot)
+            || class
+                .defaults
+                .get(i)
+                .is_some_and(|d| is_default(onto, v, d))
+        {
             continue;
         }
         let name = onto.slot_name(*slot).to_string();
@@ -177,8 +182,14 @@ pub fn summary(m: &Model, v: &Value) -> String {
                 return format!("{class} at {}", summary(m, e.val(k.kitchen_time)));
             }
             if e.class == k.amount_class {
-                let unit = e.val(k.unit).as_obj().map_or("", |u| m.onto.class_name(u.class));
-                let value = e.val(k.quantity).as_obj().map_or(&Value::Nil, |q| q.val(k.value));
+                let unit = e
+                    .val(k.unit)
+                    .as_obj()
+                    .map_or("", |u| m.onto.class_name(u.class));
+                let value = e
+                    .val(k.quantity)
+                    .as_obj()
+                    .map_or(&Value::Nil, |q| q.val(k.value));
                 return format!("{} {unit}", summary(m, value));
             }
             if e.class == k.quantity_class {

@@ -102,7 +102,10 @@ impl SimulationReport {
                 let sig = model.catalogue.get(&recipe.predicates[p].name);
                 let role = |i: usize| sig.and_then(|s| s.args.get(i)).map(|a| a.role);
                 let slots = &exec.slots[p];
-                let end_slot = slots.first().copied().filter(|&s| exec.bindings[s].is_bound());
+                let end_slot = slots
+                    .first()
+                    .copied()
+                    .filter(|&s| exec.bindings[s].is_bound());
                 let end_slot = end_slot
                     .filter(|&s| exec.bindings[s].available_at.is_some())
                     .or_else(|| {
