@@ -5,7 +5,7 @@
 use crate::benchmark::{Benchmark, DataError, DataSource};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::Diagnostic;
-use crate::language::validate::Validator;
+use crate::language::validate::{Validator, closest};
 use crate::metrics::smatch::{SmatchConfig, smatch};
 use crate::metrics::{GoldRun, gold_run, score};
 use crate::profile::Profile;
@@ -75,8 +75,14 @@ impl Evaluator {
             .iter()
             .position(|r| r.id == id)
             .ok_or_else(|| {
+                let close = closest(id, self.benchmark.ids().into_iter(), 3);
+                let hint = if close.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (did you mean {}?)", close.join(", "))
+                };
                 Refusal::new(format!(
-                    "Solution contains recipe {id} which is currently unsupported"
+                    "Solution contains recipe {id} which is currently unsupported{hint}"
                 ))
             })?;
         let g = &self.benchmark.recipes[i];
@@ -127,7 +133,7 @@ impl Evaluator {
         };
         if metrics.contains(Metric::SmatchScore) {
             let s = smatch(&recipe.predicates, &gold_network.predicates, &self.smatch);
-            result.smatch_score = Some(s.f_score);
+            result.smatch = Some(s);
         }
         if metrics.needs_simulation() {
             let refuse = |e: SimError| Refusal::new(e.message);
@@ -142,6 +148,7 @@ impl Evaluator {
             if metrics.contains(Metric::ExecutionTime) {
                 result.execution_time = scores.execution_time;
             }
+            result.detail = scores.detail;
         }
         Ok(result)
     }

@@ -152,7 +152,12 @@ fn demo_perfect_example_is_the_gold_and_scores_one() {
          demo-garden-salad,1.00,1.00,1.00,490\n"
     );
     for r in &results {
-        assert_eq!(r.smatch_score, Some(1.0), "{}", r.recipe_id);
+        assert_eq!(
+            r.smatch.as_ref().map(|s| s.f_score),
+            Some(1.0),
+            "{}",
+            r.recipe_id
+        );
         assert_eq!(
             r.goal_condition_success,
             Some(Number::int(1)),
@@ -176,7 +181,7 @@ fn demo_mistake_lowers_the_shortbread_scores_only() {
          demo-garden-salad,1.00,1.00,1.00,490\n"
     );
     let shortbread = &results[0];
-    assert!(shortbread.smatch_score.unwrap() < 1.0);
+    assert!(shortbread.smatch.as_ref().map(|s| s.f_score).unwrap_or(1.0) < 1.0);
     assert!(shortbread.goal_condition_success.unwrap().to_f64() < 1.0);
     assert!(shortbread.dish_approximation_score.unwrap() < 1.0);
 }

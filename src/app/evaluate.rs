@@ -1,12 +1,15 @@
-//! The evaluation command: the reference's `-input F -output F [-metrics ...]`.
+//! The evaluation command: the reference's `-input F -output F [-metrics ...]`, writing the
+//! reference's CSV or (`--format json`) the unrounded values with their detail.
 
 use crate::app::check::read_solution_text;
-use crate::benchmark;
+use crate::benchmark::{self, Benchmark};
 use crate::evaluate::Evaluator;
+use crate::metrics::smatch::SmatchConfig;
 use crate::profile::Profile;
+use crate::report::json::{Signature, SmatchSettings};
 use crate::report::{self, MetricSet};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Exit codes: results written; the file was refused (as the reference refuses it); the
 /// input, the data or the output could not be used.
@@ -14,12 +17,26 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_REFUSED: i32 = 1;
 pub const EXIT_UNUSABLE: i32 = 2;
 
+/// What the output file holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// The reference's CSV, byte for byte.
+    #[default]
+    Csv,
+    /// `report::json`: unrounded values, detail and a signature.
+    Json,
+}
+
 pub struct EvaluateOptions {
     pub input: PathBuf,
     pub output: PathBuf,
     pub metrics: MetricSet,
     pub profile: Profile,
     pub benchmark: Option<PathBuf>,
+    /// Another initial kitchen state (`--kitchen`).
+    pub kitchen: Option<PathBuf>,
+    pub format: Format,
+    pub smatch: SmatchConfig,
 }
 
 /// Run one evaluation, printing the summary on `out` and problems on `err`.
@@ -36,7 +53,7 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             return EXIT_UNUSABLE;
         }
     };
-    let evaluator = match load(opts.profile, opts.benchmark.as_deref()) {
+    let (evaluator, kitchen) = match load(opts) {
         Ok(e) => e,
         Err(msg) => {
             let _ = writeln!(err, "error: {msg}");
@@ -55,11 +72,47 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             return EXIT_REFUSED;
         }
     };
-    if !opts.output.to_string_lossy().ends_with(".csv") {
-        let _ = writeln!(err, "warning: {} is not a .csv file", opts.output.display());
+    if opts.smatch.exact {
+        for r in &results {
+            if let Some(s) = r.smatch.as_ref().filter(|s| s.hill_climbing_fell_short) {
+                let _ = writeln!(
+                    err,
+                    "note: {}: hill-climbing fell short of the exact Smatch optimum ({} matched triples); the exact score is reported",
+                    r.recipe_id, s.matched
+                );
+            }
+        }
     }
-    let csv = report::csv::render(&results, &opts.metrics);
-    if let Err(e) = report::write_atomically(&opts.output, csv.as_bytes()) {
+    let extension = match opts.format {
+        Format::Csv => ".csv",
+        Format::Json => ".json",
+    };
+    if !opts.output.to_string_lossy().ends_with(extension) {
+        let _ = writeln!(
+            err,
+            "warning: {} is not a {extension} file",
+            opts.output.display()
+        );
+    }
+    let text = match opts.format {
+        Format::Csv => report::csv::render(&results, &opts.metrics),
+        Format::Json => {
+            let signature = Signature {
+                tool: "cookingbot-evaluator",
+                version: env!("CARGO_PKG_VERSION"),
+                profile: opts.profile.to_string(),
+                kitchen,
+                metrics: opts.metrics.iter().collect(),
+                smatch: SmatchSettings {
+                    seed: opts.smatch.seed,
+                    restarts: opts.smatch.restarts,
+                    exact: opts.smatch.exact,
+                },
+            };
+            report::json::render(&results, &opts.metrics, signature)
+        }
+    };
+    if let Err(e) = report::write_atomically(&opts.output, text.as_bytes()) {
         let _ = writeln!(err, "error: cannot write {}: {e}", opts.output.display());
         return EXIT_UNUSABLE;
     }
@@ -68,7 +121,13 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     EXIT_OK
 }
 
-fn load(profile: Profile, dir: Option<&Path>) -> Result<Evaluator, String> {
-    let source = benchmark::locate(profile, dir).map_err(|e| e.to_string())?;
-    Evaluator::new(profile, source).map_err(|e| e.to_string())
+/// The evaluator for the options, and the name of its kitchen.
+fn load(opts: &EvaluateOptions) -> Result<(Evaluator, String), String> {
+    let (model, kitchen) = super::load_model(opts.profile, opts.kitchen.as_deref())?;
+    let source =
+        benchmark::locate(opts.profile, opts.benchmark.as_deref()).map_err(|e| e.to_string())?;
+    let data = Benchmark::load(opts.profile, &source).map_err(|e| e.to_string())?;
+    let mut evaluator = Evaluator::with(model, data);
+    evaluator.smatch = opts.smatch.clone();
+    Ok((evaluator, kitchen))
 }

@@ -2,8 +2,10 @@
 
 use clap::{Args, Parser, Subcommand};
 use cookingbot::app::check::{self, CheckOptions};
-use cookingbot::app::evaluate::{self, EvaluateOptions};
+use cookingbot::app::evaluate::{self, EvaluateOptions, Format};
+use cookingbot::app::simulate::{self, SimulateOptions};
 use cookingbot::benchmark::{self, DataError, DataSource};
+use cookingbot::metrics::smatch::SmatchConfig;
 use cookingbot::ontology::Ontology;
 use cookingbot::profile::Profile;
 use cookingbot::report::MetricSet;
@@ -30,6 +32,9 @@ struct Cli {
     /// the small demo benchmark built into the program; default $COOKINGBOT_BENCHMARK.
     #[arg(long, global = true)]
     benchmark: Option<PathBuf>,
+    /// Another initial kitchen state (a JSON file in the format of `kitchens/`).
+    #[arg(long, global = true)]
+    kitchen: Option<PathBuf>,
 }
 
 /// The reference's invocation; `-input`, `-output`, `-metrics`, `-show-output` and `-lib-dir`
@@ -52,6 +57,26 @@ struct EvaluateArgs {
     /// Accepted for compatibility; Smatch needs no Python library here.
     #[arg(long)]
     lib_dir: Option<PathBuf>,
+    /// Output format: csv (the reference's, byte for byte) or json (unrounded values with
+    /// their detail and a signature).
+    #[arg(long, value_enum, default_value = "csv")]
+    format: FormatArg,
+    /// Prove the Smatch optimum by branch and bound (notes on stderr where hill-climbing fell
+    /// short).
+    #[arg(long)]
+    smatch_exact: bool,
+    /// Seed of Smatch's random restarts.
+    #[arg(long, default_value_t = SmatchConfig::default().seed)]
+    smatch_seed: u64,
+    /// Smatch's random restarts after the smart start.
+    #[arg(long, default_value_t = SmatchConfig::default().restarts)]
+    smatch_restarts: usize,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FormatArg {
+    Csv,
+    Json,
 }
 
 #[derive(Subcommand)]
@@ -71,6 +96,20 @@ enum Command {
         /// The recipe to draw (default: the first in the file).
         #[arg(long)]
         recipe: Option<String>,
+    },
+    /// Run one recipe and show each action with its times and bindings, and the final dish
+    /// (exit 1 where the reference's simulation crashes).
+    Simulate {
+        file: PathBuf,
+        /// The recipe to run (default: the first in the file).
+        #[arg(long)]
+        recipe: Option<String>,
+        /// Show every argument's binding, not only those an action produced.
+        #[arg(long)]
+        trace: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -135,6 +174,23 @@ fn main() -> ExitCode {
             &mut stdout,
             &mut stderr,
         ),
+        Some(Command::Simulate {
+            file,
+            recipe,
+            trace,
+            json,
+        }) => {
+            let opts = SimulateOptions {
+                file,
+                recipe,
+                profile: cli.reference,
+                benchmark: cli.benchmark,
+                kitchen: cli.kitchen,
+                trace,
+                json,
+            };
+            simulate::run(&opts, &mut stdout, &mut stderr)
+        }
         None => {
             let e = cli.evaluate;
             match (e.input, e.output) {
@@ -145,12 +201,23 @@ fn main() -> ExitCode {
                         metrics: MetricSet::from_words(&e.metrics),
                         profile: cli.reference,
                         benchmark: cli.benchmark,
+                        kitchen: cli.kitchen,
+                        format: match e.format {
+                            FormatArg::Csv => Format::Csv,
+                            FormatArg::Json => Format::Json,
+                        },
+                        smatch: SmatchConfig {
+                            restarts: e.smatch_restarts,
+                            seed: e.smatch_seed,
+                            exact: e.smatch_exact,
+                            ..SmatchConfig::default()
+                        },
                     };
                     evaluate::run(&opts, &mut stdout, &mut stderr)
                 }
                 _ => {
                     eprintln!(
-                        "usage: cookingbot-evaluator -input FILE.solution -output RESULTS.csv [-metrics ...]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator --help"
+                        "usage: cookingbot-evaluator -input FILE.solution -output RESULTS.csv [-metrics ...] [--format csv|json]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator --help"
                     );
                     evaluate::EXIT_UNUSABLE
                 }

@@ -482,7 +482,11 @@ fn check_duplicate_arguments(p: &Predicate, out: &mut Vec<Diagnostic>) {
 }
 
 /// Up to `n` candidates closest to `word` by edit distance (within a third of its length).
-fn closest<'c>(word: &str, candidates: impl Iterator<Item = &'c str>, n: usize) -> Vec<&'c str> {
+pub fn closest<'c>(
+    word: &str,
+    candidates: impl Iterator<Item = &'c str>,
+    n: usize,
+) -> Vec<&'c str> {
     let limit = (word.chars().count() / 3).max(2);
     let mut scored: Vec<(usize, &str)> = candidates
         .map(|c| (edit_distance(word, c), c))

@@ -29,16 +29,31 @@ pub fn render(results: &[RecipeResult], metrics: &MetricSet) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::smatch::SmatchResult;
     use crate::number::Number;
     use crate::report::Metric;
+
+    fn smatch(f_score: f64) -> Option<SmatchResult> {
+        Some(SmatchResult {
+            precision: f_score,
+            recall: f_score,
+            f_score,
+            matched: 0,
+            test_triples: 0,
+            gold_triples: 0,
+            exact_optimum: None,
+            hill_climbing_fell_short: false,
+        })
+    }
 
     fn row(id: &str) -> RecipeResult {
         RecipeResult {
             recipe_id: id.into(),
-            smatch_score: Some(0.9965),
+            smatch: smatch(0.9965),
             goal_condition_success: Number::ratio(25, 26),
             dish_approximation_score: Some(0.8506667),
             execution_time: Some(Number::int(2550)),
+            detail: None,
         }
     }
 
@@ -58,7 +73,7 @@ mod tests {
             recipe_id: "x".into(),
             ..Default::default()
         };
-        r.smatch_score = Some(0.5);
+        r.smatch = smatch(0.5);
         let set = MetricSet::from_words(&["execution-time", "smatch-score"]);
         assert_eq!(
             render(&[r], &set),

@@ -1,9 +1,15 @@
 //! Writing results: the reference's CSV (byte for byte), its console summary, and JSON.
 //!
-//! Reports know results, never how they were computed: they take [`RecipeResult`]s.
+//! Reports know results, never how they were computed: they take [`RecipeResult`]s (and, for
+//! `simulate`, an execution to describe).
 
 pub mod csv;
+pub mod dish_tree;
+pub mod json;
+pub mod simulation;
 
+use crate::metrics::Detail;
+use crate::metrics::smatch::SmatchResult;
 use crate::number::Number;
 use serde::Serialize;
 use std::io::{self, Write};
@@ -121,13 +127,17 @@ impl MetricSet {
 }
 
 /// The scores of one recipe of a solution file. `None` prints as the reference's `NIL`.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct RecipeResult {
     pub recipe_id: String,
-    pub smatch_score: Option<f64>,
+    /// The Smatch comparison; its F-score is the `smatch-score` column.
+    pub smatch: Option<SmatchResult>,
     pub goal_condition_success: Option<Number>,
     pub dish_approximation_score: Option<f32>,
     pub execution_time: Option<Number>,
+    /// What lies behind the simulation metrics (when the recipe was simulated and has an
+    /// execution), for the JSON report.
+    pub detail: Option<Detail>,
 }
 
 impl RecipeResult {
@@ -135,7 +145,11 @@ impl RecipeResult {
     pub fn formatted(&self, m: Metric) -> String {
         let nil = || "NIL".to_string();
         match m {
-            Metric::SmatchScore => self.smatch_score.map(smatch_decimals).unwrap_or_else(nil),
+            Metric::SmatchScore => self
+                .smatch
+                .as_ref()
+                .map(|s| smatch_decimals(s.f_score))
+                .unwrap_or_else(nil),
             Metric::GoalConditionSuccess => self
                 .goal_condition_success
                 .map(crate::number::two_decimals)

@@ -1,0 +1,184 @@
+//! `simulate`: run one recipe of a `.solution` file and show what happened, step by step, and
+//! the final dish.
+
+use super::check::{EXIT_INVALID, EXIT_UNREADABLE, read_solution_text};
+use crate::benchmark::{self, Benchmark};
+use crate::language::ast::Recipe;
+use crate::language::diagnostic::{Diagnostic, line_col};
+use crate::language::parse::parse;
+use crate::language::validate::{Validator, closest};
+use crate::metrics::{gold_run, score};
+use crate::profile::Profile;
+use crate::report::simulation::SimulationReport;
+use crate::simulation::{Execution, Model};
+use std::io::Write;
+use std::path::PathBuf;
+
+pub struct SimulateOptions {
+    pub file: PathBuf,
+    /// The recipe to run (default: the first in the file).
+    pub recipe: Option<String>,
+    pub profile: Profile,
+    pub benchmark: Option<PathBuf>,
+    pub kitchen: Option<PathBuf>,
+    /// Show every argument's binding.
+    pub trace: bool,
+    pub json: bool,
+}
+
+/// Run the command: the report on `out`, problems on `err`. Exit codes: 0 done (with or
+/// without an execution), 1 the file has errors or the simulation crashed (where the
+/// reference crashes), 2 the file, the kitchen or the benchmark data cannot be used.
+pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let text = match read_solution_text(&opts.file) {
+        Ok(t) => t,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            return EXIT_UNREADABLE;
+        }
+    };
+    let (model, kitchen) = match super::load_model(opts.profile, opts.kitchen.as_deref()) {
+        Ok(m) => m,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            return EXIT_UNREADABLE;
+        }
+    };
+    let name = opts.file.display().to_string();
+    let parsed = parse(&text);
+    let validator = Validator::new(opts.profile).with_classes(&model.onto);
+    let mut diagnostics = parsed.diagnostics;
+    diagnostics.extend(validator.validate(&parsed.file));
+    let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.is_error()).collect();
+    if !errors.is_empty() {
+        for d in errors {
+            let _ = write!(err, "{}", d.render(&name, &text));
+        }
+        let _ = writeln!(err, "error: {name} has errors; nothing was simulated");
+        return EXIT_INVALID;
+    }
+    let recipe = match pick(&parsed.file.recipes, opts.recipe.as_deref()) {
+        Ok(r) => r,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {name}: {msg}");
+            return EXIT_INVALID;
+        }
+    };
+    let exec = match model.execute(recipe) {
+        Ok(e) => e,
+        Err(e) => {
+            let at = e.predicate.and_then(|p| recipe.predicates.get(p));
+            let _ = match at {
+                Some(p) => {
+                    let (line, col) = line_col(&text, p.span.start);
+                    writeln!(err, "error: {name}:{line}:{col}: {p}: {}", e.message)
+                }
+                None => writeln!(err, "error: {name}: {}", e.message),
+            };
+            return EXIT_INVALID;
+        }
+    };
+    let gold = match gold_benchmark(opts) {
+        Ok(g) => g,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            return EXIT_UNREADABLE;
+        }
+    };
+    let dish = final_dish(&model, recipe, &exec, gold.as_ref(), err);
+    let report = SimulationReport::new(&model, recipe, &text, &exec, &kitchen, dish);
+    let written = if opts.json {
+        serde_json::to_string_pretty(&report)
+            .map_err(std::io::Error::other)
+            .and_then(|s| writeln!(out, "{s}"))
+    } else {
+        out.write_all(report.render(opts.trace).as_bytes())
+    };
+    if written.is_err() {
+        return EXIT_UNREADABLE;
+    }
+    0
+}
+
+/// The recipe asked for, or the first; an unknown id names the closest ids in the file.
+fn pick<'r>(recipes: &'r [Recipe], id: Option<&str>) -> Result<&'r Recipe, String> {
+    let Some(id) = id.map(str::to_lowercase) else {
+        return recipes
+            .first()
+            .ok_or_else(|| "the file holds no recipe".into());
+    };
+    if let Some(r) = recipes.iter().find(|r| r.id == id) {
+        return Ok(r);
+    }
+    let close = closest(&id, recipes.iter().map(|r| r.id.as_str()), 3);
+    Err(if close.is_empty() {
+        format!("no recipe `{id}` in the file")
+    } else {
+        format!(
+            "no recipe `{id}` in the file; did you mean {}?",
+            close.join(", ")
+        )
+    })
+}
+
+/// The benchmark's gold data, when it can be found: `--benchmark` must be usable, the
+/// environment's location is used when it is.
+fn gold_benchmark(opts: &SimulateOptions) -> Result<Option<Benchmark>, String> {
+    let dir = match benchmark::locate(opts.profile, opts.benchmark.as_deref()) {
+        Ok(d) => d,
+        Err(_) if opts.benchmark.is_none() => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+    };
+    Benchmark::load(opts.profile, &dir)
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
+/// The step whose primary output is the final dish, how it was chosen and its score: the
+/// dish approximation score's best candidate when the benchmark has the recipe, else the
+/// last executed action whose primary output no other action uses.
+fn final_dish(
+    model: &Model,
+    recipe: &Recipe,
+    exec: &Execution,
+    gold: Option<&Benchmark>,
+    err: &mut dyn Write,
+) -> Option<(usize, &'static str, Option<f32>)> {
+    if !exec.solved || exec.steps.is_empty() {
+        return None;
+    }
+    if let Some(g) = gold.and_then(|b| b.recipe(&recipe.id)) {
+        let scored = gold_run(model, &g.network, &g.primary_output_var)
+            .and_then(|run| score(model, recipe, exec, &run));
+        match scored {
+            Ok(s) => {
+                let dish = s.detail.map(|d| d.dish)?;
+                let best = dish.scored[dish.best?].predicate;
+                let step = exec.steps.iter().position(|s| s.predicate == best)?;
+                return Some((step, "gold", Some(dish.score)));
+            }
+            Err(e) => {
+                let _ = writeln!(
+                    err,
+                    "warning: the dish approximation score fails ({}); showing the last unused output",
+                    e.message
+                );
+            }
+        }
+    }
+    let used_elsewhere = |step: usize| {
+        let p = exec.steps[step].predicate;
+        exec.slots[p].first().is_some_and(|slot| {
+            exec.slots
+                .iter()
+                .enumerate()
+                .any(|(q, slots)| q != p && slots.contains(slot))
+        })
+    };
+    let last = exec.steps.len() - 1;
+    let step = (0..exec.steps.len())
+        .rev()
+        .find(|&s| !used_elsewhere(s))
+        .unwrap_or(last);
+    Some((step, "last", None))
+}

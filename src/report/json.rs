@@ -1,0 +1,197 @@
+//! The evaluation as JSON (`--format json`): unrounded values, the detail behind them and a
+//! signature saying how they were computed.
+
+use super::{Metric, MetricSet, RecipeResult};
+use crate::metrics::dish::DishDetail;
+use crate::number::Number;
+use serde::Serialize;
+
+/// A number as JSON: integers stay integers, ratios and single floats become the nearest
+/// double of their shortest decimal form (`0.755`, not `0.7549999952316284`).
+pub fn number(n: Number) -> serde_json::Value {
+    match n {
+        n if n.is_integer() => serde_json::Value::from(n.floor_i64()),
+        Number::Float(x) => shortest(x),
+        n => serde_json::Value::from(n.to_f64()),
+    }
+}
+
+fn shortest(x: f32) -> serde_json::Value {
+    x.to_string()
+        .parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map_or(serde_json::Value::Null, serde_json::Value::Number)
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EvaluationReport {
+    pub signature: Signature,
+    /// In the CSV's order (the reverse of the file).
+    pub recipes: Vec<RecipeReport>,
+}
+
+/// Everything that determines the numbers besides the input file.
+#[derive(Clone, Debug, Serialize)]
+pub struct Signature {
+    pub tool: &'static str,
+    pub version: &'static str,
+    pub profile: String,
+    /// `builtin` or the kitchen file given with `--kitchen`.
+    pub kitchen: String,
+    pub metrics: Vec<Metric>,
+    pub smatch: SmatchSettings,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SmatchSettings {
+    pub seed: u64,
+    pub restarts: usize,
+    pub exact: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RecipeReport {
+    pub recipe_id: String,
+    pub smatch: Option<SmatchReport>,
+    pub goal_condition_success: Option<GoalRatio>,
+    pub dish_approximation_score: Option<f32>,
+    pub execution_time: Option<serde_json::Value>,
+    /// Gold goals the prediction did not reach, in gold execution order.
+    pub missed_goals: Vec<MissedGoal>,
+    /// How the chosen predicted dish differs from the gold dish.
+    pub dish: Option<DishDifferences>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SmatchReport {
+    pub f_score: f64,
+    pub precision: f64,
+    pub recall: f64,
+    pub matched_triples: usize,
+    pub test_triples: usize,
+    pub gold_triples: usize,
+    /// The proven optimum of matched triples (exact mode only).
+    pub exact_optimum: Option<usize>,
+    pub hill_climbing_fell_short: bool,
+}
+
+/// Reached gold goals over all gold goals, exactly and as a float.
+#[derive(Clone, Debug, Serialize)]
+pub struct GoalRatio {
+    pub numerator: usize,
+    pub denominator: usize,
+    pub value: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MissedGoal {
+    /// 1-based position of the action in the gold network.
+    pub gold_action: usize,
+    pub gold_text: String,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct DishDifferences {
+    /// 1-based position of the predicted action whose output was compared.
+    pub action: usize,
+    pub contents_ratio: f32,
+    pub container_ratio: f32,
+    /// Matched gold ingredients with their score and the slots that differ.
+    pub ingredients: Vec<IngredientDifference>,
+    pub missing: Vec<String>,
+    pub surplus: Vec<String>,
+    pub container: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct IngredientDifference {
+    pub class: String,
+    pub score: f32,
+    pub differing: Vec<String>,
+}
+
+impl RecipeReport {
+    fn new(r: &RecipeResult, metrics: &MetricSet) -> RecipeReport {
+        let detail = r.detail.as_ref();
+        let goal_condition_success = r.goal_condition_success.and_then(|ratio| {
+            let goals = &detail?.goals;
+            Some(GoalRatio {
+                numerator: goals.reached(),
+                denominator: goals.goals.len(),
+                value: ratio.to_f64(),
+            })
+        });
+        let missed_goals = match detail {
+            Some(d) if metrics.contains(Metric::GoalConditionSuccess) => d
+                .goals
+                .goals
+                .iter()
+                .filter(|g| g.reached_by.is_none())
+                .map(|g| MissedGoal {
+                    gold_action: g.gold_predicate + 1,
+                    gold_text: g.gold_text.clone(),
+                    reason: g.reason.clone(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let dish = detail
+            .filter(|_| metrics.contains(Metric::DishApproximationScore))
+            .and_then(|d| {
+                let best = &d.dish.scored[d.dish.best?];
+                let empty = DishDetail::default();
+                let detail = best.detail.as_ref().unwrap_or(&empty);
+                Some(DishDifferences {
+                    action: best.predicate + 1,
+                    contents_ratio: detail.contents_ratio,
+                    container_ratio: detail.container_ratio,
+                    ingredients: detail
+                        .matched
+                        .iter()
+                        .map(|m| IngredientDifference {
+                            class: m.class.clone(),
+                            score: m.score,
+                            differing: m.differing.clone(),
+                        })
+                        .collect(),
+                    missing: detail.missing.clone(),
+                    surplus: detail.surplus.clone(),
+                    container: detail.container_differences.clone(),
+                })
+            });
+        RecipeReport {
+            recipe_id: r.recipe_id.clone(),
+            smatch: r.smatch.as_ref().map(|s| SmatchReport {
+                f_score: s.f_score,
+                precision: s.precision,
+                recall: s.recall,
+                matched_triples: s.matched,
+                test_triples: s.test_triples,
+                gold_triples: s.gold_triples,
+                exact_optimum: s.exact_optimum,
+                hill_climbing_fell_short: s.hill_climbing_fell_short,
+            }),
+            goal_condition_success,
+            dish_approximation_score: r.dish_approximation_score,
+            execution_time: r.execution_time.map(number),
+            missed_goals,
+            dish,
+        }
+    }
+}
+
+/// The JSON document of an evaluation, pretty-printed, ending with a newline.
+pub fn render(results: &[RecipeResult], metrics: &MetricSet, signature: Signature) -> String {
+    let report = EvaluationReport {
+        signature,
+        recipes: results
+            .iter()
+            .map(|r| RecipeReport::new(r, metrics))
+            .collect(),
+    };
+    let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
+    s.push('\n');
+    s
+}

@@ -1,0 +1,296 @@
+//! What one simulated run of a network did, for people (`simulate`) and as JSON
+//! (`simulate --json`): the executed actions with their times and bindings, the actions that
+//! never ran and why, the execution time and the final dish.
+
+use super::dish_tree::{self, DishNode};
+use super::json::number;
+use crate::catalogue::Role;
+use crate::language::ast::Recipe;
+use crate::language::diagnostic::line_col;
+use crate::simulation::{Execution, Model};
+use serde::Serialize;
+use std::fmt::Write;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SimulationReport {
+    pub recipe: String,
+    pub profile: String,
+    /// `builtin` or the kitchen file given.
+    pub kitchen: String,
+    /// Whether the recipe has an execution (the reference prints `NIL` otherwise).
+    pub solved: bool,
+    /// Why there is no execution (empty when solved).
+    pub reason: String,
+    pub execution_time: Option<serde_json::Value>,
+    pub steps: Vec<StepReport>,
+    pub not_run: Vec<ActionRef>,
+    pub dish: Option<FinalDish>,
+}
+
+/// An action of the network with its place in the file.
+#[derive(Clone, Debug, Serialize)]
+pub struct ActionRef {
+    /// 1-based position of the action in the recipe.
+    pub action: usize,
+    pub line: usize,
+    pub column: usize,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StepReport {
+    #[serde(flatten)]
+    pub action: ActionRef,
+    /// Kitchen time of the input kitchen state.
+    pub start: Option<serde_json::Value>,
+    /// Availability of the primary output, or else of the output kitchen state.
+    pub end: Option<serde_json::Value>,
+    /// Every argument's binding; `produced` marks those this action bound.
+    pub bindings: Vec<BindingReport>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BindingReport {
+    /// The primitive's name for the argument.
+    pub argument: String,
+    /// The variable (`?x`) or the constant as written.
+    pub name: String,
+    pub value: String,
+    pub available_at: Option<serde_json::Value>,
+    pub produced: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FinalDish {
+    /// The action whose primary output it is.
+    #[serde(flatten)]
+    pub action: ActionRef,
+    /// How it was chosen: `gold` (the dish approximation score's best candidate) or `last`
+    /// (the last action whose output no other action uses).
+    pub chosen_by: String,
+    /// The dish approximation score against the gold dish, when a gold run was available.
+    pub score: Option<f32>,
+    pub tree: DishNode,
+}
+
+impl SimulationReport {
+    /// Describe `exec`, a run of `recipe` read from `text`. `dish` is the chosen final
+    /// dish's step index (into `exec.steps`), how it was chosen and its score.
+    pub fn new(
+        model: &Model,
+        recipe: &Recipe,
+        text: &str,
+        exec: &Execution,
+        kitchen: &str,
+        dish: Option<(usize, &str, Option<f32>)>,
+    ) -> SimulationReport {
+        let action = |p: usize| {
+            let pred = &recipe.predicates[p];
+            let (line, column) = line_col(text, pred.span.start);
+            ActionRef {
+                action: p + 1,
+                line,
+                column,
+                text: pred.to_string(),
+            }
+        };
+        let steps = exec
+            .steps
+            .iter()
+            .map(|s| {
+                let p = s.predicate;
+                let sig = model.catalogue.get(&recipe.predicates[p].name);
+                let role = |i: usize| sig.and_then(|s| s.args.get(i)).map(|a| a.role);
+                let slots = &exec.slots[p];
+                let end_slot = slots
+                    .first()
+                    .copied()
+                    .filter(|&s| exec.bindings[s].is_bound());
+                let end_slot = end_slot
+                    .filter(|&s| exec.bindings[s].available_at.is_some())
+                    .or_else(|| {
+                        (0..slots.len())
+                            .find(|&i| role(i) == Some(Role::KitchenStateOut))
+                            .map(|i| slots[i])
+                    });
+                let bindings = slots
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &slot)| {
+                        let b = &exec.bindings[slot];
+                        let case = sig.and_then(|sig| sig.cases.get(s.case));
+                        BindingReport {
+                            argument: sig
+                                .and_then(|s| s.args.get(i))
+                                .map(|a| a.name.clone())
+                                .unwrap_or_default(),
+                            name: exec.names[slot].clone(),
+                            value: dish_tree::summary(model, &b.value),
+                            available_at: b.available_at.map(number),
+                            produced: case.is_some_and(|c| !c.is_input(i)),
+                        }
+                    })
+                    .collect();
+                StepReport {
+                    action: action(p),
+                    start: s.start.map(number),
+                    end: end_slot.and_then(|s| exec.bindings[s].available_at.map(number)),
+                    bindings,
+                }
+            })
+            .collect();
+        let ran: Vec<usize> = exec.steps.iter().map(|s| s.predicate).collect();
+        let not_run: Vec<usize> = (0..recipe.predicates.len())
+            .filter(|p| !ran.contains(p))
+            .collect();
+        let dish = dish.and_then(|(step, chosen_by, score)| {
+            let e = crate::metrics::primary_output(exec, step).as_obj()?;
+            Some(FinalDish {
+                action: action(exec.steps[step].predicate),
+                chosen_by: chosen_by.to_string(),
+                score,
+                tree: dish_tree::build(model, e),
+            })
+        });
+        SimulationReport {
+            recipe: recipe.id.clone(),
+            profile: model.profile.to_string(),
+            kitchen: kitchen.to_string(),
+            solved: exec.solved,
+            reason: if exec.solved {
+                String::new()
+            } else {
+                why_unsolved(model, recipe, exec, &not_run)
+            },
+            execution_time: exec
+                .solved
+                .then(|| exec.execution_time())
+                .flatten()
+                .map(number),
+            steps,
+            not_run: not_run.into_iter().map(action).collect(),
+            dish,
+        }
+    }
+
+    /// The report as text. `trace` shows every argument's binding, not only those produced.
+    pub fn render(&self, trace: bool) -> String {
+        let mut out = String::new();
+        let t = |v: &Option<serde_json::Value>| v.as_ref().map_or("-".into(), |v| v.to_string());
+        let _ = writeln!(
+            out,
+            "recipe {} (reference {}, kitchen {})\n",
+            self.recipe, self.profile, self.kitchen
+        );
+        let _ = writeln!(out, "executed actions:");
+        let _ = writeln!(out, "  start    end  line  action");
+        for s in &self.steps {
+            let _ = writeln!(
+                out,
+                "{:>7} {:>6} {:>5}  {}",
+                t(&s.start),
+                t(&s.end),
+                s.action.line,
+                s.action.text
+            );
+            for b in s.bindings.iter().filter(|b| trace || b.produced) {
+                let arg = if trace {
+                    format!("{}: ", b.argument)
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(
+                    out,
+                    "{:22}{arg}{} = {} (available at {})",
+                    "",
+                    b.name,
+                    b.value,
+                    t(&b.available_at)
+                );
+            }
+        }
+        if !self.not_run.is_empty() {
+            let _ = writeln!(out, "\nactions that never ran:");
+            for a in &self.not_run {
+                let _ = writeln!(out, "{:>20}  {}", a.line, a.text);
+            }
+        }
+        out.push('\n');
+        if self.solved {
+            let _ = writeln!(out, "execution: yes");
+        } else {
+            let _ = writeln!(out, "execution: NIL ({})", self.reason);
+        }
+        let _ = writeln!(
+            out,
+            "execution time: {}",
+            self.execution_time
+                .as_ref()
+                .map_or("NIL".into(), |v| v.to_string())
+        );
+        if let Some(d) = &self.dish {
+            let how = match d.score {
+                Some(s) => format!(
+                    "the dish approximation score's best candidate, {} against the gold dish",
+                    crate::number::two_decimals(crate::number::Number::float(s))
+                ),
+                None => "the last action whose output no other action uses".into(),
+            };
+            let _ = writeln!(
+                out,
+                "\nfinal dish (output of line {}, {how}):",
+                d.action.line
+            );
+            dish_tree::render(&d.tree, 1, &mut out);
+        }
+        out
+    }
+}
+
+/// One line: the actions that could not run and which of their inputs were never produced,
+/// or the variables left unbound when every action ran.
+fn why_unsolved(model: &Model, recipe: &Recipe, exec: &Execution, not_run: &[usize]) -> String {
+    let unbound = |slot: usize| !exec.bindings[slot].is_bound();
+    if not_run.is_empty() {
+        let mut names: Vec<&str> = exec
+            .slots
+            .iter()
+            .flatten()
+            .filter(|&&s| unbound(s))
+            .map(|&s| exec.names[s].as_str())
+            .collect();
+        names.dedup();
+        return format!("every action ran but {} stayed unbound", names.join(", "));
+    }
+    let parts: Vec<String> = not_run
+        .iter()
+        .map(|&p| {
+            let pred = &recipe.predicates[p];
+            let sig = model.catalogue.get(&pred.name);
+            let missing: Vec<&str> = exec.slots[p]
+                .iter()
+                .enumerate()
+                .filter(|&(i, &s)| {
+                    let role = sig.and_then(|sig| sig.args.get(i)).map(|a| a.role);
+                    unbound(s) && matches!(role, Some(Role::Input | Role::KitchenStateIn))
+                })
+                .map(|(_, &s)| exec.names[s].as_str())
+                .collect();
+            if missing.is_empty() {
+                format!("{} (action {}) never ran", pred.name, p + 1)
+            } else {
+                format!(
+                    "{} (action {}) lacks {}",
+                    pred.name,
+                    p + 1,
+                    missing.join(", ")
+                )
+            }
+        })
+        .collect();
+    format!(
+        "{} action(s) could not run: {}",
+        not_run.len(),
+        parts.join("; ")
+    )
+}

@@ -1,0 +1,219 @@
+//! The command line as users run it: the built binary, the shared benchmark data.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"))
+        .args(args)
+        .env("COOKINGBOT_BENCHMARK", common::benchmark_dir())
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn gold(id: &str) -> String {
+    common::benchmark_dir()
+        .join("data/gold-standard-solutions/meaning-only")
+        .join(format!("{id}.solution"))
+        .display()
+        .to_string()
+}
+
+fn example(name: &str) -> String {
+    common::benchmark_dir()
+        .join("documentation/examples/evaluation")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// A fresh scratch folder for output files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cookingbot-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("scratch file");
+    path.display().to_string()
+}
+
+#[test]
+fn simulate_shows_steps_time_and_final_dish() {
+    let o = run(&["simulate", &gold("almond-crescent-cookies")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    for want in [
+        "execution: yes",
+        "execution time: 2600",
+        "final dish (output of line 28, the dish approximation score's best candidate, 1.00 against the gold dish):",
+        "  baking-tray [used, lined-with baking-paper, arrangement side-to-side (concept)]",
+        "    32 × homogeneous-mixture 25 g [temperature 175 degrees-celsius, current-shape crescent-shape (concept), baked, mixed]",
+        "        powdered-white-sugar 10/11 g",
+        "          butter 23/35 percent [temperature 18 degrees-celsius]",
+        "   1650   2550    27  (bake ?baked-crescents ?ks-with-baked-crescents ?ks-with-crescents-tray ?tray-with-crescents ?oven 15 minute 175 degrees-celsius)",
+    ] {
+        assert!(lines.contains(&want), "missing line {want:?} in\n{out}");
+    }
+    assert!(!out.contains("actions that never ran"));
+}
+
+#[test]
+fn simulate_trace_shows_every_argument() {
+    let o = run(&["simulate", "--trace", &gold("almond-crescent-cookies")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.lines()
+            .any(|l| l.trim()
+                == "kitchen-state-in: ?kitchen = kitchen-state at 0 (available at 0.0)"),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.trim() == "unit: g = g (concept) (available at -)")
+    );
+}
+
+#[test]
+fn simulate_json_has_steps_and_time() {
+    let o = run(&["simulate", "--json", &gold("almond-crescent-cookies")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["execution_time"], 2600);
+    assert_eq!(v["solved"], true);
+    assert_eq!(v["steps"].as_array().map(Vec::len), Some(27));
+    assert_eq!(v["steps"][26]["start"], 1680);
+    assert_eq!(v["steps"][26]["end"], 2600);
+    assert_eq!(v["dish"]["line"], 28);
+    assert_eq!(v["dish"]["tree"]["class"], "baking-tray");
+    assert_eq!(v["dish"]["tree"]["parts"][0]["count"], 32);
+}
+
+#[test]
+fn simulate_explains_a_recipe_without_execution() {
+    let dir = scratch("unsolved");
+    let file = write(
+        &dir,
+        "partial.solution",
+        "#almond-crescent-cookies\n(get-kitchen ?k)\n(fetch-and-proportion ?b ?ks2 ?k ?c butter 230 g)\n(mix ?m ?ks3 ?ks9 ?b ?tool)\n",
+    );
+    let o = run(&["simulate", &file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("execution: NIL (1 action(s) could not run: mix (action 3) lacks ?ks9)\n"),
+        "{out}"
+    );
+    assert!(out.contains("execution time: NIL\n"));
+    assert!(!out.contains("final dish"));
+}
+
+#[test]
+fn json_evaluation_keeps_the_detail() {
+    let dir = scratch("json");
+    let output = dir.join("results.json");
+    let o = run(&[
+        "-input",
+        &example("wrong-ingredient.solution"),
+        "-output",
+        &output.display().to_string(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&output).expect("JSON written");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let r = &v["recipes"][0];
+    assert_eq!(r["recipe_id"], "almond-crescent-cookies");
+    assert_eq!(r["goal_condition_success"]["numerator"], 11);
+    assert_eq!(r["goal_condition_success"]["denominator"], 26);
+    let dish = r["dish_approximation_score"].as_f64().expect("a score") as f32;
+    assert_eq!(
+        cookingbot::number::two_decimals(cookingbot::number::Number::float(dish)),
+        "0.76"
+    );
+    assert_eq!(r["execution_time"], 2600);
+    assert_eq!(r["missed_goals"].as_array().map(Vec::len), Some(15));
+    assert_eq!(
+        r["missed_goals"][0]["gold_text"],
+        "(fetch-and-proportion ?proportioned-sugar ?ks-with-sugar ?ks-with-warm-butter ?target-container-2 white-sugar 120 g)"
+    );
+    assert_eq!(r["smatch"], serde_json::Value::Null);
+    assert_eq!(v["signature"]["profile"], "2024");
+    assert_eq!(v["signature"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(v["signature"]["smatch"]["restarts"], 4);
+}
+
+#[test]
+fn csv_stays_the_default() {
+    let dir = scratch("csv");
+    let output = dir.join("results.csv");
+    let o = run(&[
+        "-input",
+        &example("wrong-ingredient.solution"),
+        "-output",
+        &output.display().to_string(),
+        "-lib-dir",
+        "/nowhere",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&output).expect("CSV written"),
+        "recipe-id,goal-condition-success,dish-approximation-score,execution-time\n\
+         almond-crescent-cookies,0.42,0.76,2600\n"
+    );
+}
+
+#[test]
+fn unknown_recipe_names_the_closest_ids_and_writes_nothing() {
+    let dir = scratch("unknown");
+    let input = write(
+        &dir,
+        "typo.solution",
+        "#almond-crescent-cookie\n(get-kitchen ?kitchen)\n",
+    );
+    let output = dir.join("results.csv");
+    let o = run(&["-input", &input, "-output", &output.display().to_string()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("did you mean `almond-crescent-cookies`, `almond-crescent-cookies-2`, `almond-crescent-cookies-3`?"),
+        "{err}"
+    );
+    assert!(!output.exists());
+}
+
+#[test]
+fn malformed_kitchen_is_refused_clearly() {
+    let dir = scratch("kitchen");
+    let kitchen = write(&dir, "kitchen.json", "{\"kitchen\": [1");
+    let o = run(&[
+        "simulate",
+        "--kitchen",
+        &kitchen,
+        &gold("almond-crescent-cookies"),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: {kitchen}: not a usable kitchen file: EOF while parsing a list at line 1 column 14\n"
+        )
+    );
+    assert!(o.stdout.is_empty());
+}
