@@ -97,18 +97,18 @@ fn token(t: &str) -> Arg {
     if let Some(v) = t.strip_prefix('?') {
         return Arg::Var(v.to_string());
     }
-    if let Some((n, d)) = t.split_once('/') {
-        if let (Ok(n), Ok(d)) = (n.parse::<i64>(), d.parse::<i64>()) {
-            return Arg::Num(Number::ratio(n, d).expect("non-zero denominator"));
-        }
+    if let Some((n, d)) = t.split_once('/')
+        && let (Ok(n), Ok(d)) = (n.parse::<i64>(), d.parse::<i64>())
+    {
+        return Arg::Num(Number::ratio(n, d).expect("non-zero denominator"));
     }
     if let Ok(i) = t.parse::<i64>() {
         return Arg::Num(Number::int(i));
     }
-    if t.contains('.') {
-        if let Ok(f) = t.parse::<f32>() {
-            return Arg::Num(Number::float(f));
-        }
+    if t.contains('.')
+        && let Ok(f) = t.parse::<f32>()
+    {
+        return Arg::Num(Number::float(f));
     }
     Arg::Sym(t)
 }
