@@ -9,7 +9,7 @@
 use crate::catalogue::{Catalogue, Role};
 use crate::language::ast::Recipe;
 use indexmap::IndexMap;
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -140,9 +140,10 @@ impl Network {
         (order.len() == n).then_some(order)
     }
 
-    /// Each dependency cycle as the sorted predicate indices taking part in it.
+    /// Each dependency cycle as the sorted predicate indices taking part in it. Kosaraju's
+    /// algorithm: petgraph's is iterative, its Tarjan recurses once per action in a chain.
     pub fn cycles(&self) -> Vec<Vec<usize>> {
-        let mut cycles: Vec<Vec<usize>> = tarjan_scc(&self.graph)
+        let mut cycles: Vec<Vec<usize>> = kosaraju_scc(&self.graph)
             .into_iter()
             .filter(|scc| scc.len() > 1)
             .map(|scc| {

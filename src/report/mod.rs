@@ -194,6 +194,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    // `create_dir_all` reports a file in the way as "File exists"; name it instead.
+    if let Some(file) = dir.ancestors().find(|a| a.exists() && !a.is_dir()) {
+        return Err(io::Error::new(
+            io::ErrorKind::NotADirectory,
+            format!("{} is a file, not a directory", file.display()),
+        ));
+    }
     std::fs::create_dir_all(dir)?;
     let name = path
         .file_name()

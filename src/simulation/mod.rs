@@ -376,6 +376,22 @@ struct Attempt {
     steps: Vec<Step>,
 }
 
+/// A node of the search on the current path: the next action to try from it, whether it is
+/// explored at all (not complete, not a known dead end), and how to undo the action that led
+/// into it.
+struct Node<'m> {
+    next: usize,
+    explore: bool,
+    undo: Option<Undo<'m>>,
+}
+
+struct Undo<'m> {
+    p: usize,
+    /// The slots the action filled, with what they held before.
+    replaced: Vec<(usize, Binding)>,
+    maker: Maker<'m>,
+}
+
 impl<'m> Engine<'m> {
     fn new(model: &'m Model, recipe: &'m Recipe) -> Result<Engine<'m>, SimError> {
         let mut maker = model.maker();
@@ -463,45 +479,77 @@ impl<'m> Engine<'m> {
     }
 
     /// Depth-first search over orderings, remaining actions tried in file order. Sets of
-    /// executed actions already known to lead nowhere are not explored again.
+    /// executed actions already known to lead nowhere are not explored again. The path is an
+    /// explicit stack (networks may be far deeper than the call stack) and backtracking
+    /// restores what the undone action replaced, so one set of bindings serves the whole
+    /// search; the longest attempt is copied out only when the search leaves it.
     fn search(
         &mut self,
         state: &mut Attempt,
-        done: &mut Vec<bool>,
+        done: &mut [bool],
         dead_ends: &mut HashSet<Vec<bool>>,
         best: &mut Attempt,
     ) -> Result<bool, SimError> {
-        if state.steps.len() > best.steps.len() {
-            best.bindings.clone_from(&state.bindings);
-            best.steps.clone_from(&state.steps);
-        }
-        if state.steps.len() == done.len() {
-            return Ok(state.bindings.iter().all(Binding::is_bound));
-        }
-        if dead_ends.contains(done) {
-            return Ok(false);
-        }
-        for p in 0..done.len() {
-            if done[p] {
-                continue;
-            }
-            let Some(case) = self.applicable(p, &state.bindings) else {
-                continue;
+        let n = done.len();
+        let mut path: Vec<Node<'m>> = Vec::new();
+        let mut undo = None;
+        loop {
+            // Enter a node.
+            let explore = if state.steps.len() == n {
+                if state.bindings.iter().all(Binding::is_bound) {
+                    return Ok(true);
+                }
+                false
+            } else {
+                !dead_ends.contains(done)
             };
-            let saved_bindings = state.bindings.clone();
-            let saved_maker = self.maker.clone();
-            self.execute(p, case, state)?;
-            done[p] = true;
-            if self.search(state, done, dead_ends, best)? {
-                return Ok(true);
+            path.push(Node {
+                next: 0,
+                explore,
+                undo: undo.take(),
+            });
+            // Run the next applicable action of the deepest node, leaving exhausted nodes.
+            loop {
+                let Some(node) = path.last_mut() else {
+                    return Ok(false);
+                };
+                let child = if node.explore {
+                    (node.next..n).find_map(|p| {
+                        if done[p] {
+                            return None;
+                        }
+                        self.applicable(p, &state.bindings).map(|case| (p, case))
+                    })
+                } else {
+                    None
+                };
+                if let Some((p, case)) = child {
+                    node.next = p + 1;
+                    let maker = self.maker.clone();
+                    let replaced = self.execute(p, case, state)?;
+                    done[p] = true;
+                    undo = Some(Undo { p, replaced, maker });
+                    break;
+                }
+                let node = path.pop().expect("the deepest node exists");
+                if node.explore {
+                    dead_ends.insert(done.to_vec());
+                }
+                // The first attempt to reach a new length has no longer descendant: keep it.
+                if state.steps.len() > best.steps.len() {
+                    best.bindings.clone_from(&state.bindings);
+                    best.steps.clone_from(&state.steps);
+                }
+                if let Some(u) = node.undo {
+                    done[u.p] = false;
+                    state.steps.pop();
+                    for (s, old) in u.replaced.into_iter().rev() {
+                        state.bindings[s] = old;
+                    }
+                    self.maker = u.maker;
+                }
             }
-            done[p] = false;
-            state.steps.pop();
-            state.bindings = saved_bindings;
-            self.maker = saved_maker;
         }
-        dead_ends.insert(done.clone());
-        Ok(false)
     }
 
     /// The case whose input set is exactly the bound arguments, if every bound value has the
@@ -531,7 +579,13 @@ impl<'m> Engine<'m> {
         }
     }
 
-    fn execute(&mut self, p: usize, case: usize, state: &mut Attempt) -> Result<(), SimError> {
+    /// Run action `p`; returns the slots it filled with what they held before.
+    fn execute(
+        &mut self,
+        p: usize,
+        case: usize,
+        state: &mut Attempt,
+    ) -> Result<Vec<(usize, Binding)>, SimError> {
         let sig = self.sigs[p];
         let imp = self
             .model
@@ -572,12 +626,13 @@ impl<'m> Engine<'m> {
             e
         })?;
         // Outputs only fill unbound slots; the reference never overwrites a binding.
+        let mut replaced = Vec::new();
         for (i, out) in call.out.into_iter().enumerate() {
             let s = self.slots[p][i];
             if let Some(b) = out
                 && !state.bindings[s].is_bound()
             {
-                state.bindings[s] = b;
+                replaced.push((s, std::mem::replace(&mut state.bindings[s], b)));
             }
         }
         state.steps.push(Step {
@@ -585,7 +640,7 @@ impl<'m> Engine<'m> {
             case,
             start,
         });
-        Ok(())
+        Ok(replaced)
     }
 }
 

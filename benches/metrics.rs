@@ -1,0 +1,136 @@
+//! Metric throughput on the 30 gold networks scored against themselves: each metric alone,
+//! then all four end to end through `Evaluator::evaluate` (parse, validate, Smatch, simulate,
+//! score) on the gold files and on the documentation's ten example files.
+
+mod support;
+
+use cookingbot::evaluate::Evaluator;
+use cookingbot::metrics::smatch::{SmatchConfig, smatch};
+use cookingbot::metrics::{dish, goals};
+use cookingbot::profile::Profile;
+use cookingbot::report::{Metric, MetricSet};
+use cookingbot::simulation::Model;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn separate_metrics(c: &mut Criterion) {
+    let profile = Profile::R2024;
+    let model = Model::builtin(profile);
+    let benchmark = support::benchmark(profile);
+    let gold = support::gold_runs(&model, &benchmark);
+    let n = gold.len() as u64;
+    let mut group = c.benchmark_group(format!("metric/{profile}/gold-30"));
+    group.throughput(Throughput::Elements(n));
+    group.bench_function("goal-condition-success", |b| {
+        b.iter(|| {
+            gold.iter()
+                .map(|(_, run)| {
+                    let e = black_box(&run.execution);
+                    goals::evaluate(&model, &run.recipe, e, &run.recipe, &run.execution).reached()
+                })
+                .sum::<usize>()
+        })
+    });
+    group.bench_function("dish-approximation-score", |b| {
+        b.iter(|| {
+            gold.iter()
+                .map(|(_, run)| {
+                    dish::best_dish_score(&model, black_box(&run.execution), run)
+                        .expect("gold dish score")
+                        .score
+                })
+                .sum::<f32>()
+        })
+    });
+    group.bench_function("execution-time", |b| {
+        b.iter(|| {
+            gold.iter()
+                .filter_map(|(_, run)| black_box(&run.execution).execution_time())
+                .count()
+        })
+    });
+    let config = SmatchConfig::default();
+    group.sample_size(10);
+    group.bench_function("smatch", |b| {
+        b.iter(|| {
+            gold.iter()
+                .map(|(g, _)| {
+                    let p = &g.network.predicates;
+                    smatch(black_box(p), p, &config).f_score
+                })
+                .sum::<f64>()
+        })
+    });
+    group.finish();
+}
+
+fn all_four() -> MetricSet {
+    MetricSet::default().with(Metric::SmatchScore)
+}
+
+/// The documentation's ten example files (in the official benchmark's folder; both profiles
+/// score them).
+fn documentation_examples() -> Vec<String> {
+    let dir = support::data_dir(Profile::R2024).join("documentation/examples/evaluation");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "solution"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 10, "{}", dir.display());
+    files
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("readable example"))
+        .collect()
+}
+
+fn end_to_end(c: &mut Criterion) {
+    let docs = documentation_examples();
+    for profile in [Profile::R2024, Profile::R2023] {
+        let dir = support::data_dir(profile);
+        let evaluator = Evaluator::new(profile, &dir).expect("benchmark data");
+        let gold = support::gold_texts(&evaluator.benchmark);
+        let metrics = all_four();
+        let evaluate_all = |evaluator: &Evaluator| {
+            gold.iter()
+                .map(|t| {
+                    evaluator
+                        .evaluate(black_box(t), &metrics)
+                        .expect("scored")
+                        .len()
+                })
+                .sum::<usize>()
+        };
+        let mut group = c.benchmark_group(format!("evaluate/{profile}"));
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(gold.len() as u64));
+        // Gold runs computed on first use, then kept: a long-running evaluator.
+        evaluate_all(&evaluator);
+        group.bench_function("gold-30-all-metrics", |b| {
+            b.iter(|| evaluate_all(&evaluator))
+        });
+        // A fresh process's work: load the model and gold networks, run the gold networks.
+        group.bench_function("gold-30-all-metrics-cold", |b| {
+            b.iter(|| evaluate_all(&Evaluator::new(profile, &dir).expect("benchmark data")))
+        });
+        group.throughput(Throughput::Elements(docs.len() as u64));
+        group.bench_function("documentation-examples-10", |b| {
+            b.iter(|| {
+                docs.iter()
+                    .map(|t| {
+                        evaluator
+                            .evaluate(black_box(t), &metrics)
+                            .expect("scored")
+                            .len()
+                    })
+                    .sum::<usize>()
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, separate_metrics, end_to_end);
+criterion_main!(benches);

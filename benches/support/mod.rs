@@ -1,0 +1,48 @@
+//! Shared by the benches: where the benchmark data is, and the gold networks with their runs.
+#![allow(dead_code)]
+
+use cookingbot::benchmark::{Benchmark, GoldRecipe};
+use cookingbot::metrics::{GoldRun, gold_run};
+use cookingbot::profile::Profile;
+use cookingbot::simulation::Model;
+use std::path::PathBuf;
+
+/// The data folder of a profile: `COOKINGBOT_BENCHMARK` (2024, default `../shared/benchmark`)
+/// and `COOKINGBOT_BENCHMARK_2023` (default `benchmark-2023` beside it).
+pub fn data_dir(profile: Profile) -> PathBuf {
+    let data_2024 = std::env::var_os("COOKINGBOT_BENCHMARK")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmark"));
+    match profile {
+        Profile::R2024 => data_2024,
+        Profile::R2023 => std::env::var_os("COOKINGBOT_BENCHMARK_2023")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| data_2024.join("../benchmark-2023")),
+    }
+}
+
+pub fn benchmark(profile: Profile) -> Benchmark {
+    let dir = data_dir(profile);
+    Benchmark::load(profile, &dir).unwrap_or_else(|e| panic!("{e} (set COOKINGBOT_BENCHMARK)"))
+}
+
+/// The texts of the 30 gold files, in manifest order.
+pub fn gold_texts(benchmark: &Benchmark) -> Vec<String> {
+    benchmark
+        .recipes
+        .iter()
+        .map(|g| std::fs::read_to_string(&g.file).expect("readable gold file"))
+        .collect()
+}
+
+/// Every gold network with its gold run.
+pub fn gold_runs(model: &Model, benchmark: &Benchmark) -> Vec<(GoldRecipe, GoldRun)> {
+    benchmark
+        .recipes
+        .iter()
+        .map(|g| {
+            let run = gold_run(model, &g.network, &g.primary_output_var).expect("gold runs");
+            (g.clone(), run)
+        })
+        .collect()
+}

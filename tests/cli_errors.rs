@@ -1,0 +1,393 @@
+//! The evaluator binary on bad input: the exit code, a precise message (file, and line:column
+//! where the problem is in the text), no panic, and no output file unless results were written.
+
+mod common;
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A fresh directory under the system's temporary folder, removed afterwards.
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!(
+            "cookingbot-cli-errors-{}-{test}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temporary directory");
+        Scratch { dir }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.path(name);
+        std::fs::write(&path, bytes).expect("write test input");
+        path
+    }
+
+    /// Names of the files now in the directory, sorted.
+    fn listing(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.dir)
+            .expect("list temporary directory")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+struct Outcome {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn evaluator<S: AsRef<OsStr>>(args: &[S]) -> Outcome {
+    let out = Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"))
+        .args(args)
+        .env("COOKINGBOT_BENCHMARK", common::benchmark_dir())
+        .env_remove("COOKINGBOT_BENCHMARK_2023")
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    // A signal (a stack overflow aborts) leaves no exit code.
+    let code = out
+        .status
+        .code()
+        .unwrap_or_else(|| panic!("killed by a signal: {:?}\n{stderr}", out.status));
+    assert!(
+        !stderr.contains("panicked"),
+        "the binary panicked:\n{stderr}"
+    );
+    Outcome {
+        code,
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr,
+    }
+}
+
+/// `-input INPUT -output OUTPUT`, as the reference is invoked.
+fn evaluate(input: &Path, output: &Path) -> Outcome {
+    evaluator(&[
+        OsStr::new("-input"),
+        input.as_os_str(),
+        OsStr::new("-output"),
+        output.as_os_str(),
+    ])
+}
+
+fn assert_stderr(o: &Outcome, expected: &[&str]) {
+    for e in expected {
+        assert!(
+            o.stderr.contains(e),
+            "stderr lacks {e:?}; it is:\n{}",
+            o.stderr
+        );
+    }
+}
+
+/// A refused or unusable input: exit code, messages, no output and no leftover file.
+fn assert_failed(o: &Outcome, code: i32, expected: &[&str], output: &Path) {
+    assert_eq!(o.code, code, "exit code; stderr:\n{}", o.stderr);
+    assert_stderr(o, expected);
+    assert!(!output.exists(), "{} was written", output.display());
+}
+
+fn gold_file(recipe: &str) -> PathBuf {
+    common::benchmark_dir()
+        .join("data/gold-standard-solutions/meaning-only")
+        .join(format!("{recipe}.solution"))
+}
+
+const REFUSED: &str =
+    "was refused (the reference evaluator refuses it too); no results were written";
+
+#[test]
+fn missing_input_file() {
+    let s = Scratch::new("missing");
+    let input = s.path("nowhere.solution");
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    let msg = format!("error: {}: cannot read: No such file", input.display());
+    assert_failed(&o, 2, &[&msg], &out);
+    assert!(s.listing().is_empty());
+}
+
+#[test]
+fn directory_as_input() {
+    let s = Scratch::new("directory");
+    let input = s.path("folder.solution");
+    std::fs::create_dir(&input).expect("make directory");
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    let msg = format!("error: {}: cannot read: Is a directory", input.display());
+    assert_failed(&o, 2, &[&msg], &out);
+}
+
+#[test]
+fn binary_junk() {
+    let s = Scratch::new("junk");
+    // Pseudo-random bytes (a fixed linear congruential sequence) with NULs among them.
+    let mut x: u32 = 0x2545_f491;
+    let junk: Vec<u8> = (0..4096)
+        .map(|i| {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            if i % 97 == 0 { 0 } else { (x >> 24) as u8 }
+        })
+        .collect();
+    let input = s.write("junk.solution", &junk);
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    let msg = format!(
+        "error: {}: a binary file, not a .solution text",
+        input.display()
+    );
+    assert_failed(&o, 2, &[&msg], &out);
+    assert_eq!(s.listing(), ["junk.solution"]);
+}
+
+#[test]
+fn syntax_error_is_located() {
+    let s = Scratch::new("syntax");
+    let input = s.write(
+        "unclosed.solution",
+        "#afghan-biscuits\n(get-kitchen ?kitchen)\n(fetch-and-proportion ?butter ?ks ?kitchen ?bowl butter 230 g\n",
+    );
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    let at = format!("{}:3:1", input.display());
+    let refused = format!("error: {} {REFUSED}", input.display());
+    assert_failed(
+        &o,
+        1,
+        &[
+            "error[E0002]: this `(` is not closed on its line",
+            &at,
+            "add the missing `)`",
+            &refused,
+        ],
+        &out,
+    );
+    assert_eq!(s.listing(), ["unclosed.solution"]);
+}
+
+#[test]
+fn invalid_token_is_located() {
+    let s = Scratch::new("token");
+    let input = s.write(
+        "ratio.solution",
+        "#afghan-biscuits\n(get-kitchen ?kitchen)\n(fetch-and-proportion ?butter ?ks ?kitchen ?bowl butter 2/0 g)\n",
+    );
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    let at = format!("{}:3:57", input.display());
+    assert_failed(
+        &o,
+        1,
+        &["error[E0006]: the ratio 2/0 divides by zero", &at, REFUSED],
+        &out,
+    );
+}
+
+#[test]
+fn unknown_primitive_suggests_the_nearest() {
+    let s = Scratch::new("primitive");
+    let input = s.write(
+        "typo.solution",
+        "#afghan-biscuits\n(get-kitchen ?kitchen)\n(fetch-and-portion ?butter ?ks ?kitchen ?bowl butter 230 g)\n",
+    );
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    let at = format!("{}:3:2", input.display());
+    assert_failed(
+        &o,
+        1,
+        &[
+            "unknown primitive `fetch-and-portion`",
+            &at,
+            "help: did you mean `fetch-and-proportion`?",
+            REFUSED,
+        ],
+        &out,
+    );
+}
+
+#[test]
+fn unknown_recipe_id() {
+    let s = Scratch::new("recipe");
+    let input = s.write(
+        "other.solution",
+        "#afghan-biscuits\n(get-kitchen ?kitchen)\n\n#lemon-meringue-pie\n(get-kitchen ?kitchen)\n",
+    );
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    let at = format!("{}:4:2", input.display());
+    assert_failed(
+        &o,
+        1,
+        &[
+            "recipe `lemon-meringue-pie` is not supported by the benchmark",
+            &at,
+            REFUSED,
+        ],
+        &out,
+    );
+}
+
+#[test]
+fn refused_at_simulation_time() {
+    let s = Scratch::new("simulation");
+    let input = common::shared_dir()
+        .join("reference/2024/perturbed/almond-crescent-cookies-5--drop-rechain--1.solution");
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    let msg = format!(
+        "error: {}: The ingredient EGG-YOLK has no entry in the conversion table!",
+        input.display()
+    );
+    assert_failed(&o, 1, &[&msg, REFUSED], &out);
+    assert!(s.listing().is_empty(), "left behind: {:?}", s.listing());
+}
+
+#[test]
+fn output_directory_is_created() {
+    let s = Scratch::new("mkdir");
+    let out = s.path("deeper/still/results.csv");
+    let o = evaluate(&gold_file("afghan-biscuits"), &out);
+    assert_eq!(o.code, 0, "stderr:\n{}", o.stderr);
+    // The reference's row (reference/2024/gold.tsv).
+    assert_eq!(
+        std::fs::read_to_string(&out).expect("results written"),
+        "recipe-id,goal-condition-success,dish-approximation-score,execution-time\n\
+         afghan-biscuits,1.00,1.00,2735\n"
+    );
+    assert!(o.stdout.ends_with("The simulation process has finished.\n"));
+}
+
+#[test]
+fn output_under_a_regular_file() {
+    let s = Scratch::new("blocked");
+    let blocker = s.write("results", "not a directory");
+    let out = blocker.join("run/results.csv");
+    let o = evaluate(&gold_file("afghan-biscuits"), &out);
+    let msg = format!(
+        "error: cannot write {}: {} is a file, not a directory",
+        out.display(),
+        blocker.display()
+    );
+    assert_failed(&o, 2, &[&msg], &out);
+    assert_eq!(s.listing(), ["results"]);
+    assert_eq!(
+        std::fs::read_to_string(&blocker).expect("still there"),
+        "not a directory"
+    );
+}
+
+#[test]
+fn metrics_none_writes_nothing() {
+    let s = Scratch::new("none");
+    let out = s.path("results.csv");
+    let input = gold_file("afghan-biscuits");
+    let o = evaluator(&[
+        OsStr::new("-input"),
+        input.as_os_str(),
+        OsStr::new("-output"),
+        out.as_os_str(),
+        OsStr::new("-metrics"),
+        OsStr::new("none"),
+    ]);
+    assert_eq!(o.code, 0, "stderr:\n{}", o.stderr);
+    assert_eq!(o.stdout, "The simulation process has finished.\n");
+    assert!(!out.exists());
+    assert!(s.listing().is_empty());
+}
+
+#[test]
+fn profile_2023_reproduces_the_documented_script_example() {
+    let s = Scratch::new("script");
+    let example = common::benchmark_dir().join("documentation/examples/script");
+    let out = s.path("results.csv");
+    let o = evaluator(&[
+        OsStr::new("--reference"),
+        OsStr::new("2023"),
+        OsStr::new("-input"),
+        example
+            .join("example-multiple-recipes.solution")
+            .as_os_str(),
+        OsStr::new("-output"),
+        out.as_os_str(),
+    ]);
+    assert_eq!(o.code, 0, "stderr:\n{}", o.stderr);
+    assert_eq!(
+        std::fs::read(&out).expect("results written"),
+        std::fs::read(example.join("results.csv")).expect("documented results")
+    );
+}
+
+/// One recipe of `n` `fetch-and-proportion` actions chained through their kitchen states.
+fn chain(n: usize) -> String {
+    let mut s = String::from("#afghan-biscuits\n(get-kitchen ?ks-0)\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "(fetch-and-proportion ?butter-{i} ?ks-{} ?ks-{i} ?container-{i} butter 1/2 g)\n",
+            i + 1
+        ));
+    }
+    s
+}
+
+#[test]
+fn twenty_megabytes_refused_at_the_last_line() {
+    let s = Scratch::new("large-refused");
+    let n = 250_000;
+    let mut text = chain(n);
+    text.push_str(&format!(
+        "(fetch-and-portion ?last ?ks-last ?ks-{n} ?bowl butter 1 g)\n"
+    ));
+    assert!(text.len() > 20_000_000);
+    let input = s.write("large.solution", &text);
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    let at = format!("{}:{}:2", input.display(), n + 3);
+    assert_failed(
+        &o,
+        1,
+        &[
+            "unknown primitive `fetch-and-portion`",
+            &at,
+            "did you mean `fetch-and-proportion`?",
+            REFUSED,
+        ],
+        &out,
+    );
+}
+
+#[test]
+fn long_chain_is_simulated() {
+    let s = Scratch::new("large-run");
+    let n = 5_000;
+    let input = s.write("chain.solution", chain(n));
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    assert_eq!(o.code, 0, "stderr:\n{}", o.stderr);
+    let csv = std::fs::read_to_string(&out).expect("results written");
+    let row = csv.lines().nth(1).expect("one row");
+    // fetch-and-proportion takes 30 s of kitchen time (spec primitives.md §3).
+    assert!(row.starts_with("afghan-biscuits,"), "{row}");
+    assert!(row.ends_with(&format!(",{}", 30 * n)), "{row}");
+}
