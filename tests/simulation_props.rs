@@ -44,7 +44,8 @@ struct Fixture {
 impl Fixture {
     fn load(profile: Profile) -> Fixture {
         let model = Model::builtin(profile);
-        let benchmark = Benchmark::load(profile, &data_dir(profile)).expect("gold networks load");
+        let benchmark =
+            Benchmark::load(profile, &data_dir(profile).into()).expect("gold networks load");
         assert_eq!(benchmark.recipes.len(), 30, "profile {profile}");
         let gold = benchmark
             .recipes

@@ -23,7 +23,8 @@ pub fn data_dir(profile: Profile) -> PathBuf {
 
 pub fn benchmark(profile: Profile) -> Benchmark {
     let dir = data_dir(profile);
-    Benchmark::load(profile, &dir).unwrap_or_else(|e| panic!("{e} (set COOKINGBOT_BENCHMARK)"))
+    Benchmark::load(profile, &dir.into())
+        .unwrap_or_else(|e| panic!("{e} (set COOKINGBOT_BENCHMARK)"))
 }
 
 /// The texts of the 30 gold files, in manifest order.
