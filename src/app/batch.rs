@@ -86,6 +86,16 @@ fn refusal_report(input: &Input, refusal: &Refusal) -> RefusalReport {
     }
 }
 
+/// The units of a batch's unit list (in order) that belong to `shard`.
+pub fn deal<T>(units: impl IntoIterator<Item = T>, shard: Shard) -> Vec<T> {
+    units
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| shard.takes(*k))
+        .map(|(_, unit)| unit)
+        .collect()
+}
+
 /// What a run scores and how.
 pub struct Run<'a> {
     pub evaluator: &'a Evaluator,
@@ -112,14 +122,13 @@ pub fn score(run: Run<'_>, inputs: &[Input]) -> ShardReport {
             Prepared { input, recipes }
         })
         .collect();
-    let units: Vec<(usize, usize)> = prepared
-        .iter()
-        .enumerate()
-        .flat_map(|(f, p)| (0..p.units()).map(move |u| (f, u)))
-        .enumerate()
-        .filter(|(k, _)| run.shard.takes(*k))
-        .map(|(_, unit)| unit)
-        .collect();
+    let units = deal(
+        prepared
+            .iter()
+            .enumerate()
+            .flat_map(|(f, p)| (0..p.units()).map(move |u| (f, u))),
+        run.shard,
+    );
     let bar = if run.progress {
         ProgressBar::with_draw_target(Some(units.len() as u64), ProgressDrawTarget::stderr())
     } else {

@@ -293,11 +293,7 @@ fn finish(
     let mut code = EXIT_OK;
     let shortfalls = report.shortfalls(thresholds);
     if !shortfalls.is_empty() {
-        let _ = writeln!(
-            err,
-            "error: {} values fell short of --fail-under:",
-            shortfalls.len()
-        );
+        let _ = writeln!(err, "error: values below --fail-under:");
         let table: Vec<[String; 5]> = shortfalls
             .iter()
             .map(|s| {

@@ -23,7 +23,7 @@ pub fn render(report: &BatchReport, thresholds: &[Threshold]) -> String {
                     "    <testcase classname=\"{}\" name=\"(refused)\">\n      <failure type=\"refusal\" message=\"{}\">{}</failure>\n    </testcase>",
                     escape(&f.file),
                     escape(&refusal.message),
-                    escape(&refusal.rendered)
+                    escape_text(&refusal.rendered)
                 );
                 continue;
             }
@@ -71,7 +71,7 @@ pub fn render(report: &BatchReport, thresholds: &[Threshold]) -> String {
             let _ = writeln!(
                 cases,
                 "      <system-out>{}</system-out>\n    </testcase>",
-                escape(&values.join(", "))
+                escape_text(&values.join(", "))
             );
         }
     }
@@ -105,8 +105,14 @@ pub fn render(report: &BatchReport, thresholds: &[Threshold]) -> String {
     out
 }
 
-/// Text for an XML attribute; characters XML 1.0 cannot hold are dropped.
+/// Text for an XML attribute (line breaks as character references, or a parser would turn
+/// them into spaces); characters XML 1.0 cannot hold are dropped.
 fn escape(text: &str) -> String {
+    escape_text(text).replace('\n', "&#10;")
+}
+
+/// Text for an XML element.
+fn escape_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -115,8 +121,7 @@ fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#10;"),
-            '\t' | '\r' => out.push(c),
+            '\t' | '\r' | '\n' => out.push(c),
             c if (c as u32) < 0x20 => {}
             c => out.push(c),
         }
@@ -126,7 +131,7 @@ fn escape(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::{escape, escape_text};
 
     #[test]
     fn escapes_markup_and_drops_control_characters() {
@@ -134,5 +139,6 @@ mod tests {
             escape("a<b & \"c\"\u{1}\nd"),
             "a&lt;b &amp; &quot;c&quot;&#10;d"
         );
+        assert_eq!(escape_text("x\ny>"), "x\ny&gt;");
     }
 }
