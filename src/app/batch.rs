@@ -141,7 +141,7 @@ pub fn score(run: Run<'_>, inputs: &[Input]) -> ShardReport {
             let outcome = match &p.recipes {
                 Err(refusal) => UnitOutcome::Refused(refusal.clone()),
                 Ok(recipes) => match run.evaluator.evaluate_recipe(&recipes[unit], run.metrics) {
-                    Ok(result) => UnitOutcome::Scored(Row::new(&result, run.metrics)),
+                    Ok(result) => UnitOutcome::Scored(Box::new(Row::new(&result, run.metrics))),
                     Err(refusal) => UnitOutcome::Refused(refusal_report(p.input, &refusal)),
                 },
             };

@@ -103,7 +103,7 @@ pub struct RefusalReport {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UnitOutcome {
-    Scored(Row),
+    Scored(Box<Row>),
     Refused(RefusalReport),
 }
 
@@ -248,7 +248,7 @@ pub fn assemble(mut shards: Vec<ShardReport>) -> Result<BatchReport, MergeError>
             let mut rows = Vec::with_capacity(units);
             for r in results {
                 match r.outcome {
-                    UnitOutcome::Scored(row) => rows.push(row),
+                    UnitOutcome::Scored(row) => rows.push(*row),
                     UnitOutcome::Refused(refusal) => {
                         return Ok(FileOutcome {
                             file,
