@@ -95,6 +95,17 @@ impl Evaluator {
 
     /// Evaluate the text of a solution file.
     pub fn evaluate(&self, text: &str, metrics: &MetricSet) -> Result<Vec<RecipeResult>, Refusal> {
+        self.prepare(text)?
+            .iter()
+            .map(|recipe| self.evaluate_recipe(recipe, metrics))
+            .collect()
+    }
+
+    /// Parse and validate the text of a solution file: its recipes in the reference's order
+    /// (the reverse of the file), or the refusal of the whole file. Each recipe can then be
+    /// scored on its own ([`Evaluator::evaluate_recipe`]); the reference refuses the file when
+    /// any of them is refused.
+    pub fn prepare(&self, text: &str) -> Result<Vec<Recipe>, Refusal> {
         let parsed = crate::language::parse::parse(text);
         let ids = self.benchmark.ids();
         let validator = Validator::new(self.model.profile)
@@ -113,15 +124,13 @@ impl Evaluator {
                 diagnostics: errors,
             });
         }
-        let file = parsed.file;
-        let mut results = Vec::with_capacity(file.recipes.len());
-        for recipe in file.recipes.iter().rev() {
-            results.push(self.evaluate_recipe(recipe, metrics)?);
-        }
-        Ok(results)
+        let mut recipes = parsed.file.recipes;
+        recipes.reverse();
+        Ok(recipes)
     }
 
-    fn evaluate_recipe(
+    /// Score one recipe of a prepared file.
+    pub fn evaluate_recipe(
         &self,
         recipe: &Recipe,
         metrics: &MetricSet,

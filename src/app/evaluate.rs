@@ -1,18 +1,21 @@
 //! The evaluation command: the reference's `-input F -output F [-metrics ...]`, writing the
-//! reference's CSV or (`--format json`) the unrounded values with their detail.
+//! reference's CSV, and its extensions: many inputs (files and directories) scored in
+//! parallel, JSON, JUnit and Markdown reports, `--fail-under` thresholds, `--shard I/N` and
+//! `merge` of shard reports.
 
-use crate::app::check::read_solution_text;
+use crate::app::batch::{self, Run};
 use crate::benchmark::{self, Benchmark};
 use crate::evaluate::Evaluator;
 use crate::metrics::smatch::SmatchConfig;
 use crate::profile::Profile;
+use crate::report::batch::{BatchReport, Shard, ShardReport, Threshold, UnitOutcome, assemble};
 use crate::report::json::{Signature, SmatchSettings};
 use crate::report::{self, MetricSet};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// Exit codes: results written; the file was refused (as the reference refuses it); the
-/// input, the data or the output could not be used.
+/// Exit codes: results written; a file was refused (as the reference refuses it) or a row fell
+/// short of `--fail-under`; the input, the data or the output could not be used.
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_REFUSED: i32 = 1;
 pub const EXIT_UNUSABLE: i32 = 2;
@@ -20,15 +23,35 @@ pub const EXIT_UNUSABLE: i32 = 2;
 /// What the output file holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {
-    /// The reference's CSV, byte for byte.
+    /// The reference's CSV, byte for byte (a batch adds a file column and a signature line).
     #[default]
     Csv,
-    /// `report::json`: unrounded values, detail and a signature.
+    /// `report::json`: unrounded values, detail and a signature; with `--shard`, the shard
+    /// report `merge` reads.
     Json,
+    /// `report::junit`: a test case per recipe row, for CI test reporters.
+    Junit,
+    /// `report::markdown`: tables and means for people and CI summaries.
+    Markdown,
 }
 
+impl Format {
+    fn extension(self) -> &'static str {
+        match self {
+            Format::Csv => ".csv",
+            Format::Json => ".json",
+            Format::Junit => ".xml",
+            Format::Markdown => ".md",
+        }
+    }
+}
+
+/// `-` as the output: write the report to standard output.
+pub const STDOUT: &str = "-";
+
 pub struct EvaluateOptions {
-    pub input: PathBuf,
+    /// Solution files and directories (searched for `*.solution` files).
+    pub inputs: Vec<PathBuf>,
     pub output: PathBuf,
     pub metrics: MetricSet,
     pub profile: Profile,
@@ -37,6 +60,11 @@ pub struct EvaluateOptions {
     pub kitchen: Option<PathBuf>,
     pub format: Format,
     pub smatch: SmatchConfig,
+    /// Score only this shard of the work units (`--format json` only).
+    pub shard: Option<Shard>,
+    pub fail_under: Vec<Threshold>,
+    /// Draw a progress bar on stderr.
+    pub progress: bool,
 }
 
 /// Run one evaluation, printing the summary on `out` and problems on `err`.
@@ -46,13 +74,23 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         let _ = writeln!(out, "The simulation process has finished.");
         return EXIT_OK;
     }
-    let text = match read_solution_text(&opts.input) {
-        Ok(t) => t,
+    if let Err(msg) = check_options(opts) {
+        let _ = writeln!(err, "error: {msg}");
+        return EXIT_UNUSABLE;
+    }
+    let files = match batch::solution_files(&opts.inputs) {
+        Ok(f) => f,
         Err(msg) => {
             let _ = writeln!(err, "error: {msg}");
             return EXIT_UNUSABLE;
         }
     };
+    let is_batch = batch::is_batch(&opts.inputs, &files);
+    let inputs = batch::read_inputs(&files);
+    if !is_batch && let Some(Err(msg)) = inputs.first().map(|i| &i.text) {
+        let _ = writeln!(err, "error: {msg}");
+        return EXIT_UNUSABLE;
+    }
     let (evaluator, kitchen) = match load(opts) {
         Ok(e) => e,
         Err(msg) => {
@@ -60,65 +98,278 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             return EXIT_UNUSABLE;
         }
     };
-    let name = opts.input.display().to_string();
-    let results = match evaluator.evaluate(&text, &opts.metrics) {
-        Ok(r) => r,
-        Err(refusal) => {
-            let _ = write!(err, "{}", refusal.render(&name, &text));
-            let _ = writeln!(
-                err,
-                "error: {name} was refused (the reference evaluator refuses it too); no results were written"
-            );
-            return EXIT_REFUSED;
-        }
+    let signature = Signature::new(
+        opts.profile.to_string(),
+        kitchen,
+        &opts.metrics,
+        SmatchSettings {
+            seed: opts.smatch.seed,
+            restarts: opts.smatch.restarts,
+            exact: opts.smatch.exact,
+        },
+    );
+    let run = Run {
+        evaluator: &evaluator,
+        metrics: &opts.metrics,
+        shard: opts.shard.unwrap_or(Shard::WHOLE),
+        batch: is_batch,
+        signature,
+        progress: opts.progress,
     };
+    let scored = batch::score(run, &inputs);
     if opts.smatch.exact {
-        for r in &results {
-            if let Some(s) = r.smatch.as_ref().filter(|s| s.hill_climbing_fell_short) {
+        note_smatch_shortfalls(&scored, err);
+    }
+    if let Some(shard) = opts.shard {
+        let text = report::json::pretty(&scored);
+        if let Err(code) = write_output(&opts.output, text.as_bytes(), Format::Json, out, err) {
+            return code;
+        }
+        let units: usize = scored.files.iter().map(|f| f.results.len()).sum();
+        let all: usize = scored.files.iter().map(|f| f.units).sum();
+        let _ = writeln!(
+            err,
+            "shard {shard}: scored {units} of the batch's {all} recipes; combine the shards with `cookingbot-evaluator merge`"
+        );
+        return EXIT_OK;
+    }
+    let report = assemble(vec![scored]).expect("one whole run assembles");
+    finish(
+        &report,
+        opts.format,
+        &opts.output,
+        &opts.fail_under,
+        out,
+        err,
+    )
+}
+
+fn check_options(opts: &EvaluateOptions) -> Result<(), String> {
+    if opts.shard.is_some() && opts.format != Format::Json {
+        return Err(
+            "--shard writes the shard's results for `merge`: use it with --format json".into(),
+        );
+    }
+    check_thresholds(&opts.fail_under, &opts.metrics)
+}
+
+/// A threshold on a metric the run does not compute would fail every row.
+fn check_thresholds(thresholds: &[Threshold], metrics: &MetricSet) -> Result<(), String> {
+    match thresholds.iter().find(|t| !metrics.contains(t.metric)) {
+        Some(t) => Err(format!(
+            "--fail-under {0} needs the metric computed (-metrics ... {0})",
+            t.metric.name()
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Notes on stderr where hill-climbing fell short of the exact Smatch optimum.
+fn note_smatch_shortfalls(scored: &ShardReport, err: &mut dyn Write) {
+    for f in &scored.files {
+        for r in &f.results {
+            let UnitOutcome::Scored(row) = &r.outcome else {
+                continue;
+            };
+            if let Some(s) = row
+                .recipe
+                .smatch
+                .as_ref()
+                .filter(|s| s.hill_climbing_fell_short)
+            {
                 let _ = writeln!(
                     err,
-                    "note: {}: hill-climbing fell short of the exact Smatch optimum ({} matched triples); the exact score is reported",
-                    r.recipe_id, s.matched
+                    "note: {}: {}: hill-climbing fell short of the exact Smatch optimum ({} matched triples); the exact score is reported",
+                    f.file, row.recipe.recipe_id, s.matched_triples
                 );
             }
         }
     }
-    let extension = match opts.format {
-        Format::Csv => ".csv",
-        Format::Json => ".json",
+}
+
+pub struct MergeOptions {
+    /// Shard reports written by `--shard I/N --format json`.
+    pub shards: Vec<PathBuf>,
+    pub output: PathBuf,
+    pub format: Format,
+    pub fail_under: Vec<Threshold>,
+}
+
+/// Combine shard reports into what one run over the whole batch writes.
+pub fn merge(opts: &MergeOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let mut shards = Vec::with_capacity(opts.shards.len());
+    for path in &opts.shards {
+        let parsed = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| {
+                serde_json::from_str::<ShardReport>(&text).map_err(|e| {
+                    format!("not a shard report (written by --shard I/N --format json): {e}")
+                })
+            });
+        match parsed {
+            Ok(s) => shards.push(s),
+            Err(msg) => {
+                let _ = writeln!(err, "error: {}: {msg}", path.display());
+                return EXIT_UNUSABLE;
+            }
+        }
+    }
+    let report = match assemble(shards) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = writeln!(err, "error: {e}");
+            return EXIT_UNUSABLE;
+        }
     };
-    if !opts.output.to_string_lossy().ends_with(extension) {
+    if let Err(msg) = check_thresholds(&opts.fail_under, &report.metrics()) {
+        let _ = writeln!(err, "error: {msg}");
+        return EXIT_UNUSABLE;
+    }
+    finish(
+        &report,
+        opts.format,
+        &opts.output,
+        &opts.fail_under,
+        out,
+        err,
+    )
+}
+
+/// Write a run's results, report refusals and shortfalls; the exit code.
+fn finish(
+    report: &BatchReport,
+    format: Format,
+    output: &Path,
+    thresholds: &[Threshold],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let metrics = report.metrics();
+    let refusals: Vec<_> = report.refusals().collect();
+    for (_, refusal) in &refusals {
+        let _ = write!(err, "{}", refusal.rendered);
+    }
+    if !report.batch
+        && matches!(format, Format::Csv | Format::Json)
+        && let Some((name, _)) = refusals.first()
+    {
+        let _ = writeln!(
+            err,
+            "error: {name} was refused (the reference evaluator refuses it too); no results were written"
+        );
+        return EXIT_REFUSED;
+    }
+    let text = match format {
+        Format::Csv => report::csv::render_report(report),
+        Format::Json => report::json::render_report(report),
+        Format::Junit => report::junit::render(report, thresholds),
+        Format::Markdown => report::markdown::render(report, thresholds),
+    };
+    if let Err(code) = write_output(output, text.as_bytes(), format, out, err) {
+        return code;
+    }
+    // With the report on stdout, the console summary goes to stderr.
+    let summary: &mut dyn Write = if output == Path::new(STDOUT) {
+        &mut *err
+    } else {
+        &mut *out
+    };
+    if report.batch {
+        let rows = report.rows().count();
+        let _ = writeln!(
+            summary,
+            "Scored {rows} recipes of {} files; {} files refused.",
+            report.files.len(),
+            refusals.len()
+        );
+    } else if let Some(Ok(rows)) = report.files.first().map(|f| &f.outcome) {
+        let _ = report::write_summary(summary, rows, &metrics);
+    }
+    let _ = writeln!(summary, "The simulation process has finished.");
+    if !report.batch && format == Format::Csv {
+        // The reference's CSV has no room for it.
+        let _ = writeln!(err, "signature: {}", report.signature);
+    }
+    let mut code = EXIT_OK;
+    let shortfalls = report.shortfalls(thresholds);
+    if !shortfalls.is_empty() {
+        let _ = writeln!(err, "error: values below --fail-under:");
+        let table: Vec<[String; 5]> = shortfalls
+            .iter()
+            .map(|s| {
+                [
+                    s.file.to_string(),
+                    s.recipe.to_string(),
+                    s.metric.name().to_string(),
+                    s.printed.to_string(),
+                    format!("< {}", s.threshold),
+                ]
+            })
+            .collect();
+        write_table(
+            err,
+            ["file", "recipe", "metric", "value", "threshold"],
+            &table,
+        );
+        code = EXIT_REFUSED;
+    }
+    if !refusals.is_empty() {
+        let _ = writeln!(
+            err,
+            "error: {} of {} files were refused (the reference evaluator refuses them too)",
+            refusals.len(),
+            report.files.len()
+        );
+        code = EXIT_REFUSED;
+    }
+    code
+}
+
+/// Columns padded to their widest cell.
+fn write_table<const N: usize>(err: &mut dyn Write, header: [&str; N], rows: &[[String; N]]) {
+    let mut widths = header.map(str::len);
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let header = header.map(String::from);
+    for row in std::iter::once(&header).chain(rows) {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        let _ = writeln!(err, "  {}", cells.join("  ").trim_end());
+    }
+}
+
+/// Write the report to its file (whole or not at all) or to stdout; `Err` is the exit code.
+fn write_output(
+    output: &Path,
+    bytes: &[u8],
+    format: Format,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), i32> {
+    if output == Path::new(STDOUT) {
+        return out.write_all(bytes).map_err(|e| {
+            let _ = writeln!(err, "error: cannot write to standard output: {e}");
+            EXIT_UNUSABLE
+        });
+    }
+    let extension = format.extension();
+    if !output.to_string_lossy().ends_with(extension) {
         let _ = writeln!(
             err,
             "warning: {} is not a {extension} file",
-            opts.output.display()
+            output.display()
         );
     }
-    let text = match opts.format {
-        Format::Csv => report::csv::render(&results, &opts.metrics),
-        Format::Json => {
-            let signature = Signature {
-                tool: "cookingbot-evaluator",
-                version: env!("CARGO_PKG_VERSION"),
-                profile: opts.profile.to_string(),
-                kitchen,
-                metrics: opts.metrics.iter().collect(),
-                smatch: SmatchSettings {
-                    seed: opts.smatch.seed,
-                    restarts: opts.smatch.restarts,
-                    exact: opts.smatch.exact,
-                },
-            };
-            report::json::render(&results, &opts.metrics, signature)
-        }
-    };
-    if let Err(e) = report::write_atomically(&opts.output, text.as_bytes()) {
-        let _ = writeln!(err, "error: cannot write {}: {e}", opts.output.display());
-        return EXIT_UNUSABLE;
-    }
-    let _ = report::write_summary(out, &results, &opts.metrics);
-    let _ = writeln!(out, "The simulation process has finished.");
-    EXIT_OK
+    report::write_atomically(output, bytes).map_err(|e| {
+        let _ = writeln!(err, "error: cannot write {}: {e}", output.display());
+        EXIT_UNUSABLE
+    })
 }
 
 /// The evaluator for the options, and the name of its kitchen.

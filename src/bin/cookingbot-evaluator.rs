@@ -2,13 +2,15 @@
 
 use clap::{Args, Parser, Subcommand};
 use cookingbot::app::check::{self, CheckOptions};
-use cookingbot::app::evaluate::{self, EvaluateOptions, Format};
+use cookingbot::app::evaluate::{self, EvaluateOptions, Format, MergeOptions};
 use cookingbot::app::simulate::{self, SimulateOptions};
 use cookingbot::benchmark::{self, DataError, DataSource};
 use cookingbot::metrics::smatch::SmatchConfig;
 use cookingbot::ontology::Ontology;
 use cookingbot::profile::Profile;
 use cookingbot::report::MetricSet;
+use cookingbot::report::batch::{Shard, Threshold};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -41,10 +43,11 @@ struct Cli {
 /// are accepted with one dash, as the reference takes them.
 #[derive(Args)]
 struct EvaluateArgs {
-    /// The .solution file to evaluate.
+    /// A .solution file, or a directory searched for *.solution files; repeat for a batch
+    /// (scored in parallel; reports gain a file column).
     #[arg(long)]
-    input: Option<PathBuf>,
-    /// The CSV file to write (parent directories are created).
+    input: Vec<PathBuf>,
+    /// The file to write (parent directories are created), or - for standard output.
     #[arg(long)]
     output: Option<PathBuf>,
     /// Metrics to compute: smatch-score goal-condition-success dish-approximation-score
@@ -57,10 +60,16 @@ struct EvaluateArgs {
     /// Accepted for compatibility; Smatch needs no Python library here.
     #[arg(long)]
     lib_dir: Option<PathBuf>,
-    /// Output format: csv (the reference's, byte for byte) or json (unrounded values with
-    /// their detail and a signature).
+    /// Output format: csv (the reference's, byte for byte), json (unrounded values with their
+    /// detail and a signature), junit (a test case per recipe) or markdown (tables and means).
     #[arg(long, value_enum, default_value = "csv")]
     format: FormatArg,
+    #[command(flatten)]
+    fail_under: FailUnder,
+    /// Score only shard I of N of the batch's recipes (round-robin); needs --format json and
+    /// writes the shard's results for `merge`.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
     /// Prove the Smatch optimum by branch and bound (notes on stderr where hill-climbing fell
     /// short).
     #[arg(long)]
@@ -73,10 +82,38 @@ struct EvaluateArgs {
     smatch_restarts: usize,
 }
 
+#[derive(Args)]
+struct FailUnder {
+    /// Exit 1 and list the rows where METRIC prints below VALUE or NIL (repeatable).
+    #[arg(long, value_name = "METRIC=VALUE", value_parser = parse_threshold)]
+    fail_under: Vec<Threshold>,
+}
+
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    s.parse()
+}
+
+fn parse_threshold(s: &str) -> Result<Threshold, String> {
+    s.parse()
+}
+
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum FormatArg {
     Csv,
     Json,
+    Junit,
+    Markdown,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Json => Format::Json,
+            FormatArg::Junit => Format::Junit,
+            FormatArg::Markdown => Format::Markdown,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -110,6 +147,19 @@ enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Combine the shard reports of one batch (`--shard I/N --format json`) into exactly what
+    /// one run over the whole batch writes.
+    Merge {
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+        /// The file to write, or - for standard output.
+        #[arg(short, long)]
+        output: PathBuf,
+        #[arg(long, value_enum, default_value = "csv")]
+        format: FormatArg,
+        #[command(flatten)]
+        fail_under: FailUnder,
     },
 }
 
@@ -191,33 +241,47 @@ fn main() -> ExitCode {
             };
             simulate::run(&opts, &mut stdout, &mut stderr)
         }
+        Some(Command::Merge {
+            shards,
+            output,
+            format,
+            fail_under,
+        }) => {
+            let opts = MergeOptions {
+                shards,
+                output,
+                format: format.into(),
+                fail_under: fail_under.fail_under,
+            };
+            evaluate::merge(&opts, &mut stdout, &mut stderr)
+        }
         None => {
             let e = cli.evaluate;
-            match (e.input, e.output) {
-                (Some(input), Some(output)) => {
+            match e.output {
+                Some(output) if !e.input.is_empty() => {
                     let opts = EvaluateOptions {
-                        input,
+                        inputs: e.input,
                         output,
                         metrics: MetricSet::from_words(&e.metrics),
                         profile: cli.reference,
                         benchmark: cli.benchmark,
                         kitchen: cli.kitchen,
-                        format: match e.format {
-                            FormatArg::Csv => Format::Csv,
-                            FormatArg::Json => Format::Json,
-                        },
+                        format: e.format.into(),
                         smatch: SmatchConfig {
                             restarts: e.smatch_restarts,
                             seed: e.smatch_seed,
                             exact: e.smatch_exact,
                             ..SmatchConfig::default()
                         },
+                        shard: e.shard,
+                        fail_under: e.fail_under.fail_under,
+                        progress: std::io::stderr().is_terminal(),
                     };
                     evaluate::run(&opts, &mut stdout, &mut stderr)
                 }
                 _ => {
                     eprintln!(
-                        "usage: cookingbot-evaluator -input FILE.solution -output RESULTS.csv [-metrics ...] [--format csv|json]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator --help"
+                        "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator --help"
                     );
                     evaluate::EXIT_UNUSABLE
                 }

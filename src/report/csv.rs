@@ -4,26 +4,87 @@
 //! recipe id, a comma, then the metrics separated by commas and ended by a newline. With no
 //! metric requested the reference writes the comma after the id and nothing else, not even a
 //! newline; that is reproduced.
+//!
+//! A batch (several files, or a directory) gets a leading `file` column, no rows for a refused
+//! file, and a last line `# signature: ...` saying how the numbers were computed.
 
+use super::batch::BatchReport;
 use super::{MetricSet, RecipeResult};
 
 pub fn render(results: &[RecipeResult], metrics: &MetricSet) -> String {
+    let rows: Vec<(&str, Vec<String>)> = results
+        .iter()
+        .map(|r| {
+            (
+                r.recipe_id.as_str(),
+                metrics.iter().map(|m| r.formatted(m)).collect(),
+            )
+        })
+        .collect();
+    render_rows(
+        rows.iter().map(|(id, cells)| (*id, cells.as_slice())),
+        metrics,
+    )
+}
+
+/// The reference's CSV of rows already formatted: recipe id and metric cells.
+fn render_rows<'a>(
+    rows: impl Iterator<Item = (&'a str, &'a [String])>,
+    metrics: &MetricSet,
+) -> String {
     let mut out = String::from("recipe-id");
     for m in metrics.iter() {
         out.push(',');
         out.push_str(m.name());
     }
     out.push('\n');
-    for r in results {
-        out.push_str(&r.recipe_id);
+    for (id, cells) in rows {
+        out.push_str(id);
         out.push(',');
-        let cols: Vec<String> = metrics.iter().map(|m| r.formatted(m)).collect();
-        if !cols.is_empty() {
-            out.push_str(&cols.join(","));
+        if !cells.is_empty() {
+            out.push_str(&cells.join(","));
             out.push('\n');
         }
     }
     out
+}
+
+/// The CSV of a run: the reference's for one file, with a file column for a batch.
+pub fn render_report(report: &BatchReport) -> String {
+    let metrics = report.metrics();
+    if !report.batch {
+        let rows = report
+            .rows()
+            .map(|(_, r)| (r.recipe.recipe_id.as_str(), r.printed.as_slice()));
+        return render_rows(rows, &metrics);
+    }
+    let mut out = String::from("file,recipe-id");
+    for m in metrics.iter() {
+        out.push(',');
+        out.push_str(m.name());
+    }
+    out.push('\n');
+    for (file, row) in report.rows() {
+        out.push_str(&quoted(file));
+        out.push(',');
+        out.push_str(&row.recipe.recipe_id);
+        for cell in &row.printed {
+            out.push(',');
+            out.push_str(cell);
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!("# signature: {}\n", report.signature));
+    out
+}
+
+/// A field in RFC 4180 quotes when it holds a comma, a quote or a line break.
+fn quoted(field: &str) -> String {
+    if field.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_string()
+    }
 }
 
 #[cfg(test)]
@@ -87,6 +148,8 @@ mod tests {
         assert_eq!(set.iter().count(), 0);
         assert_eq!(render(&[row("a")], &set), "recipe-id\na,");
         assert!(MetricSet::from_words(&["NONE"]).none);
+        assert_eq!(quoted("a,b\"c"), "\"a,b\"\"c\"");
+        assert_eq!(quoted("dir/a.solution"), "dir/a.solution");
         assert_eq!(Metric::parse("Execution-Time"), Some(Metric::ExecutionTime));
     }
 }

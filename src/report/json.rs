@@ -1,10 +1,13 @@
 //! The evaluation as JSON (`--format json`): unrounded values, the detail behind them and a
-//! signature saying how they were computed.
+//! signature saying how they were computed. One file gives one document of recipes; a batch, one
+//! document of files, each with its recipes or its refusal.
 
+use super::batch::{BatchReport, RefusalReport};
 use super::{Metric, MetricSet, RecipeResult};
 use crate::metrics::dish::DishDetail;
 use crate::number::Number;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// A number as JSON: integers stay integers, ratios and single floats become the nearest
 /// double of their shortest decimal form (`0.755`, not `0.7549999952316284`).
@@ -24,7 +27,7 @@ fn shortest(x: f32) -> serde_json::Value {
         .map_or(serde_json::Value::Null, serde_json::Value::Number)
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvaluationReport {
     pub signature: Signature,
     /// In the CSV's order (the reverse of the file).
@@ -32,10 +35,10 @@ pub struct EvaluationReport {
 }
 
 /// Everything that determines the numbers besides the input file.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Signature {
-    pub tool: &'static str,
-    pub version: &'static str,
+    pub tool: String,
+    pub version: String,
     pub profile: String,
     /// `builtin` or the kitchen file given with `--kitchen`.
     pub kitchen: String,
@@ -43,14 +46,14 @@ pub struct Signature {
     pub smatch: SmatchSettings,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SmatchSettings {
     pub seed: u64,
     pub restarts: usize,
     pub exact: bool,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecipeReport {
     pub recipe_id: String,
     pub smatch: Option<SmatchReport>,
@@ -63,7 +66,7 @@ pub struct RecipeReport {
     pub dish: Option<DishDifferences>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SmatchReport {
     pub f_score: f64,
     pub precision: f64,
@@ -77,14 +80,14 @@ pub struct SmatchReport {
 }
 
 /// Reached gold goals over all gold goals, exactly and as a float.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GoalRatio {
     pub numerator: usize,
     pub denominator: usize,
     pub value: f64,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MissedGoal {
     /// 1-based position of the action in the gold network.
     pub gold_action: usize,
@@ -92,7 +95,7 @@ pub struct MissedGoal {
     pub reason: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DishDifferences {
     /// 1-based position of the predicted action whose output was compared.
     pub action: usize,
@@ -105,15 +108,64 @@ pub struct DishDifferences {
     pub container: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct IngredientDifference {
     pub class: String,
     pub score: f32,
     pub differing: Vec<String>,
 }
 
+impl Signature {
+    /// This program's signature for a run with these settings.
+    pub fn new(
+        profile: String,
+        kitchen: String,
+        metrics: &MetricSet,
+        smatch: SmatchSettings,
+    ) -> Signature {
+        Signature {
+            tool: "cookingbot-evaluator".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            profile,
+            kitchen,
+            metrics: metrics.iter().collect(),
+            smatch,
+        }
+    }
+}
+
+/// One line for text reports: `cookingbot-evaluator 0.1.0; profile 2024; kitchen builtin;
+/// metrics goal-condition-success,...; smatch seed 42, restarts 4, exact no`.
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let metrics: Vec<&str> = self.metrics.iter().map(|m| m.name()).collect();
+        write!(
+            f,
+            "{} {}; profile {}; kitchen {}; metrics {}; smatch seed {}, restarts {}, exact {}",
+            self.tool,
+            self.version,
+            self.profile,
+            self.kitchen,
+            metrics.join(","),
+            self.smatch.seed,
+            self.smatch.restarts,
+            if self.smatch.exact { "yes" } else { "no" }
+        )
+    }
+}
+
 impl RecipeReport {
-    fn new(r: &RecipeResult, metrics: &MetricSet) -> RecipeReport {
+    /// The unrounded value of a metric (`None` where the CSV prints `NIL`).
+    pub fn value(&self, m: Metric) -> Option<f64> {
+        match m {
+            Metric::SmatchScore => self.smatch.as_ref().map(|s| s.f_score),
+            Metric::GoalConditionSuccess => self.goal_condition_success.as_ref().map(|g| g.value),
+            Metric::DishApproximationScore => self.dish_approximation_score.map(f64::from),
+            Metric::ExecutionTime => self.execution_time.as_ref().and_then(|t| t.as_f64()),
+        }
+    }
+
+    pub fn new(r: &RecipeResult, metrics: &MetricSet) -> RecipeReport {
         let detail = r.detail.as_ref();
         let goal_condition_success = r.goal_condition_success.and_then(|ratio| {
             let goals = &detail?.goals;
@@ -182,16 +234,52 @@ impl RecipeReport {
     }
 }
 
-/// The JSON document of an evaluation, pretty-printed, ending with a newline.
-pub fn render(results: &[RecipeResult], metrics: &MetricSet, signature: Signature) -> String {
-    let report = EvaluationReport {
-        signature,
-        recipes: results
-            .iter()
-            .map(|r| RecipeReport::new(r, metrics))
-            .collect(),
-    };
-    let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
+/// The JSON document of a one-file evaluation.
+pub fn render(signature: Signature, recipes: Vec<RecipeReport>) -> String {
+    pretty(&EvaluationReport { signature, recipes })
+}
+
+/// A JSON document pretty-printed, ending with a newline.
+pub fn pretty(document: &impl Serialize) -> String {
+    let mut s = serde_json::to_string_pretty(document).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// The JSON document of a run: [`EvaluationReport`] for one file; for a batch, the signature
+/// and each file with its recipes or its refusal.
+pub fn render_report(report: &BatchReport) -> String {
+    if !report.batch {
+        let recipes = report.rows().map(|(_, r)| r.recipe.clone()).collect();
+        return render(report.signature.clone(), recipes);
+    }
+    #[derive(Serialize)]
+    struct BatchDocument<'a> {
+        signature: &'a Signature,
+        files: Vec<FileDocument<'a>>,
+    }
+    #[derive(Serialize)]
+    struct FileDocument<'a> {
+        file: &'a str,
+        refusal: Option<&'a RefusalReport>,
+        recipes: Vec<&'a RecipeReport>,
+    }
+    pretty(&BatchDocument {
+        signature: &report.signature,
+        files: report
+            .files
+            .iter()
+            .map(|f| FileDocument {
+                file: &f.file,
+                refusal: f.outcome.as_ref().err(),
+                recipes: f
+                    .outcome
+                    .as_deref()
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|r| &r.recipe)
+                    .collect(),
+            })
+            .collect(),
+    })
 }

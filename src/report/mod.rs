@@ -1,22 +1,26 @@
-//! Writing results: the reference's CSV (byte for byte), its console summary, and JSON.
+//! Writing results: the reference's CSV (byte for byte), its console summary, JSON, JUnit XML
+//! and Markdown, for one file or a batch (`batch.rs`: shards and their merge).
 //!
 //! Reports know results, never how they were computed: they take [`RecipeResult`]s (and, for
 //! `simulate`, an execution to describe).
 
+pub mod batch;
 pub mod csv;
 pub mod dish_tree;
 pub mod json;
+pub mod junit;
+pub mod markdown;
 pub mod simulation;
 
 use crate::metrics::Detail;
 use crate::metrics::smatch::SmatchResult;
 use crate::number::Number;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
 use std::path::Path;
 
 /// The four metrics, in the reference's fixed column order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Metric {
     SmatchScore,
@@ -174,13 +178,13 @@ fn smatch_decimals(f: f64) -> String {
 /// The console summary of the reference, one block per recipe.
 pub fn write_summary(
     out: &mut dyn Write,
-    results: &[RecipeResult],
+    rows: &[batch::Row],
     metrics: &MetricSet,
 ) -> io::Result<()> {
-    for r in results {
-        writeln!(out, "RECIPE: {}", r.recipe_id)?;
-        for m in metrics.iter() {
-            writeln!(out, "{}: {}", m.label(), r.formatted(m))?;
+    for r in rows {
+        writeln!(out, "RECIPE: {}", r.recipe.recipe_id)?;
+        for (m, value) in metrics.iter().zip(&r.printed) {
+            writeln!(out, "{}: {value}", m.label())?;
         }
         writeln!(out)?;
     }

@@ -1,0 +1,170 @@
+//! Scoring many solution files at once: finding them, cutting them into work units (one per
+//! recipe, or one for a file refused before scoring), dealing the units to a shard and scoring
+//! them in parallel. Results come back in the batch's order whatever the number of threads.
+
+use crate::app::check::read_solution_text;
+use crate::evaluate::{Evaluator, Refusal};
+use crate::language::ast::Recipe;
+use crate::report::MetricSet;
+use crate::report::batch::{
+    RefusalReport, Row, Shard, ShardFile, ShardReport, UnitOutcome, UnitResult,
+};
+use crate::report::json::Signature;
+use indicatif::{ProgressBar, ProgressDrawTarget};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// The solution files the inputs name, in order: a file as given; for a directory, every
+/// `*.solution` file below it, sorted by path. `Err` names an input that does not exist or a
+/// batch with no file at all.
+pub fn solution_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let mut found = Vec::new();
+            for entry in walkdir::WalkDir::new(input) {
+                let entry = entry.map_err(|e| format!("{}: {e}", input.display()))?;
+                let is_solution = entry.path().extension().is_some_and(|x| x == "solution");
+                if entry.file_type().is_file() && is_solution {
+                    found.push(entry.into_path());
+                }
+            }
+            found.sort();
+            files.extend(found);
+        } else if input.exists() {
+            files.push(input.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", input.display()));
+        }
+    }
+    if files.is_empty() {
+        return Err("no .solution files to evaluate".into());
+    }
+    Ok(files)
+}
+
+/// Whether the inputs make a batch (reports with a file column): more than one file, or a
+/// directory. The shape of the output follows the command, not what a directory happens to
+/// hold.
+pub fn is_batch(inputs: &[PathBuf], files: &[PathBuf]) -> bool {
+    files.len() > 1 || inputs.iter().any(|i| i.is_dir())
+}
+
+/// A solution file as its name in reports and its text, or why it cannot be read.
+pub struct Input {
+    pub name: String,
+    pub text: Result<String, String>,
+}
+
+pub fn read_inputs(files: &[PathBuf]) -> Vec<Input> {
+    files
+        .par_iter()
+        .map(|path: &PathBuf| Input {
+            name: path.display().to_string(),
+            text: read_solution_text(Path::new(path)),
+        })
+        .collect()
+}
+
+/// A file ready to score: its recipes in the reference's order, or its refusal.
+struct Prepared<'a> {
+    input: &'a Input,
+    recipes: Result<Vec<Recipe>, RefusalReport>,
+}
+
+impl Prepared<'_> {
+    fn units(&self) -> usize {
+        self.recipes.as_ref().map_or(1, Vec::len)
+    }
+}
+
+fn refusal_report(input: &Input, refusal: &Refusal) -> RefusalReport {
+    let text = input.text.as_deref().unwrap_or("");
+    RefusalReport {
+        message: refusal.message.clone(),
+        rendered: refusal.render(&input.name, text),
+    }
+}
+
+/// The units of a batch's unit list (in order) that belong to `shard`.
+pub fn deal<T>(units: impl IntoIterator<Item = T>, shard: Shard) -> Vec<T> {
+    units
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| shard.takes(*k))
+        .map(|(_, unit)| unit)
+        .collect()
+}
+
+/// What a run scores and how.
+pub struct Run<'a> {
+    pub evaluator: &'a Evaluator,
+    pub metrics: &'a MetricSet,
+    pub shard: Shard,
+    pub batch: bool,
+    pub signature: Signature,
+    /// Draw a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// Score this run's shard of the inputs' work units, in parallel.
+pub fn score(run: Run<'_>, inputs: &[Input]) -> ShardReport {
+    let prepared: Vec<Prepared> = inputs
+        .par_iter()
+        .map(|input| {
+            let recipes = match &input.text {
+                Ok(text) => (run.evaluator.prepare(text)).map_err(|r| refusal_report(input, &r)),
+                Err(message) => Err(RefusalReport {
+                    message: message.clone(),
+                    rendered: format!("error: {message}\n"),
+                }),
+            };
+            Prepared { input, recipes }
+        })
+        .collect();
+    let units = deal(
+        prepared
+            .iter()
+            .enumerate()
+            .flat_map(|(f, p)| (0..p.units()).map(move |u| (f, u))),
+        run.shard,
+    );
+    let bar = if run.progress {
+        ProgressBar::with_draw_target(Some(units.len() as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    let results: Vec<(usize, UnitResult)> = units
+        .par_iter()
+        .map(|&(f, unit)| {
+            let p = &prepared[f];
+            let outcome = match &p.recipes {
+                Err(refusal) => UnitOutcome::Refused(refusal.clone()),
+                Ok(recipes) => match run.evaluator.evaluate_recipe(&recipes[unit], run.metrics) {
+                    Ok(result) => UnitOutcome::Scored(Box::new(Row::new(&result, run.metrics))),
+                    Err(refusal) => UnitOutcome::Refused(refusal_report(p.input, &refusal)),
+                },
+            };
+            bar.inc(1);
+            (f, UnitResult { unit, outcome })
+        })
+        .collect();
+    bar.finish_and_clear();
+    let mut files: Vec<ShardFile> = prepared
+        .iter()
+        .map(|p| ShardFile {
+            file: p.input.name.clone(),
+            units: p.units(),
+            results: Vec::new(),
+        })
+        .collect();
+    for (f, result) in results {
+        files[f].results.push(result);
+    }
+    ShardReport {
+        signature: run.signature,
+        shard: run.shard,
+        batch: run.batch,
+        files,
+    }
+}

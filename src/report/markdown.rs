@@ -1,0 +1,88 @@
+//! A Markdown summary for people and CI pages such as `$GITHUB_STEP_SUMMARY`
+//! (`--format markdown`): a table per file (or the refusal), the mean of each metric over all
+//! rows, the rows below `--fail-under` thresholds, and the signature.
+
+use super::batch::{BatchReport, Threshold};
+use std::fmt::Write;
+
+pub fn render(report: &BatchReport, thresholds: &[Threshold]) -> String {
+    let metrics = report.metrics();
+    let header: String = metrics.iter().map(|m| format!(" {} |", m.name())).collect();
+    let rule: String = metrics.iter().map(|_| "---:|").collect();
+    let mut out = String::from("## cookingbot-evaluator results\n\n");
+    for f in &report.files {
+        let _ = writeln!(out, "### {}\n", cell(&f.file));
+        match &f.outcome {
+            Err(refusal) => {
+                let _ = writeln!(out, "**Refused:** {}\n", cell(&refusal.message));
+            }
+            Ok(rows) if rows.is_empty() => out.push_str("No recipes.\n\n"),
+            Ok(rows) => {
+                let _ = writeln!(out, "| recipe |{header}\n|---|{rule}");
+                for row in rows {
+                    let values: String = row.printed.iter().map(|v| format!(" {v} |")).collect();
+                    let _ = writeln!(out, "| {} |{values}", cell(&row.recipe.recipe_id));
+                }
+                out.push('\n');
+            }
+        }
+    }
+    let files = report.files.len();
+    let refused = report.refusals().count();
+    let means = report.means();
+    let rows = means.first().map_or(0, |m| m.rows);
+    let _ = writeln!(
+        out,
+        "### Mean over {rows} recipes of {files} files ({refused} refused)\n\n| metric | mean | rows with a value |\n|---|---:|---:|"
+    );
+    for m in &means {
+        let mean = m.mean.map_or("NIL".to_string(), |v| format!("{v:.2}"));
+        let _ = writeln!(
+            out,
+            "| {} | {mean} | {} of {} |",
+            m.metric.name(),
+            m.with_value,
+            m.rows
+        );
+    }
+    out.push('\n');
+    if !thresholds.is_empty() {
+        let shortfalls = report.shortfalls(thresholds);
+        let wanted: Vec<String> = thresholds
+            .iter()
+            .map(|t| format!("{} ≥ {}", t.metric.name(), t.value))
+            .collect();
+        if shortfalls.is_empty() {
+            let _ = writeln!(out, "Every row meets {}.\n", wanted.join(", "));
+        } else {
+            let _ = writeln!(
+                out,
+                "### Below thresholds ({})\n\n| file | recipe | metric | value | threshold |\n|---|---|---|---:|---:|",
+                wanted.join(", ")
+            );
+            for s in &shortfalls {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} |",
+                    cell(s.file),
+                    cell(s.recipe),
+                    s.metric.name(),
+                    s.printed,
+                    s.threshold
+                );
+            }
+            out.push('\n');
+        }
+    }
+    let _ = writeln!(out, "<sub>{}</sub>", cell(&report.signature.to_string()));
+    out
+}
+
+/// Text in a table cell: one line, pipes escaped.
+fn cell(text: &str) -> String {
+    text.lines()
+        .next()
+        .unwrap_or("")
+        .replace('|', "\\|")
+        .replace('<', "&lt;")
+}

@@ -1,0 +1,602 @@
+//! Batch evaluation through the binary: many inputs, directories, the four formats,
+//! `--fail-under`, shards and their merge; and the dealing of units to shards.
+
+mod common;
+
+use cookingbot::app::batch::deal;
+use cookingbot::report::batch::Shard;
+use proptest::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run_with(args: &[&str], threads: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"))
+        .args(args)
+        .env("COOKINGBOT_BENCHMARK", common::benchmark_dir())
+        .env("RAYON_NUM_THREADS", threads)
+        .output()
+        .expect("the binary runs")
+}
+
+fn run(args: &[&str]) -> Output {
+    run_with(args, "2")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The reference's perturbed solutions (74 files, some refused).
+fn perturbed() -> PathBuf {
+    common::shared_dir().join("reference/2024/perturbed")
+}
+
+fn perturbed_file(name: &str) -> String {
+    perturbed().join(name).display().to_string()
+}
+
+const GOOD: &str = "afghan-biscuits--duplicate-step--1.solution";
+const SWAPPED: &str = "afghan-biscuits--swap-ingredient--1.solution";
+const TWO_RECIPES: &str = "almond-crescent-cookies-2--two-recipes--1.solution";
+const SYNTAX_ERROR: &str = "broccoli-salad--syntax-error--2.solution";
+/// Refused while simulating: an ingredient with no gram conversion.
+const NO_CONVERSION: &str = "almond-crescent-cookies-5--drop-rechain--1.solution";
+
+const HEADER: &str = "goal-condition-success,dish-approximation-score,execution-time";
+
+/// A fresh scratch folder.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cookingbot-batch-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// The trailing signature line of a batch CSV with the default settings.
+fn signature_line() -> String {
+    format!(
+        "# signature: cookingbot-evaluator {}; profile 2024; kitchen builtin; metrics {}; smatch seed 0, restarts 4, exact no\n",
+        env!("CARGO_PKG_VERSION"),
+        HEADER
+    )
+}
+
+#[test]
+fn the_output_is_the_same_on_one_thread_and_two() {
+    let dir = scratch("threads");
+    for format in ["csv", "json", "junit", "markdown"] {
+        let outputs: Vec<String> = ["1", "2"]
+            .iter()
+            .map(|threads| {
+                let out = dir.join(format!("{threads}.{format}"));
+                let o = run_with(
+                    &[
+                        "--input",
+                        path(&perturbed()),
+                        "-output",
+                        path(&out),
+                        "--format",
+                        format,
+                    ],
+                    threads,
+                );
+                assert_eq!(o.status.code(), Some(1), "some files are refused");
+                read(&out)
+            })
+            .collect();
+        assert_eq!(outputs[0], outputs[1], "{format}");
+    }
+}
+
+#[test]
+fn directories_are_walked_recursively_in_path_order() {
+    let dir = scratch("walk");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    for (from, to) in [
+        (SWAPPED, "sub/b.solution"),
+        (GOOD, "c.solution"),
+        (TWO_RECIPES, "a.solution"),
+        (GOOD, "notes.txt"),
+    ] {
+        std::fs::copy(perturbed().join(from), dir.join(to)).unwrap();
+    }
+    let out = dir.join("out/results.csv");
+    let o = run(&["--input", path(&dir), "-output", path(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let d = dir.display();
+    assert_eq!(
+        read(&out),
+        format!(
+            "file,recipe-id,{HEADER}\n\
+             {d}/a.solution,cole-slaw,1.00,1.00,6420\n\
+             {d}/a.solution,almond-crescent-cookies-2,1.00,1.00,3190\n\
+             {d}/c.solution,afghan-biscuits,1.00,1.00,2735\n\
+             {d}/sub/b.solution,afghan-biscuits,0.95,0.82,2735\n{}",
+            signature_line()
+        )
+    );
+    assert_eq!(
+        stdout(&o),
+        "Scored 4 recipes of 3 files; 0 files refused.\nThe simulation process has finished.\n"
+    );
+}
+
+#[test]
+fn explicit_files_keep_their_order() {
+    let dir = scratch("order");
+    let out = dir.join("results.csv");
+    let (swapped, good) = (perturbed_file(SWAPPED), perturbed_file(GOOD));
+    let o = run(&["--input", &swapped, "-input", &good, "-output", path(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = read(&out);
+    let files: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(files, [swapped.as_str(), good.as_str()]);
+}
+
+#[test]
+fn one_file_keeps_the_reference_format_and_signs_on_stderr() {
+    let dir = scratch("single");
+    let out = dir.join("results.csv");
+    let o = run(&[
+        "-input",
+        &perturbed_file(TWO_RECIPES),
+        "-output",
+        path(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        read(&out),
+        format!(
+            "recipe-id,{HEADER}\ncole-slaw,1.00,1.00,6420\nalmond-crescent-cookies-2,1.00,1.00,3190\n"
+        )
+    );
+    assert_eq!(
+        stderr(&o),
+        format!("signature: {}", &signature_line()["# signature: ".len()..])
+    );
+    assert!(stdout(&o).starts_with("RECIPE: cole-slaw\nGoal-Condition Success: 1.00\n"));
+}
+
+#[test]
+fn a_refused_file_does_not_stop_the_others() {
+    let dir = scratch("refused");
+    let (good, syntax, conversion) = (
+        perturbed_file(GOOD),
+        perturbed_file(SYNTAX_ERROR),
+        perturbed_file(NO_CONVERSION),
+    );
+    let args = |out: &Path, format: &'static str| {
+        vec![
+            "--input".to_string(),
+            syntax.clone(),
+            "--input".into(),
+            good.clone(),
+            "--input".into(),
+            conversion.clone(),
+            "-output".into(),
+            path(out).into(),
+            "--format".into(),
+            format.into(),
+        ]
+    };
+    let csv = dir.join("r.csv");
+    let o = run(&args(&csv, "csv")
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        read(&csv),
+        format!(
+            "file,recipe-id,{HEADER}\n{good},afghan-biscuits,1.00,1.00,2735\n{}",
+            signature_line()
+        )
+    );
+    let err = stderr(&o);
+    assert!(err.contains(&format!("{syntax}:11:1")), "{err}");
+    assert!(
+        err.contains(&format!(
+            "error: {conversion}: The ingredient EGG-YOLK has no entry in the conversion table!"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.ends_with(
+            "error: 2 of 3 files were refused (the reference evaluator refuses them too)\n"
+        ),
+        "{err}"
+    );
+
+    let json = dir.join("r.json");
+    let o = run(&args(&json, "json")
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&read(&json)).expect("JSON");
+    let files = v["files"].as_array().expect("files");
+    assert_eq!(files.len(), 3);
+    assert_eq!(files[0]["file"], syntax.as_str());
+    assert_eq!(files[0]["recipes"], serde_json::json!([]));
+    assert!(
+        files[0]["refusal"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("a line must hold a recipe id")
+    );
+    assert_eq!(files[1]["refusal"], serde_json::Value::Null);
+    assert_eq!(files[1]["recipes"][0]["recipe_id"], "afghan-biscuits");
+    assert_eq!(files[1]["recipes"][0]["execution_time"], 2735);
+    assert_eq!(
+        files[2]["refusal"]["message"],
+        "The ingredient EGG-YOLK has no entry in the conversion table!"
+    );
+    assert_eq!(v["signature"]["profile"], "2024");
+    assert_eq!(v["signature"]["smatch"]["restarts"], 4);
+
+    let md = dir.join("r.md");
+    let o = run(&args(&md, "markdown")
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(1));
+    let text = read(&md);
+    assert!(text.contains(&format!(
+        "### {conversion}\n\n**Refused:** The ingredient EGG-YOLK has no entry in the conversion table!\n"
+    )));
+}
+
+#[test]
+fn junit_has_a_test_case_per_recipe_and_per_refused_file() {
+    let dir = scratch("junit");
+    let out = dir.join("r.xml");
+    let (two, swapped, syntax) = (
+        perturbed_file(TWO_RECIPES),
+        perturbed_file(SWAPPED),
+        perturbed_file(SYNTAX_ERROR),
+    );
+    let o = run(&[
+        "--input",
+        &two,
+        "--input",
+        &swapped,
+        "--input",
+        &syntax,
+        "-output",
+        path(&out),
+        "--format",
+        "junit",
+        "--fail-under",
+        "dish-approximation-score=0.9",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let xml = read(&out);
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cookingbot-evaluator\" tests=\"4\" failures=\"2\" errors=\"0\">\n"), "{xml}");
+    assert!(xml.ends_with("  </testsuite>\n</testsuites>\n"));
+    assert_eq!(xml.matches("<testcase ").count(), 4);
+    assert_eq!(xml.matches("</testcase>").count(), 4);
+    assert_eq!(xml.matches("<testsuite ").count(), 1);
+    assert!(xml.contains("<property name=\"profile\" value=\"2024\"/>"));
+    assert!(xml.contains(&format!(
+        "<testcase classname=\"{two}\" name=\"cole-slaw\">\n      <system-out>goal-condition-success 1.00, dish-approximation-score 1.00, execution-time 6420</system-out>\n    </testcase>"
+    )));
+    assert!(xml.contains(&format!(
+        "<testcase classname=\"{swapped}\" name=\"afghan-biscuits\">\n      <failure type=\"fail-under\" message=\"dish-approximation-score 0.82 is below 0.9\"/>"
+    )));
+    assert!(xml.contains(&format!(
+        "<testcase classname=\"{syntax}\" name=\"(refused)\">\n      <failure type=\"refusal\" message=\"a line must hold a recipe id"
+    )));
+    // Every element opened is closed; markup in messages is escaped.
+    for tag in ["testsuites", "testsuite", "properties", "system-out"] {
+        assert_eq!(
+            xml.matches(&format!("<{tag}>")).count() + xml.matches(&format!("<{tag} ")).count(),
+            xml.matches(&format!("</{tag}>")).count(),
+            "{tag}"
+        );
+    }
+}
+
+#[test]
+fn markdown_has_a_table_per_file_and_the_means() {
+    let dir = scratch("markdown");
+    let out = dir.join("r.md");
+    let (good, swapped) = (perturbed_file(GOOD), perturbed_file(SWAPPED));
+    let o = run(&[
+        "--input",
+        &good,
+        "--input",
+        &swapped,
+        "-output",
+        path(&out),
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let md = read(&out);
+    let table = "| recipe | goal-condition-success | dish-approximation-score | execution-time |\n|---|---:|---:|---:|\n";
+    assert!(md.starts_with(&format!(
+        "## cookingbot-evaluator results\n\n### {good}\n\n{table}| afghan-biscuits | 1.00 | 1.00 | 2735 |\n\n### {swapped}\n\n{table}| afghan-biscuits | 0.95 | 0.82 | 2735 |\n"
+    )), "{md}");
+    // Means of the unrounded values.
+    assert!(md.contains(
+        "### Mean over 2 recipes of 2 files (0 refused)\n\n| metric | mean | rows with a value |\n|---|---:|---:|\n| goal-condition-success | 0.97 | 2 of 2 |\n"
+    ), "{md}");
+    assert!(md.contains("| execution-time | 2735.00 | 2 of 2 |\n"));
+    assert!(md.ends_with(&format!(
+        "<sub>{}</sub>\n",
+        signature_line()["# signature: ".len()..].trim_end()
+    )));
+}
+
+#[test]
+fn fail_under_exits_1_with_a_table_and_nil_fails() {
+    let dir = scratch("fail-under");
+    let out = dir.join("r.csv");
+    let (good, swapped, nil) = (
+        perturbed_file(GOOD),
+        perturbed_file(SWAPPED),
+        perturbed_file("almond-crescent-cookies-2--drop-line--1.solution"),
+    );
+    let o = run(&[
+        "--input",
+        &good,
+        "--input",
+        &swapped,
+        "--input",
+        &nil,
+        "-output",
+        path(&out),
+        "--fail-under",
+        "goal-condition-success=0.95",
+        "--fail-under",
+        "dish-approximation-score=0.9",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    let table: Vec<&str> = err
+        .lines()
+        .skip_while(|l| *l != "error: values below --fail-under:")
+        .skip(1)
+        .collect();
+    let table: Vec<Vec<&str>> = table
+        .iter()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    // 0.95 prints 0.95: not below 0.95. NIL is below everything.
+    assert_eq!(
+        table,
+        [
+            vec!["file", "recipe", "metric", "value", "threshold"],
+            vec![
+                &swapped,
+                "afghan-biscuits",
+                "dish-approximation-score",
+                "0.82",
+                "<",
+                "0.9"
+            ],
+            vec![
+                &nil,
+                "almond-crescent-cookies-2",
+                "goal-condition-success",
+                "NIL",
+                "<",
+                "0.95"
+            ],
+            vec![
+                &nil,
+                "almond-crescent-cookies-2",
+                "dish-approximation-score",
+                "NIL",
+                "<",
+                "0.9"
+            ],
+        ],
+        "{err}"
+    );
+    assert!(
+        read(&out).starts_with("file,recipe-id,"),
+        "results are written all the same"
+    );
+
+    let o = run(&[
+        "--input",
+        &good,
+        "--input",
+        &swapped,
+        "-output",
+        path(&out),
+        "--fail-under",
+        "goal-condition-success=0.95",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    let o = run(&[
+        "--input",
+        &good,
+        "-output",
+        path(&out),
+        "--fail-under",
+        "smatch-score=0.5",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: --fail-under smatch-score needs the metric computed (-metrics ... smatch-score)\n"
+    );
+    let o = run(&[
+        "--input",
+        &good,
+        "-output",
+        path(&out),
+        "--fail-under",
+        "speed=1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("`speed` is not a metric"));
+}
+
+/// Run the perturbed directory as `n` shards and merge them into `format`.
+fn sharded(dir: &Path, n: usize, format: &str) -> String {
+    let mut shards = Vec::new();
+    for i in 1..=n {
+        let shard = dir.join(format!("shard-{i}-of-{n}.json"));
+        let spec = format!("{i}/{n}");
+        let o = run(&[
+            "--input",
+            path(&perturbed()),
+            "-output",
+            path(&shard),
+            "--format",
+            "json",
+            "--shard",
+            &spec,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        shards.push(shard);
+    }
+    // Shards may be given in any order.
+    shards.reverse();
+    let out = dir.join(format!("merged-{n}.{format}"));
+    let mut args = vec!["merge"];
+    args.extend(shards.iter().map(|s| path(s)));
+    args.extend(["-o", path(&out), "--format", format]);
+    let o = run(&args);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "some files are refused: {}",
+        stderr(&o)
+    );
+    read(&out)
+}
+
+#[test]
+fn merged_shards_are_byte_identical_to_one_run() {
+    let dir = scratch("shards");
+    for format in ["csv", "json"] {
+        let whole = dir.join(format!("whole.{format}"));
+        let o = run(&[
+            "--input",
+            path(&perturbed()),
+            "-output",
+            path(&whole),
+            "--format",
+            format,
+        ]);
+        assert_eq!(o.status.code(), Some(1));
+        let whole = read(&whole);
+        for n in 1..=3 {
+            assert_eq!(sharded(&dir, n, format), whole, "{n} shards, {format}");
+        }
+    }
+}
+
+#[test]
+fn merge_refuses_incomplete_or_foreign_shards() {
+    let dir = scratch("merge-errors");
+    let shard = |spec: &str, metrics: &str| {
+        let out = dir.join(format!("{}-{metrics}.json", spec.replace('/', "of")));
+        let o = run(&[
+            "--input",
+            &perturbed_file(GOOD),
+            "--input",
+            &perturbed_file(TWO_RECIPES),
+            "-output",
+            path(&out),
+            "--format",
+            "json",
+            "--shard",
+            spec,
+            "-metrics",
+            metrics,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        out
+    };
+    let one = shard("1/2", "execution-time");
+    let two = shard("2/2", "execution-time");
+    let foreign = shard("2/2", "smatch-score");
+    let out = dir.join("m.csv");
+    let o = run(&["merge", path(&one), "-o", path(&out)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: expected shards 1 to 2 once each, got shards 1\n"
+    );
+    let o = run(&["merge", path(&one), path(&foreign), "-o", path(&out)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: shard 2/2 comes from another run than the first shard given: its signature differs\n"
+    );
+    assert!(!out.exists());
+    let o = run(&["merge", path(&two), path(&one), "-o", path(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let d = perturbed();
+    let d = d.display();
+    assert_eq!(
+        read(&out),
+        format!(
+            "file,recipe-id,execution-time\n\
+             {d}/{GOOD},afghan-biscuits,2735\n\
+             {d}/{TWO_RECIPES},cole-slaw,6420\n\
+             {d}/{TWO_RECIPES},almond-crescent-cookies-2,3190\n\
+             # signature: cookingbot-evaluator {}; profile 2024; kitchen builtin; metrics execution-time; smatch seed 0, restarts 4, exact no\n",
+            env!("CARGO_PKG_VERSION")
+        )
+    );
+    let o = run(&[
+        "--input",
+        &perturbed_file(GOOD),
+        "-output",
+        path(&out),
+        "--shard",
+        "1/2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("use it with --format json"));
+}
+
+proptest! {
+    #[test]
+    fn every_unit_lands_in_exactly_one_shard(
+        units in proptest::collection::vec((0usize..50, 0usize..8), 0..300),
+        count in 1usize..12,
+    ) {
+        let tagged: Vec<(usize, (usize, usize))> = units.iter().copied().enumerate().collect();
+        let mut seen = vec![0usize; tagged.len()];
+        let mut sizes = Vec::new();
+        for index in 1..=count {
+            let dealt = deal(tagged.iter().copied(), Shard { index, count });
+            sizes.push(dealt.len());
+            let mut last = None;
+            for (k, unit) in dealt {
+                prop_assert_eq!(unit, units[k]);
+                prop_assert!(last < Some(k), "a shard keeps the batch's order");
+                last = Some(k);
+                seen[k] += 1;
+            }
+        }
+        prop_assert!(seen.iter().all(|&n| n == 1));
+        let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+        prop_assert!(max - min <= 1, "shards differ by at most one unit: {:?}", sizes);
+    }
+}
