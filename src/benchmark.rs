@@ -98,7 +98,8 @@ pub fn env_var(profile: Profile) -> &'static str {
 }
 
 /// Where a profile's data is: `--benchmark DIR`, else the profile's environment variable, else
-/// (profile 2023) a `benchmark-2023` folder beside the 2024 data.
+/// (profile 2023) a `benchmark-2023` folder beside the 2024 data, else the data installed by
+/// `cookingbot-evaluator fetch` ([`crate::fetch::cache_dir`]).
 pub fn locate(profile: Profile, explicit: Option<&Path>) -> Result<PathBuf, DataError> {
     let mut tried = Vec::new();
     let mut candidates: Vec<PathBuf> = Vec::new();
@@ -113,6 +114,7 @@ pub fn locate(profile: Profile, explicit: Option<&Path>) -> Result<PathBuf, Data
         {
             candidates.push(PathBuf::from(dir).join("../benchmark-2023"));
         }
+        candidates.extend(crate::fetch::cache_dir(profile));
     }
     let first_gold = manifest(profile)
         .recipes

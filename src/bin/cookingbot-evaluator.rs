@@ -3,6 +3,7 @@
 use clap::{Args, Parser, Subcommand};
 use cookingbot::app::check::{self, CheckOptions};
 use cookingbot::app::evaluate::{self, EvaluateOptions};
+use cookingbot::app::fetch::{self, FetchOptions};
 use cookingbot::ontology::Ontology;
 use cookingbot::profile::Profile;
 use cookingbot::report::MetricSet;
@@ -22,9 +23,9 @@ struct Cli {
     #[command(flatten)]
     evaluate: EvaluateArgs,
     /// Reference version to reproduce: 2024 (Babel HEAD, official benchmark data) or 2023
-    /// (the documented January 2023 release).
+    /// (the documented January 2023 release); `fetch` also takes `all`.
     #[arg(long, global = true, default_value = "2024")]
-    reference: Profile,
+    reference: Reference,
     /// Folder of the benchmark data (holding `data/gold-standard-solutions`); default
     /// $COOKINGBOT_BENCHMARK.
     #[arg(long, global = true)]
@@ -70,6 +71,35 @@ enum Command {
         #[arg(long)]
         recipe: Option<String>,
     },
+    /// Download the benchmark data of the reference profile (or `--reference all`), verify every
+    /// file against the project's SHA-256 sums and install it where evaluation finds it.
+    Fetch {
+        /// A local .tar.gz or .zip laid out like GitHub's archive, or a folder laid out like the
+        /// data, for machines without internet.
+        #[arg(long, value_name = "ARCHIVE_OR_DIR")]
+        from: Option<PathBuf>,
+        /// The data directory (default $COOKINGBOT_DATA_DIR, else the platform's, such as
+        /// ~/.local/share/cookingbot); the data goes to DIR/benchmark/PROFILE.
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<PathBuf>,
+    },
+}
+
+/// `--reference`: one profile, or `all` (only `fetch` handles more than one).
+#[derive(Clone, Copy)]
+enum Reference {
+    One(Profile),
+    All,
+}
+
+impl std::str::FromStr for Reference {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "all" => Ok(Reference::All),
+            _ => s.parse().map(Reference::One),
+        }
+    }
 }
 
 /// The reference's keys, matched case-insensitively with one dash.
@@ -90,28 +120,43 @@ fn main() -> ExitCode {
     let cli = Cli::parse_from(normalise(std::env::args()));
     let mut stderr = std::io::stderr();
     let mut stdout = std::io::stdout();
-    let code = match cli.command {
-        Some(Command::Check {
-            files,
-            known_recipes,
-        }) => {
-            let onto = Ontology::builtin(cli.reference);
+    let profile = match cli.reference {
+        Reference::One(profile) => Some(profile),
+        Reference::All => None,
+    };
+    let code = match (cli.command, profile) {
+        (Some(Command::Fetch { from, data_dir }), _) => {
+            let opts = FetchOptions {
+                profiles: profile.map_or(Profile::ALL.to_vec(), |p| vec![p]),
+                from,
+                data_dir,
+            };
+            fetch::run(&opts, &mut stdout, &mut stderr)
+        }
+        (_, None) => {
+            eprintln!("error: `--reference all` is only for `fetch`; choose 2023 or 2024");
+            evaluate::EXIT_UNUSABLE
+        }
+        (
+            Some(Command::Check {
+                files,
+                known_recipes,
+            }),
+            Some(profile),
+        ) => {
+            let onto = Ontology::builtin(profile);
             let files: Vec<&std::path::Path> = files.iter().map(PathBuf::as_path).collect();
             let opts = CheckOptions {
-                profile: cli.reference,
+                profile,
                 known_recipes,
                 classes: Some(&onto),
             };
             check::check_files(&files, &opts, &mut stderr)
         }
-        Some(Command::Graph { file, recipe }) => check::graph(
-            &file,
-            recipe.as_deref(),
-            cli.reference,
-            &mut stdout,
-            &mut stderr,
-        ),
-        None => {
+        (Some(Command::Graph { file, recipe }), Some(profile)) => {
+            check::graph(&file, recipe.as_deref(), profile, &mut stdout, &mut stderr)
+        }
+        (None, Some(profile)) => {
             let e = cli.evaluate;
             match (e.input, e.output) {
                 (Some(input), Some(output)) => {
@@ -119,14 +164,14 @@ fn main() -> ExitCode {
                         input,
                         output,
                         metrics: MetricSet::from_words(&e.metrics),
-                        profile: cli.reference,
+                        profile,
                         benchmark: cli.benchmark,
                     };
                     evaluate::run(&opts, &mut stdout, &mut stderr)
                 }
                 _ => {
                     eprintln!(
-                        "usage: cookingbot-evaluator -input FILE.solution -output RESULTS.csv [-metrics ...]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator --help"
+                        "usage: cookingbot-evaluator -input FILE.solution -output RESULTS.csv [-metrics ...]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator fetch [--reference 2024|2023|all]\n       cookingbot-evaluator --help"
                     );
                     evaluate::EXIT_UNUSABLE
                 }
