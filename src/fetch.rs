@@ -128,10 +128,11 @@ pub enum FetchError {
     NoDataDir,
     /// The server could not be reached or did not deliver the archive.
     Download { url: String, reason: String },
-    /// The archive or folder could not be read (not an archive, truncated, corrupt).
-    Unreadable { path: PathBuf, reason: String },
+    /// The archive or folder (`origin`: its URL or path) could not be read: not an archive,
+    /// truncated, corrupt.
+    Unreadable { origin: String, reason: String },
     /// The archive is not laid out like GitHub's (one top-level folder, relative paths).
-    Layout { path: PathBuf, reason: String },
+    Layout { origin: String, reason: String },
     /// A file of the manifest is absent (path relative to the data root).
     Missing { file: String },
     /// A file of the manifest has another size or SHA-256 sum than the manifest says.
@@ -148,10 +149,10 @@ impl fmt::Display for FetchError {
                 "no data directory for the benchmark cache; pass --data-dir DIR or set {DATA_DIR_VAR}"
             ),
             FetchError::Download { url, reason } => write!(f, "cannot download {url}: {reason}"),
-            FetchError::Unreadable { path, reason } => {
-                write!(f, "cannot read {}: {reason}", path.display())
+            FetchError::Unreadable { origin, reason } => {
+                write!(f, "cannot read {origin}: {reason}")
             }
-            FetchError::Layout { path, reason } => write!(f, "{}: {reason}", path.display()),
+            FetchError::Layout { origin, reason } => write!(f, "{origin}: {reason}"),
             FetchError::Missing { file } => write!(f, "{file} is missing"),
             FetchError::Differs { file, reason } => write!(f, "{file} {reason}"),
             FetchError::Io { path, reason } => write!(f, "{}: {reason}", path.display()),
@@ -168,10 +169,10 @@ fn io_error(path: &Path) -> impl Fn(io::Error) -> FetchError + '_ {
     }
 }
 
-fn unreadable(path: &Path) -> impl Fn(String) -> FetchError + '_ {
-    move |reason| FetchError::Unreadable {
-        path: path.to_path_buf(),
-        reason,
+fn unreadable<E: fmt::Display>(origin: &str) -> impl Fn(E) -> FetchError + '_ {
+    move |e| FetchError::Unreadable {
+        origin: origin.to_string(),
+        reason: e.to_string(),
     }
 }
 
@@ -226,9 +227,10 @@ impl Cache {
         match source {
             Source::Download { base_url } => {
                 let archive = Scratch(self.scratch_path(profile, "download"));
-                download(&upstream.url(base_url), &archive.0, progress)?;
+                let url = upstream.url(base_url);
+                download(&url, &archive.0, progress)?;
                 progress(Progress::Unpacking);
-                unpack(&archive.0, &upstream, &staging.0)?;
+                unpack(&archive.0, &url, &upstream, &staging.0)?;
             }
             Source::Local(path) if path.is_dir() => {
                 progress(Progress::Unpacking);
@@ -236,7 +238,7 @@ impl Cache {
             }
             Source::Local(path) => {
                 progress(Progress::Unpacking);
-                unpack(path, &upstream, &staging.0)?;
+                unpack(path, &path.display().to_string(), &upstream, &staging.0)?;
             }
         }
         verify(profile, &staging.0, progress)?;
@@ -373,17 +375,19 @@ fn download(url: &str, to: &Path, progress: &mut dyn FnMut(Progress)) -> Result<
 }
 
 /// Unpack the data files of a `.tar.gz` or `.zip` archive (told apart by their first bytes)
-/// into `root`.
-fn unpack(archive: &Path, upstream: &Upstream, root: &Path) -> Result<(), FetchError> {
-    let mut file = File::open(archive).map_err(|e| unreadable(archive)(e.to_string()))?;
+/// into `root`. `origin` names the archive in messages (its URL when downloaded).
+fn unpack(
+    archive: &Path,
+    origin: &str,
+    upstream: &Upstream,
+    root: &Path,
+) -> Result<(), FetchError> {
+    let mut file = File::open(archive).map_err(unreadable(origin))?;
     let mut magic = [0; 4];
-    let n = file
-        .read(&mut magic)
-        .map_err(|e| unreadable(archive)(e.to_string()))?;
-    file.rewind()
-        .map_err(|e| unreadable(archive)(e.to_string()))?;
+    let n = file.read(&mut magic).map_err(unreadable(origin))?;
+    file.rewind().map_err(unreadable(origin))?;
     let mut place = Placer {
-        archive,
+        origin,
         upstream,
         root,
         top: None,
@@ -391,48 +395,40 @@ fn unpack(archive: &Path, upstream: &Upstream, root: &Path) -> Result<(), FetchE
     match &magic[..n] {
         [0x1f, 0x8b, ..] => {
             let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(file));
-            let entries = tar
-                .entries()
-                .map_err(|e| unreadable(archive)(e.to_string()))?;
+            let entries = tar.entries().map_err(unreadable(origin))?;
             for entry in entries {
-                let mut entry = entry.map_err(|e| unreadable(archive)(e.to_string()))?;
+                let mut entry = entry.map_err(unreadable(origin))?;
                 if !entry.header().entry_type().is_file() {
                     continue;
                 }
-                let path = entry
-                    .path()
-                    .map_err(|e| unreadable(archive)(e.to_string()))?
-                    .into_owned();
+                let path = entry.path().map_err(unreadable(origin))?.into_owned();
                 place.file(&path, &mut entry)?;
             }
             Ok(())
         }
         [b'P', b'K', 3, 4] => {
-            let mut zip =
-                zip::ZipArchive::new(file).map_err(|e| unreadable(archive)(e.to_string()))?;
+            let mut zip = zip::ZipArchive::new(file).map_err(unreadable(origin))?;
             for i in 0..zip.len() {
-                let mut entry = zip
-                    .by_index(i)
-                    .map_err(|e| unreadable(archive)(e.to_string()))?;
+                let mut entry = zip.by_index(i).map_err(unreadable(origin))?;
                 if !entry.is_file() {
                     continue;
                 }
                 let path = entry.enclosed_name().ok_or_else(|| FetchError::Layout {
-                    path: archive.to_path_buf(),
+                    origin: origin.to_string(),
                     reason: format!("unsafe path {}", entry.name().unwrap_or_default()),
                 })?;
                 place.file(&path, &mut entry)?;
             }
             Ok(())
         }
-        _ => Err(unreadable(archive)("not a .tar.gz or .zip archive".into())),
+        _ => Err(unreadable(origin)("not a .tar.gz or .zip archive")),
     }
 }
 
 /// Writes an archive's files into the data root: strips the single top-level folder and keeps
 /// what [`Upstream::data_path`] maps.
 struct Placer<'a> {
-    archive: &'a Path,
+    origin: &'a str,
     upstream: &'a Upstream,
     root: &'a Path,
     top: Option<PathBuf>,
@@ -441,7 +437,7 @@ struct Placer<'a> {
 impl Placer<'_> {
     fn file(&mut self, path: &Path, contents: &mut dyn Read) -> Result<(), FetchError> {
         let layout = |reason: String| FetchError::Layout {
-            path: self.archive.to_path_buf(),
+            origin: self.origin.to_string(),
             reason,
         };
         if !path.components().all(|c| matches!(c, Component::Normal(_))) {
@@ -468,18 +464,18 @@ impl Placer<'_> {
             None => self.top = Some(top.to_path_buf()),
         }
         match self.upstream.data_path(in_repo) {
-            Some(relative) => write_file(&self.root.join(relative), contents, self.archive),
+            Some(relative) => write_file(&self.root.join(relative), contents, self.origin),
             None => Ok(()),
         }
     }
 }
 
-fn write_file(to: &Path, contents: &mut dyn Read, from: &Path) -> Result<(), FetchError> {
+fn write_file(to: &Path, contents: &mut dyn Read, origin: &str) -> Result<(), FetchError> {
     if let Some(parent) = to.parent() {
         fs::create_dir_all(parent).map_err(io_error(parent))?;
     }
     let mut file = File::create(to).map_err(io_error(to))?;
-    io::copy(contents, &mut file).map_err(|e| unreadable(from)(e.to_string()))?;
+    io::copy(contents, &mut file).map_err(unreadable(origin))?;
     Ok(())
 }
 
@@ -488,19 +484,16 @@ fn write_file(to: &Path, contents: &mut dyn Read, from: &Path) -> Result<(), Fet
 /// followed.
 fn copy_tree(from: &Path, relative: &Path, to: &Path) -> Result<(), FetchError> {
     let dir = from.join(relative);
-    let entries = fs::read_dir(&dir).map_err(|e| unreadable(&dir)(e.to_string()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| unreadable(&dir)(e.to_string()))?;
+    let origin = dir.display().to_string();
+    for entry in fs::read_dir(&dir).map_err(unreadable(&origin))? {
+        let entry = entry.map_err(unreadable(&origin))?;
         let path = relative.join(entry.file_name());
-        let kind = entry
-            .file_type()
-            .map_err(|e| unreadable(&entry.path())(e.to_string()))?;
-        if kind.is_dir() {
+        if entry.file_type().map_err(unreadable(&origin))?.is_dir() {
             copy_tree(from, &path, to)?;
         } else if entry.path().is_file() {
-            let source = entry.path();
-            let mut file = File::open(&source).map_err(|e| unreadable(&source)(e.to_string()))?;
-            write_file(&to.join(hyphenate_folders(&path)), &mut file, &source)?;
+            let origin = entry.path().display().to_string();
+            let mut file = File::open(entry.path()).map_err(unreadable(&origin))?;
+            write_file(&to.join(hyphenate_folders(&path)), &mut file, &origin)?;
         }
     }
     Ok(())
