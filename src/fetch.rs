@@ -365,12 +365,6 @@ fn download(url: &str, to: &Path, progress: &mut dyn FnMut(Progress)) -> Result<
         received += n as u64;
         progress(Progress::Downloading { received, total });
     }
-    if total.is_some_and(|t| t != received) {
-        return Err(failed(format!(
-            "received {received} of {} bytes",
-            total.unwrap_or_default()
-        )));
-    }
     file.sync_all().map_err(io_error(to))
 }
 
