@@ -196,7 +196,8 @@ pub fn env_var(profile: Profile) -> &'static str {
 
 /// Where a profile's data is: `--benchmark demo` is the embedded demo; `--benchmark DIR`, else
 /// the profile's environment variable, else (profile 2023) a `benchmark-2023` folder beside the
-/// 2024 data.
+/// 2024 data, else the data installed by `cookingbot-evaluator fetch`
+/// ([`crate::fetch::cache_dir`]).
 pub fn locate(profile: Profile, explicit: Option<&Path>) -> Result<DataSource, DataError> {
     if explicit == Some(Path::new(DEMO)) {
         DataSource::Demo.manifest(profile)?;
@@ -215,6 +216,7 @@ pub fn locate(profile: Profile, explicit: Option<&Path>) -> Result<DataSource, D
         {
             candidates.push(PathBuf::from(dir).join("../benchmark-2023"));
         }
+        candidates.extend(crate::fetch::cache_dir(profile));
     }
     let first_gold = manifest(profile)
         .recipes

@@ -10,6 +10,7 @@ pub mod app;
 pub mod benchmark;
 pub mod catalogue;
 pub mod evaluate;
+pub mod fetch;
 pub mod language;
 pub mod metrics;
 pub mod network;

@@ -4,6 +4,7 @@
 pub mod batch;
 pub mod check;
 pub mod evaluate;
+pub mod fetch;
 pub mod simulate;
 
 use crate::profile::Profile;

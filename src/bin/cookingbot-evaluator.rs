@@ -3,6 +3,7 @@
 use clap::{Args, Parser, Subcommand};
 use cookingbot::app::check::{self, CheckOptions};
 use cookingbot::app::evaluate::{self, EvaluateOptions, Format, MergeOptions};
+use cookingbot::app::fetch::{self, FetchOptions};
 use cookingbot::app::simulate::{self, SimulateOptions};
 use cookingbot::benchmark::{self, DataError, DataSource};
 use cookingbot::metrics::smatch::SmatchConfig;
@@ -148,6 +149,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Download the benchmark data of the reference profile (or of both with `--all`), verify
+    /// every file against the project's SHA-256 sums and install it where evaluation finds it.
+    Fetch {
+        /// Fetch the data of both profiles.
+        #[arg(long)]
+        all: bool,
+        /// A local .tar.gz or .zip laid out like GitHub's archive, or a folder laid out like the
+        /// data, for machines without internet.
+        #[arg(long, value_name = "ARCHIVE_OR_DIR")]
+        from: Option<PathBuf>,
+        /// The data directory (default $COOKINGBOT_DATA_DIR, else the platform's, such as
+        /// ~/.local/share/cookingbot); the data goes to DIR/benchmark/PROFILE.
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<PathBuf>,
+    },
     /// Combine the shard reports of one batch (`--shard I/N --format json`) into exactly what
     /// one run over the whole batch writes.
     Merge {
@@ -240,6 +256,22 @@ fn main() -> ExitCode {
                 json,
             };
             simulate::run(&opts, &mut stdout, &mut stderr)
+        }
+        Some(Command::Fetch {
+            all,
+            from,
+            data_dir,
+        }) => {
+            let opts = FetchOptions {
+                profiles: if all {
+                    Profile::ALL.to_vec()
+                } else {
+                    vec![cli.reference]
+                },
+                from,
+                data_dir,
+            };
+            fetch::run(&opts, &mut stdout, &mut stderr)
         }
         Some(Command::Merge {
             shards,

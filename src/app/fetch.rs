@@ -1,0 +1,135 @@
+//! The `fetch` command: install the benchmark data of one or both profiles into the cache,
+//! with a progress bar when stderr is a terminal.
+
+use crate::fetch::{Cache, Progress, Source};
+use crate::profile::Profile;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+/// Exit codes: every profile installed (or already installed and verified); some profile could
+/// not be installed; the command line cannot be carried out.
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_FAILED: i32 = 1;
+pub const EXIT_UNUSABLE: i32 = 2;
+
+pub struct FetchOptions {
+    pub profiles: Vec<Profile>,
+    /// A local archive or data folder instead of the download.
+    pub from: Option<PathBuf>,
+    /// The data directory instead of `$COOKINGBOT_DATA_DIR` or the platform's.
+    pub data_dir: Option<PathBuf>,
+}
+
+/// Install every requested profile that is not installed yet; report on `out`, problems on `err`.
+pub fn run(opts: &FetchOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let Some(cache) = opts.data_dir.clone().map(Cache::new).or_else(Cache::user) else {
+        let _ = writeln!(err, "error: {}", crate::fetch::FetchError::NoDataDir);
+        return EXIT_UNUSABLE;
+    };
+    if opts.from.is_some() && opts.profiles.len() > 1 {
+        let _ = writeln!(
+            err,
+            "error: --from holds the data of one profile; choose it with --reference 2023 or --reference 2024"
+        );
+        return EXIT_UNUSABLE;
+    }
+    let source = opts
+        .from
+        .clone()
+        .map_or_else(Source::download, Source::Local);
+    let origin = match &source {
+        Source::Download { base_url } => base_url.clone(),
+        Source::Local(path) => path.display().to_string(),
+    };
+    let mut code = EXIT_OK;
+    for &profile in &opts.profiles {
+        if let Some(dir) = cache.cached(profile) {
+            let _ = writeln!(
+                out,
+                "benchmark data for profile {profile} is already installed in {}",
+                dir.display()
+            );
+            continue;
+        }
+        let mut bar = Bar::on_terminal(profile);
+        let result = cache.fetch(profile, &source, &mut |p| bar.show(p));
+        bar.clear();
+        match result {
+            Ok(dir) => {
+                let _ = writeln!(
+                    out,
+                    "installed the verified benchmark data for profile {profile} in {}",
+                    dir.display()
+                );
+            }
+            Err(e) => {
+                let _ = writeln!(
+                    err,
+                    "error: cannot install the benchmark data for profile {profile} from {origin}: {e}; nothing was installed"
+                );
+                code = EXIT_FAILED;
+            }
+        }
+    }
+    code
+}
+
+/// A progress bar on stderr, or nothing when stderr is not a terminal.
+struct Bar {
+    bar: Option<ProgressBar>,
+    template: &'static str,
+}
+
+impl Bar {
+    fn on_terminal(profile: Profile) -> Bar {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::no_length();
+            bar.set_prefix(format!("benchmark {profile}"));
+            bar
+        });
+        Bar { bar, template: "" }
+    }
+
+    fn show(&mut self, progress: Progress) {
+        let Some(bar) = &self.bar else { return };
+        let (template, position, length) = match progress {
+            Progress::Downloading {
+                received,
+                total: Some(total),
+            } => (
+                "{prefix} downloading {wide_bar} {bytes}/{total_bytes}",
+                received,
+                Some(total),
+            ),
+            Progress::Downloading {
+                received,
+                total: None,
+            } => ("{prefix} downloading {spinner} {bytes}", received, None),
+            Progress::Unpacking => ("{prefix} unpacking {spinner}", 0, None),
+            Progress::Verifying { checked, total } => (
+                "{prefix} verifying {wide_bar} {pos}/{len} files",
+                checked as u64,
+                Some(total as u64),
+            ),
+        };
+        if self.template != template {
+            self.template = template;
+            bar.set_style(
+                ProgressStyle::with_template(template)
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            match length {
+                Some(length) => bar.set_length(length),
+                None => bar.unset_length(),
+            }
+        }
+        bar.set_position(position);
+    }
+
+    fn clear(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,546 @@
+//! `fetch`: the benchmark data downloads, verifies and installs itself. The archives are built
+//! here, at test time, from the shared benchmark folders in the layout of the GitHub archives,
+//! and served by a local HTTP server; nothing touches the internet.
+
+mod common;
+
+use common::{benchmark_dir, reference_rows, shared_dir};
+use cookingbot::evaluate::Evaluator;
+use cookingbot::fetch::{Cache, FetchError, Progress, Source, Upstream};
+use cookingbot::profile::Profile;
+use cookingbot::report::{Metric, MetricSet};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A file of the 2024 manifest whose corruption the tests look for.
+const CORRUPTED: &str =
+    "data/gold-standard-solutions/meaning-only/almond-crescent-cookies.solution";
+
+/// The regular files under `dir`, as (path relative to `dir`, contents), sorted.
+fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let relative = path.strip_prefix(root).unwrap().to_path_buf();
+                out.push((relative, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// The files of a profile's GitHub archive, paths inside the repository: the official
+/// repository is the 2024 data folder as it is (plus a top-level file that is not data); the
+/// thesis repository holds the 2023 data under `Benchmark/` with spaces in its folder names, as
+/// on GitHub, beside folders that are not data.
+fn repository(profile: Profile) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = match profile {
+        Profile::R2024 => files_under(&benchmark_dir()),
+        Profile::R2023 => files_under(&shared_dir().join("benchmark-2023"))
+            .into_iter()
+            .map(|(path, bytes)| {
+                let spaced = path
+                    .to_string_lossy()
+                    .replace("gold-standard-solutions", "gold standard solutions")
+                    .replace("utterance-and-meaning", "utterance and meaning")
+                    .replace("recipe-texts", "recipe texts");
+                (Path::new("Benchmark").join(spaced), bytes)
+            })
+            .collect(),
+    };
+    files.push(("README.md".into(), b"# not data\n".to_vec()));
+    if profile == Profile::R2023 {
+        files.push(("Thesis/README.md".into(), b"# not data either\n".to_vec()));
+    }
+    files
+}
+
+/// A `.tar.gz` like codeload's: a pax global header naming the commit, then every file under
+/// one top-level folder `<repo>-<commit>/`.
+fn tar_gz(profile: Profile, files: &[(PathBuf, Vec<u8>)]) -> Vec<u8> {
+    let upstream = Upstream::of(profile);
+    let top = format!("{}-{}", upstream.repo, upstream.commit);
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let mut tar = tar::Builder::new(gz);
+    let comment = format!("52 comment={}\n", upstream.commit);
+    let mut pax = tar::Header::new_ustar();
+    pax.set_entry_type(tar::EntryType::XGlobalHeader);
+    pax.set_path("pax_global_header").unwrap();
+    pax.set_size(comment.len() as u64);
+    pax.set_cksum();
+    tar.append(&pax, comment.as_bytes()).unwrap();
+    for (path, bytes) in files {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append_data(&mut header, Path::new(&top).join(path), bytes.as_slice())
+            .unwrap();
+    }
+    tar.into_inner().unwrap().finish().unwrap()
+}
+
+fn zip(profile: Profile, files: &[(PathBuf, Vec<u8>)]) -> Vec<u8> {
+    let upstream = Upstream::of(profile);
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (path, bytes) in files {
+        let name = format!("{}-{}/{}", upstream.repo, upstream.commit, path.display());
+        zip.start_file(name, options).unwrap();
+        zip.write_all(bytes).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+/// The repository with one byte of [`CORRUPTED`] changed.
+fn corrupted_2024() -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = repository(Profile::R2024);
+    let (_, bytes) = files
+        .iter_mut()
+        .find(|(path, _)| path == Path::new(CORRUPTED))
+        .expect("the 2024 data has the file");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x20;
+    files
+}
+
+/// What the server answers to a GET of a path.
+enum Reply {
+    Ok(Vec<u8>),
+    /// Announces the whole body but closes the connection halfway through it.
+    CutShort(Vec<u8>),
+}
+
+/// Serve `routes` on 127.0.0.1 (an ephemeral port) to at most `requests` requests, then stop;
+/// the thread also stops after 60 s without them. Unknown paths get 404. Returns the base URL.
+fn serve(routes: Vec<(String, Reply)>, requests: usize) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn(move || {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut served = 0;
+        while served < requests && Instant::now() < deadline {
+            let Ok((stream, _)) = listener.accept() else {
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            };
+            served += 1;
+            stream.set_nonblocking(false).unwrap();
+            stream
+                .set_read_timeout(Some(Duration::from_secs(10)))
+                .unwrap();
+            let mut reader = BufReader::new(stream);
+            let mut request_line = String::new();
+            if reader.read_line(&mut request_line).is_err() {
+                continue;
+            }
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let path = request_line.split(' ').nth(1).unwrap_or("");
+            let mut stream = reader.into_inner();
+            let head = |length: usize| {
+                format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/x-gzip\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n"
+                )
+            };
+            let _ = match routes.iter().find(|(route, _)| route == path) {
+                Some((_, Reply::Ok(body))) => stream
+                    .write_all(head(body.len()).as_bytes())
+                    .and_then(|()| stream.write_all(body)),
+                Some((_, Reply::CutShort(body))) => stream
+                    .write_all(head(body.len()).as_bytes())
+                    .and_then(|()| stream.write_all(&body[..body.len() / 2])),
+                None => stream.write_all(
+                    b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                ),
+            };
+        }
+    });
+    base
+}
+
+/// The path of a profile's archive on the server.
+fn route(profile: Profile) -> String {
+    Upstream::of(profile).url("")
+}
+
+/// The entries of the cache's `benchmark` folder: installations and any leftovers.
+fn cache_entries(data_dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(data_dir.join("benchmark"))
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+fn refused(data_dir: &Path, profile: Profile, source: &Source) -> FetchError {
+    let cache = Cache::new(data_dir);
+    let err = cache
+        .fetch(profile, source, &mut |_| {})
+        .expect_err("the data must be refused");
+    assert_eq!(cache.cached(profile), None);
+    assert!(!cache.dir(profile).exists());
+    assert_eq!(cache_entries(data_dir), Vec::<String>::new(), "leftovers");
+    err
+}
+
+#[test]
+fn downloads_install_both_profiles_and_the_installed_data_evaluates() {
+    let base_url = serve(
+        vec![
+            (
+                route(Profile::R2024),
+                Reply::Ok(tar_gz(Profile::R2024, &repository(Profile::R2024))),
+            ),
+            (
+                route(Profile::R2023),
+                Reply::Ok(tar_gz(Profile::R2023, &repository(Profile::R2023))),
+            ),
+        ],
+        2,
+    );
+    let data_dir = tempfile::tempdir().unwrap();
+    let cache = Cache::new(data_dir.path());
+    let source = Source::Download { base_url };
+    for profile in [Profile::R2024, Profile::R2023] {
+        let mut events = Vec::new();
+        let dir = cache
+            .fetch(profile, &source, &mut |p| events.push(p))
+            .unwrap_or_else(|e| panic!("{profile}: {e}"));
+        assert_eq!(dir, data_dir.path().join("benchmark").join(profile.name()));
+        let files = cookingbot::benchmark::manifest(profile).files.len();
+        assert_eq!(
+            events.last(),
+            Some(&Progress::Verifying {
+                checked: files,
+                total: files
+            })
+        );
+        let downloaded = events.iter().rev().find_map(|p| match p {
+            Progress::Downloading { received, total } => Some((*received, *total)),
+            _ => None,
+        });
+        assert!(matches!(downloaded, Some((n, Some(t))) if n == t && n > 0));
+    }
+    assert_eq!(cache_entries(data_dir.path()), ["2023", "2024"]);
+    // The thesis repository's `Benchmark/data` is the 2023 data, folder names hyphenated.
+    let thesis = cache.dir(Profile::R2023);
+    assert!(
+        thesis
+            .join("data/gold-standard-solutions/utterance-and-meaning")
+            .is_dir()
+    );
+    assert!(!thesis.join("Thesis").exists() && !thesis.join("README.md").exists());
+    assert!(cache.dir(Profile::R2024).join("README.md").is_file());
+
+    let again = Cache::new(data_dir.path());
+    assert_eq!(
+        again.cached(Profile::R2024),
+        Some(cache.dir(Profile::R2024))
+    );
+    assert_eq!(
+        again.cached(Profile::R2023),
+        Some(cache.dir(Profile::R2023))
+    );
+
+    // The first row of the documentation examples, from the installed data only.
+    let installed = again.cached(Profile::R2024).unwrap();
+    let row = &reference_rows("2024", "doc-examples.tsv")[0];
+    let solution = row
+        .solution
+        .canonicalize()
+        .unwrap()
+        .strip_prefix(benchmark_dir().canonicalize().unwrap())
+        .unwrap()
+        .to_path_buf();
+    let text = std::fs::read_to_string(installed.join(&solution)).unwrap();
+    let evaluator = Evaluator::new(Profile::R2024, &installed).unwrap();
+    let results = evaluator.evaluate(&text, &MetricSet::default()).unwrap();
+    let first = &results[0];
+    assert_eq!(
+        [
+            first.recipe_id.clone(),
+            first.formatted(Metric::GoalConditionSuccess),
+            first.formatted(Metric::DishApproximationScore),
+            first.formatted(Metric::ExecutionTime),
+        ],
+        [
+            row.recipe.clone(),
+            row.gcs.clone(),
+            row.dish.clone(),
+            row.time.clone()
+        ]
+    );
+}
+
+#[test]
+fn a_changed_byte_in_a_listed_file_refuses_the_download() {
+    let base_url = serve(
+        vec![(
+            route(Profile::R2024),
+            Reply::Ok(tar_gz(Profile::R2024, &corrupted_2024())),
+        )],
+        1,
+    );
+    let data_dir = tempfile::tempdir().unwrap();
+    let err = refused(
+        data_dir.path(),
+        Profile::R2024,
+        &Source::Download { base_url },
+    );
+    let FetchError::Differs { file, reason } = &err else {
+        panic!("expected a differing file, got {err:?}")
+    };
+    assert_eq!(file, CORRUPTED);
+    assert!(reason.starts_with("has SHA-256 "), "{reason}");
+    assert!(
+        err.to_string()
+            .starts_with(&format!("{CORRUPTED} has SHA-256 "))
+    );
+}
+
+#[test]
+fn a_cut_short_download_is_refused() {
+    let archive = tar_gz(Profile::R2024, &repository(Profile::R2024));
+    let base_url = serve(vec![(route(Profile::R2024), Reply::CutShort(archive))], 1);
+    let data_dir = tempfile::tempdir().unwrap();
+    let err = refused(
+        data_dir.path(),
+        Profile::R2024,
+        &Source::Download { base_url },
+    );
+    let FetchError::Download { url, .. } = &err else {
+        panic!("expected a download error, got {err:?}")
+    };
+    assert!(url.ends_with(&route(Profile::R2024)));
+}
+
+#[test]
+fn a_truncated_archive_is_refused() {
+    let mut archive = tar_gz(Profile::R2024, &repository(Profile::R2024));
+    archive.truncate(archive.len() / 2);
+    let base_url = serve(vec![(route(Profile::R2024), Reply::Ok(archive))], 1);
+    let data_dir = tempfile::tempdir().unwrap();
+    let err = refused(
+        data_dir.path(),
+        Profile::R2024,
+        &Source::Download { base_url },
+    );
+    let FetchError::Unreadable { origin, .. } = &err else {
+        panic!("expected an unreadable archive, got {err:?}")
+    };
+    assert!(origin.ends_with(&route(Profile::R2024)), "{origin}");
+}
+
+#[test]
+fn a_page_that_is_not_an_archive_is_refused() {
+    let page = b"<html><body>Rate limit exceeded</body></html>".to_vec();
+    let base_url = serve(vec![(route(Profile::R2023), Reply::Ok(page))], 1);
+    let data_dir = tempfile::tempdir().unwrap();
+    let err = refused(
+        data_dir.path(),
+        Profile::R2023,
+        &Source::Download {
+            base_url: base_url.clone(),
+        },
+    );
+    assert_eq!(
+        err,
+        FetchError::Unreadable {
+            origin: format!("{base_url}{}", route(Profile::R2023)),
+            reason: "not a .tar.gz or .zip archive".into()
+        }
+    );
+}
+
+#[test]
+fn a_missing_archive_is_refused() {
+    let base_url = serve(vec![], 1);
+    let data_dir = tempfile::tempdir().unwrap();
+    let err = refused(
+        data_dir.path(),
+        Profile::R2024,
+        &Source::Download { base_url },
+    );
+    assert!(
+        matches!(&err, FetchError::Download { reason, .. } if reason.contains("404")),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn an_archive_with_the_data_at_its_top_is_refused() {
+    let scratch = tempfile::tempdir().unwrap();
+    let archive = scratch.path().join("flat.zip");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&archive).unwrap());
+    for name in ["data/a.solution", "documentation/b.solution"] {
+        zip.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+    }
+    zip.finish().unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    let err = refused(
+        data_dir.path(),
+        Profile::R2024,
+        &Source::Local(archive.clone()),
+    );
+    assert_eq!(
+        err,
+        FetchError::Layout {
+            origin: archive.display().to_string(),
+            reason: "more than one top-level folder (data and documentation); expected GitHub's archive layout".into()
+        }
+    );
+}
+
+/// `cookingbot-evaluator fetch --data-dir DATA_DIR`, offline: any download would fail.
+fn fetch_command(data_dir: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"));
+    command
+        .env_remove("COOKINGBOT_DATA_DIR")
+        .env("COOKINGBOT_FETCH_BASE_URL", "http://127.0.0.1:9")
+        .arg("fetch")
+        .arg("--data-dir")
+        .arg(data_dir);
+    command
+}
+
+fn run(command: &mut Command) -> (i32, String, String) {
+    let output = command.output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn fetch_from_a_folder_and_from_archives_works_offline() {
+    let scratch = tempfile::tempdir().unwrap();
+    let tarball = scratch.path().join("official.tar.gz");
+    std::fs::write(
+        &tarball,
+        tar_gz(Profile::R2024, &repository(Profile::R2024)),
+    )
+    .unwrap();
+    let zipped = scratch.path().join("thesis.zip");
+    std::fs::write(&zipped, zip(Profile::R2023, &repository(Profile::R2023))).unwrap();
+    let folder_2023 = shared_dir().join("benchmark-2023");
+
+    for (profile, from) in [
+        (Profile::R2024, benchmark_dir()),
+        (Profile::R2023, folder_2023),
+        (Profile::R2024, tarball),
+        (Profile::R2023, zipped),
+    ] {
+        let data_dir = tempfile::tempdir().unwrap();
+        let installed = data_dir.path().join("benchmark").join(profile.name());
+        let fetch = || {
+            let mut command = fetch_command(data_dir.path());
+            command
+                .args(["--reference", profile.name(), "--from"])
+                .arg(&from);
+            run(&mut command)
+        };
+        assert_eq!(
+            fetch(),
+            (
+                0,
+                format!(
+                    "installed the verified benchmark data for profile {profile} in {}\n",
+                    installed.display()
+                ),
+                String::new()
+            ),
+            "{}",
+            from.display()
+        );
+        assert_eq!(
+            Cache::new(data_dir.path()).cached(profile),
+            Some(installed.clone())
+        );
+        assert_eq!(
+            fetch().1,
+            format!(
+                "benchmark data for profile {profile} is already installed in {}\n",
+                installed.display()
+            )
+        );
+    }
+}
+
+#[test]
+fn the_command_names_the_bad_file_and_installs_nothing() {
+    let scratch = tempfile::tempdir().unwrap();
+    let tarball = scratch.path().join("official.tar.gz");
+    std::fs::write(&tarball, tar_gz(Profile::R2024, &corrupted_2024())).unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    let (code, stdout, stderr) = run(fetch_command(data_dir.path()).arg("--from").arg(&tarball));
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    let prefix = format!(
+        "error: cannot install the benchmark data for profile 2024 from {}: {CORRUPTED} has SHA-256 ",
+        tarball.display()
+    );
+    assert!(stderr.starts_with(&prefix), "{stderr}");
+    assert!(stderr.ends_with("; nothing was installed\n"), "{stderr}");
+    assert_eq!(cache_entries(data_dir.path()), Vec::<String>::new());
+}
+
+#[test]
+fn evaluation_finds_the_installed_data() {
+    let data_dir = tempfile::tempdir().unwrap();
+    Cache::new(data_dir.path())
+        .fetch(Profile::R2024, &Source::Local(benchmark_dir()), &mut |_| {})
+        .unwrap();
+    let row = &reference_rows("2024", "doc-examples.tsv")[0];
+    let output = data_dir.path().join("results.csv");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"));
+    command
+        .env_remove("COOKINGBOT_BENCHMARK")
+        .env("COOKINGBOT_DATA_DIR", data_dir.path())
+        .arg("-input")
+        .arg(&row.solution)
+        .arg("-output")
+        .arg(&output);
+    let (code, _, stderr) = run(&mut command);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&output).unwrap(),
+        format!(
+            "recipe-id,goal-condition-success,dish-approximation-score,execution-time\n{},{},{},{}\n",
+            row.recipe, row.gcs, row.dish, row.time
+        )
+    );
+}
+
+#[test]
+fn fetch_all_with_one_source_is_a_usage_error() {
+    let data_dir = tempfile::tempdir().unwrap();
+    let (code, stdout, stderr) =
+        run(fetch_command(data_dir.path()).args(["--all", "--from", "somewhere.tar.gz"]));
+    assert_eq!(
+        (code, stdout.as_str(), stderr.as_str()),
+        (
+            2,
+            "",
+            "error: --from holds the data of one profile; choose it with --reference 2023 or --reference 2024\n"
+        )
+    );
+}
