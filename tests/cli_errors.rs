@@ -123,7 +123,7 @@ fn missing_input_file() {
     let input = s.path("nowhere.solution");
     let out = s.path("results.csv");
     let o = evaluate(&input, &out);
-    let msg = format!("error: {}: cannot read: No such file", input.display());
+    let msg = format!("error: {}: no such file or directory", input.display());
     assert_failed(&o, 2, &[&msg], &out);
     assert!(s.listing().is_empty());
 }
@@ -135,7 +135,8 @@ fn directory_as_input() {
     std::fs::create_dir(&input).expect("make directory");
     let out = s.path("results.csv");
     let o = evaluate(&input, &out);
-    let msg = format!("error: {}: cannot read: Is a directory", input.display());
+    // A directory is a batch: it is walked for `*.solution` files, and this one has none.
+    let msg = format!("error: {}: no .solution files to evaluate", input.display());
     assert_failed(&o, 2, &[&msg], &out);
 }
 

@@ -38,7 +38,8 @@ pub fn solution_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         }
     }
     if files.is_empty() {
-        return Err("no .solution files to evaluate".into());
+        let names: Vec<String> = inputs.iter().map(|i| i.display().to_string()).collect();
+        return Err(format!("{}: no .solution files to evaluate", names.join(", ")));
     }
     Ok(files)
 }
