@@ -6,7 +6,7 @@ use crate::benchmark::{self, Benchmark};
 use crate::evaluate::Evaluator;
 use crate::metrics::smatch::SmatchConfig;
 use crate::profile::Profile;
-use crate::report::json::{Signature, SmatchSettings};
+use crate::report::json::Signature;
 use crate::report::{self, MetricSet};
 use std::io::Write;
 use std::path::PathBuf;
@@ -97,18 +97,7 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     let text = match opts.format {
         Format::Csv => report::csv::render(&results, &opts.metrics),
         Format::Json => {
-            let signature = Signature {
-                tool: "cookingbot-evaluator",
-                version: env!("CARGO_PKG_VERSION"),
-                profile: opts.profile.to_string(),
-                kitchen,
-                metrics: opts.metrics.iter().collect(),
-                smatch: SmatchSettings {
-                    seed: opts.smatch.seed,
-                    restarts: opts.smatch.restarts,
-                    exact: opts.smatch.exact,
-                },
-            };
+            let signature = Signature::new(opts.profile, kitchen, &opts.metrics, &opts.smatch);
             report::json::render(&results, &opts.metrics, signature)
         }
     };
@@ -122,7 +111,7 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
 }
 
 /// The evaluator for the options, and the name of its kitchen.
-fn load(opts: &EvaluateOptions) -> Result<(Evaluator, String), String> {
+pub(crate) fn load(opts: &EvaluateOptions) -> Result<(Evaluator, String), String> {
     let (model, kitchen) = super::load_model(opts.profile, opts.kitchen.as_deref())?;
     let source =
         benchmark::locate(opts.profile, opts.benchmark.as_deref()).map_err(|e| e.to_string())?;

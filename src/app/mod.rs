@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod evaluate;
+pub mod report;
 pub mod simulate;
 
 use crate::profile::Profile;

@@ -2,8 +2,11 @@
 //! signature saying how they were computed.
 
 use super::{Metric, MetricSet, RecipeResult};
+use crate::metrics::Detail;
 use crate::metrics::dish::DishDetail;
+use crate::metrics::smatch::SmatchConfig;
 use crate::number::Number;
+use crate::profile::Profile;
 use serde::Serialize;
 
 /// A number as JSON: integers stay integers, ratios and single floats become the nearest
@@ -41,6 +44,29 @@ pub struct Signature {
     pub kitchen: String,
     pub metrics: Vec<Metric>,
     pub smatch: SmatchSettings,
+}
+
+impl Signature {
+    /// This program's signature for a run with these settings.
+    pub fn new(
+        profile: Profile,
+        kitchen: String,
+        metrics: &MetricSet,
+        smatch: &SmatchConfig,
+    ) -> Signature {
+        Signature {
+            tool: "cookingbot-evaluator",
+            version: env!("CARGO_PKG_VERSION"),
+            profile: profile.to_string(),
+            kitchen,
+            metrics: metrics.iter().collect(),
+            smatch: SmatchSettings {
+                seed: smatch.seed,
+                restarts: smatch.restarts,
+                exact: smatch.exact,
+            },
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -112,6 +138,32 @@ pub struct IngredientDifference {
     pub differing: Vec<String>,
 }
 
+impl DishDifferences {
+    /// How the dish approximation score's chosen predicted dish differs from the gold dish.
+    pub fn of(detail: &Detail) -> Option<DishDifferences> {
+        let best = &detail.dish.scored[detail.dish.best?];
+        let empty = DishDetail::default();
+        let d = best.detail.as_ref().unwrap_or(&empty);
+        Some(DishDifferences {
+            action: best.predicate + 1,
+            contents_ratio: d.contents_ratio,
+            container_ratio: d.container_ratio,
+            ingredients: d
+                .matched
+                .iter()
+                .map(|m| IngredientDifference {
+                    class: m.class.clone(),
+                    score: m.score,
+                    differing: m.differing.clone(),
+                })
+                .collect(),
+            missing: d.missing.clone(),
+            surplus: d.surplus.clone(),
+            container: d.container_differences.clone(),
+        })
+    }
+}
+
 impl RecipeReport {
     fn new(r: &RecipeResult, metrics: &MetricSet) -> RecipeReport {
         let detail = r.detail.as_ref();
@@ -139,28 +191,7 @@ impl RecipeReport {
         };
         let dish = detail
             .filter(|_| metrics.contains(Metric::DishApproximationScore))
-            .and_then(|d| {
-                let best = &d.dish.scored[d.dish.best?];
-                let empty = DishDetail::default();
-                let detail = best.detail.as_ref().unwrap_or(&empty);
-                Some(DishDifferences {
-                    action: best.predicate + 1,
-                    contents_ratio: detail.contents_ratio,
-                    container_ratio: detail.container_ratio,
-                    ingredients: detail
-                        .matched
-                        .iter()
-                        .map(|m| IngredientDifference {
-                            class: m.class.clone(),
-                            score: m.score,
-                            differing: m.differing.clone(),
-                        })
-                        .collect(),
-                    missing: detail.missing.clone(),
-                    surplus: detail.surplus.clone(),
-                    container: detail.container_differences.clone(),
-                })
-            });
+            .and_then(DishDifferences::of);
         RecipeReport {
             recipe_id: r.recipe_id.clone(),
             smatch: r.smatch.as_ref().map(|s| SmatchReport {

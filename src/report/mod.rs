@@ -5,6 +5,7 @@
 
 pub mod csv;
 pub mod dish_tree;
+pub mod html;
 pub mod json;
 pub mod simulation;
 
