@@ -376,9 +376,9 @@ fn diagram(
 }
 
 /// Layers and rows of `n` nodes: a node's layer is one past its latest predecessor along
-/// `edges` (visited in `order`, a topological order where there is one); a node without
-/// predecessors moves right to just before its earliest successor, so that a fetched
-/// ingredient sits beside its use. Rows follow the mean row of the neighbours (barycentre
+/// `edges` (visited in `order`, a topological order where there is one); then every node with
+/// successors moves right to just before its earliest successor, so that a fetched ingredient
+/// sits beside its use. Rows follow the mean row of the neighbours (barycentre
 /// sweeps), ties by file order.
 fn layered_layout(n: usize, order: &[usize], edges: &[(usize, usize)]) -> (Vec<usize>, Vec<usize>) {
     let preds = |v: usize| edges.iter().filter(move |e| e.1 == v).map(|e| e.0);
@@ -394,9 +394,7 @@ fn layered_layout(n: usize, order: &[usize], edges: &[(usize, usize)]) -> (Vec<u
         placed[v] = true;
     }
     for &v in order.iter().rev() {
-        if preds(v).next().is_none()
-            && let Some(first_use) = succs(v).map(|w| layer[w]).min()
-        {
+        if let Some(first_use) = succs(v).map(|w| layer[w]).min() {
             layer[v] = layer[v].max(first_use.saturating_sub(1));
         }
     }
@@ -512,4 +510,48 @@ fn assign_lanes(bars: &mut [TimelineBar]) -> usize {
         b.lane = lane;
     }
     free_at.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layers_follow_the_flow_and_sources_sit_beside_their_use() {
+        // 0 → 1 → 2, and 3 feeds only 2; 4 is unconnected.
+        let edges = [(0, 1), (1, 2), (3, 2)];
+        let (layer, row) = layered_layout(5, &[0, 1, 2, 3, 4], &edges);
+        assert_eq!(layer, vec![0, 1, 2, 1, 0]);
+        // Layer 1 holds 1 and 3 (by file order), layer 0 holds 0 and 4.
+        assert_eq!((row[1], row[3]), (0, 1));
+        assert_eq!((row[0], row[4]), (0, 1));
+    }
+
+    fn bar(start: f64, end: f64, passive: bool) -> TimelineBar {
+        TimelineBar {
+            action: 1,
+            primitive: String::new(),
+            text: String::new(),
+            start,
+            end,
+            lane: 0,
+            passive,
+            failed: false,
+        }
+    }
+
+    #[test]
+    fn overlapping_actions_get_parallel_lanes_with_the_cook_first() {
+        let mut bars = vec![
+            bar(0.0, 30.0, false),
+            bar(30.0, 830.0, true),
+            bar(30.0, 60.0, false),
+            bar(60.0, 900.0, true),
+            bar(60.0, 60.0, false),
+            bar(850.0, 870.0, false),
+        ];
+        assert_eq!(assign_lanes(&mut bars), 3);
+        let lanes: Vec<usize> = bars.iter().map(|b| b.lane).collect();
+        assert_eq!(lanes, vec![0, 1, 0, 2, 0, 0]);
+    }
 }

@@ -106,7 +106,7 @@ fn recipe(out: &mut String, n: usize, r: &RecipePage) {
     if r.timeline.bars.is_empty() {
         out.push_str("<p class=\"none\">Nothing was executed.</p>\n");
     } else {
-        timeline(out, &r.timeline);
+        timeline(out, n, &r.timeline);
     }
     if !r.goals.is_empty() {
         out.push_str("<h3>Goal conditions</h3>\n");
@@ -210,9 +210,9 @@ fn status_count(n: &NetworkDiagram, s: ActionStatus) -> usize {
     n.nodes.iter().filter(|x| x.status == s).count()
 }
 
-const NODE_W: f64 = 180.0;
+const NODE_W: f64 = 186.0;
 const NODE_H: f64 = 48.0;
-const COLUMN: f64 = 224.0;
+const COLUMN: f64 = 214.0;
 const ROW: f64 = 62.0;
 const PAD: f64 = 14.0;
 
@@ -239,7 +239,7 @@ fn network(out: &mut String, n: usize, d: &NetworkDiagram) {
          <span><i class=\"notrun\"></i>never ran</span>\
          <span><i class=\"reached\"></i>reached a gold goal</span>\
          <span>arrows: ingredients and tools flowing between actions, layers left to right</span>\
-         <label class=\"toggle\" for=\"ks-{n}\">☐ show kitchen-state order</label></div>\n\
+         <label class=\"toggle\" for=\"ks-{n}\">show kitchen-state order</label></div>\n\
          <div class=\"scroll\"><svg width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" role=\"img\">\n\
          <defs><marker id=\"arrow-{n}\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#8492a6\"/></marker></defs>\n"
     );
@@ -283,7 +283,7 @@ fn network(out: &mut String, n: usize, d: &NetworkDiagram) {
             out,
             "<g><title>#{} (line {}), {status}{goal}\n{}</title>\
              <rect x=\"{x}\" y=\"{y}\" width=\"{NODE_W}\" height=\"{NODE_H}\" rx=\"6\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\"{dash}/>\
-             <text x=\"{}\" y=\"{}\" font-size=\"12.5\" font-weight=\"600\" fill=\"#1f2933\">{}</text>\
+             <text x=\"{}\" y=\"{}\" font-size=\"12\" font-weight=\"600\" fill=\"#1f2933\">{}</text>\
              <text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#52606d\">{}</text>",
             node.action,
             node.line,
@@ -294,9 +294,7 @@ fn network(out: &mut String, n: usize, d: &NetworkDiagram) {
             x + 8.0,
             y + 37.0,
             escape(&clip(
-                &format!("#{}  {}", node.action, node.constants)
-                    .trim_end()
-                    .to_string(),
+                format!("#{}  {}", node.action, node.constants).trim_end(),
                 29
             )),
         );
@@ -326,13 +324,13 @@ fn tick_step(end: f64) -> f64 {
         .unwrap_or(10.0 * base)
 }
 
-const TL_WIDTH: f64 = 1180.0;
+const TL_WIDTH: f64 = 1130.0;
 const TL_LEFT: f64 = 64.0;
 const TL_TOP: f64 = 26.0;
 const LANE: f64 = 30.0;
 const BAR: f64 = 22.0;
 
-fn timeline(out: &mut String, t: &Timeline) {
+fn timeline(out: &mut String, n: usize, t: &Timeline) {
     let span = t.end.max(t.gold_end.unwrap_or(0.0)).max(1.0);
     let step = tick_step(span);
     let axis_end = (span / step).ceil() * step;
@@ -346,8 +344,8 @@ fn timeline(out: &mut String, t: &Timeline) {
          <span><i class=\"passive\"></i>passive: the kitchen moves on while it finishes (baking, warming up)</span>\
          <span><i class=\"failed\"></i>failed</span>\
          <span><i class=\"gold\"></i>gold execution time</span></div>\n\
-         <div class=\"scroll\"><svg width=\"{TL_WIDTH}\" height=\"{height}\" viewBox=\"0 0 {TL_WIDTH} {height}\" role=\"img\">\n\
-         <defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fbe3bf\"/><rect width=\"3\" height=\"6\" fill=\"#f3c27c\"/></pattern></defs>\n"
+         <div class=\"scroll\"><svg class=\"fit\" width=\"{TL_WIDTH}\" height=\"{height}\" viewBox=\"0 0 {TL_WIDTH} {height}\" role=\"img\">\n\
+         <defs><pattern id=\"hatch-{n}\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fbe3bf\"/><rect width=\"3\" height=\"6\" fill=\"#f3c27c\"/></pattern></defs>\n"
     );
     for lane in 0..t.lanes {
         let y = TL_TOP + lane as f64 * LANE;
@@ -382,6 +380,7 @@ fn timeline(out: &mut String, t: &Timeline) {
         TL_LEFT + plot,
         axis_y + 32.0
     );
+    let hatch = format!("url(#hatch-{n})");
     for b in &t.bars {
         let x1 = x(b.start);
         let w = (x(b.end) - x1).max(3.0);
@@ -389,7 +388,7 @@ fn timeline(out: &mut String, t: &Timeline) {
         let (fill, stroke, ink) = if b.failed {
             ("#f8d7d7", "#d14343", "#7a1f1f")
         } else if b.passive {
-            ("url(#hatch)", "#e59a2f", "#5c3a06")
+            (hatch.as_str(), "#e59a2f", "#5c3a06")
         } else {
             ("#3f7fd8", "#2f65b3", "#ffffff")
         };
@@ -420,23 +419,31 @@ fn timeline(out: &mut String, t: &Timeline) {
         }
         out.push_str("</g>\n");
     }
-    let mut marker = |at: f64, text: String, colour: &str, dy: f64, anchor: &str| {
+    let mut marker = |at: f64, text: String, colour: &str, anchor: &str| {
         let mx = x(at);
         let _ = writeln!(
             out,
             "<line x1=\"{mx}\" y1=\"{}\" x2=\"{mx}\" y2=\"{axis_y}\" stroke=\"{colour}\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\
-             <text x=\"{mx}\" y=\"{dy}\" font-size=\"11\" font-weight=\"600\" fill=\"{colour}\" text-anchor=\"{anchor}\">{}</text>",
+             <text x=\"{}\" y=\"16\" font-size=\"11\" font-weight=\"600\" fill=\"{colour}\" text-anchor=\"{anchor}\">{}</text>",
             TL_TOP - 4.0,
+            if anchor == "end" { mx - 4.0 } else { mx + 4.0 },
             escape(&text)
         );
     };
-    let gold_left = t.gold_end.is_some_and(|g| g < t.end);
-    if let Some(g) = t.gold_end {
-        let anchor = if gold_left { "end" } else { "start" };
-        marker(g, format!("gold {g} s"), "#b7892b", 16.0, anchor);
+    match t.gold_end {
+        Some(g) if g == t.end => marker(t.end, format!("end {g} s = gold"), "#b7892b", "end"),
+        Some(g) => {
+            // Each label on the side away from the other marker.
+            let (gold, end) = if g < t.end {
+                ("end", "start")
+            } else {
+                ("start", "end")
+            };
+            marker(g, format!("gold {g} s"), "#b7892b", gold);
+            marker(t.end, format!("end {} s", t.end), "#3e4c59", end);
+        }
+        None => marker(t.end, format!("end {} s", t.end), "#3e4c59", "end"),
     }
-    let anchor = if gold_left { "start" } else { "end" };
-    marker(t.end, format!("end {} s", t.end), "#3e4c59", 16.0, anchor);
     out.push_str("</svg></div>\n");
     out.push_str(
         "<details><summary>Executed actions (start, end, lane)</summary><table>\
@@ -468,7 +475,7 @@ fn goals(out: &mut String, n: usize, goals: &[GoalLine]) {
         "<input type=\"checkbox\" class=\"only-missed toggle\" id=\"missed-{n}\">\
          <div class=\"legend\"><span><span class=\"mark ok\">✓</span>{reached} reached</span>\
          <span><span class=\"mark miss\">✗</span>{} missed</span>\
-         <label class=\"toggle\" for=\"missed-{n}\">☐ show only missed goals</label></div>\n\
+         <label class=\"toggle\" for=\"missed-{n}\">show only missed goals</label></div>\n\
          <table><tr><th>gold</th><th>gold action</th><th>outcome</th></tr>\n",
         goals.len() - reached
     );
@@ -530,9 +537,9 @@ fn dish(out: &mut String, d: &DishComparison) {
             list(&x.container)
         );
     }
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<li>{} of {} gold ingredients matched; contents {:.2}, container {:.2}; score 0.98 × contents + 0.02 × container = {:.2}</li></ul>\n",
+        "<li>{} of {} gold ingredients matched; contents {:.2}, container {:.2}; score 0.98 × contents + 0.02 × container = {:.2}</li></ul>",
         x.ingredients.len(),
         x.ingredients.len() + x.missing.len(),
         x.contents_ratio,
