@@ -39,7 +39,10 @@ pub fn solution_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     }
     if files.is_empty() {
         let names: Vec<String> = inputs.iter().map(|i| i.display().to_string()).collect();
-        return Err(format!("{}: no .solution files to evaluate", names.join(", ")));
+        return Err(format!(
+            "{}: no .solution files to evaluate",
+            names.join(", ")
+        ));
     }
     Ok(files)
 }

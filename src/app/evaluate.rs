@@ -67,6 +67,20 @@ pub struct EvaluateOptions {
     pub progress: bool,
 }
 
+/// The signature of a run with these options and the named kitchen.
+pub(crate) fn signature(opts: &EvaluateOptions, kitchen: String) -> Signature {
+    Signature::new(
+        opts.profile.to_string(),
+        kitchen,
+        &opts.metrics,
+        SmatchSettings {
+            seed: opts.smatch.seed,
+            restarts: opts.smatch.restarts,
+            exact: opts.smatch.exact,
+        },
+    )
+}
+
 /// Run one evaluation, printing the summary on `out` and problems on `err`.
 pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     if opts.metrics.none {
@@ -98,16 +112,7 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             return EXIT_UNUSABLE;
         }
     };
-    let signature = Signature::new(
-        opts.profile.to_string(),
-        kitchen,
-        &opts.metrics,
-        SmatchSettings {
-            seed: opts.smatch.seed,
-            restarts: opts.smatch.restarts,
-            exact: opts.smatch.exact,
-        },
-    );
+    let signature = signature(opts, kitchen);
     let run = Run {
         evaluator: &evaluator,
         metrics: &opts.metrics,
@@ -373,7 +378,7 @@ fn write_output(
 }
 
 /// The evaluator for the options, and the name of its kitchen.
-fn load(opts: &EvaluateOptions) -> Result<(Evaluator, String), String> {
+pub(crate) fn load(opts: &EvaluateOptions) -> Result<(Evaluator, String), String> {
     let (model, kitchen) = super::load_model(opts.profile, opts.kitchen.as_deref())?;
     let source =
         benchmark::locate(opts.profile, opts.benchmark.as_deref()).map_err(|e| e.to_string())?;

@@ -5,6 +5,7 @@ pub mod batch;
 pub mod check;
 pub mod evaluate;
 pub mod fetch;
+pub mod report;
 pub mod simulate;
 
 use crate::profile::Profile;

@@ -101,7 +101,7 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
 }
 
 /// The recipe asked for, or the first; an unknown id names the closest ids in the file.
-fn pick<'r>(recipes: &'r [Recipe], id: Option<&str>) -> Result<&'r Recipe, String> {
+pub(crate) fn pick<'r>(recipes: &'r [Recipe], id: Option<&str>) -> Result<&'r Recipe, String> {
     let Some(id) = id.map(str::to_lowercase) else {
         return recipes
             .first()

@@ -4,13 +4,14 @@ use clap::{Args, Parser, Subcommand};
 use cookingbot::app::check::{self, CheckOptions};
 use cookingbot::app::evaluate::{self, EvaluateOptions, Format, MergeOptions};
 use cookingbot::app::fetch::{self, FetchOptions};
+use cookingbot::app::report::{self, ReportOptions};
 use cookingbot::app::simulate::{self, SimulateOptions};
 use cookingbot::benchmark::{self, DataError, DataSource};
 use cookingbot::metrics::smatch::SmatchConfig;
 use cookingbot::ontology::Ontology;
 use cookingbot::profile::Profile;
-use cookingbot::report::MetricSet;
 use cookingbot::report::batch::{Shard, Threshold};
+use cookingbot::report::{Metric, MetricSet};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -55,7 +56,8 @@ struct EvaluateArgs {
     /// execution-time, or none (default: the three simulation metrics).
     #[arg(long, num_args = 1..)]
     metrics: Vec<String>,
-    /// Accepted for compatibility with the reference (its browser view is not reproduced).
+    /// `t` or `true`: also write the HTML report beside the output (`results.html`) and open
+    /// it in a browser (the reference's browser view).
     #[arg(long)]
     show_output: Option<String>,
     /// Accepted for compatibility; Smatch needs no Python library here.
@@ -177,6 +179,24 @@ enum Command {
         #[command(flatten)]
         fail_under: FailUnder,
     },
+    /// Evaluate and write a self-contained HTML page showing why each recipe scored as it did:
+    /// metrics, network graph, execution timeline, goals reached and missed, dish vs gold.
+    Report {
+        file: PathBuf,
+        /// Only this recipe (default: every recipe in the file).
+        #[arg(long)]
+        recipe: Option<String>,
+        /// The HTML file to write (default: the input's name with `.html`, in the current
+        /// folder).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Open the page in a browser afterwards.
+        #[arg(long)]
+        open: bool,
+        /// Metrics to compute (default: all four).
+        #[arg(long, num_args = 1..)]
+        metrics: Vec<String>,
+    },
 }
 
 /// The reference's keys, matched case-insensitively with one dash.
@@ -287,6 +307,38 @@ fn main() -> ExitCode {
             };
             evaluate::merge(&opts, &mut stdout, &mut stderr)
         }
+        Some(Command::Report {
+            file,
+            recipe,
+            output,
+            open,
+            metrics,
+        }) => {
+            let metrics = if metrics.is_empty() {
+                MetricSet::from_words(&Metric::ALL.map(Metric::name))
+            } else {
+                MetricSet::from_words(&metrics)
+            };
+            let opts = ReportOptions {
+                html: output.unwrap_or_else(|| report::default_path(&file)),
+                evaluation: EvaluateOptions {
+                    output: PathBuf::new(),
+                    inputs: vec![file],
+                    metrics,
+                    profile: cli.reference,
+                    benchmark: cli.benchmark,
+                    kitchen: cli.kitchen,
+                    format: Format::Csv,
+                    smatch: SmatchConfig::default(),
+                    shard: None,
+                    fail_under: Vec::new(),
+                    progress: false,
+                },
+                recipe,
+                open,
+            };
+            report::run(&opts, &mut stdout, &mut stderr)
+        }
         None => {
             let e = cli.evaluate;
             match e.output {
@@ -309,11 +361,25 @@ fn main() -> ExitCode {
                         fail_under: e.fail_under.fail_under,
                         progress: std::io::stderr().is_terminal(),
                     };
-                    evaluate::run(&opts, &mut stdout, &mut stderr)
+                    let code = evaluate::run(&opts, &mut stdout, &mut stderr);
+                    match e.show_output {
+                        Some(v)
+                            if code == evaluate::EXIT_OK && report::show_output_requested(&v) =>
+                        {
+                            let opts = ReportOptions {
+                                html: report::beside(&opts.output),
+                                evaluation: opts,
+                                recipe: None,
+                                open: true,
+                            };
+                            report::run(&opts, &mut stdout, &mut stderr)
+                        }
+                        _ => code,
+                    }
                 }
                 _ => {
                     eprintln!(
-                        "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator --help"
+                        "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open]\n       cookingbot-evaluator --help"
                     );
                     evaluate::EXIT_UNUSABLE
                 }

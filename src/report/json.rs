@@ -4,6 +4,7 @@
 
 use super::batch::{BatchReport, RefusalReport};
 use super::{Metric, MetricSet, RecipeResult};
+use crate::metrics::Detail;
 use crate::metrics::dish::DishDetail;
 use crate::number::Number;
 use serde::{Deserialize, Serialize};
@@ -154,6 +155,32 @@ impl fmt::Display for Signature {
     }
 }
 
+impl DishDifferences {
+    /// How the dish approximation score's chosen predicted dish differs from the gold dish.
+    pub fn of(detail: &Detail) -> Option<DishDifferences> {
+        let best = &detail.dish.scored[detail.dish.best?];
+        let empty = DishDetail::default();
+        let d = best.detail.as_ref().unwrap_or(&empty);
+        Some(DishDifferences {
+            action: best.predicate + 1,
+            contents_ratio: d.contents_ratio,
+            container_ratio: d.container_ratio,
+            ingredients: d
+                .matched
+                .iter()
+                .map(|m| IngredientDifference {
+                    class: m.class.clone(),
+                    score: m.score,
+                    differing: m.differing.clone(),
+                })
+                .collect(),
+            missing: d.missing.clone(),
+            surplus: d.surplus.clone(),
+            container: d.container_differences.clone(),
+        })
+    }
+}
+
 impl RecipeReport {
     /// The unrounded value of a metric (`None` where the CSV prints `NIL`).
     pub fn value(&self, m: Metric) -> Option<f64> {
@@ -191,28 +218,7 @@ impl RecipeReport {
         };
         let dish = detail
             .filter(|_| metrics.contains(Metric::DishApproximationScore))
-            .and_then(|d| {
-                let best = &d.dish.scored[d.dish.best?];
-                let empty = DishDetail::default();
-                let detail = best.detail.as_ref().unwrap_or(&empty);
-                Some(DishDifferences {
-                    action: best.predicate + 1,
-                    contents_ratio: detail.contents_ratio,
-                    container_ratio: detail.container_ratio,
-                    ingredients: detail
-                        .matched
-                        .iter()
-                        .map(|m| IngredientDifference {
-                            class: m.class.clone(),
-                            score: m.score,
-                            differing: m.differing.clone(),
-                        })
-                        .collect(),
-                    missing: detail.missing.clone(),
-                    surplus: detail.surplus.clone(),
-                    container: detail.container_differences.clone(),
-                })
-            });
+            .and_then(DishDifferences::of);
         RecipeReport {
             recipe_id: r.recipe_id.clone(),
             smatch: r.smatch.as_ref().map(|s| SmatchReport {

@@ -7,6 +7,7 @@
 pub mod batch;
 pub mod csv;
 pub mod dish_tree;
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;

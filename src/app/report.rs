@@ -1,0 +1,160 @@
+//! `report` (and the reference's `-show-output true`): the evaluation as one self-contained
+//! HTML page that shows why each recipe scored as it did, optionally opened in a browser.
+
+use super::check::read_solution_text;
+use super::evaluate::{self, EXIT_OK, EXIT_REFUSED, EXIT_UNUSABLE, EvaluateOptions};
+use super::simulate::pick;
+use crate::evaluate::Evaluator;
+use crate::language::parse::parse;
+use crate::metrics::gold_run;
+use crate::report::html::{RecipePage, ReportModel, render};
+use crate::report::write_atomically;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub struct ReportOptions {
+    /// What to evaluate and how (`output` is not used).
+    pub evaluation: EvaluateOptions,
+    /// Only this recipe of the file (default: all).
+    pub recipe: Option<String>,
+    /// The HTML file to write.
+    pub html: PathBuf,
+    /// Open the page with the platform's opener afterwards.
+    pub open: bool,
+}
+
+/// The page beside an output file: `results.csv` → `results.html`.
+pub fn beside(output: &Path) -> PathBuf {
+    output.with_extension("html")
+}
+
+/// The page for a solution file when no name is given: its stem in the current folder.
+pub fn default_path(input: &Path) -> PathBuf {
+    let stem = input.file_stem().unwrap_or(input.as_os_str());
+    PathBuf::from(stem).with_extension("html")
+}
+
+/// The reference's `-show-output` value: `t` or `true` (any case) asks for the view.
+pub fn show_output_requested(value: &str) -> bool {
+    value.eq_ignore_ascii_case("t") || value.eq_ignore_ascii_case("true")
+}
+
+/// Evaluate, write the page (whole or not at all), print its path and open it if asked.
+/// Exit codes as for the evaluation; a page that cannot be opened is only a warning.
+pub fn run(opts: &ReportOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let model = match build(opts) {
+        Ok(m) => m,
+        Err((code, msg)) => {
+            let _ = write!(err, "{msg}");
+            return code;
+        }
+    };
+    if let Err(e) = write_atomically(&opts.html, render(&model).as_bytes()) {
+        let _ = writeln!(err, "error: cannot write {}: {e}", opts.html.display());
+        return EXIT_UNUSABLE;
+    }
+    let _ = writeln!(out, "report written to {}", opts.html.display());
+    if opts.open
+        && let Err(why) = open_in_browser(&opts.html)
+    {
+        let _ = writeln!(
+            err,
+            "warning: cannot open the report ({why}); open {} in a browser",
+            opts.html.display()
+        );
+    }
+    EXIT_OK
+}
+
+/// The page model of the options' evaluation. `Err` is an exit code and the text for stderr.
+fn build(opts: &ReportOptions) -> Result<ReportModel, (i32, String)> {
+    let e = &opts.evaluation;
+    let unusable = |msg: String| (EXIT_UNUSABLE, format!("error: {msg}\n"));
+    let input = match e.inputs.as_slice() {
+        [one] => one,
+        _ => return Err(unusable("a report covers one solution file".into())),
+    };
+    let text = read_solution_text(input).map_err(unusable)?;
+    let (evaluator, kitchen) = evaluate::load(e).map_err(unusable)?;
+    let name = input.display().to_string();
+    let results = evaluator.evaluate(&text, &e.metrics).map_err(|refusal| {
+        (
+            EXIT_REFUSED,
+            format!(
+                "{}error: {name} was refused (the reference evaluator refuses it too); no report was written\n",
+                refusal.render(&name, &text)
+            ),
+        )
+    })?;
+    let recipes = parse(&text).file.recipes;
+    let only = match &opts.recipe {
+        Some(id) => Some(
+            pick(&recipes, Some(id))
+                .map_err(|msg| (EXIT_REFUSED, format!("error: {name}: {msg}\n")))?
+                .id
+                .clone(),
+        ),
+        None => None,
+    };
+    let mut pages = Vec::new();
+    // Results are in the reference's order, the reverse of the file.
+    for (recipe, result) in recipes.iter().zip(results.iter().rev()) {
+        if only.as_ref().is_some_and(|id| *id != recipe.id) {
+            continue;
+        }
+        pages.push(page(&evaluator, recipe, &text, result, e).map_err(unusable)?);
+    }
+    Ok(ReportModel {
+        source: name,
+        signature: evaluate::signature(e, kitchen),
+        recipes: pages,
+    })
+}
+
+fn page(
+    evaluator: &Evaluator,
+    recipe: &crate::language::ast::Recipe,
+    text: &str,
+    result: &crate::report::RecipeResult,
+    e: &EvaluateOptions,
+) -> Result<RecipePage, String> {
+    let model = &evaluator.model;
+    let fails = |what: &str, m: String| format!("{}: {what}: {m}", recipe.id);
+    let exec = model
+        .execute(recipe)
+        .map_err(|x| fails("the simulation fails", x.message))?;
+    let g = evaluator
+        .benchmark
+        .recipe(&recipe.id)
+        .ok_or_else(|| format!("{}: no gold network", recipe.id))?;
+    let gold = gold_run(model, &g.network, &g.primary_output_var)
+        .map_err(|x| fails("the gold network fails to run", x.message))?;
+    Ok(RecipePage::new(
+        model, recipe, text, &exec, result, &gold, &e.metrics,
+    ))
+}
+
+/// Hand the page to the platform's opener (`xdg-open`, `open`, `start`).
+fn open_in_browser(path: &Path) -> Result<(), String> {
+    let (program, leading): (&str, &[&str]) = if cfg!(target_os = "macos") {
+        ("open", &[])
+    } else if cfg!(windows) {
+        ("cmd", &["/C", "start", ""])
+    } else {
+        ("xdg-open", &[])
+    };
+    let status = Command::new(program)
+        .args(leading)
+        .arg(path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run {program}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{program} failed: {status}"))
+    }
+}

@@ -1,0 +1,640 @@
+//! [`ReportModel`] → one HTML document: inline CSS, inline SVG, no script, nothing fetched.
+
+use super::{
+    ActionStatus, DishComparison, GoalLine, NetworkDiagram, RecipePage, ReportModel, Timeline,
+};
+use crate::report::Metric;
+use crate::report::dish_tree::DishNode;
+use crate::report::json::DishDifferences;
+use std::fmt::Write;
+
+const STYLE: &str = include_str!("style.css");
+
+/// Text made safe for HTML content and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// At most `max` characters, with an ellipsis where cut.
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// The whole page.
+pub fn render(model: &ReportModel) -> String {
+    let mut out = String::with_capacity(64 * 1024);
+    let sig = &model.signature;
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{} — cookingbot report</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n<main>\n",
+        escape(&model.source)
+    );
+    let metrics: Vec<&str> = sig.metrics.iter().map(|m| m.name()).collect();
+    let _ = write!(
+        out,
+        "<header class=\"page\">\n<h1>Evaluation report</h1>\n<div class=\"source mono\">{}</div>\n\
+         <div class=\"chips\"><span class=\"chip\"><b>{}</b> {}</span>\
+         <span class=\"chip\">reference <b>{}</b></span>\
+         <span class=\"chip\">kitchen <b>{}</b></span>\
+         <span class=\"chip\">metrics <b>{}</b></span>\
+         <span class=\"chip\">Smatch seed <b>{}</b>, <b>{}</b> restarts{}</span></div>\n</header>\n",
+        escape(&model.source),
+        escape(&sig.tool),
+        escape(&sig.version),
+        escape(&sig.profile),
+        escape(&sig.kitchen),
+        escape(&metrics.join(" ")),
+        sig.smatch.seed,
+        sig.smatch.restarts,
+        if sig.smatch.exact { ", exact" } else { "" },
+    );
+    if model.recipes.len() > 1 {
+        out.push_str("<nav class=\"toc\">Recipes: ");
+        for (i, r) in model.recipes.iter().enumerate() {
+            let _ = write!(
+                out,
+                "<a href=\"#recipe-{}\">{}</a>",
+                i + 1,
+                escape(&r.recipe_id)
+            );
+        }
+        out.push_str("</nav>\n");
+    }
+    for (i, r) in model.recipes.iter().enumerate() {
+        recipe(&mut out, i + 1, r);
+    }
+    let _ = write!(
+        out,
+        "<footer>Written by {} {}. Times are simulated seconds.</footer>\n</main>\n</body>\n</html>\n",
+        escape(&sig.tool),
+        escape(&sig.version)
+    );
+    out
+}
+
+fn recipe(out: &mut String, n: usize, r: &RecipePage) {
+    let _ = write!(
+        out,
+        "<section class=\"recipe\" id=\"recipe-{n}\">\n<h2>{}<span class=\"tag\">{} actions</span></h2>\n",
+        escape(&r.recipe_id),
+        r.network.nodes.len()
+    );
+    cards(out, r);
+    lead(out, r);
+    out.push_str("<h3>Network</h3>\n");
+    network(out, n, &r.network);
+    out.push_str("<h3>Execution</h3>\n");
+    if r.timeline.bars.is_empty() {
+        out.push_str("<p class=\"none\">Nothing was executed.</p>\n");
+    } else {
+        timeline(out, n, &r.timeline);
+    }
+    if !r.goals.is_empty() {
+        out.push_str("<h3>Goal conditions</h3>\n");
+        goals(out, n, &r.goals);
+    }
+    if let Some(d) = &r.dish {
+        out.push_str("<h3>Dish</h3>\n");
+        dish(out, d);
+    }
+    out.push_str("</section>\n");
+}
+
+fn cards(out: &mut String, r: &RecipePage) {
+    out.push_str("<div class=\"cards\">\n");
+    for c in &r.metrics {
+        let unit = if c.metric == Metric::ExecutionTime && c.value != "NIL" {
+            "<small>s</small>"
+        } else {
+            ""
+        };
+        let _ = write!(
+            out,
+            "<div class=\"card\"><div class=\"label\">{}</div><div class=\"value\">{}{unit}</div>",
+            escape(&c.label),
+            escape(&c.value)
+        );
+        if let Some(f) = c.fraction {
+            let grade = match f {
+                f if f >= 0.9 => "high",
+                f if f >= 0.5 => "mid",
+                _ => "low",
+            };
+            let _ = write!(
+                out,
+                "<div class=\"gauge\"><span class=\"{grade}\" style=\"width:{:.1}%\"></span></div>",
+                (f.clamp(0.0, 1.0) * 100.0)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "<div class=\"detail\">{}</div></div>",
+            escape(&c.detail)
+        );
+    }
+    out.push_str("</div>\n");
+}
+
+/// One sentence on what went wrong, from the goals, the dish and the actions.
+fn lead(out: &mut String, r: &RecipePage) {
+    let mut said = Vec::new();
+    if !r.solved {
+        said.push(format!("No execution: {}.", r.unsolved_reason));
+    }
+    let missed = r.goals.iter().filter(|g| g.reached_by.is_none()).count();
+    if missed > 0 {
+        said.push(format!(
+            "{missed} of {} gold goals were missed, the first at gold action {}.",
+            r.goals.len(),
+            r.goals
+                .iter()
+                .find(|g| g.reached_by.is_none())
+                .map_or(0, |g| g.gold_action)
+        ));
+    }
+    if let Some(d) = &r.dish {
+        let x = &d.differences;
+        if !x.missing.is_empty() {
+            said.push(format!("The dish lacks {}.", x.missing.join(", ")));
+        }
+        if !x.surplus.is_empty() {
+            said.push(format!(
+                "It has {} the gold does not.",
+                x.surplus.join(", ")
+            ));
+        }
+    }
+    let failed = status_count(&r.network, ActionStatus::Failed);
+    if failed > 0 {
+        said.push(format!("{failed} action(s) failed."));
+    }
+    let not_run = status_count(&r.network, ActionStatus::NotRun);
+    if not_run > 0 && r.solved {
+        said.push(format!("{not_run} action(s) never ran."));
+    }
+    let class = if !r.solved {
+        "bad"
+    } else if said.is_empty() {
+        said.push("Every gold goal was reached and the dish matches.".into());
+        "good"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        out,
+        "<p class=\"lead {class}\">{}</p>",
+        escape(&said.join(" "))
+    );
+}
+
+fn status_count(n: &NetworkDiagram, s: ActionStatus) -> usize {
+    n.nodes.iter().filter(|x| x.status == s).count()
+}
+
+const NODE_W: f64 = 186.0;
+const NODE_H: f64 = 48.0;
+const COLUMN: f64 = 214.0;
+const ROW: f64 = 62.0;
+const PAD: f64 = 14.0;
+
+fn network(out: &mut String, n: usize, d: &NetworkDiagram) {
+    let width = PAD * 2.0 + (d.layers.max(1) as f64 - 1.0) * COLUMN + NODE_W;
+    let height = PAD * 2.0 + (d.rows.max(1) as f64 - 1.0) * ROW + NODE_H;
+    let mut in_layer = vec![0usize; d.layers];
+    for node in &d.nodes {
+        in_layer[node.layer] += 1;
+    }
+    let place = |action: usize| {
+        let node = &d.nodes[action - 1];
+        let offset = (d.rows - in_layer[node.layer]) as f64 * ROW / 2.0;
+        (
+            PAD + node.layer as f64 * COLUMN,
+            PAD + offset + node.row as f64 * ROW,
+        )
+    };
+    let _ = write!(
+        out,
+        "<input type=\"checkbox\" class=\"show-ks toggle\" id=\"ks-{n}\">\
+         <div class=\"legend\"><span><i class=\"node\"></i>executed</span>\
+         <span><i class=\"failed\"></i>failed (its output is a failed object)</span>\
+         <span><i class=\"notrun\"></i>never ran</span>\
+         <span><i class=\"reached\"></i>reached a gold goal</span>\
+         <span>arrows: ingredients and tools flowing between actions, layers left to right</span>\
+         <label class=\"toggle\" for=\"ks-{n}\">show kitchen-state order</label></div>\n\
+         <div class=\"scroll\"><svg width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" role=\"img\">\n\
+         <defs><marker id=\"arrow-{n}\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#8492a6\"/></marker></defs>\n"
+    );
+    for e in &d.edges {
+        let (x1, y1) = place(e.from);
+        let (x2, y2) = place(e.to);
+        let (sx, sy, tx, ty) = (x1 + NODE_W, y1 + NODE_H / 2.0, x2, y2 + NODE_H / 2.0);
+        let bend = ((tx - sx).abs() / 2.0).max(30.0);
+        let class = if e.kitchen_state {
+            " class=\"ks\" stroke=\"#c3a6e8\" stroke-dasharray=\"4 3\""
+        } else {
+            " stroke=\"#8492a6\""
+        };
+        let _ = writeln!(
+            out,
+            "<path{class} fill=\"none\" stroke-width=\"1.4\" marker-end=\"url(#arrow-{n})\" d=\"M{sx},{sy} C{},{sy} {},{ty} {tx},{ty}\"><title>?{}: #{} → #{}</title></path>",
+            sx + bend,
+            tx - bend,
+            escape(&e.variable),
+            e.from,
+            e.to
+        );
+    }
+    for node in &d.nodes {
+        let (x, y) = place(node.action);
+        let (fill, stroke, dash) = match node.status {
+            ActionStatus::Executed => ("#eef4fc", "#7ea6df", ""),
+            ActionStatus::Failed => ("#f8d7d7", "#d14343", ""),
+            ActionStatus::NotRun => ("#ffffff", "#9aa5b1", " stroke-dasharray=\"5 3\""),
+        };
+        let status = match node.status {
+            ActionStatus::Executed => "executed",
+            ActionStatus::Failed => "failed",
+            ActionStatus::NotRun => "never ran",
+        };
+        let goal = node
+            .reached_goal
+            .map(|g| format!("; reaches gold goal {g}"))
+            .unwrap_or_default();
+        let _ = write!(
+            out,
+            "<g><title>#{} (line {}), {status}{goal}\n{}</title>\
+             <rect x=\"{x}\" y=\"{y}\" width=\"{NODE_W}\" height=\"{NODE_H}\" rx=\"6\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\"{dash}/>\
+             <text x=\"{}\" y=\"{}\" font-size=\"12\" font-weight=\"600\" fill=\"#1f2933\">{}</text>\
+             <text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#52606d\">{}</text>",
+            node.action,
+            node.line,
+            escape(&node.text),
+            x + 8.0,
+            y + 19.0,
+            escape(&clip(&node.primitive, 23)),
+            x + 8.0,
+            y + 37.0,
+            escape(&clip(
+                format!("#{}  {}", node.action, node.constants).trim_end(),
+                29
+            )),
+        );
+        if node.reached_goal.is_some() {
+            let _ = write!(
+                out,
+                "<circle cx=\"{}\" cy=\"{}\" r=\"6.5\" fill=\"#2a9d6a\"/><path d=\"M{},{} l2.5,2.5 l4.5,-5\" stroke=\"#fff\" stroke-width=\"1.8\" fill=\"none\"/>",
+                x + NODE_W - 11.0,
+                y + 11.0,
+                x + NODE_W - 14.5,
+                y + 11.0
+            );
+        }
+        out.push_str("</g>\n");
+    }
+    out.push_str("</svg></div>\n");
+}
+
+/// Tick spacing of 1, 2 or 5 × 10ⁿ giving at most about ten ticks up to `end`.
+fn tick_step(end: f64) -> f64 {
+    let raw = (end / 10.0).max(1.0);
+    let base = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * base)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * base)
+}
+
+const TL_WIDTH: f64 = 1130.0;
+const TL_LEFT: f64 = 64.0;
+const TL_TOP: f64 = 26.0;
+const LANE: f64 = 30.0;
+const BAR: f64 = 22.0;
+
+fn timeline(out: &mut String, n: usize, t: &Timeline) {
+    let span = t.end.max(t.gold_end.unwrap_or(0.0)).max(1.0);
+    let step = tick_step(span);
+    let axis_end = (span / step).ceil() * step;
+    let plot = TL_WIDTH - TL_LEFT - 24.0;
+    let x = |s: f64| TL_LEFT + s / axis_end * plot;
+    let lanes_h = t.lanes as f64 * LANE;
+    let height = TL_TOP + lanes_h + 34.0;
+    let _ = write!(
+        out,
+        "<div class=\"legend\"><span><i class=\"active\"></i>active: the cook is busy</span>\
+         <span><i class=\"passive\"></i>passive: the kitchen moves on while it finishes (baking, warming up)</span>\
+         <span><i class=\"failed\"></i>failed</span>\
+         <span><i class=\"gold\"></i>gold execution time</span></div>\n\
+         <div class=\"scroll\"><svg class=\"fit\" width=\"{TL_WIDTH}\" height=\"{height}\" viewBox=\"0 0 {TL_WIDTH} {height}\" role=\"img\">\n\
+         <defs><pattern id=\"hatch-{n}\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fbe3bf\"/><rect width=\"3\" height=\"6\" fill=\"#f3c27c\"/></pattern></defs>\n"
+    );
+    for lane in 0..t.lanes {
+        let y = TL_TOP + lane as f64 * LANE;
+        let fill = if lane % 2 == 0 { "#f5f7fa" } else { "#ffffff" };
+        let _ = writeln!(
+            out,
+            "<rect x=\"{TL_LEFT}\" y=\"{y}\" width=\"{plot}\" height=\"{LANE}\" fill=\"{fill}\"/>\
+             <text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#7b8794\" text-anchor=\"end\">lane {}</text>",
+            TL_LEFT - 8.0,
+            y + LANE / 2.0 + 4.0,
+            lane + 1
+        );
+    }
+    let axis_y = TL_TOP + lanes_h;
+    let mut tick = 0.0;
+    while tick <= axis_end + step / 2.0 {
+        let tx = x(tick);
+        let _ = writeln!(
+            out,
+            "<line x1=\"{tx}\" y1=\"{TL_TOP}\" x2=\"{tx}\" y2=\"{}\" stroke=\"#e1e6ec\"/>\
+             <text x=\"{tx}\" y=\"{}\" font-size=\"11\" fill=\"#616e7c\" text-anchor=\"middle\">{tick}</text>",
+            axis_y + 5.0,
+            axis_y + 18.0
+        );
+        tick += step;
+    }
+    let _ = writeln!(
+        out,
+        "<line x1=\"{TL_LEFT}\" y1=\"{axis_y}\" x2=\"{}\" y2=\"{axis_y}\" stroke=\"#9aa5b1\"/>\
+         <text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#616e7c\" text-anchor=\"end\">simulated time (s)</text>",
+        TL_LEFT + plot,
+        TL_LEFT + plot,
+        axis_y + 32.0
+    );
+    let hatch = format!("url(#hatch-{n})");
+    for b in &t.bars {
+        let x1 = x(b.start);
+        let w = (x(b.end) - x1).max(3.0);
+        let y = TL_TOP + b.lane as f64 * LANE + (LANE - BAR) / 2.0;
+        let (fill, stroke, ink) = if b.failed {
+            ("#f8d7d7", "#d14343", "#7a1f1f")
+        } else if b.passive {
+            (hatch.as_str(), "#e59a2f", "#5c3a06")
+        } else {
+            ("#3f7fd8", "#2f65b3", "#ffffff")
+        };
+        let label = [
+            format!("#{} {}", b.action, b.primitive),
+            b.action.to_string(),
+        ]
+        .into_iter()
+        .find(|l| l.chars().count() as f64 * 6.3 + 8.0 <= w)
+        .unwrap_or_default();
+        let _ = write!(
+            out,
+            "<g><title>#{} {}–{} s{}\n{}</title><rect x=\"{x1:.2}\" y=\"{y}\" width=\"{w:.2}\" height=\"{BAR}\" rx=\"3\" fill=\"{fill}\" stroke=\"{stroke}\"/>",
+            b.action,
+            b.start,
+            b.end,
+            if b.passive { " (passive)" } else { "" },
+            escape(&b.text)
+        );
+        if !label.is_empty() {
+            let _ = write!(
+                out,
+                "<text x=\"{:.2}\" y=\"{}\" font-size=\"11\" fill=\"{ink}\">{}</text>",
+                x1 + 4.0,
+                y + 15.0,
+                escape(&label)
+            );
+        }
+        out.push_str("</g>\n");
+    }
+    let mut marker = |at: f64, text: String, colour: &str, anchor: &str| {
+        let mx = x(at);
+        let _ = writeln!(
+            out,
+            "<line x1=\"{mx}\" y1=\"{}\" x2=\"{mx}\" y2=\"{axis_y}\" stroke=\"{colour}\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\
+             <text x=\"{}\" y=\"16\" font-size=\"11\" font-weight=\"600\" fill=\"{colour}\" text-anchor=\"{anchor}\">{}</text>",
+            TL_TOP - 4.0,
+            if anchor == "end" { mx - 4.0 } else { mx + 4.0 },
+            escape(&text)
+        );
+    };
+    match t.gold_end {
+        Some(g) if g == t.end => marker(t.end, format!("end {g} s = gold"), "#b7892b", "end"),
+        Some(g) => {
+            // Each label on the side away from the other marker.
+            let (gold, end) = if g < t.end {
+                ("end", "start")
+            } else {
+                ("start", "end")
+            };
+            marker(g, format!("gold {g} s"), "#b7892b", gold);
+            marker(t.end, format!("end {} s", t.end), "#3e4c59", end);
+        }
+        None => marker(t.end, format!("end {} s", t.end), "#3e4c59", "end"),
+    }
+    out.push_str("</svg></div>\n");
+    out.push_str(
+        "<details><summary>Executed actions (start, end, lane)</summary><table>\
+         <tr><th>#</th><th>start</th><th>end</th><th>lane</th><th>kind</th><th>action</th></tr>\n",
+    );
+    for b in &t.bars {
+        let kind = match (b.failed, b.passive) {
+            (true, _) => "failed",
+            (false, true) => "passive",
+            (false, false) => "active",
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{kind}</td><td><code>{}</code></td></tr>",
+            b.action,
+            b.start,
+            b.end,
+            b.lane + 1,
+            escape(&b.text)
+        );
+    }
+    out.push_str("</table></details>\n");
+}
+
+fn goals(out: &mut String, n: usize, goals: &[GoalLine]) {
+    let reached = goals.iter().filter(|g| g.reached_by.is_some()).count();
+    let _ = write!(
+        out,
+        "<input type=\"checkbox\" class=\"only-missed toggle\" id=\"missed-{n}\">\
+         <div class=\"legend\"><span><span class=\"mark ok\">✓</span>{reached} reached</span>\
+         <span><span class=\"mark miss\">✗</span>{} missed</span>\
+         <label class=\"toggle\" for=\"missed-{n}\">show only missed goals</label></div>\n\
+         <table><tr><th>gold</th><th>gold action</th><th>outcome</th></tr>\n",
+        goals.len() - reached
+    );
+    for g in goals {
+        let (class, outcome) = match &g.reached_by {
+            Some((action, text)) => (
+                "reached",
+                format!(
+                    "<span class=\"mark ok\">✓</span>reached by <span title=\"{}\">action {action}</span>",
+                    escape(text)
+                ),
+            ),
+            None => (
+                "missed",
+                format!("<span class=\"mark miss\">✗</span>{}", escape(&g.reason)),
+            ),
+        };
+        let _ = writeln!(
+            out,
+            "<tr class=\"{class}\"><td class=\"num\">{}</td><td><code>{}</code></td><td>{outcome}</td></tr>",
+            g.gold_action,
+            escape(&g.gold_text)
+        );
+    }
+    out.push_str("</table>\n");
+}
+
+fn dish(out: &mut String, d: &DishComparison) {
+    let x = &d.differences;
+    out.push_str("<ul class=\"diffs\">");
+    let list = |v: &[String]| escape(&v.join(", "));
+    if !x.missing.is_empty() {
+        let _ = write!(
+            out,
+            "<li><span class=\"badge missing\">missing</span> gold ingredients the prediction lacks: <b>{}</b></li>",
+            list(&x.missing)
+        );
+    }
+    if !x.surplus.is_empty() {
+        let _ = write!(
+            out,
+            "<li><span class=\"badge surplus\">surplus</span> predicted ingredients the gold lacks: <b>{}</b></li>",
+            list(&x.surplus)
+        );
+    }
+    for i in x.ingredients.iter().filter(|i| !i.differing.is_empty()) {
+        let _ = write!(
+            out,
+            "<li><span class=\"badge differs\">differs</span> <b>{}</b> (score {:.2}) differs in {}</li>",
+            escape(&i.class),
+            i.score,
+            list(&i.differing)
+        );
+    }
+    if !x.container.is_empty() {
+        let _ = write!(
+            out,
+            "<li><span class=\"badge differs\">container</span> {}</li>",
+            list(&x.container)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<li>{} of {} gold ingredients matched; contents {:.2}, container {:.2}; score 0.98 × contents + 0.02 × container = {:.2}</li></ul>",
+        x.ingredients.len(),
+        x.ingredients.len() + x.missing.len(),
+        x.contents_ratio,
+        x.container_ratio,
+        d.score
+    );
+    let _ = write!(
+        out,
+        "<div class=\"dishes\"><div class=\"dish\"><h4>Predicted dish</h4><div class=\"from\">output of action {}: <code>{}</code></div><ul class=\"tree\">",
+        x.action,
+        escape(&d.predicted_text)
+    );
+    tree(out, &d.predicted, x, Side::Predicted);
+    out.push_str(
+        "</ul></div><div class=\"dish\"><h4>Gold dish</h4><div class=\"from\">the gold network's primary output</div><ul class=\"tree\">",
+    );
+    tree(out, &d.gold, x, Side::Gold);
+    out.push_str("</ul></div></div>\n");
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Side {
+    Predicted,
+    Gold,
+}
+
+fn tree(out: &mut String, node: &DishNode, x: &DishDifferences, side: Side) {
+    let differing: &[String] = x
+        .ingredients
+        .iter()
+        .find(|i| i.class == node.class)
+        .map_or(&[], |i| i.differing.as_slice());
+    let mark = if side == Side::Gold && x.missing.contains(&node.class) {
+        Some("missing")
+    } else if side == Side::Predicted && x.surplus.contains(&node.class) {
+        Some("surplus")
+    } else if !differing.is_empty() {
+        Some("differs")
+    } else {
+        None
+    };
+    let _ = write!(out, "<li><span class=\"entity {}\">", mark.unwrap_or(""));
+    if node.count > 1 {
+        let _ = write!(out, "<span class=\"count\">{} ×</span>", node.count);
+    }
+    let _ = write!(out, "<b>{}</b>", escape(&node.class));
+    if let Some(a) = &node.amount {
+        let _ = write!(
+            out,
+            "<span class=\"amount\">{} {}</span>",
+            escape(&a.value),
+            escape(&a.unit)
+        );
+    }
+    for p in node.properties.iter().filter(|p| p.entity.is_none()) {
+        let class = if differing.contains(&p.name) {
+            "prop diff"
+        } else {
+            "prop"
+        };
+        let text = match &p.value {
+            Some(v) => format!("{} {v}", p.name),
+            None => p.name.clone(),
+        };
+        let _ = write!(out, "<span class=\"{class}\">{}</span>", escape(&text));
+    }
+    if let Some(m) = mark {
+        let label = if m == "differs" {
+            format!("differs: {}", differing.join(", "))
+        } else {
+            m.to_string()
+        };
+        let _ = write!(out, "<span class=\"badge {m}\">{}</span>", escape(&label));
+    }
+    out.push_str("</span>");
+    let nested: Vec<_> = node
+        .properties
+        .iter()
+        .filter_map(|p| p.entity.as_ref().map(|e| (p, e)))
+        .collect();
+    if !nested.is_empty() || !node.parts.is_empty() {
+        out.push_str("<ul>");
+        for (p, e) in nested {
+            let _ = write!(
+                out,
+                "<li><span class=\"slot-name\">{}:</span><ul>",
+                escape(&p.name)
+            );
+            tree(out, e, x, side);
+            out.push_str("</ul></li>");
+        }
+        for part in &node.parts {
+            tree(out, part, x, side);
+        }
+        out.push_str("</ul>");
+    }
+    out.push_str("</li>");
+}

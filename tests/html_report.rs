@@ -1,0 +1,349 @@
+//! The HTML report: its content (metrics, missed goals, dish differences), that it references
+//! nothing outside itself, that user text is escaped, and that a real browser draws it.
+//!
+//! The browser check runs headless Chromium (`/usr/bin/chromium`, which `.ci/run` installs);
+//! without it the tests fail unless `COOKINGBOT_SKIP_BROWSER=1`.
+
+mod common;
+
+use cookingbot::evaluate::Evaluator;
+use cookingbot::language::ast::Arg;
+use cookingbot::language::parse::parse;
+use cookingbot::metrics::gold_run;
+use cookingbot::profile::Profile;
+use cookingbot::report::html::{RecipePage, ReportModel, render};
+use cookingbot::report::json::Signature;
+use cookingbot::report::{Metric, MetricSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn run(args: &[&str], env: &[(&str, &Path)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"));
+    c.args(args);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("the binary runs")
+}
+
+fn wrong_ingredient() -> PathBuf {
+    common::benchmark_dir().join("documentation/examples/evaluation/wrong-ingredient.solution")
+}
+
+fn demo_mistake() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-mistake.solution")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A metric card's value as the page shows it.
+fn card(value: &str) -> String {
+    format!("<div class=\"value\">{value}")
+}
+
+/// Nothing is fetched from anywhere: no URL, no script, no external style or font.
+fn assert_self_contained(html: &str) {
+    for banned in [
+        "http://", "https://", "<script", "<link", "<img", "<iframe", "@import", "url(http",
+        " src=\"",
+    ] {
+        assert!(!html.contains(banned), "the page contains {banned:?}");
+    }
+    assert!(html.starts_with("<!DOCTYPE html>\n"));
+    assert!(html.ends_with("</html>\n"));
+}
+
+#[test]
+fn wrong_ingredient_report_shows_why_it_scored_as_it_did() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("wrong.html");
+    let o = run(
+        &[
+            "report",
+            &wrong_ingredient().display().to_string(),
+            "-o",
+            &out.display().to_string(),
+        ],
+        &[("COOKINGBOT_BENCHMARK", &common::benchmark_dir())],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("report written to {}\n", out.display())
+    );
+    let html = std::fs::read_to_string(&out).expect("the page is written");
+    assert_self_contained(&html);
+    assert_eq!(html.matches("<section class=\"recipe\"").count(), 1);
+    assert!(html.contains("<h2>almond-crescent-cookies<"));
+    // The CSV's numbers, with the detail behind them.
+    for value in ["1.00", "0.42", "0.76", "2600"] {
+        assert!(html.contains(&card(value)), "no card {value}");
+    }
+    assert!(html.contains("11 of 26 gold goals reached"));
+    assert!(html.contains("contents 0.75, container 1.00 (dish of action 27)"));
+    // Network and timeline.
+    assert_eq!(html.matches("<svg").count(), 2);
+    assert!(html.contains(">bring-to-temperature</text>"));
+    assert!(html.contains(">#4  cocoa-powder 120 g</text>"));
+    assert!(html.contains("<title>#3 30–830 s (passive)\n(bring-to-temperature "));
+    assert!(html.contains(">end 2600 s = gold</text>"));
+    // Goals: 15 missed, the first the sugar the network replaced by cocoa powder.
+    assert_eq!(html.matches("<tr class=\"missed\">").count(), 15);
+    assert_eq!(html.matches("<tr class=\"reached\">").count(), 11);
+    assert!(html.contains(
+        "<tr class=\"missed\"><td class=\"num\">4</td><td><code>(fetch-and-proportion ?proportioned-sugar ?ks-with-sugar ?ks-with-warm-butter ?target-container-2 white-sugar 120 g)</code></td><td><span class=\"mark miss\">✗</span>no equal medium-bowl; the closest (predicate 4) differs in contents</td></tr>"
+    ));
+    // The dish: sugar missing on the gold side, cocoa powder surplus on the predicted side.
+    assert!(html.contains("gold ingredients the prediction lacks: <b>white-sugar</b>"));
+    assert!(html.contains("predicted ingredients the gold lacks: <b>cocoa-powder</b>"));
+    assert!(html.contains(
+        "<span class=\"entity missing\"><b>white-sugar</b><span class=\"amount\">12/35 percent</span><span class=\"badge missing\">missing</span>"
+    ));
+    assert!(html.contains(
+        "<span class=\"entity surplus\"><b>cocoa-powder</b><span class=\"amount\">12/35 percent</span><span class=\"badge surplus\">surplus</span>"
+    ));
+    screenshot(&out, dir.path());
+}
+
+#[test]
+fn demo_mistake_report_covers_every_recipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("demo.html");
+    let o = run(
+        &[
+            "report",
+            "--benchmark",
+            "demo",
+            &demo_mistake().display().to_string(),
+            "--output",
+            &out.display().to_string(),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let html = std::fs::read_to_string(&out).expect("the page is written");
+    assert_self_contained(&html);
+    assert_eq!(html.matches("<section class=\"recipe\"").count(), 3);
+    assert_eq!(html.matches("<svg").count(), 6);
+    // In file order, with a table of contents.
+    let salad = html.find("<h2>demo-garden-salad<").expect("salad");
+    let toast = html.find("<h2>demo-cinnamon-toast-bites<").expect("toast");
+    let shortbread = html
+        .find("<h2>demo-shortbread-rounds<")
+        .expect("shortbread");
+    assert!(salad < toast && toast < shortbread);
+    assert!(html.contains("<a href=\"#recipe-3\">demo-shortbread-rounds</a>"));
+    let shortbread = &html[shortbread..];
+    for value in ["0.96", "0.35", "0.99", "1620"] {
+        assert!(shortbread.contains(&card(value)), "no card {value}");
+    }
+    assert!(shortbread.contains("6 of 17 gold goals reached"));
+    assert!(shortbread.contains("simulated seconds; the gold takes 2345"));
+    assert!(shortbread.contains(">gold 2345 s</text>"));
+    assert!(shortbread.contains(
+        "<code>(bring-to-temperature ?soft-butter ?ks-with-soft-butter ?ks-with-butter ?proportioned-butter ?room-temp-quantity ?room-temp-unit)</code></td><td><span class=\"mark miss\">✗</span>no equal medium-bowl"
+    ));
+    assert!(shortbread.contains("<span class=\"badge differs\">differs</span> <b>butter</b>"));
+    // The perfect recipes say so.
+    assert_eq!(
+        html.matches("Every gold goal was reached and the dish matches.")
+            .count(),
+        2
+    );
+    screenshot(&out, dir.path());
+}
+
+#[test]
+fn show_output_writes_the_page_beside_the_csv_and_survives_without_an_opener() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("results.csv");
+    let no_tools = dir.path().join("empty-path");
+    std::fs::create_dir(&no_tools).unwrap();
+    let o = run(
+        &[
+            "-input",
+            &wrong_ingredient().display().to_string(),
+            "-output",
+            &csv.display().to_string(),
+            "-show-output",
+            "true",
+        ],
+        &[
+            ("COOKINGBOT_BENCHMARK", &common::benchmark_dir()),
+            ("PATH", &no_tools),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        "recipe-id,goal-condition-success,dish-approximation-score,execution-time\n\
+         almond-crescent-cookies,0.42,0.76,2600\n"
+    );
+    let page = dir.path().join("results.html");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.ends_with(&format!(
+        "The simulation process has finished.\nreport written to {}\n",
+        page.display()
+    )));
+    let html = std::fs::read_to_string(&page).expect("the page is written");
+    // Only the metrics asked for (the reference's default: no Smatch).
+    assert!(!html.contains("Smatch Score"));
+    assert!(html.contains(&card("0.42")));
+    if cfg!(target_os = "linux") {
+        assert!(
+            stderr(&o).contains("warning: cannot open the report (cannot run xdg-open:"),
+            "{}",
+            stderr(&o)
+        );
+    }
+
+    let nil = dir.path().join("nil.csv");
+    let o = run(
+        &[
+            "-input",
+            &wrong_ingredient().display().to_string(),
+            "-output",
+            &nil.display().to_string(),
+            "-show-output",
+            "nil",
+        ],
+        &[("COOKINGBOT_BENCHMARK", &common::benchmark_dir())],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(nil.exists());
+    assert!(!dir.path().join("nil.html").exists());
+}
+
+#[test]
+fn unknown_recipe_is_an_error_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.html");
+    let o = run(
+        &[
+            "report",
+            &wrong_ingredient().display().to_string(),
+            "--recipe",
+            "almond-crescent-cookie",
+            "-o",
+            &out.display().to_string(),
+        ],
+        &[("COOKINGBOT_BENCHMARK", &common::benchmark_dir())],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(
+            "no recipe `almond-crescent-cookie` in the file; did you mean almond-crescent-cookies?"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+}
+
+/// A recipe id, a constant and a file name containing markup come out as text.
+#[test]
+fn user_text_is_escaped() {
+    let evaluator = Evaluator::new(Profile::R2024, common::benchmark_dir()).unwrap();
+    let text = std::fs::read_to_string(wrong_ingredient()).unwrap();
+    let metrics = MetricSet::from_words(&Metric::ALL.map(Metric::name));
+    let results = evaluator.evaluate(&text, &metrics).unwrap();
+    let mut recipe = parse(&text).file.recipes.remove(0);
+    let model = &evaluator.model;
+    let exec = model.execute(&recipe).unwrap();
+    let g = evaluator.benchmark.recipe(&recipe.id).unwrap();
+    let gold = gold_run(model, &g.network, &g.primary_output_var).unwrap();
+    // Only shown from here on: the execution and the scores are those of the real recipe.
+    recipe.id = "<script>alert('id')</script>".into();
+    assert_eq!(recipe.predicates[1].args[4], Arg::Sym("butter".into()));
+    recipe.predicates[1].args[4] = Arg::Sym("<script>alert(\"constant\")</script>".into());
+    let page = RecipePage::new(model, &recipe, &text, &exec, &results[0], &gold, &metrics);
+    let report = ReportModel {
+        source: "<b>&amp;.solution".into(),
+        signature: Signature::new(
+            Profile::R2024,
+            "<img src=x>".into(),
+            &metrics,
+            &Default::default(),
+        ),
+        recipes: vec![page],
+    };
+    let html = render(&report);
+    assert_self_contained(&html);
+    assert!(html.contains("<h2>&lt;script&gt;alert(&#39;id&#39;)&lt;/script&gt;<"));
+    assert!(html.contains(">#2  &lt;script&gt;alert(&quot;constant&quot;…</text>"));
+    assert!(html.contains("(fetch-and-proportion ?proportioned-butter ?ks-with-butter ?kitchen ?target-container-1 &lt;script&gt;alert(&quot;constant&quot;)&lt;/script&gt; 230 g)"));
+    assert!(html.contains("&lt;b&gt;&amp;amp;.solution"));
+    assert!(html.contains("kitchen <b>&lt;img src=x&gt;</b>"));
+}
+
+/// Draw the page in headless Chromium and check that a real picture came out.
+fn screenshot(page: &Path, scratch: &Path) {
+    if !Path::new(CHROMIUM).exists() {
+        assert!(
+            std::env::var_os("COOKINGBOT_SKIP_BROWSER").is_some_and(|v| v == "1"),
+            "{CHROMIUM} is missing: install it (`apt-get install -y chromium`; .ci/run does) \
+             or set COOKINGBOT_SKIP_BROWSER=1 to skip the browser check"
+        );
+        return;
+    }
+    let shot = scratch.join("shot.png");
+    let mut child = Command::new(CHROMIUM)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            scratch.join("chromium").display()
+        ))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg("--window-size=1280,2000")
+        .arg(format!("file://{}", page.display()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    // A guard against a hung browser, not a timing goal.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("chromium runs") {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("chromium did not finish");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(status.success(), "chromium failed: {status}");
+    let bytes = std::fs::read(&shot).expect("a screenshot");
+    assert!(bytes.len() > 20_000, "{} bytes", bytes.len());
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let decoder = png::Decoder::new(std::io::Cursor::new(&bytes));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut pixels).expect("a frame");
+    assert_eq!((info.width, info.height), (1280, 2000));
+    let channels = info.line_size / info.width as usize;
+    let pixels = &pixels[..info.buffer_size()];
+    let mut colours: Vec<&[u8]> = pixels.chunks(channels).collect();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(colours.len() > 200, "{} colours", colours.len());
+    // Not blank: a good share of the picture is something other than the background.
+    let background = &pixels[..channels];
+    let drawn = pixels.chunks(channels).filter(|p| *p != background).count();
+    assert!(drawn * 10 > pixels.len() / channels, "{drawn} drawn pixels");
+}
