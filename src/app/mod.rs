@@ -4,6 +4,7 @@
 pub mod check;
 pub mod evaluate;
 pub mod simulate;
+pub mod translate;
 
 use crate::profile::Profile;
 use crate::simulation::Model;

@@ -4,6 +4,7 @@ use clap::{Args, Parser, Subcommand};
 use cookingbot::app::check::{self, CheckOptions};
 use cookingbot::app::evaluate::{self, EvaluateOptions, Format};
 use cookingbot::app::simulate::{self, SimulateOptions};
+use cookingbot::app::translate::{self, TranslateOptions, TranslatorKind};
 use cookingbot::benchmark::{self, DataError, DataSource};
 use cookingbot::metrics::smatch::SmatchConfig;
 use cookingbot::ontology::Ontology;
@@ -111,6 +112,16 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Translate recipe text (benchmark XML, plain text, or an HTML page with a schema.org
+    /// Recipe in JSON-LD) into a checked network.
+    Translate {
+        input: PathBuf,
+        /// The .solution file to write (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "rules")]
+        translator: TranslatorKind,
+    },
 }
 
 /// The reference's keys, matched case-insensitively with one dash.
@@ -190,6 +201,20 @@ fn main() -> ExitCode {
                 json,
             };
             simulate::run(&opts, &mut stdout, &mut stderr)
+        }
+        Some(Command::Translate {
+            input,
+            output,
+            translator,
+        }) => {
+            let opts = TranslateOptions {
+                input,
+                output,
+                profile: cli.reference,
+                kitchen: cli.kitchen,
+                translator,
+            };
+            translate::run(&opts, &mut stdout, &mut stderr)
         }
         None => {
             let e = cli.evaluate;
