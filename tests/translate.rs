@@ -102,7 +102,7 @@ fn a_page_without_a_recipe_is_an_error() {
 fn assert_translates(model: &Model, path: &Path) -> String {
     let recipe = recipe_text::read(path).unwrap();
     let mut t = RulesTranslator::new(model);
-    let tr = t.translate(&recipe).unwrap();
+    let tr = t.translate(&recipe, 0).unwrap();
     assert!(
         tr.solution
             .starts_with(&format!("#{}\n(get-kitchen ?kitchen)\n", recipe.id))
@@ -168,7 +168,7 @@ fn rules_translate_every_benchmark_recipe_into_a_valid_running_network() {
         let path = root.join(&entry.recipe_text);
         let recipe = recipe_text::read(&path).unwrap();
         assert_eq!(recipe.id, entry.id);
-        let tr = RulesTranslator::new(&model).translate(&recipe).unwrap();
+        let tr = RulesTranslator::new(&model).translate(&recipe, 0).unwrap();
         let checked = check_solution(&model, &tr.solution);
         assert!(
             checked.errors.is_empty(),
@@ -183,4 +183,49 @@ fn rules_translate_every_benchmark_recipe_into_a_valid_running_network() {
             checked.crash
         );
     }
+}
+
+#[test]
+fn the_committed_rules_baseline_is_what_the_rules_translator_scores() {
+    use cookingbot::app::bench_translate::{BenchOptions, run};
+    let model = Model::builtin(Profile::R2024);
+    let out = tempfile::tempdir().unwrap();
+    let opts = BenchOptions {
+        profile: Profile::R2024,
+        benchmark: Some(common::benchmark_dir()),
+        samples: 1,
+        pass_threshold: 0.9,
+        out: out.path().to_path_buf(),
+    };
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let code = run(
+        &opts,
+        &mut RulesTranslator::new(&model),
+        &mut stdout,
+        &mut stderr,
+    );
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&stderr));
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    for name in ["baseline-rules.md", "baseline-rules.csv"] {
+        let committed = std::fs::read_to_string(docs.join(name)).unwrap();
+        let fresh = std::fs::read_to_string(out.path().join(name)).unwrap();
+        assert_eq!(
+            fresh, committed,
+            "{name} changed: regenerate with `cookingbot-evaluator benchmark --translator rules` and review the difference"
+        );
+    }
+    assert_eq!(
+        String::from_utf8(stdout).unwrap(),
+        std::fs::read_to_string(docs.join("baseline-rules.md")).unwrap()
+    );
+}
+
+#[test]
+fn pass_at_k_is_the_unbiased_estimator() {
+    use cookingbot::app::bench_translate::pass_at_k;
+    assert_eq!(pass_at_k(1, 1, 1), 1.0);
+    assert_eq!(pass_at_k(3, 0, 3), 0.0);
+    assert_eq!(pass_at_k(3, 3, 3), 1.0);
+    assert!((pass_at_k(4, 1, 1) - 0.25).abs() < 1e-12);
+    assert!((pass_at_k(4, 1, 2) - 0.5).abs() < 1e-12);
 }

@@ -9,7 +9,7 @@ use crate::translate::recipe_text;
 use crate::translate::rules::RulesTranslator;
 use crate::translate::{Translator, check_solution};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Which translator turns text into networks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -30,17 +30,34 @@ pub struct TranslateOptions {
 /// Run the command. Exit codes: 0 written, 1 no usable network (nothing written), 2 unreadable
 /// input, kitchen or output.
 pub fn run(opts: &TranslateOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let (model, _) = match super::load_model(opts.profile, opts.kitchen.as_deref()) {
+    with_translator(
+        opts.translator,
+        opts.profile,
+        opts.kitchen.as_deref(),
+        err,
+        |model, t, err| run_with(opts, model, t, out, err),
+    )
+}
+
+/// Build the chosen translator over the profile's model and hand both to `f`; exit code 2 when
+/// the kitchen cannot be loaded.
+pub fn with_translator(
+    kind: TranslatorKind,
+    profile: Profile,
+    kitchen: Option<&Path>,
+    err: &mut dyn Write,
+    f: impl FnOnce(&Model, &mut dyn Translator, &mut dyn Write) -> i32,
+) -> i32 {
+    let (model, _) = match super::load_model(profile, kitchen) {
         Ok(m) => m,
         Err(msg) => {
             let _ = writeln!(err, "error: {msg}");
             return EXIT_UNREADABLE;
         }
     };
-    let mut translator = match opts.translator {
-        TranslatorKind::Rules => RulesTranslator::new(&model),
-    };
-    run_with(opts, &model, &mut translator, out, err)
+    match kind {
+        TranslatorKind::Rules => f(&model, &mut RulesTranslator::new(&model), err),
+    }
 }
 
 /// Translate with a given translator; exit codes as [`run`].
@@ -58,7 +75,7 @@ pub fn run_with(
             return EXIT_UNREADABLE;
         }
     };
-    let translation = match translator.translate(&recipe) {
+    let translation = match translator.translate(&recipe, 0) {
         Ok(t) => t,
         Err(e) => {
             let _ = writeln!(err, "error: {}: {e}", opts.input.display());

@@ -1,6 +1,7 @@
 //! The cookingbot command line: the reference evaluator's own invocation plus subcommands.
 
 use clap::{Args, Parser, Subcommand};
+use cookingbot::app::bench_translate::{self, BenchOptions};
 use cookingbot::app::check::{self, CheckOptions};
 use cookingbot::app::evaluate::{self, EvaluateOptions, Format};
 use cookingbot::app::simulate::{self, SimulateOptions};
@@ -122,6 +123,21 @@ enum Command {
         #[arg(long, value_enum, default_value = "rules")]
         translator: TranslatorKind,
     },
+    /// Translate every benchmark recipe's text and score the translations against the gold
+    /// networks: a table per recipe, the mean of each metric and pass@k.
+    Benchmark {
+        #[arg(long, value_enum, default_value = "rules")]
+        translator: TranslatorKind,
+        /// Samples per recipe (K of pass@k).
+        #[arg(long, default_value_t = 1)]
+        samples: usize,
+        /// A sample passes when its dish approximation score is at least this.
+        #[arg(long, default_value_t = 0.9)]
+        pass_threshold: f32,
+        /// Folder for baseline-<translator>.csv and .md.
+        #[arg(long, default_value = "docs")]
+        out: PathBuf,
+    },
 }
 
 /// The reference's keys, matched case-insensitively with one dash.
@@ -215,6 +231,27 @@ fn main() -> ExitCode {
                 translator,
             };
             translate::run(&opts, &mut stdout, &mut stderr)
+        }
+        Some(Command::Benchmark {
+            translator,
+            samples,
+            pass_threshold,
+            out,
+        }) => {
+            let opts = BenchOptions {
+                profile: cli.reference,
+                benchmark: cli.benchmark,
+                samples,
+                pass_threshold,
+                out,
+            };
+            translate::with_translator(
+                translator,
+                cli.reference,
+                cli.kitchen.as_deref(),
+                &mut stderr,
+                |_, t, err| bench_translate::run(&opts, t, &mut stdout, err),
+            )
         }
         None => {
             let e = cli.evaluate;

@@ -39,7 +39,13 @@ impl std::error::Error for TranslateError {}
 /// Recipe text in, network out.
 pub trait Translator {
     fn name(&self) -> &str;
-    fn translate(&mut self, recipe: &RecipeText) -> Result<Translation, TranslateError>;
+    /// Translate one recipe; `sample` numbers repeated attempts (a sampling translator
+    /// varies its output by it, a deterministic one ignores it).
+    fn translate(
+        &mut self,
+        recipe: &RecipeText,
+        sample: usize,
+    ) -> Result<Translation, TranslateError>;
 }
 
 /// What the language and the simulator say of a candidate network.

@@ -121,7 +121,11 @@ impl Translator for RulesTranslator<'_> {
         "rules"
     }
 
-    fn translate(&mut self, recipe: &RecipeText) -> Result<Translation, super::TranslateError> {
+    fn translate(
+        &mut self,
+        recipe: &RecipeText,
+        _sample: usize,
+    ) -> Result<Translation, super::TranslateError> {
         let mut w = Writer {
             b: NetworkBuilder::new(),
             items: Vec::new(),
