@@ -229,3 +229,24 @@ fn pass_at_k_is_the_unbiased_estimator() {
     assert!((pass_at_k(4, 1, 1) - 0.25).abs() < 1e-12);
     assert!((pass_at_k(4, 1, 2) - 0.5).abs() < 1e-12);
 }
+
+#[test]
+fn the_grammar_names_exactly_the_catalogues_primitives() {
+    let catalogue = cookingbot::catalogue::Catalogue::builtin(Profile::R2024);
+    let mut names: Vec<&str> = catalogue
+        .iter()
+        .map(|p| p.name.as_str())
+        .filter(|n| *n != "get-kitchen")
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let grammar = cookingbot::translate::llm::GRAMMAR;
+    let rule = grammar
+        .lines()
+        .skip_while(|l| !l.starts_with("primitive "))
+        .take_while(|l| !l.starts_with("argument "))
+        .collect::<String>();
+    let mut listed: Vec<&str> = rule.split('"').skip(1).step_by(2).collect();
+    listed.sort_unstable();
+    assert_eq!(listed, names);
+}

@@ -5,7 +5,7 @@ use cookingbot::app::bench_translate::{self, BenchOptions};
 use cookingbot::app::check::{self, CheckOptions};
 use cookingbot::app::evaluate::{self, EvaluateOptions, Format};
 use cookingbot::app::simulate::{self, SimulateOptions};
-use cookingbot::app::translate::{self, TranslateOptions, TranslatorKind};
+use cookingbot::app::translate::{self, LlmOptions, Setup, TranslateOptions, TranslatorKind};
 use cookingbot::benchmark::{self, DataError, DataSource};
 use cookingbot::metrics::smatch::SmatchConfig;
 use cookingbot::ontology::Ontology;
@@ -122,6 +122,8 @@ enum Command {
         output: Option<PathBuf>,
         #[arg(long, value_enum, default_value = "rules")]
         translator: TranslatorKind,
+        #[command(flatten)]
+        llm: LlmOptions,
     },
     /// Translate every benchmark recipe's text and score the translations against the gold
     /// networks: a table per recipe, the mean of each metric and pass@k.
@@ -137,6 +139,8 @@ enum Command {
         /// Folder for baseline-<translator>.csv and .md.
         #[arg(long, default_value = "docs")]
         out: PathBuf,
+        #[command(flatten)]
+        llm: LlmOptions,
     },
 }
 
@@ -222,6 +226,7 @@ fn main() -> ExitCode {
             input,
             output,
             translator,
+            llm,
         }) => {
             let opts = TranslateOptions {
                 input,
@@ -229,6 +234,8 @@ fn main() -> ExitCode {
                 profile: cli.reference,
                 kitchen: cli.kitchen,
                 translator,
+                benchmark: cli.benchmark,
+                llm,
             };
             translate::run(&opts, &mut stdout, &mut stderr)
         }
@@ -237,21 +244,25 @@ fn main() -> ExitCode {
             samples,
             pass_threshold,
             out,
+            llm,
         }) => {
             let opts = BenchOptions {
                 profile: cli.reference,
-                benchmark: cli.benchmark,
+                benchmark: cli.benchmark.clone(),
                 samples,
                 pass_threshold,
                 out,
             };
-            translate::with_translator(
-                translator,
-                cli.reference,
-                cli.kitchen.as_deref(),
-                &mut stderr,
-                |_, t, err| bench_translate::run(&opts, t, &mut stdout, err),
-            )
+            let setup = Setup {
+                kind: translator,
+                profile: cli.reference,
+                kitchen: cli.kitchen.as_deref(),
+                benchmark: cli.benchmark.as_deref(),
+                llm: &llm,
+            };
+            translate::with_translator(&setup, &mut stderr, |_, t, err| {
+                bench_translate::run(&opts, t, &mut stdout, err)
+            })
         }
         None => {
             let e = cli.evaluate;

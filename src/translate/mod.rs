@@ -4,6 +4,7 @@
 //! layers and nothing uses it.
 
 pub mod inventory;
+pub mod llm;
 pub mod network;
 pub mod quantity;
 pub mod recipe_text;
