@@ -19,4 +19,5 @@ pub mod ontology;
 pub mod profile;
 pub mod report;
 pub mod simulation;
+pub mod translate;
 pub mod world;

@@ -2,11 +2,13 @@
 //! binary stays a thin argument parser.
 
 pub mod batch;
+pub mod bench_translate;
 pub mod check;
 pub mod evaluate;
 pub mod fetch;
 pub mod report;
 pub mod simulate;
+pub mod translate;
 
 use crate::profile::Profile;
 use crate::simulation::Model;

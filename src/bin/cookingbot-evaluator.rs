@@ -1,11 +1,13 @@
 //! The cookingbot command line: the reference evaluator's own invocation plus subcommands.
 
 use clap::{Args, Parser, Subcommand};
+use cookingbot::app::bench_translate::{self, BenchOptions};
 use cookingbot::app::check::{self, CheckOptions};
 use cookingbot::app::evaluate::{self, EvaluateOptions, Format, MergeOptions};
 use cookingbot::app::fetch::{self, FetchOptions};
 use cookingbot::app::report::{self, ReportOptions};
 use cookingbot::app::simulate::{self, SimulateOptions};
+use cookingbot::app::translate::{self, LlmOptions, Setup, TranslateOptions, TranslatorKind};
 use cookingbot::benchmark::{self, DataError, DataSource};
 use cookingbot::metrics::smatch::SmatchConfig;
 use cookingbot::ontology::Ontology;
@@ -197,6 +199,35 @@ enum Command {
         #[arg(long, num_args = 1..)]
         metrics: Vec<String>,
     },
+    /// Translate recipe text (benchmark XML, plain text, or an HTML page with a schema.org
+    /// Recipe in JSON-LD) into a checked network.
+    Translate {
+        input: PathBuf,
+        /// The .solution file to write (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "rules")]
+        translator: TranslatorKind,
+        #[command(flatten)]
+        llm: LlmOptions,
+    },
+    /// Translate every benchmark recipe's text and score the translations against the gold
+    /// networks: a table per recipe, the mean of each metric and pass@k.
+    Benchmark {
+        #[arg(long, value_enum, default_value = "rules")]
+        translator: TranslatorKind,
+        /// Samples per recipe (K of pass@k).
+        #[arg(long, default_value_t = 1)]
+        samples: usize,
+        /// A sample passes when its dish approximation score is at least this.
+        #[arg(long, default_value_t = 0.9)]
+        pass_threshold: f32,
+        /// Folder for baseline-<translator>.csv and .md.
+        #[arg(long, default_value = "docs")]
+        out: PathBuf,
+        #[command(flatten)]
+        llm: LlmOptions,
+    },
 }
 
 /// The reference's keys, matched case-insensitively with one dash.
@@ -338,6 +369,48 @@ fn main() -> ExitCode {
                 open,
             };
             report::run(&opts, &mut stdout, &mut stderr)
+        }
+        Some(Command::Translate {
+            input,
+            output,
+            translator,
+            llm,
+        }) => {
+            let opts = TranslateOptions {
+                input,
+                output,
+                profile: cli.reference,
+                kitchen: cli.kitchen,
+                translator,
+                benchmark: cli.benchmark,
+                llm,
+            };
+            translate::run(&opts, &mut stdout, &mut stderr)
+        }
+        Some(Command::Benchmark {
+            translator,
+            samples,
+            pass_threshold,
+            out,
+            llm,
+        }) => {
+            let opts = BenchOptions {
+                profile: cli.reference,
+                benchmark: cli.benchmark.clone(),
+                samples,
+                pass_threshold,
+                out,
+            };
+            let setup = Setup {
+                kind: translator,
+                profile: cli.reference,
+                kitchen: cli.kitchen.as_deref(),
+                benchmark: cli.benchmark.as_deref(),
+                llm: &llm,
+            };
+            translate::with_translator(&setup, &mut stderr, |_, t, err| {
+                bench_translate::run(&opts, t, &mut stdout, err)
+            })
         }
         None => {
             let e = cli.evaluate;

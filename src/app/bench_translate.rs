@@ -1,0 +1,237 @@
+//! `benchmark`: translate every benchmark recipe's text, score each translation against its
+//! gold network with the four metrics, and write the table (CSV and markdown) with the mean of
+//! each metric and pass@k over K samples.
+
+use super::check::{EXIT_INVALID, EXIT_UNREADABLE};
+use crate::benchmark::{self, DataSource};
+use crate::evaluate::Evaluator;
+use crate::profile::Profile;
+use crate::report::{Metric, MetricSet, RecipeResult, write_atomically};
+use crate::translate::{Translator, recipe_text};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::PathBuf;
+
+pub struct BenchOptions {
+    pub profile: Profile,
+    pub benchmark: Option<PathBuf>,
+    /// Samples per recipe (K of pass@k).
+    pub samples: usize,
+    /// A sample passes when its dish approximation score is at least this.
+    pub pass_threshold: f32,
+    /// Folder for `baseline-<translator>.csv` and `.md`.
+    pub out: PathBuf,
+}
+
+/// One recipe's row: the first sample's scores and how many samples passed.
+struct Row {
+    result: RecipeResult,
+    passed: usize,
+    /// Why the first sample has no scores (translation or evaluation refused).
+    problem: Option<String>,
+}
+
+/// Run the benchmark with a translator; the table on `out`, files under `opts.out`.
+/// Exit codes: 0 done, 1 a table file cannot be written, 2 no usable benchmark data.
+pub fn run(
+    opts: &BenchOptions,
+    translator: &mut dyn Translator,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let root = match benchmark::locate(opts.profile, opts.benchmark.as_deref()) {
+        Ok(DataSource::Folder(root)) => root,
+        Ok(DataSource::Demo) => {
+            let _ = writeln!(
+                err,
+                "error: the demo benchmark has no recipe texts compiled in; pass --benchmark DIR"
+            );
+            return EXIT_UNREADABLE;
+        }
+        Err(e) => {
+            let _ = writeln!(err, "error: {e}");
+            return EXIT_UNREADABLE;
+        }
+    };
+    let evaluator = match Evaluator::new(opts.profile, root.as_path()) {
+        Ok(e) => e,
+        Err(e) => {
+            let _ = writeln!(err, "error: {e}");
+            return EXIT_UNREADABLE;
+        }
+    };
+    let metrics = Metric::ALL
+        .into_iter()
+        .fold(MetricSet::empty(), MetricSet::with);
+    let mut rows = Vec::new();
+    for entry in benchmark::manifest(opts.profile).recipes {
+        let text = match recipe_text::read(&root.join(&entry.recipe_text)) {
+            Ok(t) => t,
+            Err(e) => {
+                let _ = writeln!(err, "error: {e}");
+                return EXIT_UNREADABLE;
+            }
+        };
+        let mut row = Row {
+            result: RecipeResult {
+                recipe_id: entry.id.clone(),
+                ..RecipeResult::default()
+            },
+            passed: 0,
+            problem: None,
+        };
+        for sample in 0..opts.samples.max(1) {
+            let scored = translator
+                .translate(&text, sample)
+                .map_err(|e| e.to_string())
+                .and_then(|t| {
+                    evaluator
+                        .evaluate(&t.solution, &metrics)
+                        .map_err(|r| r.message)
+                })
+                .and_then(|mut results| results.pop().ok_or_else(|| "no network".into()));
+            match scored {
+                Ok(result) => {
+                    if result
+                        .dish_approximation_score
+                        .is_some_and(|d| d >= opts.pass_threshold)
+                    {
+                        row.passed += 1;
+                    }
+                    if sample == 0 {
+                        row.result = result;
+                    }
+                }
+                Err(problem) if sample == 0 => row.problem = Some(problem),
+                Err(_) => {}
+            }
+        }
+        rows.push(row);
+    }
+    let name = translator.name().to_string();
+    let markdown = markdown(&rows, &name, opts);
+    let _ = write!(out, "{markdown}");
+    for (ext, body) in [("md", markdown.clone()), ("csv", csv(&rows, opts))] {
+        let path = opts.out.join(format!("baseline-{name}.{ext}"));
+        if let Err(e) = write_atomically(&path, body.as_bytes()) {
+            let _ = writeln!(err, "error: {}: {e}", path.display());
+            return EXIT_INVALID;
+        }
+    }
+    0
+}
+
+/// pass@k with n samples of which c passed (the unbiased estimator 1 − C(n−c,k)/C(n,k)).
+pub fn pass_at_k(n: usize, c: usize, k: usize) -> f64 {
+    if n < k || n - c < k {
+        return if c > 0 { 1.0 } else { 0.0 };
+    }
+    let mut fail = 1.0;
+    for i in (n - c + 1)..=n {
+        fail *= 1.0 - k as f64 / i as f64;
+    }
+    1.0 - fail
+}
+
+const COLUMNS: [Metric; 4] = Metric::ALL;
+
+/// The means: scores count a missing value (`NIL`) as 0; the time averages the recipes that
+/// have one.
+fn means(rows: &[Row], samples: usize) -> ([f64; 4], usize, f64) {
+    let n = rows.len().max(1) as f64;
+    let smatch: f64 = rows
+        .iter()
+        .map(|r| r.result.smatch.as_ref().map_or(0.0, |s| s.f_score))
+        .sum();
+    let gcs: f64 = rows
+        .iter()
+        .map(|r| r.result.goal_condition_success.map_or(0.0, |g| g.to_f64()))
+        .sum();
+    let dish: f64 = rows
+        .iter()
+        .map(|r| r.result.dish_approximation_score.map_or(0.0, f64::from))
+        .sum();
+    let times: Vec<f64> = rows
+        .iter()
+        .filter_map(|r| r.result.execution_time.map(|t| t.to_f64()))
+        .collect();
+    let time = times.iter().sum::<f64>() / times.len().max(1) as f64;
+    let pass = rows
+        .iter()
+        .map(|r| pass_at_k(samples, r.passed, samples))
+        .sum::<f64>()
+        / n;
+    ([smatch / n, gcs / n, dish / n, time], times.len(), pass)
+}
+
+fn markdown(rows: &[Row], name: &str, opts: &BenchOptions) -> String {
+    let k = opts.samples.max(1);
+    let mut s = format!(
+        "# Baseline: the `{name}` translator\n\nEvery benchmark recipe's text translated by `cookingbot-evaluator benchmark --translator {name} --samples {k}` (profile {}) and scored against its gold network. A sample passes when its dish approximation score is at least {}; pass@{k} is over {k} samples per recipe.",
+        opts.profile, opts.pass_threshold
+    );
+    if name == "rules" {
+        s.push_str(" The rules translator is deterministic: its samples are identical, so pass@k equals pass@1.");
+    }
+    s.push_str(" `NIL`: no execution (or the translation was refused; see notes).\n\n");
+    let _ = writeln!(
+        s,
+        "| recipe | smatch-score | goal-condition-success | dish-approximation-score | execution-time | passed | pass@{k} |"
+    );
+    s.push_str("|---|---:|---:|---:|---:|---:|---:|\n");
+    for r in rows {
+        let cells: Vec<String> = COLUMNS.iter().map(|m| r.result.formatted(*m)).collect();
+        let _ = writeln!(
+            s,
+            "| {} | {} | {}/{k} | {:.2} |",
+            r.result.recipe_id,
+            cells.join(" | "),
+            r.passed,
+            pass_at_k(k, r.passed, k)
+        );
+    }
+    let (m, timed, pass) = means(rows, k);
+    let _ = writeln!(
+        s,
+        "| **mean** | {:.3} | {:.3} | {:.3} | {:.1} ({timed} recipes) | | {pass:.3} |",
+        m[0], m[1], m[2], m[3]
+    );
+    let problems: Vec<&Row> = rows.iter().filter(|r| r.problem.is_some()).collect();
+    if !problems.is_empty() {
+        s.push_str("\nNotes:\n\n");
+        for r in problems {
+            let _ = writeln!(
+                s,
+                "- `{}`: {}",
+                r.result.recipe_id,
+                r.problem.as_deref().unwrap_or_default()
+            );
+        }
+    }
+    s
+}
+
+fn csv(rows: &[Row], opts: &BenchOptions) -> String {
+    let k = opts.samples.max(1);
+    let mut s = String::from(
+        "recipe,smatch-score,goal-condition-success,dish-approximation-score,execution-time,passed,samples,pass-at-k\n",
+    );
+    for r in rows {
+        let cells: Vec<String> = COLUMNS.iter().map(|m| r.result.formatted(*m)).collect();
+        let _ = writeln!(
+            s,
+            "{},{},{},{k},{:.2}",
+            r.result.recipe_id,
+            cells.join(","),
+            r.passed,
+            pass_at_k(k, r.passed, k)
+        );
+    }
+    let (m, _, pass) = means(rows, k);
+    let _ = writeln!(
+        s,
+        "mean,{:.3},{:.3},{:.3},{:.1},,{k},{pass:.3}",
+        m[0], m[1], m[2], m[3]
+    );
+    s
+}

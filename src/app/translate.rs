@@ -1,0 +1,253 @@
+//! `translate`: recipe text (benchmark XML, plain text or a page with JSON-LD) → a `.solution`
+//! file, checked by the validator and the simulator before it is written.
+
+use super::check::{EXIT_INVALID, EXIT_UNREADABLE};
+use crate::benchmark::{self, DataSource};
+use crate::profile::Profile;
+use crate::report::write_atomically;
+use crate::simulation::Model;
+use crate::translate::llm::chat::{CachedBackend, ChatBackend, HttpBackend, ServerConfig};
+use crate::translate::llm::retrieve::{Example, render_recipe};
+use crate::translate::llm::{LlmConfig, LlmTranslator};
+use crate::translate::recipe_text;
+use crate::translate::rules::RulesTranslator;
+use crate::translate::{Translator, check_solution};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Which translator turns text into networks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TranslatorKind {
+    /// Deterministic rules, no model (the offline default and the baseline).
+    Rules,
+    /// A language model on an OpenAI-compatible chat-completions server, checked in the
+    /// simulator with repair rounds.
+    Llm,
+}
+
+/// The language-model translator's settings (flags, else environment).
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct LlmOptions {
+    /// Base URL of an OpenAI-compatible server (`http://127.0.0.1:8080/v1`); default
+    /// $COOKINGBOT_LLM_URL.
+    #[arg(long)]
+    pub llm_url: Option<String>,
+    /// Model name; default $COOKINGBOT_LLM_MODEL.
+    #[arg(long)]
+    pub llm_model: Option<String>,
+    /// API key; default $COOKINGBOT_LLM_KEY.
+    #[arg(long)]
+    pub llm_key: Option<String>,
+    /// Response cache folder: answers are stored there and replayed offline.
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
+    /// Repair rounds after the first answer.
+    #[arg(long, default_value_t = 2)]
+    pub repair_rounds: usize,
+    /// Retrieved examples in the prompt.
+    #[arg(long, default_value_t = 2)]
+    pub examples: usize,
+    /// Send the GBNF grammar (llama.cpp servers).
+    #[arg(long)]
+    pub grammar: bool,
+    /// Seconds before a request times out.
+    #[arg(long, default_value_t = 120)]
+    pub timeout: u64,
+}
+
+pub struct TranslateOptions {
+    pub input: PathBuf,
+    /// Where to write the `.solution` file (default: standard output).
+    pub output: Option<PathBuf>,
+    pub profile: Profile,
+    pub kitchen: Option<PathBuf>,
+    pub translator: TranslatorKind,
+    pub benchmark: Option<PathBuf>,
+    pub llm: LlmOptions,
+}
+
+/// Run the command. Exit codes: 0 written, 1 no usable network (nothing written), 2 unreadable
+/// input, kitchen or output.
+pub fn run(opts: &TranslateOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let setup = Setup {
+        kind: opts.translator,
+        profile: opts.profile,
+        kitchen: opts.kitchen.as_deref(),
+        benchmark: opts.benchmark.as_deref(),
+        llm: &opts.llm,
+    };
+    with_translator(&setup, err, |model, t, err| {
+        run_with(opts, model, t, out, err)
+    })
+}
+
+/// Build the chosen translator over the profile's model and hand both to `f`; exit code 2 when
+/// the kitchen cannot be loaded.
+pub fn with_translator(
+    setup: &Setup<'_>,
+    err: &mut dyn Write,
+    f: impl FnOnce(&Model, &mut dyn Translator, &mut dyn Write) -> i32,
+) -> i32 {
+    let (model, _) = match super::load_model(setup.profile, setup.kitchen) {
+        Ok(m) => m,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            return EXIT_UNREADABLE;
+        }
+    };
+    match setup.kind {
+        TranslatorKind::Rules => f(&model, &mut RulesTranslator::new(&model), err),
+        TranslatorKind::Llm => match llm_translator(setup, &model, err) {
+            Ok(mut t) => f(&model, &mut t, err),
+            Err(msg) => {
+                let _ = writeln!(err, "error: {msg}");
+                EXIT_UNREADABLE
+            }
+        },
+    }
+}
+
+/// What a translator is built from.
+pub struct Setup<'a> {
+    pub kind: TranslatorKind,
+    pub profile: Profile,
+    pub kitchen: Option<&'a Path>,
+    /// Where the examples' texts and gold networks come from.
+    pub benchmark: Option<&'a Path>,
+    pub llm: &'a LlmOptions,
+}
+
+fn llm_translator<'m>(
+    setup: &Setup<'_>,
+    model: &'m Model,
+    err: &mut dyn Write,
+) -> Result<LlmTranslator<'m>, String> {
+    let o = setup.llm;
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let url = o.llm_url.clone().or_else(|| env("COOKINGBOT_LLM_URL"));
+    let server = url.map(|url| {
+        Box::new(HttpBackend::new(ServerConfig {
+            url,
+            key: o.llm_key.clone().or_else(|| env("COOKINGBOT_LLM_KEY")),
+            timeout: Duration::from_secs(o.timeout),
+            retries: 3,
+            backoff: Duration::from_millis(500),
+        })) as Box<dyn ChatBackend>
+    });
+    let backend: Box<dyn ChatBackend> = match (&o.cache, server) {
+        (Some(dir), server) => Box::new(CachedBackend::new(dir.clone(), server)),
+        (None, Some(server)) => server,
+        (None, None) => {
+            return Err(
+                "the llm translator needs a server (--llm-url or COOKINGBOT_LLM_URL) or a response cache to replay (--cache DIR)".into(),
+            );
+        }
+    };
+    let examples = match examples(setup.profile, setup.benchmark) {
+        Ok(e) => e,
+        Err(msg) => {
+            let _ = writeln!(err, "warning: no examples for the prompt: {msg}");
+            Vec::new()
+        }
+    };
+    let config = LlmConfig {
+        model: o
+            .llm_model
+            .clone()
+            .or_else(|| env("COOKINGBOT_LLM_MODEL"))
+            .unwrap_or_else(|| LlmConfig::default().model),
+        examples: o.examples,
+        repair_rounds: o.repair_rounds,
+        grammar: o.grammar,
+        ..LlmConfig::default()
+    };
+    Ok(LlmTranslator::new(model, backend, config, examples))
+}
+
+/// Every benchmark recipe's text with its gold network, for retrieval.
+pub fn examples(profile: Profile, benchmark: Option<&Path>) -> Result<Vec<Example>, String> {
+    let DataSource::Folder(root) =
+        benchmark::locate(profile, benchmark).map_err(|e| e.to_string())?
+    else {
+        return Err("the demo benchmark has no recipe texts compiled in".into());
+    };
+    benchmark::manifest(profile)
+        .recipes
+        .iter()
+        .map(|entry| {
+            let text =
+                recipe_text::read(&root.join(&entry.recipe_text)).map_err(|e| e.to_string())?;
+            let gold = root.join(&entry.gold_file);
+            let network =
+                std::fs::read_to_string(&gold).map_err(|e| format!("{}: {e}", gold.display()))?;
+            Ok(Example {
+                id: entry.id.clone(),
+                text: render_recipe(&text),
+                network: network
+                    .lines()
+                    .filter(|l| !l.starts_with('#'))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            })
+        })
+        .collect()
+}
+
+/// Translate with a given translator; exit codes as [`run`].
+pub fn run_with(
+    opts: &TranslateOptions,
+    model: &Model,
+    translator: &mut dyn Translator,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let recipe = match recipe_text::read(&opts.input) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = writeln!(err, "error: {e}");
+            return EXIT_UNREADABLE;
+        }
+    };
+    let translation = match translator.translate(&recipe, 0) {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = writeln!(err, "error: {}: {e}", opts.input.display());
+            return EXIT_INVALID;
+        }
+    };
+    for note in &translation.notes {
+        let _ = writeln!(err, "note: {}: {note}", recipe.id);
+    }
+    let checked = check_solution(model, &translation.solution);
+    if !checked.errors.is_empty() || checked.crash.is_some() {
+        for d in &checked.errors {
+            let _ = write!(err, "{}", d.render("<translation>", &translation.solution));
+        }
+        if let Some(c) = &checked.crash {
+            let _ = writeln!(
+                err,
+                "error: the simulator aborts on the translation: {}",
+                c.message
+            );
+        }
+        let _ = writeln!(
+            err,
+            "error: the {} translator produced an unusable network; nothing was written",
+            translator.name()
+        );
+        return EXIT_INVALID;
+    }
+    match &opts.output {
+        Some(path) => {
+            if let Err(e) = write_atomically(path, translation.solution.as_bytes()) {
+                let _ = writeln!(err, "error: {}: {e}", path.display());
+                return EXIT_UNREADABLE;
+            }
+        }
+        None => {
+            let _ = write!(out, "{}", translation.solution);
+        }
+    }
+    0
+}

@@ -1,0 +1,270 @@
+//! The language-model translator: a prompt built from data, a chat backend, and the simulator
+//! in the loop. Each candidate is parsed, validated and run; located diagnostics and actions
+//! that did not run go back to the model for a bounded number of repair rounds, and the best
+//! candidate by a gold-free score is kept. When no candidate is a valid network, the rules
+//! translator's network is used instead (with a note).
+
+pub mod chat;
+pub mod prompt;
+pub mod retrieve;
+
+use super::inventory::Inventory;
+use super::quantity::parse_line;
+use super::recipe_text::RecipeText;
+use super::rules::RulesTranslator;
+use super::{TranslateError, Translation, Translator, check_solution};
+use crate::language::ast::Arg;
+use crate::language::diagnostic::line_col;
+use crate::language::parse::parse;
+use crate::simulation::Model;
+use chat::{ChatBackend, ChatRequest, Message};
+use retrieve::{Example, render_recipe, retrieve};
+
+/// The GBNF grammar of the language for llama.cpp's grammar-constrained decoding.
+pub const GRAMMAR: &str = include_str!("../../../grammar/solution.gbnf");
+
+/// How the translator talks to the model.
+#[derive(Clone, Debug)]
+pub struct LlmConfig {
+    /// The model name sent to the server.
+    pub model: String,
+    /// Retrieved examples per prompt.
+    pub examples: usize,
+    /// Repair rounds after the first answer.
+    pub repair_rounds: usize,
+    /// Send [`GRAMMAR`] (llama.cpp servers).
+    pub grammar: bool,
+    pub temperature: f32,
+    pub max_tokens: u32,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        LlmConfig {
+            model: "default".into(),
+            examples: 2,
+            repair_rounds: 2,
+            grammar: false,
+            temperature: 0.2,
+            max_tokens: 2048,
+        }
+    }
+}
+
+pub struct LlmTranslator<'m> {
+    model: &'m Model,
+    backend: Box<dyn ChatBackend + 'm>,
+    config: LlmConfig,
+    examples: Vec<Example>,
+    inventory: Inventory,
+    system: String,
+    fallback: RulesTranslator<'m>,
+}
+
+/// A candidate's gold-free assessment.
+struct Assessment {
+    /// 0 for an invalid network; else 1 + share of actions run + 1 if it ran to the end +
+    /// share of the recipe's ingredients fetched.
+    score: f64,
+    problems: Vec<String>,
+}
+
+impl<'m> LlmTranslator<'m> {
+    pub fn new(
+        model: &'m Model,
+        backend: Box<dyn ChatBackend + 'm>,
+        config: LlmConfig,
+        examples: Vec<Example>,
+    ) -> LlmTranslator<'m> {
+        let inventory = Inventory::of(model);
+        let system = prompt::system_prompt(model, &inventory);
+        LlmTranslator {
+            model,
+            backend,
+            config,
+            examples,
+            inventory,
+            system,
+            fallback: RulesTranslator::new(model),
+        }
+    }
+
+    /// The examples the prompt for `recipe` shows (never the recipe itself).
+    pub fn examples_for(&self, recipe: &RecipeText) -> Vec<&Example> {
+        retrieve(
+            &self.examples,
+            &render_recipe(recipe),
+            &recipe.id,
+            self.config.examples,
+        )
+    }
+
+    fn assess(&self, recipe: &RecipeText, solution: &str) -> Assessment {
+        let checked = check_solution(self.model, solution);
+        let mut problems: Vec<String> = checked
+            .errors
+            .iter()
+            .map(|d| {
+                let (line, col) = line_col(solution, d.span.start);
+                // The header is ours: count lines of the model's answer.
+                format!("line {}:{col}: {}", line.saturating_sub(1), d.message)
+            })
+            .collect();
+        if !problems.is_empty() {
+            return Assessment {
+                score: 0.0,
+                problems,
+            };
+        }
+        let parsed = parse(solution);
+        let Some(network) = parsed.file.recipes.first() else {
+            return Assessment {
+                score: 0.0,
+                problems: vec!["no actions found".into()],
+            };
+        };
+        let wanted: Vec<String> = recipe
+            .ingredients
+            .iter()
+            .filter_map(|l| self.inventory.find(&parse_line(l).name))
+            .map(|s| s.class.clone())
+            .collect();
+        let fetched: Vec<&str> = network
+            .predicates
+            .iter()
+            .filter(|p| p.name == "fetch-and-proportion")
+            .filter_map(|p| match p.args.get(4) {
+                Some(Arg::Sym(s)) => Some(s.as_str()),
+                _ => None,
+            })
+            .collect();
+        let missing: Vec<&str> = wanted
+            .iter()
+            .map(String::as_str)
+            .filter(|w| !fetched.contains(w))
+            .collect();
+        let coverage = if wanted.is_empty() {
+            1.0
+        } else {
+            1.0 - missing.len() as f64 / wanted.len() as f64
+        };
+        if !missing.is_empty() {
+            problems.push(format!(
+                "these recipe ingredients are never fetched: {}",
+                missing.join(", ")
+            ));
+        }
+        let total = network.predicates.len().max(1) as f64;
+        let (ran, solved) = match (&checked.execution, &checked.crash) {
+            (Some(e), _) => {
+                if !e.solved {
+                    let run: Vec<usize> = e.steps.iter().map(|s| s.predicate).collect();
+                    for (i, p) in network.predicates.iter().enumerate() {
+                        if !run.contains(&i) {
+                            problems.push(format!(
+                                "line {}: `{p}` never ran (its inputs were never bound or have the wrong types)",
+                                i + 1
+                            ));
+                        }
+                    }
+                }
+                (e.steps.len() as f64 / total, e.solved)
+            }
+            (None, Some(c)) => {
+                let at = c
+                    .predicate
+                    .and_then(|i| {
+                        network
+                            .predicates
+                            .get(i)
+                            .map(|p| format!(" at line {}: `{p}`", i + 1))
+                    })
+                    .unwrap_or_default();
+                problems.push(format!("the simulation aborts{at}: {}", c.message));
+                (0.0, false)
+            }
+            (None, None) => (0.0, false),
+        };
+        Assessment {
+            score: 1.0 + ran + if solved { 1.0 } else { 0.0 } + coverage,
+            problems,
+        }
+    }
+}
+
+/// The network lines of an answer: lines that start with `(`, without code fences or prose,
+/// under our own header (an answer's own `#` header is ignored).
+pub fn extract_network(id: &str, answer: &str) -> String {
+    let mut s = format!("#{id}\n");
+    for line in answer.lines().map(str::trim).filter(|l| l.starts_with('(')) {
+        s.push_str(line);
+        s.push('\n');
+    }
+    s
+}
+
+impl Translator for LlmTranslator<'_> {
+    fn name(&self) -> &str {
+        "llm"
+    }
+
+    fn translate(
+        &mut self,
+        recipe: &RecipeText,
+        sample: usize,
+    ) -> Result<Translation, TranslateError> {
+        let text = render_recipe(recipe);
+        let user = prompt::user_prompt(&self.examples_for(recipe), &text);
+        let mut messages = vec![
+            Message::new("system", self.system.clone()),
+            Message::new("user", user),
+        ];
+        let mut notes = Vec::new();
+        let mut best: Option<(f64, String)> = None;
+        for round in 0..=self.config.repair_rounds {
+            let request = ChatRequest {
+                model: self.config.model.clone(),
+                messages: messages.clone(),
+                temperature: self.config.temperature,
+                seed: sample as u64,
+                max_tokens: self.config.max_tokens,
+                grammar: self.config.grammar.then(|| GRAMMAR.to_string()),
+            };
+            let answer = match self.backend.complete(&request) {
+                Ok(a) => a,
+                Err(e) => {
+                    notes.push(format!("round {round}: {e}"));
+                    break;
+                }
+            };
+            let candidate = extract_network(&recipe.id, &answer);
+            let assessment = self.assess(recipe, &candidate);
+            if assessment.score > 0.0 && best.as_ref().is_none_or(|(s, _)| assessment.score > *s) {
+                best = Some((assessment.score, candidate));
+            }
+            if assessment.problems.is_empty() {
+                break;
+            }
+            notes.push(format!(
+                "round {round}: {} problem(s), first: {}",
+                assessment.problems.len(),
+                assessment.problems[0]
+            ));
+            messages.push(Message::new("assistant", answer));
+            messages.push(prompt::repair_prompt(&assessment.problems));
+        }
+        match best {
+            Some((_, solution)) => Ok(Translation { solution, notes }),
+            None => {
+                let mut t = self.fallback.translate(recipe, sample)?;
+                notes.push(
+                    "no valid network from the model; the rules translator's network is used"
+                        .into(),
+                );
+                notes.append(&mut t.notes);
+                t.notes = notes;
+                Ok(t)
+            }
+        }
+    }
+}

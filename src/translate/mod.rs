@@ -1,0 +1,110 @@
+//! Recipe text → networks of the MUHAI Cooking Language: reading recipe text in its usual
+//! forms, translating it (rules, or a language model checked in the simulator) and checking
+//! what comes out. A front end over the library: it uses the language, simulation and metrics
+//! layers and nothing uses it.
+
+pub mod inventory;
+pub mod llm;
+pub mod network;
+pub mod quantity;
+pub mod recipe_text;
+pub mod rules;
+
+use crate::language::diagnostic::Diagnostic;
+use crate::language::parse::parse;
+use crate::language::validate::{Validator, check};
+use crate::simulation::{Execution, Model};
+use recipe_text::RecipeText;
+use std::fmt;
+
+/// A translated recipe: the `.solution` entry and what the translator could not do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Translation {
+    /// The network with its `#recipe-id` header.
+    pub solution: String,
+    pub notes: Vec<String>,
+}
+
+/// Why no network came out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TranslateError(pub String);
+
+impl fmt::Display for TranslateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TranslateError {}
+
+/// Recipe text in, network out.
+pub trait Translator {
+    fn name(&self) -> &str;
+    /// Translate one recipe; `sample` numbers repeated attempts (a sampling translator
+    /// varies its output by it, a deterministic one ignores it).
+    fn translate(
+        &mut self,
+        recipe: &RecipeText,
+        sample: usize,
+    ) -> Result<Translation, TranslateError>;
+}
+
+/// What the language and the simulator say of a candidate network.
+#[derive(Debug)]
+pub struct Checked {
+    /// Parse and validation errors (the reference would refuse the file).
+    pub errors: Vec<Diagnostic>,
+    /// The run, when the network is valid and the simulator did not abort.
+    pub execution: Option<Execution>,
+    /// Where and why the simulator aborted.
+    pub crash: Option<Crash>,
+}
+
+/// The simulator's abort: its message and the action it was running, if known.
+#[derive(Clone, Debug)]
+pub struct Crash {
+    pub message: String,
+    pub predicate: Option<usize>,
+}
+
+/// Parse, validate and run a one-recipe solution text.
+pub fn check_solution(model: &Model, text: &str) -> Checked {
+    let validator = Validator::new(model.profile).with_classes(&model.onto);
+    let errors: Vec<Diagnostic> = check(text, &validator)
+        .into_iter()
+        .filter(Diagnostic::is_error)
+        .collect();
+    if !errors.is_empty() {
+        return Checked {
+            errors,
+            execution: None,
+            crash: None,
+        };
+    }
+    let parsed = parse(text);
+    let Some(recipe) = parsed.file.recipes.first() else {
+        return Checked {
+            errors,
+            execution: None,
+            crash: Some(Crash {
+                message: "the text holds no network".into(),
+                predicate: None,
+            }),
+        };
+    };
+    match model.execute(recipe) {
+        Ok(e) => Checked {
+            errors,
+            execution: Some(e),
+            crash: None,
+        },
+        Err(e) => Checked {
+            errors,
+            execution: None,
+            crash: Some(Crash {
+                message: e.message,
+                predicate: e.predicate,
+            }),
+        },
+    }
+}

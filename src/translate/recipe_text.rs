@@ -1,0 +1,306 @@
+//! Recipe text as the translators read it: an id, ingredient lines and instruction lines, from
+//! a benchmark recipe XML file, a plain-text file or a web page carrying a schema.org `Recipe`
+//! in JSON-LD.
+
+use serde_json::Value;
+use std::fmt;
+use std::path::Path;
+
+/// One recipe's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecipeText {
+    /// The recipe id written in the `.solution` header.
+    pub id: String,
+    pub title: String,
+    pub ingredients: Vec<String>,
+    pub instructions: Vec<String>,
+}
+
+/// Why a file could not be read as a recipe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError(pub String);
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Read a recipe file, telling the form from its content: `<recipe>` XML, an HTML page with
+/// JSON-LD, else plain text. The file stem is the id where the text has none.
+pub fn read(path: &Path) -> Result<RecipeText, ReadError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ReadError(format!("{}: cannot read: {e}", path.display())))?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "recipe".into());
+    from_text(&text, &stem).map_err(|e| ReadError(format!("{}: {e}", path.display())))
+}
+
+/// Parse recipe text in any of the three forms; `fallback_id` names a recipe whose text has no
+/// id of its own.
+pub fn from_text(text: &str, fallback_id: &str) -> Result<RecipeText, ReadError> {
+    let lower = text.to_ascii_lowercase();
+    let recipe = if lower.trim_start().starts_with("<recipe") || lower.contains("<recipe>") {
+        from_xml(text, fallback_id)
+    } else if lower.contains("<html") || lower.contains("application/ld+json") {
+        from_html(text, fallback_id)?
+    } else {
+        from_plain(text, fallback_id)
+    };
+    if recipe.ingredients.is_empty() {
+        return Err(ReadError("no ingredient lines found".into()));
+    }
+    if recipe.instructions.is_empty() {
+        return Err(ReadError("no instruction lines found".into()));
+    }
+    Ok(recipe)
+}
+
+/// The benchmark's `<recipe>` files: `<id>`, `<title>`, `<ingredient>` and `<instruction>`.
+fn from_xml(text: &str, fallback_id: &str) -> RecipeText {
+    let first = |tag: &str| elements(text, tag).into_iter().next();
+    RecipeText {
+        id: first("id").unwrap_or_else(|| fallback_id.to_string()),
+        title: first("title").unwrap_or_default(),
+        ingredients: elements(text, "ingredient"),
+        instructions: elements(text, "instruction"),
+    }
+}
+
+/// The whitespace-normalised, entity-decoded text of every `<tag>…</tag>` element.
+fn elements(text: &str, tag: &str) -> Vec<String> {
+    let open = format!("<{tag}>");
+    let close = format!("</{tag}>");
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(&open) {
+        let body = &rest[start + open.len()..];
+        let Some(end) = body.find(&close) else { break };
+        let item = squeeze(&decode_entities(&body[..end]));
+        if !item.is_empty() {
+            out.push(item);
+        }
+        rest = &body[end + close.len()..];
+    }
+    out
+}
+
+fn decode_entities(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let end = after.find(';').filter(|e| *e <= 8);
+        let decoded = end.and_then(|e| match &after[..e] {
+            "amp" => Some('&'),
+            "lt" => Some('<'),
+            "gt" => Some('>'),
+            "quot" => Some('"'),
+            "apos" => Some('\''),
+            "nbsp" => Some(' '),
+            n if n.starts_with("#x") => u32::from_str_radix(&n[2..], 16)
+                .ok()
+                .and_then(char::from_u32),
+            n if n.starts_with('#') => n[1..].parse().ok().and_then(char::from_u32),
+            _ => None,
+        });
+        match (decoded, end) {
+            (Some(c), Some(e)) => {
+                out.push(c);
+                rest = &after[e + 1..];
+            }
+            _ => {
+                out.push('&');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Collapse runs of whitespace into one space and trim.
+fn squeeze(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Plain text: ingredient lines, then instruction lines. The two parts are told apart by
+/// `Ingredients` / `Instructions` (or `Method`, `Directions`, `Steps`) headings, else by the
+/// first blank line. A first line `# id` or `id: …` names the recipe.
+fn from_plain(text: &str, fallback_id: &str) -> RecipeText {
+    let mut id = fallback_id.to_string();
+    let mut title = String::new();
+    let mut ingredients = Vec::new();
+    let mut instructions = Vec::new();
+    let has_headings = text.lines().any(|l| heading(l).is_some());
+    let mut in_instructions = false;
+    let mut seen_ingredient = false;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if let Some(h) = heading(trimmed) {
+            in_instructions = h == Part::Instructions;
+            continue;
+        }
+        if let Some(rest) = trimmed
+            .strip_prefix("id:")
+            .or_else(|| trimmed.strip_prefix('#'))
+        {
+            id = rest.trim().to_string();
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("title:") {
+            title = rest.trim().to_string();
+            continue;
+        }
+        if trimmed.is_empty() {
+            if !has_headings && seen_ingredient {
+                in_instructions = true;
+            }
+            continue;
+        }
+        let item = squeeze(strip_bullet(trimmed));
+        if in_instructions {
+            instructions.push(item);
+        } else {
+            seen_ingredient = true;
+            ingredients.push(item);
+        }
+    }
+    RecipeText {
+        id,
+        title,
+        ingredients,
+        instructions,
+    }
+}
+
+#[derive(PartialEq)]
+enum Part {
+    Ingredients,
+    Instructions,
+}
+
+fn heading(line: &str) -> Option<Part> {
+    let word = line
+        .trim_start_matches('#')
+        .trim()
+        .trim_end_matches(':')
+        .to_ascii_lowercase();
+    match word.as_str() {
+        "ingredients" => Some(Part::Ingredients),
+        "instructions" | "method" | "directions" | "steps" | "preparation" => {
+            Some(Part::Instructions)
+        }
+        _ => None,
+    }
+}
+
+/// `- 2 eggs`, `* 2 eggs`, `3. Bake` → the item without its list marker.
+fn strip_bullet(line: &str) -> &str {
+    let l = line.trim_start_matches(['-', '*', '•']).trim_start();
+    let digits = l.chars().take_while(char::is_ascii_digit).count();
+    match l[digits..].strip_prefix(['.', ')']) {
+        Some(rest) if digits > 0 && rest.starts_with(' ') => rest.trim_start(),
+        _ => l,
+    }
+}
+
+/// A web page: the first schema.org `Recipe` in its `application/ld+json` scripts (also inside
+/// `@graph` or a list).
+fn from_html(text: &str, fallback_id: &str) -> Result<RecipeText, ReadError> {
+    let lower = text.to_ascii_lowercase();
+    let mut at = 0;
+    while let Some(i) = lower[at..].find("<script") {
+        let start = at + i;
+        let Some(tag_end) = lower[start..].find('>').map(|e| start + e + 1) else {
+            break;
+        };
+        let Some(close) = lower[tag_end..].find("</script>").map(|e| tag_end + e) else {
+            break;
+        };
+        at = close + "</script>".len();
+        if !lower[start..tag_end].contains("application/ld+json") {
+            continue;
+        }
+        let Ok(json) = serde_json::from_str::<Value>(&text[tag_end..close]) else {
+            continue;
+        };
+        if let Some(recipe) = find_recipe(&json) {
+            return Ok(from_json_ld(recipe, fallback_id));
+        }
+    }
+    Err(ReadError(
+        "no schema.org Recipe in a <script type=\"application/ld+json\"> block".into(),
+    ))
+}
+
+fn find_recipe(v: &Value) -> Option<&Value> {
+    match v {
+        Value::Array(items) => items.iter().find_map(find_recipe),
+        Value::Object(map) => {
+            let is_recipe = match map.get("@type") {
+                Some(Value::String(t)) => t == "Recipe",
+                Some(Value::Array(ts)) => ts.iter().any(|t| t == "Recipe"),
+                _ => false,
+            };
+            if is_recipe {
+                Some(v)
+            } else {
+                map.get("@graph").and_then(find_recipe)
+            }
+        }
+        _ => None,
+    }
+}
+
+fn from_json_ld(recipe: &Value, fallback_id: &str) -> RecipeText {
+    let mut instructions = Vec::new();
+    collect_steps(recipe.get("recipeInstructions"), &mut instructions);
+    let ingredients = match recipe.get("recipeIngredient") {
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|s| squeeze(&decode_entities(s)))
+            .filter(|s| !s.is_empty())
+            .collect(),
+        Some(Value::String(s)) => vec![squeeze(s)],
+        _ => Vec::new(),
+    };
+    RecipeText {
+        id: fallback_id.to_string(),
+        title: recipe
+            .get("name")
+            .and_then(Value::as_str)
+            .map(squeeze)
+            .unwrap_or_default(),
+        ingredients,
+        instructions,
+    }
+}
+
+/// Instructions as a string (one step a line), a list of strings, `HowToStep`s (`text`) or
+/// `HowToSection`s (`itemListElement`).
+fn collect_steps(v: Option<&Value>, out: &mut Vec<String>) {
+    match v {
+        Some(Value::String(s)) => out.extend(
+            decode_entities(s)
+                .lines()
+                .map(squeeze)
+                .filter(|l| !l.is_empty()),
+        ),
+        Some(Value::Array(items)) => items.iter().for_each(|i| collect_steps(Some(i), out)),
+        Some(Value::Object(map)) => {
+            if let Some(list) = map.get("itemListElement") {
+                collect_steps(Some(list), out);
+            } else if let Some(text) = map.get("text").or_else(|| map.get("name")) {
+                collect_steps(Some(text), out);
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,132 @@
+//! The real-model end-to-end test: SmolLM2-135M-Instruct (GGUF) served by llama.cpp through
+//! xllamacpp's prebuilt CPU wheel on 127.0.0.1 with one thread; one short recipe translated
+//! through the real server with the grammar and the repair loop. Runs when
+//! `COOKINGBOT_SMOLLM2_GGUF` names the model file (`.ci/run` installs both); the answer must be
+//! a structurally valid network.
+
+use cookingbot::language::parse::parse;
+use cookingbot::language::validate::{Validator, check};
+use cookingbot::profile::Profile;
+use cookingbot::simulation::Model;
+use cookingbot::translate::Translator;
+use cookingbot::translate::llm::chat::{
+    ChatBackend, ChatError, ChatRequest, HttpBackend, ServerConfig,
+};
+use cookingbot::translate::llm::{LlmConfig, LlmTranslator};
+use cookingbot::translate::recipe_text::from_text;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The server process, stopped when the test ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Records the model's answers on their way to the translator.
+struct Recording {
+    inner: HttpBackend,
+    answers: Arc<Mutex<Vec<String>>>,
+}
+
+impl ChatBackend for Recording {
+    fn complete(&mut self, request: &ChatRequest) -> Result<String, ChatError> {
+        let a = self.inner.complete(request)?;
+        self.answers.lock().unwrap().push(a.clone());
+        Ok(a)
+    }
+}
+
+#[test]
+fn smollm2_translates_a_short_recipe_into_a_valid_network() {
+    let Some(gguf) = std::env::var_os("COOKINGBOT_SMOLLM2_GGUF") else {
+        eprintln!("skipped: COOKINGBOT_SMOLLM2_GGUF is not set");
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/llm/serve.py");
+    let mut child = Command::new("python3")
+        .arg(script)
+        .arg(&gguf)
+        .arg(port.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("python3 runs");
+    let stdout = child.stdout.take().unwrap();
+    let _server = Server(child);
+    let mut url = String::new();
+    BufReader::new(stdout).read_line(&mut url).unwrap();
+    let url = url.trim().to_string();
+    assert_eq!(url, format!("http://127.0.0.1:{port}/v1"));
+
+    let model = Model::builtin(Profile::R2024);
+    let answers = Arc::new(Mutex::new(Vec::new()));
+    let backend = Recording {
+        inner: HttpBackend::new(ServerConfig {
+            url,
+            key: None,
+            timeout: Duration::from_secs(600),
+            retries: 5,
+            backoff: Duration::from_secs(1),
+        }),
+        answers: answers.clone(),
+    };
+    let config = LlmConfig {
+        examples: 0,
+        repair_rounds: 1,
+        grammar: true,
+        temperature: 0.0,
+        max_tokens: 200,
+        ..LlmConfig::default()
+    };
+    let mut t = LlmTranslator::new(&model, Box::new(backend), config, Vec::new());
+    let recipe = from_text(
+        "# cucumber-salt\n1 cucumber\n1 teaspoon salt\n\nSlice the cucumber and toss it with the salt.\n",
+        "x",
+    )
+    .unwrap();
+    let out = t.translate(&recipe, 0).unwrap();
+
+    // The grammar holds the model to the language: every answer is actions of the language,
+    // except that the token limit may cut the last one short.
+    let answers = answers.lock().unwrap();
+    assert!(
+        !answers.is_empty(),
+        "the server answered nothing: {:?}",
+        out.notes
+    );
+    for a in answers.iter() {
+        assert!(a.starts_with("(get-kitchen ?kitchen)\n"), "{a}");
+        let complete: Vec<&str> = a.lines().filter(|l| l.ends_with(')')).collect();
+        let cut = a.lines().filter(|l| !l.ends_with(')')).count();
+        assert!(
+            cut <= 1 && a.lines().take(complete.len()).eq(complete.iter().copied()),
+            "{a}"
+        );
+        let text = format!("#cucumber-salt\n{}\n", complete.join("\n"));
+        let parsed = parse(&text);
+        assert!(!parsed.has_errors(), "{a}\n{:?}", parsed.diagnostics);
+    }
+    // Whatever the small model got right, the kept network validates.
+    let validator = Validator::new(Profile::R2024).with_classes(&model.onto);
+    let errors: Vec<_> = check(&out.solution, &validator)
+        .into_iter()
+        .filter(|d| d.is_error())
+        .collect();
+    assert!(errors.is_empty(), "{}\n{errors:?}", out.solution);
+    assert!(
+        out.solution
+            .starts_with("#cucumber-salt\n(get-kitchen ?kitchen)\n")
+    );
+}
