@@ -3,7 +3,7 @@
 use cookingbot::language::ast::{Arg, Predicate, Span};
 use cookingbot::metrics::smatch::{SmatchConfig, smatch};
 use cookingbot::number::Number;
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use std::hint::black_box;
 
 const GOLD_DIR: &str = "/work/shared/benchmark/data/gold-standard-solutions/meaning-only";
@@ -77,11 +77,15 @@ fn bench(c: &mut Criterion) {
     });
     let exact = SmatchConfig {
         exact: true,
+        exact_budget: 20_000,
         ..SmatchConfig::default()
     };
-    c.bench_function("smatch/croutons-vinegar-salad exact", |b| {
+    let mut group = c.benchmark_group("smatch-exact");
+    group.sampling_mode(SamplingMode::Flat);
+    group.bench_function("croutons-vinegar-salad, 20k-node budget", |b| {
         b.iter(|| black_box(smatch(&file_net, &embedded, &exact)))
     });
+    group.finish();
 }
 
 criterion_group! {

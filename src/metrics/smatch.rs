@@ -71,7 +71,7 @@ impl Default for SmatchConfig {
             restarts: 4,
             seed: 0,
             exact: false,
-            exact_budget: 2_000_000,
+            exact_budget: 500_000,
         }
     }
 }
@@ -491,6 +491,11 @@ impl Problem {
             if st.score > best.score {
                 best.score = st.score;
                 best.mapping.copy_from_slice(&st.f);
+            }
+            // Nothing can beat a mapping that reaches the counting bound; skipping the
+            // remaining restarts cannot change the result.
+            if best.score >= self.multiset_bound {
+                break;
             }
         }
         debug_assert_eq!(self.score_of(&best.mapping), best.score);
