@@ -12,7 +12,7 @@ use cookingbot::language::parse::parse;
 use cookingbot::metrics::gold_run;
 use cookingbot::profile::Profile;
 use cookingbot::report::html::{RecipePage, ReportModel, render};
-use cookingbot::report::json::Signature;
+use cookingbot::report::json::{Signature, SmatchSettings};
 use cookingbot::report::{Metric, MetricSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -265,10 +265,14 @@ fn user_text_is_escaped() {
     let report = ReportModel {
         source: "<b>&amp;.solution".into(),
         signature: Signature::new(
-            Profile::R2024,
+            Profile::R2024.to_string(),
             "<img src=x>".into(),
             &metrics,
-            &Default::default(),
+            SmatchSettings {
+                seed: 0,
+                restarts: 4,
+                exact: false,
+            },
         ),
         recipes: vec![page],
     };

@@ -71,7 +71,7 @@ impl Default for SmatchConfig {
             restarts: 4,
             seed: 0,
             exact: false,
-            exact_budget: 2_000_000,
+            exact_budget: 500_000,
         }
     }
 }
@@ -98,7 +98,7 @@ pub struct SmatchResult {
 pub fn reference_input(predicates: &[Predicate]) -> String {
     let mut sorted: Vec<&Predicate> = predicates.iter().collect();
     // `string-lessp` folds case; `sort_by` is stable like the list merge sort it replaces.
-    sorted.sort_by(|a, b| a.name.to_uppercase().cmp(&b.name.to_uppercase()));
+    sorted.sort_by_key(|p| p.name.to_uppercase());
     let mut out = String::new();
     for (i, p) in sorted.iter().enumerate() {
         if i > 0 {
@@ -492,6 +492,11 @@ impl Problem {
                 best.score = st.score;
                 best.mapping.copy_from_slice(&st.f);
             }
+            // Nothing can beat a mapping that reaches the counting bound; skipping the
+            // remaining restarts cannot change the result.
+            if best.score >= self.multiset_bound {
+                break;
+            }
         }
         debug_assert_eq!(self.score_of(&best.mapping), best.score);
         best
@@ -777,9 +782,10 @@ impl Problem {
             while head < order.len() {
                 let i = order[head];
                 head += 1;
-                for k in 0..self.n1 {
-                    if !seen[k] && self.linked[i * self.n1 + k] {
-                        seen[k] = true;
+                let row = &self.linked[i * self.n1..(i + 1) * self.n1];
+                for (k, s) in seen.iter_mut().enumerate() {
+                    if !*s && row[k] {
+                        *s = true;
                         order.push(k);
                     }
                 }
@@ -906,7 +912,7 @@ impl Search<'_> {
             }
         }
         // Best first; ties keep ascending gold order (stable sort).
-        opts.sort_by(|a, b| b.0.cmp(&a.0));
+        opts.sort_by_key(|o| std::cmp::Reverse(o.0));
         opts.push((0, -1));
         for &(_, x) in &opts {
             self.assign(i, x);
