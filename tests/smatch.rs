@@ -11,55 +11,43 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-const GOLD_DIR: &str = "/work/shared/benchmark/data/gold-standard-solutions/meaning-only";
-const EXAMPLES_DIR: &str = "/work/shared/benchmark/documentation/examples/evaluation";
-const REFERENCE_GOLD: &str = "/work/shared/spec/reference-gold-networks.solution";
-
-/// A minimal reader for the benchmark files: `#id` headers, `;` comments, one predicate per
-/// line, flat arguments.
-fn read_solutions(path: &Path) -> Vec<(String, Vec<Predicate>)> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    let mut out: Vec<(String, Vec<Predicate>)> = Vec::new();
-    for line in text.lines() {
-        let line = line.split(';').next().unwrap_or("").trim();
-        if let Some(id) = line.strip_prefix('#') {
-            let id = id.split_whitespace().next().unwrap_or("").to_lowercase();
-            out.push((id, Vec::new()));
-        } else if let Some(body) = line.strip_prefix('(') {
-            let body = body.trim_end().trim_end_matches(')');
-            let mut toks = body.split_whitespace();
-            let name = toks.next().unwrap_or("").to_lowercase();
-            let args: Vec<Arg> = toks.map(parse_arg).collect();
-            let p = pred(&name, args);
-            match out.last_mut() {
-                Some((_, ps)) => ps.push(p),
-                None => out.push((String::new(), vec![p])),
-            }
-        }
-    }
-    out
+/// The official benchmark data: `COOKINGBOT_BENCHMARK` or `../shared/benchmark`.
+fn benchmark_dir() -> PathBuf {
+    let dir = std::env::var_os("COOKINGBOT_BENCHMARK")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmark"));
+    assert!(
+        dir.join("data").is_dir(),
+        "benchmark data not found at {}",
+        dir.display()
+    );
+    dir
 }
 
-fn parse_arg(tok: &str) -> Arg {
-    if let Some(v) = tok.strip_prefix('?') {
-        return Arg::Var(v.to_lowercase());
-    }
-    if let Ok(i) = tok.parse::<i64>() {
-        return Arg::Num(Number::int(i));
-    }
-    if let Some((n, d)) = tok.split_once('/') {
-        if let (Ok(n), Ok(d)) = (n.parse::<i64>(), d.parse::<i64>()) {
-            if let Some(r) = Number::ratio(n, d) {
-                return Arg::Num(r);
-            }
-        }
-    }
-    if tok.contains(|c: char| c.is_ascii_digit()) {
-        if let Ok(f) = tok.parse::<f32>() {
-            return Arg::Num(Number::float(f));
-        }
-    }
-    Arg::Sym(tok.to_lowercase())
+fn gold_dir() -> PathBuf {
+    benchmark_dir().join("data/gold-standard-solutions/meaning-only")
+}
+
+fn examples_dir() -> PathBuf {
+    benchmark_dir().join("documentation/examples/evaluation")
+}
+
+/// The networks embedded in the 2023 release, exported by the spec beside the benchmark.
+fn reference_gold_file() -> PathBuf {
+    benchmark_dir().join("../spec/reference-gold-networks.solution")
+}
+
+/// The recipes of a solution file, read with the project's parser.
+fn read_solutions(path: &Path) -> Vec<(String, Vec<Predicate>)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let parsed = cookingbot::language::parse::parse(&text);
+    assert!(!parsed.has_errors(), "{path:?} does not parse");
+    parsed
+        .file
+        .recipes
+        .into_iter()
+        .map(|r| (r.id, r.predicates))
+        .collect()
 }
 
 fn pred(name: &str, args: Vec<Arg>) -> Predicate {
@@ -73,9 +61,9 @@ fn pred(name: &str, args: Vec<Arg>) -> Predicate {
     }
 }
 
-fn solution_files(dir: &str) -> Vec<PathBuf> {
+fn solution_files(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "solution"))
         .collect();
@@ -84,11 +72,12 @@ fn solution_files(dir: &str) -> Vec<PathBuf> {
 }
 
 fn reference_gold(id: &str) -> Vec<Predicate> {
-    read_solutions(Path::new(REFERENCE_GOLD))
+    let file = reference_gold_file();
+    read_solutions(&file)
         .into_iter()
         .find(|(i, _)| i == id)
         .map(|(_, p)| p)
-        .unwrap_or_else(|| panic!("no {id} in {REFERENCE_GOLD}"))
+        .unwrap_or_else(|| panic!("no {id} in {}", file.display()))
 }
 
 fn exact() -> SmatchConfig {
@@ -100,13 +89,13 @@ fn exact() -> SmatchConfig {
 
 #[test]
 fn every_gold_network_matches_itself() {
-    let files = solution_files(GOLD_DIR);
+    let files = solution_files(&gold_dir());
     assert_eq!(files.len(), 30);
     let mut networks: Vec<(String, Vec<Predicate>)> = Vec::new();
     for f in &files {
         networks.extend(read_solutions(f));
     }
-    networks.extend(read_solutions(Path::new(REFERENCE_GOLD)));
+    networks.extend(read_solutions(&reference_gold_file()));
     assert_eq!(networks.len(), 60);
     for (id, ps) in &networks {
         assert!(!ps.is_empty(), "{id}");
@@ -212,7 +201,7 @@ fn python_matches(py: &str, pairs: &[(Triples, Triples)], runs: usize) -> Vec<Ve
 fn documentation_examples_agree_with_python_smatch() {
     let gold = reference_gold("almond-crescent-cookies");
     let gold_t = triples(&gold);
-    let files = solution_files(EXAMPLES_DIR);
+    let files = solution_files(&examples_dir());
     assert_eq!(files.len(), 10);
     let mut rows = Vec::new();
     let mut pairs = Vec::new();
@@ -305,7 +294,7 @@ fn documentation_examples_agree_with_python_smatch() {
 #[test]
 fn hill_climbing_is_reproducible() {
     let gold = reference_gold("almond-crescent-cookies");
-    let test = read_solutions(&Path::new(EXAMPLES_DIR).join("partial-failure.solution"))
+    let test = read_solutions(&examples_dir().join("partial-failure.solution"))
         .remove(0)
         .1;
     let cfg = SmatchConfig {
