@@ -167,7 +167,7 @@ impl fmt::Display for DataError {
                 }
                 write!(
                     f,
-                    "; pass --benchmark DIR (the folder holding `data/gold-standard-solutions`) or set {}, or try the embedded demo with --benchmark {DEMO}",
+                    "; get it with `cookingbot-evaluator fetch --reference {profile}` (offline: `fetch --from ARCHIVE_OR_DIR`), pass --benchmark DIR (the folder holding `data/gold-standard-solutions`) or set {}, or try the embedded demo with --benchmark {DEMO}",
                     env_var(*profile)
                 )
             }
