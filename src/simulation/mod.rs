@@ -261,19 +261,10 @@ impl<'m> Call<'m, '_> {
 
     /// The object bound to input `name`.
     pub fn input(&self, name: &str) -> Result<&Entity, SimError> {
-        let i = self.index(name)?;
-        match &self.args[i] {
-            Some(ArgIn {
-                value: Value::Obj(e),
-                ..
-            }) => Ok(e),
-            _ => Err(SimError::new(format!(
-                "{}: {name} is not bound to an object",
-                self.sig.name
-            ))),
-        }
+        self.input_arc(name).map(|e| &**e)
     }
 
+    /// The object bound to input `name`, shared (to keep it without copying).
     pub fn input_arc(&self, name: &str) -> Result<&Arc<Entity>, SimError> {
         let i = self.index(name)?;
         match &self.args[i] {
