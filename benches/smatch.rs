@@ -1,59 +1,31 @@
 //! Smatch timings: every gold network against itself, and the largest pair.
 
-use cookingbot::language::ast::{Arg, Predicate, Span};
+use cookingbot::language::ast::Predicate;
 use cookingbot::metrics::smatch::{SmatchConfig, smatch};
-use cookingbot::number::Number;
+use cookingbot::profile::Profile;
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use std::hint::black_box;
+use std::path::{Path, PathBuf};
 
-const GOLD_DIR: &str = "/work/shared/benchmark/data/gold-standard-solutions/meaning-only";
-const REFERENCE_GOLD: &str = "/work/shared/spec/reference-gold-networks.solution";
+mod support;
 
-/// Flat one-predicate-per-line reader (the benchmark files need nothing more).
-fn read(path: &str) -> Vec<(String, Vec<Predicate>)> {
+/// The recipes of a solution file, read with the project's parser.
+fn read(path: &Path) -> Vec<(String, Vec<Predicate>)> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
-    let mut out: Vec<(String, Vec<Predicate>)> = Vec::new();
-    for line in text.lines() {
-        let line = line.split(';').next().unwrap_or("").trim();
-        if let Some(id) = line.strip_prefix('#') {
-            out.push((id.trim().to_lowercase(), Vec::new()));
-        } else if let Some(body) = line.strip_prefix('(') {
-            let mut toks = body.trim_end_matches(')').split_whitespace();
-            let name = toks.next().unwrap_or("").to_lowercase();
-            let args: Vec<Arg> = toks
-                .map(
-                    |t| match (t.strip_prefix('?'), t.parse::<i64>(), t.parse::<f32>()) {
-                        (Some(v), _, _) => Arg::Var(v.to_lowercase()),
-                        (_, Ok(i), _) => Arg::Num(Number::int(i)),
-                        (_, _, Ok(f)) => Arg::Num(Number::float(f)),
-                        _ => Arg::Sym(t.to_lowercase()),
-                    },
-                )
-                .collect();
-            let n = args.len();
-            let p = Predicate {
-                name,
-                args,
-                span: Span::default(),
-                name_span: Span::default(),
-                arg_spans: vec![Span::default(); n],
-            };
-            if let Some((_, ps)) = out.last_mut() {
-                ps.push(p);
-            }
-        }
-    }
-    out
+    cookingbot::language::parse::parse(&text)
+        .file
+        .recipes
+        .into_iter()
+        .map(|r| (r.id, r.predicates))
+        .collect()
 }
 
 fn bench(c: &mut Criterion) {
-    let mut files: Vec<String> = std::fs::read_dir(GOLD_DIR)
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .map(|e| e.path().display().to_string())
-                .collect()
-        })
-        .unwrap_or_default();
+    let data = support::data_dir(Profile::R2024);
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(data.join("data/gold-standard-solutions/meaning-only"))
+            .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+            .unwrap_or_default();
     files.sort();
     let gold: Vec<(String, Vec<Predicate>)> = files.iter().flat_map(|f| read(f)).collect();
     let cfg = SmatchConfig::default();
@@ -64,7 +36,7 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
-    let reference = read(REFERENCE_GOLD);
+    let reference = read(&data.join("../spec/reference-gold-networks.solution"));
     let find = |list: &[(String, Vec<Predicate>)]| {
         list.iter()
             .find(|(id, _)| id == "croutons-vinegar-salad")
