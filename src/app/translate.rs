@@ -54,6 +54,9 @@ pub struct LlmOptions {
     /// Seconds before a request times out.
     #[arg(long, default_value_t = 120)]
     pub timeout: u64,
+    /// Most tokens per answer.
+    #[arg(long, default_value_t = 2048)]
+    pub max_tokens: u32,
 }
 
 pub struct TranslateOptions {
@@ -76,6 +79,7 @@ pub fn run(opts: &TranslateOptions, out: &mut dyn Write, err: &mut dyn Write) ->
         kitchen: opts.kitchen.as_deref(),
         benchmark: opts.benchmark.as_deref(),
         llm: &opts.llm,
+        fallback: true,
     };
     with_translator(&setup, err, |model, t, err| {
         run_with(opts, model, t, out, err)
@@ -116,6 +120,8 @@ pub struct Setup<'a> {
     /// Where the examples' texts and gold networks come from.
     pub benchmark: Option<&'a Path>,
     pub llm: &'a LlmOptions,
+    /// Whether the LLM translator may fall back to the rules (see [`LlmConfig::fallback`]).
+    pub fallback: bool,
 }
 
 fn llm_translator<'m>(
@@ -160,6 +166,8 @@ fn llm_translator<'m>(
         examples: o.examples,
         repair_rounds: o.repair_rounds,
         grammar: o.grammar,
+        max_tokens: o.max_tokens,
+        fallback: setup.fallback,
         ..LlmConfig::default()
     };
     Ok(LlmTranslator::new(model, backend, config, examples))

@@ -407,6 +407,8 @@ fn main() -> ExitCode {
                 kitchen: cli.kitchen.as_deref(),
                 benchmark: cli.benchmark.as_deref(),
                 llm: &llm,
+                // The table measures the model: a recipe it fails is NIL, not the rules' row.
+                fallback: false,
             };
             translate::with_translator(&setup, &mut stderr, |_, t, err| {
                 bench_translate::run(&opts, t, &mut stdout, err)

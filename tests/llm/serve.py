@@ -14,7 +14,7 @@ def main():
     params.model.path = model
     params.hostnames = ["127.0.0.1"]
     params.port = port
-    params.n_ctx = 4096
+    params.n_ctx = 8192  # SmolLM2's trained context
     params.n_parallel = 1
     params.cpuparams.n_threads = 1
     params.cpuparams_batch.n_threads = 1

@@ -2,7 +2,8 @@
 //! in the loop. Each candidate is parsed, validated and run; located diagnostics and actions
 //! that did not run go back to the model for a bounded number of repair rounds, and the best
 //! candidate by a gold-free score is kept. When no candidate is a valid network, the rules
-//! translator's network is used instead (with a note).
+//! translator's network is used instead (with a note), unless the caller measures the model
+//! itself (`fallback: false`, as `benchmark` does).
 
 pub mod chat;
 pub mod prompt;
@@ -36,6 +37,9 @@ pub struct LlmConfig {
     pub grammar: bool,
     pub temperature: f32,
     pub max_tokens: u32,
+    /// Use the rules translator's network when the model gives no valid one; a benchmark of the
+    /// model turns this off so that its table never shows the rules' scores.
+    pub fallback: bool,
 }
 
 impl Default for LlmConfig {
@@ -47,6 +51,7 @@ impl Default for LlmConfig {
             grammar: false,
             temperature: 0.2,
             max_tokens: 2048,
+            fallback: true,
         }
     }
 }
@@ -106,8 +111,12 @@ impl<'m> LlmTranslator<'m> {
             .iter()
             .map(|d| {
                 let (line, col) = line_col(solution, d.span.start);
-                // The header is ours: count lines of the model's answer.
-                format!("line {}:{col}: {}", line.saturating_sub(1), d.message)
+                // The header is ours: count lines of the model's answer, and give no place
+                // for a problem of the whole answer (reported on the header).
+                match line {
+                    0 | 1 => d.message.clone(),
+                    _ => format!("line {}:{col}: {}", line - 1, d.message),
+                }
             })
             .collect();
         if !problems.is_empty() {
@@ -215,10 +224,13 @@ impl Translator for LlmTranslator<'_> {
     ) -> Result<Translation, TranslateError> {
         let text = render_recipe(recipe);
         let user = prompt::user_prompt(&self.examples_for(recipe), &text);
-        let mut messages = vec![
+        // A repair turn shows only the latest answer and its problems, so the context stays
+        // bounded whatever the number of rounds (small models have 8k tokens or fewer).
+        let opening = [
             Message::new("system", self.system.clone()),
             Message::new("user", user),
         ];
+        let mut messages = opening.to_vec();
         let mut notes = Vec::new();
         let mut best: Option<(f64, String)> = None;
         for round in 0..=self.config.repair_rounds {
@@ -250,11 +262,16 @@ impl Translator for LlmTranslator<'_> {
                 assessment.problems.len(),
                 assessment.problems[0]
             ));
+            messages.truncate(opening.len());
             messages.push(Message::new("assistant", answer));
             messages.push(prompt::repair_prompt(&assessment.problems));
         }
         match best {
             Some((_, solution)) => Ok(Translation { solution, notes }),
+            None if !self.config.fallback => Err(TranslateError(format!(
+                "no valid network from the model ({})",
+                notes.join("; ")
+            ))),
             None => {
                 let mut t = self.fallback.translate(recipe, sample)?;
                 notes.push(
