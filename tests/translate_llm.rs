@@ -12,7 +12,7 @@ use cookingbot::translate::llm::chat::{
 };
 use cookingbot::translate::llm::prompt::{DATA_END, DATA_START};
 use cookingbot::translate::llm::retrieve::{Example, retrieve};
-use cookingbot::translate::llm::{GRAMMAR, LlmConfig, LlmTranslator};
+use cookingbot::translate::llm::{GRAMMAR, LlmConfig, LlmTranslator, extract_network};
 use cookingbot::translate::recipe_text::from_text;
 use cookingbot::translate::{Translator, check_solution};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -360,6 +360,19 @@ fn without_fallback_a_model_that_never_gives_a_network_is_an_error_and_repairs_s
         assert_eq!(shape(r), ["system", "user", "assistant", "user"]);
     }
     assert_eq!(requests[2].messages[2].content, "still no");
+}
+
+#[test]
+fn an_answer_cut_at_the_token_limit_loses_only_its_unfinished_line() {
+    let answer = "Sure:\n```\n(get-kitchen ?k)\n  (fetch-and-proportion ?b ?k2 ?k ?c butter 230 g)\n(fetch-and-proportion ?s ?k3 ?k2 ?d su";
+    assert_eq!(
+        extract_network("x", answer),
+        "#x\n(get-kitchen ?k)\n(fetch-and-proportion ?b ?k2 ?k ?c butter 230 g)\n"
+    );
+    assert_eq!(
+        extract_network("x", "(get-kitchen ?k)\n```"),
+        "#x\n(get-kitchen ?k)\n"
+    );
 }
 
 fn example(id: &str, text: &str) -> Example {

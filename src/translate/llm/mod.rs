@@ -202,10 +202,20 @@ impl<'m> LlmTranslator<'m> {
 }
 
 /// The network lines of an answer: lines that start with `(`, without code fences or prose,
-/// under our own header (an answer's own `#` header is ignored).
+/// under our own header (an answer's own `#` header is ignored). A last line without its `)`
+/// is an answer cut at the token limit and is dropped: what came before may still run.
 pub fn extract_network(id: &str, answer: &str) -> String {
     let mut s = format!("#{id}\n");
-    for line in answer.lines().map(str::trim).filter(|l| l.starts_with('(')) {
+    let lines: Vec<&str> = answer
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with('('))
+        .collect();
+    let complete = match lines.last() {
+        Some(last) if !last.ends_with(')') => &lines[..lines.len() - 1],
+        _ => &lines[..],
+    };
+    for line in complete {
         s.push_str(line);
         s.push('\n');
     }
