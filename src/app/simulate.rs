@@ -2,7 +2,8 @@
 //! the final dish.
 
 use super::check::{EXIT_INVALID, EXIT_UNREADABLE, read_solution_text};
-use crate::benchmark::{self, Benchmark};
+use super::data::{self, DataRequest};
+use crate::benchmark::{self, Benchmark, DataError};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostic, line_col};
 use crate::language::parse::parse;
@@ -20,6 +21,8 @@ pub struct SimulateOptions {
     pub recipe: Option<String>,
     pub profile: Profile,
     pub benchmark: Option<PathBuf>,
+    /// Never download missing benchmark data (`--offline`).
+    pub offline: bool,
     pub kitchen: Option<PathBuf>,
     /// Show every argument's binding.
     pub trace: bool,
@@ -78,7 +81,7 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             return EXIT_INVALID;
         }
     };
-    let gold = match gold_benchmark(opts) {
+    let gold = match gold_benchmark(opts, &recipe.id, err) {
         Ok(g) => g,
         Err(msg) => {
             let _ = writeln!(err, "error: {msg}");
@@ -121,15 +124,30 @@ pub(crate) fn pick<'r>(recipes: &'r [Recipe], id: Option<&str>) -> Result<&'r Re
     })
 }
 
-/// The benchmark's gold data, when it can be found: `--benchmark` must be usable, the
-/// environment's location is used when it is.
-fn gold_benchmark(opts: &SimulateOptions) -> Result<Option<Benchmark>, String> {
-    let dir = match benchmark::locate(opts.profile, opts.benchmark.as_deref()) {
-        Ok(d) => d,
-        Err(_) if opts.benchmark.is_none() => return Ok(None),
-        Err(e) => return Err(e.to_string()),
+/// The benchmark's gold data, when it can be found: `--benchmark` must be usable; otherwise
+/// the data is located (downloaded for an official recipe, as evaluation does) and simulation
+/// goes on without it, with a warning when the download failed.
+fn gold_benchmark(
+    opts: &SimulateOptions,
+    recipe: &str,
+    err: &mut dyn Write,
+) -> Result<Option<Benchmark>, String> {
+    let request = DataRequest {
+        profile: opts.profile,
+        explicit: opts.benchmark.as_deref(),
+        offline: opts.offline,
     };
-    Benchmark::load(opts.profile, &dir)
+    let official = || benchmark::manifest(opts.profile).has(recipe);
+    let source = match data::locate(request, official, err) {
+        Ok(source) => source,
+        Err(e) if opts.benchmark.is_some() => return Err(e.to_string()),
+        Err(e @ DataError::NotDownloaded { .. }) => {
+            let _ = writeln!(err, "warning: {e}");
+            return Ok(None);
+        }
+        Err(_) => return Ok(None),
+    };
+    Benchmark::load(opts.profile, &source)
         .map(Some)
         .map_err(|e| e.to_string())
 }
