@@ -742,3 +742,24 @@ fn offline_mode_and_the_demo_never_download() {
     assert!(!tripwire.touched());
     assert!(!machine.data_home.path().join("cookingbot").exists());
 }
+
+#[test]
+fn simulate_without_data_warns_when_the_download_fails_and_shows_the_run() {
+    let machine = FreshMachine::new();
+    let solution = machine.almond_solution();
+    let (code, stdout, stderr) = run(machine
+        .evaluator(UNREACHABLE)
+        .arg("simulate")
+        .arg(&solution));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.starts_with("warning: no benchmark data for profile 2024 was found (looked in ")
+            && stderr.contains(") and downloading it failed: cannot download ")
+            && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("the last action whose output no other action uses"),
+        "{stdout}"
+    );
+}

@@ -153,7 +153,17 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         );
         return EXIT_OK;
     }
-    let report = assemble(vec![scored]).expect("one whole run assembles");
+    // One whole run covers every unit once; a failure here is a bug, reported, not a panic.
+    let report = match assemble(vec![scored]) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = writeln!(
+                err,
+                "error: the run's results do not fit together ({e}); no results were written"
+            );
+            return EXIT_UNUSABLE;
+        }
+    };
     finish(
         &report,
         opts.format,

@@ -147,8 +147,11 @@ enum Command {
         #[arg(long)]
         recipe: Option<String>,
     },
-    /// Run one recipe and show each action with its times and bindings, and the final dish
-    /// (exit 1 where the reference's simulation crashes).
+    /// Run one recipe and show each action with its times and bindings, and the final dish:
+    /// the dish approximation score's best candidate when the benchmark has the recipe, else
+    /// the last action whose output no other action uses. Exit 1 where the reference's
+    /// simulation crashes, or where its dish approximation score fails (the evaluator refuses
+    /// such a file; the run is shown without a final dish).
     Simulate {
         file: PathBuf,
         /// The recipe to run (default: the first in the file).
