@@ -54,6 +54,13 @@ pub struct ProfileManifest {
     pub files: Vec<FileEntry>,
 }
 
+impl ProfileManifest {
+    /// Whether `id` is one of the profile's recipes.
+    pub fn has(&self, id: &str) -> bool {
+        self.recipes.iter().any(|r| r.id == id)
+    }
+}
+
 #[derive(Clone, Debug, Deserialize)]
 pub struct RecipeEntry {
     pub id: String,
@@ -148,6 +155,12 @@ pub enum DataError {
         profile: Profile,
         tried: Vec<PathBuf>,
     },
+    /// None was found, and downloading the data (as `fetch` does) failed.
+    NotDownloaded {
+        profile: Profile,
+        tried: Vec<PathBuf>,
+        cause: crate::fetch::FetchError,
+    },
     /// The demo benchmark was asked for a profile it has no gold networks for.
     NoDemo { profile: Profile },
     /// A gold file is missing or unreadable.
@@ -160,16 +173,19 @@ impl fmt::Display for DataError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DataError::NotFound { profile, tried } => {
-                write!(f, "no benchmark data for profile {profile} was found")?;
-                if !tried.is_empty() {
-                    let list: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
-                    write!(f, " (looked in {})", list.join(", "))?;
-                }
-                write!(
-                    f,
-                    "; get it with `cookingbot-evaluator fetch --reference {profile}` (offline: `fetch --from ARCHIVE_OR_DIR`), pass --benchmark DIR (the folder holding `data/gold-standard-solutions`) or set {}, or try the embedded demo with --benchmark {DEMO}",
-                    env_var(*profile)
-                )
+                not_found(f, *profile, tried)?;
+                write!(f, "; ")?;
+                how_to_get(f, *profile)?;
+                write!(f, ", or try the embedded demo with --benchmark {DEMO}")
+            }
+            DataError::NotDownloaded {
+                profile,
+                tried,
+                cause,
+            } => {
+                not_found(f, *profile, tried)?;
+                write!(f, " and downloading it failed: {cause}; ")?;
+                how_to_get(f, *profile)
             }
             DataError::NoDemo { profile } => write!(
                 f,
@@ -185,6 +201,24 @@ impl fmt::Display for DataError {
 }
 
 impl std::error::Error for DataError {}
+
+fn not_found(f: &mut fmt::Formatter<'_>, profile: Profile, tried: &[PathBuf]) -> fmt::Result {
+    write!(f, "no benchmark data for profile {profile} was found")?;
+    if !tried.is_empty() {
+        let list: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
+        write!(f, " (looked in {})", list.join(", "))?;
+    }
+    Ok(())
+}
+
+/// The three ways to get a profile's data: download, install from a copy, or point at a folder.
+fn how_to_get(f: &mut fmt::Formatter<'_>, profile: Profile) -> fmt::Result {
+    write!(
+        f,
+        "get it with `cookingbot-evaluator fetch --reference {profile}` (on a machine without internet: `cookingbot-evaluator fetch --reference {profile} --from ARCHIVE_OR_DIR`), pass --benchmark DIR (the folder holding `data/gold-standard-solutions`) or set {}",
+        env_var(profile)
+    )
+}
 
 /// The environment variable naming a profile's data folder.
 pub fn env_var(profile: Profile) -> &'static str {

@@ -213,8 +213,31 @@ impl Cache {
 
     /// Install `profile` from `source`, replacing any earlier installation. The data is
     /// unpacked into a temporary sibling folder, verified, and only then renamed into place:
-    /// on any error nothing is left behind and an earlier installation is untouched.
+    /// on any error nothing is left behind (not even the cache's folders, when this call made
+    /// them) and an earlier installation is untouched.
     pub fn fetch(
+        &self,
+        profile: Profile,
+        source: &Source,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<PathBuf, FetchError> {
+        let made: Vec<PathBuf> = self
+            .root
+            .ancestors()
+            .take_while(|dir| !dir.as_os_str().is_empty() && !dir.exists())
+            .map(Path::to_path_buf)
+            .collect();
+        let installed = self.install(profile, source, progress);
+        if installed.is_err() {
+            // Innermost first; a folder someone else filled meanwhile stays.
+            for dir in &made {
+                let _ = fs::remove_dir(dir);
+            }
+        }
+        installed
+    }
+
+    fn install(
         &self,
         profile: Profile,
         source: &Source,

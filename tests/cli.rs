@@ -123,6 +123,44 @@ fn simulate_explains_a_recipe_without_execution() {
     assert!(!out.contains("final dish"));
 }
 
+/// Separated yolks as the last output: the run works, but the dish approximation score cannot
+/// weigh egg-yolk (no gram conversion), so the evaluator refuses the file as the reference
+/// does, and `simulate` says so at that action instead of showing another dish.
+#[test]
+fn simulate_fails_where_the_dish_score_fails_as_evaluation_does() {
+    let dir = scratch("yolk");
+    let file = write(
+        &dir,
+        "yolk.solution",
+        "#almond-crescent-cookies\n(get-kitchen ?kitchen)\n(fetch-and-proportion ?egg ?ks-1 ?kitchen ?bowl egg 1 piece)\n(separate-eggs ?yolk ?white ?ks-2 ?ks-1 ?egg ?bowl-2 ?bowl-3 ?separator)\n",
+    );
+    let cause = "The ingredient EGG-YOLK has no entry in the conversion table!";
+    let output = dir.join("results.csv");
+    let evaluated = run(&["-input", &file, "-output", &output.display().to_string()]);
+    assert_eq!(evaluated.status.code(), Some(1));
+    assert!(
+        stderr(&evaluated).starts_with(&format!("error: {file}: {cause}\n")),
+        "{}",
+        stderr(&evaluated)
+    );
+    assert!(!output.exists());
+
+    let o = run(&["simulate", &file]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: {file}:4:1: (separate-eggs ?yolk ?white ?ks-2 ?ks-1 ?egg ?bowl-2 ?bowl-3 ?separator): the dish approximation score fails: {cause} (the evaluator refuses the file, as the reference does)\n"
+        )
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("execution: yes\nexecution time: 35\n"),
+        "{out}"
+    );
+    assert!(!out.contains("final dish"), "{out}");
+}
+
 #[test]
 fn json_evaluation_keeps_the_detail() {
     let dir = scratch("json");

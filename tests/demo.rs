@@ -298,6 +298,10 @@ fn readme_first_command_works_on_a_fresh_clone() {
         .env("PATH", std::env::join_paths(path).unwrap())
         .env("CARGO_TARGET_DIR", target_dir())
         .env("CARGO_NET_OFFLINE", "true")
+        // Any attempt to download benchmark data would fail.
+        .env("COOKINGBOT_FETCH_BASE_URL", "http://127.0.0.1:9")
+        .env_remove("COOKINGBOT_DATA_DIR")
+        .env_remove("COOKINGBOT_OFFLINE")
         .output()
         .unwrap();
     assert!(
@@ -311,4 +315,5 @@ fn readme_first_command_works_on_a_fresh_clone() {
     let mut expected = GOLD_TIMES.map(|(id, _)| id);
     expected.reverse();
     assert_eq!(ids, expected, "{csv}");
+    assert_eq!(std::fs::read_dir(data_home.path()).unwrap().count(), 0);
 }

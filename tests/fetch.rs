@@ -198,6 +198,10 @@ fn refused(data_dir: &Path, profile: Profile, source: &Source) -> FetchError {
     assert_eq!(cache.cached(profile), None);
     assert!(!cache.dir(profile).exists());
     assert_eq!(cache_entries(data_dir), Vec::<String>::new(), "leftovers");
+    assert!(
+        !data_dir.join("benchmark").exists(),
+        "the cache folder made"
+    );
     err
 }
 
@@ -542,5 +546,220 @@ fn fetch_all_with_one_source_is_a_usage_error() {
             "",
             "error: --from holds the data of one profile; choose it with --reference 2023 or --reference 2024\n"
         )
+    );
+}
+
+/// A machine that has never seen the benchmark: empty home and data folders, no benchmark
+/// variables, and the download pointed at `base_url`.
+struct FreshMachine {
+    home: tempfile::TempDir,
+    data_home: tempfile::TempDir,
+    work: tempfile::TempDir,
+}
+
+impl FreshMachine {
+    fn new() -> FreshMachine {
+        FreshMachine {
+            home: tempfile::tempdir().unwrap(),
+            data_home: tempfile::tempdir().unwrap(),
+            work: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// Where the evaluator installs the data it downloads (the platform data directory).
+    fn installed(&self, profile: Profile) -> PathBuf {
+        self.data_home
+            .path()
+            .join("cookingbot/benchmark")
+            .join(profile.name())
+    }
+
+    fn evaluator(&self, base_url: &str) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"));
+        command
+            .current_dir(self.work.path())
+            .env_remove("COOKINGBOT_BENCHMARK")
+            .env_remove("COOKINGBOT_BENCHMARK_2023")
+            .env_remove("COOKINGBOT_DATA_DIR")
+            .env_remove("COOKINGBOT_OFFLINE")
+            .env("HOME", self.home.path())
+            .env("XDG_DATA_HOME", self.data_home.path())
+            .env("COOKINGBOT_FETCH_BASE_URL", base_url);
+        command
+    }
+
+    /// A solution for almond-crescent-cookies: its gold network, read at test time.
+    fn almond_solution(&self) -> PathBuf {
+        let gold = benchmark_dir().join(CORRUPTED);
+        let path = self.work.path().join("almond.solution");
+        std::fs::copy(gold, &path).unwrap();
+        path
+    }
+}
+
+/// Nothing listens on the discard port: any download fails at once.
+const UNREACHABLE: &str = "http://127.0.0.1:9";
+
+/// A port that accepts nothing and tells afterwards whether anyone tried to connect.
+struct Tripwire(TcpListener);
+
+impl Tripwire {
+    fn new() -> Tripwire {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        Tripwire(listener)
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}", self.0.local_addr().unwrap())
+    }
+
+    fn touched(&self) -> bool {
+        self.0.accept().is_ok()
+    }
+}
+
+#[test]
+fn offline_with_no_data_an_official_solution_fails_with_one_message_and_writes_nothing() {
+    let machine = FreshMachine::new();
+    let solution = machine.almond_solution();
+    let output = machine.work.path().join("out.csv");
+    let (code, stdout, stderr) = run(machine
+        .evaluator(UNREACHABLE)
+        .arg("-input")
+        .arg(&solution)
+        .arg("-output")
+        .arg(&output));
+    let url = format!("{UNREACHABLE}{}", route(Profile::R2024));
+    assert_eq!(
+        (code, stdout.as_str(), stderr),
+        (
+            2,
+            "",
+            format!(
+                "error: no benchmark data for profile 2024 was found (looked in {}) and downloading it failed: cannot download {url}: io: Connection refused (os error 111); get it with `cookingbot-evaluator fetch --reference 2024` (on a machine without internet: `cookingbot-evaluator fetch --reference 2024 --from ARCHIVE_OR_DIR`), pass --benchmark DIR (the folder holding `data/gold-standard-solutions`) or set COOKINGBOT_BENCHMARK\n",
+                machine.installed(Profile::R2024).display()
+            )
+        )
+    );
+    assert!(!output.exists());
+    assert_eq!(
+        std::fs::read_dir(machine.data_home.path()).unwrap().count(),
+        0,
+        "nothing is left in the data folder"
+    );
+}
+
+#[test]
+fn with_no_data_an_official_solution_downloads_it_then_evaluates() {
+    let base_url = serve(
+        vec![(
+            route(Profile::R2024),
+            Reply::Ok(tar_gz(Profile::R2024, &repository(Profile::R2024))),
+        )],
+        1,
+    );
+    let machine = FreshMachine::new();
+    let row = &reference_rows("2024", "doc-examples.tsv")[0];
+    let output = machine.work.path().join("out.csv");
+    let evaluate = |base_url: &str| {
+        run(machine
+            .evaluator(base_url)
+            .arg("-input")
+            .arg(&row.solution)
+            .arg("-output")
+            .arg(&output))
+    };
+    let (code, _, stderr) = evaluate(&base_url);
+    assert_eq!(code, 0, "{stderr}");
+    let installed = machine.installed(Profile::R2024);
+    assert!(
+        stderr.starts_with(&format!(
+            "installed the verified benchmark data for profile 2024 in {}\nsignature: ",
+            installed.display()
+        )),
+        "{stderr}"
+    );
+    assert_eq!(
+        Cache::new(machine.data_home.path().join("cookingbot")).cached(Profile::R2024),
+        Some(installed)
+    );
+    let expected = format!(
+        "recipe-id,goal-condition-success,dish-approximation-score,execution-time\n{},{},{},{}\n",
+        row.recipe, row.gcs, row.dish, row.time
+    );
+    assert_eq!(std::fs::read_to_string(&output).unwrap(), expected);
+
+    // Installed once: the next run finds it and never connects.
+    std::fs::remove_file(&output).unwrap();
+    let tripwire = Tripwire::new();
+    let (code, _, stderr) = evaluate(&tripwire.url());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.starts_with("signature: "), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&output).unwrap(), expected);
+    assert!(!tripwire.touched());
+}
+
+#[test]
+fn offline_mode_and_the_demo_never_download() {
+    let machine = FreshMachine::new();
+    let solution = machine.almond_solution();
+    let output = machine.work.path().join("out.csv");
+    let tripwire = Tripwire::new();
+    let not_found = format!(
+        "error: no benchmark data for profile 2024 was found (looked in {}); get it with `cookingbot-evaluator fetch --reference 2024` (on a machine without internet: `cookingbot-evaluator fetch --reference 2024 --from ARCHIVE_OR_DIR`), pass --benchmark DIR (the folder holding `data/gold-standard-solutions`) or set COOKINGBOT_BENCHMARK, or try the embedded demo with --benchmark demo\n",
+        machine.installed(Profile::R2024).display()
+    );
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-mistake.solution");
+    let evaluate = |input: &Path, args: &[&str], offline_var: Option<&str>| {
+        let mut command = machine.evaluator(&tripwire.url());
+        if let Some(value) = offline_var {
+            command.env("COOKINGBOT_OFFLINE", value);
+        }
+        run(command
+            .args(args)
+            .arg("-input")
+            .arg(input)
+            .arg("-output")
+            .arg(&output))
+    };
+    // Downloads turned off by the flag or the variable: the plain message.
+    for (args, var) in [(&["--offline"][..], None), (&[][..], Some("1"))] {
+        let (code, stdout, stderr) = evaluate(&solution, args, var);
+        assert_eq!(
+            (code, stdout.as_str(), stderr.as_str()),
+            (2, "", not_found.as_str())
+        );
+    }
+    // The demo's recipes are not the official benchmark's: nothing to download.
+    let (code, _, stderr) = evaluate(&demo, &[], None);
+    assert_eq!((code, stderr.as_str()), (2, not_found.as_str()));
+    assert!(!output.exists());
+    // `--benchmark demo` names its data.
+    let (code, _, stderr) = evaluate(&demo, &["--benchmark", "demo"], None);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(output.exists());
+    assert!(!tripwire.touched());
+    assert!(!machine.data_home.path().join("cookingbot").exists());
+}
+
+#[test]
+fn simulate_without_data_warns_when_the_download_fails_and_shows_the_run() {
+    let machine = FreshMachine::new();
+    let solution = machine.almond_solution();
+    let (code, stdout, stderr) = run(machine
+        .evaluator(UNREACHABLE)
+        .arg("simulate")
+        .arg(&solution));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.starts_with("warning: no benchmark data for profile 2024 was found (looked in ")
+            && stderr.contains(") and downloading it failed: cannot download ")
+            && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("the last action whose output no other action uses"),
+        "{stdout}"
     );
 }

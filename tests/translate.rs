@@ -193,6 +193,7 @@ fn the_committed_rules_baseline_is_what_the_rules_translator_scores() {
     let opts = BenchOptions {
         profile: Profile::R2024,
         benchmark: Some(common::benchmark_dir()),
+        offline: true,
         samples: 1,
         pass_threshold: 0.9,
         out: out.path().to_path_buf(),

@@ -3,6 +3,7 @@
 //! each metric and pass@k over K samples.
 
 use super::check::{EXIT_INVALID, EXIT_UNREADABLE};
+use super::data::{self, DataRequest};
 use crate::benchmark::{self, DataSource};
 use crate::evaluate::Evaluator;
 use crate::profile::Profile;
@@ -15,6 +16,8 @@ use std::path::PathBuf;
 pub struct BenchOptions {
     pub profile: Profile,
     pub benchmark: Option<PathBuf>,
+    /// Never download missing benchmark data (`--offline`).
+    pub offline: bool,
     /// Samples per recipe (K of pass@k).
     pub samples: usize,
     /// A sample passes when its dish approximation score is at least this.
@@ -39,7 +42,13 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let root = match benchmark::locate(opts.profile, opts.benchmark.as_deref()) {
+    let request = DataRequest {
+        profile: opts.profile,
+        explicit: opts.benchmark.as_deref(),
+        offline: opts.offline,
+    };
+    // Every recipe of the benchmark is an official one.
+    let root = match data::locate(request, || true, err) {
         Ok(DataSource::Folder(root)) => root,
         Ok(DataSource::Demo) => {
             let _ = writeln!(

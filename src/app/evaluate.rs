@@ -4,7 +4,8 @@
 //! `merge` of shard reports.
 
 use crate::app::batch::{self, Run};
-use crate::benchmark::{self, Benchmark};
+use crate::app::data::{self, DataRequest};
+use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
 use crate::metrics::smatch::SmatchConfig;
 use crate::profile::Profile;
@@ -56,6 +57,8 @@ pub struct EvaluateOptions {
     pub metrics: MetricSet,
     pub profile: Profile,
     pub benchmark: Option<PathBuf>,
+    /// Never download missing benchmark data (`--offline`).
+    pub offline: bool,
     /// Another initial kitchen state (`--kitchen`).
     pub kitchen: Option<PathBuf>,
     pub format: Format,
@@ -65,6 +68,16 @@ pub struct EvaluateOptions {
     pub fail_under: Vec<Threshold>,
     /// Draw a progress bar on stderr.
     pub progress: bool,
+}
+
+impl EvaluateOptions {
+    pub(crate) fn data_request(&self) -> DataRequest<'_> {
+        DataRequest {
+            profile: self.profile,
+            explicit: self.benchmark.as_deref(),
+            offline: self.offline,
+        }
+    }
 }
 
 /// The signature of a run with these options and the named kitchen.
@@ -105,7 +118,9 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         let _ = writeln!(err, "error: {msg}");
         return EXIT_UNUSABLE;
     }
-    let (evaluator, kitchen) = match load(opts) {
+    let texts = || inputs.iter().filter_map(|i| i.text.as_deref().ok());
+    let official = || data::names_official(opts.profile, texts());
+    let (evaluator, kitchen) = match load(opts, official, err) {
         Ok(e) => e,
         Err(msg) => {
             let _ = writeln!(err, "error: {msg}");
@@ -138,7 +153,17 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         );
         return EXIT_OK;
     }
-    let report = assemble(vec![scored]).expect("one whole run assembles");
+    // One whole run covers every unit once; a failure here is a bug, reported, not a panic.
+    let report = match assemble(vec![scored]) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = writeln!(
+                err,
+                "error: the run's results do not fit together ({e}); no results were written"
+            );
+            return EXIT_UNUSABLE;
+        }
+    };
     finish(
         &report,
         opts.format,
@@ -377,11 +402,16 @@ fn write_output(
     })
 }
 
-/// The evaluator for the options, and the name of its kitchen.
-pub(crate) fn load(opts: &EvaluateOptions) -> Result<(Evaluator, String), String> {
+/// The evaluator for the options, and the name of its kitchen. Missing data is downloaded
+/// when the solutions name official recipes (`names_official`, see [`data::locate`]).
+pub(crate) fn load(
+    opts: &EvaluateOptions,
+    names_official: impl FnOnce() -> bool,
+    err: &mut dyn Write,
+) -> Result<(Evaluator, String), String> {
     let (model, kitchen) = super::load_model(opts.profile, opts.kitchen.as_deref())?;
     let source =
-        benchmark::locate(opts.profile, opts.benchmark.as_deref()).map_err(|e| e.to_string())?;
+        data::locate(opts.data_request(), names_official, err).map_err(|e| e.to_string())?;
     let data = Benchmark::load(opts.profile, &source).map_err(|e| e.to_string())?;
     let mut evaluator = Evaluator::with(model, data);
     evaluator.smatch = opts.smatch.clone();

@@ -1,7 +1,7 @@
 //! The `fetch` command: install the benchmark data of one or both profiles into the cache,
 //! with a progress bar when stderr is a terminal.
 
-use crate::fetch::{Cache, Progress, Source};
+use crate::fetch::{Cache, FetchError, Progress, Source};
 use crate::profile::Profile;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -24,7 +24,7 @@ pub struct FetchOptions {
 /// Install every requested profile that is not installed yet; report on `out`, problems on `err`.
 pub fn run(opts: &FetchOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let Some(cache) = opts.data_dir.clone().map(Cache::new).or_else(Cache::user) else {
-        let _ = writeln!(err, "error: {}", crate::fetch::FetchError::NoDataDir);
+        let _ = writeln!(err, "error: {}", FetchError::NoDataDir);
         return EXIT_UNUSABLE;
     };
     if opts.from.is_some() && opts.profiles.len() > 1 {
@@ -52,10 +52,7 @@ pub fn run(opts: &FetchOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32
             );
             continue;
         }
-        let mut bar = Bar::on_terminal(profile);
-        let result = cache.fetch(profile, &source, &mut |p| bar.show(p));
-        bar.clear();
-        match result {
+        match install(&cache, profile, &source) {
             Ok(dir) => {
                 let _ = writeln!(
                     out,
@@ -73,6 +70,19 @@ pub fn run(opts: &FetchOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32
         }
     }
     code
+}
+
+/// Install `profile` from `source` into `cache`, with the progress bar on a terminal; what
+/// `fetch` does for each profile, and what evaluation does when it finds no data.
+pub(crate) fn install(
+    cache: &Cache,
+    profile: Profile,
+    source: &Source,
+) -> Result<PathBuf, FetchError> {
+    let mut bar = Bar::on_terminal(profile);
+    let result = cache.fetch(profile, source, &mut |p| bar.show(p));
+    bar.clear();
+    result
 }
 
 /// A progress bar on stderr, or nothing when stderr is not a terminal.

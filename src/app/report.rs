@@ -2,6 +2,7 @@
 //! HTML page that shows why each recipe scored as it did, optionally opened in a browser.
 
 use super::check::read_solution_text;
+use super::data;
 use super::evaluate::{self, EXIT_OK, EXIT_REFUSED, EXIT_UNUSABLE, EvaluateOptions};
 use super::simulate::pick;
 use crate::evaluate::Evaluator;
@@ -43,7 +44,7 @@ pub fn show_output_requested(value: &str) -> bool {
 /// Evaluate, write the page (whole or not at all), print its path and open it if asked.
 /// Exit codes as for the evaluation; a page that cannot be opened is only a warning.
 pub fn run(opts: &ReportOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let model = match build(opts) {
+    let model = match build(opts, err) {
         Ok(m) => m,
         Err((code, msg)) => {
             let _ = write!(err, "{msg}");
@@ -68,7 +69,7 @@ pub fn run(opts: &ReportOptions, out: &mut dyn Write, err: &mut dyn Write) -> i3
 }
 
 /// The page model of the options' evaluation. `Err` is an exit code and the text for stderr.
-fn build(opts: &ReportOptions) -> Result<ReportModel, (i32, String)> {
+fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<ReportModel, (i32, String)> {
     let e = &opts.evaluation;
     let unusable = |msg: String| (EXIT_UNUSABLE, format!("error: {msg}\n"));
     let input = match e.inputs.as_slice() {
@@ -76,7 +77,8 @@ fn build(opts: &ReportOptions) -> Result<ReportModel, (i32, String)> {
         _ => return Err(unusable("a report covers one solution file".into())),
     };
     let text = read_solution_text(input).map_err(unusable)?;
-    let (evaluator, kitchen) = evaluate::load(e).map_err(unusable)?;
+    let official = || data::names_official(e.profile, [text.as_str()]);
+    let (evaluator, kitchen) = evaluate::load(e, official, err).map_err(unusable)?;
     let name = input.display().to_string();
     let results = evaluator.evaluate(&text, &e.metrics).map_err(|refusal| {
         (

@@ -2,7 +2,8 @@
 //! the final dish.
 
 use super::check::{EXIT_INVALID, EXIT_UNREADABLE, read_solution_text};
-use crate::benchmark::{self, Benchmark};
+use super::data::{self, DataRequest};
+use crate::benchmark::{self, Benchmark, DataError};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostic, line_col};
 use crate::language::parse::parse;
@@ -10,7 +11,7 @@ use crate::language::validate::{Validator, closest};
 use crate::metrics::{gold_run, score};
 use crate::profile::Profile;
 use crate::report::simulation::SimulationReport;
-use crate::simulation::{Execution, Model};
+use crate::simulation::{Execution, Model, SimError};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -20,6 +21,8 @@ pub struct SimulateOptions {
     pub recipe: Option<String>,
     pub profile: Profile,
     pub benchmark: Option<PathBuf>,
+    /// Never download missing benchmark data (`--offline`).
+    pub offline: bool,
     pub kitchen: Option<PathBuf>,
     /// Show every argument's binding.
     pub trace: bool,
@@ -27,8 +30,10 @@ pub struct SimulateOptions {
 }
 
 /// Run the command: the report on `out`, problems on `err`. Exit codes: 0 done (with or
-/// without an execution), 1 the file has errors or the simulation crashed (where the
-/// reference crashes), 2 the file, the kitchen or the benchmark data cannot be used.
+/// without an execution), 1 the file has errors, the simulation crashed (where the
+/// reference crashes) or the dish approximation score fails (where the evaluator refuses the
+/// file; the report is printed, without a final dish), 2 the file, the kitchen or the
+/// benchmark data cannot be used.
 pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let text = match read_solution_text(&opts.file) {
         Ok(t) => t,
@@ -67,25 +72,21 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     let exec = match model.execute(recipe) {
         Ok(e) => e,
         Err(e) => {
-            let at = e.predicate.and_then(|p| recipe.predicates.get(p));
-            let _ = match at {
-                Some(p) => {
-                    let (line, col) = line_col(&text, p.span.start);
-                    writeln!(err, "error: {name}:{line}:{col}: {p}: {}", e.message)
-                }
-                None => writeln!(err, "error: {name}: {}", e.message),
-            };
+            let _ = writeln!(err, "{}", located(&name, &text, recipe, &e));
             return EXIT_INVALID;
         }
     };
-    let gold = match gold_benchmark(opts) {
+    let gold = match gold_benchmark(opts, &recipe.id, err) {
         Ok(g) => g,
         Err(msg) => {
             let _ = writeln!(err, "error: {msg}");
             return EXIT_UNREADABLE;
         }
     };
-    let dish = final_dish(&model, recipe, &exec, gold.as_ref(), err);
+    let (dish, failure) = match final_dish(&model, recipe, &exec, gold.as_ref()) {
+        Ok(dish) => (dish, None),
+        Err(message) => (None, Some(message)),
+    };
     let report = SimulationReport::new(&model, recipe, &text, &exec, &kitchen, dish);
     let written = if opts.json {
         serde_json::to_string_pretty(&report)
@@ -97,7 +98,31 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     if written.is_err() {
         return EXIT_UNREADABLE;
     }
-    0
+    match failure {
+        Some(failure) => {
+            let failure = SimError {
+                message: format!(
+                    "{} (the evaluator refuses the file, as the reference does)",
+                    failure.message
+                ),
+                ..failure
+            };
+            let _ = writeln!(err, "{}", located(&name, &text, recipe, &failure));
+            EXIT_INVALID
+        }
+        None => 0,
+    }
+}
+
+/// `error: FILE:LINE:COL: (action): MESSAGE` at the action `e` names, else `error: FILE: MESSAGE`.
+fn located(name: &str, text: &str, recipe: &Recipe, e: &SimError) -> String {
+    match e.predicate.and_then(|p| recipe.predicates.get(p)) {
+        Some(p) => {
+            let (line, col) = line_col(text, p.span.start);
+            format!("error: {name}:{line}:{col}: {p}: {}", e.message)
+        }
+        None => format!("error: {name}: {}", e.message),
+    }
 }
 
 /// The recipe asked for, or the first; an unknown id names the closest ids in the file.
@@ -121,50 +146,68 @@ pub(crate) fn pick<'r>(recipes: &'r [Recipe], id: Option<&str>) -> Result<&'r Re
     })
 }
 
-/// The benchmark's gold data, when it can be found: `--benchmark` must be usable, the
-/// environment's location is used when it is.
-fn gold_benchmark(opts: &SimulateOptions) -> Result<Option<Benchmark>, String> {
-    let dir = match benchmark::locate(opts.profile, opts.benchmark.as_deref()) {
-        Ok(d) => d,
-        Err(_) if opts.benchmark.is_none() => return Ok(None),
-        Err(e) => return Err(e.to_string()),
+/// The benchmark's gold data, when it can be found: `--benchmark` must be usable; otherwise
+/// the data is located (downloaded for an official recipe, as evaluation does) and simulation
+/// goes on without it, with a warning when the download failed.
+fn gold_benchmark(
+    opts: &SimulateOptions,
+    recipe: &str,
+    err: &mut dyn Write,
+) -> Result<Option<Benchmark>, String> {
+    let request = DataRequest {
+        profile: opts.profile,
+        explicit: opts.benchmark.as_deref(),
+        offline: opts.offline,
     };
-    Benchmark::load(opts.profile, &dir)
+    let official = || benchmark::manifest(opts.profile).has(recipe);
+    let source = match data::locate(request, official, err) {
+        Ok(source) => source,
+        Err(e) if opts.benchmark.is_some() => return Err(e.to_string()),
+        Err(e @ DataError::NotDownloaded { .. }) => {
+            let _ = writeln!(err, "warning: {e}");
+            return Ok(None);
+        }
+        Err(_) => return Ok(None),
+    };
+    Benchmark::load(opts.profile, &source)
         .map(Some)
         .map_err(|e| e.to_string())
 }
 
+/// The final dish: its step (into `exec.steps`), how it was chosen and its score.
+type ChosenDish = (usize, &'static str, Option<f32>);
+
 /// The step whose primary output is the final dish, how it was chosen and its score: the
 /// dish approximation score's best candidate when the benchmark has the recipe, else the
-/// last executed action whose primary output no other action uses.
+/// last executed action whose primary output no other action uses. `Err` is where the
+/// evaluator refuses the file: the gold network does not run, or the dish approximation score
+/// fails (located at the action whose output it was comparing).
 fn final_dish(
     model: &Model,
     recipe: &Recipe,
     exec: &Execution,
     gold: Option<&Benchmark>,
-    err: &mut dyn Write,
-) -> Option<(usize, &'static str, Option<f32>)> {
+) -> Result<Option<ChosenDish>, SimError> {
     if !exec.solved || exec.steps.is_empty() {
-        return None;
+        return Ok(None);
     }
     if let Some(g) = gold.and_then(|b| b.recipe(&recipe.id)) {
-        let scored = gold_run(model, &g.network, &g.primary_output_var)
-            .and_then(|run| score(model, recipe, exec, &run));
-        match scored {
-            Ok(s) => {
-                let dish = s.detail.map(|d| d.dish)?;
-                let best = dish.scored[dish.best?].predicate;
-                let step = exec.steps.iter().position(|s| s.predicate == best)?;
-                return Some((step, "gold", Some(dish.score)));
-            }
-            Err(e) => {
-                let _ = writeln!(
-                    err,
-                    "warning: the dish approximation score fails ({}); showing the last unused output",
-                    e.message
-                );
-            }
-        }
+        let run = gold_run(model, &g.network, &g.primary_output_var).map_err(|e| {
+            SimError::new(format!(
+                "the gold network of {} fails to run: {}",
+                recipe.id, e.message
+            ))
+        })?;
+        let scored = score(model, recipe, exec, &run).map_err(|e| SimError {
+            message: format!("the dish approximation score fails: {}", e.message),
+            ..e
+        })?;
+        let best = scored.detail.and_then(|d| {
+            let best = d.dish.scored[d.dish.best?].predicate;
+            let step = exec.steps.iter().position(|s| s.predicate == best)?;
+            Some((step, "gold", Some(d.dish.score)))
+        });
+        return Ok(best);
     }
     let used_elsewhere = |step: usize| {
         let p = exec.steps[step].predicate;
@@ -180,5 +223,5 @@ fn final_dish(
         .rev()
         .find(|&s| !used_elsewhere(s))
         .unwrap_or(last);
-    Some((step, "last", None))
+    Ok(Some((step, "last", None)))
 }

@@ -2,6 +2,7 @@
 //! file, checked by the validator and the simulator before it is written.
 
 use super::check::{EXIT_INVALID, EXIT_UNREADABLE};
+use super::data::{self, DataRequest};
 use crate::benchmark::{self, DataSource};
 use crate::profile::Profile;
 use crate::report::write_atomically;
@@ -67,6 +68,8 @@ pub struct TranslateOptions {
     pub kitchen: Option<PathBuf>,
     pub translator: TranslatorKind,
     pub benchmark: Option<PathBuf>,
+    /// Never download missing benchmark data (`--offline`).
+    pub offline: bool,
     pub llm: LlmOptions,
 }
 
@@ -78,6 +81,7 @@ pub fn run(opts: &TranslateOptions, out: &mut dyn Write, err: &mut dyn Write) ->
         profile: opts.profile,
         kitchen: opts.kitchen.as_deref(),
         benchmark: opts.benchmark.as_deref(),
+        offline: opts.offline,
         llm: &opts.llm,
         fallback: true,
     };
@@ -119,6 +123,8 @@ pub struct Setup<'a> {
     pub kitchen: Option<&'a Path>,
     /// Where the examples' texts and gold networks come from.
     pub benchmark: Option<&'a Path>,
+    /// Never download missing benchmark data (`--offline`).
+    pub offline: bool,
     pub llm: &'a LlmOptions,
     /// Whether the LLM translator may fall back to the rules (see [`LlmConfig::fallback`]).
     pub fallback: bool,
@@ -150,7 +156,8 @@ fn llm_translator<'m>(
             );
         }
     };
-    let examples = match examples(setup.profile, setup.benchmark) {
+    let examples = match example_source(setup, err).and_then(|root| examples(setup.profile, &root))
+    {
         Ok(e) => e,
         Err(msg) => {
             let _ = writeln!(err, "warning: no examples for the prompt: {msg}");
@@ -173,13 +180,23 @@ fn llm_translator<'m>(
     Ok(LlmTranslator::new(model, backend, config, examples))
 }
 
-/// Every benchmark recipe's text with its gold network, for retrieval.
-pub fn examples(profile: Profile, benchmark: Option<&Path>) -> Result<Vec<Example>, String> {
-    let DataSource::Folder(root) =
-        benchmark::locate(profile, benchmark).map_err(|e| e.to_string())?
-    else {
-        return Err("the demo benchmark has no recipe texts compiled in".into());
+/// The benchmark data folder the prompt's examples come from (downloaded when missing, as
+/// evaluation does: the examples are official recipes).
+fn example_source(setup: &Setup<'_>, err: &mut dyn Write) -> Result<PathBuf, String> {
+    let request = DataRequest {
+        profile: setup.profile,
+        explicit: setup.benchmark,
+        offline: setup.offline,
     };
+    match data::locate(request, || true, err).map_err(|e| e.to_string())? {
+        DataSource::Folder(root) => Ok(root),
+        DataSource::Demo => Err("the demo benchmark has no recipe texts compiled in".into()),
+    }
+}
+
+/// Every benchmark recipe's text with its gold network (from the data folder `root`), for
+/// retrieval.
+pub fn examples(profile: Profile, root: &Path) -> Result<Vec<Example>, String> {
     benchmark::manifest(profile)
         .recipes
         .iter()

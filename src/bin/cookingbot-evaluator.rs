@@ -1,8 +1,10 @@
 //! The cookingbot command line: the reference evaluator's own invocation plus subcommands.
 
+use clap::builder::BoolishValueParser;
 use clap::{Args, Parser, Subcommand};
 use cookingbot::app::bench_translate::{self, BenchOptions};
 use cookingbot::app::check::{self, CheckOptions};
+use cookingbot::app::data::OFFLINE_VAR;
 use cookingbot::app::evaluate::{self, EvaluateOptions, Format, MergeOptions};
 use cookingbot::app::fetch::{self, FetchOptions};
 use cookingbot::app::report::{self, ReportOptions};
@@ -35,12 +37,18 @@ struct Cli {
     #[arg(long, global = true, default_value = "2024")]
     reference: Profile,
     /// Folder of the benchmark data (holding `data/gold-standard-solutions`), or `demo` for
-    /// the small demo benchmark built into the program; default $COOKINGBOT_BENCHMARK.
+    /// the small demo benchmark built into the program; default $COOKINGBOT_BENCHMARK, else
+    /// the data `fetch` installs (downloaded first when missing, unless --offline).
     #[arg(long, global = true)]
     benchmark: Option<PathBuf>,
     /// Another initial kitchen state (a JSON file in the format of `kitchens/`).
     #[arg(long, global = true)]
     kitchen: Option<PathBuf>,
+    /// Never download benchmark data. Without it, a command that needs the official data and
+    /// finds none (--benchmark, $COOKINGBOT_BENCHMARK, the `fetch` cache) downloads and
+    /// installs it first, as `fetch` does.
+    #[arg(long, global = true, env = OFFLINE_VAR, value_parser = BoolishValueParser::new())]
+    offline: bool,
 }
 
 /// The reference's invocation; `-input`, `-output`, `-metrics`, `-show-output` and `-lib-dir`
@@ -139,8 +147,11 @@ enum Command {
         #[arg(long)]
         recipe: Option<String>,
     },
-    /// Run one recipe and show each action with its times and bindings, and the final dish
-    /// (exit 1 where the reference's simulation crashes).
+    /// Run one recipe and show each action with its times and bindings, and the final dish:
+    /// the dish approximation score's best candidate when the benchmark has the recipe, else
+    /// the last action whose output no other action uses. Exit 1 where the reference's
+    /// simulation crashes, or where its dish approximation score fails (the evaluator refuses
+    /// such a file; the run is shown without a final dish).
     Simulate {
         file: PathBuf,
         /// The recipe to run (default: the first in the file).
@@ -302,6 +313,7 @@ fn main() -> ExitCode {
                 recipe,
                 profile: cli.reference,
                 benchmark: cli.benchmark,
+                offline: cli.offline,
                 kitchen: cli.kitchen,
                 trace,
                 json,
@@ -358,6 +370,7 @@ fn main() -> ExitCode {
                     metrics,
                     profile: cli.reference,
                     benchmark: cli.benchmark,
+                    offline: cli.offline,
                     kitchen: cli.kitchen,
                     format: Format::Csv,
                     smatch: SmatchConfig::default(),
@@ -383,6 +396,7 @@ fn main() -> ExitCode {
                 kitchen: cli.kitchen,
                 translator,
                 benchmark: cli.benchmark,
+                offline: cli.offline,
                 llm,
             };
             translate::run(&opts, &mut stdout, &mut stderr)
@@ -397,6 +411,7 @@ fn main() -> ExitCode {
             let opts = BenchOptions {
                 profile: cli.reference,
                 benchmark: cli.benchmark.clone(),
+                offline: cli.offline,
                 samples,
                 pass_threshold,
                 out,
@@ -406,6 +421,7 @@ fn main() -> ExitCode {
                 profile: cli.reference,
                 kitchen: cli.kitchen.as_deref(),
                 benchmark: cli.benchmark.as_deref(),
+                offline: cli.offline,
                 llm: &llm,
                 // The table measures the model: a recipe it fails is NIL, not the rules' row.
                 fallback: false,
@@ -424,6 +440,7 @@ fn main() -> ExitCode {
                         metrics: MetricSet::from_words(&e.metrics),
                         profile: cli.reference,
                         benchmark: cli.benchmark,
+                        offline: cli.offline,
                         kitchen: cli.kitchen,
                         format: e.format.into(),
                         smatch: SmatchConfig {

@@ -128,7 +128,11 @@ pub fn best_dish_score(
         if seen.contains(&first) {
             continue;
         }
-        let (score, detail) = cmp.compare(predicted, step)?;
+        // An error names the step whose output was being compared.
+        let (score, detail) = cmp.compare(predicted, step).map_err(|e| SimError {
+            predicate: e.predicate.or(Some(p)),
+            ..e
+        })?;
         if best.is_none_or(|b| score.num_cmp(&b).is_gt()) {
             best = Some(score);
             report.best = Some(report.scored.len());

@@ -1,0 +1,73 @@
+//! The benchmark data a command needs: where `benchmark::locate` finds it, else, when the
+//! command works on recipes of the official benchmark, downloaded and installed once exactly as
+//! `fetch` does (progress bar on a terminal, messages on stderr). Every command that reads the
+//! data goes through [`locate`], so they all download, or stay offline, the same way.
+
+use crate::benchmark::{self, DataError, DataSource};
+use crate::fetch::{Cache, FetchError, Source};
+use crate::profile::Profile;
+use std::io::Write;
+use std::path::Path;
+
+/// Turns off downloading missing data (as `--offline` does).
+pub const OFFLINE_VAR: &str = "COOKINGBOT_OFFLINE";
+
+/// Where to look for a profile's data and whether missing data may be downloaded.
+#[derive(Clone, Copy, Debug)]
+pub struct DataRequest<'a> {
+    pub profile: Profile,
+    /// `--benchmark DIR` or `demo`: only that, never a download.
+    pub explicit: Option<&'a Path>,
+    /// `--offline`: never download.
+    pub offline: bool,
+}
+
+/// The data of `request.profile`. When none is found, no folder was named, downloads are
+/// allowed and `names_official()` says the work is on official recipes (asked only then), the
+/// pinned data is downloaded into the user's cache; a failed download is
+/// [`DataError::NotDownloaded`], which names the cause and the other ways to get the data.
+/// Anything else (the demo's recipes, unknown ids) gets the plain [`DataError::NotFound`].
+pub fn locate(
+    request: DataRequest<'_>,
+    names_official: impl FnOnce() -> bool,
+    err: &mut dyn Write,
+) -> Result<DataSource, DataError> {
+    let profile = request.profile;
+    let tried = match benchmark::locate(profile, request.explicit) {
+        Err(DataError::NotFound { tried, .. }) if request.explicit.is_none() => tried,
+        found => return found,
+    };
+    if request.offline || !names_official() {
+        return Err(DataError::NotFound { profile, tried });
+    }
+    let installed = Cache::user()
+        .ok_or(FetchError::NoDataDir)
+        .and_then(|cache| super::fetch::install(&cache, profile, &Source::download()));
+    match installed {
+        Ok(dir) => {
+            let _ = writeln!(
+                err,
+                "installed the verified benchmark data for profile {profile} in {}",
+                dir.display()
+            );
+            Ok(DataSource::Folder(dir))
+        }
+        Err(cause) => Err(DataError::NotDownloaded {
+            profile,
+            tried,
+            cause,
+        }),
+    }
+}
+
+/// Whether any of the solution texts names a recipe of the profile's official benchmark.
+pub fn names_official<'t>(profile: Profile, texts: impl IntoIterator<Item = &'t str>) -> bool {
+    let manifest = benchmark::manifest(profile);
+    texts.into_iter().any(|text| {
+        crate::language::parse::parse(text)
+            .file
+            .recipes
+            .iter()
+            .any(|r| manifest.has(&r.id))
+    })
+}
