@@ -4,7 +4,7 @@
 
 use crate::benchmark::{Benchmark, DataError, DataSource};
 use crate::language::ast::Recipe;
-use crate::language::diagnostic::Diagnostic;
+use crate::language::diagnostic::{Diagnostic, render_all};
 use crate::language::validate::{Validator, closest};
 use crate::metrics::smatch::{SmatchConfig, smatch};
 use crate::metrics::{GoldRun, gold_run, score};
@@ -35,10 +35,7 @@ impl Refusal {
         if self.diagnostics.is_empty() {
             return format!("error: {file_name}: {}\n", self.message);
         }
-        self.diagnostics
-            .iter()
-            .map(|d| d.render(file_name, text))
-            .collect()
+        render_all(&self.diagnostics, file_name, text)
     }
 }
 

@@ -1,7 +1,7 @@
 //! `check` (diagnostics for `.solution` files) and `graph` (a recipe's dependency DAG as DOT).
 
 use crate::benchmark;
-use crate::language::diagnostic::Diagnostic;
+use crate::language::diagnostic::render_all;
 use crate::language::parse::parse;
 use crate::language::validate::{ClassLookup, Validator};
 use crate::network::Network;
@@ -66,9 +66,7 @@ pub fn check_files(files: &[&Path], opts: &CheckOptions, err: &mut dyn Write) ->
         };
         let diagnostics = crate::language::validate::check(&text, &validator);
         let name = path.display().to_string();
-        for d in &diagnostics {
-            let _ = write!(err, "{}", d.render(&name, &text));
-        }
+        let _ = write!(err, "{}", render_all(&diagnostics, &name, &text));
         let e = diagnostics.iter().filter(|d| d.is_error()).count();
         errors += e;
         warnings += diagnostics.len() - e;
@@ -110,13 +108,8 @@ pub fn graph(
     };
     let parsed = parse(&text);
     let name = path.display().to_string();
-    for d in parsed
-        .diagnostics
-        .iter()
-        .filter(|d: &&Diagnostic| d.is_error())
-    {
-        let _ = write!(err, "{}", d.render(&name, &text));
-    }
+    let errors = parsed.diagnostics.iter().filter(|d| d.is_error());
+    let _ = write!(err, "{}", render_all(errors, &name, &text));
     let wanted = recipe.map(str::to_lowercase);
     let found = parsed
         .file
