@@ -392,3 +392,41 @@ fn long_chain_is_simulated() {
     assert!(row.starts_with("afghan-biscuits,"), "{row}");
     assert!(row.ends_with(&format!(",{}", 30 * n)), "{row}");
 }
+
+#[test]
+fn network_over_the_action_limit_is_refused_before_its_run() {
+    let s = Scratch::new("over-limit");
+    let n = cookingbot::simulation::MAX_ACTIONS;
+    // `chain(n)` has n actions after `get-kitchen`: one more than the limit.
+    let input = s.write("over.solution", chain(n));
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    let msg = format!(
+        "error: {}: recipe afghan-biscuits has {} actions; networks of at most {n} actions are simulated",
+        input.display(),
+        n + 1
+    );
+    assert_failed(&o, 1, &[&msg, REFUSED], &out);
+}
+
+#[test]
+fn smatch_over_its_action_limit_is_refused() {
+    let s = Scratch::new("smatch-over-limit");
+    let n = cookingbot::metrics::smatch::MAX_ACTIONS;
+    let input = s.write("over.solution", chain(n));
+    let out = s.path("results.csv");
+    let o = evaluator(&[
+        OsStr::new("-input"),
+        input.as_os_str(),
+        OsStr::new("-output"),
+        out.as_os_str(),
+        OsStr::new("-metrics"),
+        OsStr::new("smatch-score"),
+    ]);
+    let msg = format!(
+        "error: {}: recipe afghan-biscuits has {} actions; Smatch compares networks of at most {n} actions",
+        input.display(),
+        n + 1
+    );
+    assert_failed(&o, 1, &[&msg, REFUSED], &out);
+}

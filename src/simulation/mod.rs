@@ -26,6 +26,12 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
+/// The most actions a network may have to be simulated. A run keeps every kitchen state it
+/// produced (bindings are snapshots), about 17 KB per action on long networks, so this bounds a
+/// run to about 2 GB; gold networks have about 40 actions. Larger networks are refused before
+/// the run starts.
+pub const MAX_ACTIONS: usize = 100_000;
+
 /// Everything a simulation needs, loaded once per profile and shared by all runs.
 pub struct Model {
     pub profile: Profile,
@@ -390,6 +396,13 @@ struct Undo<'m> {
 
 impl<'m> Engine<'m> {
     fn new(model: &'m Model, recipe: &'m Recipe) -> Result<Engine<'m>, SimError> {
+        let actions = recipe.predicates.len();
+        if actions > MAX_ACTIONS {
+            return Err(SimError::new(format!(
+                "recipe {} has {actions} actions; networks of at most {MAX_ACTIONS} actions are simulated",
+                recipe.id
+            )));
+        }
         let mut maker = model.maker();
         let mut sigs = Vec::with_capacity(recipe.predicates.len());
         let mut slots = Vec::with_capacity(recipe.predicates.len());
