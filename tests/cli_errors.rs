@@ -430,3 +430,22 @@ fn smatch_over_its_action_limit_is_refused() {
     );
     assert_failed(&o, 1, &[&msg, REFUSED], &out);
 }
+
+#[test]
+fn input_over_the_size_limit_is_refused_unread() {
+    let s = Scratch::new("over-size");
+    let input = s.path("huge.solution");
+    let size = cookingbot::app::check::MAX_INPUT_BYTES + 1;
+    // A sparse file: its size is checked before anything is read.
+    std::fs::File::create(&input)
+        .and_then(|f| f.set_len(size))
+        .expect("sparse file");
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    let msg = format!(
+        "error: {}: {size} bytes; solution files of at most {} bytes (64 MiB) are read",
+        input.display(),
+        size - 1
+    );
+    assert_failed(&o, 2, &[&msg], &out);
+}

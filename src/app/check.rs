@@ -21,9 +21,22 @@ pub struct CheckOptions<'a> {
     pub classes: Option<&'a dyn ClassLookup>,
 }
 
+/// The largest `.solution` file read. Parsing holds about 20 bytes per byte of text; a network
+/// long enough to need more than this is over the simulator's limit anyway
+/// ([`crate::simulation::MAX_ACTIONS`] actions take about 10 MB of text).
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
 /// A `.solution` file's text, or a one-line reason why it cannot be checked.
 pub fn read_solution_text(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let cannot_read = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
+    let size = std::fs::metadata(path).map_err(cannot_read)?.len();
+    if size > MAX_INPUT_BYTES {
+        return Err(format!(
+            "{}: {size} bytes; solution files of at most {MAX_INPUT_BYTES} bytes (64 MiB) are read",
+            path.display()
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(cannot_read)?;
     if bytes.contains(&0) {
         return Err(format!(
             "{}: a binary file, not a .solution text",
