@@ -393,27 +393,11 @@ fn long_chain_is_simulated() {
     assert!(row.ends_with(&format!(",{}", 30 * n)), "{row}");
 }
 
-#[test]
-fn network_over_the_action_limit_is_refused_before_its_run() {
-    let s = Scratch::new("over-limit");
-    let n = cookingbot::simulation::MAX_ACTIONS;
-    // `chain(n)` has n actions after `get-kitchen`: one more than the limit.
-    let input = s.write("over.solution", chain(n));
-    let out = s.path("results.csv");
-    let o = evaluate(&input, &out);
-    let msg = format!(
-        "error: {}: recipe afghan-biscuits has {} actions; networks of at most {n} actions are simulated",
-        input.display(),
-        n + 1
-    );
-    assert_failed(&o, 1, &[&msg, REFUSED], &out);
-}
-
-#[test]
-fn smatch_over_its_action_limit_is_refused() {
-    let s = Scratch::new("smatch-over-limit");
-    let n = cookingbot::metrics::smatch::MAX_ACTIONS;
-    let input = s.write("over.solution", chain(n));
+/// A chain one action over `limit`, evaluated with `metrics`: refused with `why`.
+fn assert_over_limit(test: &str, limit: usize, metrics: &str, why: &str) {
+    let s = Scratch::new(test);
+    // `chain(limit)` has `limit` actions after `get-kitchen`: one more than the limit.
+    let input = s.write("over.solution", chain(limit));
     let out = s.path("results.csv");
     let o = evaluator(&[
         OsStr::new("-input"),
@@ -421,14 +405,28 @@ fn smatch_over_its_action_limit_is_refused() {
         OsStr::new("-output"),
         out.as_os_str(),
         OsStr::new("-metrics"),
-        OsStr::new("smatch-score"),
+        OsStr::new(metrics),
     ]);
     let msg = format!(
-        "error: {}: recipe afghan-biscuits has {} actions; Smatch compares networks of at most {n} actions",
+        "error: {}: recipe afghan-biscuits has {} actions; {why}",
         input.display(),
-        n + 1
+        limit + 1
     );
     assert_failed(&o, 1, &[&msg, REFUSED], &out);
+}
+
+#[test]
+fn network_over_the_action_limit_is_refused_before_its_run() {
+    let n = cookingbot::simulation::MAX_ACTIONS;
+    let why = format!("networks of at most {n} actions are simulated");
+    assert_over_limit("over-limit", n, "execution-time", &why);
+}
+
+#[test]
+fn smatch_over_its_action_limit_is_refused() {
+    let n = cookingbot::metrics::smatch::MAX_ACTIONS;
+    let why = format!("Smatch compares networks of at most {n} actions");
+    assert_over_limit("smatch-over-limit", n, "smatch-score", &why);
 }
 
 #[test]
