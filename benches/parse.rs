@@ -1,6 +1,8 @@
 //! Parse + dependency graph throughput: the 30 gold files, and generated files of 10k, 50k and
 //! 100k actions (a kitchen-state chain, as real networks are) to show the cost is linear.
 
+mod support;
+
 use cookingbot::catalogue::Catalogue;
 use cookingbot::language::parse::parse;
 use cookingbot::network::Network;
@@ -24,18 +26,6 @@ fn gold_texts() -> Vec<String> {
         .iter()
         .map(|p| std::fs::read_to_string(p).unwrap_or_default())
         .collect()
-}
-
-/// One recipe of `n` actions chained through their kitchen states.
-fn generated(n: usize) -> String {
-    let mut s = String::from("#afghan-biscuits\n(get-kitchen ?ks-0)\n");
-    for i in 0..n {
-        s.push_str(&format!(
-            "(fetch-and-proportion ?butter-{i} ?ks-{} ?ks-{i} ?container-{i} butter 1/2 g)\n",
-            i + 1
-        ));
-    }
-    s
 }
 
 fn parse_and_graph(text: &str, catalogue: &Catalogue) -> usize {
@@ -67,7 +57,7 @@ fn bench(c: &mut Criterion) {
     });
     group.sample_size(10);
     for n in [10_000, 50_000, 100_000] {
-        let text = generated(n);
+        let text = support::chain(n);
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(format!("generated-{n}"), |b| {
             b.iter(|| parse_and_graph(black_box(&text), &catalogue))

@@ -1,10 +1,12 @@
-//! Simulation throughput: executing the 30 gold networks of each profile, and loading a
-//! profile's model (ontology, catalogue, kitchen).
+//! Simulation throughput: executing the 30 gold networks of each profile, loading a profile's
+//! model (ontology, catalogue, kitchen), and long generated chains of 1k, 10k and 100k actions
+//! (the simulator's limit) to show the cost is linear in the network's length.
 
 mod support;
 
+use cookingbot::language::parse::parse;
 use cookingbot::profile::Profile;
-use cookingbot::simulation::Model;
+use cookingbot::simulation::{MAX_ACTIONS, Model};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -35,6 +37,18 @@ fn bench(c: &mut Criterion) {
         });
         group.finish();
     }
+    let model = Model::builtin(Profile::R2024);
+    let mut group = c.benchmark_group("simulate/chain");
+    group.sample_size(10);
+    for n in [1_000, 10_000, MAX_ACTIONS] {
+        let parsed = parse(&support::chain(n));
+        let recipe = &parsed.file.recipes[0];
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_function(format!("actions-{n}"), |b| {
+            b.iter(|| model.execute(black_box(recipe)).expect("runs").steps.len())
+        });
+    }
+    group.finish();
 }
 
 criterion_group!(benches, bench);

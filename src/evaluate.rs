@@ -4,9 +4,9 @@
 
 use crate::benchmark::{Benchmark, DataError, DataSource};
 use crate::language::ast::Recipe;
-use crate::language::diagnostic::Diagnostic;
+use crate::language::diagnostic::{Diagnostic, render_all};
 use crate::language::validate::{Validator, closest};
-use crate::metrics::smatch::{SmatchConfig, smatch};
+use crate::metrics::smatch::{self, SmatchConfig, smatch};
 use crate::metrics::{GoldRun, gold_run, score};
 use crate::profile::Profile;
 use crate::report::{Metric, MetricSet, RecipeResult};
@@ -35,10 +35,7 @@ impl Refusal {
         if self.diagnostics.is_empty() {
             return format!("error: {file_name}: {}\n", self.message);
         }
-        self.diagnostics
-            .iter()
-            .map(|d| d.render(file_name, text))
-            .collect()
+        render_all(&self.diagnostics, file_name, text)
     }
 }
 
@@ -141,6 +138,14 @@ impl Evaluator {
             ..Default::default()
         };
         if metrics.contains(Metric::SmatchScore) {
+            let actions = recipe.predicates.len();
+            if actions > smatch::MAX_ACTIONS {
+                return Err(Refusal::new(format!(
+                    "recipe {} has {actions} actions; Smatch compares networks of at most {} actions",
+                    recipe.id,
+                    smatch::MAX_ACTIONS
+                )));
+            }
             let s = smatch(&recipe.predicates, &gold_network.predicates, &self.smatch);
             result.smatch = Some(s);
         }

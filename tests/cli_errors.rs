@@ -392,3 +392,58 @@ fn long_chain_is_simulated() {
     assert!(row.starts_with("afghan-biscuits,"), "{row}");
     assert!(row.ends_with(&format!(",{}", 30 * n)), "{row}");
 }
+
+/// A chain one action over `limit`, evaluated with `metrics`: refused with `why`.
+fn assert_over_limit(test: &str, limit: usize, metrics: &str, why: &str) {
+    let s = Scratch::new(test);
+    // `chain(limit)` has `limit` actions after `get-kitchen`: one more than the limit.
+    let input = s.write("over.solution", chain(limit));
+    let out = s.path("results.csv");
+    let o = evaluator(&[
+        OsStr::new("-input"),
+        input.as_os_str(),
+        OsStr::new("-output"),
+        out.as_os_str(),
+        OsStr::new("-metrics"),
+        OsStr::new(metrics),
+    ]);
+    let msg = format!(
+        "error: {}: recipe afghan-biscuits has {} actions; {why}",
+        input.display(),
+        limit + 1
+    );
+    assert_failed(&o, 1, &[&msg, REFUSED], &out);
+}
+
+#[test]
+fn network_over_the_action_limit_is_refused_before_its_run() {
+    let n = cookingbot::simulation::MAX_ACTIONS;
+    let why = format!("networks of at most {n} actions are simulated");
+    assert_over_limit("over-limit", n, "execution-time", &why);
+}
+
+#[test]
+fn smatch_over_its_action_limit_is_refused() {
+    let n = cookingbot::metrics::smatch::MAX_ACTIONS;
+    let why = format!("Smatch compares networks of at most {n} actions");
+    assert_over_limit("smatch-over-limit", n, "smatch-score", &why);
+}
+
+#[test]
+fn input_over_the_size_limit_is_refused_unread() {
+    let s = Scratch::new("over-size");
+    let input = s.path("huge.solution");
+    let size = cookingbot::app::check::MAX_INPUT_BYTES + 1;
+    // A sparse file: its size is checked before anything is read.
+    std::fs::File::create(&input)
+        .and_then(|f| f.set_len(size))
+        .expect("sparse file");
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    let msg = format!(
+        "error: {}: {size} bytes; solution files of at most {} bytes (64 MiB) are read",
+        input.display(),
+        size - 1
+    );
+    assert_failed(&o, 2, &[&msg], &out);
+}

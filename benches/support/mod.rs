@@ -47,3 +47,17 @@ pub fn gold_runs(model: &Model, benchmark: &Benchmark) -> Vec<(GoldRecipe, GoldR
         })
         .collect()
 }
+
+/// One recipe of `actions` actions: `get-kitchen`, then `fetch-and-proportion`s chained through
+/// their kitchen states, as real networks are. Once the kitchen runs out of bowls every further
+/// action fails (binding failed objects), which is the expensive case for the simulator.
+pub fn chain(actions: usize) -> String {
+    let mut s = String::from("#afghan-biscuits\n(get-kitchen ?ks-0)\n");
+    for i in 0..actions.saturating_sub(1) {
+        s.push_str(&format!(
+            "(fetch-and-proportion ?butter-{i} ?ks-{} ?ks-{i} ?container-{i} butter 1/2 g)\n",
+            i + 1
+        ));
+    }
+    s
+}

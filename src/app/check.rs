@@ -1,7 +1,7 @@
 //! `check` (diagnostics for `.solution` files) and `graph` (a recipe's dependency DAG as DOT).
 
 use crate::benchmark;
-use crate::language::diagnostic::Diagnostic;
+use crate::language::diagnostic::render_all;
 use crate::language::parse::parse;
 use crate::language::validate::{ClassLookup, Validator};
 use crate::network::Network;
@@ -21,9 +21,22 @@ pub struct CheckOptions<'a> {
     pub classes: Option<&'a dyn ClassLookup>,
 }
 
+/// The largest `.solution` file read. Parsing holds about 20 bytes per byte of text; a network
+/// long enough to need more than this is over the simulator's limit anyway
+/// ([`crate::simulation::MAX_ACTIONS`] actions take about 10 MB of text).
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
 /// A `.solution` file's text, or a one-line reason why it cannot be checked.
 pub fn read_solution_text(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let cannot_read = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
+    let size = std::fs::metadata(path).map_err(cannot_read)?.len();
+    if size > MAX_INPUT_BYTES {
+        return Err(format!(
+            "{}: {size} bytes; solution files of at most {MAX_INPUT_BYTES} bytes (64 MiB) are read",
+            path.display()
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(cannot_read)?;
     if bytes.contains(&0) {
         return Err(format!(
             "{}: a binary file, not a .solution text",
@@ -66,9 +79,7 @@ pub fn check_files(files: &[&Path], opts: &CheckOptions, err: &mut dyn Write) ->
         };
         let diagnostics = crate::language::validate::check(&text, &validator);
         let name = path.display().to_string();
-        for d in &diagnostics {
-            let _ = write!(err, "{}", d.render(&name, &text));
-        }
+        let _ = write!(err, "{}", render_all(&diagnostics, &name, &text));
         let e = diagnostics.iter().filter(|d| d.is_error()).count();
         errors += e;
         warnings += diagnostics.len() - e;
@@ -110,13 +121,8 @@ pub fn graph(
     };
     let parsed = parse(&text);
     let name = path.display().to_string();
-    for d in parsed
-        .diagnostics
-        .iter()
-        .filter(|d: &&Diagnostic| d.is_error())
-    {
-        let _ = write!(err, "{}", d.render(&name, &text));
-    }
+    let errors = parsed.diagnostics.iter().filter(|d| d.is_error());
+    let _ = write!(err, "{}", render_all(errors, &name, &text));
     let wanted = recipe.map(str::to_lowercase);
     let found = parsed
         .file

@@ -5,7 +5,7 @@ use super::check::{EXIT_INVALID, EXIT_UNREADABLE, read_solution_text};
 use super::data::{self, DataRequest};
 use crate::benchmark::{self, Benchmark, DataError};
 use crate::language::ast::Recipe;
-use crate::language::diagnostic::{Diagnostic, line_col};
+use crate::language::diagnostic::{Diagnostic, line_col, render_all};
 use crate::language::parse::parse;
 use crate::language::validate::{Validator, closest};
 use crate::metrics::{gold_run, score};
@@ -56,9 +56,7 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     diagnostics.extend(validator.validate(&parsed.file));
     let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.is_error()).collect();
     if !errors.is_empty() {
-        for d in errors {
-            let _ = write!(err, "{}", d.render(&name, &text));
-        }
+        let _ = write!(err, "{}", render_all(errors, &name, &text));
         let _ = writeln!(err, "error: {name} has errors; nothing was simulated");
         return EXIT_INVALID;
     }

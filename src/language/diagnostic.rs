@@ -205,7 +205,10 @@ impl Diagnostic {
 
     /// Render like rustc: `error[E0104]: ...`, `--> file:line:col`, the line, a caret, `help:`.
     pub fn render(&self, file_name: &str, text: &str) -> String {
-        let file = SimpleFile::new(file_name, text);
+        render_all([self], file_name, text)
+    }
+
+    fn emit(&self, file: &SimpleFile<&str, &str>, text: &str) -> String {
         let range = clamp(self.span, text);
         let base = match self.severity {
             Severity::Error => cs::Diagnostic::error(),
@@ -221,11 +224,25 @@ impl Diagnostic {
             d = d.with_notes(vec![format!("help: {h}")]);
         }
         let config = term::Config::default();
-        term::emit_into_string(&config, &file, &d).unwrap_or_else(|_| {
+        term::emit_into_string(&config, file, &d).unwrap_or_else(|_| {
             let (line, col) = line_col(text, self.span.start);
-            format!("{file_name}:{line}:{col}: {}\n", self.message)
+            format!("{}:{line}:{col}: {}\n", file.name(), self.message)
         })
     }
+}
+
+/// Render diagnostics of one text, one after the other. The text's line index is built once:
+/// building it per diagnostic made a file with many diagnostics quadratic.
+pub fn render_all<'d>(
+    diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
+    file_name: &str,
+    text: &str,
+) -> String {
+    let file = SimpleFile::new(file_name, text);
+    diagnostics
+        .into_iter()
+        .map(|d| d.emit(&file, text))
+        .collect()
 }
 
 /// Keep a span inside the text and on character boundaries, so rendering never fails.

@@ -7,9 +7,11 @@
 //! execution (the reference's `NIL`). Primitives never mutate what they were given: each works
 //! on a copy of its input kitchen state, so bindings are snapshots.
 
+mod dead_ends;
 pub mod kitchen;
 pub mod known;
 pub mod primitives;
+mod runnable;
 
 use crate::catalogue::{Catalogue, PrimitiveSig, Role};
 use crate::language::ast::{Arg, Recipe};
@@ -17,10 +19,18 @@ use crate::number::Number;
 use crate::ontology::{ClassId, Ontology, SlotId, parse_init};
 use crate::profile::Profile;
 use crate::world::{Entity, Maker, Pid, Value};
+use dead_ends::{DeadEnds, DoneSet};
 use known::Known;
-use std::collections::{HashMap, HashSet};
+use runnable::Runnable;
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
+
+/// The most actions a network may have to be simulated. A run keeps every kitchen state it
+/// produced (bindings are snapshots), about 17 KB per action on long networks, so this bounds a
+/// run to about 2 GB; gold networks have about 40 actions. Larger networks are refused before
+/// the run starts.
+pub const MAX_ACTIONS: usize = 100_000;
 
 /// Everything a simulation needs, loaded once per profile and shared by all runs.
 pub struct Model {
@@ -367,10 +377,11 @@ struct Attempt {
     steps: Vec<Step>,
 }
 
-/// A node of the search on the current path: the next action to try from it, whether it is
-/// explored at all (not complete, not a known dead end), and how to undo the action that led
-/// into it.
+/// A node of the search on the current path: its set of executed actions, the next action to
+/// try from it, whether it is explored at all (not complete, not a known dead end), and how to
+/// undo the action that led into it.
 struct Node<'m> {
+    done: DoneSet,
     next: usize,
     explore: bool,
     undo: Option<Undo<'m>>,
@@ -385,6 +396,13 @@ struct Undo<'m> {
 
 impl<'m> Engine<'m> {
     fn new(model: &'m Model, recipe: &'m Recipe) -> Result<Engine<'m>, SimError> {
+        let actions = recipe.predicates.len();
+        if actions > MAX_ACTIONS {
+            return Err(SimError::new(format!(
+                "recipe {} has {actions} actions; networks of at most {MAX_ACTIONS} actions are simulated",
+                recipe.id
+            )));
+        }
         let mut maker = model.maker();
         let mut sigs = Vec::with_capacity(recipe.predicates.len());
         let mut slots = Vec::with_capacity(recipe.predicates.len());
@@ -447,7 +465,6 @@ impl<'m> Engine<'m> {
     }
 
     fn run(mut self) -> Result<Execution, SimError> {
-        let n = self.recipe.predicates.len();
         let mut best = Attempt {
             bindings: self.initial.clone(),
             steps: Vec::new(),
@@ -456,9 +473,7 @@ impl<'m> Engine<'m> {
             bindings: self.initial.clone(),
             steps: Vec::new(),
         };
-        let mut done = vec![false; n];
-        let mut dead_ends: HashSet<Vec<bool>> = HashSet::new();
-        let solved = self.search(&mut state, &mut done, &mut dead_ends, &mut best)?;
+        let solved = self.search(&mut state, &mut best)?;
         let result = if solved { state } else { best };
         Ok(Execution {
             slots: self.slots,
@@ -473,16 +488,17 @@ impl<'m> Engine<'m> {
     /// executed actions already known to lead nowhere are not explored again. The path is an
     /// explicit stack (networks may be far deeper than the call stack) and backtracking
     /// restores what the undone action replaced, so one set of bindings serves the whole
-    /// search; the longest attempt is copied out only when the search leaves it.
-    fn search(
-        &mut self,
-        state: &mut Attempt,
-        done: &mut [bool],
-        dead_ends: &mut HashSet<Vec<bool>>,
-        best: &mut Attempt,
-    ) -> Result<bool, SimError> {
-        let n = done.len();
+    /// search; the longest attempt is copied out only when the search leaves it. Which actions
+    /// can run is kept up to date per changed slot ([`Runnable`]) and executed sets are
+    /// remembered as trail cells ([`DeadEnds`]): each step costs the same however long the
+    /// network.
+    fn search(&mut self, state: &mut Attempt, best: &mut Attempt) -> Result<bool, SimError> {
+        let n = self.recipe.predicates.len();
+        let mut runnable = Runnable::new(&self.slots, state.bindings.len());
+        runnable.refresh(0..n, |q| self.applicable(q, &state.bindings));
+        let mut dead_ends = DeadEnds::new(n);
         let mut path: Vec<Node<'m>> = Vec::new();
+        let mut done = DeadEnds::empty();
         let mut undo = None;
         loop {
             // Enter a node.
@@ -492,9 +508,10 @@ impl<'m> Engine<'m> {
                 }
                 false
             } else {
-                !dead_ends.contains(done)
+                !dead_ends.is_dead(done)
             };
             path.push(Node {
+                done,
                 next: 0,
                 explore,
                 undo: undo.take(),
@@ -505,26 +522,25 @@ impl<'m> Engine<'m> {
                     return Ok(false);
                 };
                 let child = if node.explore {
-                    (node.next..n).find_map(|p| {
-                        if done[p] {
-                            return None;
-                        }
-                        self.applicable(p, &state.bindings).map(|case| (p, case))
-                    })
+                    runnable.first_from(node.next)
                 } else {
                     None
                 };
                 if let Some((p, case)) = child {
                     node.next = p + 1;
+                    done = dead_ends.with(node.done, p);
                     let maker = self.maker.clone();
                     let replaced = self.execute(p, case, state)?;
-                    done[p] = true;
+                    runnable.run(p);
+                    runnable.refresh_users(replaced.iter().map(|(s, _)| *s), |q| {
+                        self.applicable(q, &state.bindings)
+                    });
                     undo = Some(Undo { p, replaced, maker });
                     break;
                 }
                 let node = path.pop().expect("the deepest node exists");
                 if node.explore {
-                    dead_ends.insert(done.to_vec());
+                    dead_ends.mark_dead(node.done);
                 }
                 // The first attempt to reach a new length has no longer descendant: keep it.
                 if state.steps.len() > best.steps.len() {
@@ -532,12 +548,16 @@ impl<'m> Engine<'m> {
                     best.steps.clone_from(&state.steps);
                 }
                 if let Some(u) = node.undo {
-                    done[u.p] = false;
                     state.steps.pop();
+                    let filled: Vec<usize> = u.replaced.iter().map(|(s, _)| *s).collect();
                     for (s, old) in u.replaced.into_iter().rev() {
                         state.bindings[s] = old;
                     }
                     self.maker = u.maker;
+                    runnable.undo(u.p);
+                    let case_of = |q| self.applicable(q, &state.bindings);
+                    runnable.refresh([u.p], case_of);
+                    runnable.refresh_users(filled, case_of);
                 }
             }
         }

@@ -1,0 +1,104 @@
+//! The search's memo of dead ends: sets of executed actions from which the search found no
+//! complete ordering, so that it never explores the same set again.
+//!
+//! The memo is consulted on entering every node of the search, so a set must be neither hashed
+//! nor copied whole (that made long networks quadratic). Every node's set is one cell of an
+//! append-only trail (the action just run and the cell of the set before it) plus a hash that
+//! one XOR per action keeps up to date (Zobrist hashing). Sets with equal hashes are compared
+//! exactly by walking both back to their common cell, so the memo answers exactly what a memo
+//! of whole sets answers.
+
+use std::collections::HashMap;
+
+/// A set of executed actions: a handle into the trail.
+#[derive(Clone, Copy, Debug)]
+pub struct DoneSet {
+    /// The trail cell of the last action added; `EMPTY` for no action.
+    cell: usize,
+    len: usize,
+    hash: u64,
+}
+
+const EMPTY: usize = usize::MAX;
+
+/// One step of the trail: the set of cell `parent` plus `action`.
+struct Cell {
+    action: usize,
+    parent: usize,
+}
+
+pub struct DeadEnds {
+    /// A fixed pseudo-random key per action; a set's hash is the XOR of its actions' keys.
+    keys: Vec<u64>,
+    trail: Vec<Cell>,
+    dead: HashMap<u64, Vec<DoneSet>>,
+}
+
+impl DeadEnds {
+    pub fn new(actions: usize) -> DeadEnds {
+        DeadEnds {
+            keys: (0..actions as u64).map(splitmix64).collect(),
+            trail: Vec::new(),
+            dead: HashMap::new(),
+        }
+    }
+
+    /// The set of no action.
+    pub fn empty() -> DoneSet {
+        DoneSet {
+            cell: EMPTY,
+            len: 0,
+            hash: 0,
+        }
+    }
+
+    /// `set` with `action` (not in it) added.
+    pub fn with(&mut self, set: DoneSet, action: usize) -> DoneSet {
+        self.trail.push(Cell {
+            action,
+            parent: set.cell,
+        });
+        DoneSet {
+            cell: self.trail.len() - 1,
+            len: set.len + 1,
+            hash: set.hash ^ self.keys[action],
+        }
+    }
+
+    pub fn is_dead(&self, set: DoneSet) -> bool {
+        self.dead
+            .get(&set.hash)
+            .is_some_and(|known| known.iter().any(|&k| self.same(k, set)))
+    }
+
+    pub fn mark_dead(&mut self, set: DoneSet) {
+        self.dead.entry(set.hash).or_default().push(set);
+    }
+
+    /// Whether two sets hold the same actions. Sets of equal size reach their common cell
+    /// after the same number of steps back; up to there each holds the other's actions.
+    fn same(&self, a: DoneSet, b: DoneSet) -> bool {
+        if a.len != b.len {
+            return false;
+        }
+        let (mut x, mut y) = (a.cell, b.cell);
+        let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
+        while x != y {
+            only_a.push(self.trail[x].action);
+            only_b.push(self.trail[y].action);
+            x = self.trail[x].parent;
+            y = self.trail[y].parent;
+        }
+        only_a.sort_unstable();
+        only_b.sort_unstable();
+        only_a == only_b
+    }
+}
+
+/// SplitMix64's output function: well-spread keys from consecutive indexes.
+fn splitmix64(i: u64) -> u64 {
+    let mut z = i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
