@@ -283,10 +283,7 @@ fn finish(
         && matches!(format, Format::Csv | Format::Json)
         && let Some((name, _)) = refusals.first()
     {
-        let _ = writeln!(
-            err,
-            "error: {name} was refused (the reference evaluator refuses it too); no results were written"
-        );
+        let _ = writeln!(err, "error: {name} was refused; no results were written");
         return EXIT_REFUSED;
     }
     let text = match format {

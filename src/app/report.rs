@@ -84,7 +84,7 @@ fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<ReportModel, (i32,
         (
             EXIT_REFUSED,
             format!(
-                "{}error: {name} was refused (the reference evaluator refuses it too); no report was written\n",
+                "{}error: {name} was refused; no report was written\n",
                 refusal.render(&name, &text)
             ),
         )
