@@ -662,11 +662,13 @@ fn with_no_data_an_official_solution_downloads_it_then_evaluates() {
     let machine = FreshMachine::new();
     let row = &reference_rows("2024", "doc-examples.tsv")[0];
     let output = machine.work.path().join("out.csv");
+    // The evaluator runs in the machine's work folder: the shared data may be given relative.
+    let solution = std::path::absolute(&row.solution).unwrap();
     let evaluate = |base_url: &str| {
         run(machine
             .evaluator(base_url)
             .arg("-input")
-            .arg(&row.solution)
+            .arg(&solution)
             .arg("-output")
             .arg(&output))
     };
