@@ -146,7 +146,7 @@ impl Launcher {
             }
         });
         ui.horizontal(|ui| {
-            ui.label("Reference:");
+            let label = ui.label("Reference:");
             let mut profile = self.data.profile;
             ui.add_enabled_ui(idle && !self.data.busy(), |ui| {
                 egui::ComboBox::from_id_salt("profile")
@@ -155,7 +155,9 @@ impl Launcher {
                         for p in Profile::ALL {
                             ui.selectable_value(&mut profile, p, p.name());
                         }
-                    });
+                    })
+                    .response
+                    .labelled_by(label.id);
             });
             if profile != self.data.profile {
                 self.data = self.data.for_profile(profile);

@@ -66,14 +66,18 @@ pub fn table(ui: &mut egui::Ui, e: &Evaluation, view: &mut View) {
         .spacing([18.0, 4.0])
         .show(ui, |ui| {
             for (c, h) in headers.iter().enumerate() {
-                let arrow = match view.sort {
-                    Some((s, true)) if s == c => " ⏶",
-                    Some((s, false)) if s == c => " ⏷",
-                    _ => "",
-                };
+                let direction = view.sort.filter(|s| s.0 == c).map(|s| s.1);
                 let header = ui
-                    .button(RichText::new(format!("{h}{arrow}")).strong())
-                    .on_hover_text("sort by this column");
+                    .horizontal(|ui| {
+                        let header = ui
+                            .button(RichText::new(*h).strong())
+                            .on_hover_text("sort by this column");
+                        if let Some(ascending) = direction {
+                            sort_mark(ui, ascending);
+                        }
+                        header
+                    })
+                    .inner;
                 if header.clicked() {
                     view.sort = match view.sort {
                         Some((s, true)) if s == c => Some((c, false)),
@@ -97,6 +101,22 @@ pub fn table(ui: &mut egui::Ui, e: &Evaluation, view: &mut View) {
                 ui.end_row();
             }
         });
+}
+
+/// A triangle pointing up (ascending) or down, beside the sort column's header (the default
+/// fonts have no arrow glyphs).
+fn sort_mark(ui: &mut egui::Ui, ascending: bool) {
+    let (rect, _) = ui.allocate_exact_size(egui::Vec2::splat(10.0), egui::Sense::hover());
+    let (tip, base) = if ascending {
+        (rect.center_top(), rect.bottom())
+    } else {
+        (rect.center_bottom(), rect.top())
+    };
+    ui.painter().add(egui::Shape::convex_polygon(
+        vec![tip, egui::pos2(rect.right(), base), egui::pos2(rect.left(), base)],
+        ui.visuals().text_color(),
+        egui::Stroke::NONE,
+    ));
 }
 
 /// Why the selected recipe scored as it did.
