@@ -30,7 +30,8 @@ cargo build --release --bin cookingbot-evaluator
 work="$(mktemp -d)"
 pids=()
 cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    # The launcher first, then the display it draws on.
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null || true; done
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -43,14 +44,19 @@ Xvfb "$DISPLAY" -screen 0 1280x960x24 -nolisten tcp &
 pids+=($!)
 for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
 
-LIBGL_ALWAYS_SOFTWARE=1 target/release/cookingbot-evaluator gui --benchmark demo \
-    --input examples/demo-mistake.solution --output "$work/results.csv" --run &
+# Run in the scratch folder so that the window shows short paths.
+cp examples/demo-mistake.solution "$work/"
+exe="$PWD/target/release/cookingbot-evaluator"
+(cd "$work" && LIBGL_ALWAYS_SOFTWARE=1 exec "$exe" gui --benchmark demo \
+    --input demo-mistake.solution --output results.csv --run) &
 pids+=($!)
 
 window="$(timeout 60 xdotool search --sync --onlyvisible --name 'cookingbot evaluator' | head -1)"
 # The demo scores in well under a second; the CSV appears when the run is over.
 for _ in $(seq 600); do [ -s "$work/results.csv" ] && break; sleep 0.1; done
 [ -s "$work/results.csv" ] || { echo "error: the evaluation did not finish" >&2; exit 1; }
+# The pointer off the window, so that no tooltip shows.
+xdotool mousemove 1279 959
 sleep 2
 mkdir -p "$(dirname "$out")"
 import -window "$window" "$out"

@@ -60,7 +60,11 @@ fn benchmark() -> Option<PathBuf> {
 fn start_stays_disabled_until_input_and_output_are_chosen() {
     let mut h = launcher(demo());
     assert!(!start_enabled(&h));
-    type_into(&mut h, "Input .solution file", "examples/demo-mistake.solution");
+    type_into(
+        &mut h,
+        "Input .solution file",
+        "examples/demo-mistake.solution",
+    );
     assert!(!start_enabled(&h), "enabled with the input alone");
     type_into(&mut h, "Output CSV file", "results.csv");
     assert!(start_enabled(&h));
@@ -110,13 +114,10 @@ fn documentation_example_shows_the_reference_values_and_each_rows_details() {
         ] {
             let column = h.get_by_role_and_label(Role::Button, metric).rect();
             let cell = h.get_all_by_label(value).map(|n| n.rect()).find(|r| {
-                (r.center().y - recipe.center().y).abs() < 1.0 && (r.min.x - column.min.x).abs() < 1.0
+                (r.center().y - recipe.center().y).abs() < 1.0
+                    && (r.min.x - column.min.x).abs() < 1.0
             });
-            assert!(
-                cell.is_some(),
-                "{}: no {value} under {metric}",
-                row.recipe
-            );
+            assert!(cell.is_some(), "{}: no {value} under {metric}", row.recipe);
         }
     }
 
@@ -181,7 +182,8 @@ fn rows_sort_by_a_metric_column() {
     // The reference's order: the reverse of the file.
     assert!(y(&h, ids[2]) < y(&h, ids[1]) && y(&h, ids[1]) < y(&h, ids[0]));
     // Execution times 490, 1215 and 1620, ascending.
-    h.get_by_role_and_label(Role::Button, "execution-time").click();
+    h.get_by_role_and_label(Role::Button, "execution-time")
+        .click();
     h.run();
     assert!(y(&h, ids[0]) < y(&h, ids[1]) && y(&h, ids[1]) < y(&h, ids[2]));
 }

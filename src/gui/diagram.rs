@@ -83,7 +83,10 @@ pub fn network(ui: &mut egui::Ui, d: &NetworkDiagram) {
         painter.text(
             rect.min + Vec2::new(7.0, 23.0),
             Align2::LEFT_TOP,
-            clip(format!("#{}  {}", node.action, node.constants).trim_end(), 24),
+            clip(
+                format!("#{}  {}", node.action, node.constants).trim_end(),
+                24,
+            ),
             FontId::proportional(11.0),
             MUTED,
         );
@@ -180,9 +183,12 @@ pub fn timeline(ui: &mut egui::Ui, t: &Timeline) {
             Stroke::new(1.0, stroke),
             egui::StrokeKind::Inside,
         );
-        let label = [format!("#{} {}", b.action, b.primitive), b.action.to_string()]
-            .into_iter()
-            .find(|l| l.chars().count() as f32 * 6.0 + 8.0 <= w);
+        let label = [
+            format!("#{} {}", b.action, b.primitive),
+            b.action.to_string(),
+        ]
+        .into_iter()
+        .find(|l| l.chars().count() as f32 * 6.0 + 8.0 <= w);
         if let Some(label) = label {
             painter.text(
                 pos2(x1 + 4.0, y + BAR / 2.0),
@@ -221,7 +227,9 @@ pub fn timeline(ui: &mut egui::Ui, t: &Timeline) {
         );
     };
     match t.gold_end {
-        Some(g) if g == t.end => marker(t.end, format!("end {g} s = gold"), GOLD, Align2::RIGHT_TOP),
+        Some(g) if g == t.end => {
+            marker(t.end, format!("end {g} s = gold"), GOLD, Align2::RIGHT_TOP)
+        }
         Some(g) => {
             let (gold, end) = if g < t.end {
                 (Align2::RIGHT_TOP, Align2::LEFT_TOP)
@@ -240,7 +248,13 @@ pub fn legend(ui: &mut egui::Ui, entries: &[(u32, &str)]) {
     ui.horizontal_wrapped(|ui| {
         for &(rgb, text) in entries {
             let (rect, _) = ui.allocate_exact_size(Vec2::splat(12.0), Sense::hover());
-            ui.painter().rect_filled(rect, 2.0, hex(rgb));
+            ui.painter().rect(
+                rect,
+                2.0,
+                hex(rgb),
+                Stroke::new(1.0, hex(0x9aa5b1)),
+                egui::StrokeKind::Inside,
+            );
             ui.label(egui::RichText::new(text).small());
             ui.add_space(8.0);
         }

@@ -136,7 +136,13 @@ impl Launcher {
             .num_columns(3)
             .spacing([8.0, 6.0])
             .show(ui, |ui| {
-                path_row(ui, "Input .solution file", &mut self.input, idle, Dialog::Open);
+                path_row(
+                    ui,
+                    "Input .solution file",
+                    &mut self.input,
+                    idle,
+                    Dialog::Open,
+                );
                 path_row(ui, "Output CSV file", &mut self.output, idle, Dialog::Save);
             });
         ui.horizontal_wrapped(|ui| {
@@ -182,8 +188,7 @@ impl Launcher {
                 data::bar(ui, &p);
             } else if request.is_none() {
                 ui.label(
-                    RichText::new("Choose the input and the output file and tick a metric.")
-                        .weak(),
+                    RichText::new("Choose the input and the output file and tick a metric.").weak(),
                 );
             }
             let start_now = std::mem::take(&mut self.start_pending) && ready;
@@ -213,9 +218,8 @@ impl Launcher {
                     ui.strong("problem");
                     ui.end_row();
                     for p in problems {
-                        let (line, column) = p
-                            .at
-                            .map_or((String::new(), String::new()), |(l, c)| {
+                        let (line, column) =
+                            p.at.map_or((String::new(), String::new()), |(l, c)| {
                                 (l.to_string(), c.to_string())
                             });
                         ui.label(line);

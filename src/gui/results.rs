@@ -113,7 +113,11 @@ fn sort_mark(ui: &mut egui::Ui, ascending: bool) {
         (rect.center_bottom(), rect.top())
     };
     ui.painter().add(egui::Shape::convex_polygon(
-        vec![tip, egui::pos2(rect.right(), base), egui::pos2(rect.left(), base)],
+        vec![
+            tip,
+            egui::pos2(rect.right(), base),
+            egui::pos2(rect.left(), base),
+        ],
         ui.visuals().text_color(),
         egui::Stroke::NONE,
     ));
@@ -156,7 +160,11 @@ fn goals(ui: &mut egui::Ui, page: &RecipePage) {
     if page.goals.is_empty() {
         return;
     }
-    let missed: Vec<_> = page.goals.iter().filter(|g| g.reached_by.is_none()).collect();
+    let missed: Vec<_> = page
+        .goals
+        .iter()
+        .filter(|g| g.reached_by.is_none())
+        .collect();
     ui.separator();
     ui.strong(format!(
         "Gold goals missed: {} of {}",
@@ -199,7 +207,10 @@ fn dish(ui: &mut egui::Ui, page: &RecipePage) {
         );
     }
     if !x.container.is_empty() {
-        line(ui, format!("container differs in {}", x.container.join(", ")));
+        line(
+            ui,
+            format!("container differs in {}", x.container.join(", ")),
+        );
     }
     if !any {
         ui.label("none: the dish matches the gold dish");
