@@ -218,3 +218,26 @@ fn refused_input_lists_its_problems_with_line_and_column() {
     assert!(on_its_row("2"), "column 2");
     assert!(!output.exists(), "a refused file writes nothing");
 }
+
+/// With no arguments the program opens the launcher; with no display to open it on, it says
+/// why and shows the command line's usage.
+#[cfg(target_os = "linux")]
+#[test]
+fn no_arguments_without_a_display_explains_and_shows_the_usage() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: cannot open the launcher window: "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("\nusage: cookingbot-evaluator -input FILE.solution|DIR"),
+        "{stderr}"
+    );
+}

@@ -50,7 +50,7 @@ impl Request {
 
 /// How an evaluation ended.
 pub enum Outcome {
-    Scored(Evaluation),
+    Scored(Box<Evaluation>),
     /// The reference refuses the file: nothing was written.
     Refused(Vec<Problem>),
     /// The input, the benchmark data or the output could not be used.
@@ -139,13 +139,13 @@ pub fn run(request: &Request, progress: &Reporter<Outcome>) -> Outcome {
             .filter_map(|r| r.page.as_ref().ok().cloned())
             .collect(),
     };
-    Outcome::Scored(Evaluation {
+    Outcome::Scored(Box::new(Evaluation {
         metrics: opts.metrics,
         rows,
         csv,
         output: opts.output,
         report,
-    })
+    }))
 }
 
 /// The refusal's diagnostics with their line and column, or its message.
