@@ -11,6 +11,8 @@ pub mod benchmark;
 pub mod catalogue;
 pub mod evaluate;
 pub mod fetch;
+#[cfg(feature = "gui")]
+pub mod gui;
 pub mod language;
 pub mod metrics;
 pub mod network;

@@ -9,7 +9,7 @@ use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
 use crate::metrics::gold_run;
 use crate::report::html::{RecipePage, ReportModel, render};
-use crate::report::write_atomically;
+use crate::report::{MetricSet, write_atomically};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -105,7 +105,7 @@ fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<ReportModel, (i32,
         if only.as_ref().is_some_and(|id| *id != recipe.id) {
             continue;
         }
-        pages.push(page(&evaluator, recipe, &text, result, e).map_err(unusable)?);
+        pages.push(recipe_page(&evaluator, recipe, &text, result, &e.metrics).map_err(unusable)?);
     }
     Ok(ReportModel {
         source: name,
@@ -114,12 +114,15 @@ fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<ReportModel, (i32,
     })
 }
 
-fn page(
+/// The page of one recipe of `text`, scored as `result`: runs the recipe and its gold network
+/// again for what the scores do not keep (every action's status and times, the dishes).
+/// `Err` says why a run fails.
+pub fn recipe_page(
     evaluator: &Evaluator,
     recipe: &crate::language::ast::Recipe,
     text: &str,
     result: &crate::report::RecipeResult,
-    e: &EvaluateOptions,
+    metrics: &MetricSet,
 ) -> Result<RecipePage, String> {
     let model = &evaluator.model;
     let fails = |what: &str, m: String| format!("{}: {what}: {m}", recipe.id);
@@ -133,12 +136,12 @@ fn page(
     let gold = gold_run(model, &g.network, &g.primary_output_var)
         .map_err(|x| fails("the gold network fails to run", x.message))?;
     Ok(RecipePage::new(
-        model, recipe, text, &exec, result, &gold, &e.metrics,
+        model, recipe, text, &exec, result, &gold, metrics,
     ))
 }
 
 /// Hand the page to the platform's opener (`xdg-open`, `open`, `start`).
-fn open_in_browser(path: &Path) -> Result<(), String> {
+pub fn open_in_browser(path: &Path) -> Result<(), String> {
     let (program, leading): (&str, &[&str]) = if cfg!(target_os = "macos") {
         ("open", &[])
     } else if cfg!(windows) {

@@ -210,6 +210,24 @@ enum Command {
         #[arg(long, num_args = 1..)]
         metrics: Vec<String>,
     },
+    /// Open the desktop launcher (also what running the program with no arguments does):
+    /// pick the input and output, tick the metrics, start, and see why each recipe scored as
+    /// it did.
+    #[cfg(feature = "gui")]
+    Gui {
+        /// The .solution file to fill in.
+        #[arg(long)]
+        input: Option<PathBuf>,
+        /// The CSV file to fill in.
+        #[arg(long)]
+        output: Option<PathBuf>,
+        /// Metrics to tick (default: all four).
+        #[arg(long, num_args = 1..)]
+        metrics: Vec<String>,
+        /// Start the evaluation at once (needs --input and --output).
+        #[arg(long)]
+        run: bool,
+    },
     /// Translate recipe text (benchmark XML, plain text, or an HTML page with a schema.org
     /// Recipe in JSON-LD) into a checked network.
     Translate {
@@ -267,7 +285,25 @@ fn demo_recipes(
     Ok(Some(manifest.recipes.into_iter().map(|r| r.id).collect()))
 }
 
+/// Open the launcher; where no window can be opened, say why and how to use the command line.
+#[cfg(feature = "gui")]
+fn launch(settings: cookingbot::gui::Settings) -> i32 {
+    match cookingbot::gui::run(settings) {
+        Ok(()) => evaluate::EXIT_OK,
+        Err(e) => {
+            eprintln!("error: cannot open the launcher window: {e}\n{USAGE}");
+            evaluate::EXIT_UNUSABLE
+        }
+    }
+}
+
+const USAGE: &str = "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open]\n       cookingbot-evaluator --help";
+
 fn main() -> ExitCode {
+    #[cfg(feature = "gui")]
+    if std::env::args_os().len() == 1 {
+        return ExitCode::from(u8::try_from(launch(Default::default())).unwrap_or(2));
+    }
     let cli = Cli::parse_from(normalise(std::env::args()));
     let mut stderr = std::io::stderr();
     let mut stdout = std::io::stdout();
@@ -383,6 +419,27 @@ fn main() -> ExitCode {
             };
             report::run(&opts, &mut stdout, &mut stderr)
         }
+        #[cfg(feature = "gui")]
+        Some(Command::Gui {
+            input,
+            output,
+            metrics,
+            run,
+        }) => {
+            let defaults = cookingbot::gui::Settings::default();
+            launch(cookingbot::gui::Settings {
+                input,
+                output,
+                metrics: if metrics.is_empty() {
+                    defaults.metrics
+                } else {
+                    MetricSet::from_words(&metrics)
+                },
+                profile: cli.reference,
+                benchmark: cli.benchmark,
+                start: run,
+            })
+        }
         Some(Command::Translate {
             input,
             output,
@@ -470,9 +527,7 @@ fn main() -> ExitCode {
                     }
                 }
                 _ => {
-                    eprintln!(
-                        "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open]\n       cookingbot-evaluator --help"
-                    );
+                    eprintln!("{USAGE}");
                     evaluate::EXIT_UNUSABLE
                 }
             }

@@ -113,6 +113,17 @@ pub struct DiagramEdge {
     pub kitchen_state: bool,
 }
 
+impl NetworkDiagram {
+    /// Where action `action` (1-based) sits, in grid units: its layer (column) and its row,
+    /// layers with fewer nodes centred vertically. Every drawing of the diagram scales this.
+    pub fn position(&self, action: usize) -> (f64, f64) {
+        let node = &self.nodes[action - 1];
+        let in_layer = self.nodes.iter().filter(|n| n.layer == node.layer).count();
+        let offset = (self.rows - in_layer) as f64 / 2.0;
+        (node.layer as f64, offset + node.row as f64)
+    }
+}
+
 /// The executed actions against simulated time; overlapping actions sit in separate lanes.
 #[derive(Clone, Debug, Serialize)]
 pub struct Timeline {
@@ -483,6 +494,22 @@ fn timeline(
         gold_end,
         lanes,
         bars,
+    }
+}
+
+impl Timeline {
+    /// The time axis: tick spacing (1, 2 or 5 × 10ⁿ, about ten ticks) and its end, a whole
+    /// number of ticks covering both the execution and the gold time.
+    pub fn axis(&self) -> (f64, f64) {
+        let span = self.end.max(self.gold_end.unwrap_or(0.0)).max(1.0);
+        let raw = (span / 10.0).max(1.0);
+        let base = 10f64.powf(raw.log10().floor());
+        let step = [1.0, 2.0, 5.0, 10.0]
+            .into_iter()
+            .map(|m| m * base)
+            .find(|s| *s >= raw)
+            .unwrap_or(10.0 * base);
+        (step, (span / step).ceil() * step)
     }
 }
 

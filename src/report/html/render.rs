@@ -219,17 +219,9 @@ const PAD: f64 = 14.0;
 fn network(out: &mut String, n: usize, d: &NetworkDiagram) {
     let width = PAD * 2.0 + (d.layers.max(1) as f64 - 1.0) * COLUMN + NODE_W;
     let height = PAD * 2.0 + (d.rows.max(1) as f64 - 1.0) * ROW + NODE_H;
-    let mut in_layer = vec![0usize; d.layers];
-    for node in &d.nodes {
-        in_layer[node.layer] += 1;
-    }
     let place = |action: usize| {
-        let node = &d.nodes[action - 1];
-        let offset = (d.rows - in_layer[node.layer]) as f64 * ROW / 2.0;
-        (
-            PAD + node.layer as f64 * COLUMN,
-            PAD + offset + node.row as f64 * ROW,
-        )
+        let (column, row) = d.position(action);
+        (PAD + column * COLUMN, PAD + row * ROW)
     };
     let _ = write!(
         out,
@@ -313,17 +305,6 @@ fn network(out: &mut String, n: usize, d: &NetworkDiagram) {
     out.push_str("</svg></div>\n");
 }
 
-/// Tick spacing of 1, 2 or 5 × 10ⁿ giving at most about ten ticks up to `end`.
-fn tick_step(end: f64) -> f64 {
-    let raw = (end / 10.0).max(1.0);
-    let base = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * base)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * base)
-}
-
 const TL_WIDTH: f64 = 1130.0;
 const TL_LEFT: f64 = 64.0;
 const TL_TOP: f64 = 26.0;
@@ -331,9 +312,7 @@ const LANE: f64 = 30.0;
 const BAR: f64 = 22.0;
 
 fn timeline(out: &mut String, n: usize, t: &Timeline) {
-    let span = t.end.max(t.gold_end.unwrap_or(0.0)).max(1.0);
-    let step = tick_step(span);
-    let axis_end = (span / step).ceil() * step;
+    let (step, axis_end) = t.axis();
     let plot = TL_WIDTH - TL_LEFT - 24.0;
     let x = |s: f64| TL_LEFT + s / axis_end * plot;
     let lanes_h = t.lanes as f64 * LANE;

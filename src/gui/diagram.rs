@@ -1,0 +1,277 @@
+//! The report page's network graph and execution timeline, drawn with egui's painter from the
+//! same model (`report::html`) and in the same colours as the HTML report; hovering a node or
+//! a bar shows its action.
+
+use crate::report::html::{ActionStatus, NetworkDiagram, Timeline};
+use eframe::egui::{self, Align2, Color32, FontId, Rect, Sense, Shape, Stroke, Vec2, pos2};
+use eframe::epaint::CubicBezierShape;
+
+const NODE: Vec2 = Vec2::new(150.0, 40.0);
+const COLUMN: f32 = 176.0;
+const ROW: f32 = 50.0;
+const PAD: f32 = 10.0;
+
+const INK: Color32 = Color32::from_rgb(0x1f, 0x29, 0x33);
+const MUTED: Color32 = Color32::from_rgb(0x52, 0x60, 0x6d);
+const EDGE: Color32 = Color32::from_rgb(0x84, 0x92, 0xa6);
+const REACHED: Color32 = Color32::from_rgb(0x2a, 0x9d, 0x6a);
+const GOLD: Color32 = Color32::from_rgb(0xb7, 0x89, 0x2b);
+
+fn hex(rgb: u32) -> Color32 {
+    Color32::from_rgb((rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8)
+}
+
+/// `s` cut to `max` characters with an ellipsis.
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut cut: String = s.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+/// The dependency graph, layers left to right; arrows carry ingredients and tools.
+pub fn network(ui: &mut egui::Ui, d: &NetworkDiagram) {
+    let size = Vec2::new(
+        PAD * 2.0 + (d.layers.max(1) - 1) as f32 * COLUMN + NODE.x,
+        PAD * 2.0 + (d.rows.max(1) - 1) as f32 * ROW + NODE.y,
+    );
+    let (response, painter) = ui.allocate_painter(size, Sense::hover());
+    let origin = response.rect.min;
+    let place = |action: usize| {
+        let (column, row) = d.position(action);
+        origin + Vec2::new(PAD + column as f32 * COLUMN, PAD + row as f32 * ROW)
+    };
+    for e in d.edges.iter().filter(|e| !e.kitchen_state) {
+        let from = place(e.from) + Vec2::new(NODE.x, NODE.y / 2.0);
+        let to = place(e.to) + Vec2::new(0.0, NODE.y / 2.0);
+        let bend = ((to.x - from.x).abs() / 2.0).max(30.0);
+        painter.add(CubicBezierShape::from_points_stroke(
+            [from, from + Vec2::X * bend, to - Vec2::X * bend, to],
+            false,
+            Color32::TRANSPARENT,
+            Stroke::new(1.4, EDGE),
+        ));
+        painter.add(Shape::convex_polygon(
+            vec![to, to + Vec2::new(-7.0, -4.0), to + Vec2::new(-7.0, 4.0)],
+            EDGE,
+            Stroke::NONE,
+        ));
+    }
+    for node in &d.nodes {
+        let rect = Rect::from_min_size(place(node.action), NODE);
+        let (fill, stroke) = match node.status {
+            ActionStatus::Executed => (hex(0xeef4fc), hex(0x7ea6df)),
+            ActionStatus::Failed => (hex(0xf8d7d7), hex(0xd14343)),
+            ActionStatus::NotRun => (Color32::WHITE, hex(0x9aa5b1)),
+        };
+        painter.rect(
+            rect,
+            6.0,
+            fill,
+            Stroke::new(1.5, stroke),
+            egui::StrokeKind::Inside,
+        );
+        painter.text(
+            rect.min + Vec2::new(7.0, 6.0),
+            Align2::LEFT_TOP,
+            clip(&node.primitive, 20),
+            FontId::proportional(12.0),
+            INK,
+        );
+        painter.text(
+            rect.min + Vec2::new(7.0, 23.0),
+            Align2::LEFT_TOP,
+            clip(
+                format!("#{}  {}", node.action, node.constants).trim_end(),
+                24,
+            ),
+            FontId::proportional(11.0),
+            MUTED,
+        );
+        if node.reached_goal.is_some() {
+            painter.circle_filled(rect.right_top() + Vec2::new(-10.0, 10.0), 5.5, REACHED);
+        }
+        let status = match node.status {
+            ActionStatus::Executed => "executed",
+            ActionStatus::Failed => "failed (its output is a failed object)",
+            ActionStatus::NotRun => "never ran",
+        };
+        let goal = node
+            .reached_goal
+            .map(|g| format!("; reaches gold goal {g}"))
+            .unwrap_or_default();
+        let id = response.id.with(node.action);
+        ui.interact(rect, id, Sense::hover()).on_hover_text(format!(
+            "#{} (line {}), {status}{goal}\n{}",
+            node.action, node.line, node.text
+        ));
+    }
+}
+
+const LANE: f32 = 26.0;
+const BAR: f32 = 18.0;
+const LEFT: f32 = 56.0;
+const TOP: f32 = 22.0;
+
+/// The executed actions against simulated time, one lane per overlapping action; passive
+/// actions (the kitchen moves on) in orange, the end and the gold's end marked.
+pub fn timeline(ui: &mut egui::Ui, t: &Timeline) {
+    let width = ui.available_width().max(400.0);
+    let height = TOP + t.lanes as f32 * LANE + 30.0;
+    let (response, painter) = ui.allocate_painter(Vec2::new(width, height), Sense::hover());
+    let o = response.rect.min;
+    let (step, axis_end) = t.axis();
+    let plot = width - LEFT - 16.0;
+    let x = |s: f64| o.x + LEFT + (s / axis_end) as f32 * plot;
+    let axis_y = o.y + TOP + t.lanes as f32 * LANE;
+    let small = FontId::proportional(11.0);
+    for lane in 0..t.lanes {
+        let y = o.y + TOP + lane as f32 * LANE;
+        let band = Rect::from_min_size(pos2(o.x + LEFT, y), Vec2::new(plot, LANE));
+        let fill = if lane % 2 == 0 {
+            hex(0xf5f7fa)
+        } else {
+            Color32::WHITE
+        };
+        painter.rect_filled(band, 0.0, fill);
+        painter.text(
+            pos2(o.x + LEFT - 6.0, y + LANE / 2.0),
+            Align2::RIGHT_CENTER,
+            format!("lane {}", lane + 1),
+            small.clone(),
+            MUTED,
+        );
+    }
+    let mut tick = 0.0;
+    while tick <= axis_end + step / 2.0 {
+        let tx = x(tick);
+        painter.line_segment(
+            [pos2(tx, o.y + TOP), pos2(tx, axis_y + 4.0)],
+            Stroke::new(1.0, hex(0xe1e6ec)),
+        );
+        painter.text(
+            pos2(tx, axis_y + 6.0),
+            Align2::CENTER_TOP,
+            tick,
+            small.clone(),
+            MUTED,
+        );
+        tick += step;
+    }
+    painter.line_segment(
+        [pos2(o.x + LEFT, axis_y), pos2(o.x + LEFT + plot, axis_y)],
+        Stroke::new(1.0, hex(0x9aa5b1)),
+    );
+    for b in &t.bars {
+        let x1 = x(b.start);
+        let w = (x(b.end) - x1).max(3.0);
+        let y = o.y + TOP + b.lane as f32 * LANE + (LANE - BAR) / 2.0;
+        let rect = Rect::from_min_size(pos2(x1, y), Vec2::new(w, BAR));
+        let (fill, stroke, ink) = if b.failed {
+            (hex(0xf8d7d7), hex(0xd14343), hex(0x7a1f1f))
+        } else if b.passive {
+            (hex(0xfbe3bf), hex(0xe59a2f), hex(0x5c3a06))
+        } else {
+            (hex(0x3f7fd8), hex(0x2f65b3), Color32::WHITE)
+        };
+        painter.rect(
+            rect,
+            3.0,
+            fill,
+            Stroke::new(1.0, stroke),
+            egui::StrokeKind::Inside,
+        );
+        let label = [
+            format!("#{} {}", b.action, b.primitive),
+            b.action.to_string(),
+        ]
+        .into_iter()
+        .find(|l| l.chars().count() as f32 * 6.0 + 8.0 <= w);
+        if let Some(label) = label {
+            painter.text(
+                pos2(x1 + 4.0, y + BAR / 2.0),
+                Align2::LEFT_CENTER,
+                label,
+                small.clone(),
+                ink,
+            );
+        }
+        let passive = if b.passive { " (passive)" } else { "" };
+        ui.interact(rect, response.id.with(b.action), Sense::hover())
+            .on_hover_text(format!(
+                "#{} {}–{} s{passive}\n{}",
+                b.action, b.start, b.end, b.text
+            ));
+    }
+    let marker = |at: f64, text: String, colour: Color32, anchor: Align2| {
+        let mx = x(at);
+        painter.add(Shape::dashed_line(
+            &[pos2(mx, o.y + TOP - 4.0), pos2(mx, axis_y)],
+            Stroke::new(1.5, colour),
+            5.0,
+            3.0,
+        ));
+        let dx = if anchor == Align2::RIGHT_TOP {
+            -4.0
+        } else {
+            4.0
+        };
+        painter.text(
+            pos2(mx + dx, o.y + 2.0),
+            anchor,
+            text,
+            FontId::proportional(11.0),
+            colour,
+        );
+    };
+    match t.gold_end {
+        Some(g) if g == t.end => {
+            marker(t.end, format!("end {g} s = gold"), GOLD, Align2::RIGHT_TOP)
+        }
+        Some(g) => {
+            let (gold, end) = if g < t.end {
+                (Align2::RIGHT_TOP, Align2::LEFT_TOP)
+            } else {
+                (Align2::LEFT_TOP, Align2::RIGHT_TOP)
+            };
+            marker(g, format!("gold {g} s"), GOLD, gold);
+            marker(t.end, format!("end {} s", t.end), INK, end);
+        }
+        None => marker(t.end, format!("end {} s", t.end), INK, Align2::RIGHT_TOP),
+    }
+}
+
+/// A coloured swatch and a word, for legends.
+pub fn legend(ui: &mut egui::Ui, entries: &[(u32, &str)]) {
+    ui.horizontal_wrapped(|ui| {
+        for &(rgb, text) in entries {
+            let (rect, _) = ui.allocate_exact_size(Vec2::splat(12.0), Sense::hover());
+            ui.painter().rect(
+                rect,
+                2.0,
+                hex(rgb),
+                Stroke::new(1.0, hex(0x9aa5b1)),
+                egui::StrokeKind::Inside,
+            );
+            ui.label(egui::RichText::new(text).small());
+            ui.add_space(8.0);
+        }
+    });
+}
+
+/// The network's legend.
+pub const NETWORK_LEGEND: [(u32, &str); 4] = [
+    (0xeef4fc, "executed"),
+    (0xf8d7d7, "failed"),
+    (0xffffff, "never ran"),
+    (0x2a9d6a, "reached a gold goal"),
+];
+
+/// The timeline's legend.
+pub const TIMELINE_LEGEND: [(u32, &str); 3] = [
+    (0x3f7fd8, "active: the cook is busy"),
+    (0xfbe3bf, "passive: the kitchen moves on"),
+    (0xf8d7d7, "failed"),
+];

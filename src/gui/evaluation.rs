@@ -1,0 +1,210 @@
+//! One evaluation as the launcher runs it: the command line's pipeline (read, load the
+//! benchmark, refuse or score recipe by recipe, write the reference's CSV) with progress and
+//! cancellation between recipes, keeping each recipe's report page for the details view.
+
+use super::task::Reporter;
+use crate::app::check::read_solution_text;
+use crate::app::evaluate::{self, EvaluateOptions, Format};
+use crate::app::report::recipe_page;
+use crate::benchmark::DataSource;
+use crate::evaluate::Refusal;
+use crate::language::diagnostic::line_col;
+use crate::metrics::smatch::SmatchConfig;
+use crate::profile::Profile;
+use crate::report::html::{RecipePage, ReportModel};
+use crate::report::{self, MetricSet};
+use std::path::PathBuf;
+
+/// What to evaluate.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub input: PathBuf,
+    pub output: PathBuf,
+    pub metrics: MetricSet,
+    pub profile: Profile,
+    pub data: DataSource,
+}
+
+impl Request {
+    /// The same run as the command line's `-input I -output O -metrics ...`.
+    fn options(&self) -> EvaluateOptions {
+        let benchmark = match &self.data {
+            DataSource::Demo => PathBuf::from(crate::benchmark::DEMO),
+            DataSource::Folder(dir) => dir.clone(),
+        };
+        EvaluateOptions {
+            inputs: vec![self.input.clone()],
+            output: self.output.clone(),
+            metrics: self.metrics,
+            profile: self.profile,
+            benchmark: Some(benchmark),
+            kitchen: None,
+            format: Format::Csv,
+            smatch: SmatchConfig::default(),
+            shard: None,
+            fail_under: Vec::new(),
+            progress: false,
+        }
+    }
+}
+
+/// How an evaluation ended.
+pub enum Outcome {
+    Scored(Box<Evaluation>),
+    /// The reference refuses the file: nothing was written.
+    Refused(Vec<Problem>),
+    /// The input, the benchmark data or the output could not be used.
+    Failed(String),
+    Cancelled,
+}
+
+/// A problem in the input, located where the text allows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    /// 1-based line and column.
+    pub at: Option<(usize, usize)>,
+    pub message: String,
+}
+
+/// A scored file.
+pub struct Evaluation {
+    pub metrics: MetricSet,
+    /// In the reference's order (the CSV's).
+    pub rows: Vec<RecipeRow>,
+    /// Exactly what the command line writes for the same run.
+    pub csv: String,
+    /// Where the CSV was written.
+    pub output: PathBuf,
+    /// The HTML report of the recipes that have a page, in file order.
+    pub report: ReportModel,
+}
+
+pub struct RecipeRow {
+    pub recipe_id: String,
+    /// The CSV's cells, in metric order.
+    pub printed: Vec<String>,
+    /// What lies behind the scores, or why the recipe cannot be shown.
+    pub page: Result<RecipePage, String>,
+}
+
+/// Run `request`, reporting progress; writes the CSV (whole or not at all) when scored.
+pub fn run(request: &Request, progress: &Reporter<Outcome>) -> Outcome {
+    let opts = request.options();
+    let name = request.input.display().to_string();
+    let text = match read_solution_text(&request.input) {
+        Ok(t) => t,
+        Err(msg) => return Outcome::Failed(msg),
+    };
+    progress.report(format!("loading {}", request.data), None);
+    let (evaluator, kitchen) = match evaluate::load(&opts) {
+        Ok(e) => e,
+        Err(msg) => return Outcome::Failed(msg),
+    };
+    let recipes = match evaluator.prepare(&text) {
+        Ok(r) => r,
+        Err(refusal) => return Outcome::Refused(problems(&refusal, &text)),
+    };
+    let mut results = Vec::with_capacity(recipes.len());
+    let mut rows = Vec::with_capacity(recipes.len());
+    for (i, recipe) in recipes.iter().enumerate() {
+        if progress.cancelled() {
+            return Outcome::Cancelled;
+        }
+        let done = i as f32 / recipes.len() as f32;
+        progress.report(
+            format!("scoring {} ({} of {})", recipe.id, i + 1, recipes.len()),
+            Some(done),
+        );
+        let result = match evaluator.evaluate_recipe(recipe, &opts.metrics) {
+            Ok(r) => r,
+            Err(refusal) => return Outcome::Refused(problems(&refusal, &text)),
+        };
+        rows.push(RecipeRow {
+            recipe_id: result.recipe_id.clone(),
+            printed: opts.metrics.iter().map(|m| result.formatted(m)).collect(),
+            page: recipe_page(&evaluator, recipe, &text, &result, &opts.metrics),
+        });
+        results.push(result);
+    }
+    let csv = report::csv::render(&results, &opts.metrics);
+    if let Err(e) = report::write_atomically(&opts.output, csv.as_bytes()) {
+        return Outcome::Failed(format!("cannot write {}: {e}", opts.output.display()));
+    }
+    let report = ReportModel {
+        source: name,
+        signature: evaluate::signature(&opts, kitchen),
+        recipes: rows
+            .iter()
+            .rev()
+            .filter_map(|r| r.page.as_ref().ok().cloned())
+            .collect(),
+    };
+    Outcome::Scored(Box::new(Evaluation {
+        metrics: opts.metrics,
+        rows,
+        csv,
+        output: opts.output,
+        report,
+    }))
+}
+
+/// The refusal's diagnostics with their line and column, or its message.
+fn problems(refusal: &Refusal, text: &str) -> Vec<Problem> {
+    if refusal.diagnostics.is_empty() {
+        return vec![Problem {
+            at: None,
+            message: refusal.message.clone(),
+        }];
+    }
+    refusal
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let mut message = format!("{}: {}", d.kind, d.message);
+            if let Some(hint) = &d.hint {
+                message.push_str(&format!(" ({hint})"));
+            }
+            Problem {
+                at: Some(line_col(text, d.span.start)),
+                message,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::task::Task;
+    use super::*;
+    use eframe::egui;
+    use std::sync::mpsc;
+
+    #[test]
+    fn cancelled_run_stops_before_the_next_recipe_and_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let output = dir.path().join("results.csv");
+        let request = Request {
+            input: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/demo-mistake.solution"),
+            output: output.clone(),
+            metrics: MetricSet::default(),
+            profile: Profile::R2024,
+            data: DataSource::Demo,
+        };
+        // The run waits for the gate, so the cancellation is there before its first recipe.
+        let (open, gate) = mpsc::channel();
+        let task = Task::spawn(&egui::Context::default(), "waiting", move |reporter| {
+            gate.recv().unwrap();
+            run(&request, reporter)
+        });
+        task.cancel();
+        open.send(()).unwrap();
+        let outcome = loop {
+            if let Some(o) = task.finished() {
+                break o;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        };
+        assert!(matches!(outcome, Outcome::Cancelled));
+        assert!(!output.exists());
+    }
+}

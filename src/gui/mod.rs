@@ -1,0 +1,34 @@
+//! The desktop launcher (`cookingbot-evaluator` with no arguments, or `gui`): a window in
+//! which people who never use a terminal evaluate a solution file and see why each recipe
+//! scored as it did. A thin front end over the library, like `app`: it drives the same
+//! evaluation, writes the same CSV and draws the HTML report's model.
+
+mod data;
+mod diagram;
+mod evaluation;
+mod launcher;
+mod results;
+mod task;
+
+pub use eframe::egui;
+pub use launcher::{Launcher, Settings};
+
+/// Open the launcher window and wait until it is closed. `Err` says why no window could be
+/// opened (no display, no OpenGL).
+pub fn run(settings: Settings) -> Result<(), String> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("cookingbot evaluator")
+            .with_inner_size([1180.0, 860.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "cookingbot-evaluator",
+        options,
+        Box::new(|cc| {
+            cc.egui_ctx.set_theme(egui::Theme::Light);
+            Ok(Box::new(Launcher::new(settings)))
+        }),
+    )
+    .map_err(|e| e.to_string())
+}
