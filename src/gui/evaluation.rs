@@ -44,6 +44,8 @@ impl Request {
             shard: None,
             fail_under: Vec::new(),
             progress: false,
+            // The window names its data folder (or the demo) and fetches only from its button.
+            offline: true,
         }
     }
 }
@@ -96,7 +98,7 @@ pub fn run(request: &Request, progress: &Reporter<Outcome>) -> Outcome {
         Err(msg) => return Outcome::Failed(msg),
     };
     progress.report(format!("loading {}", request.data), None);
-    let (evaluator, kitchen) = match evaluate::load(&opts) {
+    let (evaluator, kitchen) = match evaluate::load(&opts, || false, &mut std::io::sink()) {
         Ok(e) => e,
         Err(msg) => return Outcome::Failed(msg),
     };
