@@ -61,11 +61,8 @@ pub fn network(ui: &mut egui::Ui, d: &NetworkDiagram) {
     }
     for node in &d.nodes {
         let rect = Rect::from_min_size(place(node.action), NODE);
-        let (fill, stroke) = match node.status {
-            ActionStatus::Executed => (hex(0xeef4fc), hex(0x7ea6df)),
-            ActionStatus::Failed => (hex(0xf8d7d7), hex(0xd14343)),
-            ActionStatus::NotRun => (Color32::WHITE, hex(0x9aa5b1)),
-        };
+        let (fill, stroke) = node.status.colours();
+        let (fill, stroke) = (hex(fill), hex(stroke));
         painter.rect(
             rect,
             6.0,

@@ -73,6 +73,17 @@ pub enum ActionStatus {
     NotRun,
 }
 
+impl ActionStatus {
+    /// A network node's fill and stroke (RGB), one palette for the page and the launcher.
+    pub fn colours(self) -> (u32, u32) {
+        match self {
+            ActionStatus::Executed => (0xeef4fc, 0x7ea6df),
+            ActionStatus::Failed => (0xf8d7d7, 0xd14343),
+            ActionStatus::NotRun => (0xffffff, 0x9aa5b1),
+        }
+    }
+}
+
 /// The dependency DAG laid out in topological layers, left to right.
 #[derive(Clone, Debug, Serialize)]
 pub struct NetworkDiagram {

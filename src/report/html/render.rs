@@ -257,10 +257,10 @@ fn network(out: &mut String, n: usize, d: &NetworkDiagram) {
     }
     for node in &d.nodes {
         let (x, y) = place(node.action);
-        let (fill, stroke, dash) = match node.status {
-            ActionStatus::Executed => ("#eef4fc", "#7ea6df", ""),
-            ActionStatus::Failed => ("#f8d7d7", "#d14343", ""),
-            ActionStatus::NotRun => ("#ffffff", "#9aa5b1", " stroke-dasharray=\"5 3\""),
+        let (fill, stroke) = node.status.colours();
+        let dash = match node.status {
+            ActionStatus::NotRun => " stroke-dasharray=\"5 3\"",
+            _ => "",
         };
         let status = match node.status {
             ActionStatus::Executed => "executed",
@@ -274,7 +274,7 @@ fn network(out: &mut String, n: usize, d: &NetworkDiagram) {
         let _ = write!(
             out,
             "<g><title>#{} (line {}), {status}{goal}\n{}</title>\
-             <rect x=\"{x}\" y=\"{y}\" width=\"{NODE_W}\" height=\"{NODE_H}\" rx=\"6\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\"{dash}/>\
+             <rect x=\"{x}\" y=\"{y}\" width=\"{NODE_W}\" height=\"{NODE_H}\" rx=\"6\" fill=\"#{fill:06x}\" stroke=\"#{stroke:06x}\" stroke-width=\"1.5\"{dash}/>\
              <text x=\"{}\" y=\"{}\" font-size=\"12\" font-weight=\"600\" fill=\"#1f2933\">{}</text>\
              <text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#52606d\">{}</text>",
             node.action,
