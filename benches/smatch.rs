@@ -1,9 +1,11 @@
-//! Smatch timings: every gold network against itself, and the largest pair.
+//! Smatch timings: every gold network against itself, the largest pair, and generated chains
+//! of 1k, 10k and 100k actions (the limit) against a gold network, to show the cost is linear
+//! in the predicted network's size.
 
 use cookingbot::language::ast::Predicate;
-use cookingbot::metrics::smatch::{SmatchConfig, smatch};
+use cookingbot::metrics::smatch::{MAX_ACTIONS, SmatchConfig, smatch};
 use cookingbot::profile::Profile;
-use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
+use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
@@ -37,13 +39,14 @@ fn bench(c: &mut Criterion) {
         })
     });
     let reference = read(&data.join("../spec/reference-gold-networks.solution"));
-    let find = |list: &[(String, Vec<Predicate>)]| {
+    let find = |list: &[(String, Vec<Predicate>)], recipe: &str| {
         list.iter()
-            .find(|(id, _)| id == "croutons-vinegar-salad")
+            .find(|(id, _)| id == recipe)
             .map(|(_, p)| p.clone())
             .unwrap_or_default()
     };
-    let (file_net, embedded) = (find(&gold), find(&reference));
+    let croutons = "croutons-vinegar-salad";
+    let (file_net, embedded) = (find(&gold, croutons), find(&reference, croutons));
     c.bench_function("smatch/croutons-vinegar-salad file vs embedded gold", |b| {
         b.iter(|| black_box(smatch(&file_net, &embedded, &cfg)))
     });
@@ -57,6 +60,22 @@ fn bench(c: &mut Criterion) {
     group.bench_function("croutons-vinegar-salad, 20k-node budget", |b| {
         b.iter(|| black_box(smatch(&file_net, &embedded, &exact)))
     });
+    group.finish();
+
+    let afghan = find(&gold, "afghan-biscuits");
+    let mut group = c.benchmark_group("smatch/chain against afghan-biscuits");
+    group.sampling_mode(SamplingMode::Flat);
+    for n in [1_000, 10_000, MAX_ACTIONS] {
+        let chain = cookingbot::language::parse::parse(&support::chain(n))
+            .file
+            .recipes[0]
+            .predicates
+            .clone();
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_function(format!("actions-{n}"), |b| {
+            b.iter(|| black_box(smatch(&chain, &afghan, &cfg)).matched)
+        });
+    }
     group.finish();
 }
 

@@ -1,0 +1,343 @@
+//! Smatch between a predicted network and the gold network, without Python.
+//!
+//! The reference prints both networks as Lisp text (predicates sorted by name, symbols
+//! upper-cased) and hands them to a customised `smatch.py` whose reader turns every predicate
+//! occurrence and every distinct variable into a node. [`triples`] reproduces that reader on the
+//! same text, quirks included, so triple counts are those of the reference.
+//!
+//! Matching is smatch 1.0.4's hill-climbing (smart start plus random restarts, best move or swap
+//! until no gain), made deterministic by a seeded generator ([`climb`]) over tables that grow
+//! with the networks, not with their product ([`problem`]). Optional branch and bound proves
+//! the optimum when the search stays within a budget ([`exact`]).
+
+mod climb;
+mod exact;
+mod problem;
+
+use crate::language::ast::{Arg, Predicate};
+use problem::Problem;
+use std::collections::HashMap;
+
+/// An attribute triple `(role, node, value)`: a constant argument of a predicate node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attribute {
+    pub role: String,
+    pub node: usize,
+    pub value: String,
+}
+
+/// A relation triple `(role, source, target)`: a predicate node's variable argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Relation {
+    pub role: String,
+    pub source: usize,
+    pub target: usize,
+}
+
+/// The triples the reference's reader builds from one network, lower-cased.
+///
+/// Node `i` has the instance triple `(instance, i, instances[i])`; predicate nodes are labelled
+/// with the primitive name, variable nodes with `var`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Triples {
+    pub instances: Vec<String>,
+    pub attributes: Vec<Attribute>,
+    pub relations: Vec<Relation>,
+}
+
+impl Triples {
+    /// Number of triples, the denominator of precision or recall.
+    pub fn len(&self) -> usize {
+        self.instances.len() + self.attributes.len() + self.relations.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// How to search for the best node mapping.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SmatchConfig {
+    /// Random restarts after the smart start (the reference passes smatch's default, 4).
+    pub restarts: usize,
+    /// Seed of the restarts, so that a score is reproducible.
+    pub seed: u64,
+    /// Also run branch and bound to prove (or improve on) the hill-climbing result. Its tables
+    /// are test nodes × gold nodes, so pairs of networks with more than [`EXACT_MAX_PAIRS`] node
+    /// pairs are left unproven.
+    pub exact: bool,
+    /// Search nodes branch and bound may visit before giving up on a proof.
+    pub exact_budget: u64,
+}
+
+impl Default for SmatchConfig {
+    fn default() -> Self {
+        SmatchConfig {
+            restarts: 4,
+            seed: 0,
+            exact: false,
+            exact_budget: 500_000,
+        }
+    }
+}
+
+/// Outcome of one comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SmatchResult {
+    pub precision: f64,
+    pub recall: f64,
+    pub f_score: f64,
+    /// Matched triples of the best mapping found (by either search).
+    pub matched: usize,
+    pub test_triples: usize,
+    pub gold_triples: usize,
+    /// The proven maximum, when exact mode finished within its budget.
+    pub exact_optimum: Option<usize>,
+    /// Exact mode found a better mapping than hill-climbing.
+    pub hill_climbing_fell_short: bool,
+}
+
+/// The most actions a network may have to be compared: the simulator's bound, so that one
+/// limit holds whichever metrics are asked for. Hill-climbing's cost grows with the predicted
+/// network's size times the gold network's (about 40 actions), so this bound is about memory
+/// for the triples, not time.
+pub const MAX_ACTIONS: usize = crate::simulation::MAX_ACTIONS;
+
+/// Node pairs up to which exact mode searches (see [`SmatchConfig::exact`]).
+pub use exact::MAX_PAIRS as EXACT_MAX_PAIRS;
+
+/// The text the reference passes to smatch for one network: predicates stably sorted by name,
+/// case-insensitively, each printed by the Lisp printer (`~a`, upper-case symbols), joined by
+/// spaces.
+pub fn reference_input(predicates: &[Predicate]) -> String {
+    let mut sorted: Vec<&Predicate> = predicates.iter().collect();
+    // `string-lessp` folds case; `sort_by` is stable like the list merge sort it replaces.
+    sorted.sort_by_key(|p| p.name.to_uppercase());
+    let mut out = String::new();
+    for (i, p) in sorted.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push('(');
+        out.push_str(&p.name.to_uppercase());
+        for a in &p.args {
+            out.push(' ');
+            princ_arg(a, &mut out);
+        }
+        out.push(')');
+    }
+    out
+}
+
+/// `princ` of one argument: symbols upper-cased, strings without quotes, numbers as printed.
+fn princ_arg(arg: &Arg, out: &mut String) {
+    match arg {
+        Arg::Var(v) => {
+            out.push('?');
+            out.push_str(&v.to_uppercase());
+        }
+        Arg::Sym(s) => out.push_str(&s.to_uppercase()),
+        Arg::Num(n) => out.push_str(&n.to_string()),
+        Arg::Str(s) => out.push_str(s),
+        Arg::List(items) => {
+            out.push('(');
+            for (i, a) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                princ_arg(a, out);
+            }
+            out.push(')');
+        }
+    }
+}
+
+/// The triples of a network exactly as the reference derives them.
+pub fn triples(predicates: &[Predicate]) -> Triples {
+    triples_from_text(&reference_input(predicates))
+}
+
+/// The reference's reader on already printed text.
+///
+/// It deletes every `(`, cuts at `)` and splits each piece on single spaces, so a nested list
+/// ends its predicate early and its tail becomes a one-token piece that is skipped. A token
+/// longer than one character starting with `?` is a variable; anything else is a constant.
+/// Pieces with no argument are skipped (but still count for numbering). A piece whose name is a
+/// variable makes the reference's script crash; it is skipped here.
+pub fn triples_from_text(text: &str) -> Triples {
+    let cleaned = text.trim().replace('(', "");
+    let mut t = Triples::default();
+    // One table for predicate keys (name + piece index) and variable names, as the reader
+    // keeps them, so even their (absurd) collisions behave alike.
+    let mut nodes: HashMap<String, usize> = HashMap::new();
+    let pieces = cleaned.split(')').filter(|p| !p.is_empty());
+    for (i, piece) in pieces.enumerate() {
+        let tokens: Vec<&str> = piece.trim().split(' ').collect();
+        if tokens.len() < 2 || is_variable(tokens[0]) {
+            continue;
+        }
+        let key = format!("{}{}", tokens[0], i);
+        nodes.insert(key.clone(), t.instances.len());
+        t.instances.push(tokens[0].to_lowercase());
+        for (j, tok) in tokens.iter().enumerate().skip(1) {
+            let role = format!("arg{}", j - 1);
+            let source = nodes.get(&key).copied().unwrap_or(0);
+            if is_variable(tok) {
+                let target = match nodes.get(*tok) {
+                    Some(&n) => n,
+                    None => {
+                        let n = t.instances.len();
+                        nodes.insert((*tok).to_string(), n);
+                        t.instances.push("var".to_string());
+                        n
+                    }
+                };
+                t.relations.push(Relation {
+                    role,
+                    source,
+                    target,
+                });
+            } else {
+                t.attributes.push(Attribute {
+                    role,
+                    node: source,
+                    value: tok.to_lowercase(),
+                });
+            }
+        }
+    }
+    t
+}
+
+fn is_variable(token: &str) -> bool {
+    token.len() > 1 && token.starts_with('?')
+}
+
+/// Python's `%.2f` of the F-score, the precision at which the reference reports Smatch.
+/// Rust's formatter, like Python's, rounds the exact binary value half to even.
+pub fn format_score(f_score: f64) -> String {
+    format!("{f_score:.2}")
+}
+
+/// The value the reference ends up with: the two-decimal text read back as a number.
+pub fn reference_score(f_score: f64) -> f64 {
+    format_score(f_score).parse().unwrap_or(0.0)
+}
+
+/// Precision, recall and F as smatch computes them (in that float order, 0 on empty sides).
+pub fn compute_f(matched: usize, test: usize, gold: usize) -> (f64, f64, f64) {
+    if test == 0 || gold == 0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let p = matched as f64 / test as f64;
+    let r = matched as f64 / gold as f64;
+    if p + r == 0.0 {
+        return (p, r, 0.0);
+    }
+    (p, r, 2.0 * p * r / (p + r))
+}
+
+/// Compare a predicted network (`test`) with the gold network.
+pub fn smatch(test: &[Predicate], gold: &[Predicate], cfg: &SmatchConfig) -> SmatchResult {
+    smatch_triples(&triples(test), &triples(gold), cfg)
+}
+
+/// Compare two triple sets (exposed so tests can feed the same triples to other tools).
+pub fn smatch_triples(test: &Triples, gold: &Triples, cfg: &SmatchConfig) -> SmatchResult {
+    let problem = Problem::new(test, gold);
+    let hill = climb::hill_climb(&problem, cfg.restarts, cfg.seed);
+    let mut matched = hill.score;
+    let mut exact_optimum = None;
+    if cfg.exact {
+        let (best, proven) =
+            exact::branch_and_bound(&problem, &hill.mapping, hill.score, cfg.exact_budget);
+        matched = matched.max(best);
+        if proven {
+            exact_optimum = Some(best as usize);
+        }
+    }
+    let matched = matched.max(0) as usize;
+    let (precision, recall, f_score) = compute_f(matched, test.len(), gold.len());
+    SmatchResult {
+        precision,
+        recall,
+        f_score,
+        matched,
+        test_triples: test.len(),
+        gold_triples: gold.len(),
+        exact_optimum,
+        hill_climbing_fell_short: matched as i64 > hill.score,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reader_builds_nodes_like_the_reference() {
+        let t = triples_from_text("(BOY ?X) (UNIQUE ?X 1/2)");
+        assert_eq!(t.instances, vec!["boy", "var", "unique"]);
+        assert_eq!(t.relations.len(), 2);
+        assert_eq!(
+            t.relations[1],
+            Relation {
+                role: "arg0".into(),
+                source: 2,
+                target: 1
+            }
+        );
+        assert_eq!(
+            t.attributes,
+            vec![Attribute {
+                role: "arg1".into(),
+                node: 2,
+                value: "1/2".into()
+            }]
+        );
+        // A lone `?` is a constant; a predicate without arguments makes no node.
+        let t = triples_from_text("(A ?) (B)");
+        assert_eq!(t.instances, vec!["a"]);
+        assert_eq!(t.attributes[0].value, "?");
+        // A nested list cuts the predicate short.
+        let t = triples_from_text("(F ?X (A B) C)");
+        assert_eq!(t.len(), 1 + 1 + 1 + 2);
+    }
+
+    #[test]
+    fn formatting_rounds_like_python() {
+        assert_eq!(format_score(0.9965), "1.00");
+        assert_eq!(format_score(0.125), "0.12");
+        assert_eq!(format_score(0.375), "0.38");
+        assert_eq!(reference_score(0.8449), 0.84);
+    }
+
+    #[test]
+    fn empty_sides_score_zero() {
+        let t = triples_from_text("(A ?X)");
+        let r = smatch_triples(&t, &Triples::default(), &SmatchConfig::default());
+        assert_eq!(r.f_score, 0.0);
+        let r = smatch_triples(&Triples::default(), &t, &SmatchConfig::default());
+        assert_eq!(r.f_score, 0.0);
+    }
+
+    #[test]
+    fn swap_gain_matches_recount() {
+        let t = triples_from_text("(A ?X ?Y) (B ?Y ?Z 3) (A ?Z ?X) (C ?X 3)");
+        let g = triples_from_text("(A ?P ?Q) (A ?Q ?R) (B ?R ?P 3) (C ?Q 2)");
+        let p = Problem::new(&t, &g);
+        let mut c = climb::Climber::new(&p);
+        let mut rng = climb::SplitMix64(7);
+        for _ in 0..50 {
+            c.random_start(&mut rng);
+            for i in 0..p.n1 {
+                for j in i + 1..p.n1 {
+                    let mut m = c.f.clone();
+                    m.swap(i, j);
+                    assert_eq!(p.score_of(&m) - c.score, c.swap_gain(i, j) as i64);
+                }
+            }
+        }
+    }
+}

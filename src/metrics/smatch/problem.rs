@@ -1,0 +1,401 @@
+//! What a pair of triple sets fixes before any mapping is tried: the triples each test node
+//! matches on its own at each gold node, its candidate gold nodes, and the relations along
+//! which two mapped nodes earn together.
+//!
+//! Nothing here grows with test nodes × gold nodes. Test nodes with the same label, matching
+//! attributes and self-loops share one row of unary triples (a predicted network of 100,000
+//! actions has a few such classes per primitive), and relation triples are generated on demand
+//! from the nodes' incident relations, which are few.
+
+use super::Triples;
+use std::collections::HashMap;
+
+/// Rows of items per node, stored flat.
+pub(super) struct Rows<T> {
+    start: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T: Copy> Rows<T> {
+    /// `(node, item)` pairs into rows of `n` nodes, each row keeping the pairs' order.
+    fn new(n: usize, pairs: &[(u32, T)]) -> Self {
+        let mut start = vec![0u32; n + 1];
+        for &(i, _) in pairs {
+            start[i as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut items = Vec::with_capacity(pairs.len());
+        // Placeholder values are overwritten below; `T: Copy` keeps this cheap.
+        if let Some(&(_, first)) = pairs.first() {
+            items.resize(pairs.len(), first);
+        }
+        for &(i, item) in pairs {
+            items[fill[i as usize] as usize] = item;
+            fill[i as usize] += 1;
+        }
+        Rows { start, items }
+    }
+
+    pub(super) fn of(&self, i: usize) -> &[T] {
+        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
+/// A relation seen from one of its nodes: role, the other node, and whether this node is the
+/// source.
+type Incident = (u32, u32, bool);
+
+/// Everything about a pair of triple sets that does not depend on the mapping.
+pub(super) struct Problem {
+    pub n1: usize,
+    pub n2: usize,
+    /// Class of each test node: same raw label, gold-matching attributes and self-loops.
+    pub class: Vec<u32>,
+    /// `unary[c * n2 + x]`: instance, attribute and self-loop triples matched by mapping a test
+    /// node of class `c` to gold node `x`.
+    unary: Vec<i32>,
+    /// Test nodes of each class, ascending.
+    pub members: Vec<Vec<u32>>,
+    /// Per gold node, the classes earning unary triples there as `(triples, class)`: most
+    /// triples first, then by first member.
+    pub at_gold: Vec<Vec<(i32, u32)>>,
+    /// Candidate list of each test node and the lists: gold nodes that earn something when
+    /// the test node maps to them, ascending (smatch's candidate pool).
+    pub cand_of: Vec<u32>,
+    cands: Vec<Vec<u32>>,
+    inc1: Rows<Incident>,
+    inc2: Rows<Incident>,
+    /// For every test node, the test nodes it shares a relation with (only then do two
+    /// mappings interact), ascending.
+    linked: Rows<u32>,
+    /// Normalised instance label ids, shared between sides.
+    pub label1: Vec<u32>,
+    pub label2: Vec<u32>,
+    pub labels: usize,
+    /// Instance labels compared without normalisation, as the smart start does.
+    pub raw1: Vec<u32>,
+    pub raw2: Vec<u32>,
+    /// Upper bound from counting triples by kind alone.
+    pub multiset_bound: i64,
+}
+
+/// smatch's comparison key: lower-case, trailing underscores removed.
+fn normalize(s: &str) -> String {
+    s.to_lowercase().trim_end_matches('_').to_string()
+}
+
+#[derive(Default)]
+struct Interner(HashMap<String, u32>);
+
+impl Interner {
+    fn id(&mut self, s: String) -> u32 {
+        let next = self.0.len() as u32;
+        *self.0.entry(s).or_insert(next)
+    }
+}
+
+/// Per-kind counts of both sides, summed by their minimum.
+fn common<K: std::hash::Hash + Eq>(a: &HashMap<K, i64>, b: &HashMap<K, i64>) -> i64 {
+    a.iter()
+        .map(|(k, n)| (*n).min(b.get(k).copied().unwrap_or(0)))
+        .sum()
+}
+
+fn count<K: std::hash::Hash + Eq>(keys: impl Iterator<Item = K>) -> HashMap<K, i64> {
+    let mut m = HashMap::new();
+    for k in keys {
+        *m.entry(k).or_insert(0) += 1;
+    }
+    m
+}
+
+impl Problem {
+    pub fn new(t: &Triples, g: &Triples) -> Problem {
+        let (n1, n2) = (t.instances.len(), g.instances.len());
+        let mut norm = Interner::default();
+        let label1: Vec<u32> = t.instances.iter().map(|l| norm.id(normalize(l))).collect();
+        let label2: Vec<u32> = g.instances.iter().map(|l| norm.id(normalize(l))).collect();
+        let labels = norm.0.len();
+        let mut raw = Interner::default();
+        let raw1: Vec<u32> = t.instances.iter().map(|l| raw.id(l.clone())).collect();
+        let raw2: Vec<u32> = g.instances.iter().map(|l| raw.id(l.clone())).collect();
+
+        // Attribute keys and roles, interned over both sides.
+        let mut keys = Interner::default();
+        let mut key =
+            |role: &str, value: &str| keys.id(format!("{}\0{}", normalize(role), normalize(value)));
+        let attr2: Vec<(u32, u32)> = g
+            .attributes
+            .iter()
+            .map(|a| (key(&a.role, &a.value), a.node as u32))
+            .collect();
+        let attr1: Vec<(u32, u32)> = t
+            .attributes
+            .iter()
+            .map(|a| (key(&a.role, &a.value), a.node as u32))
+            .collect();
+        let mut roles = Interner::default();
+        let rel2: Vec<(u32, usize, usize)> = g
+            .relations
+            .iter()
+            .map(|r| (roles.id(normalize(&r.role)), r.source, r.target))
+            .collect();
+        let rel1: Vec<(u32, usize, usize)> = t
+            .relations
+            .iter()
+            .map(|r| (roles.id(normalize(&r.role)), r.source, r.target))
+            .collect();
+
+        let multiset_bound = common(&count(label1.iter()), &count(label2.iter()))
+            + common(
+                &count(attr1.iter().map(|a| a.0)),
+                &count(attr2.iter().map(|a| a.0)),
+            )
+            + common(
+                &count(rel1.iter().map(|r| r.0)),
+                &count(rel2.iter().map(|r| r.0)),
+            );
+
+        let incidence = |n: usize, rels: &[(u32, usize, usize)]| {
+            let mut pairs = Vec::with_capacity(rels.len() * 2);
+            for &(r, a, b) in rels {
+                pairs.push((a as u32, (r, b as u32, true)));
+                pairs.push((b as u32, (r, a as u32, false)));
+            }
+            Rows::new(n, &pairs)
+        };
+        let inc1 = incidence(n1, &rel1);
+        let inc2 = incidence(n2, &rel2);
+        let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(rel1.len() * 2);
+        for &(_, a, b) in &rel1 {
+            pairs.push((a as u32, b as u32));
+            pairs.push((b as u32, a as u32));
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        let linked = Rows::new(n1, &pairs);
+
+        // Gold nodes by what earns there on its own.
+        let mut gold_by_label = vec![Vec::new(); labels];
+        for (x, &l) in label2.iter().enumerate() {
+            gold_by_label[l as usize].push(x as u32);
+        }
+        let mut gold_by_key: HashMap<u32, Vec<u32>> = HashMap::new();
+        for &(k, x) in &attr2 {
+            gold_by_key.entry(k).or_default().push(x);
+        }
+        let mut gold_loops: HashMap<u32, Vec<u32>> = HashMap::new();
+        for &(r, c, d) in &rel2 {
+            if c == d {
+                gold_loops.entry(r).or_default().push(c as u32);
+            }
+        }
+
+        // Classes of test nodes: raw label, then the attribute keys and self-loop roles that
+        // match something in gold (sorted, with repeats), separated by a marker.
+        let mut own: Vec<Vec<u32>> = vec![Vec::new(); n1];
+        for &(k, i) in &attr1 {
+            if gold_by_key.contains_key(&k) {
+                own[i as usize].push(k);
+            }
+        }
+        let mut loops: Vec<Vec<u32>> = vec![Vec::new(); n1];
+        for &(r, a, b) in &rel1 {
+            if a == b && gold_loops.contains_key(&r) {
+                loops[a].push(r);
+            }
+        }
+        let mut class_ids: HashMap<(u32, Vec<u32>, Vec<u32>), u32> = HashMap::new();
+        let mut class = Vec::with_capacity(n1);
+        let mut members: Vec<Vec<u32>> = Vec::new();
+        let mut unary: Vec<i32> = Vec::new();
+        for i in 0..n1 {
+            let mut a = std::mem::take(&mut own[i]);
+            let mut l = std::mem::take(&mut loops[i]);
+            a.sort_unstable();
+            l.sort_unstable();
+            let next = members.len() as u32;
+            let c = *class_ids.entry((raw1[i], a, l)).or_insert(next);
+            if c == next {
+                members.push(Vec::new());
+                let start = unary.len();
+                unary.resize(start + n2, 0);
+                let row = &mut unary[start..];
+                for &x in &gold_by_label[label1[i] as usize] {
+                    row[x as usize] += 1;
+                }
+            }
+            members[c as usize].push(i as u32);
+            class.push(c);
+        }
+        for ((_, a, l), c) in &class_ids {
+            let row = &mut unary[*c as usize * n2..(*c as usize + 1) * n2];
+            for k in a {
+                for &x in &gold_by_key[k] {
+                    row[x as usize] += 1;
+                }
+            }
+            for r in l {
+                for &x in &gold_loops[r] {
+                    row[x as usize] += 1;
+                }
+            }
+        }
+        let mut at_gold: Vec<Vec<(i32, u32)>> = vec![Vec::new(); n2];
+        for c in 0..members.len() {
+            for (x, &u) in unary[c * n2..(c + 1) * n2].iter().enumerate() {
+                if u > 0 {
+                    at_gold[x].push((u, c as u32));
+                }
+            }
+        }
+        for list in &mut at_gold {
+            list.sort_by_key(|&(u, c)| (std::cmp::Reverse(u), members[c as usize][0]));
+        }
+
+        // Candidates: unary triples, or a relation of the same role in the same direction.
+        let signature = |inc: &Rows<Incident>, i: usize| {
+            let mut s: Vec<(u32, bool)> = inc.of(i).iter().map(|&(r, _, src)| (r, src)).collect();
+            s.sort_unstable();
+            s.dedup();
+            s
+        };
+        let mut gold_by_sig: HashMap<(u32, bool), Vec<u32>> = HashMap::new();
+        for x in 0..n2 {
+            for s in signature(&inc2, x) {
+                gold_by_sig.entry(s).or_default().push(x as u32);
+            }
+        }
+        let mut cand_ids: HashMap<(u32, Vec<(u32, bool)>), u32> = HashMap::new();
+        let mut cand_of = Vec::with_capacity(n1);
+        let mut cands: Vec<Vec<u32>> = Vec::new();
+        let mut mark = vec![false; n2];
+        for i in 0..n1 {
+            let sig = signature(&inc1, i);
+            let next = cands.len() as u32;
+            let c = class[i] as usize;
+            let id = match cand_ids.get(&(c as u32, sig.clone())) {
+                Some(&id) => id,
+                None => {
+                    mark.fill(false);
+                    for (x, &u) in unary[c * n2..(c + 1) * n2].iter().enumerate() {
+                        mark[x] = u > 0;
+                    }
+                    for s in &sig {
+                        for &x in gold_by_sig.get(s).map_or(&[][..], |v| v) {
+                            mark[x as usize] = true;
+                        }
+                    }
+                    cands.push((0..n2 as u32).filter(|&x| mark[x as usize]).collect());
+                    cand_ids.insert((c as u32, sig), next);
+                    next
+                }
+            };
+            cand_of.push(id);
+        }
+
+        Problem {
+            n1,
+            n2,
+            class,
+            unary,
+            members,
+            at_gold,
+            cand_of,
+            cands,
+            inc1,
+            inc2,
+            linked,
+            label1,
+            label2,
+            labels,
+            raw1,
+            raw2,
+            multiset_bound,
+        }
+    }
+
+    /// Instance, attribute and self-loop triples matched by mapping test node i to x.
+    pub fn unary(&self, i: usize, x: usize) -> i32 {
+        self.unary[self.class[i] as usize * self.n2 + x]
+    }
+
+    /// `unary(i, x)` for every gold node x.
+    pub fn unary_row(&self, i: usize) -> &[i32] {
+        let c = self.class[i] as usize;
+        &self.unary[c * self.n2..(c + 1) * self.n2]
+    }
+
+    /// Gold nodes that earn something when test node i maps to them, ascending.
+    pub fn cand(&self, i: usize) -> &[u32] {
+        &self.cands[self.cand_of[i] as usize]
+    }
+
+    pub fn cand_list(&self, id: u32) -> &[u32] {
+        &self.cands[id as usize]
+    }
+
+    pub fn linked(&self, i: usize) -> &[u32] {
+        self.linked.of(i)
+    }
+
+    pub fn is_linked(&self, i: usize, j: usize) -> bool {
+        self.linked(i).binary_search(&(j as u32)).is_ok()
+    }
+
+    /// Calls `f(k, y)` once per relation triple matched by mapping i → x together with k → y
+    /// (k ≠ i), in no particular order; a pair may come more than once.
+    pub fn adj(&self, i: usize, x: usize, mut f: impl FnMut(usize, usize)) {
+        let gold = self.inc2.of(x);
+        for &(r, k, src) in self.inc1.of(i) {
+            if k as usize == i {
+                continue;
+            }
+            for &(r2, y, src2) in gold {
+                if r == r2 && src == src2 {
+                    f(k as usize, y as usize);
+                }
+            }
+        }
+    }
+
+    /// Relation triples matched by mapping i → x together with k → y.
+    pub fn w(&self, i: usize, x: i32, k: usize, y: i32) -> i32 {
+        if x < 0 || y < 0 || i == k {
+            return 0;
+        }
+        let gold = self.inc2.of(x as usize);
+        let mut n = 0;
+        for &(r, k2, src) in self.inc1.of(i) {
+            if k2 as usize != k {
+                continue;
+            }
+            for &(r2, y2, src2) in gold {
+                if r == r2 && src == src2 && y2 as i32 == y {
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// Matched triples of a complete mapping, from scratch (for checks).
+    pub fn score_of(&self, mapping: &[i32]) -> i64 {
+        let mut s = 0i64;
+        for (i, &x) in mapping.iter().enumerate() {
+            if x < 0 {
+                continue;
+            }
+            s += self.unary(i, x as usize) as i64;
+            self.adj(i, x as usize, |k, y| {
+                if k > i && mapping[k] == y as i32 {
+                    s += 1;
+                }
+            });
+        }
+        s
+    }
+}
