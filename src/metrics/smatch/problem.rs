@@ -273,10 +273,10 @@ impl Problem {
         let mut cand_of = Vec::with_capacity(n1);
         let mut cands: Vec<Vec<u32>> = Vec::new();
         let mut mark = vec![false; n2];
-        for i in 0..n1 {
+        for (i, &c) in class.iter().enumerate() {
             let sig = signature(&inc1, i);
             let next = cands.len() as u32;
-            let c = class[i] as usize;
+            let c = c as usize;
             let id = match cand_ids.get(&(c as u32, sig.clone())) {
                 Some(&id) => id,
                 None => {
