@@ -343,7 +343,7 @@ fn finish(
     if !refusals.is_empty() {
         let _ = writeln!(
             err,
-            "error: {} of {} files were refused (the reference evaluator refuses them too)",
+            "error: {} of {} files were refused",
             refusals.len(),
             report.files.len()
         );

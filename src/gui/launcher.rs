@@ -210,7 +210,7 @@ impl Launcher {
             Some(Outcome::Refused(problems)) => {
                 ui.colored_label(
                     ui.visuals().error_fg_color,
-                    "The file is refused (the reference evaluator refuses it too); no results were written.",
+                    "The file is refused; no results were written.",
                 );
                 egui::Grid::new("problems").striped(true).show(ui, |ui| {
                     ui.strong("line");
