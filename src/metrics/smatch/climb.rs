@@ -401,9 +401,9 @@ impl<'a> Climber<'a> {
                     sw.offer(d, i, j);
                 }
             }
-            for &i in &self.mapped {
+            for (a, &i) in self.mapped.iter().enumerate() {
                 let m = self.f[i];
-                let base = self.gain(i, m);
+                let base = gains[a * n2 + m as usize];
                 for &j in p.linked(i) {
                     let j = j as usize;
                     if self.f[j] < 0 {

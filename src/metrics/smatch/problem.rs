@@ -215,8 +215,8 @@ impl Problem {
             }
         }
 
-        // Classes of test nodes: raw label, then the attribute keys and self-loop roles that
-        // match something in gold (sorted, with repeats), separated by a marker.
+        // Classes of test nodes: raw label, attribute keys and self-loop roles that match
+        // something in gold (sorted, with repeats).
         let mut own: Vec<Vec<u32>> = vec![Vec::new(); n1];
         for &(k, i) in &attr1 {
             if gold_by_key.contains_key(&k) {
@@ -238,32 +238,27 @@ impl Problem {
             let mut l = std::mem::take(&mut loops[i]);
             a.sort_unstable();
             l.sort_unstable();
-            let next = members.len() as u32;
-            let c = *class_ids.entry((raw1[i], a, l)).or_insert(next);
-            if c == next {
-                members.push(Vec::new());
-                let start = unary.len();
-                unary.resize(start + n2, 0);
-                let row = &mut unary[start..];
-                for &x in &gold_by_label[label1[i] as usize] {
-                    row[x as usize] += 1;
+            let key = (raw1[i], a, l);
+            let c = match class_ids.get(&key) {
+                Some(&c) => c,
+                None => {
+                    let start = unary.len();
+                    unary.resize(start + n2, 0);
+                    let row = &mut unary[start..];
+                    let (_, a, l) = &key;
+                    let gold = gold_by_label[label1[i] as usize].iter();
+                    let gold = gold.chain(a.iter().flat_map(|k| &gold_by_key[k]));
+                    for &x in gold.chain(l.iter().flat_map(|r| &gold_loops[r])) {
+                        row[x as usize] += 1;
+                    }
+                    let c = members.len() as u32;
+                    members.push(Vec::new());
+                    class_ids.insert(key, c);
+                    c
                 }
-            }
+            };
             members[c as usize].push(i as u32);
             class.push(c);
-        }
-        for ((_, a, l), c) in &class_ids {
-            let row = &mut unary[*c as usize * n2..(*c as usize + 1) * n2];
-            for k in a {
-                for &x in &gold_by_key[k] {
-                    row[x as usize] += 1;
-                }
-            }
-            for r in l {
-                for &x in &gold_loops[r] {
-                    row[x as usize] += 1;
-                }
-            }
         }
         let mut at_gold: Vec<Vec<(i32, u32)>> = vec![Vec::new(); n2];
         for c in 0..members.len() {
