@@ -83,12 +83,19 @@ fn evaluator<S: AsRef<OsStr>>(args: &[S]) -> Outcome {
 
 /// `-input INPUT -output OUTPUT`, as the reference is invoked.
 fn evaluate(input: &Path, output: &Path) -> Outcome {
-    evaluator(&[
+    evaluate_with(input, output, &[])
+}
+
+/// `evaluate` with more arguments after the input and output.
+fn evaluate_with(input: &Path, output: &Path, more: &[&str]) -> Outcome {
+    let mut args = vec![
         OsStr::new("-input"),
         input.as_os_str(),
         OsStr::new("-output"),
         output.as_os_str(),
-    ])
+    ];
+    args.extend(more.iter().map(OsStr::new));
+    evaluator(&args)
 }
 
 fn assert_stderr(o: &Outcome, expected: &[&str]) {
@@ -303,14 +310,7 @@ fn metrics_none_writes_nothing() {
     let s = Scratch::new("none");
     let out = s.path("results.csv");
     let input = gold_file("afghan-biscuits");
-    let o = evaluator(&[
-        OsStr::new("-input"),
-        input.as_os_str(),
-        OsStr::new("-output"),
-        out.as_os_str(),
-        OsStr::new("-metrics"),
-        OsStr::new("none"),
-    ]);
+    let o = evaluate_with(&input, &out, &["-metrics", "none"]);
     assert_eq!(o.code, 0, "stderr:\n{}", o.stderr);
     assert_eq!(o.stdout, "The simulation process has finished.\n");
     assert!(!out.exists());
@@ -322,16 +322,8 @@ fn profile_2023_reproduces_the_documented_script_example() {
     let s = Scratch::new("script");
     let example = common::benchmark_dir().join("documentation/examples/script");
     let out = s.path("results.csv");
-    let o = evaluator(&[
-        OsStr::new("--reference"),
-        OsStr::new("2023"),
-        OsStr::new("-input"),
-        example
-            .join("example-multiple-recipes.solution")
-            .as_os_str(),
-        OsStr::new("-output"),
-        out.as_os_str(),
-    ]);
+    let input = example.join("example-multiple-recipes.solution");
+    let o = evaluate_with(&input, &out, &["--reference", "2023"]);
     assert_eq!(o.code, 0, "stderr:\n{}", o.stderr);
     assert_eq!(
         std::fs::read(&out).expect("results written"),
@@ -398,14 +390,7 @@ fn assert_over_limit(test: &str, limit: usize, metrics: &str, why: &str) {
     // `chain(limit)` has `limit` actions after `get-kitchen`: one more than the limit.
     let input = s.write("over.solution", chain(limit));
     let out = s.path("results.csv");
-    let o = evaluator(&[
-        OsStr::new("-input"),
-        input.as_os_str(),
-        OsStr::new("-output"),
-        out.as_os_str(),
-        OsStr::new("-metrics"),
-        OsStr::new(metrics),
-    ]);
+    let o = evaluate_with(&input, &out, &["-metrics", metrics]);
     let msg = format!(
         "error: {}: recipe afghan-biscuits has {} actions; {why}",
         input.display(),

@@ -2,7 +2,7 @@
 //! same model (`report::html`) and in the same colours as the HTML report; hovering a node or
 //! a bar shows its action.
 
-use crate::report::html::{ActionStatus, NetworkDiagram, Timeline};
+use crate::report::html::{NetworkDiagram, Timeline};
 use eframe::egui::{self, Align2, Color32, FontId, Rect, Sense, Shape, Stroke, Vec2, pos2};
 use eframe::epaint::CubicBezierShape;
 
@@ -90,20 +90,9 @@ pub fn network(ui: &mut egui::Ui, d: &NetworkDiagram) {
         if node.reached_goal.is_some() {
             painter.circle_filled(rect.right_top() + Vec2::new(-10.0, 10.0), 5.5, REACHED);
         }
-        let status = match node.status {
-            ActionStatus::Executed => "executed",
-            ActionStatus::Failed => "failed (its output is a failed object)",
-            ActionStatus::NotRun => "never ran",
-        };
-        let goal = node
-            .reached_goal
-            .map(|g| format!("; reaches gold goal {g}"))
-            .unwrap_or_default();
         let id = response.id.with(node.action);
-        ui.interact(rect, id, Sense::hover()).on_hover_text(format!(
-            "#{} (line {}), {status}{goal}\n{}",
-            node.action, node.line, node.text
-        ));
+        ui.interact(rect, id, Sense::hover())
+            .on_hover_text(node.hover_text());
     }
 }
 

@@ -113,6 +113,26 @@ pub struct DiagramNode {
     pub reached_goal: Option<usize>,
 }
 
+impl DiagramNode {
+    /// What pointing at the node tells, on the page and in the launcher alike: the action, its
+    /// line, how it fared, the gold goal it reached, and its text.
+    pub fn hover_text(&self) -> String {
+        let status = match self.status {
+            ActionStatus::Executed => "executed",
+            ActionStatus::Failed => "failed (its output is a failed object)",
+            ActionStatus::NotRun => "never ran",
+        };
+        let goal = self
+            .reached_goal
+            .map(|g| format!("; reaches gold goal {g}"))
+            .unwrap_or_default();
+        format!(
+            "#{} (line {}), {status}{goal}\n{}",
+            self.action, self.line, self.text
+        )
+    }
+}
+
 /// A variable flowing from the action producing it to one using it (1-based actions).
 #[derive(Clone, Debug, Serialize)]
 pub struct DiagramEdge {

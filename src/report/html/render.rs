@@ -262,24 +262,13 @@ fn network(out: &mut String, n: usize, d: &NetworkDiagram) {
             ActionStatus::NotRun => " stroke-dasharray=\"5 3\"",
             _ => "",
         };
-        let status = match node.status {
-            ActionStatus::Executed => "executed",
-            ActionStatus::Failed => "failed",
-            ActionStatus::NotRun => "never ran",
-        };
-        let goal = node
-            .reached_goal
-            .map(|g| format!("; reaches gold goal {g}"))
-            .unwrap_or_default();
         let _ = write!(
             out,
-            "<g><title>#{} (line {}), {status}{goal}\n{}</title>\
+            "<g><title>{}</title>\
              <rect x=\"{x}\" y=\"{y}\" width=\"{NODE_W}\" height=\"{NODE_H}\" rx=\"6\" fill=\"#{fill:06x}\" stroke=\"#{stroke:06x}\" stroke-width=\"1.5\"{dash}/>\
              <text x=\"{}\" y=\"{}\" font-size=\"12\" font-weight=\"600\" fill=\"#1f2933\">{}</text>\
              <text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#52606d\">{}</text>",
-            node.action,
-            node.line,
-            escape(&node.text),
+            escape(&node.hover_text()),
             x + 8.0,
             y + 19.0,
             escape(&clip(&node.primitive, 23)),
