@@ -4,6 +4,7 @@
 pub mod batch;
 pub mod bench_translate;
 pub mod check;
+pub mod cli;
 pub mod data;
 pub mod evaluate;
 pub mod fetch;

@@ -1,21 +1,23 @@
 //! The cookingbot command line: the reference evaluator's own invocation plus subcommands.
+//! The binary in `src/bin` only calls [`main_from_args`].
 
+use crate::app::bench_translate::{self, BenchOptions};
+use crate::app::check::{self, CheckOptions};
+use crate::app::data::OFFLINE_VAR;
+use crate::app::evaluate::{self, EvaluateOptions, Format, MergeOptions};
+use crate::app::fetch::{self, FetchOptions};
+use crate::app::report::{self, ReportOptions};
+use crate::app::simulate::{self, SimulateOptions};
+use crate::app::translate::{self, LlmOptions, Setup, TranslateOptions, TranslatorKind};
+use crate::benchmark::{self, DataError, DataSource};
+use crate::metrics::smatch::SmatchConfig;
+use crate::ontology::Ontology;
+use crate::profile::Profile;
+use crate::report::batch::{Shard, Threshold};
+use crate::report::{Metric, MetricSet};
 use clap::builder::BoolishValueParser;
 use clap::{Args, Parser, Subcommand};
-use cookingbot::app::bench_translate::{self, BenchOptions};
-use cookingbot::app::check::{self, CheckOptions};
-use cookingbot::app::data::OFFLINE_VAR;
-use cookingbot::app::evaluate::{self, EvaluateOptions, Format, MergeOptions};
-use cookingbot::app::fetch::{self, FetchOptions};
-use cookingbot::app::report::{self, ReportOptions};
-use cookingbot::app::simulate::{self, SimulateOptions};
-use cookingbot::app::translate::{self, LlmOptions, Setup, TranslateOptions, TranslatorKind};
-use cookingbot::benchmark::{self, DataError, DataSource};
-use cookingbot::metrics::smatch::SmatchConfig;
-use cookingbot::ontology::Ontology;
-use cookingbot::profile::Profile;
-use cookingbot::report::batch::{Shard, Threshold};
-use cookingbot::report::{Metric, MetricSet};
+use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -264,13 +266,16 @@ enum Command {
 const REFERENCE_KEYS: [&str; 5] = ["-input", "-output", "-show-output", "-lib-dir", "-metrics"];
 
 /// Rewrite the reference's single-dash keys into this program's long options.
-fn normalise(args: impl Iterator<Item = String>) -> Vec<String> {
-    args.map(
-        |a| match REFERENCE_KEYS.iter().find(|k| k.eq_ignore_ascii_case(&a)) {
-            Some(k) => format!("-{k}"),
+fn normalise(args: impl Iterator<Item = OsString>) -> Vec<OsString> {
+    args.map(|a| {
+        match REFERENCE_KEYS
+            .iter()
+            .find(|k| a.to_str().is_some_and(|a| k.eq_ignore_ascii_case(a)))
+        {
+            Some(k) => format!("-{k}").into(),
             None => a,
-        },
-    )
+        }
+    })
     .collect()
 }
 
@@ -288,8 +293,8 @@ fn demo_recipes(
 
 /// Open the launcher; where no window can be opened, say why and how to use the command line.
 #[cfg(feature = "gui")]
-fn launch(settings: cookingbot::gui::Settings) -> i32 {
-    match cookingbot::gui::run(settings) {
+fn launch(settings: crate::gui::Settings) -> i32 {
+    match crate::gui::run(settings) {
         Ok(()) => evaluate::EXIT_OK,
         Err(e) => {
             eprintln!("error: cannot open the launcher window: {e}\n{USAGE}");
@@ -300,12 +305,23 @@ fn launch(settings: cookingbot::gui::Settings) -> i32 {
 
 const USAGE: &str = "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open]\n       cookingbot-evaluator --help";
 
-fn main() -> ExitCode {
+/// Run the command line on `args` (the program name first, as `std::env::args_os` gives it)
+/// in this process: the binary, the Python package's `cookingbot-evaluator` entry point and
+/// tests share it.
+pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let args = normalise(args.into_iter());
     #[cfg(feature = "gui")]
-    if std::env::args_os().len() == 1 {
+    if args.len() == 1 {
         return ExitCode::from(u8::try_from(launch(Default::default())).unwrap_or(2));
     }
-    let cli = Cli::parse_from(normalise(std::env::args()));
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version print to stdout and succeed; usage errors exit 2, as clap does.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
     let mut stderr = std::io::stderr();
     let mut stdout = std::io::stdout();
     let code = match cli.command {
@@ -427,8 +443,8 @@ fn main() -> ExitCode {
             metrics,
             run,
         }) => {
-            let defaults = cookingbot::gui::Settings::default();
-            launch(cookingbot::gui::Settings {
+            let defaults = crate::gui::Settings::default();
+            launch(crate::gui::Settings {
                 input,
                 output,
                 metrics: if metrics.is_empty() {
