@@ -19,6 +19,8 @@ pub mod network;
 pub mod number;
 pub mod ontology;
 pub mod profile;
+#[cfg(feature = "python")]
+mod python;
 pub mod report;
 pub mod simulation;
 pub mod translate;

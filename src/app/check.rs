@@ -1,11 +1,13 @@
 //! `check` (diagnostics for `.solution` files) and `graph` (a recipe's dependency DAG as DOT).
 
 use crate::benchmark;
-use crate::language::diagnostic::render_all;
+use crate::language::diagnostic::{Diagnostic, line_col, render_all};
 use crate::language::parse::parse;
 use crate::language::validate::{ClassLookup, Validator};
 use crate::network::Network;
+use crate::ontology::Ontology;
 use crate::profile::Profile;
+use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
 
@@ -141,4 +143,44 @@ pub fn graph(
         return EXIT_UNREADABLE;
     }
     0
+}
+
+/// A diagnostic as a program needs it (the tool server, the Python package): where, what,
+/// and a hint when there is one.
+#[derive(Serialize)]
+pub struct LocatedDiagnostic {
+    pub severity: &'static str,
+    pub code: &'static str,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+pub fn located(text: &str, diagnostics: &[Diagnostic]) -> Vec<LocatedDiagnostic> {
+    diagnostics
+        .iter()
+        .map(|d| {
+            let (line, column) = line_col(text, d.span.start);
+            LocatedDiagnostic {
+                severity: if d.is_error() { "error" } else { "warning" },
+                code: d.kind.code(),
+                line,
+                column,
+                message: d.message.clone(),
+                hint: d.hint.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Every diagnostic of a text, located, as `check` finds them: against the profile's classes and
+/// the benchmark's recipe ids.
+pub fn check_text(text: &str, profile: Profile, onto: &Ontology) -> Vec<LocatedDiagnostic> {
+    let ids = benchmark::manifest(profile).recipes;
+    let ids: Vec<&str> = ids.iter().map(|r| r.id.as_str()).collect();
+    let validator = Validator::new(profile)
+        .with_classes(onto)
+        .with_known_recipes(&ids);
+    located(text, &crate::language::validate::check(text, &validator))
 }

@@ -243,6 +243,11 @@ enum Command {
         #[command(flatten)]
         llm: LlmOptions,
     },
+    /// Serve the Model Context Protocol on stdin and stdout: tools for an LLM agent to check,
+    /// simulate and score networks, list the primitives and the kitchen; the benchmark's gold
+    /// networks as resources.
+    #[cfg(feature = "mcp")]
+    Mcp,
     /// Translate every benchmark recipe's text and score the translations against the gold
     /// networks: a table per recipe, the mean of each metric and pass@k.
     Benchmark {
@@ -475,6 +480,8 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             };
             translate::run(&opts, &mut stdout, &mut stderr)
         }
+        #[cfg(feature = "mcp")]
+        Some(Command::Mcp) => crate::app::mcp::run(cli.reference, cli.offline, &mut stderr),
         Some(Command::Benchmark {
             translator,
             samples,

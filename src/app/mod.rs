@@ -8,6 +8,8 @@ pub mod cli;
 pub mod data;
 pub mod evaluate;
 pub mod fetch;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod report;
 pub mod simulate;
 pub mod translate;

@@ -12,6 +12,7 @@ use crate::metrics::{gold_run, score};
 use crate::profile::Profile;
 use crate::report::simulation::SimulationReport;
 use crate::simulation::{Execution, Model, SimError};
+use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -50,44 +51,31 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         }
     };
     let name = opts.file.display().to_string();
-    let parsed = parse(&text);
-    let validator = Validator::new(opts.profile).with_classes(&model.onto);
-    let mut diagnostics = parsed.diagnostics;
-    diagnostics.extend(validator.validate(&parsed.file));
-    let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.is_error()).collect();
-    if !errors.is_empty() {
-        let _ = write!(err, "{}", render_all(errors, &name, &text));
-        let _ = writeln!(err, "error: {name} has errors; nothing was simulated");
-        return EXIT_INVALID;
-    }
-    let recipe = match pick(&parsed.file.recipes, opts.recipe.as_deref()) {
-        Ok(r) => r,
-        Err(msg) => {
+    let mut gold = |id: &str| gold_benchmark(opts, id, err);
+    let simulated = match simulate_text(&model, &kitchen, &text, opts.recipe.as_deref(), &mut gold)
+    {
+        Ok(s) => s,
+        Err(SimulateFailure::Invalid(errors)) => {
+            let _ = write!(err, "{}", render_all(&errors, &name, &text));
+            let _ = writeln!(err, "error: {name} has errors; nothing was simulated");
+            return EXIT_INVALID;
+        }
+        Err(SimulateFailure::Recipe(msg)) => {
             let _ = writeln!(err, "error: {name}: {msg}");
             return EXIT_INVALID;
         }
-    };
-    let exec = match model.execute(recipe) {
-        Ok(e) => e,
-        Err(e) => {
-            let _ = writeln!(err, "{}", located(&name, &text, recipe, &e));
+        Err(SimulateFailure::Crashed(e)) => {
+            let _ = writeln!(err, "{}", e.render(&name));
             return EXIT_INVALID;
         }
-    };
-    let gold = match gold_benchmark(opts, &recipe.id, err) {
-        Ok(g) => g,
-        Err(msg) => {
+        Err(SimulateFailure::Data(msg)) => {
             let _ = writeln!(err, "error: {msg}");
             return EXIT_UNREADABLE;
         }
     };
-    let (dish, failure) = match final_dish(&model, recipe, &exec, gold.as_ref()) {
-        Ok(dish) => (dish, None),
-        Err(message) => (None, Some(message)),
-    };
-    let report = SimulationReport::new(&model, recipe, &text, &exec, &kitchen, dish);
+    let report = &simulated.report;
     let written = if opts.json {
-        serde_json::to_string_pretty(&report)
+        serde_json::to_string_pretty(report)
             .map_err(std::io::Error::other)
             .and_then(|s| writeln!(out, "{s}"))
     } else {
@@ -96,8 +84,95 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     if written.is_err() {
         return EXIT_UNREADABLE;
     }
-    match failure {
+    match simulated.refused {
         Some(failure) => {
+            let _ = writeln!(err, "{}", failure.render(&name));
+            EXIT_INVALID
+        }
+        None => 0,
+    }
+}
+
+/// A simulation problem at an action of the text (`line`, `column` and `action` are `None`
+/// when it concerns no action).
+#[derive(Clone, Debug, Serialize)]
+pub struct LocatedError {
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    /// The action as written.
+    pub action: Option<String>,
+    pub message: String,
+}
+
+impl LocatedError {
+    fn new(text: &str, recipe: &Recipe, e: &SimError) -> LocatedError {
+        let p = e.predicate.and_then(|p| recipe.predicates.get(p));
+        let at = p.map(|p| line_col(text, p.span.start));
+        LocatedError {
+            line: at.map(|(line, _)| line),
+            column: at.map(|(_, col)| col),
+            action: p.map(ToString::to_string),
+            message: e.message.clone(),
+        }
+    }
+
+    /// `error: FILE:LINE:COL: (action): MESSAGE` at the action, else `error: FILE: MESSAGE`.
+    pub fn render(&self, name: &str) -> String {
+        match (self.line, self.column, &self.action) {
+            (Some(line), Some(col), Some(action)) => {
+                format!("error: {name}:{line}:{col}: {action}: {}", self.message)
+            }
+            _ => format!("error: {name}: {}", self.message),
+        }
+    }
+}
+
+/// Why a text was not simulated.
+#[derive(Debug)]
+pub enum SimulateFailure {
+    /// The text has errors (located diagnostics); nothing ran.
+    Invalid(Vec<Diagnostic>),
+    /// The text holds no recipe, or not the one asked for.
+    Recipe(String),
+    /// The simulation crashed where the reference's crashes.
+    Crashed(LocatedError),
+    /// The benchmark data asked for cannot be used.
+    Data(String),
+}
+
+/// A simulated recipe: the report, and where the evaluator would refuse the file (the dish
+/// approximation score fails), why; the report then has no final dish.
+pub struct Simulated {
+    pub report: SimulationReport,
+    pub refused: Option<LocatedError>,
+}
+
+/// Simulate one recipe of a text (`recipe`, else the first): the one pipeline behind
+/// `simulate`, the tool server and the Python package. `gold` gives the benchmark for a
+/// recipe id, when there is one (asked only once the recipe ran).
+pub fn simulate_text(
+    model: &Model,
+    kitchen: &str,
+    text: &str,
+    recipe: Option<&str>,
+    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+) -> Result<Simulated, SimulateFailure> {
+    let parsed = parse(text);
+    let validator = Validator::new(model.profile).with_classes(&model.onto);
+    let mut diagnostics = parsed.diagnostics;
+    diagnostics.extend(validator.validate(&parsed.file));
+    diagnostics.retain(Diagnostic::is_error);
+    if !diagnostics.is_empty() {
+        return Err(SimulateFailure::Invalid(diagnostics));
+    }
+    let recipe = pick(&parsed.file.recipes, recipe).map_err(SimulateFailure::Recipe)?;
+    let exec = model
+        .execute(recipe)
+        .map_err(|e| SimulateFailure::Crashed(LocatedError::new(text, recipe, &e)))?;
+    let gold = gold(&recipe.id).map_err(SimulateFailure::Data)?;
+    let (dish, refused) = match final_dish(model, recipe, &exec, gold.as_ref()) {
+        Ok(dish) => (dish, None),
+        Err(failure) => {
             let failure = SimError {
                 message: format!(
                     "{} (the evaluator refuses the file, as the reference does)",
@@ -105,22 +180,13 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
                 ),
                 ..failure
             };
-            let _ = writeln!(err, "{}", located(&name, &text, recipe, &failure));
-            EXIT_INVALID
+            (None, Some(LocatedError::new(text, recipe, &failure)))
         }
-        None => 0,
-    }
-}
-
-/// `error: FILE:LINE:COL: (action): MESSAGE` at the action `e` names, else `error: FILE: MESSAGE`.
-fn located(name: &str, text: &str, recipe: &Recipe, e: &SimError) -> String {
-    match e.predicate.and_then(|p| recipe.predicates.get(p)) {
-        Some(p) => {
-            let (line, col) = line_col(text, p.span.start);
-            format!("error: {name}:{line}:{col}: {p}: {}", e.message)
-        }
-        None => format!("error: {name}: {}", e.message),
-    }
+    };
+    Ok(Simulated {
+        report: SimulationReport::new(model, recipe, text, &exec, kitchen, dish),
+        refused,
+    })
 }
 
 /// The recipe asked for, or the first; an unknown id names the closest ids in the file.

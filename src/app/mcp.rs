@@ -1,0 +1,321 @@
+//! `cookingbot-evaluator mcp`: the kitchen as a Model Context Protocol tool server on stdio,
+//! so that an LLM agent writing a network can ask whether it runs and what fails while it
+//! works. Every tool answers with short structured JSON located at lines and columns; inputs
+//! are bounded ([`MAX_NETWORK_BYTES`], and the simulation's own action limit).
+
+use super::check::{EXIT_UNREADABLE, check_text, located};
+use super::data::{self, DataRequest};
+use super::simulate::{SimulateFailure, simulate_text};
+use crate::evaluate::Evaluator;
+use crate::profile::Profile;
+use crate::report::dish_tree;
+use crate::report::json::RecipeReport;
+use crate::report::{Metric, MetricSet};
+use crate::simulation::Model;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{
+    CallToolResult, Implementation, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, schemars, tool, tool_handler};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::io::Write;
+use std::sync::{Arc, OnceLock};
+
+/// The largest network text a tool takes: gold networks are a few kilobytes, so a megabyte is
+/// far beyond any real network and keeps one call's work small.
+pub const MAX_NETWORK_BYTES: usize = 1 << 20;
+
+/// The longest JSON-RPC message read: larger than any accepted argument with room to spare, so
+/// that an oversized argument still arrives and gets a clear error instead of being dropped.
+const MAX_MESSAGE_BYTES: usize = 128 << 20;
+
+const RECIPE_URI: &str = "cookingbot://recipe/";
+
+/// The arguments naming a network.
+#[derive(Deserialize, schemars::JsonSchema)]
+struct NetworkArgs {
+    /// The network: the text of a .solution file (`#recipe-id` then the actions).
+    network: String,
+    /// The recipe to use when the text holds several (default: the first).
+    recipe: Option<String>,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct CheckArgs {
+    /// The network: the text of a .solution file.
+    network: String,
+}
+
+/// The tool server: one profile's model, and its benchmark once a tool needs it.
+#[derive(Clone)]
+pub struct KitchenServer {
+    model: Arc<Model>,
+    offline: bool,
+    evaluator: Arc<OnceLock<Result<Evaluator, String>>>,
+}
+
+/// A refused call: what is wrong, said so that the agent can fix it.
+fn refuse(value: Value) -> CallToolResult {
+    CallToolResult::structured_error(value)
+}
+
+fn bounded(text: &str) -> Result<(), CallToolResult> {
+    if text.len() > MAX_NETWORK_BYTES {
+        return Err(refuse(json!({
+            "error": format!(
+                "the network is {} bytes; networks of at most {MAX_NETWORK_BYTES} bytes are taken",
+                text.len()
+            ),
+        })));
+    }
+    Ok(())
+}
+
+#[rmcp::tool_router]
+impl KitchenServer {
+    pub fn new(profile: Profile, offline: bool) -> KitchenServer {
+        KitchenServer {
+            model: Arc::new(Model::builtin(profile)),
+            offline,
+            evaluator: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// The benchmark's evaluator, located as the CLI locates data (downloaded unless offline).
+    fn evaluator(&self) -> Result<&Evaluator, String> {
+        self.evaluator
+            .get_or_init(|| {
+                let profile = self.model.profile;
+                let request = DataRequest {
+                    profile,
+                    explicit: None,
+                    offline: self.offline,
+                };
+                let source = data::locate(request, || true, &mut std::io::sink())
+                    .map_err(|e| e.to_string())?;
+                Evaluator::new(profile, source).map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    #[tool(
+        description = "Check a MUHAI Cooking Language network without running it: every error and warning with its line, column, code and a hint. `ok` is true when the evaluator would accept the text."
+    )]
+    fn check_network(&self, Parameters(args): Parameters<CheckArgs>) -> CallToolResult {
+        if let Err(refusal) = bounded(&args.network) {
+            return refusal;
+        }
+        let diagnostics = check_text(&args.network, self.model.profile, &self.model.onto);
+        CallToolResult::structured(json!({
+            "ok": !diagnostics.iter().any(|d| d.severity == "error"),
+            "diagnostics": diagnostics,
+        }))
+    }
+
+    #[tool(
+        description = "Run a network in the simulated kitchen: each executed action with its start and end time, the actions that never ran and why, the execution time and the final dish."
+    )]
+    fn simulate_network(&self, Parameters(args): Parameters<NetworkArgs>) -> CallToolResult {
+        if let Err(refusal) = bounded(&args.network) {
+            return refusal;
+        }
+        let mut gold = |_: &str| Ok(self.evaluator().ok().map(|e| e.benchmark.clone()));
+        let simulated = simulate_text(
+            &self.model,
+            "builtin",
+            &args.network,
+            args.recipe.as_deref(),
+            &mut gold,
+        );
+        match simulated {
+            Ok(s) => {
+                let r = &s.report;
+                let steps: Vec<Value> = r
+                    .steps
+                    .iter()
+                    .map(|s| {
+                        json!({"action": s.action.action, "line": s.action.line,
+                               "column": s.action.column, "text": s.action.text,
+                               "start": s.start, "end": s.end})
+                    })
+                    .collect();
+                CallToolResult::structured(json!({
+                    "recipe": r.recipe,
+                    "solved": r.solved,
+                    "reason": r.reason,
+                    "execution_time": r.execution_time,
+                    "steps": steps,
+                    "not_run": r.not_run,
+                    "dish": r.dish.as_ref().map(|d| json!({
+                        "action": d.action.action, "line": d.action.line, "column": d.action.column,
+                        "chosen_by": d.chosen_by, "score": d.score,
+                        "tree": d.tree,
+                    })),
+                    "refused": s.refused,
+                }))
+            }
+            Err(failure) => refuse(failure_json(&args.network, failure)),
+        }
+    }
+
+    #[tool(
+        description = "Score a network against the benchmark's gold network of its recipe: Smatch, goal-condition success, dish approximation score and execution time, with the gold goals it missed and how its dish differs."
+    )]
+    fn score_network(&self, Parameters(args): Parameters<CheckArgs>) -> CallToolResult {
+        if let Err(refusal) = bounded(&args.network) {
+            return refusal;
+        }
+        let evaluator = match self.evaluator() {
+            Ok(e) => e,
+            Err(e) => return refuse(json!({ "error": e })),
+        };
+        let metrics = MetricSet::from_words(&Metric::ALL.map(Metric::name));
+        match evaluator.evaluate(&args.network, &metrics) {
+            Ok(results) => {
+                let recipes: Vec<RecipeReport> = results
+                    .iter()
+                    .map(|r| RecipeReport::new(r, &metrics))
+                    .collect();
+                CallToolResult::structured(json!({ "recipes": recipes }))
+            }
+            Err(refusal) => refuse(json!({
+                "error": refusal.message,
+                "diagnostics": located(&args.network, &refusal.diagnostics),
+            })),
+        }
+    }
+
+    #[tool(
+        description = "The primitives (actions) a network may use, each with its arguments in order: name, ontology type and role (output, input, optional input, kitchen state in or out)."
+    )]
+    fn list_primitives(&self) -> CallToolResult {
+        let primitives: Vec<Value> = self
+            .model
+            .catalogue
+            .iter()
+            .map(|p| {
+                let args: Vec<Value> = p
+                    .args
+                    .iter()
+                    .map(|a| json!({"name": a.name, "type": a.ty, "role": a.role.name()}))
+                    .collect();
+                json!({"name": p.name, "arguments": args})
+            })
+            .collect();
+        CallToolResult::structured(json!({ "primitives": primitives }))
+    }
+
+    #[tool(
+        description = "What the initial kitchen holds: its places and the tools, containers and ingredients in them, with amounts."
+    )]
+    fn kitchen_inventory(&self) -> CallToolResult {
+        let tree = dish_tree::build(&self.model, &self.model.kitchen);
+        CallToolResult::structured(json!({ "kitchen": tree }))
+    }
+}
+
+/// A failed simulation as located JSON.
+fn failure_json(text: &str, failure: SimulateFailure) -> Value {
+    match failure {
+        SimulateFailure::Invalid(d) => {
+            json!({"error": "the network has errors; nothing ran", "diagnostics": located(text, &d)})
+        }
+        SimulateFailure::Recipe(m) | SimulateFailure::Data(m) => json!({ "error": m }),
+        SimulateFailure::Crashed(e) => json!({ "error": "the simulation crashed", "at": e }),
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for KitchenServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            "cookingbot-evaluator",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_instructions(
+            "Check, simulate and score MUHAI Cooking Language networks. Resources are the \
+             benchmark's gold networks.",
+        )
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let evaluator = self
+            .evaluator()
+            .map_err(|e| ErrorData::internal_error(e, None))?;
+        let resources = evaluator
+            .benchmark
+            .recipes
+            .iter()
+            .map(|r| {
+                Resource::new(format!("{RECIPE_URI}{}", r.id), r.id.clone())
+                    .with_description("the gold network")
+            })
+            .collect();
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let evaluator = self
+            .evaluator()
+            .map_err(|e| ErrorData::internal_error(e, None))?;
+        let recipe = request
+            .uri
+            .strip_prefix(RECIPE_URI)
+            .and_then(|id| evaluator.benchmark.recipe(id))
+            .ok_or_else(|| {
+                ErrorData::resource_not_found(format!("no recipe {}", request.uri), None)
+            })?;
+        let text = format!("{}\n", recipe.network);
+        Ok(ReadResourceResult::new(vec![ResourceContents::text(text, request.uri)]).into())
+    }
+}
+
+/// Serve on stdin and stdout until the client closes them. Returns the exit code.
+pub fn run(profile: Profile, offline: bool, err: &mut dyn Write) -> i32 {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            let _ = writeln!(err, "error: cannot start the tool server: {e}");
+            return EXIT_UNREADABLE;
+        }
+    };
+    let served = runtime.block_on(async {
+        let transport = AsyncRwTransport::new_server(tokio::io::stdin(), tokio::io::stdout())
+            .with_max_line_length(MAX_MESSAGE_BYTES);
+        let service = KitchenServer::new(profile, offline)
+            .serve(transport)
+            .await
+            .map_err(|e| e.to_string())?;
+        service.waiting().await.map_err(|e| e.to_string())
+    });
+    match served {
+        Ok(_) => 0,
+        Err(e) => {
+            let _ = writeln!(err, "error: the tool server stopped: {e}");
+            EXIT_UNREADABLE
+        }
+    }
+}

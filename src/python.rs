@@ -1,0 +1,269 @@
+//! `cookingbot._native`: the Python package's extension module (feature `python`, built by
+//! maturin). It speaks JSON text to the typed Python layer in `python/cookingbot/`, which turns
+//! it into dataclasses and exceptions; every call that works releases the GIL, and batches are
+//! scored in parallel with rayon as the command line scores them.
+
+use crate::app::check::{check_text, located};
+use crate::app::evaluate::{self, EvaluateOptions, Format};
+use crate::app::simulate::{SimulateFailure, simulate_text};
+use crate::app::{data, load_model};
+use crate::benchmark::Benchmark;
+use crate::evaluate::Evaluator;
+use crate::language::parse::parse;
+use crate::metrics::smatch::{SmatchConfig, smatch as smatch_score};
+use crate::profile::Profile;
+use crate::report::json::RecipeReport;
+use crate::report::{Metric, MetricSet};
+use crate::translate::Translator;
+use crate::translate::recipe_text;
+use crate::translate::rules::RulesTranslator;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+fn profile(reference: &str) -> PyResult<Profile> {
+    reference
+        .parse()
+        .map_err(|e: String| PyValueError::new_err(e))
+}
+
+fn offline() -> bool {
+    std::env::var(data::OFFLINE_VAR).is_ok_and(|v| matches!(v.as_str(), "1" | "true" | "yes"))
+}
+
+type EvaluatorKey = (Profile, Option<PathBuf>, Option<PathBuf>);
+
+/// Evaluators already loaded in this process: loading the gold networks and their runs is the
+/// slow part of a first call, so later calls with the same data reuse them.
+static EVALUATORS: Mutex<Vec<(EvaluatorKey, Arc<Evaluator>)>> = Mutex::new(Vec::new());
+
+/// The evaluator of a profile, data folder and kitchen, located as the command line locates
+/// them (the data downloaded when missing, unless `COOKINGBOT_OFFLINE`).
+fn evaluator(key: EvaluatorKey) -> Result<Arc<Evaluator>, String> {
+    let mut cache = EVALUATORS.lock().map_err(|e| e.to_string())?;
+    if let Some((_, e)) = cache.iter().find(|(k, _)| *k == key) {
+        return Ok(e.clone());
+    }
+    let (profile, benchmark, kitchen) = key.clone();
+    let opts = EvaluateOptions {
+        inputs: Vec::new(),
+        output: PathBuf::new(),
+        metrics: MetricSet::from_words::<&str>(&[]),
+        profile,
+        benchmark,
+        offline: offline(),
+        kitchen,
+        format: Format::Json,
+        smatch: SmatchConfig::default(),
+        shard: None,
+        fail_under: Vec::new(),
+        progress: false,
+    };
+    let (loaded, _) = evaluate::load(&opts, || true, &mut std::io::sink())?;
+    let loaded = Arc::new(loaded);
+    cache.push((key, loaded.clone()));
+    Ok(loaded)
+}
+
+fn to_json(value: &impl serde::Serialize) -> PyResult<String> {
+    serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// Score solution texts; one JSON object per text: `{"recipes": [...]}` with the JSON report's
+/// values, or `{"error": ..., "diagnostics": [...]}` where the evaluator refuses the text.
+#[pyfunction]
+#[pyo3(signature = (texts, metrics, reference, benchmark=None, kitchen=None))]
+fn evaluate_texts(
+    py: Python<'_>,
+    texts: Vec<String>,
+    metrics: Option<Vec<String>>,
+    reference: &str,
+    benchmark: Option<PathBuf>,
+    kitchen: Option<PathBuf>,
+) -> PyResult<String> {
+    let profile = profile(reference)?;
+    py.detach(|| {
+        let metrics = match metrics {
+            Some(words) => MetricSet::from_words(&words),
+            None => MetricSet::from_words::<&str>(&[]),
+        };
+        let evaluator =
+            evaluator((profile, benchmark, kitchen)).map_err(PyRuntimeError::new_err)?;
+        let outcomes: Vec<Value> = texts
+            .par_iter()
+            .map(|text| match evaluator.evaluate(text, &metrics) {
+                Ok(results) => {
+                    let recipes: Vec<RecipeReport> = results
+                        .iter()
+                        .map(|r| RecipeReport::new(r, &metrics))
+                        .collect();
+                    json!({ "recipes": recipes })
+                }
+                Err(refusal) => json!({
+                    "error": refusal.message,
+                    "diagnostics": located(text, &refusal.diagnostics),
+                }),
+            })
+            .collect();
+        to_json(&outcomes)
+    })
+}
+
+/// Every diagnostic of a text, located.
+#[pyfunction]
+fn check(py: Python<'_>, text: String, reference: &str) -> PyResult<String> {
+    let profile = profile(reference)?;
+    py.detach(|| {
+        let onto = crate::ontology::Ontology::builtin(profile);
+        to_json(&check_text(&text, profile, &onto))
+    })
+}
+
+/// Simulate one recipe: `{"report": ..., "refused": ...}` or `{"error": ..., ...}`.
+#[pyfunction]
+#[pyo3(signature = (text, recipe, reference, benchmark=None, kitchen=None))]
+fn simulate(
+    py: Python<'_>,
+    text: String,
+    recipe: Option<String>,
+    reference: &str,
+    benchmark: Option<PathBuf>,
+    kitchen: Option<PathBuf>,
+) -> PyResult<String> {
+    let profile = profile(reference)?;
+    py.detach(|| {
+        let (model, kitchen_name) =
+            load_model(profile, kitchen.as_deref()).map_err(PyRuntimeError::new_err)?;
+        let mut gold = |_: &str| {
+            Ok(evaluator((profile, benchmark.clone(), None))
+                .ok()
+                .map(|e| e.benchmark.clone()))
+        };
+        let out = match simulate_text(&model, &kitchen_name, &text, recipe.as_deref(), &mut gold) {
+            Ok(s) => json!({ "report": s.report, "refused": s.refused }),
+            Err(SimulateFailure::Invalid(d)) => json!({
+                "error": "the network has errors; nothing ran",
+                "diagnostics": located(&text, &d),
+            }),
+            Err(SimulateFailure::Recipe(m) | SimulateFailure::Data(m)) => json!({ "error": m }),
+            Err(SimulateFailure::Crashed(e)) => json!({ "error": e.message, "at": e }),
+        };
+        to_json(&out)
+    })
+}
+
+/// Smatch between the first recipes of two texts: `{"f_score", "precision", ...}`.
+#[pyfunction]
+fn smatch(py: Python<'_>, test: String, gold: String, exact: bool) -> PyResult<String> {
+    py.detach(|| {
+        let first = |text: &str, which: &str| {
+            let parsed = parse(text);
+            if let Some(d) = parsed.diagnostics.iter().find(|d| d.is_error()) {
+                let l = &located(text, std::slice::from_ref(d))[0];
+                return Err(json!({
+                    "error": format!("{which}: {}", d.message),
+                    "diagnostics": [l],
+                }));
+            }
+            parsed
+                .file
+                .recipes
+                .into_iter()
+                .next()
+                .ok_or_else(|| json!({ "error": format!("{which}: the text holds no recipe") }))
+        };
+        let out = match (first(&test, "test"), first(&gold, "gold")) {
+            (Ok(t), Ok(g)) => {
+                let cfg = SmatchConfig {
+                    exact,
+                    ..SmatchConfig::default()
+                };
+                let s = smatch_score(&t.predicates, &g.predicates, &cfg);
+                json!({
+                    "f_score": s.f_score, "precision": s.precision, "recall": s.recall,
+                    "matched_triples": s.matched, "test_triples": s.test_triples,
+                    "gold_triples": s.gold_triples, "exact_optimum": s.exact_optimum,
+                })
+            }
+            (Err(e), _) | (_, Err(e)) => e,
+        };
+        to_json(&out)
+    })
+}
+
+/// Translate recipe text with the rule-based translator: `{"solution", "notes"}`.
+#[pyfunction]
+fn translate(py: Python<'_>, text: String, reference: &str) -> PyResult<String> {
+    let profile = profile(reference)?;
+    py.detach(|| {
+        let model = crate::simulation::Model::builtin(profile);
+        let out = recipe_text::from_text(&text, "recipe")
+            .map_err(|e| e.to_string())
+            .and_then(|r| {
+                RulesTranslator::new(&model)
+                    .translate(&r, 0)
+                    .map_err(|e| e.to_string())
+            });
+        match out {
+            Ok(t) => to_json(&json!({ "solution": t.solution, "notes": t.notes })),
+            Err(e) => to_json(&json!({ "error": e })),
+        }
+    })
+}
+
+/// The benchmark's recipes: id, gold network text and gold file.
+#[pyfunction]
+#[pyo3(signature = (reference, path=None))]
+fn benchmark_recipes(py: Python<'_>, reference: &str, path: Option<PathBuf>) -> PyResult<String> {
+    let profile = profile(reference)?;
+    py.detach(|| {
+        let e = evaluator((profile, path, None)).map_err(PyRuntimeError::new_err)?;
+        let b: &Benchmark = &e.benchmark;
+        let recipes: Vec<HashMap<&str, String>> = b
+            .recipes
+            .iter()
+            .map(|r| {
+                HashMap::from([
+                    ("id", r.id.clone()),
+                    ("gold", format!("{}\n", r.network)),
+                    ("file", r.file.display().to_string()),
+                ])
+            })
+            .collect();
+        to_json(&recipes)
+    })
+}
+
+/// The metric names, in the report's order.
+#[pyfunction]
+fn metric_names() -> Vec<&'static str> {
+    Metric::ALL.map(Metric::name).to_vec()
+}
+
+/// Run the command line in this process (the `cookingbot-evaluator` entry point).
+#[pyfunction]
+fn main(py: Python<'_>, argv: Vec<OsString>) -> i32 {
+    let code = py.detach(|| crate::app::cli::main_from_args(argv));
+    // ExitCode hides its value: find the one it was made from.
+    (0..=u8::MAX)
+        .find(|&c| std::process::ExitCode::from(c) == code)
+        .map_or(2, i32::from)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(evaluate_texts, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(smatch, m)?)?;
+    m.add_function(wrap_pyfunction!(translate, m)?)?;
+    m.add_function(wrap_pyfunction!(benchmark_recipes, m)?)?;
+    m.add_function(wrap_pyfunction!(metric_names, m)?)?;
+    m.add_function(wrap_pyfunction!(main, m)?)?;
+    Ok(())
+}

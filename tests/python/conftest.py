@@ -1,0 +1,43 @@
+"""Shared fixtures: the benchmark data and the reference's values, located as the Rust tests
+locate them ($COOKINGBOT_BENCHMARK, else ../shared/benchmark beside the clone)."""
+
+import csv
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def benchmark_dir() -> Path:
+    env = os.environ.get("COOKINGBOT_BENCHMARK")
+    path = Path(env) if env else ROOT.parent / "shared" / "benchmark"
+    if not (path / "data").is_dir():
+        pytest.fail(f"benchmark data not found at {path} (set COOKINGBOT_BENCHMARK)")
+    return path.resolve()
+
+
+def reference_rows(profile: str, name: str) -> list[dict]:
+    """The reference's rows of one TSV, with `solution` made absolute."""
+    folder = benchmark_dir().parent / "reference" / profile
+    with open(folder / name, newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    for row in rows:
+        row["solution"] = (folder / row["solution"]).resolve()
+    return rows
+
+
+@pytest.fixture(scope="session")
+def benchmark() -> Path:
+    return benchmark_dir()
+
+
+@pytest.fixture(scope="session")
+def command() -> str:
+    """The installed `cookingbot-evaluator` command (the wheel's entry point)."""
+    found = os.environ.get("COOKINGBOT_EVALUATOR") or shutil.which("cookingbot-evaluator")
+    if not found:
+        pytest.fail("cookingbot-evaluator is not installed (pip install .)")
+    return found
