@@ -12,7 +12,7 @@ use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
 use crate::metrics::smatch::{SmatchConfig, smatch as smatch_score};
 use crate::profile::Profile;
-use crate::report::json::RecipeReport;
+use crate::report::json::{RecipeReport, value};
 use crate::report::{Metric, MetricSet};
 use crate::translate::Translator;
 use crate::translate::recipe_text;
@@ -102,7 +102,7 @@ fn evaluate_texts(
                         .iter()
                         .map(|r| RecipeReport::new(r, &metrics))
                         .collect();
-                    json!({ "recipes": recipes })
+                    json!({ "recipes": value(&recipes) })
                 }
                 Err(refusal) => json!({
                     "error": refusal.message,
@@ -145,7 +145,7 @@ fn simulate(
                 .map(|e| e.benchmark.clone()))
         };
         let out = match simulate_text(&model, &kitchen_name, &text, recipe.as_deref(), &mut gold) {
-            Ok(s) => json!({ "report": s.report, "refused": s.refused }),
+            Ok(s) => json!({ "report": value(&s.report), "refused": s.refused }),
             Err(SimulateFailure::Invalid(d)) => json!({
                 "error": "the network has errors; nothing ran",
                 "diagnostics": located(&text, &d),

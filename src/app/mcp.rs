@@ -9,7 +9,7 @@ use super::simulate::{SimulateFailure, simulate_text};
 use crate::evaluate::Evaluator;
 use crate::profile::Profile;
 use crate::report::dish_tree;
-use crate::report::json::RecipeReport;
+use crate::report::json::{RecipeReport, value};
 use crate::report::{Metric, MetricSet};
 use crate::simulation::Model;
 use rmcp::handler::server::wrapper::Parameters;
@@ -154,7 +154,7 @@ impl KitchenServer {
                     "not_run": r.not_run,
                     "dish": r.dish.as_ref().map(|d| json!({
                         "action": d.action.action, "line": d.action.line, "column": d.action.column,
-                        "chosen_by": d.chosen_by, "score": d.score,
+                        "chosen_by": d.chosen_by, "score": value(&d.score),
                         "tree": d.tree,
                     })),
                     "refused": s.refused,
@@ -182,7 +182,7 @@ impl KitchenServer {
                     .iter()
                     .map(|r| RecipeReport::new(r, &metrics))
                     .collect();
-                CallToolResult::structured(json!({ "recipes": recipes }))
+                CallToolResult::structured(json!({ "recipes": value(&recipes) }))
             }
             Err(refusal) => refuse(json!({
                 "error": refusal.message,

@@ -245,6 +245,14 @@ pub fn render(signature: Signature, recipes: Vec<RecipeReport>) -> String {
     pretty(&EvaluationReport { signature, recipes })
 }
 
+/// A document as a JSON value with the numbers the written report has: `serde_json::to_value`
+/// would widen an `f32` (0.8700139) to its `f64` digits (0.8700138926506042).
+pub fn value(document: &impl Serialize) -> serde_json::Value {
+    serde_json::to_string(document)
+        .and_then(|s| serde_json::from_str(&s))
+        .unwrap_or_default()
+}
+
 /// A JSON document pretty-printed, ending with a newline.
 pub fn pretty(document: &impl Serialize) -> String {
     let mut s = serde_json::to_string_pretty(document).unwrap_or_default();

@@ -4,6 +4,7 @@ locate them ($COOKINGBOT_BENCHMARK, else ../shared/benchmark beside the clone)."
 import csv
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,10 @@ def benchmark() -> Path:
 @pytest.fixture(scope="session")
 def command() -> str:
     """The installed `cookingbot-evaluator` command (the wheel's entry point)."""
-    found = os.environ.get("COOKINGBOT_EVALUATOR") or shutil.which("cookingbot-evaluator")
+    beside = Path(sys.executable).parent / "cookingbot-evaluator"
+    found = os.environ.get("COOKINGBOT_EVALUATOR") or (
+        str(beside) if beside.is_file() else shutil.which("cookingbot-evaluator")
+    )
     if not found:
         pytest.fail("cookingbot-evaluator is not installed (pip install .)")
     return found

@@ -1,0 +1,301 @@
+"""Evaluate, check, simulate and score MUHAI Cooking Language networks in-process, with the
+same code and the same values as the `cookingbot-evaluator` command line.
+
+    import cookingbot
+    scores = cookingbot.evaluate(["#almond-crescent-cookies\\n...", "out/2.solution"])
+    print(scores[0].dish_approximation_score)
+
+Texts and paths are accepted wherever a solution is: a `str` holding a newline or starting
+with `#` is a text, another `str` or an `os.PathLike` is a file. A network the evaluator
+refuses raises :class:`NetworkError`, whose message has the line and column.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Optional, Sequence, Union
+
+from . import _native
+
+__all__ = [
+    "Action",
+    "Benchmark",
+    "BenchmarkRecipe",
+    "Diagnostic",
+    "Execution",
+    "NetworkError",
+    "RecipeScore",
+    "SmatchScore",
+    "Translation",
+    "check",
+    "evaluate",
+    "simulate",
+    "smatch",
+    "translate",
+]
+
+Solution = Union[str, "os.PathLike[str]"]
+PathArg = Optional[Union[str, "os.PathLike[str]"]]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A problem in a network text, where it is and how to fix it."""
+
+    severity: str
+    code: str
+    line: int
+    column: int
+    message: str
+    hint: Optional[str] = None
+
+    def __str__(self) -> str:
+        return f"line {self.line}, column {self.column}: {self.severity}: {self.message}"
+
+
+class NetworkError(ValueError):
+    """A network the evaluator refuses or cannot run. `diagnostics` are located problems;
+    `line` and `column` are those of the first, when there is one."""
+
+    def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = (), **where: Any):
+        self.diagnostics = list(diagnostics)
+        first = self.diagnostics[0] if self.diagnostics else None
+        self.line: Optional[int] = first.line if first else where.get("line")
+        self.column: Optional[int] = first.column if first else where.get("column")
+        if self.line is not None and self.column is not None:
+            message = f"line {self.line}, column {self.column}: {message}"
+        super().__init__(message)
+
+
+def _diagnostics(items: Sequence[dict]) -> list[Diagnostic]:
+    return [Diagnostic(**d) for d in items]
+
+
+def _refuse(out: dict, prefix: str = "") -> NetworkError:
+    at = out.get("at") or {}
+    return NetworkError(
+        prefix + out["error"],
+        _diagnostics(out.get("diagnostics", [])),
+        line=at.get("line"),
+        column=at.get("column"),
+    )
+
+
+@dataclass(frozen=True)
+class RecipeScore:
+    """One recipe's scores, exactly the values of the JSON report (`report` holds it whole);
+    a metric is None where the reference prints NIL or it was not asked for."""
+
+    recipe_id: str
+    smatch_score: Optional[float]
+    goal_condition_success: Optional[float]
+    dish_approximation_score: Optional[float]
+    execution_time: Optional[float]
+    missed_goals: list[dict]
+    dish: Optional[dict]
+    report: dict = field(repr=False)
+
+    @classmethod
+    def _of(cls, r: dict) -> "RecipeScore":
+        gcs = r["goal_condition_success"]
+        return cls(
+            recipe_id=r["recipe_id"],
+            smatch_score=r["smatch"]["f_score"] if r["smatch"] else None,
+            goal_condition_success=gcs["value"] if gcs else None,
+            dish_approximation_score=r["dish_approximation_score"],
+            execution_time=r["execution_time"],
+            missed_goals=r["missed_goals"],
+            dish=r["dish"],
+            report=r,
+        )
+
+
+def _text(solution: Solution) -> str:
+    if isinstance(solution, str) and ("\n" in solution or solution.lstrip().startswith("#")):
+        return solution
+    return Path(solution).read_text(encoding="utf-8")
+
+
+def _path(p: PathArg) -> Optional[str]:
+    return None if p is None else os.fspath(p)
+
+
+def evaluate(
+    solution: Union[Solution, Sequence[Solution]],
+    *,
+    metrics: Optional[Sequence[str]] = None,
+    reference: str = "2024",
+    benchmark: PathArg = None,
+    kitchen: PathArg = None,
+) -> list[RecipeScore]:
+    """Score solutions against the benchmark's gold networks, as the command line does: the
+    recipes of each solution in the reference's order (the reverse of the file), solutions in
+    the order given. `metrics` are the command line's names (default: the three simulation
+    metrics). A list is scored in parallel without the GIL. A refused solution raises
+    :class:`NetworkError` (with `index`, its place in the list)."""
+    single = isinstance(solution, (str, os.PathLike))
+    solutions = [solution] if single else list(solution)  # type: ignore[list-item]
+    texts = [_text(s) for s in solutions]
+    outcomes = json.loads(
+        _native.evaluate_texts(
+            texts,
+            None if metrics is None else list(metrics),
+            reference,
+            _path(benchmark),
+            _path(kitchen),
+        )
+    )
+    scores: list[RecipeScore] = []
+    for i, out in enumerate(outcomes):
+        if "error" in out:
+            error = _refuse(out, "" if single else f"solution {i}: ")
+            error.index = i  # type: ignore[attr-defined]
+            raise error
+        scores.extend(RecipeScore._of(r) for r in out["recipes"])
+    return scores
+
+
+def check(text: str, *, reference: str = "2024") -> list[Diagnostic]:
+    """Every error and warning of a network text, located (what `check` prints)."""
+    return _diagnostics(json.loads(_native.check(text, reference)))
+
+
+@dataclass(frozen=True)
+class Action:
+    """An executed action: its place in the text, start and end times and bindings."""
+
+    action: int
+    line: int
+    column: int
+    text: str
+    start: Optional[float]
+    end: Optional[float]
+    bindings: list[dict]
+
+
+@dataclass(frozen=True)
+class Execution:
+    """A simulated run (what `simulate --json` prints)."""
+
+    recipe: str
+    solved: bool
+    reason: str
+    execution_time: Optional[float]
+    actions: list[Action]
+    not_run: list[dict]
+    dish: Optional[dict]
+    refused: Optional[dict]
+    report: dict = field(repr=False)
+
+
+def simulate(
+    text: str,
+    recipe: Optional[str] = None,
+    *,
+    reference: str = "2024",
+    benchmark: PathArg = None,
+    kitchen: PathArg = None,
+) -> Execution:
+    """Run one recipe of a network text (default: the first) in the simulated kitchen."""
+    out = json.loads(
+        _native.simulate(text, recipe, reference, _path(benchmark), _path(kitchen))
+    )
+    if "error" in out:
+        raise _refuse(out)
+    r = out["report"]
+    return Execution(
+        recipe=r["recipe"],
+        solved=r["solved"],
+        reason=r["reason"],
+        execution_time=r["execution_time"],
+        actions=[Action(**s) for s in _flat_steps(r["steps"])],
+        not_run=r["not_run"],
+        dish=r["dish"],
+        refused=out["refused"],
+        report=r,
+    )
+
+
+def _flat_steps(steps: list[dict]) -> Iterator[dict]:
+    keys = ("action", "line", "column", "text", "start", "end", "bindings")
+    for s in steps:
+        yield {k: s[k] for k in keys}
+
+
+@dataclass(frozen=True)
+class SmatchScore:
+    f_score: float
+    precision: float
+    recall: float
+    matched_triples: int
+    test_triples: int
+    gold_triples: int
+    exact_optimum: Optional[int]
+
+
+def smatch(test: str, gold: str, *, exact: bool = False) -> SmatchScore:
+    """Smatch between the first recipes of two network texts (`exact` proves the optimum)."""
+    out = json.loads(_native.smatch(test, gold, exact))
+    if "error" in out:
+        raise _refuse(out)
+    return SmatchScore(**out)
+
+
+@dataclass(frozen=True)
+class Translation:
+    solution: str
+    notes: list[str]
+
+
+def translate(text: str, translator: str = "rules", *, reference: str = "2024") -> Translation:
+    """Translate recipe text (benchmark XML, plain text or an HTML page with a schema.org
+    Recipe) into a network. Only the rule-based translator runs in-process; the language-model
+    one needs a server and is the command line's `translate --translator llm`."""
+    if translator != "rules":
+        raise ValueError(f"translator {translator!r}: only 'rules' runs in-process")
+    out = json.loads(_native.translate(text, reference))
+    if "error" in out:
+        raise ValueError(out["error"])
+    return Translation(**out)
+
+
+@dataclass(frozen=True)
+class BenchmarkRecipe:
+    id: str
+    gold: str
+    file: str
+
+
+class Benchmark:
+    """The benchmark's recipes and gold networks, located as the command line locates data
+    (`path`, else $COOKINGBOT_BENCHMARK, else the fetched data, downloaded when missing unless
+    $COOKINGBOT_OFFLINE)."""
+
+    def __init__(self, reference: str = "2024", path: PathArg = None):
+        self.reference = reference
+        self.path = _path(path)
+        raw = json.loads(_native.benchmark_recipes(reference, self.path))
+        self.recipes = [BenchmarkRecipe(**r) for r in raw]
+
+    @property
+    def ids(self) -> list[str]:
+        return [r.id for r in self.recipes]
+
+    def __len__(self) -> int:
+        return len(self.recipes)
+
+    def __iter__(self) -> Iterator[BenchmarkRecipe]:
+        return iter(self.recipes)
+
+    def __getitem__(self, recipe_id: str) -> BenchmarkRecipe:
+        for r in self.recipes:
+            if r.id == recipe_id:
+                return r
+        raise KeyError(recipe_id)
+
+    def evaluate(self, solution: Union[Solution, Sequence[Solution]], **kw: Any) -> list[RecipeScore]:
+        """:func:`evaluate` against this benchmark."""
+        return evaluate(solution, reference=self.reference, benchmark=self.path, **kw)
