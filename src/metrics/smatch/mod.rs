@@ -6,9 +6,9 @@
 //! same text, quirks included, so triple counts are those of the reference.
 //!
 //! Matching is smatch 1.0.4's hill-climbing (smart start plus random restarts, best move or swap
-//! until no gain), made deterministic by a seeded generator ([`climb`]) over tables that grow
-//! with the networks, not with their product ([`problem`]). Optional branch and bound proves
-//! the optimum when the search stays within a budget ([`exact`]).
+//! until no gain), made deterministic by a seeded generator (`climb`) over tables that grow
+//! with the networks, not with their product (`problem`). Optional branch and bound proves
+//! the optimum when the search stays within a budget (`exact`).
 
 mod climb;
 mod exact;
