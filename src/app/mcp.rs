@@ -25,6 +25,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::io::Write;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 /// The largest network text a tool takes: gold networks are a few kilobytes, so a megabyte is
 /// far beyond any real network and keeps one call's work small.
@@ -33,6 +34,9 @@ pub const MAX_NETWORK_BYTES: usize = 1 << 20;
 /// The longest JSON-RPC message read: larger than any accepted argument with room to spare, so
 /// that an oversized argument still arrives and gets a clear error instead of being dropped.
 const MAX_MESSAGE_BYTES: usize = 128 << 20;
+
+/// The longest a tool call may take before it is answered with an error.
+const CALL_SECONDS: u64 = 60;
 
 const RECIPE_URI: &str = "cookingbot://recipe/";
 
@@ -86,6 +90,23 @@ impl KitchenServer {
         }
     }
 
+    /// Run a call's work off the protocol's thread; past [`CALL_SECONDS`] the call is answered
+    /// with an error (the simulation has no cancellation, so the work finishes unseen).
+    async fn timed(
+        &self,
+        work: impl FnOnce(KitchenServer) -> CallToolResult + Send + 'static,
+    ) -> CallToolResult {
+        let server = self.clone();
+        let running = tokio::task::spawn_blocking(move || work(server));
+        match tokio::time::timeout(Duration::from_secs(CALL_SECONDS), running).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(e)) => refuse(json!({ "error": format!("the call failed: {e}") })),
+            Err(_) => refuse(json!({
+                "error": format!("the call took over {CALL_SECONDS} s; a smaller network answers sooner"),
+            })),
+        }
+    }
+
     /// The benchmark's evaluator, located as the CLI locates data (downloaded unless offline).
     fn evaluator(&self) -> Result<&Evaluator, String> {
         self.evaluator
@@ -107,7 +128,11 @@ impl KitchenServer {
     #[tool(
         description = "Check a MUHAI Cooking Language network without running it: every error and warning with its line, column, code and a hint. `ok` is true when the evaluator would accept the text."
     )]
-    fn check_network(&self, Parameters(args): Parameters<CheckArgs>) -> CallToolResult {
+    async fn check_network(&self, Parameters(args): Parameters<CheckArgs>) -> CallToolResult {
+        self.timed(move |server| server.check(&args)).await
+    }
+
+    fn check(&self, args: &CheckArgs) -> CallToolResult {
         if let Err(refusal) = bounded(&args.network) {
             return refusal;
         }
@@ -121,7 +146,11 @@ impl KitchenServer {
     #[tool(
         description = "Run a network in the simulated kitchen: each executed action with its start and end time, the actions that never ran and why, the execution time and the final dish."
     )]
-    fn simulate_network(&self, Parameters(args): Parameters<NetworkArgs>) -> CallToolResult {
+    async fn simulate_network(&self, Parameters(args): Parameters<NetworkArgs>) -> CallToolResult {
+        self.timed(move |server| server.simulate(&args)).await
+    }
+
+    fn simulate(&self, args: &NetworkArgs) -> CallToolResult {
         if let Err(refusal) = bounded(&args.network) {
             return refusal;
         }
@@ -167,7 +196,11 @@ impl KitchenServer {
     #[tool(
         description = "Score a network against the benchmark's gold network of its recipe: Smatch, goal-condition success, dish approximation score and execution time, with the gold goals it missed and how its dish differs."
     )]
-    fn score_network(&self, Parameters(args): Parameters<CheckArgs>) -> CallToolResult {
+    async fn score_network(&self, Parameters(args): Parameters<CheckArgs>) -> CallToolResult {
+        self.timed(move |server| server.score(&args)).await
+    }
+
+    fn score(&self, args: &CheckArgs) -> CallToolResult {
         if let Err(refusal) = bounded(&args.network) {
             return refusal;
         }
@@ -311,6 +344,8 @@ pub fn run(profile: Profile, offline: bool, err: &mut dyn Write) -> i32 {
             .map_err(|e| e.to_string())?;
         service.waiting().await.map_err(|e| e.to_string())
     });
+    // Work abandoned by a timed-out call must not hold the exit.
+    runtime.shutdown_background();
     match served {
         Ok(_) => 0,
         Err(e) => {
