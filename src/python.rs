@@ -7,7 +7,7 @@ use crate::app::check::{check_text, located};
 use crate::app::evaluate::{self, EvaluateOptions, Format};
 use crate::app::simulate::{SimulateFailure, simulate_text};
 use crate::app::{data, load_model};
-use crate::benchmark::Benchmark;
+use crate::benchmark::{Benchmark, DataSource};
 use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
 use crate::metrics::smatch::{SmatchConfig, smatch as smatch_score};
@@ -21,7 +21,6 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use serde_json::{Value, json};
-use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -216,7 +215,8 @@ fn translate(py: Python<'_>, text: String, reference: &str) -> PyResult<String> 
     })
 }
 
-/// The benchmark's recipes: id, gold network text and gold file.
+/// The benchmark's recipes: id, recipe text (as the data holds it; none for the demo), gold
+/// network text and gold file.
 #[pyfunction]
 #[pyo3(signature = (reference, path=None))]
 fn benchmark_recipes(py: Python<'_>, reference: &str, path: Option<PathBuf>) -> PyResult<String> {
@@ -224,15 +224,28 @@ fn benchmark_recipes(py: Python<'_>, reference: &str, path: Option<PathBuf>) -> 
     py.detach(|| {
         let e = evaluator((profile, path, None)).map_err(PyRuntimeError::new_err)?;
         let b: &Benchmark = &e.benchmark;
-        let recipes: Vec<HashMap<&str, String>> = b
+        let entries = b
+            .source
+            .manifest(profile)
+            .map(|m| m.recipes)
+            .unwrap_or_default();
+        let text = |id: &str| match &b.source {
+            DataSource::Folder(root) => entries
+                .iter()
+                .find(|entry| entry.id == id)
+                .and_then(|entry| std::fs::read_to_string(root.join(&entry.recipe_text)).ok()),
+            DataSource::Demo => None,
+        };
+        let recipes: Vec<Value> = b
             .recipes
             .iter()
             .map(|r| {
-                HashMap::from([
-                    ("id", r.id.clone()),
-                    ("gold", format!("{}\n", r.network)),
-                    ("file", r.file.display().to_string()),
-                ])
+                json!({
+                    "id": r.id,
+                    "text": text(&r.id),
+                    "gold": format!("{}\n", r.network),
+                    "file": r.file.display().to_string(),
+                })
             })
             .collect();
         to_json(&recipes)

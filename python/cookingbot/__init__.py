@@ -264,13 +264,17 @@ def translate(text: str, translator: str = "rules", *, reference: str = "2024") 
 
 @dataclass(frozen=True)
 class BenchmarkRecipe:
+    """A benchmark recipe: its text as the data holds it (None for the demo), its gold
+    network's text and file."""
+
     id: str
+    text: Optional[str]
     gold: str
     file: str
 
 
 class Benchmark:
-    """The benchmark's recipes and gold networks, located as the command line locates data
+    """The benchmark's recipes, their texts and gold networks, located as the command line locates data
     (`path`, else $COOKINGBOT_BENCHMARK, else the fetched data, downloaded when missing unless
     $COOKINGBOT_OFFLINE)."""
 

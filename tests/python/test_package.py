@@ -55,8 +55,10 @@ def test_simulate_a_gold_network_gives_the_gold_execution_time(benchmark):
     assert len(execution.actions) == len(recipe.gold.strip().splitlines()) - 1
 
 
-def test_benchmark_has_the_30_recipes():
-    assert len(cookingbot.Benchmark()) == 30
+def test_benchmark_has_the_30_recipes_with_their_texts():
+    benchmark = cookingbot.Benchmark()
+    assert len(benchmark) == 30
+    assert all(r.text and "<" in r.text for r in benchmark)
     assert len(cookingbot.Benchmark(reference="2023")) == 30
 
 
@@ -100,3 +102,10 @@ def test_the_installed_command_runs_the_readme_main_job(command, tmp_path):
 def test_smatch_of_a_network_with_itself_is_one():
     gold = cookingbot.Benchmark()["afghan-biscuits"].gold
     assert cookingbot.smatch(gold, gold).f_score == 1.0
+
+
+def test_translate_a_benchmark_recipe_text_into_a_network_that_checks():
+    recipe = cookingbot.Benchmark()["afghan-biscuits"]
+    translation = cookingbot.translate(recipe.text)
+    assert translation.solution.startswith("#afghan-biscuits\n")
+    assert [d for d in cookingbot.check(translation.solution) if d.severity == "error"] == []
