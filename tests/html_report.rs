@@ -60,6 +60,7 @@ fn assert_self_contained(html: &str) {
 
 #[test]
 fn wrong_ingredient_report_shows_why_it_scored_as_it_did() {
+    common::require_data!();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("wrong.html");
     let o = run(
@@ -160,6 +161,7 @@ fn demo_mistake_report_covers_every_recipe() {
 
 #[test]
 fn show_output_writes_the_page_beside_the_csv_and_survives_without_an_opener() {
+    common::require_data!();
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("results.csv");
     let no_tools = dir.path().join("empty-path");
@@ -221,6 +223,7 @@ fn show_output_writes_the_page_beside_the_csv_and_survives_without_an_opener() {
 
 #[test]
 fn unknown_recipe_is_an_error_and_writes_nothing() {
+    common::require_data!();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.html");
     let o = run(
@@ -248,6 +251,7 @@ fn unknown_recipe_is_an_error_and_writes_nothing() {
 /// A recipe id, a constant and a file name containing markup come out as text.
 #[test]
 fn user_text_is_escaped() {
+    common::require_data!();
     let evaluator = Evaluator::new(Profile::R2024, common::benchmark_dir()).unwrap();
     let text = std::fs::read_to_string(wrong_ingredient()).unwrap();
     let metrics = MetricSet::from_words(&Metric::ALL.map(Metric::name));
