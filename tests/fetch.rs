@@ -776,3 +776,56 @@ fn simulate_without_data_warns_when_the_download_fails_and_shows_the_run() {
         "{stdout}"
     );
 }
+
+/// The README's test command, for its conformance binary, in a fresh clone with nothing beside
+/// it: the data of both profiles comes from a local server standing in for GitHub, is
+/// downloaded, verified and installed once, and every reference row passes. The copy is built
+/// before the server starts, so the server waits only for the downloads.
+#[test]
+fn a_fresh_clone_downloads_the_data_and_passes_the_conformance_tests() {
+    common::require_data!(Profile::R2024, Profile::R2023);
+    let command = format!("{} --test conformance", common::readme_commands()[1]);
+    assert!(command.starts_with("cargo test"), "{command}");
+    let clone = common::fresh_clone();
+    let home = tempfile::tempdir().unwrap();
+    let data_home = tempfile::tempdir().unwrap();
+    let on_clone = |command: &str| {
+        common::on_a_fresh_machine(command, clone.path(), home.path(), data_home.path())
+    };
+    let built = on_clone(&format!("{command} --no-run")).output().unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let base_url = serve(
+        [Profile::R2024, Profile::R2023]
+            .map(|p| (route(p), Reply::Ok(tar_gz(p, &repository(p)))))
+            .into(),
+        2,
+    );
+    let out = on_clone(&command)
+        .env("COOKINGBOT_FETCH_BASE_URL", &base_url)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{command}\n{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("test result: ok. 7 passed; 0 failed"),
+        "{stdout}"
+    );
+    assert!(!stderr.contains("not run"), "{stderr}");
+    let cookingbot = data_home.path().join("cookingbot/benchmark");
+    for profile in [Profile::R2024, Profile::R2023] {
+        assert!(
+            stderr.contains(&format!(
+                "installed the verified benchmark data for profile {profile} in {}",
+                cookingbot.join(profile.name()).display()
+            )),
+            "{stderr}"
+        );
+    }
+}

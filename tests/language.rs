@@ -399,7 +399,7 @@ fn check_reference_table(profile: Profile, table: &str) -> (usize, usize, usize)
     let (mut refused, mut accepted, mut skipped) = (0, 0, 0);
     for row in common::reference_rows(profile.name(), table) {
         let (path, error) = (&row.solution, row.error.as_str());
-        let got = located(&read(&path), profile);
+        let got = located(&read(path), profile);
         let errors: Vec<_> = got
             .iter()
             .filter(|(k, ..)| k.code().starts_with('E'))

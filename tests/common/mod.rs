@@ -315,3 +315,92 @@ fn rename(line: &str, names: &[(String, String)]) -> String {
     flush(&mut token, &mut out);
     out
 }
+
+/// The commands of the README's first code block (the two set-up commands).
+pub fn readme_commands() -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("README.md: {e}"));
+    readme
+        .lines()
+        .skip_while(|l| !l.starts_with("```"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("```"))
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// A fresh clone: the repository's tracked files, as they are in the work tree, in a new
+/// folder with nothing beside it.
+pub fn fresh_clone() -> tempfile::TempDir {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let clone = tempfile::tempdir().unwrap();
+    let listed = std::process::Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(root)
+        .output()
+        .expect("git runs");
+    assert!(listed.status.success());
+    let files = String::from_utf8(listed.stdout).unwrap();
+    for file in files.split('\0').filter(|f| !f.is_empty()) {
+        let to = clone.path().join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(root.join(file), &to).unwrap_or_else(|e| panic!("{file}: {e}"));
+    }
+    clone
+}
+
+/// `sh -c command` in `dir` as on a machine that has only the Rust toolchain: empty `home` and
+/// `data_home`, no benchmark or test variables, crates from the toolchain's cache (offline) and
+/// this build's target directory, so only the crate itself is compiled. The outer build then
+/// recompiles the crate once, because the copy's build replaced its fingerprint.
+pub fn on_a_fresh_machine(
+    command: &str,
+    dir: &Path,
+    home: &Path,
+    data_home: &Path,
+) -> std::process::Command {
+    let cargo = PathBuf::from(std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into()));
+    let mut path = vec![cargo.parent().unwrap().to_path_buf()];
+    path.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    let mut shell = std::process::Command::new("sh");
+    shell
+        .arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .env_remove("COOKINGBOT_BENCHMARK")
+        .env_remove("COOKINGBOT_BENCHMARK_2023")
+        .env_remove("COOKINGBOT_DATA_DIR")
+        .env_remove("COOKINGBOT_OFFLINE")
+        .env_remove("COOKINGBOT_FETCH_BASE_URL")
+        .env_remove("CI")
+        .env("CARGO_HOME", tool_home("CARGO_HOME", ".cargo"))
+        .env("RUSTUP_HOME", tool_home("RUSTUP_HOME", ".rustup"))
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", data_home)
+        .env("PATH", std::env::join_paths(path).unwrap())
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CARGO_NET_OFFLINE", "true");
+    shell
+}
+
+/// The target directory this test was built in (`target/<profile>/deps/<test>-…`).
+fn target_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        return PathBuf::from(dir);
+    }
+    let exe = std::env::current_exe().unwrap();
+    exe.ancestors()
+        .nth(3)
+        .expect("target/<profile>/deps")
+        .to_path_buf()
+}
+
+/// Where the toolchain lives; kept when `HOME` is emptied (a fresh machine has Rust installed).
+fn tool_home(var: &str, default: &str) -> PathBuf {
+    std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(default)
+    })
+}
