@@ -31,7 +31,7 @@ pub fn have_data(profiles: &[Profile]) -> bool {
     let Some(why) = profiles.iter().find_map(|&p| data(p).err()) else {
         return true;
     };
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
+    if in_ci() {
         panic!("{why}");
     }
     let test = std::thread::current()
@@ -46,6 +46,11 @@ pub fn have_data(profiles: &[Profile]) -> bool {
     line.push_str(&format!("test {test} not run: no benchmark data\n"));
     let _ = std::io::stderr().write_all(line.as_bytes());
     false
+}
+
+/// Whether this is a CI run (`CI=true`), where whatever a test needs must be there.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
 }
 
 /// Tests of this binary that did not run for lack of data.
