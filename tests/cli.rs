@@ -1,4 +1,4 @@
-//! The command line as users run it: the built binary, the shared benchmark data.
+//! The command line as users run it: the built binary, the benchmark data the tests found.
 
 mod common;
 
