@@ -1,6 +1,6 @@
 //! `fetch`: the benchmark data downloads, verifies and installs itself. The archives are built
-//! here, at test time, from the benchmark data the tests found, in the layout of the GitHub archives,
-//! and served by a local HTTP server; nothing touches the internet.
+//! here, at test time, from the benchmark data the tests found, in the layout of the GitHub
+//! archives, and served by a local HTTP server; nothing touches the internet.
 
 mod common;
 
