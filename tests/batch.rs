@@ -10,12 +10,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn run_with(args: &[&str], threads: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"))
-        .args(args)
-        .env("COOKINGBOT_BENCHMARK", common::benchmark_dir())
-        .env("RAYON_NUM_THREADS", threads)
-        .output()
-        .expect("the binary runs")
+    common::with_data(&mut Command::new(env!(
+        "CARGO_BIN_EXE_cookingbot-evaluator"
+    )))
+    .args(args)
+    .env("RAYON_NUM_THREADS", threads)
+    .output()
+    .expect("the binary runs")
 }
 
 fn run(args: &[&str]) -> Output {
@@ -36,7 +37,7 @@ fn read(path: &Path) -> String {
 
 /// The reference's perturbed solutions (74 files, some refused).
 fn perturbed() -> PathBuf {
-    common::shared_dir().join("reference/2024/perturbed")
+    common::rebuilt("2024").join("perturbed")
 }
 
 fn perturbed_file(name: &str) -> String {
@@ -75,6 +76,7 @@ fn signature_line() -> String {
 
 #[test]
 fn the_output_is_the_same_on_one_thread_and_two() {
+    common::require_data!();
     let dir = scratch("threads");
     for format in ["csv", "json", "junit", "markdown"] {
         let outputs: Vec<String> = ["1", "2"]
@@ -102,6 +104,7 @@ fn the_output_is_the_same_on_one_thread_and_two() {
 
 #[test]
 fn directories_are_walked_recursively_in_path_order() {
+    common::require_data!();
     let dir = scratch("walk");
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     for (from, to) in [
@@ -135,6 +138,7 @@ fn directories_are_walked_recursively_in_path_order() {
 
 #[test]
 fn explicit_files_keep_their_order() {
+    common::require_data!();
     let dir = scratch("order");
     let out = dir.join("results.csv");
     let (swapped, good) = (perturbed_file(SWAPPED), perturbed_file(GOOD));
@@ -152,6 +156,7 @@ fn explicit_files_keep_their_order() {
 
 #[test]
 fn one_file_keeps_the_reference_format_and_signs_on_stderr() {
+    common::require_data!();
     let dir = scratch("single");
     let out = dir.join("results.csv");
     let o = run(&[
@@ -176,6 +181,7 @@ fn one_file_keeps_the_reference_format_and_signs_on_stderr() {
 
 #[test]
 fn a_refused_file_does_not_stop_the_others() {
+    common::require_data!();
     let dir = scratch("refused");
     let (good, syntax, conversion) = (
         perturbed_file(GOOD),
@@ -260,6 +266,7 @@ fn a_refused_file_does_not_stop_the_others() {
 
 #[test]
 fn junit_has_a_test_case_per_recipe_and_per_refused_file() {
+    common::require_data!();
     let dir = scratch("junit");
     let out = dir.join("r.xml");
     let (two, swapped, syntax) = (
@@ -310,6 +317,7 @@ fn junit_has_a_test_case_per_recipe_and_per_refused_file() {
 
 #[test]
 fn markdown_has_a_table_per_file_and_the_means() {
+    common::require_data!();
     let dir = scratch("markdown");
     let out = dir.join("r.md");
     let (good, swapped) = (perturbed_file(GOOD), perturbed_file(SWAPPED));
@@ -342,6 +350,7 @@ fn markdown_has_a_table_per_file_and_the_means() {
 
 #[test]
 fn fail_under_exits_1_with_a_table_and_nil_fails() {
+    common::require_data!();
     let dir = scratch("fail-under");
     let out = dir.join("r.csv");
     let (good, swapped, nil) = (
@@ -485,6 +494,7 @@ fn sharded(dir: &Path, n: usize, format: &str) -> String {
 
 #[test]
 fn merged_shards_are_byte_identical_to_one_run() {
+    common::require_data!();
     let dir = scratch("shards");
     for format in ["csv", "json"] {
         let whole = dir.join(format!("whole.{format}"));
@@ -506,6 +516,7 @@ fn merged_shards_are_byte_identical_to_one_run() {
 
 #[test]
 fn merge_refuses_incomplete_or_foreign_shards() {
+    common::require_data!();
     let dir = scratch("merge-errors");
     let shard = |spec: &str, metrics: &str| {
         let out = dir.join(format!("{}-{metrics}.json", spec.replace('/', "of")));

@@ -1,4 +1,4 @@
-//! The command line as users run it: the built binary, the shared benchmark data.
+//! The command line as users run it: the built binary, the benchmark data the tests found.
 
 mod common;
 
@@ -6,11 +6,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"))
-        .args(args)
-        .env("COOKINGBOT_BENCHMARK", common::benchmark_dir())
-        .output()
-        .expect("the binary runs")
+    common::with_data(&mut Command::new(env!(
+        "CARGO_BIN_EXE_cookingbot-evaluator"
+    )))
+    .args(args)
+    .output()
+    .expect("the binary runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -53,6 +54,7 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 
 #[test]
 fn simulate_shows_steps_time_and_final_dish() {
+    common::require_data!();
     let o = run(&["simulate", &gold("almond-crescent-cookies")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
@@ -74,6 +76,7 @@ fn simulate_shows_steps_time_and_final_dish() {
 
 #[test]
 fn simulate_trace_shows_every_argument() {
+    common::require_data!();
     let o = run(&["simulate", "--trace", &gold("almond-crescent-cookies")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
@@ -91,6 +94,7 @@ fn simulate_trace_shows_every_argument() {
 
 #[test]
 fn simulate_json_has_steps_and_time() {
+    common::require_data!();
     let o = run(&["simulate", "--json", &gold("almond-crescent-cookies")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
@@ -128,6 +132,7 @@ fn simulate_explains_a_recipe_without_execution() {
 /// does, and `simulate` says so at that action instead of showing another dish.
 #[test]
 fn simulate_fails_where_the_dish_score_fails_as_evaluation_does() {
+    common::require_data!();
     let dir = scratch("yolk");
     let file = write(
         &dir,
@@ -163,6 +168,7 @@ fn simulate_fails_where_the_dish_score_fails_as_evaluation_does() {
 
 #[test]
 fn json_evaluation_keeps_the_detail() {
+    common::require_data!();
     let dir = scratch("json");
     let output = dir.join("results.json");
     let o = run(&[
@@ -199,6 +205,7 @@ fn json_evaluation_keeps_the_detail() {
 
 #[test]
 fn csv_stays_the_default() {
+    common::require_data!();
     let dir = scratch("csv");
     let output = dir.join("results.csv");
     let o = run(&[
@@ -219,6 +226,7 @@ fn csv_stays_the_default() {
 
 #[test]
 fn unknown_recipe_names_the_closest_ids_and_writes_nothing() {
+    common::require_data!();
     let dir = scratch("unknown");
     let input = write(
         &dir,
@@ -238,6 +246,7 @@ fn unknown_recipe_names_the_closest_ids_and_writes_nothing() {
 
 #[test]
 fn malformed_kitchen_is_refused_clearly() {
+    common::require_data!();
     let dir = scratch("kitchen");
     let kitchen = write(&dir, "kitchen.json", "{\"kitchen\": [1");
     let o = run(&[

@@ -58,12 +58,13 @@ struct Outcome {
 }
 
 fn evaluator<S: AsRef<OsStr>>(args: &[S]) -> Outcome {
-    let out = Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"))
-        .args(args)
-        .env("COOKINGBOT_BENCHMARK", common::benchmark_dir())
-        .env_remove("COOKINGBOT_BENCHMARK_2023")
-        .output()
-        .expect("the binary runs");
+    let out = common::with_data(&mut Command::new(env!(
+        "CARGO_BIN_EXE_cookingbot-evaluator"
+    )))
+    .args(args)
+    .env_remove("COOKINGBOT_BENCHMARK_2023")
+    .output()
+    .expect("the binary runs");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     // A signal (a stack overflow aborts) leaves no exit code.
     let code = out
@@ -170,6 +171,7 @@ fn binary_junk() {
 
 #[test]
 fn syntax_error_is_located() {
+    common::require_data!();
     let s = Scratch::new("syntax");
     let input = s.write(
         "unclosed.solution",
@@ -195,6 +197,7 @@ fn syntax_error_is_located() {
 
 #[test]
 fn invalid_token_is_located() {
+    common::require_data!();
     let s = Scratch::new("token");
     let input = s.write(
         "ratio.solution",
@@ -213,6 +216,7 @@ fn invalid_token_is_located() {
 
 #[test]
 fn unknown_primitive_suggests_the_nearest() {
+    common::require_data!();
     let s = Scratch::new("primitive");
     let input = s.write(
         "typo.solution",
@@ -236,6 +240,7 @@ fn unknown_primitive_suggests_the_nearest() {
 
 #[test]
 fn unknown_recipe_id() {
+    common::require_data!();
     let s = Scratch::new("recipe");
     let input = s.write(
         "other.solution",
@@ -258,9 +263,10 @@ fn unknown_recipe_id() {
 
 #[test]
 fn refused_at_simulation_time() {
+    common::require_data!();
     let s = Scratch::new("simulation");
-    let input = common::shared_dir()
-        .join("reference/2024/perturbed/almond-crescent-cookies-5--drop-rechain--1.solution");
+    let input = common::rebuilt("2024")
+        .join("perturbed/almond-crescent-cookies-5--drop-rechain--1.solution");
     let out = s.path("results.csv");
     let o = evaluate(&input, &out);
     let msg = format!(
@@ -273,6 +279,7 @@ fn refused_at_simulation_time() {
 
 #[test]
 fn output_directory_is_created() {
+    common::require_data!();
     let s = Scratch::new("mkdir");
     let out = s.path("deeper/still/results.csv");
     let o = evaluate(&gold_file("afghan-biscuits"), &out);
@@ -288,6 +295,7 @@ fn output_directory_is_created() {
 
 #[test]
 fn output_under_a_regular_file() {
+    common::require_data!();
     let s = Scratch::new("blocked");
     let blocker = s.write("results", "not a directory");
     let out = blocker.join("run/results.csv");
@@ -307,6 +315,7 @@ fn output_under_a_regular_file() {
 
 #[test]
 fn metrics_none_writes_nothing() {
+    common::require_data!();
     let s = Scratch::new("none");
     let out = s.path("results.csv");
     let input = gold_file("afghan-biscuits");
@@ -319,6 +328,10 @@ fn metrics_none_writes_nothing() {
 
 #[test]
 fn profile_2023_reproduces_the_documented_script_example() {
+    common::require_data!(
+        cookingbot::profile::Profile::R2024,
+        cookingbot::profile::Profile::R2023
+    );
     let s = Scratch::new("script");
     let example = common::benchmark_dir().join("documentation/examples/script");
     let out = s.path("results.csv");
@@ -345,6 +358,7 @@ fn chain(n: usize) -> String {
 
 #[test]
 fn twenty_megabytes_refused_at_the_last_line() {
+    common::require_data!();
     let s = Scratch::new("large-refused");
     let n = 250_000;
     let mut text = chain(n);
@@ -371,6 +385,7 @@ fn twenty_megabytes_refused_at_the_last_line() {
 
 #[test]
 fn long_chain_is_simulated() {
+    common::require_data!();
     let s = Scratch::new("large-run");
     let n = 5_000;
     let input = s.write("chain.solution", chain(n));
@@ -401,6 +416,7 @@ fn assert_over_limit(test: &str, limit: usize, metrics: &str, why: &str) {
 
 #[test]
 fn network_over_the_action_limit_is_refused_before_its_run() {
+    common::require_data!();
     let n = cookingbot::simulation::MAX_ACTIONS;
     let why = format!("networks of at most {n} actions are simulated");
     assert_over_limit("over-limit", n, "execution-time", &why);
@@ -408,6 +424,7 @@ fn network_over_the_action_limit_is_refused_before_its_run() {
 
 #[test]
 fn smatch_over_its_action_limit_is_refused() {
+    common::require_data!();
     let n = cookingbot::metrics::smatch::MAX_ACTIONS;
     let why = format!("Smatch compares networks of at most {n} actions");
     assert_over_limit("smatch-over-limit", n, "smatch-score", &why);

@@ -1,9 +1,9 @@
-//! Every row of every reference TSV in `shared/reference/`, both profiles: the same three
+//! Every row of every reference TSV in `tests/data/reference/`, both profiles: the same three
 //! simulation metrics as the reference, and a refusal exactly where the reference refused.
 
 mod common;
 
-use common::{RefRow, benchmark_dir, reference_rows, shared_dir};
+use common::{RefRow, data_dir, reference_rows};
 use cookingbot::evaluate::Evaluator;
 use cookingbot::profile::Profile;
 use cookingbot::report::{Metric, MetricSet};
@@ -13,15 +13,19 @@ use std::sync::OnceLock;
 fn evaluator(profile: Profile) -> &'static Evaluator {
     static E2023: OnceLock<Evaluator> = OnceLock::new();
     static E2024: OnceLock<Evaluator> = OnceLock::new();
-    let (cell, dir) = match profile {
-        Profile::R2023 => (&E2023, shared_dir().join("benchmark-2023")),
-        Profile::R2024 => (&E2024, benchmark_dir()),
+    let cell = match profile {
+        Profile::R2023 => &E2023,
+        Profile::R2024 => &E2024,
     };
-    cell.get_or_init(|| Evaluator::new(profile, &dir).unwrap_or_else(|e| panic!("{e}")))
+    cell.get_or_init(|| {
+        Evaluator::new(profile, data_dir(profile)).unwrap_or_else(|e| panic!("{e}"))
+    })
 }
 
 /// Compare all rows of one TSV; on failure print every mismatch.
 fn check(profile: Profile, tsv: &str) {
+    // The documentation examples of both profiles are in the 2024 data.
+    common::require_data!(Profile::R2024, profile);
     let rows = reference_rows(profile.name(), tsv);
     let ev = evaluator(profile);
     let metrics = MetricSet::default();

@@ -3,6 +3,8 @@
 //! refuses profile 2023, and the README's first command works on a fresh clone with no data,
 //! no network and an empty home directory.
 
+mod common;
+
 use cookingbot::benchmark::{self, Benchmark, DataError, DataSource};
 use cookingbot::evaluate::Evaluator;
 use cookingbot::metrics::{gold_run, primary_output};
@@ -227,81 +229,16 @@ fn demo_with_reference_2023_is_a_clear_error_and_writes_nothing() {
     assert!(!output.exists());
 }
 
-/// The first command of the README's first code block.
-fn readme_first_command() -> String {
-    let readme = read("README.md");
-    let mut lines = readme.lines().skip_while(|l| !l.starts_with("```"));
-    lines.next().expect("README has a code block");
-    lines
-        .find(|l| !l.trim().is_empty())
-        .expect("the first code block has a command")
-        .to_string()
-}
-
-/// The target directory this test was built in (`target/<profile>/deps/demo-…`).
-fn target_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
-        return PathBuf::from(dir);
-    }
-    let exe = std::env::current_exe().unwrap();
-    exe.ancestors()
-        .nth(3)
-        .expect("target/<profile>/deps")
-        .to_path_buf()
-}
-
-/// Where the toolchain lives; kept when `HOME` is emptied (a fresh machine has Rust installed).
-fn tool_home(var: &str, default: &str) -> PathBuf {
-    std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(default)
-    })
-}
-
-/// Builds the copy into this test's own target directory, so only the crate itself is
-/// compiled (offline); the outer build then recompiles the crate once, because the copy's
-/// build replaced its fingerprint.
 #[test]
 fn readme_first_command_works_on_a_fresh_clone() {
-    let command = readme_first_command();
+    let command = common::readme_commands()[0].clone();
     assert!(command.starts_with("cargo run"), "{command}");
-    let clone = tempfile::tempdir().unwrap();
+    let clone = common::fresh_clone();
     let home = tempfile::tempdir().unwrap();
     let data_home = tempfile::tempdir().unwrap();
-    let listed = Command::new("git")
-        .args(["ls-files", "-z"])
-        .current_dir(ROOT)
-        .output()
-        .expect("git runs");
-    assert!(listed.status.success());
-    let files = String::from_utf8(listed.stdout).unwrap();
-    for file in files.split('\0').filter(|f| !f.is_empty()) {
-        let to = clone.path().join(file);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(Path::new(ROOT).join(file), &to).unwrap_or_else(|e| panic!("{file}: {e}"));
-    }
-    // `cargo` from the toolchain running this test, with its own homes; everything else fresh.
-    let cargo = PathBuf::from(std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into()));
-    let mut path = vec![cargo.parent().unwrap().to_path_buf()];
-    path.extend(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    ));
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(&command)
-        .current_dir(clone.path())
-        .env_remove("COOKINGBOT_BENCHMARK")
-        .env_remove("COOKINGBOT_BENCHMARK_2023")
-        .env("CARGO_HOME", tool_home("CARGO_HOME", ".cargo"))
-        .env("RUSTUP_HOME", tool_home("RUSTUP_HOME", ".rustup"))
-        .env("HOME", home.path())
-        .env("XDG_DATA_HOME", data_home.path())
-        .env("PATH", std::env::join_paths(path).unwrap())
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env("CARGO_NET_OFFLINE", "true")
+    let out = common::on_a_fresh_machine(&command, clone.path(), home.path(), data_home.path())
         // Any attempt to download benchmark data would fail.
         .env("COOKINGBOT_FETCH_BASE_URL", "http://127.0.0.1:9")
-        .env_remove("COOKINGBOT_DATA_DIR")
-        .env_remove("COOKINGBOT_OFFLINE")
         .output()
         .unwrap();
     assert!(

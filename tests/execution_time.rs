@@ -41,10 +41,12 @@ fn check(profile: Profile) {
 
 #[test]
 fn gold_execution_times_2024() {
+    common::require_data!();
     check(Profile::R2024);
 }
 
 #[test]
 fn gold_execution_times_2023() {
+    common::require_data!(Profile::R2024, Profile::R2023);
     check(Profile::R2023);
 }

@@ -1,10 +1,10 @@
 //! `fetch`: the benchmark data downloads, verifies and installs itself. The archives are built
-//! here, at test time, from the shared benchmark folders in the layout of the GitHub archives,
-//! and served by a local HTTP server; nothing touches the internet.
+//! here, at test time, from the benchmark data the tests found, in the layout of the GitHub
+//! archives, and served by a local HTTP server; nothing touches the internet.
 
 mod common;
 
-use common::{benchmark_dir, reference_rows, shared_dir};
+use common::{benchmark_dir, data_dir, reference_rows};
 use cookingbot::evaluate::Evaluator;
 use cookingbot::fetch::{Cache, FetchError, Progress, Source, Upstream};
 use cookingbot::profile::Profile;
@@ -45,7 +45,7 @@ fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 fn repository(profile: Profile) -> Vec<(PathBuf, Vec<u8>)> {
     let mut files = match profile {
         Profile::R2024 => files_under(&benchmark_dir()),
-        Profile::R2023 => files_under(&shared_dir().join("benchmark-2023"))
+        Profile::R2023 => files_under(&data_dir(Profile::R2023))
             .into_iter()
             .map(|(path, bytes)| {
                 let spaced = path
@@ -207,6 +207,7 @@ fn refused(data_dir: &Path, profile: Profile, source: &Source) -> FetchError {
 
 #[test]
 fn downloads_install_both_profiles_and_the_installed_data_evaluates() {
+    common::require_data!(Profile::R2024, Profile::R2023);
     let base_url = serve(
         vec![
             (
@@ -296,6 +297,7 @@ fn downloads_install_both_profiles_and_the_installed_data_evaluates() {
 
 #[test]
 fn a_changed_byte_in_a_listed_file_refuses_the_download() {
+    common::require_data!();
     let base_url = serve(
         vec![(
             route(Profile::R2024),
@@ -322,6 +324,7 @@ fn a_changed_byte_in_a_listed_file_refuses_the_download() {
 
 #[test]
 fn a_cut_short_download_is_refused() {
+    common::require_data!(Profile::R2024, Profile::R2023);
     let archive = tar_gz(Profile::R2024, &repository(Profile::R2024));
     let base_url = serve(vec![(route(Profile::R2024), Reply::CutShort(archive))], 1);
     let data_dir = tempfile::tempdir().unwrap();
@@ -338,6 +341,7 @@ fn a_cut_short_download_is_refused() {
 
 #[test]
 fn a_truncated_archive_is_refused() {
+    common::require_data!(Profile::R2024, Profile::R2023);
     let mut archive = tar_gz(Profile::R2024, &repository(Profile::R2024));
     archive.truncate(archive.len() / 2);
     let base_url = serve(vec![(route(Profile::R2024), Reply::Ok(archive))], 1);
@@ -437,6 +441,7 @@ fn run(command: &mut Command) -> (i32, String, String) {
 
 #[test]
 fn fetch_from_a_folder_and_from_archives_works_offline() {
+    common::require_data!(Profile::R2024, Profile::R2023);
     let scratch = tempfile::tempdir().unwrap();
     let tarball = scratch.path().join("official.tar.gz");
     std::fs::write(
@@ -446,7 +451,7 @@ fn fetch_from_a_folder_and_from_archives_works_offline() {
     .unwrap();
     let zipped = scratch.path().join("thesis.zip");
     std::fs::write(&zipped, zip(Profile::R2023, &repository(Profile::R2023))).unwrap();
-    let folder_2023 = shared_dir().join("benchmark-2023");
+    let folder_2023 = data_dir(Profile::R2023);
 
     for (profile, from) in [
         (Profile::R2024, benchmark_dir()),
@@ -492,6 +497,7 @@ fn fetch_from_a_folder_and_from_archives_works_offline() {
 
 #[test]
 fn the_command_names_the_bad_file_and_installs_nothing() {
+    common::require_data!();
     let scratch = tempfile::tempdir().unwrap();
     let tarball = scratch.path().join("official.tar.gz");
     std::fs::write(&tarball, tar_gz(Profile::R2024, &corrupted_2024())).unwrap();
@@ -509,6 +515,7 @@ fn the_command_names_the_bad_file_and_installs_nothing() {
 
 #[test]
 fn evaluation_finds_the_installed_data() {
+    common::require_data!();
     let data_dir = tempfile::tempdir().unwrap();
     Cache::new(data_dir.path())
         .fetch(Profile::R2024, &Source::Local(benchmark_dir()), &mut |_| {})
@@ -621,6 +628,7 @@ impl Tripwire {
 
 #[test]
 fn offline_with_no_data_an_official_solution_fails_with_one_message_and_writes_nothing() {
+    common::require_data!();
     let machine = FreshMachine::new();
     let solution = machine.almond_solution();
     let output = machine.work.path().join("out.csv");
@@ -652,6 +660,7 @@ fn offline_with_no_data_an_official_solution_fails_with_one_message_and_writes_n
 
 #[test]
 fn with_no_data_an_official_solution_downloads_it_then_evaluates() {
+    common::require_data!(Profile::R2024, Profile::R2023);
     let base_url = serve(
         vec![(
             route(Profile::R2024),
@@ -704,6 +713,7 @@ fn with_no_data_an_official_solution_downloads_it_then_evaluates() {
 
 #[test]
 fn offline_mode_and_the_demo_never_download() {
+    common::require_data!();
     let machine = FreshMachine::new();
     let solution = machine.almond_solution();
     let output = machine.work.path().join("out.csv");
@@ -747,6 +757,7 @@ fn offline_mode_and_the_demo_never_download() {
 
 #[test]
 fn simulate_without_data_warns_when_the_download_fails_and_shows_the_run() {
+    common::require_data!();
     let machine = FreshMachine::new();
     let solution = machine.almond_solution();
     let (code, stdout, stderr) = run(machine
@@ -764,4 +775,57 @@ fn simulate_without_data_warns_when_the_download_fails_and_shows_the_run() {
         stdout.contains("the last action whose output no other action uses"),
         "{stdout}"
     );
+}
+
+/// The README's test command, for its conformance binary, in a fresh clone with nothing beside
+/// it: the data of both profiles comes from a local server standing in for GitHub, is
+/// downloaded, verified and installed once, and every reference row passes. The copy is built
+/// before the server starts, so the server waits only for the downloads.
+#[test]
+fn a_fresh_clone_downloads_the_data_and_passes_the_conformance_tests() {
+    common::require_data!(Profile::R2024, Profile::R2023);
+    let command = format!("{} --test conformance", common::readme_commands()[1]);
+    assert!(command.starts_with("cargo test"), "{command}");
+    let clone = common::fresh_clone();
+    let home = tempfile::tempdir().unwrap();
+    let data_home = tempfile::tempdir().unwrap();
+    let on_clone = |command: &str| {
+        common::on_a_fresh_machine(command, clone.path(), home.path(), data_home.path())
+    };
+    let built = on_clone(&format!("{command} --no-run")).output().unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let base_url = serve(
+        [Profile::R2024, Profile::R2023]
+            .map(|p| (route(p), Reply::Ok(tar_gz(p, &repository(p)))))
+            .into(),
+        2,
+    );
+    let out = on_clone(&command)
+        .env("COOKINGBOT_FETCH_BASE_URL", &base_url)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{command}\n{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("test result: ok. 7 passed; 0 failed"),
+        "{stdout}"
+    );
+    assert!(!stderr.contains("not run"), "{stderr}");
+    let cookingbot = data_home.path().join("cookingbot/benchmark");
+    for profile in [Profile::R2024, Profile::R2023] {
+        assert!(
+            stderr.contains(&format!(
+                "installed the verified benchmark data for profile {profile} in {}",
+                cookingbot.join(profile.name()).display()
+            )),
+            "{stderr}"
+        );
+    }
 }

@@ -50,12 +50,6 @@ fn finish(h: &mut Harness<'_, Launcher>) {
     h.run();
 }
 
-/// The benchmark data, or `None` with a note when it is not there.
-fn benchmark() -> Option<PathBuf> {
-    let dir = PathBuf::from(std::env::var_os("COOKINGBOT_BENCHMARK")?);
-    dir.join("data").is_dir().then_some(dir)
-}
-
 #[test]
 fn start_stays_disabled_until_input_and_output_are_chosen() {
     let mut h = launcher(demo());
@@ -81,10 +75,8 @@ fn start_stays_disabled_until_input_and_output_are_chosen() {
 
 #[test]
 fn documentation_example_shows_the_reference_values_and_each_rows_details() {
-    let Some(bench) = benchmark() else {
-        eprintln!("skipped: set COOKINGBOT_BENCHMARK to the benchmark data");
-        return;
-    };
+    common::require_data!();
+    let bench = common::benchmark_dir();
     let example = "documentation/examples/script/example-multiple-recipes.solution";
     let input = bench.join(example);
     let expected: Vec<common::RefRow> = common::reference_rows("2024", "doc-examples.tsv")

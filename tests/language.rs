@@ -1,6 +1,7 @@
 //! The language layer against malformed inputs, the benchmark's own files and the reference's
 //! accept/refuse decisions.
 
+mod common;
 mod lang_support;
 
 use cookingbot::language::ast::{Arg, Predicate, Recipe, SolutionFile, Span};
@@ -8,7 +9,7 @@ use cookingbot::language::diagnostic::{DiagnosticKind as K, line_col};
 use cookingbot::language::parse::parse;
 use cookingbot::language::validate::{Validator, check};
 use cookingbot::profile::Profile;
-use lang_support::{TestClasses, known_recipe_ids, read, shared, solution_files};
+use lang_support::{TestClasses, known_recipe_ids, read, solution_files};
 use std::path::Path;
 
 const HEAD: &str = "#afghan-biscuits\n(get-kitchen ?k)\n";
@@ -361,7 +362,8 @@ fn assert_clean_round_trip(path: &Path, profile: Profile) {
 
 #[test]
 fn benchmark_files_round_trip_without_errors() {
-    let bench = lang_support::benchmark_dir();
+    common::require_data!(Profile::R2024, Profile::R2023);
+    let bench = common::benchmark_dir();
     let mut n = 0;
     for p in solution_files(&bench.join("data/gold-standard-solutions/meaning-only")) {
         assert_clean_round_trip(&p, Profile::R2024);
@@ -379,15 +381,13 @@ fn benchmark_files_round_trip_without_errors() {
     for p in solution_files(&examples.join("gold-standard-annotations")) {
         assert_clean_round_trip(&p, Profile::R2023);
     }
-    let gold_2023 = solution_files(&shared("benchmark-2023"));
+    let gold_2023 = solution_files(
+        &common::data_dir(Profile::R2023).join("data/gold-standard-solutions/meaning-only"),
+    );
     assert_eq!(gold_2023.len(), 30);
     for p in gold_2023 {
         assert_clean_round_trip(&p, Profile::R2023);
     }
-    assert_clean_round_trip(
-        &shared("spec").join("reference-gold-networks.solution"),
-        Profile::R2023,
-    );
 }
 
 /// Refusals the reference raises while simulating, not while reading: out of this layer's reach.
@@ -396,14 +396,10 @@ fn refused_at_simulation(error: &str) -> bool {
 }
 
 fn check_reference_table(profile: Profile, table: &str) -> (usize, usize, usize) {
-    let dir = shared("reference").join(profile.name());
-    let text = read(&dir.join(table));
     let (mut refused, mut accepted, mut skipped) = (0, 0, 0);
-    for row in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
-        let cols: Vec<&str> = row.split('\t').collect();
-        let path = dir.join(cols[0]);
-        let error = cols.get(5).copied().unwrap_or("");
-        let got = located(&read(&path), profile);
+    for row in common::reference_rows(profile.name(), table) {
+        let (path, error) = (&row.solution, row.error.as_str());
+        let got = located(&read(path), profile);
         let errors: Vec<_> = got
             .iter()
             .filter(|(k, ..)| k.code().starts_with('E'))
@@ -431,12 +427,14 @@ fn check_reference_table(profile: Profile, table: &str) -> (usize, usize, usize)
 
 #[test]
 fn reference_decisions_2024_edge() {
+    common::require_data!();
     let (refused, accepted, _) = check_reference_table(Profile::R2024, "edge.tsv");
     assert_eq!((refused, accepted), (9, 7), "edge rows");
 }
 
 #[test]
 fn reference_decisions_perturbed() {
+    common::require_data!(Profile::R2024, Profile::R2023);
     let (r24, a24, s24) = check_reference_table(Profile::R2024, "perturbed-public.tsv");
     let (r23, a23, s23) = check_reference_table(Profile::R2023, "perturbed-public.tsv");
     assert!(

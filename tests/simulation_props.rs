@@ -20,12 +20,7 @@ use std::path::PathBuf;
 const CASES: u32 = 6;
 
 fn data_dir(profile: Profile) -> PathBuf {
-    match profile {
-        Profile::R2024 => common::benchmark_dir(),
-        Profile::R2023 => std::env::var_os("COOKINGBOT_BENCHMARK_2023")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| common::shared_dir().join("benchmark-2023")),
-    }
+    common::data_dir(profile)
 }
 
 /// One gold network, its gold run and the scores of that run against itself.
@@ -251,11 +246,13 @@ fn check_permutation(profile: Profile) {
 
 #[test]
 fn line_order_does_not_change_execution_2024() {
+    common::require_data!();
     check_permutation(Profile::R2024);
 }
 
 #[test]
 fn line_order_does_not_change_execution_2023() {
+    common::require_data!(Profile::R2024, Profile::R2023);
     check_permutation(Profile::R2023);
 }
 
@@ -308,11 +305,13 @@ fn check_renaming(profile: Profile) {
 
 #[test]
 fn variable_names_do_not_change_execution_2024() {
+    common::require_data!();
     check_renaming(Profile::R2024);
 }
 
 #[test]
 fn variable_names_do_not_change_execution_2023() {
+    common::require_data!(Profile::R2024, Profile::R2023);
     check_renaming(Profile::R2023);
 }
 
@@ -398,10 +397,12 @@ fn check_determinism(profile: Profile) {
 
 #[test]
 fn runs_are_deterministic_across_threads_2024() {
+    common::require_data!();
     check_determinism(Profile::R2024);
 }
 
 #[test]
 fn runs_are_deterministic_across_threads_2023() {
+    common::require_data!(Profile::R2024, Profile::R2023);
     check_determinism(Profile::R2023);
 }

@@ -1,40 +1,33 @@
 //! Smatch against the reference's triple conversion and python smatch 1.0.4.
 
+mod common;
+
 use cookingbot::language::ast::{Arg, Predicate, Span};
 use cookingbot::metrics::smatch::{
     SmatchConfig, Triples, format_score, smatch, smatch_triples, triples,
 };
 use cookingbot::number::Number;
+use cookingbot::profile::Profile;
 use proptest::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-/// The official benchmark data: `COOKINGBOT_BENCHMARK` or `../shared/benchmark`.
-fn benchmark_dir() -> PathBuf {
-    let dir = std::env::var_os("COOKINGBOT_BENCHMARK")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmark"));
-    assert!(
-        dir.join("data").is_dir(),
-        "benchmark data not found at {}",
-        dir.display()
-    );
-    dir
-}
+const GOLD: &str = "data/gold-standard-solutions/meaning-only";
 
 fn gold_dir() -> PathBuf {
-    benchmark_dir().join("data/gold-standard-solutions/meaning-only")
+    common::benchmark_dir().join(GOLD)
 }
 
 fn examples_dir() -> PathBuf {
-    benchmark_dir().join("documentation/examples/evaluation")
+    common::benchmark_dir().join("documentation/examples/evaluation")
 }
 
-/// The networks embedded in the 2023 release, exported by the spec beside the benchmark.
-fn reference_gold_file() -> PathBuf {
-    benchmark_dir().join("../spec/reference-gold-networks.solution")
+/// The gold networks of the 2023 release (the thesis repository's, the same networks modulo
+/// variable names as those embedded in the reference).
+fn reference_gold_dir() -> PathBuf {
+    common::data_dir(Profile::R2023).join(GOLD)
 }
 
 /// The recipes of a solution file, read with the project's parser.
@@ -72,7 +65,7 @@ fn solution_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn reference_gold(id: &str) -> Vec<Predicate> {
-    let file = reference_gold_file();
+    let file = reference_gold_dir().join(format!("{id}.solution"));
     read_solutions(&file)
         .into_iter()
         .find(|(i, _)| i == id)
@@ -89,13 +82,16 @@ fn exact() -> SmatchConfig {
 
 #[test]
 fn every_gold_network_matches_itself() {
+    common::require_data!(Profile::R2024, Profile::R2023);
     let files = solution_files(&gold_dir());
     assert_eq!(files.len(), 30);
     let mut networks: Vec<(String, Vec<Predicate>)> = Vec::new();
     for f in &files {
         networks.extend(read_solutions(f));
     }
-    networks.extend(read_solutions(&reference_gold_file()));
+    for f in &solution_files(&reference_gold_dir()) {
+        networks.extend(read_solutions(f));
+    }
     assert_eq!(networks.len(), 60);
     for (id, ps) in &networks {
         assert!(!ps.is_empty(), "{id}");
@@ -199,6 +195,7 @@ fn python_matches(py: &str, pairs: &[(Triples, Triples)], runs: usize) -> Vec<Ve
 
 #[test]
 fn documentation_examples_agree_with_python_smatch() {
+    common::require_data!(Profile::R2024, Profile::R2023);
     let gold = reference_gold("almond-crescent-cookies");
     let gold_t = triples(&gold);
     let files = solution_files(&examples_dir());
@@ -277,6 +274,7 @@ fn documentation_examples_agree_with_python_smatch() {
 
 #[test]
 fn hill_climbing_is_reproducible() {
+    common::require_data!(Profile::R2024, Profile::R2023);
     let gold = reference_gold("almond-crescent-cookies");
     let test = read_solutions(&examples_dir().join("partial-failure.solution"))
         .remove(0)

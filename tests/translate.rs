@@ -160,6 +160,7 @@ fn rules_translate_the_fixtures_into_running_networks() {
 
 #[test]
 fn rules_translate_every_benchmark_recipe_into_a_valid_running_network() {
+    common::require_data!();
     let root = common::benchmark_dir();
     let model = Model::builtin(Profile::R2024);
     let manifest = cookingbot::benchmark::manifest(Profile::R2024);
@@ -187,6 +188,7 @@ fn rules_translate_every_benchmark_recipe_into_a_valid_running_network() {
 
 #[test]
 fn the_committed_rules_baseline_is_what_the_rules_translator_scores() {
+    common::require_data!();
     use cookingbot::app::bench_translate::{BenchOptions, run};
     let model = Model::builtin(Profile::R2024);
     let out = tempfile::tempdir().unwrap();

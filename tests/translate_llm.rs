@@ -413,6 +413,7 @@ fn examples_are_retrieved_by_bm25_and_never_the_recipe_itself() {
 
 #[test]
 fn benchmark_examples_never_include_the_recipe_being_translated() {
+    common::require_data!();
     let root = common::benchmark_dir();
     let examples = cookingbot::app::translate::examples(Profile::R2024, &root).unwrap();
     assert_eq!(examples.len(), 30);

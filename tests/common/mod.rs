@@ -1,24 +1,151 @@
-//! Test support: locating the shared benchmark data and reading the reference's TSVs.
-#![allow(dead_code)]
+//! Test support: finding the benchmark data the way the product does, reporting tests that
+//! cannot run without it, and reading the reference's TSVs (`tests/data/reference/`).
+#![allow(dead_code, unused_macros, unused_imports)]
 
-use std::path::PathBuf;
+use cookingbot::app::data::{DataRequest, OFFLINE_VAR};
+use cookingbot::benchmark::DataSource;
+use cookingbot::profile::Profile;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The official benchmark data (profile 2024): `COOKINGBOT_BENCHMARK` or `../shared/benchmark`.
-pub fn benchmark_dir() -> PathBuf {
-    let dir = std::env::var_os("COOKINGBOT_BENCHMARK")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmark"));
-    assert!(
-        dir.join("data").is_dir(),
-        "benchmark data not found at {} (set COOKINGBOT_BENCHMARK)",
-        dir.display()
-    );
-    dir
+/// Return from the test unless the data of every profile named (default 2024) is found; a test
+/// that returns here is reported as not run (see [`have_data`]).
+macro_rules! require_data {
+    () => {
+        crate::common::require_data!(::cookingbot::profile::Profile::R2024)
+    };
+    ($($profile:expr),+) => {
+        if !crate::common::have_data(&[$($profile),+]) {
+            return;
+        }
+    };
+}
+pub(crate) use require_data;
+
+/// Whether the data of every profile in `profiles` is there. When one is not, the test is
+/// reported as not run on stderr (past the test harness's capture), the first time in this
+/// binary with the way to get the data; with `CI=true` missing data fails the test instead.
+pub fn have_data(profiles: &[Profile]) -> bool {
+    let Some(why) = profiles.iter().find_map(|&p| data(p).err()) else {
+        return true;
+    };
+    if in_ci() {
+        panic!("{why}");
+    }
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let mut line = String::new();
+    if NOT_RUN.fetch_add(1, Ordering::SeqCst) == 0 {
+        line.push_str(&format!("not run for lack of benchmark data: {why}\n"));
+        at_exit(summary);
+    }
+    line.push_str(&format!("test {test} not run: no benchmark data\n"));
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    false
 }
 
-/// `../shared`, the parent of the benchmark folder.
-pub fn shared_dir() -> PathBuf {
-    benchmark_dir().join("..")
+/// Whether this is a CI run (`CI=true`), where whatever a test needs must be there.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Tests of this binary that did not run for lack of data.
+static NOT_RUN: AtomicUsize = AtomicUsize::new(0);
+
+/// The test harness has no "not run" outcome: such tests pass, and this line after its own
+/// summary says how many of them there were.
+extern "C" fn summary() {
+    let n = NOT_RUN.load(Ordering::SeqCst);
+    let _ = writeln!(
+        std::io::stderr(),
+        "{n} test{} not run for lack of benchmark data (see above)",
+        if n == 1 { "" } else { "s" }
+    );
+}
+
+unsafe extern "C" {
+    fn atexit(callback: extern "C" fn()) -> std::ffi::c_int;
+}
+
+fn at_exit(callback: extern "C" fn()) {
+    // SAFETY: registering a plain function with the C library's exit handlers.
+    unsafe {
+        atexit(callback);
+    }
+}
+
+/// The data folder of `profile` as the product finds it (`COOKINGBOT_BENCHMARK`, the `fetch`
+/// cache, else the pinned download, verified), or why there is none. A failed download is not
+/// tried again by the other test binaries of the same `cargo test` run (they share its parent).
+pub fn data(profile: Profile) -> Result<PathBuf, String> {
+    static FOUND: [OnceLock<Result<PathBuf, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let cell = match profile {
+        Profile::R2024 => &FOUND[0],
+        Profile::R2023 => &FOUND[1],
+    };
+    cell.get_or_init(|| find(profile)).clone()
+}
+
+fn find(profile: Profile) -> Result<PathBuf, String> {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let run = format!("no-benchmark-{profile}-run-");
+    let failed = tmp.join(format!("{run}{}", std::os::unix::process::parent_id()));
+    if let Ok(why) = std::fs::read_to_string(&failed) {
+        return Err(why);
+    }
+    // Notes of earlier runs are stale.
+    for note in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
+        if note.file_name().to_string_lossy().starts_with(&run) {
+            let _ = std::fs::remove_file(note.path());
+        }
+    }
+    let request = DataRequest {
+        profile,
+        explicit: None,
+        offline: std::env::var(OFFLINE_VAR)
+            .is_ok_and(|v| !["", "0", "false", "no", "off"].contains(&v.as_str())),
+    };
+    match cookingbot::app::data::locate(request, || true, &mut std::io::stderr()) {
+        Ok(DataSource::Folder(dir)) => Ok(dir),
+        Ok(DataSource::Demo) => Err("the demo is not the benchmark".into()),
+        Err(e) => {
+            let why = e.to_string();
+            let _ = std::fs::write(&failed, &why);
+            Err(why)
+        }
+    }
+}
+
+/// The official benchmark data (profile 2024); only for tests that passed [`require_data`].
+pub fn benchmark_dir() -> PathBuf {
+    data_dir(Profile::R2024)
+}
+
+/// Point a run of the product at the data the tests found (`COOKINGBOT_BENCHMARK`); without
+/// data it runs offline, so a test that needs none never downloads.
+pub fn with_data(command: &mut std::process::Command) -> &mut std::process::Command {
+    match data(Profile::R2024) {
+        Ok(dir) => command.env("COOKINGBOT_BENCHMARK", dir),
+        Err(_) => command
+            .env_remove("COOKINGBOT_BENCHMARK")
+            .env(OFFLINE_VAR, "1"),
+    }
+}
+
+/// A profile's data folder; only for tests that passed [`require_data`].
+pub fn data_dir(profile: Profile) -> PathBuf {
+    data(profile).unwrap_or_else(|why| panic!("{why}"))
+}
+
+/// The project's copy of the reference's results (`tests/data/reference/<profile>`).
+pub fn reference_dir(profile: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/reference")
+        .join(profile)
 }
 
 /// One row of a reference TSV.
@@ -32,9 +159,10 @@ pub struct RefRow {
     pub error: String,
 }
 
+/// The rows of a reference TSV, their solution files found in the benchmark data (the TSVs
+/// name them as the reference saw them, beside the data folders) or rebuilt from it.
 pub fn reference_rows(profile: &str, name: &str) -> Vec<RefRow> {
-    let dir = shared_dir().join("reference").join(profile);
-    let path = dir.join(name);
+    let path = reference_dir(profile).join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .skip(1)
@@ -43,7 +171,7 @@ pub fn reference_rows(profile: &str, name: &str) -> Vec<RefRow> {
             let f: Vec<&str> = l.split('\t').collect();
             let get = |i: usize| f.get(i).copied().unwrap_or("").to_string();
             RefRow {
-                solution: dir.join(get(0)),
+                solution: solution_path(profile, &get(0)),
                 recipe: get(1),
                 gcs: get(2),
                 dish: get(3),
@@ -52,4 +180,232 @@ pub fn reference_rows(profile: &str, name: &str) -> Vec<RefRow> {
             }
         })
         .collect()
+}
+
+fn solution_path(profile: &str, in_tsv: &str) -> PathBuf {
+    if let Some(rest) = in_tsv.strip_prefix("../../benchmark-2023/") {
+        data_dir(Profile::R2023).join(rest)
+    } else if let Some(rest) = in_tsv.strip_prefix("../../benchmark/") {
+        benchmark_dir().join(rest)
+    } else {
+        rebuilt(profile).join(in_tsv)
+    }
+}
+
+/// The reference's own solution files of `profile` (`perturbed/`, `edge/`), rebuilt once per
+/// process from the benchmark data by their edit scripts (see `tests/data/reference/README.md`).
+pub fn rebuilt(profile: &str) -> PathBuf {
+    static BUILT: [OnceLock<PathBuf>; 2] = [OnceLock::new(), OnceLock::new()];
+    let profile: Profile = profile.parse().unwrap_or_else(|e| panic!("{e}"));
+    let cell = match profile {
+        Profile::R2024 => &BUILT[0],
+        Profile::R2023 => &BUILT[1],
+    };
+    cell.get_or_init(|| {
+        at_exit(remove_rebuilt);
+        let dir = rebuilt_root().join(profile.name());
+        rebuild_all(&reference_dir(profile.name()), &dir, profile);
+        dir
+    })
+    .clone()
+}
+
+/// This process's rebuilt files, removed when it exits.
+fn rebuilt_root() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("reference-{}", std::process::id()))
+}
+
+extern "C" fn remove_rebuilt() {
+    let _ = std::fs::remove_dir_all(rebuilt_root());
+}
+
+fn rebuild_all(from: &Path, to: &Path, profile: Profile) {
+    let Ok(kinds) = std::fs::read_dir(from) else {
+        return;
+    };
+    for kind in kinds.flatten().filter(|e| e.path().is_dir()) {
+        let out = to.join(kind.file_name());
+        std::fs::create_dir_all(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+        for edit in std::fs::read_dir(kind.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = edit.file_name().to_string_lossy().into_owned();
+            let Some(solution) = name.strip_suffix(".edit") else {
+                continue;
+            };
+            let text = apply_edit(&edit.path(), &data_dir(profile));
+            std::fs::write(out.join(solution), text)
+                .unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+        }
+    }
+}
+
+/// Rebuild a solution file from its edit script: lines are `from N FILE` (source N is the data
+/// file FILE), `rename ?OLD ?NEW` (in every line copied later), `copy N A-B [cr]` (lines A to B
+/// of source N, each ending in a carriage return with `cr`) and `add "JSON string"` (a new
+/// line). The file is the lines joined by line feeds.
+pub fn apply_edit(script: &Path, data: &Path) -> String {
+    let text =
+        std::fs::read_to_string(script).unwrap_or_else(|e| panic!("{}: {e}", script.display()));
+    let bad = |line: &str| -> ! { panic!("{}: bad line {line:?}", script.display()) };
+    let mut sources: Vec<(String, Vec<String>)> = Vec::new();
+    let mut names: Vec<(String, String)> = Vec::new();
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let (op, rest) = line.split_once(' ').unwrap_or_else(|| bad(line));
+        match op {
+            "from" => {
+                let (n, file) = rest.split_once(' ').unwrap_or_else(|| bad(line));
+                let path = data.join(file);
+                let body = std::fs::read_to_string(&path)
+                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                sources.push((
+                    n.to_string(),
+                    body.split('\n').map(str::to_string).collect(),
+                ));
+            }
+            "rename" => {
+                let (old, new) = rest.split_once(' ').unwrap_or_else(|| bad(line));
+                names.push((old.to_string(), new.to_string()));
+            }
+            "copy" => {
+                let mut parts = rest.split(' ');
+                let (Some(n), Some(span)) = (parts.next(), parts.next()) else {
+                    bad(line)
+                };
+                let cr = if parts.next() == Some("cr") { "\r" } else { "" };
+                let (first, last) = span.split_once('-').unwrap_or((span, span));
+                let (Ok(first), Ok(last)) = (first.parse::<usize>(), last.parse::<usize>()) else {
+                    bad(line)
+                };
+                let source = &sources
+                    .iter()
+                    .find(|(k, _)| k == n)
+                    .unwrap_or_else(|| bad(line))
+                    .1;
+                for copied in source.get(first - 1..last).unwrap_or_else(|| bad(line)) {
+                    out.push(format!("{}{cr}", rename(copied, &names)));
+                }
+            }
+            "add" => out.push(serde_json::from_str(rest).unwrap_or_else(|_| bad(line))),
+            _ => bad(line),
+        }
+    }
+    out.join("\n")
+}
+
+/// `line` with every whole token (a run of characters other than spaces and parentheses) that
+/// `names` renames replaced.
+fn rename(line: &str, names: &[(String, String)]) -> String {
+    if names.is_empty() {
+        return line.to_string();
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut token = String::new();
+    let flush = |token: &mut String, out: &mut String| {
+        let new = names.iter().find(|(old, _)| old == token).map(|(_, n)| n);
+        out.push_str(new.unwrap_or(token));
+        token.clear();
+    };
+    for c in line.chars() {
+        if c.is_whitespace() || c == '(' || c == ')' {
+            flush(&mut token, &mut out);
+            out.push(c);
+        } else {
+            token.push(c);
+        }
+    }
+    flush(&mut token, &mut out);
+    out
+}
+
+/// The commands of the README's first code block (the two set-up commands).
+pub fn readme_commands() -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("README.md: {e}"));
+    readme
+        .lines()
+        .skip_while(|l| !l.starts_with("```"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("```"))
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// A fresh clone: the repository's tracked files, as they are in the work tree, in a new
+/// folder with nothing beside it.
+pub fn fresh_clone() -> tempfile::TempDir {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let clone = tempfile::tempdir().unwrap();
+    let listed = std::process::Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(root)
+        .output()
+        .expect("git runs");
+    assert!(listed.status.success());
+    let files = String::from_utf8(listed.stdout).unwrap();
+    for file in files.split('\0').filter(|f| !f.is_empty()) {
+        let to = clone.path().join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(root.join(file), &to).unwrap_or_else(|e| panic!("{file}: {e}"));
+    }
+    clone
+}
+
+/// `sh -c command` in `dir` as on a machine that has only the Rust toolchain: empty `home` and
+/// `data_home`, no benchmark or test variables, crates from the toolchain's cache (offline) and
+/// this build's target directory, so only the crate itself is compiled. The outer build then
+/// recompiles the crate once, because the copy's build replaced its fingerprint.
+pub fn on_a_fresh_machine(
+    command: &str,
+    dir: &Path,
+    home: &Path,
+    data_home: &Path,
+) -> std::process::Command {
+    let cargo = PathBuf::from(std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into()));
+    let mut path = vec![cargo.parent().unwrap().to_path_buf()];
+    path.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    let mut shell = std::process::Command::new("sh");
+    shell
+        .arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .env_remove("COOKINGBOT_BENCHMARK")
+        .env_remove("COOKINGBOT_BENCHMARK_2023")
+        .env_remove("COOKINGBOT_DATA_DIR")
+        .env_remove("COOKINGBOT_OFFLINE")
+        .env_remove("COOKINGBOT_FETCH_BASE_URL")
+        .env_remove("CI")
+        .env("CARGO_HOME", tool_home("CARGO_HOME", ".cargo"))
+        .env("RUSTUP_HOME", tool_home("RUSTUP_HOME", ".rustup"))
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", data_home)
+        .env("PATH", std::env::join_paths(path).unwrap())
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CARGO_NET_OFFLINE", "true");
+    shell
+}
+
+/// The target directory this test was built in (`target/<profile>/deps/<test>-…`).
+fn target_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        return PathBuf::from(dir);
+    }
+    let exe = std::env::current_exe().unwrap();
+    exe.ancestors()
+        .nth(3)
+        .expect("target/<profile>/deps")
+        .to_path_buf()
+}
+
+/// Where the toolchain lives; kept when `HOME` is emptied (a fresh machine has Rust installed).
+fn tool_home(var: &str, default: &str) -> PathBuf {
+    std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(default)
+    })
 }

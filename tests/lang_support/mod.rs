@@ -1,34 +1,10 @@
-//! Test support for the language layer: where the shared data lives, and file listings.
+//! Test support for the language layer: file listings, recipe ids and class lookups.
 #![allow(dead_code)]
 
 use cookingbot::language::validate::ClassLookup;
 use cookingbot::profile::Profile;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-
-/// The official benchmark checkout (`COOKINGBOT_BENCHMARK`, default `../shared/benchmark`).
-pub fn benchmark_dir() -> PathBuf {
-    let dir = std::env::var_os("COOKINGBOT_BENCHMARK")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmark"));
-    assert!(
-        dir.join("data").is_dir(),
-        "benchmark data not found at {} — set COOKINGBOT_BENCHMARK to the official benchmark checkout",
-        dir.display()
-    );
-    dir
-}
-
-/// A sibling of the benchmark checkout (`benchmark-2023`, `spec`, `reference`).
-pub fn shared(name: &str) -> PathBuf {
-    let dir = benchmark_dir().join("..").join(name);
-    assert!(
-        dir.exists(),
-        "shared data `{name}` not found at {}",
-        dir.display()
-    );
-    dir
-}
 
 pub fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
@@ -58,12 +34,12 @@ pub fn solution_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The 30 recipe ids the benchmark supports (the headers of the spec's gold networks).
+/// The 30 recipe ids the benchmark supports (the project's manifest, `gold/benchmark.json`).
 pub fn known_recipe_ids() -> Vec<String> {
-    let text = read(&shared("spec").join("reference-gold-networks.solution"));
-    text.lines()
-        .filter_map(|l| l.strip_prefix('#'))
-        .map(|l| l.split_whitespace().next().unwrap_or("").to_lowercase())
+    cookingbot::benchmark::manifest(Profile::R2023)
+        .recipes
+        .into_iter()
+        .map(|r| r.id)
         .collect()
 }
 
