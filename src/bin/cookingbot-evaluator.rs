@@ -85,7 +85,7 @@ struct EvaluateArgs {
     shard: Option<Shard>,
     /// Prove the Smatch optimum by branch and bound (notes on stderr where hill-climbing fell
     /// short). A search over its node budget, or over 4,000,000 test × gold node pairs, stays
-    /// unproven (`exact_optimum` is null in JSON).
+    /// unproven (`optimum` is null in JSON).
     #[arg(long)]
     smatch_exact: bool,
     /// Seed of Smatch's random restarts.

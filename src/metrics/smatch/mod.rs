@@ -13,6 +13,7 @@
 mod climb;
 mod exact;
 mod problem;
+mod python;
 
 use crate::language::ast::{Arg, Predicate};
 use problem::Problem;
@@ -61,7 +62,9 @@ impl Triples {
 pub struct SmatchConfig {
     /// Random restarts after the smart start (the reference passes smatch's default, 4).
     pub restarts: usize,
-    /// Seed of the restarts, so that a score is reproducible.
+    /// Which run of smatch.py to replay: Python's `random` is seeded with 1000 + `seed` before
+    /// its search. The reference seeds it from the system, so every seed is one of the runs the
+    /// reference can make; seed k is the k-th run of `smatch_ref.py`, the oracle's script.
     pub seed: u64,
     /// Also run branch and bound to prove (or improve on) the hill-climbing result. Its tables
     /// are test nodes × gold nodes, so pairs of networks with more than [`EXACT_MAX_PAIRS`] node
@@ -92,8 +95,11 @@ pub struct SmatchResult {
     pub matched: usize,
     pub test_triples: usize,
     pub gold_triples: usize,
+    /// Matched triples of smatch.py's own search (smart start, then random restarts, under
+    /// Python's `random.seed(seed)`): what the reference prints on such a run.
+    pub reference_climb: usize,
     /// The proven maximum, when exact mode finished within its budget.
-    pub exact_optimum: Option<usize>,
+    pub optimum: Option<usize>,
     /// Exact mode found a better mapping than hill-climbing.
     pub hill_climbing_fell_short: bool,
 }
@@ -248,13 +254,13 @@ pub fn smatch_triples(test: &Triples, gold: &Triples, cfg: &SmatchConfig) -> Sma
     let problem = Problem::new(test, gold);
     let hill = climb::hill_climb(&problem, cfg.restarts, cfg.seed);
     let mut matched = hill.score;
-    let mut exact_optimum = None;
+    let mut optimum = None;
     if cfg.exact {
         let (best, proven) =
             exact::branch_and_bound(&problem, &hill.mapping, hill.score, cfg.exact_budget);
         matched = matched.max(best);
         if proven {
-            exact_optimum = Some(best as usize);
+            optimum = Some(best as usize);
         }
     }
     let matched = matched.max(0) as usize;
@@ -266,7 +272,8 @@ pub fn smatch_triples(test: &Triples, gold: &Triples, cfg: &SmatchConfig) -> Sma
         matched,
         test_triples: test.len(),
         gold_triples: gold.len(),
-        exact_optimum,
+        reference_climb: hill.score.max(0) as usize,
+        optimum,
         hill_climbing_fell_short: matched as i64 > hill.score,
     }
 }
@@ -328,7 +335,7 @@ mod tests {
         let g = triples_from_text("(A ?P ?Q) (A ?Q ?R) (B ?R ?P 3) (C ?Q 2)");
         let p = Problem::new(&t, &g);
         let mut c = climb::Climber::new(&p);
-        let mut rng = climb::SplitMix64(7);
+        let mut rng = python::PyRandom::new(7);
         for _ in 0..50 {
             c.random_start(&mut rng);
             for i in 0..p.n1 {
