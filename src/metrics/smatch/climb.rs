@@ -615,10 +615,11 @@ mod tests {
         }
     }
 
-    fn network(max: usize) -> impl Strategy<Value = String> {
+    /// Networks of up to `max - 1` predicates; one argument in `1 + constants` is a variable.
+    fn network(max: usize, constants: u32) -> impl Strategy<Value = String> {
         let arg = prop_oneof![
-            (0u8..4).prop_map(|v| format!("?V{v}")),
-            prop::sample::select(vec!["BUTTER", "G", "1/2", "BOWL_"]).prop_map(String::from),
+            1 => (0u8..4).prop_map(|v| format!("?V{v}")),
+            constants => prop::sample::select(vec!["BUTTER", "G", "1/2", "BOWL_"]).prop_map(String::from),
         ];
         let pred = (
             prop::sample::select(vec!["FETCH", "MIX", "BAKE", "fetch"]),
@@ -657,8 +658,8 @@ mod tests {
         })
     }
 
-    fn read(max: usize) -> impl Strategy<Value = Triples> {
-        network(max).prop_map(|text| triples_from_text(&text))
+    fn read(max: usize, constants: u32) -> impl Strategy<Value = Triples> {
+        network(max, constants).prop_map(|text| triples_from_text(&text))
     }
 
     proptest! {
@@ -667,7 +668,13 @@ mod tests {
         /// The fast climb takes exactly the naive scan's steps: same mapping, same score.
         #[test]
         fn climb_takes_the_naive_scans_steps(
-            (t, g) in prop_oneof![(read(12), read(6)), (any_triples(12), any_triples(7))],
+            // Gold networks of many nodes with few relations make small candidate sets of
+            // large node numbers, which CPython does not iterate in ascending order.
+            (t, g) in prop_oneof![
+                (read(12, 1), read(6, 1)),
+                (read(8, 4), read(20, 4)),
+                (any_triples(12), any_triples(7)),
+            ],
             seed in 0u64..4,
             restarts in 0usize..3,
         ) {
