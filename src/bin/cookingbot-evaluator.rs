@@ -88,7 +88,8 @@ struct EvaluateArgs {
     /// unproven (`optimum` is null in JSON).
     #[arg(long)]
     smatch_exact: bool,
-    /// Seed of Smatch's random restarts.
+    /// First run of the reference's smatch.py to replay (Python's `random` seeded with
+    /// 1000 + SEED); the value most of three runs (SEED, SEED+1, SEED+2) print is reported.
     #[arg(long, default_value_t = SmatchConfig::default().seed)]
     smatch_seed: u64,
     /// Smatch's random restarts after the smart start.
