@@ -382,6 +382,19 @@ fn edited(text: &str, edit: &str) -> String {
     lines.join("\n") + "\n"
 }
 
+/// `recipe/edit`: the 2024 gold network of the recipe with the edit applied, and the gold.
+fn edited_pair(pair: &str) -> (Vec<Predicate>, Vec<Predicate>) {
+    let (recipe, edit) = pair.split_once('/').expect("recipe/edit");
+    let text = std::fs::read_to_string(gold_dir().join(format!("{recipe}.solution")))
+        .unwrap_or_else(|e| panic!("{recipe}: {e}"));
+    let parse = |t: &str| {
+        let mut recipes = cookingbot::language::parse::parse(t).file.recipes;
+        assert_eq!(recipes.len(), 1, "{pair}");
+        recipes.remove(0).predicates
+    };
+    (parse(&edited(&text, edit)), parse(&text))
+}
+
 /// One row of `tests/data/differential/smatch-2024.tsv`: what the reference's smatch.py
 /// (`../shared/oracle/smatch_ref.py`, 5 iterations under Python's `random.seed(1000 + k)`)
 /// matched on an edited gold network against its gold network.
@@ -423,17 +436,7 @@ fn default_prints_what_the_references_smatch_prints() {
     assert!(rows.len() >= 20, "{} rows", rows.len());
     let (mut stable, mut stable_equal, mut failures) = (0, 0, Vec::new());
     for row in &rows {
-        let (recipe, edit) = row.pair.split_once('/').expect("recipe/edit");
-        let gold_file = gold_dir().join(format!("{recipe}.solution"));
-        let text = std::fs::read_to_string(&gold_file).expect("gold file");
-        let parse = |t: &str| {
-            cookingbot::language::parse::parse(t)
-                .file
-                .recipes
-                .remove(0)
-                .predicates
-        };
-        let (gold, test) = (parse(&text), parse(&edited(&text, edit)));
+        let (test, gold) = edited_pair(&row.pair);
         let (t, g) = (triples(&test), triples(&gold));
         assert_eq!(
             (t.len(), g.len()),
@@ -486,16 +489,7 @@ fn default_prints_what_the_references_smatch_prints() {
 /// reference's climb beside it.
 #[test]
 fn default_keeps_the_references_local_optimum_and_exact_mode_the_true_one() {
-    let text = std::fs::read_to_string(gold_dir().join("almond-crescent-cookies-5.solution"))
-        .expect("gold file");
-    let parse = |t: &str| {
-        cookingbot::language::parse::parse(t)
-            .file
-            .recipes
-            .remove(0)
-            .predicates
-    };
-    let (gold, test) = (parse(&text), parse(&edited(&text, "drop:7")));
+    let (test, gold) = edited_pair("almond-crescent-cookies-5/drop:7");
     for seed in 0..3 {
         let r = smatch(
             &test,

@@ -143,10 +143,10 @@ fn insert(table: &mut [Option<u32>], x: u32, may_exist: bool) -> bool {
         } else {
             0
         };
-        for slot in i..=i + probes {
-            match table[slot] {
+        for slot in &mut table[i..=i + probes] {
+            match *slot {
                 None => {
-                    table[slot] = Some(x);
+                    *slot = Some(x);
                     return true;
                 }
                 Some(y) if may_exist && y == x => return false,
