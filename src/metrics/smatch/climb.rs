@@ -22,7 +22,14 @@ pub(super) struct Mapping {
 pub(super) const PYTHON_SEED_BASE: u128 = 1000;
 
 /// One start, then `restarts` random starts, each climbed to a local optimum; the best wins.
-pub(super) fn hill_climb(p: &Problem, restarts: usize, seed: u64) -> Mapping {
+/// `smart` keeps the first climb for the next run when its start drew nothing from `random`
+/// (every run then climbs it the same way).
+pub(super) fn hill_climb(
+    p: &Problem,
+    restarts: usize,
+    seed: u64,
+    smart: &mut Option<Mapping>,
+) -> Mapping {
     let mut best = Mapping {
         mapping: vec![-1; p.n1],
         score: 0,
@@ -33,15 +40,31 @@ pub(super) fn hill_climb(p: &Problem, restarts: usize, seed: u64) -> Mapping {
     let mut rng = PyRandom::new(PYTHON_SEED_BASE + seed as u128);
     let mut st = Climber::new(p);
     for round in 0..=restarts {
-        if round == 0 {
-            st.smart_start(&mut rng);
-        } else {
-            st.random_start(&mut rng);
-        }
-        st.climb();
-        if st.score > best.score {
-            best.score = st.score;
-            best.mapping.copy_from_slice(&st.f);
+        match smart {
+            Some(m) if round == 0 => {
+                if m.score > best.score {
+                    best = m.clone();
+                }
+            }
+            _ => {
+                let drew = if round == 0 {
+                    st.smart_start(&mut rng)
+                } else {
+                    st.random_start(&mut rng);
+                    true
+                };
+                st.climb();
+                if !drew {
+                    *smart = Some(Mapping {
+                        mapping: st.f.clone(),
+                        score: st.score,
+                    });
+                }
+                if st.score > best.score {
+                    best.score = st.score;
+                    best.mapping.copy_from_slice(&st.f);
+                }
+            }
         }
         // Nothing can beat a mapping that reaches the counting bound; skipping the remaining
         // restarts cannot change the result.
@@ -251,8 +274,8 @@ impl<'a> Climber<'a> {
     }
 
     /// smatch's smart start: each test node takes the first free candidate (in set order)
-    /// with the same label; the others then draw from their free candidates.
-    pub fn smart_start(&mut self, rng: &mut PyRandom) {
+    /// with the same label; the others then draw from their free candidates. Whether any drew.
+    pub fn smart_start(&mut self, rng: &mut PyRandom) -> bool {
         self.clear();
         self.pending.clear();
         let p = self.p;
@@ -278,6 +301,7 @@ impl<'a> Climber<'a> {
             let x = self.random_free(i, rng);
             self.set(i, x);
         }
+        !self.pending.is_empty()
     }
 
     /// smatch's random start: every test node with candidates draws, in node order.
@@ -678,11 +702,11 @@ mod tests {
             seed in 0u64..4,
             restarts in 0usize..3,
         ) {
-            let fast = hill_climb(&Problem::new(&t, &g), restarts, seed);
+            let fast = hill_climb(&Problem::new(&t, &g), restarts, seed, &mut None);
             let (mapping, score) = Naive::new(&t, &g).hill_climb(restarts, seed);
             prop_assert_eq!(fast.score, score);
             prop_assert_eq!(fast.mapping, mapping);
-            let back = hill_climb(&Problem::new(&g, &t), restarts, seed);
+            let back = hill_climb(&Problem::new(&g, &t), restarts, seed, &mut None);
             let (mapping, score) = Naive::new(&g, &t).hill_climb(restarts, seed);
             prop_assert_eq!(back.score, score);
             prop_assert_eq!(back.mapping, mapping);

@@ -255,8 +255,9 @@ pub fn compute_f(matched: usize, test: usize, gold: usize) -> (f64, f64, f64) {
 fn reference_run(p: &Problem, test: usize, gold: usize, cfg: &SmatchConfig) -> climb::Mapping {
     let runs = cfg.runs.max(1);
     let mut done: Vec<(String, climb::Mapping)> = Vec::with_capacity(runs);
+    let mut smart = None;
     for k in 0..runs {
-        let m = climb::hill_climb(p, cfg.restarts, cfg.seed.wrapping_add(k as u64));
+        let m = climb::hill_climb(p, cfg.restarts, cfg.seed.wrapping_add(k as u64), &mut smart);
         let printed = format_score(compute_f(m.score.max(0) as usize, test, gold).2);
         let same = done.iter().filter(|(v, _)| *v == printed).count() + 1;
         done.push((printed, m));
