@@ -433,7 +433,6 @@ fn oracle_rows() -> Vec<OracleRow> {
 #[test]
 fn default_prints_what_the_references_smatch_prints() {
     let rows = oracle_rows();
-    assert!(rows.len() >= 20, "{} rows", rows.len());
     let (mut stable, mut stable_equal, mut failures) = (0, 0, Vec::new());
     for row in &rows {
         let (test, gold) = edited_pair(&row.pair);
@@ -492,6 +491,10 @@ fn default_prints_what_the_references_smatch_prints() {
     }
     println!("{stable_equal} of {stable} stable pairs print the reference's value");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        stable >= 200,
+        "{stable} pairs where the reference's seeds agree"
+    );
     assert!(
         stable_equal * 100 >= stable * 99,
         "{stable_equal} of {stable}"
