@@ -87,10 +87,11 @@ struct EvaluateArgs {
     shard: Option<Shard>,
     /// Prove the Smatch optimum by branch and bound (notes on stderr where hill-climbing fell
     /// short). A search over its node budget, or over 4,000,000 test × gold node pairs, stays
-    /// unproven (`exact_optimum` is null in JSON).
+    /// unproven (`optimum` is null in JSON).
     #[arg(long)]
     smatch_exact: bool,
-    /// Seed of Smatch's random restarts.
+    /// First run of the reference's smatch.py to replay (Python's `random` seeded with
+    /// 1000 + SEED); the value most of three runs (SEED, SEED+1, SEED+2) print is reported.
     #[arg(long, default_value_t = SmatchConfig::default().seed)]
     smatch_seed: u64,
     /// Smatch's random restarts after the smart start.

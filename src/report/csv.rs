@@ -102,7 +102,8 @@ mod tests {
             matched: 0,
             test_triples: 0,
             gold_triples: 0,
-            exact_optimum: None,
+            reference_climb: 0,
+            optimum: None,
             hill_climbing_fell_short: false,
         })
     }

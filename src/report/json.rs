@@ -75,8 +75,10 @@ pub struct SmatchReport {
     pub matched_triples: usize,
     pub test_triples: usize,
     pub gold_triples: usize,
-    /// The proven optimum of matched triples (exact mode only).
-    pub exact_optimum: Option<usize>,
+    /// Matched triples of the reference's own search (smatch.py replayed), whatever the mode.
+    pub reference_climb: usize,
+    /// The proven optimum of matched triples (exact mode only; null when unproven).
+    pub optimum: Option<usize>,
     pub hill_climbing_fell_short: bool,
 }
 
@@ -228,7 +230,8 @@ impl RecipeReport {
                 matched_triples: s.matched,
                 test_triples: s.test_triples,
                 gold_triples: s.gold_triples,
-                exact_optimum: s.exact_optimum,
+                reference_climb: s.reference_climb,
+                optimum: s.optimum,
                 hill_climbing_fell_short: s.hill_climbing_fell_short,
             }),
             goal_condition_success,

@@ -8,6 +8,7 @@
 //! from the nodes' incident relations, which are few.
 
 use super::Triples;
+use super::python::set_order;
 use std::collections::HashMap;
 use std::hash::Hash;
 
@@ -67,6 +68,10 @@ pub(super) struct Problem {
     /// the test node maps to them, ascending (smatch's candidate pool).
     pub cand_of: Vec<u32>,
     cands: Vec<Vec<u32>>,
+    /// The same candidates as smatch.py's `set` iterates them, per test node and the lists
+    /// (shared by nodes with the same label and the same insertions; see [`Touch`]).
+    pub start_of: Vec<u32>,
+    starts: Vec<Vec<u32>>,
     inc1: Rows<Incident>,
     inc2: Rows<Incident>,
     /// For every test node, the test nodes it shares a relation with (only then do two
@@ -81,6 +86,16 @@ pub(super) struct Problem {
     pub raw2: Vec<u32>,
     /// Upper bound from counting triples by kind alone.
     pub multiset_bound: i64,
+}
+
+/// What adds gold nodes to a test node's candidate set in `compute_pool`, after its label:
+/// one of its attributes (by key), or a relation of a role it is the source, target or both of.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Touch {
+    Attribute(u32),
+    Source(u32),
+    Target(u32),
+    Loop(u32),
 }
 
 /// smatch's comparison key: lower-case, trailing underscores removed.
@@ -313,6 +328,58 @@ impl Problem {
             cand_of.push(id);
         }
 
+        // Candidates in smatch.py's set order: `compute_pool` adds same-label gold nodes, then
+        // per attribute the gold nodes with that attribute, then per relation the gold ends of
+        // relations with that role, each in triple order; the order of adding fixes the order.
+        let mut touches: Vec<Vec<Touch>> = vec![Vec::new(); n1];
+        let mut touch = |i: usize, t: Touch| {
+            if !touches[i].contains(&t) {
+                touches[i].push(t);
+            }
+        };
+        for &(k, i) in &attr1 {
+            if gold_by_key.contains_key(&k) {
+                touch(i as usize, Touch::Attribute(k));
+            }
+        }
+        let mut gold_ends: HashMap<u32, Vec<(u32, u32)>> = HashMap::new();
+        for &(r, c, d) in &rel2 {
+            gold_ends.entry(r).or_default().push((c as u32, d as u32));
+        }
+        for &(r, a, b) in &rel1 {
+            if !gold_ends.contains_key(&r) {
+                continue;
+            }
+            if a == b {
+                touch(a, Touch::Loop(r));
+            } else {
+                touch(a, Touch::Source(r));
+                touch(b, Touch::Target(r));
+            }
+        }
+        let mut start_ids: HashMap<(u32, Vec<Touch>), u32> = HashMap::new();
+        let mut starts: Vec<Vec<u32>> = Vec::new();
+        let mut start_of = Vec::with_capacity(n1);
+        for (i, t) in touches.into_iter().enumerate() {
+            let next = starts.len() as u32;
+            let id = *start_ids.entry((raw1[i], t)).or_insert_with_key(|(_, t)| {
+                let mut added: Vec<u32> = gold_by_label[label1[i] as usize].clone();
+                for touch in t {
+                    match *touch {
+                        Touch::Attribute(k) => added.extend(&gold_by_key[&k]),
+                        Touch::Source(r) => added.extend(gold_ends[&r].iter().map(|e| e.0)),
+                        Touch::Target(r) => added.extend(gold_ends[&r].iter().map(|e| e.1)),
+                        Touch::Loop(r) => {
+                            added.extend(gold_ends[&r].iter().flat_map(|e| [e.0, e.1]))
+                        }
+                    }
+                }
+                starts.push(set_order(added));
+                next
+            });
+            start_of.push(id);
+        }
+
         Problem {
             n1,
             n2,
@@ -322,6 +389,8 @@ impl Problem {
             at_gold,
             cand_of,
             cands,
+            start_of,
+            starts,
             inc1,
             inc2,
             linked,
@@ -350,8 +419,9 @@ impl Problem {
         &self.cands[self.cand_of[i] as usize]
     }
 
-    pub fn cand_list(&self, id: u32) -> &[u32] {
-        &self.cands[id as usize]
+    /// Test node i's candidates in smatch.py's iteration order.
+    pub fn start_list(&self, i: usize) -> &[u32] {
+        &self.starts[self.start_of[i] as usize]
     }
 
     pub fn linked(&self, i: usize) -> &[u32] {
