@@ -6,6 +6,7 @@
 //! is exactly a `kitchen-state`. Bindings are never overwritten, so the final bindings show
 //! every node's values as they were when it ran.
 
+pub mod corpus;
 pub mod dish;
 pub mod equality;
 pub mod goals;
