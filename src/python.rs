@@ -186,7 +186,8 @@ fn smatch(py: Python<'_>, test: String, gold: String, exact: bool) -> PyResult<S
                 json!({
                     "f_score": s.f_score, "precision": s.precision, "recall": s.recall,
                     "matched_triples": s.matched, "test_triples": s.test_triples,
-                    "gold_triples": s.gold_triples, "exact_optimum": s.exact_optimum,
+                    "gold_triples": s.gold_triples, "reference_climb": s.reference_climb,
+                    "optimum": s.optimum,
                 })
             }
             (Err(e), _) | (_, Err(e)) => e,

@@ -233,7 +233,10 @@ class SmatchScore:
     matched_triples: int
     test_triples: int
     gold_triples: int
-    exact_optimum: Optional[int]
+    #: matched triples of smatch.py's own climb (what the default prints)
+    reference_climb: int
+    #: the proven optimum, with `exact=True`
+    optimum: Optional[int]
 
 
 def smatch(test: str, gold: str, *, exact: bool = False) -> SmatchScore:
