@@ -4,7 +4,7 @@
 //! scored in parallel with rayon as the command line scores them.
 
 use crate::app::check::{check_text, located};
-use crate::app::evaluate::{self, EvaluateOptions, Format};
+use crate::app::evaluate::{self, EvaluateOptions, Format, score_text};
 use crate::app::simulate::{SimulateFailure, simulate_text};
 use crate::app::{data, load_model};
 use crate::benchmark::{Benchmark, DataSource};
@@ -12,7 +12,7 @@ use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
 use crate::metrics::smatch::{SmatchConfig, smatch as smatch_score};
 use crate::profile::Profile;
-use crate::report::json::{RecipeReport, value};
+use crate::report::json::value;
 use crate::report::{Metric, MetricSet};
 use crate::translate::Translator;
 use crate::translate::recipe_text;
@@ -29,10 +29,6 @@ fn profile(reference: &str) -> PyResult<Profile> {
     reference
         .parse()
         .map_err(|e: String| PyValueError::new_err(e))
-}
-
-fn offline() -> bool {
-    std::env::var(data::OFFLINE_VAR).is_ok_and(|v| matches!(v.as_str(), "1" | "true" | "yes"))
 }
 
 type EvaluatorKey = (Profile, Option<PathBuf>, Option<PathBuf>);
@@ -55,7 +51,7 @@ fn evaluator(key: EvaluatorKey) -> Result<Arc<Evaluator>, String> {
         metrics: MetricSet::from_words::<&str>(&[]),
         profile,
         benchmark,
-        offline: offline(),
+        offline: data::offline_from_env(),
         kitchen,
         format: Format::Json,
         smatch: SmatchConfig::default(),
@@ -95,19 +91,7 @@ fn evaluate_texts(
             evaluator((profile, benchmark, kitchen)).map_err(PyRuntimeError::new_err)?;
         let outcomes: Vec<Value> = texts
             .par_iter()
-            .map(|text| match evaluator.evaluate(text, &metrics) {
-                Ok(results) => {
-                    let recipes: Vec<RecipeReport> = results
-                        .iter()
-                        .map(|r| RecipeReport::new(r, &metrics))
-                        .collect();
-                    json!({ "recipes": value(&recipes) })
-                }
-                Err(refusal) => json!({
-                    "error": refusal.message,
-                    "diagnostics": located(text, &refusal.diagnostics),
-                }),
-            })
+            .map(|text| score_text(&evaluator, text, &metrics).unwrap_or_else(|refused| refused))
             .collect();
         to_json(&outcomes)
     })
@@ -262,11 +246,7 @@ fn metric_names() -> Vec<&'static str> {
 /// Run the command line in this process (the `cookingbot-evaluator` entry point).
 #[pyfunction]
 fn main(py: Python<'_>, argv: Vec<OsString>) -> i32 {
-    let code = py.detach(|| crate::app::cli::main_from_args(argv));
-    // ExitCode hides its value: find the one it was made from.
-    (0..=u8::MAX)
-        .find(|&c| std::process::ExitCode::from(c) == code)
-        .map_or(2, i32::from)
+    i32::from(py.detach(|| crate::app::cli::main_from_args(argv)))
 }
 
 #[pymodule]

@@ -20,7 +20,6 @@ use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(
@@ -312,20 +311,20 @@ fn launch(settings: crate::gui::Settings) -> i32 {
 const USAGE: &str = "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open]\n       cookingbot-evaluator --help";
 
 /// Run the command line on `args` (the program name first, as `std::env::args_os` gives it)
-/// in this process: the binary, the Python package's `cookingbot-evaluator` entry point and
-/// tests share it.
-pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+/// in this process, and return its exit status: the binary, the Python package's
+/// `cookingbot-evaluator` entry point and tests share it.
+pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
     let args = normalise(args.into_iter());
     #[cfg(feature = "gui")]
     if args.len() == 1 {
-        return ExitCode::from(u8::try_from(launch(Default::default())).unwrap_or(2));
+        return u8::try_from(launch(Default::default())).unwrap_or(2);
     }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             // Help and version print to stdout and succeed; usage errors exit 2, as clap does.
             let _ = e.print();
-            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+            return u8::try_from(e.exit_code()).unwrap_or(2);
         }
     };
     let mut stderr = std::io::stderr();
@@ -341,7 +340,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> ExitCode {
                     Ok(ids) => ids,
                     Err(e) => {
                         eprintln!("error: {e}");
-                        return ExitCode::from(2);
+                        return 2;
                     }
                 },
             };
@@ -558,5 +557,5 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             }
         }
     };
-    ExitCode::from(u8::try_from(code).unwrap_or(2))
+    u8::try_from(code).unwrap_or(2)
 }

@@ -12,6 +12,19 @@ use std::path::Path;
 /// Turns off downloading missing data (as `--offline` does).
 pub const OFFLINE_VAR: &str = "COOKINGBOT_OFFLINE";
 
+/// Whether [`OFFLINE_VAR`] turns downloading off, read as the command line's `--offline` reads
+/// it (clap's boolish words: `y`, `yes`, `t`, `true`, `on`, `1`, in any case), for the front
+/// ends that parse no command line (the Python package, the tests).
+pub fn offline_from_env() -> bool {
+    std::env::var(OFFLINE_VAR).is_ok_and(|v| says_yes(&v))
+}
+
+fn says_yes(value: &str) -> bool {
+    ["y", "yes", "t", "true", "on", "1"]
+        .iter()
+        .any(|word| word.eq_ignore_ascii_case(value))
+}
+
 /// Where to look for a profile's data and whether missing data may be downloaded.
 #[derive(Clone, Copy, Debug)]
 pub struct DataRequest<'a> {
@@ -70,4 +83,30 @@ pub fn names_official<'t>(profile: Profile, texts: impl IntoIterator<Item = &'t 
             .iter()
             .any(|r| manifest.has(&r.id))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::says_yes;
+    use clap::builder::BoolishValueParser;
+    use clap::{Arg, Command};
+
+    /// The environment variable means what `--offline`'s value parser makes of the same word.
+    #[test]
+    fn offline_words_are_read_as_the_command_line_reads_them() {
+        let words = [
+            "1", "0", "true", "TRUE", "false", "yes", "No", "y", "n", "on", "off", "t",
+        ];
+        for word in words {
+            let cli = Command::new("t").arg(
+                Arg::new("offline")
+                    .long("offline")
+                    .value_parser(BoolishValueParser::new()),
+            );
+            let matches = cli.try_get_matches_from(["t", "--offline", word]).unwrap();
+            let clap_says = *matches.get_one::<bool>("offline").unwrap();
+            assert_eq!(says_yes(word), clap_says, "{word}");
+        }
+        assert!(!says_yes("") && !says_yes("maybe"));
+    }
 }

@@ -4,14 +4,16 @@
 //! `merge` of shard reports.
 
 use crate::app::batch::{self, Run};
+use crate::app::check::located;
 use crate::app::data::{self, DataRequest};
 use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
 use crate::metrics::smatch::SmatchConfig;
 use crate::profile::Profile;
 use crate::report::batch::{BatchReport, Shard, ShardReport, Threshold, UnitOutcome, assemble};
-use crate::report::json::{Signature, SmatchSettings};
+use crate::report::json::{RecipeReport, Signature, SmatchSettings, value};
 use crate::report::{self, MetricSet};
+use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -226,6 +228,28 @@ pub struct MergeOptions {
 }
 
 /// Combine shard reports into what one run over the whole batch writes.
+/// One text scored as a program reads it (the tool server, the Python package): `Ok` with the
+/// JSON report's recipes, or `Err` with the refusal and its located diagnostics.
+pub fn score_text(
+    evaluator: &Evaluator,
+    text: &str,
+    metrics: &MetricSet,
+) -> Result<serde_json::Value, serde_json::Value> {
+    match evaluator.evaluate(text, metrics) {
+        Ok(results) => {
+            let recipes: Vec<RecipeReport> = results
+                .iter()
+                .map(|r| RecipeReport::new(r, metrics))
+                .collect();
+            Ok(json!({ "recipes": value(&recipes) }))
+        }
+        Err(refusal) => Err(json!({
+            "error": refusal.message,
+            "diagnostics": located(text, &refusal.diagnostics),
+        })),
+    }
+}
+
 pub fn merge(opts: &MergeOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let mut shards = Vec::with_capacity(opts.shards.len());
     for path in &opts.shards {

@@ -5,11 +5,12 @@
 
 use super::check::{EXIT_UNREADABLE, check_text, located};
 use super::data::{self, DataRequest};
+use super::evaluate::score_text;
 use super::simulate::{SimulateFailure, simulate_text};
 use crate::evaluate::Evaluator;
 use crate::profile::Profile;
 use crate::report::dish_tree;
-use crate::report::json::{RecipeReport, value};
+use crate::report::json::value;
 use crate::report::{Metric, MetricSet};
 use crate::simulation::Model;
 use rmcp::handler::server::wrapper::Parameters;
@@ -209,18 +210,9 @@ impl KitchenServer {
             Err(e) => return refuse(json!({ "error": e })),
         };
         let metrics = MetricSet::from_words(&Metric::ALL.map(Metric::name));
-        match evaluator.evaluate(&args.network, &metrics) {
-            Ok(results) => {
-                let recipes: Vec<RecipeReport> = results
-                    .iter()
-                    .map(|r| RecipeReport::new(r, &metrics))
-                    .collect();
-                CallToolResult::structured(json!({ "recipes": value(&recipes) }))
-            }
-            Err(refusal) => refuse(json!({
-                "error": refusal.message,
-                "diagnostics": located(&args.network, &refusal.diagnostics),
-            })),
+        match score_text(evaluator, &args.network, &metrics) {
+            Ok(scores) => CallToolResult::structured(scores),
+            Err(refusal) => refuse(refusal),
         }
     }
 

@@ -106,8 +106,7 @@ fn find(profile: Profile) -> Result<PathBuf, String> {
     let request = DataRequest {
         profile,
         explicit: None,
-        offline: std::env::var(OFFLINE_VAR)
-            .is_ok_and(|v| !["", "0", "false", "no", "off"].contains(&v.as_str())),
+        offline: cookingbot::app::data::offline_from_env(),
     };
     match cookingbot::app::data::locate(request, || true, &mut std::io::stderr()) {
         Ok(DataSource::Folder(dir)) => Ok(dir),

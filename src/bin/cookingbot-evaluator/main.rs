@@ -2,5 +2,5 @@
 //! (`cookingbot::app::cli`) so that the Python package's entry point runs the same code.
 
 fn main() -> std::process::ExitCode {
-    cookingbot::app::cli::main_from_args(std::env::args_os())
+    std::process::ExitCode::from(cookingbot::app::cli::main_from_args(std::env::args_os()))
 }
