@@ -41,6 +41,7 @@ pub mod fetch;
 pub mod gui;
 pub mod language;
 pub mod metrics;
+pub mod mistakes;
 pub mod network;
 pub mod number;
 pub mod ontology;

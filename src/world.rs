@@ -60,8 +60,13 @@ impl Value {
         }
     }
 
+    /// NIL, which in Lisp is also the empty list.
     pub fn is_nil(&self) -> bool {
-        matches!(self, Value::Nil)
+        match self {
+            Value::Nil => true,
+            Value::List(items) => items.is_empty(),
+            _ => false,
+        }
     }
 
     pub fn truthy(&self) -> bool {

@@ -4,7 +4,9 @@
 mod common;
 
 use common::{RefRow, data_dir, reference_rows};
+use cookingbot::catalogue::Catalogue;
 use cookingbot::evaluate::Evaluator;
+use cookingbot::mistakes::Golds;
 use cookingbot::profile::Profile;
 use cookingbot::report::{Metric, MetricSet};
 use std::path::PathBuf;
@@ -28,57 +30,21 @@ fn check(profile: Profile, tsv: &str) {
     common::require_data!(Profile::R2024, profile);
     let rows = reference_rows(profile.name(), tsv);
     let ev = evaluator(profile);
-    let metrics = MetricSet::default();
     let mut files: Vec<PathBuf> = rows.iter().map(|r| r.solution.clone()).collect();
     files.dedup();
-    let mut mismatches = Vec::new();
-    for file in &files {
-        let expected: Vec<&RefRow> = rows.iter().filter(|r| &r.solution == file).collect();
-        let name = file
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let text =
-            String::from_utf8_lossy(&std::fs::read(file).expect("readable solution")).into_owned();
-        let refused = expected.iter().any(|r| !r.error.is_empty());
-        match ev.evaluate(&text, &metrics) {
-            Err(refusal) if refused => {
-                let _ = refusal;
-            }
-            Err(refusal) => {
-                mismatches.push(format!("{name:60} refused by us: {}", refusal.message))
-            }
-            Ok(_) if refused => mismatches.push(format!(
-                "{name:60} accepted by us, refused by the reference: {}",
-                expected[0].error
-            )),
-            Ok(results) => {
-                let got: Vec<String> = results
-                    .iter()
-                    .map(|r| {
-                        format!(
-                            "{} {} {} {}",
-                            r.recipe_id,
-                            r.formatted(Metric::GoalConditionSuccess),
-                            r.formatted(Metric::DishApproximationScore),
-                            r.formatted(Metric::ExecutionTime)
-                        )
-                    })
-                    .collect();
-                let want: Vec<String> = expected
-                    .iter()
-                    .filter(|r| !r.recipe.is_empty())
-                    .map(|r| format!("{} {} {} {}", r.recipe, r.gcs, r.dish, r.time))
-                    .collect();
-                if got != want {
-                    mismatches.push(format!(
-                        "{name:60} reference {want:?}\n{:60} ours      {got:?}",
-                        ""
-                    ));
-                }
-            }
-        }
-    }
+    let mismatches: Vec<String> = files
+        .iter()
+        .filter_map(|file| {
+            let expected: Vec<&RefRow> = rows.iter().filter(|r| &r.solution == file).collect();
+            let name = file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let text = String::from_utf8_lossy(&std::fs::read(file).expect("readable solution"))
+                .into_owned();
+            mismatch(ev, &name, &text, &expected)
+        })
+        .collect();
     assert!(
         mismatches.is_empty(),
         "profile {profile}, {tsv}: {} of {} files differ from the reference:\n{}",
@@ -86,6 +52,86 @@ fn check(profile: Profile, tsv: &str) {
         files.len(),
         mismatches.join("\n")
     );
+}
+
+/// How our rows for one file differ from the reference's, if they do.
+fn mismatch(ev: &Evaluator, name: &str, text: &str, expected: &[&RefRow]) -> Option<String> {
+    let refused = expected.iter().any(|r| !r.error.is_empty());
+    match ev.evaluate(text, &MetricSet::default()) {
+        Err(_) if refused => None,
+        Err(refusal) => Some(format!("{name:60} refused by us: {}", refusal.message)),
+        Ok(_) if refused => Some(format!(
+            "{name:60} accepted by us, refused by the reference: {}",
+            expected[0].error
+        )),
+        Ok(results) => {
+            let got: Vec<String> = results
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} {} {} {}",
+                        r.recipe_id,
+                        r.formatted(Metric::GoalConditionSuccess),
+                        r.formatted(Metric::DishApproximationScore),
+                        r.formatted(Metric::ExecutionTime)
+                    )
+                })
+                .collect();
+            let want: Vec<String> = expected
+                .iter()
+                .filter(|r| !r.recipe.is_empty())
+                .map(|r| format!("{} {} {} {}", r.recipe, r.gcs, r.dish, r.time))
+                .collect();
+            (got != want)
+                .then(|| format!("{name:60} reference {want:?}\n{:60} ours      {got:?}", ""))
+        }
+    }
+}
+
+/// The differential campaign (`docs/differential.md`): its networks, regenerated from the gold
+/// networks by `cookingbot::mistakes`, against the reference's values for them stored in
+/// `tests/data/differential/<profile>.tsv`.
+fn campaign(profile: Profile) {
+    common::require_data!(profile);
+    let ev = evaluator(profile);
+    let golds = Golds::new(
+        ev.benchmark
+            .recipes
+            .iter()
+            .map(|r| (r.id.as_str(), &r.network)),
+        Catalogue::builtin(profile),
+    );
+    let rows = common::differential_rows(profile.name());
+    let mut ids: Vec<&PathBuf> = rows.iter().map(|r| &r.solution).collect();
+    ids.dedup();
+    let mismatches: Vec<String> = ids
+        .iter()
+        .filter_map(|id| {
+            let name = id.to_string_lossy();
+            let Some(mistake) = golds.mistake(&name) else {
+                return Some(format!("{name:60} not made by the generator"));
+            };
+            let expected: Vec<&RefRow> = rows.iter().filter(|r| &&r.solution == id).collect();
+            mismatch(ev, &name, &mistake.text, &expected)
+        })
+        .collect();
+    assert!(
+        mismatches.is_empty(),
+        "profile {profile}: {} of {} campaign networks differ from the reference:\n{}",
+        mismatches.len(),
+        ids.len(),
+        mismatches.join("\n")
+    );
+}
+
+#[test]
+fn differential_2024() {
+    campaign(Profile::R2024);
+}
+
+#[test]
+fn differential_2023() {
+    campaign(Profile::R2023);
 }
 
 #[test]

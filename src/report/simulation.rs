@@ -141,7 +141,7 @@ impl SimulationReport {
             .collect();
         let ran: Vec<usize> = exec.steps.iter().map(|s| s.predicate).collect();
         let not_run: Vec<usize> = (0..recipe.predicates.len())
-            .filter(|p| !ran.contains(p))
+            .filter(|p| !ran.contains(p) && !exec.repeat[*p])
             .collect();
         let dish = dish.and_then(|(step, chosen_by, score)| {
             let e = crate::metrics::primary_output(exec, step).as_obj()?;

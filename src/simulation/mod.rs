@@ -223,6 +223,8 @@ pub struct Execution {
     pub steps: Vec<Step>,
     /// Whether an ordering ran every action and bound every variable.
     pub solved: bool,
+    /// Per action, whether it repeats an earlier one word for word and so ran (or not) with it.
+    pub repeat: Vec<bool>,
 }
 
 impl Execution {
@@ -364,12 +366,13 @@ pub trait Primitive: Sync {
 
 struct Engine<'m> {
     model: &'m Model,
-    recipe: &'m Recipe,
     sigs: Vec<&'m PrimitiveSig>,
     slots: Vec<Vec<usize>>,
     names: Vec<String>,
     initial: Vec<Binding>,
     maker: Maker<'m>,
+    /// Per action, whether it repeats an earlier action (see [`repeats`]).
+    repeat: Vec<bool>,
 }
 
 struct Attempt {
@@ -392,6 +395,37 @@ struct Undo<'m> {
     /// The slots the action filled, with what they held before.
     replaced: Vec<(usize, Binding)>,
     maker: Maker<'m>,
+}
+
+/// Whether `v` is of the argument type `ty` (`t`: anything), as IRL's `typep`.
+fn has_type(model: &Model, v: &Value, ty: &str) -> bool {
+    if ty == "t" {
+        return true;
+    }
+    match v {
+        Value::Obj(e) => model.onto.is_a_name(e.class, ty),
+        _ => false,
+    }
+}
+
+/// Which actions repeat an earlier action word for word with variables only. The 2024
+/// reference removes every action `equal` to the one it has just run from those remaining, and
+/// only actions without constants can be equal (each constant becomes a variable of its own), so
+/// such a repeat runs with its first occurrence: it is never run on its own and the network is
+/// complete without it. The 2023 reference removes only the action itself: a repeat never runs.
+fn repeats(profile: Profile, recipe: &Recipe) -> Vec<bool> {
+    if profile == Profile::R2023 {
+        return vec![false; recipe.predicates.len()];
+    }
+    let mut seen = std::collections::HashSet::new();
+    recipe
+        .predicates
+        .iter()
+        .map(|p| {
+            let vars: Option<Vec<&str>> = p.args.iter().map(Arg::as_var).collect();
+            vars.is_some_and(|vars| !seen.insert((p.name.as_str(), vars)))
+        })
+        .collect()
 }
 
 impl<'m> Engine<'m> {
@@ -455,12 +489,12 @@ impl<'m> Engine<'m> {
         }
         Ok(Engine {
             model,
-            recipe,
             sigs,
             slots,
             names,
             initial,
             maker,
+            repeat: repeats(model.profile, recipe),
         })
     }
 
@@ -481,6 +515,7 @@ impl<'m> Engine<'m> {
             bindings: result.bindings,
             steps: result.steps,
             solved,
+            repeat: self.repeat,
         })
     }
 
@@ -493,10 +528,12 @@ impl<'m> Engine<'m> {
     /// remembered as trail cells ([`DeadEnds`]): each step costs the same however long the
     /// network.
     fn search(&mut self, state: &mut Attempt, best: &mut Attempt) -> Result<bool, SimError> {
-        let n = self.recipe.predicates.len();
+        let actions = self.slots.len();
+        // Actions to run for a complete network: repeats run with their first occurrence.
+        let n = actions - self.repeat.iter().filter(|r| **r).count();
         let mut runnable = Runnable::new(&self.slots, state.bindings.len());
-        runnable.refresh(0..n, |q| self.applicable(q, &state.bindings));
-        let mut dead_ends = DeadEnds::new(n);
+        runnable.refresh(0..actions, |q| self.applicable(q, &state.bindings));
+        let mut dead_ends = DeadEnds::new(actions);
         let mut path: Vec<Node<'m>> = Vec::new();
         let mut done = DeadEnds::empty();
         let mut undo = None;
@@ -566,6 +603,9 @@ impl<'m> Engine<'m> {
     /// The case whose input set is exactly the bound arguments, if every bound value has the
     /// argument's type.
     fn applicable(&self, p: usize, bindings: &[Binding]) -> Option<usize> {
+        if self.repeat[p] {
+            return None;
+        }
         let sig = self.sigs[p];
         let mut bound = 0u64;
         for (i, &s) in self.slots[p].iter().enumerate() {
@@ -581,13 +621,7 @@ impl<'m> Engine<'m> {
     }
 
     fn has_type(&self, v: &Value, ty: &str) -> bool {
-        if ty == "t" {
-            return true;
-        }
-        match v {
-            Value::Obj(e) => self.model.onto.is_a_name(e.class, ty),
-            _ => false,
-        }
+        has_type(self.model, v, ty)
     }
 
     /// Run action `p`; returns the slots it filled with what they held before.
@@ -624,18 +658,51 @@ impl<'m> Engine<'m> {
             .and_then(|(a, _)| a.as_ref())
             .and_then(|a| a.value.as_obj())
             .and_then(|ks| ks.val(self.model.k.kitchen_time).as_num());
+        let model = self.model;
         let mut call = Call {
-            model: self.model,
+            model,
             maker: &mut self.maker,
             sig,
             case,
             out: vec![None; args.len()],
             args,
         };
+        kitchen::take_lost();
         imp.run(&mut call).map_err(|mut e| {
             e.predicate.get_or_insert(p);
             e
         })?;
+        // IRL checks every value a primitive binds against its argument's type, and an error
+        // there aborts the whole evaluation (a failed-object is not every type: not a tool).
+        for (out, arg) in call.out.iter().zip(&sig.args) {
+            if let Some(b) = out
+                && !has_type(model, &b.value, &arg.ty)
+            {
+                let shown = match &b.value {
+                    Value::Obj(e) => model.onto.class_name(e.class).to_uppercase(),
+                    other => format!("{other:?}"),
+                };
+                return Err(SimError {
+                    message: format!(
+                        "Primitive {}. The bound value {shown} for slot {} is not of expected type {}.",
+                        sig.name.to_uppercase(),
+                        arg.name.to_uppercase(),
+                        arg.ty.to_uppercase()
+                    ),
+                    predicate: Some(p),
+                });
+            }
+        }
+        let lost = kitchen::take_lost();
+        if !lost.is_empty() {
+            for (out, arg) in call.out.iter_mut().zip(&sig.args) {
+                if let (Some(b), Role::KitchenStateOut) = (out, arg.role)
+                    && let Value::Obj(ks) = &mut b.value
+                {
+                    kitchen::remove_from_counter(ks, self.model, &lost);
+                }
+            }
+        }
         // Outputs only fill unbound slots; the reference never overwrites a binding.
         let mut replaced = Vec::new();
         for (i, out) in call.out.into_iter().enumerate() {

@@ -161,8 +161,22 @@ pub struct RefRow {
 /// The rows of a reference TSV, their solution files found in the benchmark data (the TSVs
 /// name them as the reference saw them, beside the data folders) or rebuilt from it.
 pub fn reference_rows(profile: &str, name: &str) -> Vec<RefRow> {
-    let path = reference_dir(profile).join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    read_rows(&reference_dir(profile).join(name), |first| {
+        solution_path(profile, first)
+    })
+}
+
+/// The rows of the differential campaign's TSV (`tests/data/differential/<profile>.tsv`): the
+/// first column is the network's id in `cookingbot::mistakes`, kept in `solution`.
+pub fn differential_rows(profile: &str) -> Vec<RefRow> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/differential")
+        .join(format!("{profile}.tsv"));
+    read_rows(&path, |id| PathBuf::from(id))
+}
+
+fn read_rows(path: &Path, solution: impl Fn(&str) -> PathBuf) -> Vec<RefRow> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .skip(1)
         .filter(|l| !l.trim().is_empty())
@@ -170,7 +184,7 @@ pub fn reference_rows(profile: &str, name: &str) -> Vec<RefRow> {
             let f: Vec<&str> = l.split('\t').collect();
             let get = |i: usize| f.get(i).copied().unwrap_or("").to_string();
             RefRow {
-                solution: solution_path(profile, &get(0)),
+                solution: solution(&get(0)),
                 recipe: get(1),
                 gcs: get(2),
                 dish: get(3),

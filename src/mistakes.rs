@@ -1,0 +1,661 @@
+//! Networks with the mistakes a semantic parser or a language model makes, made from gold
+//! networks deterministically: the differential campaign against the reference evaluator
+//! (`examples/differential.rs`, `docs/differential.md`) scores them with both tools, and the
+//! conformance test regenerates them to check the stored reference values.
+//!
+//! A mistake is identified by `recipe/kind/n`; its text depends only on the gold network, the
+//! catalogue and that id (each id draws from its own random stream), so adding kinds or
+//! variants never changes the networks of the ids that exist.
+
+use crate::catalogue::{Catalogue, Role};
+use crate::language::ast::Recipe;
+
+/// The kinds of mistake, as a parser or a language model makes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An action left out; its consumers take an earlier output instead (its kitchen-state
+    /// input, the container it was given).
+    DropRewire,
+    /// An output renamed where it is produced, so its consumers' variable is never bound.
+    RenameOutput,
+    /// A number changed: scaled up beyond the kitchen's stock, zero, fractional, below a unit.
+    Quantity,
+    /// An ingredient replaced by another of the benchmark's ingredients.
+    SwapIngredient,
+    /// A fetched tool or container, or a symbol argument of a step, replaced by another seen in
+    /// the same position.
+    SwapSymbol,
+    /// A variable input replaced by another object made earlier (a wrong container, an object
+    /// already used up by an earlier step).
+    SwapVariable,
+    /// A step written twice: verbatim, or with fresh outputs so it consumes its inputs again.
+    Duplicate,
+    /// A step moved to another place in the file.
+    Reorder,
+    /// Extra fetches chained into the kitchen states until the kitchen runs out.
+    Exhaust,
+    /// An argument missing or one too many.
+    Arity,
+    /// An unknown ingredient, tool or primitive, or a constant written as a variable.
+    UnknownSymbol,
+    /// Several recipes in one file: two different ones, or the same one twice.
+    MultiRecipe,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 12] = [
+        Kind::DropRewire,
+        Kind::RenameOutput,
+        Kind::Quantity,
+        Kind::SwapIngredient,
+        Kind::SwapSymbol,
+        Kind::SwapVariable,
+        Kind::Duplicate,
+        Kind::Reorder,
+        Kind::Exhaust,
+        Kind::Arity,
+        Kind::UnknownSymbol,
+        Kind::MultiRecipe,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::DropRewire => "drop-rewire",
+            Kind::RenameOutput => "rename-output",
+            Kind::Quantity => "quantity",
+            Kind::SwapIngredient => "swap-ingredient",
+            Kind::SwapSymbol => "swap-symbol",
+            Kind::SwapVariable => "swap-variable",
+            Kind::Duplicate => "duplicate",
+            Kind::Reorder => "reorder",
+            Kind::Exhaust => "exhaust",
+            Kind::Arity => "arity",
+            Kind::UnknownSymbol => "unknown-symbol",
+            Kind::MultiRecipe => "multi-recipe",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// One generated network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mistake {
+    /// `recipe/kind/n`.
+    pub id: String,
+    pub kind: Kind,
+    pub text: String,
+}
+
+/// A gold network as tokens: enough structure to edit, printed back as the reference reads it.
+#[derive(Clone, Debug, PartialEq)]
+struct Network {
+    id: String,
+    steps: Vec<Step>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Step {
+    name: String,
+    args: Vec<String>,
+}
+
+impl Network {
+    fn text(&self) -> String {
+        let mut out = format!("#{}\n", self.id);
+        for s in &self.steps {
+            out.push('(');
+            out.push_str(&s.name);
+            for a in &s.args {
+                out.push(' ');
+                out.push_str(a);
+            }
+            out.push_str(")\n");
+        }
+        out
+    }
+}
+
+/// The gold networks a campaign starts from, read once.
+pub struct Golds {
+    networks: Vec<Network>,
+    catalogue: Catalogue,
+}
+
+impl Golds {
+    /// `golds`: each recipe's id (the manifest's, which a gold file's header need not repeat)
+    /// and its gold network.
+    pub fn new<'a>(
+        golds: impl IntoIterator<Item = (&'a str, &'a Recipe)>,
+        catalogue: Catalogue,
+    ) -> Golds {
+        let networks = golds
+            .into_iter()
+            .map(|(id, recipe)| Network {
+                id: id.to_string(),
+                steps: recipe
+                    .predicates
+                    .iter()
+                    .map(|p| Step {
+                        name: p.name.clone(),
+                        args: p.args.iter().map(|a| a.to_string()).collect(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        Golds {
+            networks,
+            catalogue,
+        }
+    }
+
+    /// Recipe ids, in the order given.
+    pub fn recipes(&self) -> impl Iterator<Item = &str> {
+        self.networks.iter().map(|n| n.id.as_str())
+    }
+
+    /// `variants` networks of every kind for every recipe, duplicates and unchanged networks
+    /// left out, in recipe, kind, variant order.
+    pub fn campaign(&self, variants: usize) -> Vec<Mistake> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for net in &self.networks {
+            for kind in Kind::ALL {
+                for n in 0..variants {
+                    let id = format!("{}/{}/{n}", net.id, kind.name());
+                    if let Some(m) = self.mistake(&id) {
+                        if m.text != net.text() && seen.insert(m.text.clone()) {
+                            out.push(m);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The network of one id, `recipe/kind/n`; None when the id names no recipe or kind, or the
+    /// mistake does not apply to the recipe.
+    pub fn mistake(&self, id: &str) -> Option<Mistake> {
+        let mut parts = id.split('/');
+        let (recipe, kind, _) = (parts.next()?, parts.next()?, parts.next()?);
+        let kind = Kind::from_name(kind)?;
+        let gold = self.networks.iter().find(|n| n.id == recipe)?;
+        let mut rng = Rng::new(id);
+        let text = self.make(gold, kind, &mut rng)?;
+        Some(Mistake {
+            id: id.to_string(),
+            kind,
+            text,
+        })
+    }
+
+    fn make(&self, gold: &Network, kind: Kind, rng: &mut Rng) -> Option<String> {
+        let mut net = gold.clone();
+        match kind {
+            Kind::DropRewire => self.drop_rewire(&mut net, rng)?,
+            Kind::RenameOutput => self.rename_output(&mut net, rng)?,
+            Kind::Quantity => quantity(&mut net, rng)?,
+            Kind::SwapIngredient => self.swap_symbol(&mut net, rng, true)?,
+            Kind::SwapSymbol => self.swap_symbol(&mut net, rng, false)?,
+            Kind::SwapVariable => self.swap_variable(&mut net, rng)?,
+            Kind::Duplicate => self.duplicate(&mut net, rng)?,
+            Kind::Reorder => reorder(&mut net, rng)?,
+            Kind::Exhaust => self.exhaust(&mut net, rng)?,
+            Kind::Arity => arity(&mut net, rng)?,
+            Kind::UnknownSymbol => self.unknown_symbol(&mut net, rng)?,
+            Kind::MultiRecipe => return self.multi_recipe(gold, rng),
+        }
+        Some(net.text())
+    }
+
+    fn role(&self, step: &Step, arg: usize) -> Option<Role> {
+        let sig = self.catalogue.get(&step.name)?;
+        (sig.arity() == step.args.len()).then(|| sig.args[arg].role)
+    }
+
+    /// Positions of variables a step produces: its outputs, and defaulted inputs it is the
+    /// first to mention.
+    fn produced(&self, net: &Network, at: usize) -> Vec<usize> {
+        let step = &net.steps[at];
+        (0..step.args.len())
+            .filter(|&k| {
+                let a = &step.args[k];
+                a.starts_with('?')
+                    && match self.role(step, k) {
+                        Some(Role::Output | Role::KitchenStateOut) => true,
+                        Some(Role::Optional) => !mentioned_before(net, at, a),
+                        _ => false,
+                    }
+            })
+            .collect()
+    }
+
+    /// Steps that can be edited (everything but `get-kitchen`, whose state all others need).
+    fn editable(&self, net: &Network) -> Vec<usize> {
+        (0..net.steps.len())
+            .filter(|&i| net.steps[i].name != "get-kitchen")
+            .collect()
+    }
+
+    fn drop_rewire(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
+        let at = *rng.pick(&self.editable(net))?;
+        let step = net.steps[at].clone();
+        let state_in = (0..step.args.len())
+            .find(|&k| self.role(&step, k) == Some(Role::KitchenStateIn))
+            .map(|k| step.args[k].clone());
+        // The object the step worked on: its first variable input made by an earlier step.
+        let object_in = (0..step.args.len()).find_map(|k| {
+            let a = &step.args[k];
+            (self.role(&step, k) == Some(Role::Input)
+                && a.starts_with('?')
+                && mentioned_before(net, at, a))
+            .then(|| a.clone())
+        });
+        let mut renames = Vec::new();
+        for k in self.produced(net, at) {
+            let replacement = match self.role(&step, k) {
+                Some(Role::KitchenStateOut) => state_in.clone(),
+                Some(Role::Output) => object_in.clone(),
+                _ => None,
+            };
+            if let Some(r) = replacement {
+                renames.push((step.args[k].clone(), r));
+            }
+        }
+        net.steps.remove(at);
+        for s in &mut net.steps[at..] {
+            for a in &mut s.args {
+                if let Some((_, r)) = renames.iter().find(|(o, _)| o == a) {
+                    *a = r.clone();
+                }
+            }
+        }
+        Some(())
+    }
+
+    fn rename_output(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
+        let candidates: Vec<(usize, usize)> = self
+            .editable(net)
+            .into_iter()
+            .flat_map(|i| self.produced(net, i).into_iter().map(move |k| (i, k)))
+            .collect();
+        let &(i, k) = rng.pick(&candidates)?;
+        let arg = &mut net.steps[i].args[k];
+        *arg = format!("{arg}-renamed");
+        Some(())
+    }
+
+    /// A symbol in a position where the benchmark's gold networks have other symbols:
+    /// ingredients (`ingredient` true) or anything else (tools, containers, units, patterns).
+    fn swap_symbol(&self, net: &mut Network, rng: &mut Rng, ingredient: bool) -> Option<()> {
+        let is_ingredient =
+            |step: &Step, k: usize| self.arg_name(step, k) == Some("ingredient-concept");
+        let candidates: Vec<(usize, usize)> = self
+            .editable(net)
+            .into_iter()
+            .flat_map(|i| (0..net.steps[i].args.len()).map(move |k| (i, k)))
+            .filter(|&(i, k)| {
+                let s = &net.steps[i];
+                is_symbol(&s.args[k]) && is_ingredient(s, k) == ingredient
+            })
+            .collect();
+        let &(i, k) = rng.pick(&candidates)?;
+        let (name, current) = (net.steps[i].name.clone(), net.steps[i].args[k].clone());
+        let mut pool: Vec<&str> = self
+            .networks
+            .iter()
+            .flat_map(|n| &n.steps)
+            .filter(|s| s.name == name && s.args.len() > k)
+            .map(|s| s.args[k].as_str())
+            .filter(|a| is_symbol(a) && *a != current)
+            .collect();
+        pool.sort_unstable();
+        pool.dedup();
+        net.steps[i].args[k] = rng.pick(&pool)?.to_string();
+        Some(())
+    }
+
+    fn arg_name(&self, step: &Step, k: usize) -> Option<&str> {
+        let sig = self.catalogue.get(&step.name)?;
+        sig.args.get(k).map(|a| a.name.as_str())
+    }
+
+    fn swap_variable(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
+        let candidates: Vec<(usize, usize)> = self
+            .editable(net)
+            .into_iter()
+            .flat_map(|i| (0..net.steps[i].args.len()).map(move |k| (i, k)))
+            .filter(|&(i, k)| {
+                let s = &net.steps[i];
+                s.args[k].starts_with('?')
+                    && self.role(s, k) == Some(Role::Input)
+                    && mentioned_before(net, i, &s.args[k])
+            })
+            .collect();
+        let &(i, k) = rng.pick(&candidates)?;
+        // Objects made before step i (kitchen states excluded: those are another mistake).
+        let shared: &Network = net;
+        let current = &shared.steps[i].args[k];
+        let mut pool: Vec<String> = Vec::new();
+        for j in 0..i {
+            let step = &shared.steps[j];
+            for m in self.produced(shared, j) {
+                if self.role(step, m) != Some(Role::KitchenStateOut) && step.args[m] != *current {
+                    pool.push(step.args[m].clone());
+                }
+            }
+        }
+        pool.dedup();
+        net.steps[i].args[k] = rng.pick(&pool)?.clone();
+        Some(())
+    }
+
+    fn duplicate(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
+        let at = *rng.pick(&self.editable(net))?;
+        let mut copy = net.steps[at].clone();
+        if rng.below(2) == 1 {
+            for k in self.produced(net, at) {
+                copy.args[k] = format!("{}-again", copy.args[k]);
+            }
+        }
+        net.steps.insert(at + 1, copy);
+        Some(())
+    }
+
+    /// After step `at`, `count` extra fetches of one tool or container threaded into the
+    /// kitchen-state chain.
+    fn exhaust(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
+        const THINGS: [&str; 4] = ["large-bowl", "medium-bowl", "small-bowl", "baking-tray"];
+        let with_state: Vec<(usize, usize)> = (0..net.steps.len())
+            .filter_map(|i| {
+                let s = &net.steps[i];
+                (0..s.args.len())
+                    .find(|&k| {
+                        self.role(s, k) == Some(Role::KitchenStateOut)
+                            || (s.name == "get-kitchen" && k == 0)
+                    })
+                    .map(|k| (i, k))
+            })
+            .collect();
+        let &(at, k) = rng.pick(&with_state)?;
+        let state = net.steps[at].args[k].clone();
+        let thing = *rng.pick(&THINGS)?;
+        let count = 4 + rng.below(12);
+        let mut previous = state.clone();
+        let mut extra = Vec::new();
+        for n in 0..count {
+            let next = format!("?exhaust-state-{n}");
+            extra.push(Step {
+                name: "fetch".into(),
+                args: vec![
+                    format!("?exhaust-thing-{n}"),
+                    next.clone(),
+                    previous.clone(),
+                    thing.into(),
+                    "1".into(),
+                ],
+            });
+            previous = next;
+        }
+        for s in &mut net.steps[at + 1..] {
+            for a in &mut s.args {
+                if *a == state {
+                    *a = previous.clone();
+                }
+            }
+        }
+        net.steps.splice(at + 1..at + 1, extra);
+        Some(())
+    }
+
+    fn unknown_symbol(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
+        let editable = self.editable(net);
+        match rng.below(4) {
+            // An unknown primitive: a verb the catalogue does not have, or a misspelling.
+            0 => {
+                const VERBS: [&str; 5] = ["stir", "combine", "add", "whisk-together", "cook"];
+                let at = *rng.pick(&editable)?;
+                let name = match rng.below(2) {
+                    0 => rng.pick(&VERBS)?.to_string(),
+                    _ => format!("{}s", net.steps[at].name),
+                };
+                if self.catalogue.get(&name).is_some() {
+                    return None;
+                }
+                net.steps[at].name = name;
+            }
+            kind => {
+                let symbols: Vec<(usize, usize)> = editable
+                    .iter()
+                    .flat_map(|&i| (0..net.steps[i].args.len()).map(move |k| (i, k)))
+                    .filter(|&(i, k)| is_symbol(&net.steps[i].args[k]))
+                    .collect();
+                let &(i, k) = rng.pick(&symbols)?;
+                let arg = &mut net.steps[i].args[k];
+                *arg = match kind {
+                    // Misspelt: a letter doubled.
+                    1 => {
+                        let chars: Vec<char> = arg.chars().collect();
+                        let cut = chars.len().div_ceil(2);
+                        chars[..cut].iter().chain(&chars[cut - 1..]).collect()
+                    }
+                    // Made up, as a model invents an ingredient or a tool.
+                    2 => format!("fresh-{arg}"),
+                    // A constant written as a variable: never bound.
+                    _ => format!("?{arg}"),
+                };
+            }
+        }
+        Some(())
+    }
+
+    fn multi_recipe(&self, gold: &Network, rng: &mut Rng) -> Option<String> {
+        if rng.below(3) == 0 {
+            return Some(format!("{}{}", gold.text(), gold.text()));
+        }
+        let others: Vec<&Network> = self.networks.iter().filter(|n| n.id != gold.id).collect();
+        let other = *rng.pick(&others)?;
+        // The second recipe carries one mistake of its own, of a kind that keeps it a network.
+        const KINDS: [Kind; 4] = [
+            Kind::DropRewire,
+            Kind::Quantity,
+            Kind::SwapIngredient,
+            Kind::RenameOutput,
+        ];
+        let kind = *rng.pick(&KINDS)?;
+        let second = self.make(other, kind, rng)?;
+        Some(format!("{}{second}", gold.text()))
+    }
+}
+
+fn mentioned_before(net: &Network, at: usize, var: &str) -> bool {
+    net.steps[..at]
+        .iter()
+        .any(|s| s.args.iter().any(|a| a == var))
+}
+
+fn is_symbol(arg: &str) -> bool {
+    arg.starts_with(|c: char| c.is_ascii_alphabetic())
+}
+
+fn is_number(arg: &str) -> bool {
+    arg.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '.')
+}
+
+/// Numbers as they go wrong: a unit slip (×10, ×100), more than asked, zero, a fraction, a
+/// float where the gold has an integer, less than one unit, negative.
+fn quantity(net: &mut Network, rng: &mut Rng) -> Option<()> {
+    let numbers: Vec<(usize, usize)> = (0..net.steps.len())
+        .flat_map(|i| (0..net.steps[i].args.len()).map(move |k| (i, k)))
+        .filter(|&(i, k)| is_number(&net.steps[i].args[k]))
+        .collect();
+    let &(i, k) = rng.pick(&numbers)?;
+    let arg = &mut net.steps[i].args[k];
+    let value: f64 = arg.parse().ok().or_else(|| {
+        let (n, d) = arg.split_once('/')?;
+        Some(n.parse::<f64>().ok()? / d.parse::<f64>().ok()?)
+    })?;
+    let new = match rng.below(9) {
+        0 => format!("{}", (value * 10.0).round()),
+        1 => format!("{}", (value * 100.0).round()),
+        2 => format!("{}", (value + 1.0 + rng.below(3) as f64).round()),
+        3 => "0".to_string(),
+        4 => "1/3".to_string(),
+        5 => format!("{:.1}", value + 0.5),
+        6 => "0.01".to_string(),
+        7 => format!("-{}", arg),
+        _ => format!("{}", (value / 2.0).floor()),
+    };
+    if new == *arg {
+        return None;
+    }
+    *arg = new;
+    Some(())
+}
+
+fn reorder(net: &mut Network, rng: &mut Rng) -> Option<()> {
+    if net.steps.len() < 3 {
+        return None;
+    }
+    let from = 1 + rng.below(net.steps.len() - 1);
+    let to = 1 + rng.below(net.steps.len() - 1);
+    if from == to {
+        return None;
+    }
+    let step = net.steps.remove(from);
+    net.steps.insert(to, step);
+    Some(())
+}
+
+/// A missing last argument, an extra variable, or an extra constant.
+fn arity(net: &mut Network, rng: &mut Rng) -> Option<()> {
+    let at = 1 + rng.below(net.steps.len().checked_sub(1).filter(|&n| n > 0)?);
+    let args = &mut net.steps[at].args;
+    match rng.below(3) {
+        0 => {
+            args.pop()?;
+        }
+        1 => args.push("?extra-argument".into()),
+        _ => args.push("1".into()),
+    }
+    Some(())
+}
+
+/// SplitMix64 seeded from the mistake's id (FNV-1a), so every id has a stream of its own.
+struct Rng(u64);
+
+impl Rng {
+    fn new(id: &str) -> Rng {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in id.bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        Rng(h)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0); the modulo bias is irrelevant for choosing mistakes.
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
+        (!items.is_empty()).then(|| &items[self.below(items.len())])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::language::parse::parse;
+    use crate::profile::Profile;
+
+    const GOLD: &str = "#r\n(get-kitchen ?k)\n\
+        (fetch-and-proportion ?b ?k1 ?k ?t butter 200 g)\n\
+        (fetch ?bowl ?k2 ?k1 large-bowl 1)\n\
+        (transfer-contents ?c ?rest ?k3 ?k2 ?bowl ?b ?q ?u)\n\
+        (beat ?d ?k4 ?k3 ?c ?tool)\n";
+
+    fn golds() -> Golds {
+        // A second recipe, so that files of several recipes can be made and symbols swapped.
+        let other = GOLD
+            .replace("#r", "#s")
+            .replace("butter 200", "white-sugar 100")
+            .replace("large-bowl", "medium-bowl");
+        let (r, s) = (parse(GOLD), parse(&other));
+        let (r, s) = (&r.file.recipes[0], &s.file.recipes[0]);
+        Golds::new([("r", r), ("s", s)], Catalogue::builtin(Profile::R2024))
+    }
+
+    #[test]
+    fn drop_rewire_gives_consumers_the_dropped_steps_inputs() {
+        let g = golds();
+        let mut net = g.networks[0].clone();
+        // The transfer dropped: the beating gets the butter it was to pour into the bowl.
+        let dropped = (0..64)
+            .map(|n| {
+                let mut net = net.clone();
+                let mut rng = Rng::new(&format!("r/drop-rewire/{n}"));
+                g.drop_rewire(&mut net, &mut rng).map(|_| net)
+            })
+            .flatten()
+            .find(|n| !n.steps.iter().any(|s| s.name == "transfer-contents"))
+            .expect("some stream drops the transfer");
+        net.steps.remove(3);
+        net.steps[3].args = ["?d", "?k4", "?k2", "?b", "?tool"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(dropped, net);
+    }
+
+    #[test]
+    fn ids_are_stable_and_campaigns_have_no_duplicates() {
+        let g = golds();
+        let a = g.campaign(6);
+        assert_eq!(a, g.campaign(6));
+        for m in &a {
+            assert_eq!(g.mistake(&m.id).as_ref(), Some(m));
+            assert_ne!(m.text, GOLD);
+        }
+        let texts: std::collections::HashSet<_> = a.iter().map(|m| &m.text).collect();
+        assert_eq!(texts.len(), a.len());
+        let missing: Vec<_> = Kind::ALL
+            .iter()
+            .filter(|k| !a.iter().any(|m| m.kind == **k))
+            .collect();
+        assert!(missing.is_empty(), "no mistake of kinds {missing:?}");
+    }
+
+    #[test]
+    fn exhaust_threads_the_extra_fetches_into_the_chain() {
+        let g = golds();
+        let m = (0..32)
+            .filter_map(|n| g.mistake(&format!("r/exhaust/{n}")))
+            .next()
+            .expect("exhaust applies");
+        let parsed = parse(&m.text);
+        let steps = &parsed.file.recipes[0].predicates;
+        assert!(steps.len() > 5, "{}", m.text);
+        // Every kitchen state is made once and consumed once, but the last one.
+        let mut uses = std::collections::BTreeMap::<String, usize>::new();
+        for a in steps.iter().flat_map(|p| &p.args) {
+            let a = a.to_string();
+            if a.starts_with("?k") || a.starts_with("?exhaust-state") {
+                *uses.entry(a).or_default() += 1;
+            }
+        }
+        let once: Vec<_> = uses.iter().filter(|(_, n)| **n == 1).collect();
+        assert_eq!(once.len(), 1, "{uses:?}");
+        assert!(uses.values().all(|n| *n <= 2), "{uses:?}");
+    }
+}
