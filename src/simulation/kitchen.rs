@@ -144,8 +144,8 @@ pub fn find_unused(ks: &Entity, m: &Model, class: ClassId, excluded: &[Pid]) -> 
 /// An object taken from the counter-top itself is lost: the reference puts it in front of the
 /// counter-top and then removes every occurrence of it from the place it came from, the same
 /// counter-top. The step that took it still uses it (the reference holds the object), so it
-/// stays until the step ends and is recorded here; the engine then removes it from the kitchen
-/// state the step produces ([`take_lost`]).
+/// stays until the step ends; the engine then removes it from the kitchen state the step
+/// produces ([`super::effects`]).
 pub fn take_default(
     ks: &mut Arc<Entity>,
     m: &Model,
@@ -157,19 +157,9 @@ pub fn take_default(
     let pid = obj.pid;
     let ct = location(ks, m, m.k.counter_top)?;
     if path[..path.len() - 1] == ct[..] {
-        LOST.with(|lost| lost.borrow_mut().push(pid));
+        super::effects::lost(pid);
     }
     push_front(ks, m, &ct, obj).then_some(pid)
-}
-
-thread_local! {
-    /// Objects [`take_default`] lost during the step running on this thread.
-    static LOST: std::cell::RefCell<Vec<Pid>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The objects lost by the step that just ran on this thread (and forget them).
-pub fn take_lost() -> Vec<Pid> {
-    LOST.with(|lost| std::mem::take(&mut *lost.borrow_mut()))
 }
 
 /// Remove the objects `pids` from the top of the counter-top.

@@ -7,7 +7,9 @@
 //! execution (the reference's `NIL`). Primitives never mutate what they were given: each works
 //! on a copy of its input kitchen state, so bindings are snapshots.
 
+mod aliases;
 mod dead_ends;
+pub mod effects;
 pub mod kitchen;
 pub mod known;
 pub mod primitives;
@@ -209,6 +211,8 @@ pub struct Step {
     pub case: usize,
     /// The kitchen time when it started (that of its input kitchen state).
     pub start: Option<Number>,
+    /// List items it changed in place (see [`effects::Effects::aliased`]).
+    aliased: Vec<(Arc<Entity>, Arc<Entity>)>,
 }
 
 /// The result of running a network.
@@ -508,7 +512,8 @@ impl<'m> Engine<'m> {
             steps: Vec::new(),
         };
         let solved = self.search(&mut state, &mut best)?;
-        let result = if solved { state } else { best };
+        let mut result = if solved { state } else { best };
+        aliases::show(self.model, &result.steps, &mut result.bindings);
         Ok(Execution {
             slots: self.slots,
             names: self.names,
@@ -667,7 +672,7 @@ impl<'m> Engine<'m> {
             out: vec![None; args.len()],
             args,
         };
-        kitchen::take_lost();
+        effects::take();
         imp.run(&mut call).map_err(|mut e| {
             e.predicate.get_or_insert(p);
             e
@@ -693,13 +698,13 @@ impl<'m> Engine<'m> {
                 });
             }
         }
-        let lost = kitchen::take_lost();
-        if !lost.is_empty() {
+        let effects = effects::take();
+        if !effects.lost.is_empty() {
             for (out, arg) in call.out.iter_mut().zip(&sig.args) {
                 if let (Some(b), Role::KitchenStateOut) = (out, arg.role)
                     && let Value::Obj(ks) = &mut b.value
                 {
-                    kitchen::remove_from_counter(ks, self.model, &lost);
+                    kitchen::remove_from_counter(ks, model, &effects.lost);
                 }
             }
         }
@@ -717,6 +722,7 @@ impl<'m> Engine<'m> {
             predicate: p,
             case,
             start,
+            aliased: effects.aliased,
         });
         Ok(replaced)
     }

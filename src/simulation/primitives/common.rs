@@ -467,6 +467,7 @@ pub fn update_found(
         } else {
             let mut e = fe.item.clone();
             f(Arc::make_mut(&mut e))?;
+            crate::simulation::effects::aliased(fe.item.clone(), &e);
             out.push(Value::Obj(e));
         }
     }

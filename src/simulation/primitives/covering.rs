@@ -384,9 +384,11 @@ fn line_list_with_paper(
         set(m, p, k.used, Value::T)?;
         let p = arc_by_pid(&ks, m, paper).ok_or_else(|| nil_error("(SETF IS-LINING)"))?;
         if let Value::Obj(e) = elem {
-            let e = Arc::make_mut(e);
-            set(m, e, lined_with, Value::Obj(p.clone()))?;
-            set(m, e, k.used, Value::T)?;
+            let before = e.clone();
+            let item = Arc::make_mut(e);
+            set(m, item, lined_with, Value::Obj(p.clone()))?;
+            set(m, item, k.used, Value::T)?;
+            crate::simulation::effects::aliased(before, e);
         }
         linings.push(Value::Obj(p));
     }
@@ -425,9 +427,11 @@ fn line_list_with_contents(
         let mut copy = call.maker.copy(first);
         set(m, &mut copy, is_lining, Value::T)?;
         if let Value::Obj(e) = elem {
-            let e = Arc::make_mut(e);
-            set(m, e, lined_with, Value::obj(copy))?;
-            set(m, e, k.used, Value::T)?;
+            let before = e.clone();
+            let item = Arc::make_mut(e);
+            set(m, item, lined_with, Value::obj(copy))?;
+            set(m, item, k.used, Value::T)?;
+            crate::simulation::effects::aliased(before, e);
         }
     }
     set(m, &mut list, k.items, Value::list(items))?;
