@@ -2,6 +2,7 @@
 
 use super::common::{arc_by_pid, find_kitchen_entities, obj_mut, set};
 use crate::number::Number;
+use crate::profile::Profile;
 use crate::simulation::kitchen::{
     at, at_mut, find_in_kitchen, find_on_counter, location, push_front, take_default,
 };
@@ -217,7 +218,13 @@ impl Primitive for Line {
                     let f = call.failed();
                     call.bind(a.lining, 0.0, f, None)?;
                 }
-                (call.failed(), ks)
+                let failed = call.failed();
+                call.bind(a.out, 1.0, failed, Some(t))?;
+                // HEAD sets the new state's time only in the branches that line something.
+                return match m.profile {
+                    Profile::R2024 => call.bind("kitchen-state-out", 1.0, Value::Obj(ks), Some(t)),
+                    Profile::R2023 => call.bind_kitchen("kitchen-state-out", ks, t),
+                };
             }
         };
         let (out, ks) = result;
