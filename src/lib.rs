@@ -3,7 +3,8 @@
 //!
 //! Layers, each depending only on those above it: [`number`] and [`profile`] →
 //! [`language`] (text → networks, diagnostics) → [`catalogue`] / [`ontology`] (data) →
-//! [`network`] (dependency graph) → [`world`] (kitchen entities) → [`simulation`] →
+//! [`network`] (dependency graph), [`mistakes`] (networks with a parser's typical mistakes) →
+//! [`world`] (kitchen entities) → [`simulation`] →
 //! [`metrics`] → [`report`]. Front ends (CLI, GUI, LLM, the tool server, the Python package)
 //! live in `src/bin`, `src/app` and `src/python.rs`.
 //!
@@ -46,6 +47,7 @@ pub mod network;
 pub mod number;
 pub mod ontology;
 pub mod profile;
+pub mod random;
 #[cfg(feature = "python")]
 mod python;
 pub mod report;

@@ -9,6 +9,7 @@
 
 use crate::catalogue::{Catalogue, Role};
 use crate::language::ast::Recipe;
+use crate::random::SplitMix64 as Rng;
 
 /// The kinds of mistake, as a parser or a language model makes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,10 +41,13 @@ pub enum Kind {
     UnknownSymbol,
     /// Several recipes in one file: two different ones, or the same one twice.
     MultiRecipe,
+    /// A step given an earlier kitchen state than the one before it: the work in between is
+    /// lost to it (a branch of the kitchen).
+    StaleState,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 13] = [
         Kind::DropRewire,
         Kind::RenameOutput,
         Kind::Quantity,
@@ -56,6 +60,7 @@ impl Kind {
         Kind::Arity,
         Kind::UnknownSymbol,
         Kind::MultiRecipe,
+        Kind::StaleState,
     ];
 
     pub fn name(self) -> &'static str {
@@ -72,6 +77,7 @@ impl Kind {
             Kind::Arity => "arity",
             Kind::UnknownSymbol => "unknown-symbol",
             Kind::MultiRecipe => "multi-recipe",
+            Kind::StaleState => "stale-state",
         }
     }
 
@@ -183,7 +189,7 @@ impl Golds {
         let (recipe, kind, _) = (parts.next()?, parts.next()?, parts.next()?);
         let kind = Kind::from_name(kind)?;
         let gold = self.networks.iter().find(|n| n.id == recipe)?;
-        let mut rng = Rng::new(id);
+        let mut rng = Rng::from_text(id);
         let text = self.make(gold, kind, &mut rng)?;
         Some(Mistake {
             id: id.to_string(),
@@ -207,6 +213,7 @@ impl Golds {
             Kind::Arity => arity(&mut net, rng)?,
             Kind::UnknownSymbol => self.unknown_symbol(&mut net, rng)?,
             Kind::MultiRecipe => return self.multi_recipe(gold, rng),
+            Kind::StaleState => self.stale_state(&mut net, rng)?,
         }
         Some(net.text())
     }
@@ -452,6 +459,33 @@ impl Golds {
         Some(())
     }
 
+    fn stale_state(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
+        let state_in = |s: &Step| {
+            (0..s.args.len()).find(|&k| self.role(s, k) == Some(Role::KitchenStateIn))
+        };
+        let candidates: Vec<(usize, usize)> = self
+            .editable(net)
+            .into_iter()
+            .filter_map(|i| state_in(&net.steps[i]).map(|k| (i, k)))
+            .collect();
+        let &(i, k) = rng.pick(&candidates)?;
+        // Kitchen states made at least two steps before: the one just before is the gold's.
+        let earlier: Vec<String> = (0..i.saturating_sub(1))
+            .filter_map(|j| {
+                let s = &net.steps[j];
+                (0..s.args.len())
+                    .find(|&m| {
+                        self.role(s, m) == Some(Role::KitchenStateOut)
+                            || (s.name == "get-kitchen" && m == 0)
+                    })
+                    .map(|m| s.args[m].clone())
+            })
+            .filter(|v| *v != net.steps[i].args[k])
+            .collect();
+        net.steps[i].args[k] = rng.pick(&earlier)?.clone();
+        Some(())
+    }
+
     fn multi_recipe(&self, gold: &Network, rng: &mut Rng) -> Option<String> {
         if rng.below(3) == 0 {
             return Some(format!("{}{}", gold.text(), gold.text()));
@@ -544,36 +578,6 @@ fn arity(net: &mut Network, rng: &mut Rng) -> Option<()> {
     Some(())
 }
 
-/// SplitMix64 seeded from the mistake's id (FNV-1a), so every id has a stream of its own.
-struct Rng(u64);
-
-impl Rng {
-    fn new(id: &str) -> Rng {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in id.bytes() {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        Rng(h)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n > 0); the modulo bias is irrelevant for choosing mistakes.
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
-        (!items.is_empty()).then(|| &items[self.below(items.len())])
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -605,7 +609,7 @@ mod tests {
         let dropped = (0..64)
             .map(|n| {
                 let mut net = net.clone();
-                let mut rng = Rng::new(&format!("r/drop-rewire/{n}"));
+                let mut rng = Rng::from_text(&format!("r/drop-rewire/{n}"));
                 g.drop_rewire(&mut net, &mut rng).map(|_| net)
             })
             .flatten()
