@@ -606,3 +606,108 @@ proptest! {
         prop_assert!(max - min <= 1, "shards differ by at most one unit: {:?}", sizes);
     }
 }
+
+/// The gold networks, one system of 30 recipes.
+fn gold() -> PathBuf {
+    common::benchmark_dir().join("data/gold-standard-solutions/meaning-only")
+}
+
+#[test]
+fn compare_finds_gold_significantly_better_than_the_perturbed_set_on_any_thread_count() {
+    common::require_data!();
+    let (gold, perturbed) = (gold(), perturbed());
+    let args = [
+        "compare",
+        path(&perturbed),
+        path(&gold),
+        "--format",
+        "json",
+        "--metrics",
+        "goal-condition-success",
+        "--offline",
+    ];
+    let one = run_with(&args, "1");
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    let two = run_with(&args, "2");
+    assert_eq!(stdout(&one), stdout(&two), "RAYON_NUM_THREADS=1 vs 2");
+    assert_eq!(
+        stdout(&two),
+        stdout(&run_with(&args, "2")),
+        "same seed twice"
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout(&one)).expect("JSON");
+    let metric = &report["metrics"][0];
+    assert_eq!(metric["metric"], "goal-condition-success");
+    let system = &metric["systems"][1];
+    assert_eq!(system["system"], path(&gold));
+    assert_eq!(system["recipes"], 30);
+    let difference = system["difference"].as_f64().expect("difference");
+    assert!(difference > 0.0, "{system}");
+    for test in ["p_paired_bootstrap", "p_approximate_randomization"] {
+        let p = system[test].as_f64().expect("p-value");
+        assert!(p < 0.05, "{test} = {p}");
+    }
+    let ci = &system["difference_ci"];
+    assert!(ci[0].as_f64() <= Some(difference) && Some(difference) <= ci[1].as_f64());
+    // Another seed draws other resamples: the intervals move, the means do not.
+    let mut reseeded = args.to_vec();
+    reseeded.extend(["--seed", "7"]);
+    let other: serde_json::Value = serde_json::from_str(&stdout(&run(&reseeded))).expect("JSON");
+    assert_eq!(
+        other["metrics"][0]["systems"][1]["difference"],
+        system["difference"]
+    );
+    assert_ne!(
+        other["metrics"][0]["systems"][1]["difference_ci"],
+        system["difference_ci"]
+    );
+}
+
+#[test]
+fn compare_of_a_system_with_itself_finds_no_difference() {
+    common::require_data!();
+    let gold = gold();
+    let out = run(&["compare", path(&gold), path(&gold), "--offline"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let row = text
+        .lines()
+        .filter(|l| l.starts_with(path(&gold)))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no system row in\n{text}"));
+    let cells: Vec<&str> = row
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(
+        cells[4..],
+        ["0.0000", "[0.0000, 0.0000]", "1.0000", "1.0000", "0/30/0"],
+        "{text}"
+    );
+}
+
+#[test]
+fn compare_refuses_execution_time_and_a_missing_system() {
+    common::require_data!();
+    let gold = gold();
+    let out = run(&[
+        "compare",
+        path(&gold),
+        path(&gold),
+        "--metrics",
+        "execution-time",
+        "--offline",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: execution-time cannot be compared: a recipe without an execution has no time, and scoring it 0 would reward it\n"
+    );
+    let out = run(&["compare", path(&gold), "no-such-dir", "--offline"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: no-such-dir: no such file or directory\n"
+    );
+}
