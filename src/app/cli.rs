@@ -238,6 +238,10 @@ enum Command {
         /// Metrics to compare (default: goal-condition-success dish-approximation-score).
         #[arg(long, num_args = 1..)]
         metrics: Vec<String>,
+        /// Also write the bootstrap resample indices and the per-recipe scores (JSON), to
+        /// check the statistics with another implementation.
+        #[arg(long, value_name = "FILE")]
+        dump_resamples: Option<PathBuf>,
     },
     /// Evaluate and write a self-contained HTML page showing why each recipe scored as it did:
     /// metrics, network graph, execution timeline, goals reached and missed, dish vs gold.
@@ -460,6 +464,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
             bootstrap,
             seed,
             metrics,
+            dump_resamples,
         }) => {
             let metrics = if metrics.is_empty() {
                 MetricSet::from_words(&[
@@ -489,6 +494,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                 format: format.into(),
                 bootstrap,
                 seed,
+                dump_resamples,
             };
             compare::run(&opts, &mut stdout, &mut stderr)
         }

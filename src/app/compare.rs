@@ -41,6 +41,9 @@ pub struct CompareOptions {
     /// Bootstrap resamples.
     pub bootstrap: usize,
     pub seed: u64,
+    /// Also write the resample indices and the per-recipe scores they index, so that another
+    /// implementation can recompute the bootstrap statistics (`--dump-resamples`).
+    pub dump_resamples: Option<PathBuf>,
 }
 
 /// One system's corpus statistics on one metric.
@@ -107,6 +110,9 @@ fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricCompa
         .map(|system| system_scores(&evaluator, opts, &kitchen, system, err))
         .collect::<Result<_, _>>()?;
     let resamples = Resamples::draw(recipes, opts.bootstrap, opts.seed);
+    if let Some(path) = &opts.dump_resamples {
+        dump(path, opts, &resamples, &scored)?;
+    }
     let comparisons = opts
         .evaluation
         .metrics
@@ -142,6 +148,35 @@ fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricCompa
         })
         .collect();
     Ok(comparisons)
+}
+
+/// Write the resamples and, per metric and system, the per-recipe scores (NIL as 0) as JSON.
+fn dump(
+    path: &Path,
+    opts: &CompareOptions,
+    resamples: &Resamples,
+    scored: &[Vec<Vec<Option<f64>>>],
+) -> Result<(), String> {
+    let metrics: Vec<serde_json::Value> = opts
+        .evaluation
+        .metrics
+        .iter()
+        .enumerate()
+        .map(|(m, metric)| {
+            json!({
+                "metric": metric.name(),
+                "scores": scored.iter().map(|s| nil_as_zero(&s[m])).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let document = json!({
+        "seed": opts.seed,
+        "systems": opts.systems.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        "resamples": resamples.rows,
+        "metrics": metrics,
+    });
+    report::write_atomically(path, format!("{document}\n").as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Per metric, per benchmark recipe, the system's score (`None` for NIL: a recipe the system
