@@ -339,13 +339,47 @@ fn markdown_has_a_table_per_file_and_the_means() {
     )), "{md}");
     // Means of the unrounded values.
     assert!(md.contains(
-        "### Mean over 2 recipes of 2 files (0 refused)\n\n| metric | mean | rows with a value |\n|---|---:|---:|\n| goal-condition-success | 0.97 | 2 of 2 |\n"
+        "### Mean over 2 recipes of 2 files (0 refused)\n\nA recipe without a score counts as 0 in the score's mean; execution-time averages the recipes that have one.\n\n| metric | mean | coverage |\n|---|---:|---:|\n| goal-condition-success | 0.97 | 2 of 2 |\n"
     ), "{md}");
     assert!(md.contains("| execution-time | 2735.00 | 2 of 2 |\n"));
     assert!(md.ends_with(&format!(
         "<sub>{}</sub>\n",
         signature_line()["# signature: ".len()..].trim_end()
     )));
+}
+
+#[test]
+fn markdown_means_count_a_recipe_without_execution_as_zero() {
+    common::require_data!();
+    let dir = scratch("markdown-nil");
+    let out = dir.join("r.md");
+    let nil = perturbed_file("almond-crescent-cookies-2--drop-line--1.solution");
+    let good = perturbed_file(GOOD);
+    let o = run(&[
+        "--input",
+        &good,
+        "--input",
+        &nil,
+        "-output",
+        path(&out),
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let md = read(&out);
+    // The same policy as `compare` and `benchmark`: (1.00 + 0) / 2, coverage beside it.
+    assert!(
+        md.contains("| goal-condition-success | 0.50 | 1 of 2 |\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| dish-approximation-score | 0.50 | 1 of 2 |\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| execution-time | 2735.00 | 1 of 2 |\n"),
+        "{md}"
+    );
 }
 
 #[test]
