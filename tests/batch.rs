@@ -722,6 +722,66 @@ fn compare_of_a_system_with_itself_finds_no_difference() {
 }
 
 #[test]
+fn compare_writes_csv_and_markdown_files() {
+    common::require_data!();
+    let (gold, dir) = (gold(), scratch("compare-formats"));
+    let csv = dir.join("c.csv");
+    let args = [
+        "compare",
+        path(&gold),
+        path(&gold),
+        "--offline",
+        "--format",
+        "csv",
+        "-o",
+    ];
+    let o = run(&[&args[..], &[path(&csv)]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let g = path(&gold);
+    let text = read(&csv);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "metric,system,mean,95% CI,coverage,difference,difference 95% CI,p (paired bootstrap),p (approximate randomization),wins/ties/losses"
+    );
+    assert!(
+        lines[1].starts_with(&format!("goal-condition-success,{g},")),
+        "{text}"
+    );
+    assert!(lines[1].ends_with(",29/30,baseline,,,,"), "{text}");
+    assert!(
+        lines[2].ends_with(",29/30,0.0000,\"[0.0000, 0.0000]\",1.0000,1.0000,0/30/0"),
+        "{text}"
+    );
+    assert_eq!(lines.len(), 6, "{text}");
+    assert_eq!(
+        lines[5],
+        "# bootstrap resamples 1000, approximate-randomization trials 10000, seed 12345; a recipe without execution scores 0"
+    );
+    let md = dir.join("c.md");
+    let o = run(&[
+        "compare",
+        g,
+        g,
+        "--offline",
+        "--format",
+        "markdown",
+        "-o",
+        path(&md),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = read(&md);
+    assert!(
+        text.starts_with(
+            "## Goal-Condition Success\n\n| system | mean | 95% CI | coverage | difference |"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("\n## Dish Approximation Score\n"), "{text}");
+}
+
+#[test]
 fn compare_refuses_execution_time_and_a_missing_system() {
     common::require_data!();
     let gold = gold();

@@ -164,10 +164,11 @@ fn tolerance(observed: f64) -> f64 {
 /// `trials`, they are enumerated exactly instead of sampled.
 pub fn paired_randomization_p(system: &[f64], baseline: &[f64], trials: usize, seed: u64) -> f64 {
     let diffs: Vec<f64> = system.iter().zip(baseline).map(|(s, b)| s - b).collect();
-    if diffs.len() < usize::BITS as usize - 1 && (1usize << diffs.len()) <= trials {
-        if let Some(p) = exact_randomization_p(system, baseline) {
-            return p;
-        }
+    if diffs.len() < usize::BITS as usize - 1
+        && (1usize << diffs.len()) <= trials
+        && let Some(p) = exact_randomization_p(system, baseline)
+    {
+        return p;
     }
     let observed = diffs.iter().sum::<f64>().abs();
     let threshold = observed - tolerance(observed);
