@@ -339,13 +339,47 @@ fn markdown_has_a_table_per_file_and_the_means() {
     )), "{md}");
     // Means of the unrounded values.
     assert!(md.contains(
-        "### Mean over 2 recipes of 2 files (0 refused)\n\n| metric | mean | rows with a value |\n|---|---:|---:|\n| goal-condition-success | 0.97 | 2 of 2 |\n"
+        "### Mean over 2 recipes of 2 files (0 refused)\n\nA recipe without a score counts as 0 in the score's mean; execution-time averages the recipes that have one.\n\n| metric | mean | coverage |\n|---|---:|---:|\n| goal-condition-success | 0.97 | 2 of 2 |\n"
     ), "{md}");
     assert!(md.contains("| execution-time | 2735.00 | 2 of 2 |\n"));
     assert!(md.ends_with(&format!(
         "<sub>{}</sub>\n",
         signature_line()["# signature: ".len()..].trim_end()
     )));
+}
+
+#[test]
+fn markdown_means_count_a_recipe_without_execution_as_zero() {
+    common::require_data!();
+    let dir = scratch("markdown-nil");
+    let out = dir.join("r.md");
+    let nil = perturbed_file("almond-crescent-cookies-2--drop-line--1.solution");
+    let good = perturbed_file(GOOD);
+    let o = run(&[
+        "--input",
+        &good,
+        "--input",
+        &nil,
+        "-output",
+        path(&out),
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let md = read(&out);
+    // The same policy as `compare` and `benchmark`: (1.00 + 0) / 2, coverage beside it.
+    assert!(
+        md.contains("| goal-condition-success | 0.50 | 1 of 2 |\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| dish-approximation-score | 0.50 | 1 of 2 |\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| execution-time | 2735.00 | 1 of 2 |\n"),
+        "{md}"
+    );
 }
 
 #[test]
@@ -605,4 +639,169 @@ proptest! {
         let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
         prop_assert!(max - min <= 1, "shards differ by at most one unit: {:?}", sizes);
     }
+}
+
+/// The gold networks, one system of 30 recipes.
+fn gold() -> PathBuf {
+    common::benchmark_dir().join("data/gold-standard-solutions/meaning-only")
+}
+
+#[test]
+fn compare_finds_gold_significantly_better_than_the_perturbed_set_on_any_thread_count() {
+    common::require_data!();
+    let (gold, perturbed) = (gold(), perturbed());
+    let args = [
+        "compare",
+        path(&perturbed),
+        path(&gold),
+        "--format",
+        "json",
+        "--metrics",
+        "goal-condition-success",
+        "--offline",
+    ];
+    let one = run_with(&args, "1");
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    let two = run_with(&args, "2");
+    assert_eq!(stdout(&one), stdout(&two), "RAYON_NUM_THREADS=1 vs 2");
+    assert_eq!(
+        stdout(&two),
+        stdout(&run_with(&args, "2")),
+        "same seed twice"
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout(&one)).expect("JSON");
+    let metric = &report["metrics"][0];
+    assert_eq!(metric["metric"], "goal-condition-success");
+    let system = &metric["systems"][1];
+    assert_eq!(system["system"], path(&gold));
+    assert_eq!(system["recipes"], 30);
+    let difference = system["difference"].as_f64().expect("difference");
+    assert!(difference > 0.0, "{system}");
+    for test in ["p_paired_bootstrap", "p_approximate_randomization"] {
+        let p = system[test].as_f64().expect("p-value");
+        assert!(p < 0.05, "{test} = {p}");
+    }
+    let ci = &system["difference_ci"];
+    assert!(ci[0].as_f64() <= Some(difference) && Some(difference) <= ci[1].as_f64());
+    // Another seed draws other resamples: the intervals move, the means do not.
+    let mut reseeded = args.to_vec();
+    reseeded.extend(["--seed", "7"]);
+    let other: serde_json::Value = serde_json::from_str(&stdout(&run(&reseeded))).expect("JSON");
+    assert_eq!(
+        other["metrics"][0]["systems"][1]["difference"],
+        system["difference"]
+    );
+    assert_ne!(
+        other["metrics"][0]["systems"][1]["difference_ci"],
+        system["difference_ci"]
+    );
+}
+
+#[test]
+fn compare_of_a_system_with_itself_finds_no_difference() {
+    common::require_data!();
+    let gold = gold();
+    let out = run(&["compare", path(&gold), path(&gold), "--offline"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let row = text
+        .lines()
+        .filter(|l| l.starts_with(path(&gold)))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no system row in\n{text}"));
+    let cells: Vec<&str> = row
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(
+        cells[4..],
+        ["0.0000", "[0.0000, 0.0000]", "1.0000", "1.0000", "0/30/0"],
+        "{text}"
+    );
+}
+
+#[test]
+fn compare_writes_csv_and_markdown_files() {
+    common::require_data!();
+    let (gold, dir) = (gold(), scratch("compare-formats"));
+    let csv = dir.join("c.csv");
+    let args = [
+        "compare",
+        path(&gold),
+        path(&gold),
+        "--offline",
+        "--format",
+        "csv",
+        "-o",
+    ];
+    let o = run(&[&args[..], &[path(&csv)]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let g = path(&gold);
+    let text = read(&csv);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "metric,system,mean,95% CI,coverage,difference,difference 95% CI,p (paired bootstrap),p (approximate randomization),wins/ties/losses"
+    );
+    assert!(
+        lines[1].starts_with(&format!("goal-condition-success,{g},")),
+        "{text}"
+    );
+    assert!(lines[1].ends_with(",29/30,baseline,,,,"), "{text}");
+    assert!(
+        lines[2].ends_with(",29/30,0.0000,\"[0.0000, 0.0000]\",1.0000,1.0000,0/30/0"),
+        "{text}"
+    );
+    assert_eq!(lines.len(), 6, "{text}");
+    assert_eq!(
+        lines[5],
+        "# bootstrap resamples 1000, approximate-randomization trials 10000, seed 12345; a recipe without execution scores 0"
+    );
+    let md = dir.join("c.md");
+    let o = run(&[
+        "compare",
+        g,
+        g,
+        "--offline",
+        "--format",
+        "markdown",
+        "-o",
+        path(&md),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = read(&md);
+    assert!(
+        text.starts_with(
+            "## Goal-Condition Success\n\n| system | mean | 95% CI | coverage | difference |"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("\n## Dish Approximation Score\n"), "{text}");
+}
+
+#[test]
+fn compare_refuses_execution_time_and_a_missing_system() {
+    common::require_data!();
+    let gold = gold();
+    let out = run(&[
+        "compare",
+        path(&gold),
+        path(&gold),
+        "--metrics",
+        "execution-time",
+        "--offline",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: execution-time cannot be compared: a recipe without an execution has no time, and scoring it 0 would reward it\n"
+    );
+    let out = run(&["compare", path(&gold), "no-such-dir", "--offline"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: no-such-dir: no such file or directory\n"
+    );
 }

@@ -6,6 +6,7 @@ use super::check::{EXIT_INVALID, EXIT_UNREADABLE};
 use super::data::{self, DataRequest};
 use crate::benchmark::{self, DataSource};
 use crate::evaluate::Evaluator;
+use crate::metrics::corpus::corpus_mean;
 use crate::profile::Profile;
 use crate::report::{Metric, MetricSet, RecipeResult, write_atomically};
 use crate::translate::{Translator, recipe_text};
@@ -144,22 +145,16 @@ pub fn pass_at_k(n: usize, c: usize, k: usize) -> f64 {
 
 const COLUMNS: [Metric; 4] = Metric::ALL;
 
-/// The means: scores count a missing value (`NIL`) as 0; the time averages the recipes that
-/// have one.
+/// The means: scores follow the corpus NIL policy (`metrics::corpus`: a missing value counts
+/// as 0); the time averages the recipes that have one.
 fn means(rows: &[Row], samples: usize) -> ([f64; 4], usize, f64) {
     let n = rows.len().max(1) as f64;
-    let smatch: f64 = rows
-        .iter()
-        .map(|r| r.result.smatch.as_ref().map_or(0.0, |s| s.f_score))
-        .sum();
-    let gcs: f64 = rows
-        .iter()
-        .map(|r| r.result.goal_condition_success.map_or(0.0, |g| g.to_f64()))
-        .sum();
-    let dish: f64 = rows
-        .iter()
-        .map(|r| r.result.dish_approximation_score.map_or(0.0, f64::from))
-        .sum();
+    let score = |value: fn(&Row) -> Option<f64>| {
+        corpus_mean(&rows.iter().map(value).collect::<Vec<_>>()).mean
+    };
+    let smatch = score(|r| r.result.smatch.as_ref().map(|s| s.f_score));
+    let gcs = score(|r| r.result.goal_condition_success.map(|g| g.to_f64()));
+    let dish = score(|r| r.result.dish_approximation_score.map(f64::from));
     let times: Vec<f64> = rows
         .iter()
         .filter_map(|r| r.result.execution_time.map(|t| t.to_f64()))
@@ -170,7 +165,7 @@ fn means(rows: &[Row], samples: usize) -> ([f64; 4], usize, f64) {
         .map(|r| pass_at_k(samples, r.passed, samples))
         .sum::<f64>()
         / n;
-    ([smatch / n, gcs / n, dish / n, time], times.len(), pass)
+    ([smatch, gcs, dish, time], times.len(), pass)
 }
 
 fn markdown(rows: &[Row], name: &str, opts: &BenchOptions) -> String {

@@ -3,6 +3,7 @@
 
 use crate::app::bench_translate::{self, BenchOptions};
 use crate::app::check::{self, CheckOptions};
+use crate::app::compare::{self, CompareFormat, CompareOptions};
 use crate::app::data::OFFLINE_VAR;
 use crate::app::evaluate::{self, EvaluateOptions, Format, MergeOptions};
 use crate::app::fetch::{self, FetchOptions};
@@ -132,6 +133,25 @@ impl From<FormatArg> for Format {
     }
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum CompareFormatArg {
+    Text,
+    Csv,
+    Json,
+    Markdown,
+}
+
+impl From<CompareFormatArg> for CompareFormat {
+    fn from(f: CompareFormatArg) -> CompareFormat {
+        match f {
+            CompareFormatArg::Text => CompareFormat::Text,
+            CompareFormatArg::Csv => CompareFormat::Csv,
+            CompareFormatArg::Json => CompareFormat::Json,
+            CompareFormatArg::Markdown => CompareFormat::Markdown,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Report every problem in .solution files (exit 1 on errors, 2 on unreadable files).
@@ -194,6 +214,34 @@ enum Command {
         format: FormatArg,
         #[command(flatten)]
         fail_under: FailUnder,
+    },
+    /// Is a system better than a baseline? Score each system (a .solution file or a directory
+    /// of them) as `evaluate` scores an --input; per metric print the corpus mean (a recipe
+    /// without execution scores 0) with its 95 % bootstrap interval and coverage, and against
+    /// the baseline the difference with its paired-bootstrap interval, the paired bootstrap
+    /// and approximate-randomization p-values and the per-recipe wins/ties/losses.
+    Compare {
+        baseline: PathBuf,
+        #[arg(required = true)]
+        systems: Vec<PathBuf>,
+        /// The file to write, or - for standard output.
+        #[arg(short, long, default_value = "-")]
+        output: PathBuf,
+        #[arg(long, value_enum, default_value = "text")]
+        format: CompareFormatArg,
+        /// Bootstrap resamples of the recipes.
+        #[arg(long, default_value_t = 1000)]
+        bootstrap: usize,
+        /// Seed of the resamples and randomization trials; the same seed gives the same output.
+        #[arg(long, default_value_t = 12345)]
+        seed: u64,
+        /// Metrics to compare (default: goal-condition-success dish-approximation-score).
+        #[arg(long, num_args = 1..)]
+        metrics: Vec<String>,
+        /// Also write the bootstrap resample indices and the per-recipe scores (JSON), to
+        /// check the statistics with another implementation.
+        #[arg(long, value_name = "FILE")]
+        dump_resamples: Option<PathBuf>,
     },
     /// Evaluate and write a self-contained HTML page showing why each recipe scored as it did:
     /// metrics, network graph, execution timeline, goals reached and missed, dish vs gold.
@@ -308,7 +356,7 @@ fn launch(settings: crate::gui::Settings) -> i32 {
     }
 }
 
-const USAGE: &str = "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open]\n       cookingbot-evaluator --help";
+const USAGE: &str = "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator compare BASELINE SYSTEM... [-o OUT] [--format text|csv|json|markdown] [--bootstrap N] [--seed S]\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open]\n       cookingbot-evaluator --help";
 
 /// Run the command line on `args` (the program name first, as `std::env::args_os` gives it)
 /// in this process, and return its exit status: the binary, the Python package's
@@ -407,6 +455,48 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                 fail_under: fail_under.fail_under,
             };
             evaluate::merge(&opts, &mut stdout, &mut stderr)
+        }
+        Some(Command::Compare {
+            baseline,
+            systems,
+            output,
+            format,
+            bootstrap,
+            seed,
+            metrics,
+            dump_resamples,
+        }) => {
+            let metrics = if metrics.is_empty() {
+                MetricSet::from_words(&[
+                    Metric::GoalConditionSuccess.name(),
+                    Metric::DishApproximationScore.name(),
+                ])
+            } else {
+                MetricSet::from_words(&metrics)
+            };
+            let opts = CompareOptions {
+                systems: std::iter::once(baseline).chain(systems).collect(),
+                evaluation: EvaluateOptions {
+                    output: PathBuf::new(),
+                    inputs: Vec::new(),
+                    metrics,
+                    profile: cli.reference,
+                    benchmark: cli.benchmark,
+                    offline: cli.offline,
+                    kitchen: cli.kitchen,
+                    format: Format::Csv,
+                    smatch: SmatchConfig::default(),
+                    shard: None,
+                    fail_under: Vec::new(),
+                    progress: false,
+                },
+                output,
+                format: format.into(),
+                bootstrap,
+                seed,
+                dump_resamples,
+            };
+            compare::run(&opts, &mut stdout, &mut stderr)
         }
         Some(Command::Report {
             file,

@@ -5,6 +5,7 @@ pub mod batch;
 pub mod bench_translate;
 pub mod check;
 pub mod cli;
+pub mod compare;
 pub mod data;
 pub mod evaluate;
 pub mod fetch;

@@ -10,6 +10,7 @@ pub mod corpus;
 pub mod dish;
 pub mod equality;
 pub mod goals;
+pub mod significance;
 pub mod smatch;
 
 use crate::language::ast::Recipe;

@@ -9,6 +9,7 @@
 
 use super::json::{RecipeReport, Signature};
 use super::{Metric, MetricSet, RecipeResult};
+use crate::metrics::corpus::corpus_mean;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -358,18 +359,27 @@ impl BatchReport {
             .collect()
     }
 
-    /// The mean of each computed metric's unrounded values, summed in output order.
+    /// The mean of each computed metric's unrounded values, summed in output order. A score
+    /// follows the corpus NIL policy (`metrics::corpus`: a row without a value counts as 0);
+    /// the execution time, where 0 would be a reward, averages the rows that have one.
     pub fn means(&self) -> Vec<Mean> {
         let rows: Vec<&Row> = self.rows().map(|(_, r)| r).collect();
         self.metrics()
             .iter()
             .map(|metric| {
-                let values: Vec<f64> = rows.iter().filter_map(|r| r.recipe.value(metric)).collect();
+                let values: Vec<Option<f64>> =
+                    rows.iter().map(|r| r.recipe.value(metric)).collect();
+                let with_value: Vec<Option<f64>> =
+                    values.iter().copied().filter(Option::is_some).collect();
+                let averaged = if metric == Metric::ExecutionTime {
+                    &with_value
+                } else {
+                    &values
+                };
                 Mean {
                     metric,
-                    mean: (!values.is_empty())
-                        .then(|| values.iter().sum::<f64>() / values.len() as f64),
-                    with_value: values.len(),
+                    mean: (!with_value.is_empty()).then(|| corpus_mean(averaged).mean),
+                    with_value: with_value.len(),
                     rows: rows.len(),
                 }
             })

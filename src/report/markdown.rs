@@ -33,7 +33,7 @@ pub fn render(report: &BatchReport, thresholds: &[Threshold]) -> String {
     let rows = means.first().map_or(0, |m| m.rows);
     let _ = writeln!(
         out,
-        "### Mean over {rows} recipes of {files} files ({refused} refused)\n\n| metric | mean | rows with a value |\n|---|---:|---:|"
+        "### Mean over {rows} recipes of {files} files ({refused} refused)\n\nA recipe without a score counts as 0 in the score's mean; execution-time averages the recipes that have one.\n\n| metric | mean | coverage |\n|---|---:|---:|"
     );
     for m in &means {
         let mean = m.mean.map_or("NIL".to_string(), |v| format!("{v:.2}"));

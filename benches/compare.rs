@@ -1,0 +1,59 @@
+//! `compare` end to end — loading the evaluator, scoring every system's 30 gold networks,
+//! 1000 bootstrap resamples and 10,000 randomization trials per metric — on 2 and 10 systems.
+//! The goal: under 1 s for 10 systems on one core (run with RAYON_NUM_THREADS=1).
+
+mod support;
+
+use cookingbot::app::compare::{self, CompareFormat, CompareOptions};
+use cookingbot::app::evaluate::{EXIT_OK, EvaluateOptions, Format, STDOUT};
+use cookingbot::metrics::smatch::SmatchConfig;
+use cookingbot::profile::Profile;
+use cookingbot::report::MetricSet;
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::path::PathBuf;
+
+fn options(systems: usize) -> CompareOptions {
+    let profile = Profile::R2024;
+    let data = support::data_dir(profile);
+    let gold = data.join("data/gold-standard-solutions/meaning-only");
+    CompareOptions {
+        systems: vec![gold; systems],
+        evaluation: EvaluateOptions {
+            inputs: Vec::new(),
+            output: PathBuf::new(),
+            metrics: MetricSet::from_words(&["goal-condition-success", "dish-approximation-score"]),
+            profile,
+            benchmark: Some(data),
+            offline: true,
+            kitchen: None,
+            format: Format::Csv,
+            smatch: SmatchConfig::default(),
+            shard: None,
+            fail_under: Vec::new(),
+            progress: false,
+        },
+        output: PathBuf::from(STDOUT),
+        format: CompareFormat::Text,
+        bootstrap: 1000,
+        seed: 12345,
+        dump_resamples: None,
+    }
+}
+
+fn compare_systems(c: &mut Criterion) {
+    let mut group = c.benchmark_group("compare/gold-30/bootstrap-1000");
+    group.sample_size(10);
+    for systems in [2, 10] {
+        let opts = options(systems);
+        group.bench_function(format!("{systems}-systems"), |b| {
+            b.iter(|| {
+                let code = compare::run(&opts, &mut std::io::sink(), &mut std::io::sink());
+                assert_eq!(code, EXIT_OK);
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, compare_systems);
+criterion_main!(benches);

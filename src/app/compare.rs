@@ -1,0 +1,418 @@
+//! `compare BASELINE SYSTEM...`: each system scored exactly as `evaluate` scores an `--input`
+//! (the same batch path), then per metric the corpus mean under the NIL policy with its
+//! bootstrap interval and coverage, and for every system against the baseline the paired
+//! bootstrap and approximate-randomization tests and the per-recipe wins, ties and losses.
+
+use crate::app::batch::{self, Run};
+use crate::app::evaluate::{self, EXIT_OK, EXIT_UNUSABLE, EvaluateOptions, STDOUT};
+use crate::evaluate::Evaluator;
+use crate::metrics::corpus::{
+    CorpusMean, WinsTiesLosses, corpus_mean, nil_as_zero, wins_ties_losses,
+};
+use crate::metrics::significance::{
+    Interval, PairedBootstrap, Resamples, bootstrap_interval, paired_bootstrap,
+    paired_randomization_p,
+};
+use crate::report::batch::{Row, Shard, UnitOutcome};
+use crate::report::{self, Metric};
+use serde_json::json;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Approximate-randomization trials: sacrebleu's default.
+pub const RANDOMIZATION_TRIALS: usize = 10_000;
+
+/// What `compare` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareFormat {
+    Text,
+    Csv,
+    Json,
+    Markdown,
+}
+
+pub struct CompareOptions {
+    /// The baseline first, then the systems; each a `.solution` file or a directory of them.
+    pub systems: Vec<PathBuf>,
+    /// How each system is scored: `inputs` and `output` are ignored, the rest is `evaluate`'s.
+    pub evaluation: EvaluateOptions,
+    pub output: PathBuf,
+    pub format: CompareFormat,
+    /// Bootstrap resamples.
+    pub bootstrap: usize,
+    pub seed: u64,
+    /// Also write the resample indices and the per-recipe scores they index, so that another
+    /// implementation can recompute the bootstrap statistics (`--dump-resamples`).
+    pub dump_resamples: Option<PathBuf>,
+}
+
+/// One system's corpus statistics on one metric.
+struct SystemStats {
+    name: String,
+    mean: CorpusMean,
+    interval: Interval,
+    /// Against the baseline; `None` for the baseline itself.
+    paired: Option<Paired>,
+}
+
+struct Paired {
+    bootstrap: PairedBootstrap,
+    randomization_p: f64,
+    outcome: WinsTiesLosses,
+}
+
+struct MetricComparison {
+    metric: Metric,
+    systems: Vec<SystemStats>,
+}
+
+/// Run the comparison, writing the table to the output and problems to `err`.
+pub fn run(opts: &CompareOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    match compare(opts, err) {
+        Ok(comparisons) => {
+            let text = render(&comparisons, opts);
+            if opts.output == Path::new(STDOUT) {
+                if let Err(e) = out.write_all(text.as_bytes()) {
+                    let _ = writeln!(err, "error: cannot write to standard output: {e}");
+                    return EXIT_UNUSABLE;
+                }
+            } else if let Err(e) = report::write_atomically(&opts.output, text.as_bytes()) {
+                let _ = writeln!(err, "error: cannot write {}: {e}", opts.output.display());
+                return EXIT_UNUSABLE;
+            }
+            EXIT_OK
+        }
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            EXIT_UNUSABLE
+        }
+    }
+}
+
+fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricComparison>, String> {
+    if opts.systems.len() < 2 {
+        return Err("compare needs a baseline and at least one system".into());
+    }
+    if opts.evaluation.metrics.contains(Metric::ExecutionTime) {
+        return Err(
+            "execution-time cannot be compared: a recipe without an execution has no time, and scoring it 0 would reward it"
+                .into(),
+        );
+    }
+    if opts.bootstrap == 0 {
+        return Err("--bootstrap needs at least one resample".into());
+    }
+    let (evaluator, kitchen) = evaluate::load(&opts.evaluation, || true, err)?;
+    let recipes = evaluator.benchmark.ids().len();
+    let scored: Vec<Vec<Vec<Option<f64>>>> = opts
+        .systems
+        .iter()
+        .map(|system| system_scores(&evaluator, opts, &kitchen, system, err))
+        .collect::<Result<_, _>>()?;
+    let resamples = Resamples::draw(recipes, opts.bootstrap, opts.seed);
+    if let Some(path) = &opts.dump_resamples {
+        dump(path, opts, &resamples, &scored)?;
+    }
+    let comparisons = opts
+        .evaluation
+        .metrics
+        .iter()
+        .enumerate()
+        .map(|(m, metric)| {
+            let baseline = nil_as_zero(&scored[0][m]);
+            let systems = opts
+                .systems
+                .iter()
+                .zip(&scored)
+                .enumerate()
+                .map(|(k, (path, scores))| {
+                    let values = nil_as_zero(&scores[m]);
+                    SystemStats {
+                        name: path.display().to_string(),
+                        mean: corpus_mean(&scores[m]),
+                        interval: bootstrap_interval(&values, &resamples),
+                        paired: (k > 0).then(|| Paired {
+                            bootstrap: paired_bootstrap(&values, &baseline, &resamples),
+                            randomization_p: paired_randomization_p(
+                                &values,
+                                &baseline,
+                                RANDOMIZATION_TRIALS,
+                                opts.seed,
+                            ),
+                            outcome: wins_ties_losses(&values, &baseline),
+                        }),
+                    }
+                })
+                .collect();
+            MetricComparison { metric, systems }
+        })
+        .collect();
+    Ok(comparisons)
+}
+
+/// Write the resamples and, per metric and system, the per-recipe scores (NIL as 0) as JSON.
+fn dump(
+    path: &Path,
+    opts: &CompareOptions,
+    resamples: &Resamples,
+    scored: &[Vec<Vec<Option<f64>>>],
+) -> Result<(), String> {
+    let metrics: Vec<serde_json::Value> = opts
+        .evaluation
+        .metrics
+        .iter()
+        .enumerate()
+        .map(|(m, metric)| {
+            json!({
+                "metric": metric.name(),
+                "scores": scored.iter().map(|s| nil_as_zero(&s[m])).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let document = json!({
+        "seed": opts.seed,
+        "systems": opts.systems.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        "resamples": resamples.rows,
+        "metrics": metrics,
+    });
+    report::write_atomically(path, format!("{document}\n").as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Per metric, per benchmark recipe, the system's score (`None` for NIL: a recipe the system
+/// leaves out, a refused file, or no execution).
+fn system_scores(
+    evaluator: &Evaluator,
+    opts: &CompareOptions,
+    kitchen: &str,
+    system: &Path,
+    err: &mut dyn Write,
+) -> Result<Vec<Vec<Option<f64>>>, String> {
+    let files = batch::solution_files(std::slice::from_ref(&system.to_path_buf()))?;
+    let inputs = batch::read_inputs(&files);
+    let run = Run {
+        evaluator,
+        metrics: &opts.evaluation.metrics,
+        shard: Shard::WHOLE,
+        batch: true,
+        signature: evaluate::signature(&opts.evaluation, kitchen.to_string()),
+        progress: false,
+    };
+    let scored = batch::score(run, &inputs);
+    let ids = evaluator.benchmark.ids();
+    let mut solutions: Vec<Vec<&Row>> = vec![Vec::new(); ids.len()];
+    let mut refused = 0;
+    for file in &scored.files {
+        for result in &file.results {
+            match &result.outcome {
+                UnitOutcome::Scored(row) => {
+                    if let Some(i) = ids.iter().position(|id| *id == row.recipe.recipe_id) {
+                        solutions[i].push(row);
+                    }
+                }
+                UnitOutcome::Refused(_) => refused += 1,
+            }
+        }
+    }
+    if refused > 0 {
+        let _ = writeln!(
+            err,
+            "warning: {}: {refused} of {} files were refused; their recipes score 0",
+            system.display(),
+            scored.files.len()
+        );
+    }
+    Ok(opts
+        .evaluation
+        .metrics
+        .iter()
+        .map(|metric| {
+            solutions
+                .iter()
+                .map(|rows| recipe_score(rows, metric))
+                .collect()
+        })
+        .collect())
+}
+
+/// A recipe's score in a system: NIL when no solution of the system has a value; otherwise the
+/// mean over the system's solutions of the recipe, NIL counted as 0, so that a set of
+/// variants (such as the perturbed solutions) is one system whose output is any of them.
+fn recipe_score(rows: &[&Row], metric: Metric) -> Option<f64> {
+    let values: Vec<Option<f64>> = rows.iter().map(|r| r.recipe.value(metric)).collect();
+    values
+        .iter()
+        .any(Option::is_some)
+        .then(|| nil_as_zero(&values).iter().sum::<f64>() / values.len() as f64)
+}
+
+/// Scores and intervals print with four decimals, p-values with four significant places.
+fn score(x: f64) -> String {
+    format!("{x:.4}")
+}
+
+fn interval(i: Interval) -> String {
+    format!("[{}, {}]", score(i.low), score(i.high))
+}
+
+fn coverage(m: &CorpusMean) -> String {
+    format!("{}/{}", m.executed, m.recipes)
+}
+
+fn p_value(p: f64) -> String {
+    format!("{p:.4}")
+}
+
+/// The cells of one table row: system, mean, interval, coverage, then the paired columns
+/// (empty for the baseline).
+fn cells(s: &SystemStats) -> Vec<String> {
+    let mut row = vec![
+        s.name.clone(),
+        score(s.mean.mean),
+        interval(s.interval),
+        coverage(&s.mean),
+    ];
+    match &s.paired {
+        Some(p) => row.extend([
+            score(p.bootstrap.difference),
+            interval(p.bootstrap.interval),
+            p_value(p.bootstrap.p),
+            p_value(p.randomization_p),
+            format!("{}/{}/{}", p.outcome.wins, p.outcome.ties, p.outcome.losses),
+        ]),
+        None => {
+            row.push("baseline".into());
+            row.extend(std::iter::repeat_n(String::new(), 4));
+        }
+    }
+    row
+}
+
+const HEADER: [&str; 9] = [
+    "system",
+    "mean",
+    "95% CI",
+    "coverage",
+    "difference",
+    "difference 95% CI",
+    "p (paired bootstrap)",
+    "p (approximate randomization)",
+    "wins/ties/losses",
+];
+
+fn render(comparisons: &[MetricComparison], opts: &CompareOptions) -> String {
+    let settings = format!(
+        "bootstrap resamples {}, approximate-randomization trials {}, seed {}; a recipe without execution scores 0",
+        opts.bootstrap, RANDOMIZATION_TRIALS, opts.seed
+    );
+    match opts.format {
+        CompareFormat::Text => {
+            let mut text = String::new();
+            for c in comparisons {
+                text.push_str(&format!("{}\n", c.metric.name()));
+                let rows: Vec<Vec<String>> = c.systems.iter().map(cells).collect();
+                text.push_str(&padded(&rows));
+                text.push('\n');
+            }
+            text.push_str(&format!("{settings}\n"));
+            text
+        }
+        CompareFormat::Markdown => {
+            let mut text = String::new();
+            for c in comparisons {
+                text.push_str(&format!("## {}\n\n", c.metric.label()));
+                text.push_str(&format!("| {} |\n", HEADER.join(" | ")));
+                text.push_str(&format!("|{}\n", "---|".repeat(HEADER.len())));
+                for s in &c.systems {
+                    text.push_str(&format!("| {} |\n", cells(s).join(" | ")));
+                }
+                text.push('\n');
+            }
+            text.push_str(&format!("_{settings}._\n"));
+            text
+        }
+        CompareFormat::Csv => {
+            let mut writer = csv::Writer::from_writer(Vec::new());
+            let mut header = vec!["metric"];
+            header.extend(HEADER);
+            let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+            for c in comparisons {
+                for s in &c.systems {
+                    let mut row = vec![c.metric.name().to_string()];
+                    row.extend(cells(s));
+                    rows.push(row);
+                }
+            }
+            for row in rows {
+                // Writing to memory cannot fail.
+                let _ = writer.write_record(&row);
+            }
+            let bytes = writer.into_inner().unwrap_or_default();
+            format!("{}# {settings}\n", String::from_utf8_lossy(&bytes))
+        }
+        CompareFormat::Json => {
+            let metrics: Vec<serde_json::Value> = comparisons
+                .iter()
+                .map(|c| {
+                    json!({
+                        "metric": c.metric.name(),
+                        "systems": c.systems.iter().map(system_json).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            let document = json!({
+                "bootstrap_resamples": opts.bootstrap,
+                "randomization_trials": RANDOMIZATION_TRIALS,
+                "seed": opts.seed,
+                "nil_policy": "a recipe left out or without execution scores 0",
+                "metrics": metrics,
+            });
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&document).unwrap_or_default()
+            )
+        }
+    }
+}
+
+fn system_json(s: &SystemStats) -> serde_json::Value {
+    let mut v = json!({
+        "system": s.name,
+        "mean": s.mean.mean,
+        "ci": [s.interval.low, s.interval.high],
+        "executed": s.mean.executed,
+        "recipes": s.mean.recipes,
+    });
+    if let Some(p) = &s.paired {
+        v["difference"] = json!(p.bootstrap.difference);
+        v["difference_ci"] = json!([p.bootstrap.interval.low, p.bootstrap.interval.high]);
+        v["p_paired_bootstrap"] = json!(p.bootstrap.p);
+        v["p_approximate_randomization"] = json!(p.randomization_p);
+        v["wins"] = json!(p.outcome.wins);
+        v["ties"] = json!(p.outcome.ties);
+        v["losses"] = json!(p.outcome.losses);
+    }
+    v
+}
+
+/// Rows as columns padded to their widest cell, the header first.
+fn padded(rows: &[Vec<String>]) -> String {
+    let header: Vec<String> = HEADER.iter().map(|h| h.to_string()).collect();
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    std::iter::once(&header)
+        .chain(rows)
+        .map(|row| {
+            let line: Vec<String> = row
+                .iter()
+                .zip(&widths)
+                .map(|(c, w)| format!("{c:<w$}"))
+                .collect();
+            format!("{}\n", line.join("  ").trim_end())
+        })
+        .collect()
+}
