@@ -1,4 +1,4 @@
-//! A small seeded generator (SplitMix64) for what must be reproducible everywhere: the
+//! A small seeded generator (SplitMix64, Steele, Lea and Flood 2014) for what must be reproducible everywhere: the
 //! differential campaign's mistakes and the resamples of the corpus statistics. Its stream
 //! depends on nothing but the seed, so results are the same on every machine and thread count.
 
@@ -26,10 +26,22 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 
-    /// Uniform in `0..n` (n > 0). The modulo's bias is below n / 2^64: nothing here draws from
-    /// ranges where that shows (and the campaign's networks depend on this exact stream).
+    /// Uniform in `0..n` (n > 0), by rejection so that no value is favoured (a draw is
+    /// rejected with probability below n / 2^64).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
+        let n = n as u64;
+        let zone = u64::MAX - u64::MAX % n;
+        loop {
+            let x = self.next_u64();
+            if x < zone {
+                return (x % n) as usize;
+            }
+        }
+    }
+
+    /// Uniform in [0, 1), from the top 53 bits.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// A uniformly chosen element (None for an empty slice).

@@ -5,43 +5,7 @@
 //! platform. `docs/compare.md` says where this differs from sacrebleu and why.
 
 use super::corpus::exact_randomization_p;
-
-/// SplitMix64 (Steele, Lea and Flood 2014): a tiny, well-mixed generator whose output is fixed
-/// by its seed on every platform, which is all resampling needs; no crate is required for it.
-#[derive(Clone, Debug)]
-pub struct SplitMix64 {
-    state: u64,
-}
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> Self {
-        SplitMix64 { state: seed }
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform integer in `0..bound` (`bound > 0`), by rejection so no value is favoured.
-    pub fn below(&mut self, bound: u64) -> u64 {
-        let zone = u64::MAX - u64::MAX % bound;
-        loop {
-            let x = self.next_u64();
-            if x < zone {
-                return x % bound;
-            }
-        }
-    }
-
-    /// A uniform float in [0, 1) from the top 53 bits.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+use crate::random::SplitMix64;
 
 /// The recipe indices of every bootstrap resample, drawn once and shared by all systems and
 /// metrics so that the paired test resamples the same recipes on both sides.
@@ -58,7 +22,7 @@ impl Resamples {
         let rows = (0..count)
             .map(|_| {
                 (0..recipes)
-                    .map(|_| rng.below(recipes as u64) as usize)
+                    .map(|_| rng.below(recipes))
                     .collect()
             })
             .collect();
