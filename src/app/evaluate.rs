@@ -114,6 +114,12 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             return EXIT_UNUSABLE;
         }
     };
+    if opts.output != Path::new(STDOUT)
+        && let Err(msg) = report::refuse_input_as_output(&opts.output, inputs_read(opts, &files))
+    {
+        let _ = writeln!(err, "error: {msg}");
+        return EXIT_UNUSABLE;
+    }
     let is_batch = batch::is_batch(&opts.inputs, &files);
     let inputs = batch::read_inputs(&files);
     if !is_batch && let Some(Err(msg)) = inputs.first().map(|i| &i.text) {
@@ -183,6 +189,17 @@ fn check_options(opts: &EvaluateOptions) -> Result<(), String> {
         );
     }
     check_thresholds(&opts.fail_under, &opts.metrics)
+}
+
+/// Every file a run reads besides the benchmark: its solutions and the kitchen.
+pub(crate) fn inputs_read<'a>(
+    opts: &'a EvaluateOptions,
+    solutions: &'a [PathBuf],
+) -> impl Iterator<Item = &'a Path> {
+    solutions
+        .iter()
+        .map(PathBuf::as_path)
+        .chain(opts.kitchen.as_deref())
 }
 
 /// A threshold on a metric the run does not compute would fail every row.
