@@ -162,7 +162,7 @@ fn binary_junk() {
     let out = s.path("results.csv");
     let o = evaluate(&input, &out);
     let msg = format!(
-        "error: {}: a binary file, not a .solution text",
+        "error: {}:1:1: a NUL byte: a binary file, not a .solution text",
         input.display()
     );
     assert_failed(&o, 2, &[&msg], &out);
@@ -640,4 +640,76 @@ fn file_size_limit_fails_the_write_and_leaves_nothing() {
         "stderr:\n{stderr}"
     );
     assert!(s.listing().is_empty(), "left behind: {:?}", s.listing());
+}
+
+#[test]
+fn invalid_utf8_is_located() {
+    let s = Scratch::new("latin1");
+    let input = s.write("latin1.solution", b"(a)\n(caf\xe9 b)\n");
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    let msg = format!(
+        "error: {}:2:5: not UTF-8 text (invalid byte 0xE9)",
+        input.display()
+    );
+    assert_failed(&o, 2, &[&msg], &out);
+}
+
+#[test]
+fn fifo_input_is_refused_unread() {
+    let s = Scratch::new("fifo-in");
+    let input = s.path("pipe.solution");
+    let status = Command::new("mkfifo")
+        .arg(&input)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo failed");
+    let out = s.path("results.csv");
+    // No writer ever opens the FIFO: reading it would block for ever.
+    let o = evaluate(&input, &out);
+    let msg = format!(
+        "error: {}: a FIFO (named pipe), not a regular file; only regular files are read",
+        input.display()
+    );
+    assert_failed(&o, 2, &[&msg], &out);
+}
+
+#[test]
+fn endless_device_input_is_refused_unread() {
+    let s = Scratch::new("dev-zero-in");
+    let out = s.path("results.csv");
+    // Opened for reading only; /dev/zero never ends.
+    let o = evaluate(Path::new("/dev/zero"), &out);
+    let msg =
+        "error: /dev/zero: a character device, not a regular file; only regular files are read";
+    assert_failed(&o, 2, &[msg], &out);
+    assert!(s.listing().is_empty());
+}
+
+#[test]
+fn thousands_of_diagnostics_are_capped() {
+    let s = Scratch::new("many-args");
+    // 30 KB: one action with 10,000 arguments, each a problem.
+    let args = vec!["?x"; 10_000].join(" ");
+    let input = s.write(
+        "many.solution",
+        format!("#afghan-biscuits\n(get-kitchen ?k)\n(fetch ?a ?b ?k {args})\n"),
+    );
+    let o = evaluator(&[OsStr::new("check"), input.as_os_str()]);
+    assert_eq!(
+        o.code,
+        1,
+        "stderr:\n{}",
+        &o.stderr[..o.stderr.len().min(2000)]
+    );
+    assert_eq!(o.stderr.matches("error[").count(), 100);
+    assert!(
+        o.stderr.ends_with(&format!(
+            "{}: and 9900 more diagnostic(s), not shown\n\
+             checked 1 file(s) against profile 2024: 10000 error(s), 0 warning(s)\n",
+            input.display()
+        )),
+        "{}",
+        &o.stderr[o.stderr.len().saturating_sub(2000)..]
+    );
 }

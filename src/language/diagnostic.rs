@@ -231,18 +231,32 @@ impl Diagnostic {
     }
 }
 
-/// Render diagnostics of one text, one after the other. The text's line index is built once:
-/// building it per diagnostic made a file with many diagnostics quadratic.
+/// The most diagnostics of one text rendered; the rest are counted. Each shows its line, so a
+/// long line with thousands of problems would otherwise print gigabytes.
+pub const MAX_RENDERED: usize = 100;
+
+/// Render diagnostics of one text, one after the other: the first [`MAX_RENDERED`], then how
+/// many more there are. The text's line index is built once: building it per diagnostic made
+/// a file with many diagnostics quadratic.
 pub fn render_all<'d>(
     diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
     file_name: &str,
     text: &str,
 ) -> String {
     let file = SimpleFile::new(file_name, text);
-    diagnostics
-        .into_iter()
+    let mut diagnostics = diagnostics.into_iter();
+    let mut rendered: String = diagnostics
+        .by_ref()
+        .take(MAX_RENDERED)
         .map(|d| d.emit(&file, text))
-        .collect()
+        .collect();
+    let more = diagnostics.count();
+    if more > 0 {
+        rendered.push_str(&format!(
+            "{file_name}: and {more} more diagnostic(s), not shown\n"
+        ));
+    }
+    rendered
 }
 
 /// Keep a span inside the text and on character boundaries, so rendering never fails.
