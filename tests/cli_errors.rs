@@ -713,3 +713,50 @@ fn thousands_of_diagnostics_are_capped() {
         &o.stderr[o.stderr.len().saturating_sub(2000)..]
     );
 }
+
+#[test]
+fn huge_fetch_is_refused_before_simulation() {
+    common::require_data!();
+    let s = Scratch::new("huge-fetch");
+    let input = s.write(
+        "huge.solution",
+        "#afghan-biscuits\n(get-kitchen ?ks)\n(fetch ?b ?ks2 ?ks large-bowl 4294967296)\n",
+    );
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    assert_failed(
+        &o,
+        1,
+        &[
+            "error[E0109]: the quantity 4294967296 is over the bound of 1000000",
+            &format!("{}:3:31", input.display()),
+            REFUSED,
+        ],
+        &out,
+    );
+    assert_eq!(s.listing(), ["huge.solution"]);
+}
+
+#[test]
+fn a_billion_portions_are_refused_not_cut() {
+    common::require_data!();
+    let s = Scratch::new("portions");
+    // Both quantities are within bounds; the number of portions they make is not.
+    let input = s.write(
+        "portions.solution",
+        "#afghan-biscuits\n(get-kitchen ?ks)\n\
+         (fetch-and-proportion ?butter ?ks2 ?ks ?t butter 1000000 g)\n\
+         (portion-and-arrange ?portions ?ks3 ?ks2 ?butter 1/1000 g ?pattern ?countertop)\n",
+    );
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    assert_failed(
+        &o,
+        1,
+        &[
+            "portion-and-arrange: 1000000000 portions of 1/1000; at most 1000 are cut in one action",
+            REFUSED,
+        ],
+        &out,
+    );
+}

@@ -64,10 +64,13 @@ pub enum DiagnosticKind {
     DoubleFloat,
     /// Text after the predicate's form on its line (the reference ignores it).
     TrailingText,
+    /// A quantity beyond the bounds of any kitchen (see `validate::bounds`): the reference
+    /// would run out of memory or time on it.
+    QuantityOutOfBounds,
 }
 
 impl DiagnosticKind {
-    pub const ALL: [DiagnosticKind; 25] = [
+    pub const ALL: [DiagnosticKind; 26] = [
         DiagnosticKind::InvalidLine,
         DiagnosticKind::UnterminatedForm,
         DiagnosticKind::PredicateBeforeHeader,
@@ -84,6 +87,7 @@ impl DiagnosticKind {
         DiagnosticKind::UnknownClass,
         DiagnosticKind::NotConceptualizable,
         DiagnosticKind::TypeMismatch,
+        DiagnosticKind::QuantityOutOfBounds,
         DiagnosticKind::UnknownRecipe,
         DiagnosticKind::DuplicateRecipe,
         DiagnosticKind::UnusedOutput,
@@ -115,6 +119,7 @@ impl DiagnosticKind {
             UnknownClass => "E0106",
             NotConceptualizable => "E0107",
             TypeMismatch => "E0108",
+            QuantityOutOfBounds => "E0109",
             UnknownRecipe => "E0201",
             DuplicateRecipe => "E0202",
             UnusedOutput => "W0001",
@@ -146,6 +151,7 @@ impl DiagnosticKind {
             UnknownClass => "unknown-class",
             NotConceptualizable => "not-conceptualizable",
             TypeMismatch => "type-mismatch",
+            QuantityOutOfBounds => "quantity-out-of-bounds",
             UnknownRecipe => "unknown-recipe",
             DuplicateRecipe => "duplicate-recipe",
             UnusedOutput => "unused-output",
