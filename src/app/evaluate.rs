@@ -70,6 +70,8 @@ pub struct EvaluateOptions {
     pub fail_under: Vec<Threshold>,
     /// Draw a progress bar on stderr.
     pub progress: bool,
+    /// The time one recipe's simulation may take before it is refused (`--timeout-per-recipe`).
+    pub time_budget: std::time::Duration,
 }
 
 impl EvaluateOptions {
@@ -447,7 +449,8 @@ pub(crate) fn load(
     names_official: impl FnOnce() -> bool,
     err: &mut dyn Write,
 ) -> Result<(Evaluator, String), String> {
-    let (model, kitchen) = super::load_model(opts.profile, opts.kitchen.as_deref())?;
+    let (mut model, kitchen) = super::load_model(opts.profile, opts.kitchen.as_deref())?;
+    model.time_budget = opts.time_budget;
     let source =
         data::locate(opts.data_request(), names_official, err).map_err(|e| e.to_string())?;
     let data = Benchmark::load(opts.profile, &source).map_err(|e| e.to_string())?;
