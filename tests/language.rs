@@ -537,3 +537,30 @@ fn quantities_out_of_bounds_are_refused_with_value_and_bound() {
         );
     }
 }
+
+/// Memory follows the lines read: past `MAX_LINES` lines holding something, one located error
+/// and the rest unread; at the limit, everything is read.
+#[test]
+fn lines_past_the_limit_are_not_read() {
+    use cookingbot::language::parse::MAX_LINES;
+    // The header and MAX_LINES - 1 predicates: exactly the limit.
+    let at_limit = format!("#afghan-biscuits\n{}", "(a)\n".repeat(MAX_LINES - 1));
+    let parsed = parse(&at_limit);
+    assert!(parsed.diagnostics.iter().all(|d| d.kind != K::TooManyLines));
+    assert_eq!(parsed.file.recipes[0].predicates.len(), MAX_LINES - 1);
+    let over = format!("{at_limit}\n; a comment\n(b)\n(c)\n");
+    let parsed = parse(&over);
+    let too_many: Vec<_> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == K::TooManyLines)
+        .collect();
+    assert_eq!(too_many.len(), 1);
+    assert_eq!(
+        too_many[0].message,
+        "more than 1000000 lines of predicates; the rest of the file is not read"
+    );
+    // After the blank line and the comment, `(b)` is line MAX_LINES + 3.
+    assert_eq!(line_col(&over, too_many[0].span.start), (MAX_LINES + 3, 1));
+    assert_eq!(parsed.file.recipes[0].predicates.len(), MAX_LINES);
+}

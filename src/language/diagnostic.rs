@@ -32,6 +32,8 @@ pub enum DiagnosticKind {
     InvalidToken,
     /// Lists nested deeper than the parser accepts.
     NestingTooDeep,
+    /// More predicate (or unreadable) lines than a file may hold; the rest is not read.
+    TooManyLines,
     /// `()` or a predicate whose head is not a symbol.
     InvalidPredicate,
     /// Not exactly one `get-kitchen` in a recipe.
@@ -70,7 +72,7 @@ pub enum DiagnosticKind {
 }
 
 impl DiagnosticKind {
-    pub const ALL: [DiagnosticKind; 26] = [
+    pub const ALL: [DiagnosticKind; 27] = [
         DiagnosticKind::InvalidLine,
         DiagnosticKind::UnterminatedForm,
         DiagnosticKind::PredicateBeforeHeader,
@@ -78,6 +80,7 @@ impl DiagnosticKind {
         DiagnosticKind::InvalidRecipeId,
         DiagnosticKind::InvalidToken,
         DiagnosticKind::NestingTooDeep,
+        DiagnosticKind::TooManyLines,
         DiagnosticKind::InvalidPredicate,
         DiagnosticKind::GetKitchenCount,
         DiagnosticKind::DuplicateArgument,
@@ -111,6 +114,7 @@ impl DiagnosticKind {
             InvalidToken => "E0006",
             NestingTooDeep => "E0007",
             InvalidPredicate => "E0008",
+            TooManyLines => "E0009",
             GetKitchenCount => "E0101",
             DuplicateArgument => "E0102",
             UnknownPrimitive => "E0103",
@@ -143,6 +147,7 @@ impl DiagnosticKind {
             InvalidToken => "invalid-token",
             NestingTooDeep => "nesting-too-deep",
             InvalidPredicate => "invalid-predicate",
+            TooManyLines => "too-many-lines",
             GetKitchenCount => "get-kitchen-count",
             DuplicateArgument => "duplicate-argument",
             UnknownPrimitive => "unknown-primitive",
