@@ -162,7 +162,7 @@ fn binary_junk() {
     let out = s.path("results.csv");
     let o = evaluate(&input, &out);
     let msg = format!(
-        "error: {}: a binary file, not a .solution text",
+        "error: {}:1:1: a NUL byte: a binary file, not a .solution text",
         input.display()
     );
     assert_failed(&o, 2, &[&msg], &out);
@@ -447,4 +447,339 @@ fn input_over_the_size_limit_is_refused_unread() {
         size - 1
     );
     assert_failed(&o, 2, &[&msg], &out);
+}
+
+/// The CSV of the gold afghan-biscuits (reference/2024/gold.tsv).
+const AFGHAN_BISCUITS_CSV: &str = "recipe-id,goal-condition-success,dish-approximation-score,\
+                                   execution-time\nafghan-biscuits,1.00,1.00,2735\n";
+
+#[test]
+fn output_that_is_the_input_is_refused() {
+    let s = Scratch::new("same-file");
+    let input = s.write("mine.solution", "(not even read)");
+    // The same file under another name: a hard link, through a `..` detour.
+    std::fs::hard_link(&input, s.path("results.csv")).expect("hard link");
+    std::fs::create_dir(s.path("sub")).expect("subdirectory");
+    let out = s.path("sub/../results.csv");
+    let o = evaluate(&input, &out);
+    assert_eq!(o.code, 2, "stderr:\n{}", o.stderr);
+    assert_stderr(
+        &o,
+        &[&format!(
+            "error: the output {} is the input {}; refusing to overwrite it",
+            out.display(),
+            input.display()
+        )],
+    );
+    assert_eq!(
+        std::fs::read_to_string(&input).expect("input kept"),
+        "(not even read)"
+    );
+    assert_eq!(s.listing(), ["mine.solution", "results.csv", "sub"]);
+}
+
+#[test]
+fn symlink_output_keeps_the_link_and_replaces_its_target() {
+    common::require_data!();
+    let s = Scratch::new("symlink-out");
+    let target = s.write("kept.csv", "old results");
+    let link = s.path("results.csv");
+    std::os::unix::fs::symlink("kept.csv", &link).expect("symlink");
+    let o = evaluate(&gold_file("afghan-biscuits"), &link);
+    assert_eq!(o.code, 0, "stderr:\n{}", o.stderr);
+    let meta = std::fs::symlink_metadata(&link).expect("link still there");
+    assert!(meta.file_type().is_symlink(), "the link was replaced");
+    assert_eq!(
+        std::fs::read_to_string(&target).expect("target"),
+        AFGHAN_BISCUITS_CSV
+    );
+    assert_eq!(s.listing(), ["kept.csv", "results.csv"]);
+}
+
+#[test]
+fn dangling_symlink_output_is_refused() {
+    common::require_data!();
+    let s = Scratch::new("dangling-out");
+    let link = s.path("results.csv");
+    std::os::unix::fs::symlink("elsewhere/nothing.csv", &link).expect("symlink");
+    let o = evaluate(&gold_file("afghan-biscuits"), &link);
+    assert_eq!(o.code, 2, "stderr:\n{}", o.stderr);
+    assert_stderr(
+        &o,
+        &[&format!(
+            "error: cannot write {0}: {0} is a symbolic link to nothing",
+            link.display()
+        )],
+    );
+    assert_eq!(s.listing(), ["results.csv"]);
+}
+
+#[test]
+fn dash_output_is_standard_output() {
+    common::require_data!();
+    let o = evaluator(&[
+        OsStr::new("-input"),
+        gold_file("afghan-biscuits").as_os_str(),
+        OsStr::new("-output"),
+        OsStr::new("-"),
+    ]);
+    assert_eq!(o.code, 0, "stderr:\n{}", o.stderr);
+    assert_eq!(o.stdout, AFGHAN_BISCUITS_CSV);
+    assert_stderr(&o, &["The simulation process has finished."]);
+    assert!(!Path::new("-").exists(), "a file named - was written");
+}
+
+#[test]
+fn fifo_output_is_written_in_place() {
+    common::require_data!();
+    let s = Scratch::new("fifo-out");
+    let fifo = s.path("results.csv");
+    let status = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo failed");
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).expect("read the FIFO"))
+    };
+    let o = evaluate(&gold_file("afghan-biscuits"), &fifo);
+    assert_eq!(o.code, 0, "stderr:\n{}", o.stderr);
+    assert_eq!(reader.join().expect("reader"), AFGHAN_BISCUITS_CSV);
+    use std::os::unix::fs::FileTypeExt;
+    let meta = std::fs::symlink_metadata(&fifo).expect("FIFO still there");
+    assert!(meta.file_type().is_fifo(), "the FIFO was replaced");
+    assert_eq!(s.listing(), ["results.csv"]);
+}
+
+/// Run `script` (sh) in a private mount namespace with a tmpfs over `/dev`, where device nodes
+/// can be made and replaced without touching the real `/dev`; `$0` is the evaluator and `$1`
+/// the gold afghan-biscuits. `None` (the test reported as not run) without root or `unshare`.
+fn in_private_dev(test: &str, script: &str) -> Option<Outcome> {
+    let setup = "set -e; mount -t tmpfs cookingbot-test /dev; ";
+    let probe = Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "sh", "-c"])
+        .arg(format!("{setup}mknod /dev/null c 1 3"))
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("test {test} not run: needs root and `unshare --mount`");
+        return None;
+    }
+    let out = common::with_data(&mut Command::new("unshare"))
+        .args(["--mount", "--propagation", "private", "sh", "-c"])
+        .arg(format!("{setup}{script}"))
+        .arg(env!("CARGO_BIN_EXE_cookingbot-evaluator"))
+        .arg(gold_file("afghan-biscuits"))
+        .output()
+        .expect("unshare runs");
+    Some(Outcome {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    })
+}
+
+#[test]
+fn dev_null_output_stays_a_device() {
+    common::require_data!();
+    let script = "mknod /dev/null c 1 3; \
+                  \"$0\" -input \"$1\" -output /dev/null; \
+                  test -c /dev/null && echo still-a-device; ls -A /dev";
+    let Some(o) = in_private_dev("dev_null_output_stays_a_device", script) else {
+        return;
+    };
+    assert_eq!(o.code, 0, "stderr:\n{}", o.stderr);
+    assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
+    // The summary, the device check and a /dev holding nothing but the device.
+    assert!(
+        o.stdout
+            .ends_with("The simulation process has finished.\nstill-a-device\nnull\n"),
+        "stdout:\n{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn dev_full_output_fails_and_stays_a_device() {
+    common::require_data!();
+    let script = "mknod /dev/full c 1 7; \
+                  code=0; \"$0\" -input \"$1\" -output /dev/full || code=$?; \
+                  test -c /dev/full && echo still-a-device; ls -A /dev; exit $code";
+    let Some(o) = in_private_dev("dev_full_output_fails_and_stays_a_device", script) else {
+        return;
+    };
+    assert_eq!(o.code, 2, "stderr:\n{}", o.stderr);
+    assert_stderr(
+        &o,
+        &["error: cannot write /dev/full: No space left on device"],
+    );
+    assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
+    assert_eq!(o.stdout, "still-a-device\nfull\n");
+}
+
+#[test]
+fn file_size_limit_fails_the_write_and_leaves_nothing() {
+    common::require_data!();
+    let s = Scratch::new("ulimit-f");
+    let out = s.path("results.csv");
+    let run = common::with_data(&mut Command::new("sh"))
+        .arg("-c")
+        .arg("ulimit -f 0 && exec \"$0\" -input \"$1\" -output \"$2\"")
+        .arg(env!("CARGO_BIN_EXE_cookingbot-evaluator"))
+        .arg(gold_file("afghan-biscuits"))
+        .arg(&out)
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "stderr:\n{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "error: cannot write {}: File too large",
+            out.display()
+        )),
+        "stderr:\n{stderr}"
+    );
+    assert!(s.listing().is_empty(), "left behind: {:?}", s.listing());
+}
+
+#[test]
+fn invalid_utf8_is_located() {
+    let s = Scratch::new("latin1");
+    let input = s.write("latin1.solution", b"(a)\n(caf\xe9 b)\n");
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    let msg = format!(
+        "error: {}:2:5: not UTF-8 text (invalid byte 0xE9)",
+        input.display()
+    );
+    assert_failed(&o, 2, &[&msg], &out);
+}
+
+#[test]
+fn fifo_input_is_refused_unread() {
+    let s = Scratch::new("fifo-in");
+    let input = s.path("pipe.solution");
+    let status = Command::new("mkfifo")
+        .arg(&input)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo failed");
+    let out = s.path("results.csv");
+    // No writer ever opens the FIFO: reading it would block for ever.
+    let o = evaluate(&input, &out);
+    let msg = format!(
+        "error: {}: a FIFO (named pipe), not a regular file; only regular files are read",
+        input.display()
+    );
+    assert_failed(&o, 2, &[&msg], &out);
+}
+
+#[test]
+fn endless_device_input_is_refused_unread() {
+    let s = Scratch::new("dev-zero-in");
+    let out = s.path("results.csv");
+    // Opened for reading only; /dev/zero never ends.
+    let o = evaluate(Path::new("/dev/zero"), &out);
+    let msg =
+        "error: /dev/zero: a character device, not a regular file; only regular files are read";
+    assert_failed(&o, 2, &[msg], &out);
+    assert!(s.listing().is_empty());
+}
+
+#[test]
+fn thousands_of_diagnostics_are_capped() {
+    let s = Scratch::new("many-args");
+    // 30 KB: one action with 10,000 arguments, each a problem.
+    let args = vec!["?x"; 10_000].join(" ");
+    let input = s.write(
+        "many.solution",
+        format!("#afghan-biscuits\n(get-kitchen ?k)\n(fetch ?a ?b ?k {args})\n"),
+    );
+    let o = evaluator(&[OsStr::new("check"), input.as_os_str()]);
+    assert_eq!(
+        o.code,
+        1,
+        "stderr:\n{}",
+        &o.stderr[..o.stderr.len().min(2000)]
+    );
+    assert_eq!(o.stderr.matches("error[").count(), 100);
+    assert!(
+        o.stderr.ends_with(&format!(
+            "{}: and 9900 more diagnostic(s), not shown\n\
+             checked 1 file(s) against profile 2024: 10000 error(s), 0 warning(s)\n",
+            input.display()
+        )),
+        "{}",
+        &o.stderr[o.stderr.len().saturating_sub(2000)..]
+    );
+}
+
+#[test]
+fn huge_fetch_is_refused_before_simulation() {
+    common::require_data!();
+    let s = Scratch::new("huge-fetch");
+    let input = s.write(
+        "huge.solution",
+        "#afghan-biscuits\n(get-kitchen ?ks)\n(fetch ?b ?ks2 ?ks large-bowl 4294967296)\n",
+    );
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    assert_failed(
+        &o,
+        1,
+        &[
+            "error[E0109]: the quantity 4294967296 is over the bound of 1000000",
+            &format!("{}:3:31", input.display()),
+            REFUSED,
+        ],
+        &out,
+    );
+    assert_eq!(s.listing(), ["huge.solution"]);
+}
+
+#[test]
+fn a_billion_portions_are_refused_not_cut() {
+    common::require_data!();
+    let s = Scratch::new("portions");
+    // Both quantities are within bounds; the number of portions they make is not.
+    let input = s.write(
+        "portions.solution",
+        "#afghan-biscuits\n(get-kitchen ?ks)\n\
+         (fetch-and-proportion ?butter ?ks2 ?ks ?t butter 1000000 g)\n\
+         (portion-and-arrange ?portions ?ks3 ?ks2 ?butter 1/1000 g ?pattern ?countertop)\n",
+    );
+    let out = s.path("results.csv");
+    let o = evaluate(&input, &out);
+    assert_failed(
+        &o,
+        1,
+        &[
+            "portion-and-arrange: 1000000000 portions of 1/1000; at most 1000 are cut in one action",
+            REFUSED,
+        ],
+        &out,
+    );
+}
+
+#[test]
+fn a_recipe_over_its_time_budget_is_refused() {
+    common::require_data!();
+    let s = Scratch::new("timeout");
+    let out = s.path("results.csv");
+    let o = evaluate_with(
+        &gold_file("afghan-biscuits"),
+        &out,
+        &["--timeout-per-recipe", "0"],
+    );
+    assert_failed(
+        &o,
+        1,
+        &[
+            "recipe afghan-biscuits was not simulated within its time budget of 0 s \
+             (--timeout-per-recipe)",
+            REFUSED,
+        ],
+        &out,
+    );
+    assert!(s.listing().is_empty(), "left behind: {:?}", s.listing());
 }

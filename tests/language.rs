@@ -192,8 +192,14 @@ fn malformed_inputs_are_located() {
             32,
         ),
         (h("(fetch ?a ?b ?k baking-tray 1d0)"), K::DoubleFloat, 3, 29),
+        (
+            h("(fetch ?a ?b ?k large-bowl 4294967296)"),
+            K::QuantityOutOfBounds,
+            3,
+            28,
+        ),
     ];
-    assert!(cases.len() >= 25);
+    assert!(cases.len() >= 26);
     for (text, kind, line, col) in &cases {
         let got = located(text, Profile::R2024);
         assert!(
@@ -453,4 +459,108 @@ fn numbers_keep_their_lisp_kind() {
     let args = &p.file.recipes[0].predicates[0].args;
     let shown: Vec<String> = args.iter().map(Arg::to_string).collect();
     assert_eq!(shown, ["1/2", "0.5", "230", "230.0"]);
+}
+
+/// The reproducers of issue 18, each refused where the number is with the value and the bound;
+/// the benchmark's own extremes (500 g, 1/8, 8 pieces) and the bounds themselves pass.
+#[test]
+fn quantities_out_of_bounds_are_refused_with_value_and_bound() {
+    let v = Validator::new(Profile::R2024);
+    let fp = |amount: &str, what: &str| {
+        format!("{HEAD}(fetch-and-proportion ?p ?ks2 ?k ?t {what} {amount})\n")
+    };
+    let cases = [
+        (
+            fp("2147483648 piece", "tomato"),
+            "the quantity 2147483648 is over the bound of 1000000",
+        ),
+        (
+            format!("{HEAD}(fetch ?b ?ks2 ?k large-bowl 4294967296)\n"),
+            "the quantity 4294967296 is over the bound of 1000000",
+        ),
+        (
+            format!("{HEAD}(fetch ?b ?ks2 ?k large-bowl 1001)\n"),
+            "the quantity 1001 is over the bound of 1000 objects fetched in one action",
+        ),
+        (
+            fp("1.5e38 g", "butter"),
+            "the quantity 1.5e38 is over the bound of 1000000",
+        ),
+        (
+            fp("100000000000 g", "butter"),
+            "the quantity 100000000000 is over the bound of 1000000",
+        ),
+        (
+            fp("1/9223372036854775807 g", "butter"),
+            "the quantity 1/9223372036854775807 is under the bound of 0.001 (other than 0)",
+        ),
+        (
+            fp("1000001/1000003 g", "butter"),
+            "the quantity 1000001/1000003 has a denominator over the bound of 1000000",
+        ),
+        (
+            fp("16000 piece", "tomato"),
+            "the quantity 16000 is over the bound of 1000 pieces in one action",
+        ),
+        (
+            format!("{HEAD}(preheat-oven ?o ?ks2 ?k ?oven 1000001 degrees-celsius)\n"),
+            "the quantity 1000001 is over the bound of 1000000",
+        ),
+    ];
+    for (text, message) in &cases {
+        let d = check(text, &v);
+        let bound: Vec<_> = d
+            .iter()
+            .filter(|d| d.kind == K::QuantityOutOfBounds)
+            .collect();
+        assert_eq!(bound.len(), 1, "{text:?}: {d:?}");
+        assert_eq!(bound[0].message, *message);
+        assert!(bound[0].is_error());
+        assert_eq!(
+            &text[bound[0].span.start..bound[0].span.end],
+            message.split(' ').nth(2).unwrap_or_default()
+        );
+    }
+    for ok in [
+        fp("500 g", "butter"),
+        fp("1/8 teaspoon", "salt"),
+        fp("1000 piece", "tomato"),
+        fp("1000000 g", "butter"),
+        fp("1/1000 g", "salt"),
+        fp("0 g", "salt"),
+        format!("{HEAD}(fetch ?b ?ks2 ?k large-bowl 1000)\n"),
+    ] {
+        let d = check(&ok, &v);
+        assert!(
+            d.iter().all(|d| d.kind != K::QuantityOutOfBounds),
+            "{ok:?}: {d:?}"
+        );
+    }
+}
+
+/// Memory follows the lines read: past `MAX_LINES` lines holding something, one located error
+/// and the rest unread; at the limit, everything is read.
+#[test]
+fn lines_past_the_limit_are_not_read() {
+    use cookingbot::language::parse::MAX_LINES;
+    // The header and MAX_LINES - 1 predicates: exactly the limit.
+    let at_limit = format!("#afghan-biscuits\n{}", "(a)\n".repeat(MAX_LINES - 1));
+    let parsed = parse(&at_limit);
+    assert!(parsed.diagnostics.iter().all(|d| d.kind != K::TooManyLines));
+    assert_eq!(parsed.file.recipes[0].predicates.len(), MAX_LINES - 1);
+    let over = format!("{at_limit}\n; a comment\n(b)\n(c)\n");
+    let parsed = parse(&over);
+    let too_many: Vec<_> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == K::TooManyLines)
+        .collect();
+    assert_eq!(too_many.len(), 1);
+    assert_eq!(
+        too_many[0].message,
+        "more than 1000000 lines of predicates; the rest of the file is not read"
+    );
+    // After the blank line and the comment, `(b)` is line MAX_LINES + 3.
+    assert_eq!(line_col(&over, too_many[0].span.start), (MAX_LINES + 3, 1));
+    assert_eq!(parsed.file.recipes[0].predicates.len(), MAX_LINES);
 }

@@ -28,30 +28,96 @@ pub struct CheckOptions<'a> {
 /// ([`crate::simulation::MAX_ACTIONS`] actions take about 10 MB of text).
 pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 
-/// A `.solution` file's text, or a one-line reason why it cannot be checked.
+/// A `.solution` file's text, or a one-line reason why it cannot be checked. Only regular
+/// files are read: a FIFO would block for ever and a device (`/dev/zero`) never ends, so the
+/// file is opened without blocking and its type checked before a byte is read.
 pub fn read_solution_text(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
     let cannot_read = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
-    let size = std::fs::metadata(path).map_err(cannot_read)?.len();
-    if size > MAX_INPUT_BYTES {
+    let file = std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(cannot_read)?;
+    let meta = file.metadata().map_err(cannot_read)?;
+    if !meta.is_file() {
         return Err(format!(
-            "{}: {size} bytes; solution files of at most {MAX_INPUT_BYTES} bytes (64 MiB) are read",
-            path.display()
+            "{}: {}, not a regular file; only regular files are read",
+            path.display(),
+            special_file_kind(&meta)
         ));
     }
-    let bytes = std::fs::read(path).map_err(cannot_read)?;
-    if bytes.contains(&0) {
+    let size = meta.len();
+    if size > MAX_INPUT_BYTES {
+        return Err(too_large(path, size));
+    }
+    // A file growing while it is read is cut at the limit, and refused.
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot_read)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(too_large(path, bytes.len() as u64));
+    }
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
         return Err(format!(
-            "{}: a binary file, not a .solution text",
-            path.display()
+            "{}:{}: a NUL byte: a binary file, not a .solution text",
+            path.display(),
+            line_and_column(&bytes, at)
         ));
     }
     String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
         format!(
-            "{}: not UTF-8 text (invalid byte at offset {})",
+            "{}:{}: not UTF-8 text (invalid byte 0x{:02X})",
             path.display(),
-            e.utf8_error().valid_up_to()
+            line_and_column(bytes, at),
+            bytes[at]
         )
     })
+}
+
+fn too_large(path: &Path, size: u64) -> String {
+    format!(
+        "{}: {size} bytes; solution files of at most {MAX_INPUT_BYTES} bytes (64 MiB) are read",
+        path.display()
+    )
+}
+
+/// What a file that is not a regular file is, for the refusal.
+fn special_file_kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+/// `LINE:COLUMN` (from 1, the column in characters of the valid text before it) of byte `at`.
+fn line_and_column(bytes: &[u8], at: usize) -> String {
+    let before = &bytes[..at];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
+    format!("{line}:{column}")
 }
 
 /// Check files, rendering every diagnostic to `err`, then a one-line summary. Returns the

@@ -97,6 +97,9 @@ struct EvaluateArgs {
     /// Smatch's random restarts after the smart start.
     #[arg(long, default_value_t = SmatchConfig::default().restarts)]
     smatch_restarts: usize,
+    /// Seconds one recipe's simulation may take; a recipe over it is refused (no hang).
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::simulation::DEFAULT_TIME_BUDGET.as_secs())]
+    timeout_per_recipe: u64,
 }
 
 #[derive(Args)]
@@ -525,6 +528,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                     shard: None,
                     fail_under: Vec::new(),
                     progress: false,
+                    time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
                 },
                 recipe,
                 open,
@@ -623,6 +627,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                         shard: e.shard,
                         fail_under: e.fail_under.fail_under,
                         progress: std::io::stderr().is_terminal(),
+                        time_budget: std::time::Duration::from_secs(e.timeout_per_recipe),
                     };
                     let code = evaluate::run(&opts, &mut stdout, &mut stderr);
                     match e.show_output {

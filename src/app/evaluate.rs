@@ -70,6 +70,8 @@ pub struct EvaluateOptions {
     pub fail_under: Vec<Threshold>,
     /// Draw a progress bar on stderr.
     pub progress: bool,
+    /// The time one recipe's simulation may take before it is refused (`--timeout-per-recipe`).
+    pub time_budget: std::time::Duration,
 }
 
 impl EvaluateOptions {
@@ -114,6 +116,12 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             return EXIT_UNUSABLE;
         }
     };
+    if opts.output != Path::new(STDOUT)
+        && let Err(msg) = report::refuse_input_as_output(&opts.output, inputs_read(opts, &files))
+    {
+        let _ = writeln!(err, "error: {msg}");
+        return EXIT_UNUSABLE;
+    }
     let is_batch = batch::is_batch(&opts.inputs, &files);
     let inputs = batch::read_inputs(&files);
     if !is_batch && let Some(Err(msg)) = inputs.first().map(|i| &i.text) {
@@ -183,6 +191,17 @@ fn check_options(opts: &EvaluateOptions) -> Result<(), String> {
         );
     }
     check_thresholds(&opts.fail_under, &opts.metrics)
+}
+
+/// Every file a run reads besides the benchmark: its solutions and the kitchen.
+pub(crate) fn inputs_read<'a>(
+    opts: &'a EvaluateOptions,
+    solutions: &'a [PathBuf],
+) -> impl Iterator<Item = &'a Path> {
+    solutions
+        .iter()
+        .map(PathBuf::as_path)
+        .chain(opts.kitchen.as_deref())
 }
 
 /// A threshold on a metric the run does not compute would fail every row.
@@ -430,7 +449,8 @@ pub(crate) fn load(
     names_official: impl FnOnce() -> bool,
     err: &mut dyn Write,
 ) -> Result<(Evaluator, String), String> {
-    let (model, kitchen) = super::load_model(opts.profile, opts.kitchen.as_deref())?;
+    let (mut model, kitchen) = super::load_model(opts.profile, opts.kitchen.as_deref())?;
+    model.time_budget = opts.time_budget;
     let source =
         data::locate(opts.data_request(), names_official, err).map_err(|e| e.to_string())?;
     let data = Benchmark::load(opts.profile, &source).map_err(|e| e.to_string())?;

@@ -76,6 +76,11 @@ fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<ReportModel, (i32,
         [one] => one,
         _ => return Err(unusable("a report covers one solution file".into())),
     };
+    crate::report::refuse_input_as_output(
+        &opts.html,
+        evaluate::inputs_read(e, std::slice::from_ref(input)),
+    )
+    .map_err(unusable)?;
     let text = read_solution_text(input).map_err(unusable)?;
     let official = || data::names_official(e.profile, [text.as_str()]);
     let (evaluator, kitchen) = evaluate::load(e, official, err).map_err(unusable)?;

@@ -227,6 +227,15 @@ pub fn run_with(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
+    if let Some(path) = &opts.output
+        && let Err(msg) = crate::report::refuse_input_as_output(
+            path,
+            std::iter::once(opts.input.as_path()).chain(opts.kitchen.as_deref()),
+        )
+    {
+        let _ = writeln!(err, "error: {msg}");
+        return EXIT_UNREADABLE;
+    }
     let recipe = match recipe_text::read(&opts.input) {
         Ok(r) => r,
         Err(e) => {

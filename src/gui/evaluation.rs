@@ -44,6 +44,7 @@ impl Request {
             shard: None,
             fail_under: Vec::new(),
             progress: false,
+            time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
             // The window names its data folder (or the demo) and fetches only from its button.
             offline: true,
         }

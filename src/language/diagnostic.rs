@@ -32,6 +32,8 @@ pub enum DiagnosticKind {
     InvalidToken,
     /// Lists nested deeper than the parser accepts.
     NestingTooDeep,
+    /// More predicate (or unreadable) lines than a file may hold; the rest is not read.
+    TooManyLines,
     /// `()` or a predicate whose head is not a symbol.
     InvalidPredicate,
     /// Not exactly one `get-kitchen` in a recipe.
@@ -64,10 +66,13 @@ pub enum DiagnosticKind {
     DoubleFloat,
     /// Text after the predicate's form on its line (the reference ignores it).
     TrailingText,
+    /// A quantity beyond the bounds of any kitchen (see `validate::bounds`): the reference
+    /// would run out of memory or time on it.
+    QuantityOutOfBounds,
 }
 
 impl DiagnosticKind {
-    pub const ALL: [DiagnosticKind; 25] = [
+    pub const ALL: [DiagnosticKind; 27] = [
         DiagnosticKind::InvalidLine,
         DiagnosticKind::UnterminatedForm,
         DiagnosticKind::PredicateBeforeHeader,
@@ -75,6 +80,7 @@ impl DiagnosticKind {
         DiagnosticKind::InvalidRecipeId,
         DiagnosticKind::InvalidToken,
         DiagnosticKind::NestingTooDeep,
+        DiagnosticKind::TooManyLines,
         DiagnosticKind::InvalidPredicate,
         DiagnosticKind::GetKitchenCount,
         DiagnosticKind::DuplicateArgument,
@@ -84,6 +90,7 @@ impl DiagnosticKind {
         DiagnosticKind::UnknownClass,
         DiagnosticKind::NotConceptualizable,
         DiagnosticKind::TypeMismatch,
+        DiagnosticKind::QuantityOutOfBounds,
         DiagnosticKind::UnknownRecipe,
         DiagnosticKind::DuplicateRecipe,
         DiagnosticKind::UnusedOutput,
@@ -107,6 +114,7 @@ impl DiagnosticKind {
             InvalidToken => "E0006",
             NestingTooDeep => "E0007",
             InvalidPredicate => "E0008",
+            TooManyLines => "E0009",
             GetKitchenCount => "E0101",
             DuplicateArgument => "E0102",
             UnknownPrimitive => "E0103",
@@ -115,6 +123,7 @@ impl DiagnosticKind {
             UnknownClass => "E0106",
             NotConceptualizable => "E0107",
             TypeMismatch => "E0108",
+            QuantityOutOfBounds => "E0109",
             UnknownRecipe => "E0201",
             DuplicateRecipe => "E0202",
             UnusedOutput => "W0001",
@@ -138,6 +147,7 @@ impl DiagnosticKind {
             InvalidToken => "invalid-token",
             NestingTooDeep => "nesting-too-deep",
             InvalidPredicate => "invalid-predicate",
+            TooManyLines => "too-many-lines",
             GetKitchenCount => "get-kitchen-count",
             DuplicateArgument => "duplicate-argument",
             UnknownPrimitive => "unknown-primitive",
@@ -146,6 +156,7 @@ impl DiagnosticKind {
             UnknownClass => "unknown-class",
             NotConceptualizable => "not-conceptualizable",
             TypeMismatch => "type-mismatch",
+            QuantityOutOfBounds => "quantity-out-of-bounds",
             UnknownRecipe => "unknown-recipe",
             DuplicateRecipe => "duplicate-recipe",
             UnusedOutput => "unused-output",
@@ -231,18 +242,32 @@ impl Diagnostic {
     }
 }
 
-/// Render diagnostics of one text, one after the other. The text's line index is built once:
-/// building it per diagnostic made a file with many diagnostics quadratic.
+/// The most diagnostics of one text rendered; the rest are counted. Each shows its line, so a
+/// long line with thousands of problems would otherwise print gigabytes.
+pub const MAX_RENDERED: usize = 100;
+
+/// Render diagnostics of one text, one after the other: the first [`MAX_RENDERED`], then how
+/// many more there are. The text's line index is built once: building it per diagnostic made
+/// a file with many diagnostics quadratic.
 pub fn render_all<'d>(
     diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
     file_name: &str,
     text: &str,
 ) -> String {
     let file = SimpleFile::new(file_name, text);
-    diagnostics
-        .into_iter()
+    let mut diagnostics = diagnostics.into_iter();
+    let mut rendered: String = diagnostics
+        .by_ref()
+        .take(MAX_RENDERED)
         .map(|d| d.emit(&file, text))
-        .collect()
+        .collect();
+    let more = diagnostics.count();
+    if more > 0 {
+        rendered.push_str(&format!(
+            "{file_name}: and {more} more diagnostic(s), not shown\n"
+        ));
+    }
+    rendered
 }
 
 /// Keep a span inside the text and on character boundaries, so rendering never fails.

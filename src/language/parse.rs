@@ -18,6 +18,12 @@ use nom::{IResult, Parser};
 /// Deepest list nesting accepted inside one line (the benchmark's networks use 1).
 pub const MAX_DEPTH: usize = 64;
 
+/// The most lines holding something (a header, a predicate, anything but a blank line or a
+/// comment) read from one file: ten recipes at the simulator's action limit (100,000). Each
+/// costs a few hundred bytes of tree and diagnostics, so this bounds a file's memory to well
+/// under a gigabyte however short its lines.
+pub const MAX_LINES: usize = 1_000_000;
+
 /// What was read, and every problem met while reading.
 #[derive(Clone, Debug, Default)]
 pub struct Parsed {
@@ -35,24 +41,37 @@ impl Parsed {
 pub fn parse(text: &str) -> Parsed {
     let mut out = Parsed::default();
     let mut at = 0;
+    let mut read = 0;
     for line in text.split('\n') {
-        read_line(line, at, &mut out);
+        if read_line(line, at, &mut out) {
+            read += 1;
+            if read > MAX_LINES {
+                out.diagnostics.push(Diagnostic::new(
+                    DiagnosticKind::TooManyLines,
+                    Span::new(at, at + line.len()),
+                    format!("more than {MAX_LINES} lines of predicates; the rest of the file is not read"),
+                ));
+                break;
+            }
+        }
         at += line.len() + 1;
     }
     out
 }
 
-fn read_line(line: &str, at: usize, out: &mut Parsed) {
+/// Read one line; whether it held anything (not blank, not a comment).
+fn read_line(line: &str, at: usize, out: &mut Parsed) -> bool {
     // Blank means: no character other than U+0020 (a tab or a CR makes the line non-blank).
     if line.bytes().all(|b| b == b' ') {
-        return;
+        return false;
     }
     match line.as_bytes()[0] {
-        b';' => {}
+        b';' => return false,
         b'#' => read_header(line, at, out),
         b'(' => read_predicate(line, at, out),
         _ => out.diagnostics.push(invalid_line(line, at)),
     }
+    true
 }
 
 fn invalid_line(line: &str, at: usize) -> Diagnostic {

@@ -24,6 +24,8 @@ pub trait ClassLookup {
     fn class_names(&self) -> Vec<&str>;
 }
 
+pub mod bounds;
+
 /// A number constant becomes an instance of this class.
 const QUANTITY: &str = "quantity";
 /// A list constant becomes an instance of this class.
@@ -245,6 +247,16 @@ impl<'a> Validator<'a> {
         for (i, a) in p.args.iter().enumerate() {
             let span = p.arg_spans.get(i).copied().unwrap_or(p.span);
             let declared = sig.and_then(|s| s.args.get(i));
+            if let (Arg::Num(n), Some(d)) = (a, declared)
+                && d.ty == QUANTITY
+                && let Some(why) = bounds::violation(p, i, n)
+            {
+                out.push(
+                    Diagnostic::new(DiagnosticKind::QuantityOutOfBounds, span, why)
+                        .with_hint(bounds::HINT),
+                );
+                continue;
+            }
             let class = match a {
                 Arg::Var(_) => continue,
                 Arg::Str(s) => {

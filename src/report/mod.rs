@@ -11,14 +11,15 @@ pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod output;
 pub mod simulation;
 
 use crate::metrics::Detail;
 use crate::metrics::smatch::SmatchResult;
 use crate::number::Number;
+pub use output::{refuse_input_as_output, write_atomically};
 use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
-use std::path::Path;
 
 /// The four metrics, in the reference's fixed column order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -190,31 +191,4 @@ pub fn write_summary(
         writeln!(out)?;
     }
     Ok(())
-}
-
-/// Write a file whole or not at all: to a temporary file beside it, then rename. Missing
-/// parent directories are created, as the reference does.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    // `create_dir_all` reports a file in the way as "File exists"; name it instead.
-    if let Some(file) = dir.ancestors().find(|a| a.exists() && !a.is_dir()) {
-        return Err(io::Error::new(
-            io::ErrorKind::NotADirectory,
-            format!("{} is a file, not a directory", file.display()),
-        ));
-    }
-    std::fs::create_dir_all(dir)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }

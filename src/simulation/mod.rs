@@ -27,12 +27,18 @@ use runnable::Runnable;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// The most actions a network may have to be simulated. A run keeps every kitchen state it
 /// produced (bindings are snapshots), about 17 KB per action on long networks, so this bounds a
 /// run to about 2 GB; gold networks have about 40 actions. Larger networks are refused before
 /// the run starts.
 pub const MAX_ACTIONS: usize = 100_000;
+
+/// The time one recipe's run may take before it is refused (`--timeout-per-recipe`): bounds on
+/// the network and its quantities keep real runs far below it (gold networks take
+/// milliseconds), so it only stops what no bound foresaw, as a refusal rather than a hang.
+pub const DEFAULT_TIME_BUDGET: Duration = Duration::from_secs(600);
 
 /// Everything a simulation needs, loaded once per profile and shared by all runs.
 pub struct Model {
@@ -45,6 +51,8 @@ pub struct Model {
     /// The highest persistent id used by the initial kitchen.
     kitchen_pids: Pid,
     registry: HashMap<&'static str, &'static dyn Primitive>,
+    /// The time one recipe's run may take ([`DEFAULT_TIME_BUDGET`] unless set).
+    pub time_budget: Duration,
 }
 
 const KITCHEN_2023: &str = include_str!("../../kitchens/full-kitchen-2023.json");
@@ -77,6 +85,7 @@ impl Model {
             kitchen: Arc::new(kitchen),
             kitchen_pids,
             registry,
+            time_budget: DEFAULT_TIME_BUDGET,
         })
     }
 
@@ -99,7 +108,8 @@ impl Model {
     /// Run one recipe network. `Err` is a run-time error that makes the reference refuse the
     /// whole file; `Ok` with `solved == false` is a recipe with no execution.
     pub fn execute(&self, recipe: &Recipe) -> Result<Execution, SimError> {
-        Engine::new(self, recipe)?.run()
+        let deadline = Instant::now() + self.time_budget;
+        Engine::new(self, recipe)?.run(deadline)
     }
 }
 
@@ -370,6 +380,7 @@ pub trait Primitive: Sync {
 
 struct Engine<'m> {
     model: &'m Model,
+    recipe: &'m Recipe,
     sigs: Vec<&'m PrimitiveSig>,
     slots: Vec<Vec<usize>>,
     names: Vec<String>,
@@ -493,6 +504,7 @@ impl<'m> Engine<'m> {
         }
         Ok(Engine {
             model,
+            recipe,
             sigs,
             slots,
             names,
@@ -502,7 +514,7 @@ impl<'m> Engine<'m> {
         })
     }
 
-    fn run(mut self) -> Result<Execution, SimError> {
+    fn run(mut self, deadline: Instant) -> Result<Execution, SimError> {
         let mut best = Attempt {
             bindings: self.initial.clone(),
             steps: Vec::new(),
@@ -511,7 +523,7 @@ impl<'m> Engine<'m> {
             bindings: self.initial.clone(),
             steps: Vec::new(),
         };
-        let solved = self.search(&mut state, &mut best)?;
+        let solved = self.search(&mut state, &mut best, deadline)?;
         let mut result = if solved { state } else { best };
         aliases::show(self.model, &result.steps, &mut result.bindings);
         Ok(Execution {
@@ -532,7 +544,12 @@ impl<'m> Engine<'m> {
     /// can run is kept up to date per changed slot ([`Runnable`]) and executed sets are
     /// remembered as trail cells ([`DeadEnds`]): each step costs the same however long the
     /// network.
-    fn search(&mut self, state: &mut Attempt, best: &mut Attempt) -> Result<bool, SimError> {
+    fn search(
+        &mut self,
+        state: &mut Attempt,
+        best: &mut Attempt,
+        deadline: Instant,
+    ) -> Result<bool, SimError> {
         let actions = self.slots.len();
         // Actions to run for a complete network: repeats run with their first occurrence.
         let n = actions - self.repeat.iter().filter(|r| **r).count();
@@ -543,6 +560,12 @@ impl<'m> Engine<'m> {
         let mut done = DeadEnds::empty();
         let mut undo = None;
         loop {
+            if Instant::now() > deadline {
+                return Err(SimError {
+                    message: self.over_time(path.last().and_then(|n| n.undo.as_ref()).map(|u| u.p)),
+                    predicate: path.last().and_then(|n| n.undo.as_ref()).map(|u| u.p),
+                });
+            }
             // Enter a node.
             let explore = if state.steps.len() == n {
                 if state.bindings.iter().all(Binding::is_bound) {
@@ -603,6 +626,19 @@ impl<'m> Engine<'m> {
                 }
             }
         }
+    }
+
+    /// The refusal of a run over its time budget, naming the last action run (`last`).
+    fn over_time(&self, last: Option<usize>) -> String {
+        let at = match last.and_then(|p| Some((p, self.recipe.predicates.get(p)?))) {
+            Some((p, action)) => format!("; it was at action {} (`{}`)", p + 1, action.name),
+            None => String::new(),
+        };
+        format!(
+            "recipe {} was not simulated within its time budget of {} s (--timeout-per-recipe){at}",
+            self.recipe.id,
+            self.model.time_budget.as_secs_f64()
+        )
     }
 
     /// The case whose input set is exactly the bound arguments, if every bound value has the

@@ -7,6 +7,7 @@ use super::common::{
     amount, amount_of, done_at, list_copy, locate_on_counter, mark_used, nil_error, node_at,
     node_mut, quantity_of, set, snapshot, update_contents, update_found,
 };
+use crate::language::validate::bounds::MAX_OBJECTS;
 use crate::number::Number;
 use crate::simulation::kitchen::{self, Path};
 use crate::simulation::{Call, Primitive, SimError};
@@ -156,6 +157,15 @@ fn cut_portions(
         return Err(SimError::new(
             "portion-and-arrange: a portion size of 0 or less never ends (the reference hangs)",
         ));
+    }
+    // Each portion is an object of the kitchen state: refuse before making a billion of them.
+    let count = left.div(size_value).unwrap_or(Number::ZERO);
+    if count.num_cmp(&Number::int(MAX_OBJECTS)) == Ordering::Greater {
+        return Err(SimError::new(format!(
+            "portion-and-arrange: {:.0} portions of {}; at most {MAX_OBJECTS} are cut in one action",
+            count.to_f64().ceil(),
+            size_value
+        )));
     }
     let mut portions = Vec::new();
     while left.num_cmp(&Number::ZERO) == Ordering::Greater {
