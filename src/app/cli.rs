@@ -492,6 +492,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                     shard: None,
                     fail_under: Vec::new(),
                     progress: false,
+                    time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
                 },
                 output,
                 format: format.into(),
