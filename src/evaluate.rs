@@ -4,7 +4,7 @@
 
 use crate::benchmark::{Benchmark, DataError, DataSource};
 use crate::language::ast::Recipe;
-use crate::language::diagnostic::{Diagnostic, render_all};
+use crate::language::diagnostic::{Diagnostic, render_all, terminal_safe};
 use crate::language::validate::{Validator, closest};
 use crate::metrics::smatch::{self, SmatchConfig, smatch};
 use crate::metrics::{GoldRun, gold_run, score};
@@ -33,7 +33,8 @@ impl Refusal {
     /// The refusal as rustc-style text for a terminal.
     pub fn render(&self, file_name: &str, text: &str) -> String {
         if self.diagnostics.is_empty() {
-            return format!("error: {file_name}: {}\n", self.message);
+            let line = format!("error: {file_name}: {}\n", self.message);
+            return terminal_safe(&line).into_owned();
         }
         render_all(&self.diagnostics, file_name, text)
     }

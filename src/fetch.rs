@@ -247,21 +247,28 @@ impl Cache {
         let staging = Scratch(self.scratch_path(profile, "partial"));
         fs::create_dir(&staging.0).map_err(io_error(&staging.0))?;
         let upstream = Upstream::of(profile);
+        let listed = Listed::of(profile);
         match source {
             Source::Download { base_url } => {
                 let archive = Scratch(self.scratch_path(profile, "download"));
                 let url = upstream.url(base_url);
                 download(&url, &archive.0, progress)?;
                 progress(Progress::Unpacking);
-                unpack(&archive.0, &url, &upstream, &staging.0)?;
+                unpack(&archive.0, &url, &upstream, &listed, &staging.0)?;
             }
             Source::Local(path) if path.is_dir() => {
                 progress(Progress::Unpacking);
-                copy_tree(path, Path::new(""), &staging.0)?;
+                copy_tree(path, Path::new(""), &listed, &staging.0)?;
             }
             Source::Local(path) => {
                 progress(Progress::Unpacking);
-                unpack(path, &path.display().to_string(), &upstream, &staging.0)?;
+                unpack(
+                    path,
+                    &path.display().to_string(),
+                    &upstream,
+                    &listed,
+                    &staging.0,
+                )?;
             }
         }
         verify(profile, &staging.0, progress)?;
@@ -393,10 +400,52 @@ fn download(url: &str, to: &Path, progress: &mut dyn FnMut(Progress)) -> Result<
 
 /// Unpack the data files of a `.tar.gz` or `.zip` archive (told apart by their first bytes)
 /// into `root`. `origin` names the archive in messages (its URL when downloaded).
+/// The files the manifest lists for a profile, by their place in the data root, with their
+/// sizes: only these are installed, each read no further than its size (plus one byte, to tell
+/// a larger file), so an archive bomb or an unlisted file costs no disk.
+struct Listed(std::collections::HashMap<PathBuf, u64>);
+
+impl Listed {
+    fn of(profile: Profile) -> Listed {
+        Listed(
+            manifest(profile)
+                .files
+                .into_iter()
+                .map(|f| (PathBuf::from(f.path), f.size))
+                .collect(),
+        )
+    }
+
+    /// Install `relative` from `contents` under `root` if the manifest lists it.
+    fn install(
+        &self,
+        root: &Path,
+        relative: &Path,
+        contents: &mut dyn Read,
+        origin: &str,
+    ) -> Result<(), FetchError> {
+        let Some(&size) = self.0.get(relative) else {
+            return Ok(());
+        };
+        let to = root.join(relative);
+        let written = write_file(&to, &mut contents.take(size + 1), origin)?;
+        if written > size {
+            return Err(FetchError::Differs {
+                file: relative.display().to_string(),
+                reason: format!(
+                    "is larger than the benchmark's {size} bytes in {origin}; not installed"
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
 fn unpack(
     archive: &Path,
     origin: &str,
     upstream: &Upstream,
+    listed: &Listed,
     root: &Path,
 ) -> Result<(), FetchError> {
     let mut file = File::open(archive).map_err(unreadable(origin))?;
@@ -406,6 +455,7 @@ fn unpack(
     let mut place = Placer {
         origin,
         upstream,
+        listed,
         root,
         top: None,
     };
@@ -447,6 +497,7 @@ fn unpack(
 struct Placer<'a> {
     origin: &'a str,
     upstream: &'a Upstream,
+    listed: &'a Listed,
     root: &'a Path,
     top: Option<PathBuf>,
 }
@@ -481,36 +532,50 @@ impl Placer<'_> {
             None => self.top = Some(top.to_path_buf()),
         }
         match self.upstream.data_path(in_repo) {
-            Some(relative) => write_file(&self.root.join(relative), contents, self.origin),
+            Some(relative) => self
+                .listed
+                .install(self.root, &relative, contents, self.origin),
             None => Ok(()),
         }
     }
 }
 
-fn write_file(to: &Path, contents: &mut dyn Read, origin: &str) -> Result<(), FetchError> {
+/// Write a new file readable by all (the data is public; the mode does not depend on the
+/// source's), returning the bytes written.
+fn write_file(to: &Path, contents: &mut dyn Read, origin: &str) -> Result<u64, FetchError> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     if let Some(parent) = to.parent() {
         fs::create_dir_all(parent).map_err(io_error(parent))?;
     }
-    let mut file = File::create(to).map_err(io_error(to))?;
-    io::copy(contents, &mut file).map_err(unreadable(origin))?;
-    Ok(())
+    let mut file = File::options()
+        .write(true)
+        .create_new(true)
+        .mode(0o644)
+        .open(to)
+        .map_err(io_error(to))?;
+    // `mode` is filtered by the umask; the installed mode is set whatever the umask.
+    file.set_permissions(fs::Permissions::from_mode(0o644))
+        .map_err(io_error(to))?;
+    io::copy(contents, &mut file).map_err(unreadable(origin))
 }
 
-/// Copy the regular files under `from/relative` into `to/relative` (folder names hyphenated as
-/// in archives, so a checkout of the repository works too). Symbolic links to folders are not
-/// followed.
-fn copy_tree(from: &Path, relative: &Path, to: &Path) -> Result<(), FetchError> {
+/// Copy the regular files under `from/relative` that the manifest lists into `to/relative`
+/// (folder names hyphenated as in archives, so a checkout of the repository works too).
+/// Symbolic links are never followed, to files or folders: they could lead anywhere.
+fn copy_tree(from: &Path, relative: &Path, listed: &Listed, to: &Path) -> Result<(), FetchError> {
     let dir = from.join(relative);
     let origin = dir.display().to_string();
     for entry in fs::read_dir(&dir).map_err(unreadable(&origin))? {
         let entry = entry.map_err(unreadable(&origin))?;
         let path = relative.join(entry.file_name());
-        if entry.file_type().map_err(unreadable(&origin))?.is_dir() {
-            copy_tree(from, &path, to)?;
-        } else if entry.path().is_file() {
+        // `DirEntry::file_type` does not follow symbolic links.
+        let kind = entry.file_type().map_err(unreadable(&origin))?;
+        if kind.is_dir() {
+            copy_tree(from, &path, listed, to)?;
+        } else if kind.is_file() {
             let origin = entry.path().display().to_string();
             let mut file = File::open(entry.path()).map_err(unreadable(&origin))?;
-            write_file(&to.join(hyphenate_folders(&path)), &mut file, &origin)?;
+            listed.install(to, &hyphenate_folders(&path), &mut file, &origin)?;
         }
     }
     Ok(())

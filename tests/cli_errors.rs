@@ -783,3 +783,58 @@ fn a_recipe_over_its_time_budget_is_refused() {
     );
     assert!(s.listing().is_empty(), "left behind: {:?}", s.listing());
 }
+
+#[test]
+fn translation_over_its_own_input_is_refused() {
+    let s = Scratch::new("translate-same");
+    let input = s.write("recipe.txt", "Cookies\n\nIngredients\n- 100 g butter\n");
+    let o = evaluator(&[
+        OsStr::new("translate"),
+        input.as_os_str(),
+        OsStr::new("--output"),
+        s.path("./recipe.txt").as_os_str(),
+    ]);
+    assert_eq!(o.code, 2, "stderr:\n{}", o.stderr);
+    assert_stderr(
+        &o,
+        &[&format!(
+            "error: the output {} is the input {}; refusing to overwrite it",
+            s.path("./recipe.txt").display(),
+            input.display()
+        )],
+    );
+    assert_eq!(
+        std::fs::read_to_string(&input).expect("input kept"),
+        "Cookies\n\nIngredients\n- 100 g butter\n"
+    );
+    assert_eq!(s.listing(), ["recipe.txt"]);
+}
+
+#[test]
+fn translation_to_dash_is_standard_output() {
+    let s = Scratch::new("translate-dash");
+    let input =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/translate/butter-cookies.txt");
+    let run = common::with_data(&mut Command::new(env!(
+        "CARGO_BIN_EXE_cookingbot-evaluator"
+    )))
+    .current_dir(&s.dir)
+    .args([
+        OsStr::new("translate"),
+        input.as_os_str(),
+        OsStr::new("-o"),
+        OsStr::new("-"),
+    ])
+    .output()
+    .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "stderr:\n{stderr}");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(stdout.starts_with('#'), "not a .solution text:\n{stdout}");
+    assert!(stdout.contains("(get-kitchen "), "{stdout}");
+    assert!(
+        s.listing().is_empty(),
+        "written to a file: {:?}",
+        s.listing()
+    );
+}

@@ -253,7 +253,8 @@ fn downloads_install_both_profiles_and_the_installed_data_evaluates() {
             .is_dir()
     );
     assert!(!thesis.join("Thesis").exists() && !thesis.join("README.md").exists());
-    assert!(cache.dir(Profile::R2024).join("README.md").is_file());
+    // Only the manifest's files are installed: the top-level README is not.
+    assert!(!cache.dir(Profile::R2024).join("README.md").exists());
 
     let again = Cache::new(data_dir.path());
     assert_eq!(
@@ -833,4 +834,86 @@ fn a_fresh_clone_downloads_the_data_and_passes_the_conformance_tests() {
             "{stderr}"
         );
     }
+}
+
+/// A listed file swollen to 64 MiB of zeros (a few kilobytes compressed): refused at its size,
+/// naming it, with nothing written; a swollen unlisted file is not installed at all.
+#[test]
+fn archive_bombs_are_refused_or_skipped_unwritten() {
+    common::require_data!();
+    let scratch = tempfile::tempdir().unwrap();
+    let listed_size = std::fs::metadata(benchmark_dir().join(CORRUPTED))
+        .unwrap()
+        .len();
+    let mut bomb = repository(Profile::R2024);
+    bomb.iter_mut()
+        .find(|(path, _)| path == Path::new(CORRUPTED))
+        .expect("the file is in the repository")
+        .1 = vec![0; 64 << 20];
+    let tarball = scratch.path().join("bomb.tar.gz");
+    std::fs::write(&tarball, tar_gz(Profile::R2024, &bomb)).unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    let err = refused(
+        data_dir.path(),
+        Profile::R2024,
+        &Source::Local(tarball.clone()),
+    );
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{CORRUPTED} is larger than the benchmark's {listed_size} bytes in {}; not installed",
+            tarball.display()
+        )
+    );
+
+    let mut extra = repository(Profile::R2024);
+    extra.push(("data/zeros.bin".into(), vec![0; 64 << 20]));
+    let tarball = scratch.path().join("extra.tar.gz");
+    std::fs::write(&tarball, tar_gz(Profile::R2024, &extra)).unwrap();
+    let cache = Cache::new(data_dir.path());
+    let installed = cache
+        .fetch(Profile::R2024, &Source::Local(tarball), &mut |_| {})
+        .expect("installed");
+    assert!(!installed.join("data/zeros.bin").exists());
+    assert!(!installed.join("README.md").exists());
+}
+
+/// A folder source whose listed file is a symbolic link: the link is not followed (the file
+/// counts as missing), and installed files are 0644 whatever the source's mode.
+#[test]
+fn a_folder_source_never_follows_symlinks() {
+    use std::os::unix::fs::PermissionsExt;
+    common::require_data!();
+    let folder = tempfile::tempdir().unwrap();
+    for (path, bytes) in files_under(&benchmark_dir()) {
+        let to = folder.path().join(&path);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(&to, bytes).unwrap();
+        std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let data_dir = tempfile::tempdir().unwrap();
+    let cache = Cache::new(data_dir.path());
+    let installed = cache
+        .fetch(
+            Profile::R2024,
+            &Source::Local(folder.path().into()),
+            &mut |_| {},
+        )
+        .expect("installed");
+    let mode = std::fs::metadata(installed.join(CORRUPTED))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o644);
+
+    let linked = folder.path().join(CORRUPTED);
+    std::fs::remove_file(&linked).unwrap();
+    std::os::unix::fs::symlink(benchmark_dir().join(CORRUPTED), &linked).unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    let err = refused(
+        data_dir.path(),
+        Profile::R2024,
+        &Source::Local(folder.path().into()),
+    );
+    assert_eq!(err.to_string(), format!("{CORRUPTED} is missing"));
 }

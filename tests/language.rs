@@ -564,3 +564,19 @@ fn lines_past_the_limit_are_not_read() {
     assert_eq!(line_col(&over, too_many[0].span.start), (MAX_LINES + 3, 1));
     assert_eq!(parsed.file.recipes[0].predicates.len(), MAX_LINES);
 }
+
+/// Escape sequences in a file are shown as `?`, not sent to the terminal, and the caret still
+/// points at the right place.
+#[test]
+fn control_characters_are_never_echoed() {
+    use cookingbot::language::diagnostic::render_all;
+    let text = format!("{HEAD}(fe\u{1b}]0;owned\u{7}tch ?a ?b ?k large-bowl 1)\n");
+    let d = check(&text, &Validator::new(Profile::R2024));
+    assert!(!d.is_empty());
+    let shown = render_all(&d, "x.solution", &text);
+    assert!(
+        !shown.chars().any(|c| c.is_control() && c != '\n'),
+        "{shown:?}"
+    );
+    assert!(shown.contains("(fe?]0;owned?tch ?a"), "{shown}");
+}

@@ -62,7 +62,7 @@ pub struct LlmOptions {
 
 pub struct TranslateOptions {
     pub input: PathBuf,
-    /// Where to write the `.solution` file (default: standard output).
+    /// Where to write the `.solution` file (default, or `-`: standard output).
     pub output: Option<PathBuf>,
     pub profile: Profile,
     pub kitchen: Option<PathBuf>,
@@ -227,7 +227,7 @@ pub fn run_with(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    if let Some(path) = &opts.output
+    if let Some(path) = opts.output.as_ref().filter(|p| p.as_os_str() != "-")
         && let Err(msg) = crate::report::refuse_input_as_output(
             path,
             std::iter::once(opts.input.as_path()).chain(opts.kitchen.as_deref()),
@@ -272,7 +272,8 @@ pub fn run_with(
         );
         return EXIT_INVALID;
     }
-    match &opts.output {
+    // `-` is standard output, as for `evaluate`.
+    match opts.output.as_ref().filter(|p| p.as_os_str() != "-") {
         Some(path) => {
             if let Err(e) = write_atomically(path, translation.solution.as_bytes()) {
                 let _ = writeln!(err, "error: {}: {e}", path.display());

@@ -259,7 +259,7 @@ pub fn render_all<'d>(
     let mut rendered: String = diagnostics
         .by_ref()
         .take(MAX_RENDERED)
-        .map(|d| d.emit(&file, text))
+        .map(|d| terminal_safe(&d.emit(&file, text)).into_owned())
         .collect();
     let more = diagnostics.count();
     if more > 0 {
@@ -268,6 +268,28 @@ pub fn render_all<'d>(
         ));
     }
     rendered
+}
+
+/// Text as a terminal may show it: every control character but newline and tab becomes `?`
+/// (`??` for the two-byte C1 controls), so nothing echoed from a file or a server can move the
+/// cursor, retitle the window or change colours, and byte offsets into the text stay valid.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_unsafe) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| {
+            if is_unsafe(c) {
+                "?".repeat(c.len_utf8())
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+fn is_unsafe(c: char) -> bool {
+    c.is_control() && c != '\n' && c != '\t'
 }
 
 /// Keep a span inside the text and on character boundaries, so rendering never fails.
