@@ -47,9 +47,9 @@ pub mod network;
 pub mod number;
 pub mod ontology;
 pub mod profile;
-pub mod random;
 #[cfg(feature = "python")]
 mod python;
+pub mod random;
 pub mod report;
 pub mod simulation;
 pub mod translate;

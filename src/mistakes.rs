@@ -460,9 +460,8 @@ impl Golds {
     }
 
     fn stale_state(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
-        let state_in = |s: &Step| {
-            (0..s.args.len()).find(|&k| self.role(s, k) == Some(Role::KitchenStateIn))
-        };
+        let state_in =
+            |s: &Step| (0..s.args.len()).find(|&k| self.role(s, k) == Some(Role::KitchenStateIn));
         let candidates: Vec<(usize, usize)> = self
             .editable(net)
             .into_iter()

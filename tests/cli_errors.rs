@@ -754,7 +754,7 @@ fn a_billion_portions_are_refused_not_cut() {
         &o,
         1,
         &[
-            "portion-and-arrange: 1000000000 portions of 1/1000; at most 1000 are cut in one action",
+            "portion-and-arrange: 1000000000 portions of 1/1000; at most 20000 are cut in one action",
             REFUSED,
         ],
         &out,

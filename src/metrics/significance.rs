@@ -20,11 +20,7 @@ impl Resamples {
     pub fn draw(recipes: usize, count: usize, seed: u64) -> Self {
         let mut rng = SplitMix64::new(seed);
         let rows = (0..count)
-            .map(|_| {
-                (0..recipes)
-                    .map(|_| rng.below(recipes))
-                    .collect()
-            })
+            .map(|_| (0..recipes).map(|_| rng.below(recipes)).collect())
             .collect();
         Resamples { rows }
     }

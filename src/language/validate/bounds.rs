@@ -21,6 +21,10 @@ pub const MAX_DENOMINATOR: i64 = 1_000_000;
 /// The most objects one action makes: containers or tools fetched, pieces taken, portions cut.
 /// Each is an object of the kitchen state, so this bounds the cost of one action.
 pub const MAX_OBJECTS: i64 = 1_000;
+/// The most portions one `portion-and-arrange` cuts (checked when it runs: the count depends on
+/// the dough). Portions of a third of a gram are a mistake a parser makes, and the reference
+/// scores them, so this is well above a dough's weight in such portions.
+pub const MAX_PORTIONS: i64 = 20_000;
 
 /// Shown with every bound violated.
 pub const HINT: &str =

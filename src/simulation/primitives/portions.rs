@@ -7,7 +7,7 @@ use super::common::{
     amount, amount_of, done_at, list_copy, locate_on_counter, mark_used, nil_error, node_at,
     node_mut, quantity_of, set, snapshot, update_contents, update_found,
 };
-use crate::language::validate::bounds::MAX_OBJECTS;
+use crate::language::validate::bounds::MAX_PORTIONS;
 use crate::number::Number;
 use crate::simulation::kitchen::{self, Path};
 use crate::simulation::{Call, Primitive, SimError};
@@ -159,10 +159,12 @@ fn cut_portions(
         ));
     }
     // Each portion is an object of the kitchen state: refuse before making a billion of them.
+    // The reference cuts a few thousand portions in seconds (1/3 g portions of a dough), so the
+    // bound is far above the constants' own.
     let count = left.div(size_value).unwrap_or(Number::ZERO);
-    if count.num_cmp(&Number::int(MAX_OBJECTS)) == Ordering::Greater {
+    if count.num_cmp(&Number::int(MAX_PORTIONS)) == Ordering::Greater {
         return Err(SimError::new(format!(
-            "portion-and-arrange: {:.0} portions of {}; at most {MAX_OBJECTS} are cut in one action",
+            "portion-and-arrange: {:.0} portions of {}; at most {MAX_PORTIONS} are cut in one action",
             count.to_f64().ceil(),
             size_value
         )));
