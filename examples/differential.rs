@@ -41,7 +41,7 @@ fn main() -> ExitCode {
 }
 
 fn evaluator(profile: &str) -> Result<(Evaluator, Golds), String> {
-    let profile: Profile = profile.parse().map_err(|e| format!("{e}"))?;
+    let profile = profile.parse::<Profile>().map_err(|e| e.to_string())?;
     let source = locate(profile, None).map_err(|e| e.to_string())?;
     let benchmark = Benchmark::load(profile, &source).map_err(|e| e.to_string())?;
     let golds = Golds::new(

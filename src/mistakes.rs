@@ -157,11 +157,6 @@ impl Golds {
         }
     }
 
-    /// Recipe ids, in the order given.
-    pub fn recipes(&self) -> impl Iterator<Item = &str> {
-        self.networks.iter().map(|n| n.id.as_str())
-    }
-
     /// `variants` networks of every kind for every recipe, duplicates and unchanged networks
     /// left out, in recipe, kind, variant order.
     pub fn campaign(&self, variants: usize) -> Vec<Mistake> {
@@ -171,10 +166,11 @@ impl Golds {
             for kind in Kind::ALL {
                 for n in 0..variants {
                     let id = format!("{}/{}/{n}", net.id, kind.name());
-                    if let Some(m) = self.mistake(&id) {
-                        if m.text != net.text() && seen.insert(m.text.clone()) {
-                            out.push(m);
-                        }
+                    if let Some(m) = self.mistake(&id)
+                        && m.text != net.text()
+                        && seen.insert(m.text.clone())
+                    {
+                        out.push(m);
                     }
                 }
             }
@@ -606,12 +602,11 @@ mod tests {
         let mut net = g.networks[0].clone();
         // The transfer dropped: the beating gets the butter it was to pour into the bowl.
         let dropped = (0..64)
-            .map(|n| {
+            .filter_map(|n| {
                 let mut net = net.clone();
                 let mut rng = Rng::from_text(&format!("r/drop-rewire/{n}"));
                 g.drop_rewire(&mut net, &mut rng).map(|_| net)
             })
-            .flatten()
             .find(|n| !n.steps.iter().any(|s| s.name == "transfer-contents"))
             .expect("some stream drops the transfer");
         net.steps.remove(3);

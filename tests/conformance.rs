@@ -88,6 +88,18 @@ fn mismatch(ev: &Evaluator, name: &str, text: &str, expected: &[&RefRow]) -> Opt
     }
 }
 
+/// Campaign networks the reference scores differently, unexplained yet (`docs/differential.md`,
+/// "Remaining disagreements"): each must still differ, so that a fix shows here.
+const KNOWN_DIFFERENCES: [(&str, &str); 4] = [
+    // Dish approximation score 0.46 where the reference prints 0.45 (and 0.62 for 0.61).
+    ("2024", "black-bean-and-sweet-potato-salad/drop-rewire/1"),
+    ("2024", "classic-greek-salad/multi-recipe/1"),
+    // The 2023 reference signals an error (CONTENTS of NIL; NIL is not a REAL) and writes no
+    // CSV; we score the recipe.
+    ("2023", "black-bean-salad-5/drop-rewire/2"),
+    ("2023", "black-bean-and-sweet-potato-salad/swap-variable/2"),
+];
+
 /// The differential campaign (`docs/differential.md`): its networks, regenerated from the gold
 /// networks by `cookingbot::mistakes`, against the reference's values for them stored in
 /// `tests/data/differential/<profile>.tsv`.
@@ -104,17 +116,24 @@ fn campaign(profile: Profile) {
     let rows = common::differential_rows(profile.name());
     let mut ids: Vec<&PathBuf> = rows.iter().map(|r| &r.solution).collect();
     ids.dedup();
-    let mismatches: Vec<String> = ids
-        .iter()
-        .filter_map(|id| {
-            let name = id.to_string_lossy();
-            let Some(mistake) = golds.mistake(&name) else {
-                return Some(format!("{name:60} not made by the generator"));
-            };
-            let expected: Vec<&RefRow> = rows.iter().filter(|r| &&r.solution == id).collect();
-            mismatch(ev, &name, &mistake.text, &expected)
-        })
-        .collect();
+    let mut mismatches = Vec::new();
+    for id in &ids {
+        let name = id.to_string_lossy();
+        let Some(mistake) = golds.mistake(&name) else {
+            mismatches.push(format!("{name:60} not made by the generator"));
+            continue;
+        };
+        let expected: Vec<&RefRow> = rows.iter().filter(|r| &&r.solution == id).collect();
+        let differs = mismatch(ev, &name, &mistake.text, &expected);
+        let known = KNOWN_DIFFERENCES.contains(&(profile.name(), &*name));
+        match (differs, known) {
+            (Some(m), false) => mismatches.push(m),
+            (None, true) => mismatches.push(format!(
+                "{name:60} now agrees: take it out of KNOWN_DIFFERENCES"
+            )),
+            _ => {}
+        }
+    }
     assert!(
         mismatches.is_empty(),
         "profile {profile}: {} of {} campaign networks differ from the reference:\n{}",
