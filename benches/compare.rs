@@ -31,6 +31,7 @@ fn options(systems: usize) -> CompareOptions {
             shard: None,
             fail_under: Vec::new(),
             progress: false,
+            time_budget: cookingbot::simulation::DEFAULT_TIME_BUDGET,
         },
         output: PathBuf::from(STDOUT),
         format: CompareFormat::Text,
