@@ -296,15 +296,9 @@ impl Golds {
     fn swap_symbol(&self, net: &mut Network, rng: &mut Rng, ingredient: bool) -> Option<()> {
         let is_ingredient =
             |step: &Step, k: usize| self.arg_name(step, k) == Some("ingredient-concept");
-        let candidates: Vec<(usize, usize)> = self
-            .editable(net)
-            .into_iter()
-            .flat_map(|i| (0..net.steps[i].args.len()).map(move |k| (i, k)))
-            .filter(|&(i, k)| {
-                let s = &net.steps[i];
-                is_symbol(&s.args[k]) && is_ingredient(s, k) == ingredient
-            })
-            .collect();
+        let candidates = positions(net, self.editable(net), |s, k| {
+            is_symbol(&s.args[k]) && is_ingredient(s, k) == ingredient
+        });
         let &(i, k) = rng.pick(&candidates)?;
         let (name, current) = (net.steps[i].name.clone(), net.steps[i].args[k].clone());
         let mut pool: Vec<&str> = self
@@ -327,17 +321,12 @@ impl Golds {
     }
 
     fn swap_variable(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
-        let candidates: Vec<(usize, usize)> = self
-            .editable(net)
-            .into_iter()
-            .flat_map(|i| (0..net.steps[i].args.len()).map(move |k| (i, k)))
-            .filter(|&(i, k)| {
-                let s = &net.steps[i];
-                s.args[k].starts_with('?')
-                    && self.role(s, k) == Some(Role::Input)
-                    && mentioned_before(net, i, &s.args[k])
-            })
-            .collect();
+        let candidates: Vec<(usize, usize)> = positions(net, self.editable(net), |s, k| {
+            s.args[k].starts_with('?') && self.role(s, k) == Some(Role::Input)
+        })
+        .into_iter()
+        .filter(|&(i, k)| mentioned_before(net, i, &net.steps[i].args[k]))
+        .collect();
         let &(i, k) = rng.pick(&candidates)?;
         // Objects made before step i (kitchen states excluded: those are another mistake).
         let shared: &Network = net;
@@ -431,11 +420,7 @@ impl Golds {
                 net.steps[at].name = name;
             }
             kind => {
-                let symbols: Vec<(usize, usize)> = editable
-                    .iter()
-                    .flat_map(|&i| (0..net.steps[i].args.len()).map(move |k| (i, k)))
-                    .filter(|&(i, k)| is_symbol(&net.steps[i].args[k]))
-                    .collect();
+                let symbols = positions(net, editable, |s, k| is_symbol(&s.args[k]));
                 let &(i, k) = rng.pick(&symbols)?;
                 let arg = &mut net.steps[i].args[k];
                 *arg = match kind {
@@ -500,6 +485,20 @@ impl Golds {
     }
 }
 
+/// Every argument position `(step, argument)` of the steps `steps`, in order, that `keep`
+/// accepts.
+fn positions(
+    net: &Network,
+    steps: impl IntoIterator<Item = usize>,
+    keep: impl Fn(&Step, usize) -> bool,
+) -> Vec<(usize, usize)> {
+    steps
+        .into_iter()
+        .flat_map(|i| (0..net.steps[i].args.len()).map(move |k| (i, k)))
+        .filter(|&(i, k)| keep(&net.steps[i], k))
+        .collect()
+}
+
 fn mentioned_before(net: &Network, at: usize, var: &str) -> bool {
     net.steps[..at]
         .iter()
@@ -517,10 +516,7 @@ fn is_number(arg: &str) -> bool {
 /// Numbers as they go wrong: a unit slip (×10, ×100), more than asked, zero, a fraction, a
 /// float where the gold has an integer, less than one unit, negative.
 fn quantity(net: &mut Network, rng: &mut Rng) -> Option<()> {
-    let numbers: Vec<(usize, usize)> = (0..net.steps.len())
-        .flat_map(|i| (0..net.steps[i].args.len()).map(move |k| (i, k)))
-        .filter(|&(i, k)| is_number(&net.steps[i].args[k]))
-        .collect();
+    let numbers = positions(net, 0..net.steps.len(), |s, k| is_number(&s.args[k]));
     let &(i, k) = rng.pick(&numbers)?;
     let arg = &mut net.steps[i].args[k];
     let value: f64 = arg.parse().ok().or_else(|| {

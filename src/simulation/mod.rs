@@ -561,9 +561,10 @@ impl<'m> Engine<'m> {
         let mut undo = None;
         loop {
             if Instant::now() > deadline {
+                let last = path.last().and_then(|n| n.undo.as_ref()).map(|u| u.p);
                 return Err(SimError {
-                    message: self.over_time(path.last().and_then(|n| n.undo.as_ref()).map(|u| u.p)),
-                    predicate: path.last().and_then(|n| n.undo.as_ref()).map(|u| u.p),
+                    message: self.over_time(last),
+                    predicate: last,
                 });
             }
             // Enter a node.
