@@ -344,8 +344,9 @@ fn dish_items<'e>(m: &Model, dish: &'e Entity) -> &'e [Value] {
     dish.val(slot).items()
 }
 
-/// `get-ingredient-additions`: the dip, then the sprinkle, when set and the class has them.
-fn additions(m: &Model, e: &Entity) -> Vec<Value> {
+/// `get-ingredient-additions`: the dip, then the sprinkle, when set and the class has them,
+/// with the slot that holds each.
+fn additions(m: &Model, e: &Entity) -> Vec<(SlotId, Value)> {
     let mut out = Vec::new();
     let pairs = [
         ("dippable", "dipped-in"),
@@ -358,7 +359,7 @@ fn additions(m: &Model, e: &Entity) -> Vec<Value> {
         if m.onto.is_a(e.class, c) {
             let v = e.val(s);
             if v.truthy() {
-                out.push(v.clone());
+                out.push((s, v.clone()));
             }
         }
     }
@@ -372,7 +373,7 @@ pub fn all_ingredients(m: &Model, dish: &Entity) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::new();
     for item in items {
         if let Some(e) = item.as_obj() {
-            let mut adds = additions(m, e);
+            let mut adds: Vec<Value> = additions(m, e).into_iter().map(|(_, v)| v).collect();
             if !adds.is_empty() {
                 adds.append(&mut out);
                 out = adds;
@@ -423,31 +424,121 @@ pub fn unfold_dish(
     } else {
         dish.clone()
     };
-    let mut unfolded = Vec::new();
+    let mut nodes = Nodes::default();
+    let mut pieces = Vec::new();
     for item in all_ingredients(m, &copy) {
         let Some(e) = item.as_obj() else { continue };
         if m.onto.is_a(e.class, k.mixture) {
             let g = convert_to_g(m, maker, e)?;
-            unfolded.extend(unfold_mixture(m, maker, g, &[])?);
+            unfold_mixture(m, maker, &mut nodes, &mut pieces, g, &[])?;
         } else if m.onto.is_a(e.class, k.ingredient) {
-            unfolded.push(Unfolded {
-                ingredient: convert_to_g(m, maker, e)?,
+            let id = nodes.add(convert_to_g(m, maker, e)?);
+            pieces.push(Piece {
+                id,
                 hierarchy: Vec::new(),
             });
         }
     }
-    merge(m, unfolded)
+    let merged = merge(m, &mut nodes, pieces)?;
+    Ok(nodes.resolve_pieces(&merged))
+}
+
+/// Every object unfolding makes or changes, by creation number. In the reference, unfolding and
+/// merging change objects in place that other objects still point at: a component's amount
+/// becomes absolute and merging sums amounts into the first entry, while the component's
+/// mixture lists it and the `sprinkled-with` or `dipped-in` slot of the ingredient it was added
+/// to holds it. Those slots are compared with their amounts, so they are rebuilt from the final
+/// objects once merging is over.
+#[derive(Default)]
+struct Nodes {
+    entities: Vec<Entity>,
+    /// Slots of a node that point at other nodes.
+    links: Vec<Vec<(SlotId, Link)>>,
+}
+
+enum Link {
+    /// An addition: one object.
+    One(usize),
+    /// A mixture's components, in order; a component that is neither ingredient nor mixture
+    /// stays as it was.
+    Components(Vec<Result<usize, Value>>),
+}
+
+/// An entry of the unfolded dish: its ingredient and the mixtures it is part of (outermost
+/// first), as nodes.
+struct Piece {
+    id: usize,
+    hierarchy: Vec<usize>,
+}
+
+impl Nodes {
+    fn add(&mut self, e: Entity) -> usize {
+        self.entities.push(e);
+        self.links.push(Vec::new());
+        self.entities.len() - 1
+    }
+
+    /// The final state of every node, links followed (nodes only point at later ones).
+    fn resolve_all(&self) -> Vec<Arc<Entity>> {
+        let mut done: Vec<Option<Arc<Entity>>> = vec![None; self.entities.len()];
+        for id in (0..self.entities.len()).rev() {
+            let mut e = self.entities[id].clone();
+            for (slot, link) in &self.links[id] {
+                let value = match link {
+                    Link::One(n) => done[*n].clone().map_or(Value::Nil, Value::Obj),
+                    Link::Components(parts) => Value::List(Arc::new(
+                        parts
+                            .iter()
+                            .map(|p| match p {
+                                Ok(n) => done[*n].clone().map_or(Value::Nil, Value::Obj),
+                                Err(v) => v.clone(),
+                            })
+                            .collect(),
+                    )),
+                };
+                let _ = e.set(*slot, value);
+            }
+            done[id] = Some(Arc::new(e));
+        }
+        done.into_iter().flatten().collect()
+    }
+
+    fn resolve_pieces(&self, pieces: &[Piece]) -> Vec<Unfolded> {
+        if self.links.iter().all(Vec::is_empty) {
+            return pieces
+                .iter()
+                .map(|p| Unfolded {
+                    ingredient: self.entities[p.id].clone(),
+                    hierarchy: p
+                        .hierarchy
+                        .iter()
+                        .map(|&h| Arc::new(self.entities[h].clone()))
+                        .collect(),
+                })
+                .collect();
+        }
+        let done = self.resolve_all();
+        pieces
+            .iter()
+            .map(|p| Unfolded {
+                ingredient: (*done[p.id]).clone(),
+                hierarchy: p.hierarchy.iter().map(|&h| done[h].clone()).collect(),
+            })
+            .collect()
+    }
 }
 
 /// `unfold-mixture`: every component gets fraction × the mixture's amount (in the mixture's
 /// unit); nested mixtures recurse; additions of components are unfolded as they are, outside
-/// any hierarchy.
+/// any hierarchy. Returns the mixture's node.
 fn unfold_mixture(
     m: &Model,
     maker: &mut Maker<'_>,
+    nodes: &mut Nodes,
+    pieces: &mut Vec<Piece>,
     mixture: Entity,
-    parents: &[Arc<Entity>],
-) -> Result<Vec<Unfolded>, SimError> {
+    parents: &[usize],
+) -> Result<usize, SimError> {
     let k = &m.k;
     let (total, _) = quantity_of(m, &mixture)?;
     let unit = mixture
@@ -456,11 +547,15 @@ fn unfold_mixture(
         .map(|a| a.val(k.unit).clone())
         .unwrap_or(Value::Nil);
     let components = mixture.val(k.components).items().to_vec();
+    let node = nodes.add(mixture);
     let mut hierarchy = parents.to_vec();
-    hierarchy.push(Arc::new(mixture));
-    let mut out = Vec::new();
+    hierarchy.push(node);
+    let mut parts = Vec::with_capacity(components.len());
     for comp in &components {
-        let Some(c) = comp.as_obj() else { continue };
+        let Some(c) = comp.as_obj() else {
+            parts.push(Err(comp.clone()));
+            continue;
+        };
         let (fraction, _) = quantity_of(m, c)?;
         let mut c = c.clone();
         let q = maker.make_with(
@@ -473,58 +568,71 @@ fn unfold_mixture(
         );
         let _ = c.set(k.amount, Value::obj(amount));
         let adds = additions(m, &c);
-        if m.onto.is_a(c.class, k.mixture) {
-            out.extend(unfold_mixture(m, maker, c, &hierarchy)?);
+        let host = if m.onto.is_a(c.class, k.mixture) {
+            unfold_mixture(m, maker, nodes, pieces, c, &hierarchy)?
         } else if m.onto.is_a(c.class, k.ingredient) {
-            out.push(Unfolded {
-                ingredient: c,
+            let id = nodes.add(c);
+            pieces.push(Piece {
+                id,
                 hierarchy: hierarchy.clone(),
             });
-        }
-        for a in adds {
+            id
+        } else {
+            parts.push(Err(Value::obj(c)));
+            continue;
+        };
+        parts.push(Ok(host));
+        for (slot, a) in adds {
             let Some(a) = a.as_obj() else { continue };
-            if m.onto.is_a(a.class, k.mixture) {
-                out.extend(unfold_mixture(m, maker, a.clone(), &[])?);
+            let added = if m.onto.is_a(a.class, k.mixture) {
+                unfold_mixture(m, maker, nodes, pieces, a.clone(), &[])?
             } else if m.onto.is_a(a.class, k.ingredient) {
-                out.push(Unfolded {
-                    ingredient: a.clone(),
+                let id = nodes.add(a.clone());
+                pieces.push(Piece {
+                    id,
                     hierarchy: Vec::new(),
                 });
-            }
+                id
+            } else {
+                continue;
+            };
+            nodes.links[host].push((slot, Link::One(added)));
         }
     }
-    Ok(out)
+    nodes.links[node].push((k.components, Link::Components(parts)));
+    Ok(node)
 }
 
 /// Merge entries equal up to their amounts (and those of their mixtures) into the first one,
 /// summing the amounts. The result is in reverse order; after a merge the remaining entries
 /// are reversed too (SBCL's `set-difference` builds its result by pushing).
-fn merge(m: &Model, mut rest: Vec<Unfolded>) -> Result<Vec<Unfolded>, SimError> {
+fn merge(m: &Model, nodes: &mut Nodes, mut rest: Vec<Piece>) -> Result<Vec<Piece>, SimError> {
     let k = &m.k;
     let ignore = [k.amount];
-    let mut merged: Vec<Unfolded> = Vec::new();
+    let mut merged: Vec<Piece> = Vec::new();
     while !rest.is_empty() {
-        let mut item = rest.remove(0);
+        let item = rest.remove(0);
+        let e = &nodes.entities;
         let matching: Vec<usize> = (0..rest.len())
             .filter(|&i| {
                 let other = &rest[i];
-                entity_similar_ignoring(&item.ingredient, &other.ingredient, &ignore)
+                entities_similar(&e[item.id], &e[other.id], &ignore)
                     && item.hierarchy.len() == other.hierarchy.len()
                     && item
                         .hierarchy
                         .iter()
                         .zip(&other.hierarchy)
-                        .all(|(a, b)| entity_similar_ignoring(a, b, &ignore))
+                        .all(|(&a, &b)| entities_similar(&e[a], &e[b], &ignore))
             })
             .collect();
         if !matching.is_empty() {
             let mut sum = Number::ZERO;
             for &i in &matching {
-                sum = sum.add(quantity_of(m, &rest[i].ingredient)?.0);
+                sum = sum.add(quantity_of(m, &e[rest[i].id])?.0);
             }
-            let value = quantity_of(m, &item.ingredient)?.0.add(sum);
-            set_amount_value(m, &mut item.ingredient, value);
-            let keep: Vec<Unfolded> = rest
+            let value = quantity_of(m, &e[item.id])?.0.add(sum);
+            set_amount_value(m, &mut nodes.entities[item.id], value);
+            let keep: Vec<Piece> = rest
                 .into_iter()
                 .enumerate()
                 .filter(|(i, _)| !matching.contains(i))
@@ -536,10 +644,6 @@ fn merge(m: &Model, mut rest: Vec<Unfolded>) -> Result<Vec<Unfolded>, SimError> 
     }
     merged.reverse();
     Ok(merged)
-}
-
-fn entity_similar_ignoring(a: &Entity, b: &Entity, ignore: &[SlotId]) -> bool {
-    entities_similar(a, b, ignore)
 }
 
 /// Overwrite the value of an ingredient's amount in place.
