@@ -1,5 +1,6 @@
-//! The search's memo of dead ends: sets of executed actions from which the search found no
-//! complete ordering, so that it never explores the same set again.
+//! The search's memo of explored sets: sets of executed actions (each keyed with the case it
+//! ran with) whose every continuation the search has tried, so that it never explores the same
+//! set again.
 //!
 //! The memo is consulted on entering every node of the search, so a set must be neither hashed
 //! nor copied whole (that made long networks quadratic). Every node's set is one cell of an

@@ -536,8 +536,12 @@ impl<'m> Engine<'m> {
         })
     }
 
-    /// Depth-first search over orderings, remaining actions tried in file order. Sets of
-    /// executed actions already known to lead nowhere are not explored again. The path is an
+    /// Depth-first search over orderings, remaining actions tried in file order. The first
+    /// complete ordering is the execution. The 2024 reference asks IRL for every solution, so
+    /// its search goes on over every ordering and an action that fails with an error anywhere
+    /// in the tree refuses the network even when another ordering completes it; the 2023
+    /// reference evaluates nothing more once it has a solution. Sets of executed actions (with
+    /// the case each ran with) already explored are not explored again. The path is an
     /// explicit stack (networks may be far deeper than the call stack) and backtracking
     /// restores what the undone action replaced, so one set of bindings serves the whole
     /// search; the longest attempt is copied out only when the search leaves it. Which actions
@@ -555,12 +559,20 @@ impl<'m> Engine<'m> {
         let n = actions - self.repeat.iter().filter(|r| **r).count();
         let mut runnable = Runnable::new(&self.slots, state.bindings.len());
         runnable.refresh(0..actions, |q| self.applicable(q, &state.bindings));
-        let mut dead_ends = DeadEnds::new(actions);
+        // One memo key per action and case: the case decides which slots an action binds.
+        let cases = self.sigs.iter().map(|s| s.cases.len()).max().unwrap_or(1);
+        let mut dead_ends = DeadEnds::new(actions * cases);
+        let mut solution: Option<Attempt> = None;
         let mut path: Vec<Node<'m>> = Vec::new();
         let mut done = DeadEnds::empty();
         let mut undo = None;
         loop {
             if Instant::now() > deadline {
+                // Over time with an execution in hand: the rest of the tree goes unchecked.
+                if let Some(found) = solution {
+                    *state = found;
+                    return Ok(true);
+                }
                 let last = path.last().and_then(|n| n.undo.as_ref()).map(|u| u.p);
                 return Err(SimError {
                     message: self.over_time(last),
@@ -569,8 +581,14 @@ impl<'m> Engine<'m> {
             }
             // Enter a node.
             let explore = if state.steps.len() == n {
-                if state.bindings.iter().all(Binding::is_bound) {
-                    return Ok(true);
+                if solution.is_none() && state.bindings.iter().all(Binding::is_bound) {
+                    if self.model.profile == Profile::R2023 {
+                        return Ok(true);
+                    }
+                    solution = Some(Attempt {
+                        bindings: state.bindings.clone(),
+                        steps: state.steps.clone(),
+                    });
                 }
                 false
             } else {
@@ -585,7 +603,13 @@ impl<'m> Engine<'m> {
             // Run the next applicable action of the deepest node, leaving exhausted nodes.
             loop {
                 let Some(node) = path.last_mut() else {
-                    return Ok(false);
+                    return Ok(match solution {
+                        Some(found) => {
+                            *state = found;
+                            true
+                        }
+                        None => false,
+                    });
                 };
                 let child = if node.explore {
                     runnable.first_from(node.next)
@@ -594,7 +618,7 @@ impl<'m> Engine<'m> {
                 };
                 if let Some((p, case)) = child {
                     node.next = p + 1;
-                    done = dead_ends.with(node.done, p);
+                    done = dead_ends.with(node.done, p * cases + case);
                     let maker = self.maker.clone();
                     let replaced = self.execute(p, case, state)?;
                     runnable.run(p);

@@ -175,6 +175,19 @@ pub fn differential_rows(profile: &str) -> Vec<RefRow> {
     read_rows(&path, |id| PathBuf::from(id))
 }
 
+/// Other answers the reference gave for campaign networks under another random search order
+/// (`tests/data/differential/<profile>-other-answers.tsv`, none when the file is absent).
+pub fn differential_other_answers(profile: &str) -> Vec<RefRow> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/differential")
+        .join(format!("{profile}-other-answers.tsv"));
+    if path.exists() {
+        read_rows(&path, |id| PathBuf::from(id))
+    } else {
+        Vec::new()
+    }
+}
+
 fn read_rows(path: &Path, solution: impl Fn(&str) -> PathBuf) -> Vec<RefRow> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
