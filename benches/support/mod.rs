@@ -61,3 +61,18 @@ pub fn chain(actions: usize) -> String {
     }
     s
 }
+
+/// One recipe of `actions` `fetch-and-proportion`s that all start from the first kitchen state
+/// (the stale-state mistake at its worst): every order runs, so the 2024 search, which goes on
+/// after the execution looking for an error in another ordering, meets 2^actions sets of
+/// executed actions unless its budget stops it.
+pub fn independent(actions: usize) -> String {
+    let mut s = String::from("#afghan-biscuits\n(get-kitchen ?ks-0)\n");
+    for i in 0..actions {
+        s.push_str(&format!(
+            "(fetch-and-proportion ?butter-{i} ?ks-{} ?ks-0 ?container-{i} butter 1/2 g)\n",
+            i + 1
+        ));
+    }
+    s
+}

@@ -40,6 +40,12 @@ pub const MAX_ACTIONS: usize = 100_000;
 /// milliseconds), so it only stops what no bound foresaw, as a refusal rather than a hang.
 pub const DEFAULT_TIME_BUDGET: Duration = Duration::from_secs(600);
 
+/// The most actions the 2024 search runs after it has found the execution, looking for an
+/// error in another ordering. The reference walks every ordering without a memo, so a tree
+/// that needs more distinct steps than this takes it hours (one of 16 independent actions:
+/// 2^16 sets, billions of orderings); there the execution found stands.
+const CHECK_AFTER_SOLUTION: u32 = 2_000;
+
 /// Everything a simulation needs, loaded once per profile and shared by all runs.
 pub struct Model {
     pub profile: Profile,
@@ -563,12 +569,15 @@ impl<'m> Engine<'m> {
         let cases = self.sigs.iter().map(|s| s.cases.len()).max().unwrap_or(1);
         let mut dead_ends = DeadEnds::new(actions * cases);
         let mut solution: Option<Attempt> = None;
+        // Actions run since the execution was found (2024), against CHECK_AFTER_SOLUTION.
+        let mut checked = 0u32;
         let mut path: Vec<Node<'m>> = Vec::new();
         let mut done = DeadEnds::empty();
         let mut undo = None;
         loop {
-            if Instant::now() > deadline {
-                // Over time with an execution in hand: the rest of the tree goes unchecked.
+            let over_time = Instant::now() > deadline;
+            if over_time || checked > CHECK_AFTER_SOLUTION {
+                // Over budget with an execution in hand: the rest of the tree goes unchecked.
                 if let Some(found) = solution {
                     *state = found;
                     return Ok(true);
@@ -620,6 +629,7 @@ impl<'m> Engine<'m> {
                     node.next = p + 1;
                     done = dead_ends.with(node.done, p * cases + case);
                     let maker = self.maker.clone();
+                    checked += u32::from(solution.is_some());
                     let replaced = self.execute(p, case, state)?;
                     runnable.run(p);
                     runnable.refresh_users(replaced.iter().map(|(s, _)| *s), |q| {
