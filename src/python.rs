@@ -83,11 +83,12 @@ fn evaluate_texts(
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
     let profile = profile(reference)?;
+    let words = metrics.unwrap_or_default();
+    for w in words.iter().filter(|w| !w.eq_ignore_ascii_case("none")) {
+        Metric::named(w).map_err(PyValueError::new_err)?;
+    }
     py.detach(|| {
-        let metrics = match metrics {
-            Some(words) => MetricSet::from_words(&words),
-            None => MetricSet::from_words::<&str>(&[]),
-        };
+        let metrics = MetricSet::from_words(&words);
         let evaluator =
             evaluator((profile, benchmark, kitchen)).map_err(PyRuntimeError::new_err)?;
         let outcomes: Vec<Value> = texts

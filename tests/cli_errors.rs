@@ -838,3 +838,64 @@ fn translation_to_dash_is_standard_output() {
         s.listing()
     );
 }
+
+fn demo_example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-mistake.solution")
+}
+
+#[test]
+fn misspelt_metric_is_refused_with_the_closest_name() {
+    let s = Scratch::new("metric-typo");
+    let out = s.path("results.csv");
+    let o = evaluate_with(
+        &demo_example(),
+        &out,
+        &["--benchmark", "demo", "-metrics", "smatch-scor"],
+    );
+    assert_failed(
+        &o,
+        2,
+        &[
+            "`smatch-scor` is not a metric (one of smatch-score, goal-condition-success, dish-approximation-score, execution-time); did you mean `smatch-score`?",
+        ],
+        &out,
+    );
+    assert!(s.listing().is_empty());
+}
+
+#[test]
+fn metrics_separated_by_commas_or_spaces_are_the_same_columns() {
+    let s = Scratch::new("metric-lists");
+    let (comma, space) = (s.path("comma.csv"), s.path("space.csv"));
+    let a = evaluate_with(
+        &demo_example(),
+        &comma,
+        &[
+            "--benchmark",
+            "demo",
+            "-metrics",
+            "execution-time,GOAL-CONDITION-SUCCESS",
+        ],
+    );
+    let b = evaluate_with(
+        &demo_example(),
+        &space,
+        &[
+            "--benchmark",
+            "demo",
+            "-metrics",
+            "execution-time",
+            "goal-condition-success",
+        ],
+    );
+    assert_eq!((a.code, b.code), (0, 0), "{}{}", a.stderr, b.stderr);
+    let header = |p: &Path| {
+        let text = std::fs::read_to_string(p).expect("results written");
+        text.lines().next().map(str::to_owned)
+    };
+    assert_eq!(
+        header(&comma).as_deref(),
+        Some("recipe-id,goal-condition-success,execution-time")
+    );
+    assert_eq!(header(&comma), header(&space));
+}

@@ -66,7 +66,7 @@ struct EvaluateArgs {
     output: Option<PathBuf>,
     /// Metrics to compute: smatch-score goal-condition-success dish-approximation-score
     /// execution-time, or none (default: the three simulation metrics).
-    #[arg(long, num_args = 1..)]
+    #[arg(long, num_args = 1.., value_delimiter = ',', value_parser = metric_word)]
     metrics: Vec<String>,
     /// `t` or `true`: also write the HTML report beside the output (`results.html`) and open
     /// it in a browser (the reference's browser view).
@@ -107,6 +107,15 @@ struct FailUnder {
     /// Exit 1 and list the rows where METRIC prints below VALUE or NIL (repeatable).
     #[arg(long, value_name = "METRIC=VALUE", value_parser = parse_threshold)]
     fail_under: Vec<Threshold>,
+}
+
+/// A metric name or `none`: a typo is an error with the closest name, not a silently empty
+/// column (the reference ignores unknown names; a CI job would record an empty score as a pass).
+fn metric_word(s: &str) -> Result<String, String> {
+    if s.eq_ignore_ascii_case("none") {
+        return Ok(s.to_owned());
+    }
+    Metric::named(s).map(|_| s.to_owned())
 }
 
 fn parse_shard(s: &str) -> Result<Shard, String> {
@@ -239,7 +248,7 @@ enum Command {
         #[arg(long, default_value_t = 12345)]
         seed: u64,
         /// Metrics to compare (default: goal-condition-success dish-approximation-score).
-        #[arg(long, num_args = 1..)]
+        #[arg(long, num_args = 1.., value_delimiter = ',', value_parser = metric_word)]
         metrics: Vec<String>,
         /// Also write the bootstrap resample indices and the per-recipe scores (JSON), to
         /// check the statistics with another implementation.
@@ -261,7 +270,7 @@ enum Command {
         #[arg(long)]
         open: bool,
         /// Metrics to compute (default: all four).
-        #[arg(long, num_args = 1..)]
+        #[arg(long, num_args = 1.., value_delimiter = ',', value_parser = metric_word)]
         metrics: Vec<String>,
     },
     /// Open the desktop launcher (also what running the program with no arguments does):
@@ -276,7 +285,7 @@ enum Command {
         #[arg(long)]
         output: Option<PathBuf>,
         /// Metrics to tick (default: all four).
-        #[arg(long, num_args = 1..)]
+        #[arg(long, num_args = 1.., value_delimiter = ',', value_parser = metric_word)]
         metrics: Vec<String>,
         /// Start the evaluation at once (needs --input and --output).
         #[arg(long)]

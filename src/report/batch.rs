@@ -282,12 +282,10 @@ impl FromStr for Threshold {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Threshold, String> {
-        let names: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
         let (name, value) = s
             .split_once('=')
             .ok_or_else(|| format!("`{s}` is not METRIC=VALUE"))?;
-        let metric = Metric::parse(name.trim())
-            .ok_or_else(|| format!("`{name}` is not a metric (one of {})", names.join(", ")))?;
+        let metric = Metric::named(name.trim())?;
         let value = value
             .trim()
             .parse::<f64>()
@@ -410,6 +408,10 @@ mod tests {
         assert_eq!(
             "speed=1".parse::<Threshold>().unwrap_err(),
             "`speed` is not a metric (one of smatch-score, goal-condition-success, dish-approximation-score, execution-time)"
+        );
+        assert_eq!(
+            "smatch-scor=1".parse::<Threshold>().unwrap_err(),
+            "`smatch-scor` is not a metric (one of smatch-score, goal-condition-success, dish-approximation-score, execution-time); did you mean `smatch-score`?"
         );
         assert!("execution-time".parse::<Threshold>().is_err());
         assert!("execution-time=NaN".parse::<Threshold>().is_err());

@@ -14,6 +14,7 @@ pub mod markdown;
 pub mod output;
 pub mod simulation;
 
+use crate::language::validate::closest;
 use crate::metrics::Detail;
 use crate::metrics::smatch::SmatchResult;
 use crate::number::Number;
@@ -64,6 +65,19 @@ impl Metric {
         Metric::ALL
             .into_iter()
             .find(|m| m.name().eq_ignore_ascii_case(s))
+    }
+
+    /// [`Metric::parse`] with the error a user sees: the names, and the closest one to a typo.
+    pub fn named(s: &str) -> Result<Metric, String> {
+        Metric::parse(s).ok_or_else(|| {
+            let names = Metric::ALL.map(Metric::name);
+            let close = closest(&s.to_ascii_lowercase(), names.into_iter(), 1);
+            let hint = match close.first() {
+                Some(name) => format!("; did you mean `{name}`?"),
+                None => String::new(),
+            };
+            format!("`{s}` is not a metric (one of {}){hint}", names.join(", "))
+        })
     }
 }
 

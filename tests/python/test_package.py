@@ -37,6 +37,11 @@ def test_evaluate_equals_the_cli_on_every_documentation_example(command, tmp_pat
         assert [s.recipe_id for s in scores] == [r["recipe-id"] for r in expected]
 
 
+def test_a_misspelt_metric_raises_with_the_closest_name():
+    with pytest.raises(ValueError, match="did you mean `smatch-score`"):
+        cookingbot.evaluate("#afghan-biscuits\n", metrics=["smatch-scor"])
+
+
 def test_a_malformed_network_raises_with_line_and_column():
     text = "#afghan-biscuits\n(get-kitchen ?kitchen)\n(fetch ?x ?kitchen ((\n"
     with pytest.raises(cookingbot.NetworkError) as raised:
