@@ -899,3 +899,61 @@ fn metrics_separated_by_commas_or_spaces_are_the_same_columns() {
     );
     assert_eq!(header(&comma), header(&space));
 }
+
+#[test]
+fn misspelt_single_dash_option_names_the_closest_option() {
+    let s = Scratch::new("option-typo");
+    let out = s.path("results.csv");
+    let example = demo_example();
+    let o = evaluator(&[
+        OsStr::new("-inptu"),
+        example.as_os_str(),
+        OsStr::new("-output"),
+        out.as_os_str(),
+    ]);
+    assert_failed(
+        &o,
+        2,
+        &["unexpected argument '--inptu' found", "'--input'"],
+        &out,
+    );
+}
+
+#[test]
+fn missing_output_is_named() {
+    let example = demo_example();
+    let o = evaluator(&[
+        OsStr::new("--benchmark"),
+        OsStr::new("demo"),
+        OsStr::new("-input"),
+        example.as_os_str(),
+    ]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert_stderr(
+        &o,
+        &["error: the evaluation needs -output FILE (or -o FILE; - for standard output)"],
+    );
+}
+
+#[test]
+fn short_o_is_the_output_of_the_main_command() {
+    let s = Scratch::new("short-o");
+    let out = s.path("results.csv");
+    let example = demo_example();
+    let o = evaluator(&[
+        OsStr::new("--benchmark"),
+        OsStr::new("demo"),
+        OsStr::new("-input"),
+        example.as_os_str(),
+        OsStr::new("-o"),
+        out.as_os_str(),
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let csv = std::fs::read_to_string(&out).expect("results written");
+    assert!(
+        csv.starts_with(
+            "recipe-id,goal-condition-success,dish-approximation-score,execution-time\n"
+        ),
+        "{csv}"
+    );
+}

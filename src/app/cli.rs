@@ -62,7 +62,7 @@ struct EvaluateArgs {
     #[arg(long)]
     input: Vec<PathBuf>,
     /// The file to write (parent directories are created), or - for standard output.
-    #[arg(long)]
+    #[arg(short, long)]
     output: Option<PathBuf>,
     /// Metrics to compute: smatch-score goal-condition-success dish-approximation-score
     /// execution-time, or none (default: the three simulation metrics).
@@ -330,18 +330,28 @@ enum Command {
 /// The reference's keys, matched case-insensitively with one dash.
 const REFERENCE_KEYS: [&str; 5] = ["-input", "-output", "-show-output", "-lib-dir", "-metrics"];
 
-/// Rewrite the reference's single-dash keys into this program's long options.
+/// Rewrite the reference's single-dash keys into this program's long options, and any other
+/// single-dash word (`-inptu`) into a long option too, so that a typo is reported as an unknown
+/// option with the closest one, not as the short flag `-i`.
 fn normalise(args: impl Iterator<Item = OsString>) -> Vec<OsString> {
     args.map(|a| {
-        match REFERENCE_KEYS
-            .iter()
-            .find(|k| a.to_str().is_some_and(|a| k.eq_ignore_ascii_case(a)))
-        {
+        let Some(word) = a.to_str() else { return a };
+        match REFERENCE_KEYS.iter().find(|k| k.eq_ignore_ascii_case(word)) {
             Some(k) => format!("-{k}").into(),
+            None if is_single_dash_word(word) => format!("-{word}").into(),
             None => a,
         }
     })
     .collect()
+}
+
+/// `-word`: one dash, then two or more letters or dashes (not `-o`, `-`, or `-0.5`).
+fn is_single_dash_word(a: &str) -> bool {
+    a.strip_prefix('-').is_some_and(|w| {
+        w.len() >= 2
+            && w.starts_with(|c: char| c.is_ascii_alphabetic())
+            && w.chars().all(|c| c.is_ascii_alphabetic() || c == '-')
+    })
 }
 
 /// The demo's recipe ids when `--benchmark demo` selects it.
@@ -655,8 +665,13 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                         _ => code,
                     }
                 }
-                _ => {
-                    eprintln!("{USAGE}");
+                output => {
+                    let missing = match (e.input.is_empty(), output.is_none()) {
+                        (true, true) => "-input FILE and -output FILE",
+                        (true, false) => "-input FILE (a .solution file or a folder of them)",
+                        _ => "-output FILE (or -o FILE; - for standard output)",
+                    };
+                    eprintln!("error: the evaluation needs {missing}\n{USAGE}");
                     evaluate::EXIT_UNUSABLE
                 }
             }
