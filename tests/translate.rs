@@ -214,7 +214,7 @@ fn the_committed_rules_baseline_is_what_the_rules_translator_scores() {
         let fresh = std::fs::read_to_string(out.path().join(name)).unwrap();
         assert_eq!(
             fresh, committed,
-            "{name} changed: regenerate with `cookingbot-evaluator benchmark --translator rules` and review the difference"
+            "{name} changed: regenerate with `cookingbot-evaluator benchmark --translator rules --out docs` and review the difference"
         );
     }
     assert_eq!(

@@ -319,8 +319,9 @@ enum Command {
         /// A sample passes when its dish approximation score is at least this.
         #[arg(long, default_value_t = 0.9)]
         pass_threshold: f32,
-        /// Folder for baseline-<translator>.csv and .md.
-        #[arg(long, default_value = "docs")]
+        /// Folder for baseline-<translator>.csv and .md (created; the committed baselines are
+        /// regenerated with `--out docs`).
+        #[arg(long, default_value = "cookingbot-baseline")]
         out: PathBuf,
         #[command(flatten)]
         llm: LlmOptions,
