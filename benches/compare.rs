@@ -32,6 +32,7 @@ fn options(systems: usize) -> CompareOptions {
             fail_under: Vec::new(),
             progress: false,
             time_budget: cookingbot::simulation::DEFAULT_TIME_BUDGET,
+            ci: None,
         },
         output: PathBuf::from(STDOUT),
         format: CompareFormat::Text,

@@ -14,7 +14,7 @@ use crate::benchmark::{self, DataError, DataSource};
 use crate::metrics::smatch::SmatchConfig;
 use crate::ontology::Ontology;
 use crate::profile::Profile;
-use crate::report::batch::{Shard, Threshold};
+use crate::report::batch::{Bootstrap, Shard, Threshold};
 use crate::report::{Metric, MetricSet};
 use clap::builder::BoolishValueParser;
 use clap::{Args, Parser, Subcommand};
@@ -100,6 +100,16 @@ struct EvaluateArgs {
     /// Seconds one recipe's simulation may take; a recipe over it is refused (no hang).
     #[arg(long, value_name = "SECONDS", default_value_t = crate::simulation::DEFAULT_TIME_BUDGET.as_secs())]
     timeout_per_recipe: u64,
+    /// Add the 95 % bootstrap interval to each mean of the summary (--format markdown or
+    /// json), drawn as `compare` draws its intervals.
+    #[arg(long)]
+    ci: bool,
+    /// Bootstrap resamples for --ci.
+    #[arg(long, default_value_t = 1000, requires = "ci")]
+    bootstrap: usize,
+    /// Seed of the --ci resamples; the same seed gives the same intervals.
+    #[arg(long, default_value_t = 12345, requires = "ci")]
+    seed: u64,
 }
 
 #[derive(Args)]
@@ -142,6 +152,7 @@ enum CompareFormatArg {
     Csv,
     Json,
     Markdown,
+    Html,
 }
 
 impl From<CompareFormatArg> for CompareFormat {
@@ -151,6 +162,7 @@ impl From<CompareFormatArg> for CompareFormat {
             CompareFormatArg::Csv => CompareFormat::Csv,
             CompareFormatArg::Json => CompareFormat::Json,
             CompareFormatArg::Markdown => CompareFormat::Markdown,
+            CompareFormatArg::Html => CompareFormat::Html,
         }
     }
 }
@@ -359,7 +371,7 @@ fn launch(settings: crate::gui::Settings) -> i32 {
     }
 }
 
-const USAGE: &str = "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator compare BASELINE SYSTEM... [-o OUT] [--format text|csv|json|markdown] [--bootstrap N] [--seed S]\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open]\n       cookingbot-evaluator --help";
+const USAGE: &str = "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator compare BASELINE SYSTEM... [-o OUT] [--format text|csv|json|markdown|html] [--bootstrap N] [--seed S]\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open]\n       cookingbot-evaluator --help";
 
 /// Run the command line on `args` (the program name first, as `std::env::args_os` gives it)
 /// in this process, and return its exit status: the binary, the Python package's
@@ -493,6 +505,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                     fail_under: Vec::new(),
                     progress: false,
                     time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
+                    ci: None,
                 },
                 output,
                 format: format.into(),
@@ -530,6 +543,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                     fail_under: Vec::new(),
                     progress: false,
                     time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
+                    ci: None,
                 },
                 recipe,
                 open,
@@ -629,6 +643,10 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                         fail_under: e.fail_under.fail_under,
                         progress: std::io::stderr().is_terminal(),
                         time_budget: std::time::Duration::from_secs(e.timeout_per_recipe),
+                        ci: e.ci.then_some(Bootstrap {
+                            resamples: e.bootstrap,
+                            seed: e.seed,
+                        }),
                     };
                     let code = evaluate::run(&opts, &mut stdout, &mut stderr);
                     match e.show_output {

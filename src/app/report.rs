@@ -114,7 +114,7 @@ fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<ReportModel, (i32,
     }
     Ok(ReportModel {
         source: name,
-        signature: evaluate::signature(e, kitchen),
+        signature: evaluate::signature(e, kitchen, &evaluator),
         recipes: pages,
     })
 }

@@ -435,3 +435,27 @@ fn tool_home(var: &str, default: &str) -> PathBuf {
         PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(default)
     })
 }
+
+/// The data part of the signature of a run on the official 2024 data with the built-in
+/// kitchen, computed here from the files themselves (not by the product's code): SHA-256 over
+/// the gold files in the manifest's order, and of the kitchen file; 12 hex digits each.
+pub fn official_data_signature() -> String {
+    use sha2::{Digest, Sha256};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("gold/benchmark.json")).unwrap())
+            .unwrap();
+    let mut gold = Sha256::new();
+    for recipe in manifest["profiles"]["2024"]["recipes"].as_array().unwrap() {
+        let file = benchmark_dir().join(recipe["gold_file"].as_str().unwrap());
+        gold.update(std::fs::read(file).unwrap());
+    }
+    let kitchen =
+        Sha256::digest(std::fs::read(root.join("kitchens/full-kitchen-2024.json")).unwrap());
+    let short = |sum: &[u8]| -> String { sum[..6].iter().map(|b| format!("{b:02x}")).collect() };
+    format!(
+        "data official, gold sha256 {}, kitchen sha256 {}",
+        short(&gold.finalize()),
+        short(&kitchen)
+    )
+}

@@ -8,6 +8,7 @@
 
 mod render;
 
+pub(crate) use render::STYLE;
 pub use render::{escape, render};
 
 use super::dish_tree::{self, DishNode};

@@ -8,7 +8,8 @@ use crate::report::dish_tree::DishNode;
 use crate::report::json::DishDifferences;
 use std::fmt::Write;
 
-const STYLE: &str = include_str!("style.css");
+/// The page style, shared with the leaderboard page.
+pub(crate) const STYLE: &str = include_str!("style.css");
 
 /// Text made safe for HTML content and attribute values.
 pub fn escape(s: &str) -> String {
@@ -56,7 +57,8 @@ pub fn render(model: &ReportModel) -> String {
          <span class=\"chip\">reference <b>{}</b></span>\
          <span class=\"chip\">kitchen <b>{}</b></span>\
          <span class=\"chip\">metrics <b>{}</b></span>\
-         <span class=\"chip\">Smatch seed <b>{}</b>, <b>{}</b> restarts{}</span></div>\n</header>\n",
+         <span class=\"chip\">Smatch seed <b>{}</b>, <b>{}</b> restarts{}</span>\
+         <span class=\"chip\" title=\"gold sha256 {}, kitchen sha256 {}\">data <b>{}</b> gold {} kitchen {}</span></div>\n</header>\n",
         escape(&model.source),
         escape(&sig.tool),
         escape(&sig.version),
@@ -66,6 +68,11 @@ pub fn render(model: &ReportModel) -> String {
         sig.smatch.seed,
         sig.smatch.restarts,
         if sig.smatch.exact { ", exact" } else { "" },
+        sig.data.gold_sha256,
+        sig.data.kitchen_sha256,
+        sig.data.status.name(),
+        sig.data.gold_short(),
+        sig.data.kitchen_short(),
     );
     if model.recipes.len() > 1 {
         out.push_str("<nav class=\"toc\">Recipes: ");
