@@ -285,6 +285,7 @@ fn user_text_is_escaped() {
             },
         ),
         recipes: vec![page],
+        summary: None,
     };
     let html = render(&report);
     assert_self_contained(&html);
@@ -435,4 +436,43 @@ fn leaderboard_page_ranks_the_systems_and_plots_one_interval_each() {
             && l.ends_with("<td>significantly below the best</td></tr>")
     ));
     screenshot(&out, dir.path());
+}
+
+/// `report --ci` adds the means over the recipes with their 95 % bootstrap intervals. The demo
+/// mistake's goal-condition successes are 1, 1 and 6/17: a resample of three recipes averages
+/// 6/17 (all three the last, 1 in 27 of the 1000 resamples, more than the 25 the interval cuts
+/// off) up to 1 (8 in 27): [0.35, 1.00] around the mean 0.78.
+#[test]
+fn report_with_ci_shows_the_means_and_their_intervals() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = |name: &str, ci: &[&str]| {
+        let out = dir.path().join(name);
+        let mut args = vec![
+            "report".to_string(),
+            "--benchmark".into(),
+            "demo".into(),
+            demo_mistake().display().to_string(),
+            "-o".into(),
+            out.display().to_string(),
+        ];
+        args.extend(ci.iter().map(|a| a.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&args, &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        std::fs::read_to_string(&out).expect("the page is written")
+    };
+    let plain = page("plain.html", &[]);
+    assert!(!plain.contains("<section class=\"recipe summary\">"));
+    let html = page("ci.html", &["--ci"]);
+    assert_self_contained(&html);
+    assert!(html.contains(
+        "<tr><td>goal-condition-success</td><td class=\"num\">0.78</td><td class=\"num\">[0.35, 1.00]</td><td class=\"num\">3 of 3</td></tr>"
+    ), "{html}");
+    assert!(html.contains("1000 resamples, seed 12345.</p>"));
+    // The page is the plain one with the summary inserted before the recipes.
+    let start = html
+        .find("<section class=\"recipe summary\">")
+        .expect("a summary");
+    let end = start + html[start..].find("</section>\n").unwrap() + "</section>\n".len();
+    assert_eq!(format!("{}{}", &html[..start], &html[end..]), plain);
 }

@@ -100,8 +100,14 @@ struct EvaluateArgs {
     /// Seconds one recipe's simulation may take; a recipe over it is refused (no hang).
     #[arg(long, value_name = "SECONDS", default_value_t = crate::simulation::DEFAULT_TIME_BUDGET.as_secs())]
     timeout_per_recipe: u64,
+    #[command(flatten)]
+    ci: CiArgs,
+}
+
+#[derive(Args)]
+struct CiArgs {
     /// Add the 95 % bootstrap interval to each mean of the summary (--format markdown or
-    /// json), drawn as `compare` draws its intervals.
+    /// json, and the HTML report), drawn as `compare` draws its intervals.
     #[arg(long)]
     ci: bool,
     /// Bootstrap resamples for --ci.
@@ -110,6 +116,15 @@ struct EvaluateArgs {
     /// Seed of the --ci resamples; the same seed gives the same intervals.
     #[arg(long, default_value_t = 12345, requires = "ci")]
     seed: u64,
+}
+
+impl CiArgs {
+    fn bootstrap(&self) -> Option<Bootstrap> {
+        self.ci.then_some(Bootstrap {
+            resamples: self.bootstrap,
+            seed: self.seed,
+        })
+    }
 }
 
 #[derive(Args)]
@@ -275,6 +290,8 @@ enum Command {
         /// Metrics to compute (default: all four).
         #[arg(long, num_args = 1..)]
         metrics: Vec<String>,
+        #[command(flatten)]
+        ci: CiArgs,
     },
     /// Open the desktop launcher (also what running the program with no arguments does):
     /// pick the input and output, tick the metrics, start, and see why each recipe scored as
@@ -521,6 +538,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
             output,
             open,
             metrics,
+            ci,
         }) => {
             let metrics = if metrics.is_empty() {
                 MetricSet::from_words(&Metric::ALL.map(Metric::name))
@@ -543,7 +561,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                     fail_under: Vec::new(),
                     progress: false,
                     time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
-                    ci: None,
+                    ci: ci.bootstrap(),
                 },
                 recipe,
                 open,
@@ -643,10 +661,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                         fail_under: e.fail_under.fail_under,
                         progress: std::io::stderr().is_terminal(),
                         time_budget: std::time::Duration::from_secs(e.timeout_per_recipe),
-                        ci: e.ci.then_some(Bootstrap {
-                            resamples: e.bootstrap,
-                            seed: e.seed,
-                        }),
+                        ci: e.ci.bootstrap(),
                     };
                     let code = evaluate::run(&opts, &mut stdout, &mut stderr);
                     match e.show_output {

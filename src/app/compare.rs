@@ -3,7 +3,7 @@
 //! bootstrap interval and coverage, and for every system against the baseline the paired
 //! bootstrap and approximate-randomization tests and the per-recipe wins, ties and losses.
 
-use crate::app::batch::{self, Run};
+use crate::app::batch::{self, Memo, Run};
 use crate::app::evaluate::{self, EXIT_OK, EXIT_UNUSABLE, EvaluateOptions, STDOUT};
 use crate::evaluate::Evaluator;
 use crate::metrics::corpus::{
@@ -114,10 +114,12 @@ fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricCompa
     }
     let (evaluator, kitchen) = evaluate::load(&opts.evaluation, || true, err)?;
     let recipes = evaluator.benchmark.ids().len();
+    // Shared by every system: a network two systems hold is scored once.
+    let memo = Memo::default();
     let scored: Vec<Vec<Vec<Option<f64>>>> = opts
         .systems
         .iter()
-        .map(|system| system_scores(&evaluator, opts, &kitchen, system, err))
+        .map(|system| system_scores(&evaluator, opts, &kitchen, &memo, system, err))
         .collect::<Result<_, _>>()?;
     let resamples = Resamples::draw(recipes, opts.bootstrap, opts.seed);
     if let Some(path) = &opts.dump_resamples {
@@ -217,6 +219,7 @@ fn system_scores(
     evaluator: &Evaluator,
     opts: &CompareOptions,
     kitchen: &str,
+    memo: &Memo,
     system: &Path,
     err: &mut dyn Write,
 ) -> Result<Vec<Vec<Option<f64>>>, String> {
@@ -229,6 +232,7 @@ fn system_scores(
         batch: true,
         signature: evaluate::signature(&opts.evaluation, kitchen.to_string(), evaluator),
         progress: false,
+        memo,
     };
     let scored = batch::score(run, &inputs);
     let ids = evaluator.benchmark.ids();

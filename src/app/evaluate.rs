@@ -158,6 +158,7 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         batch: is_batch,
         signature,
         progress: opts.progress,
+        memo: &batch::Memo::default(),
     };
     let scored = batch::score(run, &inputs);
     if opts.smatch.exact {

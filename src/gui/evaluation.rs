@@ -142,6 +142,7 @@ pub fn run(request: &Request, progress: &Reporter<Outcome>) -> Outcome {
             .rev()
             .filter_map(|r| r.page.as_ref().ok().cloned())
             .collect(),
+        summary: None,
     };
     Outcome::Scored(Box::new(Evaluation {
         metrics: opts.metrics,

@@ -2,7 +2,7 @@
 //! signature saying how they were computed. One file gives one document of recipes; a batch, one
 //! document of files, each with its recipes or its refusal.
 
-use super::batch::{BatchReport, Bootstrap, RefusalReport};
+use super::batch::{BatchReport, Bootstrap, Mean, RefusalReport};
 use super::{Metric, MetricSet, RecipeResult};
 use crate::benchmark::DataStatus;
 use crate::metrics::Detail;
@@ -59,13 +59,13 @@ pub struct SummaryMean {
 }
 
 impl Summary {
-    pub fn of(report: &BatchReport, bootstrap: Bootstrap) -> Summary {
+    /// The summary of `means` computed with `bootstrap`.
+    pub fn new(means: Vec<Mean>, bootstrap: Bootstrap) -> Summary {
         Summary {
             bootstrap_resamples: bootstrap.resamples,
             seed: bootstrap.seed,
             nil_policy: "a recipe without a score counts as 0; execution-time averages the recipes that have one".into(),
-            metrics: report
-                .means(Some(bootstrap))
+            metrics: means
                 .into_iter()
                 .map(|m| SummaryMean {
                     metric: m.metric,
@@ -360,7 +360,7 @@ pub fn pretty(document: &impl Serialize) -> String {
 /// and each file with its recipes or its refusal. With `bootstrap` (`--ci`), also the means
 /// with their intervals.
 pub fn render_report(report: &BatchReport, bootstrap: Option<Bootstrap>) -> String {
-    let summary = bootstrap.map(|b| Summary::of(report, b));
+    let summary = bootstrap.map(|b| Summary::new(report.means(Some(b)), b));
     if !report.batch {
         let recipes = report.rows().map(|(_, r)| r.recipe.clone()).collect();
         return render(report.signature.clone(), recipes, summary);

@@ -66,9 +66,9 @@ impl Leaderboard {
 
     /// Markdown: a ranked table per metric, then the rule and the settings.
     pub fn markdown(&self) -> String {
-        let mut out = String::from("# Leaderboard\n\n");
+        let mut out = String::new();
         for board in &self.boards {
-            let _ = writeln!(out, "## {}\n", board.label);
+            let _ = writeln!(out, "## Leaderboard: {}\n", board.label);
             out.push_str("| rank | system | mean | 95% CI | coverage | p against the best | |\n");
             out.push_str("|---|---|---|---|---|---|---|\n");
             for (rank, e) in board.entries.iter().enumerate() {

@@ -5,7 +5,7 @@ use super::{
 };
 use crate::report::Metric;
 use crate::report::dish_tree::DishNode;
-use crate::report::json::DishDifferences;
+use crate::report::json::{DishDifferences, Summary};
 use std::fmt::Write;
 
 /// The page style, shared with the leaderboard page.
@@ -36,6 +36,33 @@ fn clip(s: &str, max: usize) -> String {
         t.push('…');
         t
     }
+}
+
+/// The means over the page's recipes with their 95 % bootstrap intervals (`--ci`).
+fn summary(out: &mut String, s: &Summary) {
+    out.push_str(
+        "<section class=\"recipe summary\">\n<h2>Mean over the recipes</h2>\n<table>\n<tr><th>metric</th><th>mean</th><th>95% CI</th><th>coverage</th></tr>\n",
+    );
+    for m in &s.metrics {
+        let mean = m.mean.map_or("NIL".to_string(), |v| format!("{v:.2}"));
+        let ci = m.ci.map_or("NIL".to_string(), |[low, high]| {
+            format!("[{low:.2}, {high:.2}]")
+        });
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"num\">{mean}</td><td class=\"num\">{ci}</td><td class=\"num\">{} of {}</td></tr>",
+            m.metric.name(),
+            m.with_value,
+            m.rows
+        );
+    }
+    let _ = write!(
+        out,
+        "</table>\n<p class=\"rule\">{}. 95% CI: percentile bootstrap over the recipes, {} resamples, seed {}.</p>\n</section>\n",
+        escape(&s.nil_policy),
+        s.bootstrap_resamples,
+        s.seed
+    );
 }
 
 /// The whole page.
@@ -85,6 +112,9 @@ pub fn render(model: &ReportModel) -> String {
             );
         }
         out.push_str("</nav>\n");
+    }
+    if let Some(s) = &model.summary {
+        summary(&mut out, s);
     }
     for (i, r) in model.recipes.iter().enumerate() {
         recipe(&mut out, i + 1, r);
