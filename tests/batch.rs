@@ -685,6 +685,21 @@ fn compare_finds_gold_significantly_better_than_the_perturbed_set_on_any_thread_
     }
     let ci = &system["difference_ci"];
     assert!(ci[0].as_f64() <= Some(difference) && Some(difference) <= ci[1].as_f64());
+    // The leaderboard: gold first, the perturbed set significantly below it.
+    let board = &metric["leaderboard"];
+    assert_eq!(board[0]["system"], path(&gold));
+    assert_eq!(board[0]["p_against_best"], serde_json::Value::Null);
+    assert_eq!(board[1]["rank"], 2);
+    assert_eq!(board[1]["system"], path(&perturbed));
+    assert_eq!(
+        board[1]["p_against_best"],
+        system["p_approximate_randomization"]
+    );
+    assert_eq!(board[1]["not_significantly_different_from_best"], false);
+    assert_eq!(
+        report["leaderboard_test"],
+        "paired approximate-randomization test against the best, p >= 0.05"
+    );
     // Another seed draws other resamples: the intervals move, the means do not.
     let mut reseeded = args.to_vec();
     reseeded.extend(["--seed", "7"]);

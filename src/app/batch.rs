@@ -206,3 +206,32 @@ pub fn score(run: Run<'_>, inputs: &[Input]) -> ShardReport {
         files,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::benchmark::DataSource;
+    use crate::profile::Profile;
+
+    /// The same network laid out differently is one memo entry, with the scores of a fresh
+    /// evaluation.
+    #[test]
+    fn a_network_held_twice_is_scored_once() {
+        let evaluator = Evaluator::new(Profile::R2024, DataSource::Demo).unwrap();
+        let text = include_str!("../../gold/demo/garden-salad.solution");
+        let spaced = text.replace('\n', "\n\n");
+        let metrics = MetricSet::default();
+        let memo = Memo::default();
+        let first = &evaluator.prepare(text).unwrap()[0];
+        let second = &evaluator.prepare(&spaced).unwrap()[0];
+        assert_ne!(first.predicates[1].span, second.predicates[1].span);
+        let a = memo.evaluate(&evaluator, first, &metrics).unwrap();
+        let b = memo.evaluate(&evaluator, second, &metrics).unwrap();
+        assert_eq!(memo.0.lock().unwrap().len(), 1);
+        let fresh = evaluator.evaluate_recipe(second, &metrics).unwrap();
+        for m in metrics.iter() {
+            assert_eq!(a.formatted(m), fresh.formatted(m));
+            assert_eq!(b.formatted(m), fresh.formatted(m));
+        }
+    }
+}

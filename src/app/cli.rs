@@ -388,7 +388,7 @@ fn launch(settings: crate::gui::Settings) -> i32 {
     }
 }
 
-const USAGE: &str = "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator compare BASELINE SYSTEM... [-o OUT] [--format text|csv|json|markdown|html] [--bootstrap N] [--seed S]\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open]\n       cookingbot-evaluator --help";
+const USAGE: &str = "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N] [--ci [--bootstrap N] [--seed S]]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator compare BASELINE SYSTEM... [-o OUT] [--format text|csv|json|markdown|html] [--bootstrap N] [--seed S]\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open] [--ci]\n       cookingbot-evaluator --help";
 
 /// Run the command line on `args` (the program name first, as `std::env::args_os` gives it)
 /// in this process, and return its exit status: the binary, the Python package's

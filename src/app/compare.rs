@@ -14,7 +14,7 @@ use crate::metrics::significance::{
     paired_randomization_p,
 };
 use crate::report::batch::{Row, Shard, UnitOutcome};
-use crate::report::leaderboard::{Board, Entry, Leaderboard};
+use crate::report::leaderboard::{Board, Entry, LEVEL, Leaderboard};
 use crate::report::{self, Metric};
 use serde_json::json;
 use std::io::Write;
@@ -395,6 +395,12 @@ fn render(comparisons: &[MetricComparison], opts: &CompareOptions) -> String {
                     json!({
                         "metric": c.metric.name(),
                         "systems": c.systems.iter().map(system_json).collect::<Vec<_>>(),
+                        "leaderboard": c.ranking.iter().enumerate().map(|(rank, &(k, p))| json!({
+                            "rank": rank + 1,
+                            "system": c.systems[k].name,
+                            "p_against_best": p,
+                            "not_significantly_different_from_best": p.is_none_or(|p| p >= LEVEL),
+                        })).collect::<Vec<_>>(),
                     })
                 })
                 .collect();
@@ -403,6 +409,7 @@ fn render(comparisons: &[MetricComparison], opts: &CompareOptions) -> String {
                 "randomization_trials": RANDOMIZATION_TRIALS,
                 "seed": opts.seed,
                 "nil_policy": "a recipe left out or without execution scores 0",
+                "leaderboard_test": format!("{TEST_AGAINST_BEST} against the best, p >= {LEVEL}"),
                 "metrics": metrics,
             });
             format!(
