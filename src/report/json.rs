@@ -65,17 +65,40 @@ impl Summary {
             bootstrap_resamples: bootstrap.resamples,
             seed: bootstrap.seed,
             nil_policy: "a recipe without a score counts as 0; execution-time averages the recipes that have one".into(),
-            metrics: means
-                .into_iter()
-                .map(|m| SummaryMean {
-                    metric: m.metric,
-                    mean: m.mean,
-                    ci: m.interval.map(|i| [i.low, i.high]),
-                    with_value: m.with_value,
-                    rows: m.rows,
-                })
-                .collect(),
+            metrics: means.iter().map(SummaryMean::from).collect(),
         }
+    }
+}
+
+impl From<&Mean> for SummaryMean {
+    fn from(m: &Mean) -> SummaryMean {
+        SummaryMean {
+            metric: m.metric,
+            mean: m.mean,
+            ci: m.interval.map(|i| [i.low, i.high]),
+            with_value: m.with_value,
+            rows: m.rows,
+        }
+    }
+}
+
+impl SummaryMean {
+    /// The cells the summaries (Markdown, HTML) print: metric, mean (two decimals), the
+    /// interval when `with_ci`, coverage; `NIL` where there is no value.
+    pub fn cells(&self, with_ci: bool) -> Vec<String> {
+        let nil = || "NIL".to_string();
+        let mut cells = vec![
+            self.metric.name().to_string(),
+            self.mean.map_or_else(nil, |v| format!("{v:.2}")),
+        ];
+        if with_ci {
+            cells.push(
+                self.ci
+                    .map_or_else(nil, |[low, high]| format!("[{low:.2}, {high:.2}]")),
+            );
+        }
+        cells.push(format!("{} of {}", self.with_value, self.rows));
+        cells
     }
 }
 

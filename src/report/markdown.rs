@@ -3,6 +3,7 @@
 //! rows, the rows below `--fail-under` thresholds, and the signature.
 
 use super::batch::{BatchReport, Bootstrap, Threshold};
+use super::json::SummaryMean;
 use std::fmt::Write;
 
 /// With `bootstrap` (`--ci`), the means carry their 95 % bootstrap intervals.
@@ -47,19 +48,7 @@ pub fn render(
         out.push_str("| metric | mean | coverage |\n|---|---:|---:|\n");
     }
     for m in &means {
-        let mean = m.mean.map_or("NIL".to_string(), |v| format!("{v:.2}"));
-        let interval = match (ci, m.interval) {
-            (false, _) => String::new(),
-            (true, Some(i)) => format!(" [{:.2}, {:.2}] |", i.low, i.high),
-            (true, None) => " NIL |".to_string(),
-        };
-        let _ = writeln!(
-            out,
-            "| {} | {mean} |{interval} {} of {} |",
-            m.metric.name(),
-            m.with_value,
-            m.rows
-        );
+        let _ = writeln!(out, "| {} |", SummaryMean::from(m).cells(ci).join(" | "));
     }
     if let Some(b) = bootstrap {
         let _ = writeln!(

@@ -44,16 +44,10 @@ fn summary(out: &mut String, s: &Summary) {
         "<section class=\"recipe summary\">\n<h2>Mean over the recipes</h2>\n<table>\n<tr><th>metric</th><th>mean</th><th>95% CI</th><th>coverage</th></tr>\n",
     );
     for m in &s.metrics {
-        let mean = m.mean.map_or("NIL".to_string(), |v| format!("{v:.2}"));
-        let ci = m.ci.map_or("NIL".to_string(), |[low, high]| {
-            format!("[{low:.2}, {high:.2}]")
-        });
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td class=\"num\">{mean}</td><td class=\"num\">{ci}</td><td class=\"num\">{} of {}</td></tr>",
-            m.metric.name(),
-            m.with_value,
-            m.rows
+            "<tr><td>{}</td></tr>",
+            m.cells(true).join("</td><td class=\"num\">")
         );
     }
     let _ = write!(
