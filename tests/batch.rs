@@ -297,6 +297,10 @@ fn junit_has_a_test_case_per_recipe_and_per_refused_file() {
     assert_eq!(xml.matches("</testcase>").count(), 4);
     assert_eq!(xml.matches("<testsuite ").count(), 1);
     assert!(xml.contains("<property name=\"profile\" value=\"2024\"/>"));
+    let (gold_sum, kitchen_sum) = common::official_data_sums();
+    assert!(xml.contains(&format!(
+        "<property name=\"data\" value=\"official\"/>\n      <property name=\"gold-sha256\" value=\"{gold_sum}\"/>\n      <property name=\"kitchen-sha256\" value=\"{kitchen_sum}\"/>\n"
+    )), "{xml}");
     assert!(xml.contains(&format!(
         "<testcase classname=\"{two}\" name=\"cole-slaw\">\n      <system-out>goal-condition-success 1.00, dish-approximation-score 1.00, execution-time 6420</system-out>\n    </testcase>"
     )));

@@ -436,10 +436,10 @@ fn tool_home(var: &str, default: &str) -> PathBuf {
     })
 }
 
-/// The data part of the signature of a run on the official 2024 data with the built-in
-/// kitchen, computed here from the files themselves (not by the product's code): SHA-256 over
-/// the gold files in the manifest's order, and of the kitchen file; 12 hex digits each.
-pub fn official_data_signature() -> String {
+/// The SHA-256 sums (hex) of the official 2024 gold files, concatenated in the manifest's
+/// order, and of the built-in kitchen file, computed here from the files themselves (not by the
+/// product's code).
+pub fn official_data_sums() -> (String, String) {
     use sha2::{Digest, Sha256};
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let manifest: serde_json::Value =
@@ -452,10 +452,17 @@ pub fn official_data_signature() -> String {
     }
     let kitchen =
         Sha256::digest(std::fs::read(root.join("kitchens/full-kitchen-2024.json")).unwrap());
-    let short = |sum: &[u8]| -> String { sum[..6].iter().map(|b| format!("{b:02x}")).collect() };
+    let hex = |sum: &[u8]| -> String { sum.iter().map(|b| format!("{b:02x}")).collect() };
+    (hex(&gold.finalize()), hex(&kitchen))
+}
+
+/// The data part of the signature of a run on the official 2024 data with the built-in
+/// kitchen: text reports show 12 hex digits of each sum.
+pub fn official_data_signature() -> String {
+    let (gold, kitchen) = official_data_sums();
     format!(
         "data official, gold sha256 {}, kitchen sha256 {}",
-        short(&gold.finalize()),
-        short(&kitchen)
+        &gold[..12],
+        &kitchen[..12]
     )
 }
