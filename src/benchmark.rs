@@ -6,7 +6,8 @@
 
 use crate::language::ast::Recipe;
 use crate::profile::Profile;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -76,6 +77,69 @@ pub struct FileEntry {
     pub path: String,
     pub size: u64,
     pub sha256: String,
+}
+
+impl FileEntry {
+    /// Whether `bytes` are this file as the benchmark published it; `Err` says how they differ.
+    pub fn check(&self, bytes: &[u8]) -> Result<(), String> {
+        if bytes.len() as u64 != self.size {
+            return Err(format!(
+                "has {} bytes, the benchmark's has {}",
+                bytes.len(),
+                self.size
+            ));
+        }
+        let sum = sha256_hex(bytes);
+        if sum != self.sha256 {
+            return Err(format!(
+                "has SHA-256 {sum}, the benchmark's is {}",
+                self.sha256
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The SHA-256 sum of `bytes` in lower-case hex, as the manifest writes it.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether a run scored against the published benchmark: the signature says which, so that a
+/// replaced gold file cannot pass for the benchmark's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DataStatus {
+    /// Every gold file read matches the manifest's checksum.
+    Official,
+    /// Some gold file differs from the manifest's checksum (or the manifest has none for it).
+    Modified,
+    /// The embedded demo benchmark: our own recipes, not the benchmark's.
+    Demo,
+}
+
+impl DataStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            DataStatus::Official => "official",
+            DataStatus::Modified => "modified",
+            DataStatus::Demo => "demo",
+        }
+    }
+}
+
+/// What identifies the gold data a benchmark was read from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoldFingerprint {
+    /// SHA-256 over the gold files read, concatenated in manifest order.
+    pub sha256: String,
+    pub status: DataStatus,
+    /// The first gold file that differs from the manifest, and how.
+    pub first_difference: Option<String>,
 }
 
 /// The manifest of a profile.
@@ -281,6 +345,7 @@ pub struct Benchmark {
     pub profile: Profile,
     pub source: DataSource,
     pub recipes: Vec<GoldRecipe>,
+    pub fingerprint: GoldFingerprint,
 }
 
 impl Benchmark {
@@ -289,8 +354,23 @@ impl Benchmark {
     /// starts with `#black-bean-salad-4`).
     pub fn load(profile: Profile, source: &DataSource) -> Result<Benchmark, DataError> {
         let mut recipes = Vec::new();
-        for entry in source.manifest(profile)?.recipes {
+        let manifest = source.manifest(profile)?;
+        let mut sum = Sha256::new();
+        let mut first_difference = None;
+        for entry in manifest.recipes {
             let (path, text) = source.gold_text(&entry.gold_file)?;
+            sum.update(text.as_bytes());
+            if first_difference.is_none() && *source != DataSource::Demo {
+                let published = manifest.files.iter().find(|f| f.path == entry.gold_file);
+                first_difference = match published.map(|f| f.check(text.as_bytes())) {
+                    Some(Ok(())) => None,
+                    Some(Err(reason)) => Some(format!("{} {reason}", entry.gold_file)),
+                    None => Some(format!(
+                        "{} has no checksum in the manifest",
+                        entry.gold_file
+                    )),
+                };
+            }
             let parsed = crate::language::parse::parse(&text);
             if let Some(d) = parsed.diagnostics.iter().find(|d| d.is_error()) {
                 return Err(DataError::Malformed {
@@ -315,10 +395,20 @@ impl Benchmark {
                 file: path,
             });
         }
+        let status = match (source, &first_difference) {
+            (DataSource::Demo, _) => DataStatus::Demo,
+            (_, None) => DataStatus::Official,
+            (_, Some(_)) => DataStatus::Modified,
+        };
         Ok(Benchmark {
             profile,
             source: source.clone(),
             recipes,
+            fingerprint: GoldFingerprint {
+                sha256: hex(&sum.finalize()),
+                status,
+                first_difference,
+            },
         })
     }
 

@@ -8,7 +8,6 @@
 
 use crate::benchmark::manifest;
 use crate::profile::Profile;
-use sha2::{Digest, Sha256};
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, Write};
@@ -334,34 +333,16 @@ pub fn verify(
                 });
             }
         };
-        let differs = |reason| FetchError::Differs {
+        entry.check(&bytes).map_err(|reason| FetchError::Differs {
             file: entry.path.clone(),
             reason,
-        };
-        if bytes.len() as u64 != entry.size {
-            return Err(differs(format!(
-                "has {} bytes, the benchmark's has {}",
-                bytes.len(),
-                entry.size
-            )));
-        }
-        let sum = hex(&Sha256::digest(&bytes));
-        if sum != entry.sha256 {
-            return Err(differs(format!(
-                "has SHA-256 {sum}, the benchmark's is {}",
-                entry.sha256
-            )));
-        }
+        })?;
     }
     progress(Progress::Verifying {
         checked: files.len(),
         total: files.len(),
     });
     Ok(())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Stream `url` into the file `to`.

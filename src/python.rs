@@ -59,6 +59,7 @@ fn evaluator(key: EvaluatorKey) -> Result<Arc<Evaluator>, String> {
         fail_under: Vec::new(),
         progress: false,
         time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
+        ci: None,
     };
     let (loaded, _) = evaluate::load(&opts, || true, &mut std::io::sink())?;
     let loaded = Arc::new(loaded);

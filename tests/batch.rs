@@ -68,9 +68,10 @@ fn path(p: &Path) -> &str {
 /// The trailing signature line of a batch CSV with the default settings.
 fn signature_line() -> String {
     format!(
-        "# signature: cookingbot-evaluator {}; profile 2024; kitchen builtin; metrics {}; smatch seed 0, restarts 4, exact no\n",
+        "# signature: cookingbot-evaluator {}; profile 2024; kitchen builtin; metrics {}; smatch seed 0, restarts 4, exact no; {}\n",
         env!("CARGO_PKG_VERSION"),
-        HEADER
+        HEADER,
+        common::official_data_signature()
     )
 }
 
@@ -296,6 +297,10 @@ fn junit_has_a_test_case_per_recipe_and_per_refused_file() {
     assert_eq!(xml.matches("</testcase>").count(), 4);
     assert_eq!(xml.matches("<testsuite ").count(), 1);
     assert!(xml.contains("<property name=\"profile\" value=\"2024\"/>"));
+    let (gold_sum, kitchen_sum) = common::official_data_sums();
+    assert!(xml.contains(&format!(
+        "<property name=\"data\" value=\"official\"/>\n      <property name=\"gold-sha256\" value=\"{gold_sum}\"/>\n      <property name=\"kitchen-sha256\" value=\"{kitchen_sum}\"/>\n"
+    )), "{xml}");
     assert!(xml.contains(&format!(
         "<testcase classname=\"{two}\" name=\"cole-slaw\">\n      <system-out>goal-condition-success 1.00, dish-approximation-score 1.00, execution-time 6420</system-out>\n    </testcase>"
     )));
@@ -599,8 +604,9 @@ fn merge_refuses_incomplete_or_foreign_shards() {
              {d}/{GOOD},afghan-biscuits,2735\n\
              {d}/{TWO_RECIPES},cole-slaw,6420\n\
              {d}/{TWO_RECIPES},almond-crescent-cookies-2,3190\n\
-             # signature: cookingbot-evaluator {}; profile 2024; kitchen builtin; metrics execution-time; smatch seed 0, restarts 4, exact no\n",
-            env!("CARGO_PKG_VERSION")
+             # signature: cookingbot-evaluator {}; profile 2024; kitchen builtin; metrics execution-time; smatch seed 0, restarts 4, exact no; {}\n",
+            env!("CARGO_PKG_VERSION"),
+            common::official_data_signature()
         )
     );
     let o = run(&[
@@ -683,6 +689,21 @@ fn compare_finds_gold_significantly_better_than_the_perturbed_set_on_any_thread_
     }
     let ci = &system["difference_ci"];
     assert!(ci[0].as_f64() <= Some(difference) && Some(difference) <= ci[1].as_f64());
+    // The leaderboard: gold first, the perturbed set significantly below it.
+    let board = &metric["leaderboard"];
+    assert_eq!(board[0]["system"], path(&gold));
+    assert_eq!(board[0]["p_against_best"], serde_json::Value::Null);
+    assert_eq!(board[1]["rank"], 2);
+    assert_eq!(board[1]["system"], path(&perturbed));
+    assert_eq!(
+        board[1]["p_against_best"],
+        system["p_approximate_randomization"]
+    );
+    assert_eq!(board[1]["not_significantly_different_from_best"], false);
+    assert_eq!(
+        report["leaderboard_test"],
+        "paired approximate-randomization test against the best, p >= 0.05"
+    );
     // Another seed draws other resamples: the intervals move, the means do not.
     let mut reseeded = args.to_vec();
     reseeded.extend(["--seed", "7"]);
@@ -803,5 +824,88 @@ fn compare_refuses_execution_time_and_a_missing_system() {
     assert_eq!(
         stderr(&out),
         "error: no-such-dir: no such file or directory\n"
+    );
+}
+
+/// `--ci` adds each mean's 95 % bootstrap interval. With a perfect recipe and one without
+/// execution, a resample's mean is 0, 0.5 or 1, with 0 and 1 each a quarter of the 1000
+/// resamples, far more than the 25 the percentile interval cuts off at either end: [0, 1].
+/// Execution time has one row with a value: its interval is that value.
+#[test]
+fn ci_adds_the_bootstrap_interval_to_the_means() {
+    common::require_data!();
+    let dir = scratch("ci");
+    let (good, nil) = (
+        perturbed_file(GOOD),
+        perturbed_file("almond-crescent-cookies-2--drop-line--1.solution"),
+    );
+    let md = dir.join("r.md");
+    let args = ["--input", &good, "--input", &nil, "-output", path(&md)];
+    let o = run(&[&args[..], &["--format", "markdown", "--ci"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = read(&md);
+    assert!(
+        text.contains(
+            "| metric | mean | 95% CI | coverage |\n|---|---:|---:|---:|\n\
+             | goal-condition-success | 0.50 | [0.00, 1.00] | 1 of 2 |\n\
+             | dish-approximation-score | 0.50 | [0.00, 1.00] | 1 of 2 |\n\
+             | execution-time | 2735.00 | [2735.00, 2735.00] | 1 of 2 |\n\
+             \n95% CI: percentile bootstrap over the rows the mean averages, 1000 resamples, seed 12345.\n"
+        ),
+        "{text}"
+    );
+    // Without --ci, no interval anywhere.
+    let o = run(&[&args[..], &["--format", "markdown"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!read(&md).contains("95% CI"));
+
+    // JSON: the summary holds the interval `compare` would draw for these rows and seed.
+    let gold = gold();
+    let json = dir.join("r.json");
+    let base = [
+        "--input",
+        path(&gold),
+        "-output",
+        path(&json),
+        "--format",
+        "json",
+    ];
+    let o = run(&base);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let plain: serde_json::Value = serde_json::from_str(&read(&json)).expect("JSON");
+    assert_eq!(plain.get("summary"), None);
+    let o = run(&[&base[..], &["--ci", "--bootstrap", "200", "--seed", "7"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&read(&json)).expect("JSON");
+    assert_eq!(v["files"], plain["files"]);
+    let summary = &v["summary"];
+    assert_eq!(summary["bootstrap_resamples"], 200);
+    assert_eq!(summary["seed"], 7);
+    let goals: Vec<f64> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["recipes"].as_array().unwrap())
+        .map(|r| r["goal_condition_success"]["value"].as_f64().unwrap_or(0.0))
+        .collect();
+    assert_eq!(goals.len(), 30);
+    use cookingbot::metrics::significance::{Resamples, bootstrap_interval};
+    let expected = bootstrap_interval(&goals, &Resamples::draw(30, 200, 7));
+    let gcs = &summary["metrics"][0];
+    assert_eq!(gcs["metric"], "goal-condition-success");
+    assert_eq!(gcs["ci"], serde_json::json!([expected.low, expected.high]));
+    assert!(expected.low < gcs["mean"].as_f64().unwrap());
+    assert!(gcs["mean"].as_f64().unwrap() < expected.high);
+    assert_eq!(
+        (gcs["with_value"].clone(), gcs["rows"].clone()),
+        (30.into(), 30.into())
+    );
+
+    // Only the summary formats take it.
+    let o = run(&[&base[..4], &["--ci"]].concat());
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: --ci adds intervals to the means of the summary: use it with --format markdown or json\n"
     );
 }

@@ -264,3 +264,99 @@ fn malformed_kitchen_is_refused_clearly() {
     );
     assert!(o.stdout.is_empty());
 }
+
+/// Copy the folder `from` into `to`, recursively.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The signature says which data scored the run: the published benchmark is `official`; a
+/// copy with one gold character changed is `modified`, with one warning.
+#[test]
+fn a_changed_gold_file_makes_the_signature_say_modified() {
+    common::require_data!();
+    let dir = scratch("modified");
+    let copy = dir.join("benchmark");
+    copy_tree(&common::benchmark_dir().join("data"), &copy.join("data"));
+    let changed =
+        copy.join("data/gold-standard-solutions/meaning-only/almond-crescent-cookies.solution");
+    let text = std::fs::read_to_string(&changed).unwrap();
+    assert_eq!(text.matches("butter 230 g").count(), 1);
+    std::fs::write(&changed, text.replace("butter 230 g", "butter 231 g")).unwrap();
+    let evaluate = |benchmark: &Path| {
+        run(&[
+            "--input",
+            &example("wrong-ingredient.solution"),
+            "--output",
+            "-",
+            "--format",
+            "json",
+            "--benchmark",
+            &benchmark.display().to_string(),
+        ])
+    };
+    let signature = |o: &Output| {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        v["signature"]["data"].clone()
+    };
+
+    let official = evaluate(&common::benchmark_dir());
+    assert_eq!(official.status.code(), Some(0), "{}", stderr(&official));
+    assert!(
+        !stderr(&official).contains("warning"),
+        "{}",
+        stderr(&official)
+    );
+    let official = signature(&official);
+    let (gold_sum, kitchen_sum) = common::official_data_sums();
+    assert_eq!(
+        official,
+        serde_json::json!({"status": "official", "gold_sha256": gold_sum, "kitchen_sha256": kitchen_sum})
+    );
+
+    let modified = evaluate(&copy);
+    assert_eq!(modified.status.code(), Some(0), "{}", stderr(&modified));
+    let warning = "warning: the gold data is not the published benchmark's (data/gold-standard-solutions/meaning-only/almond-crescent-cookies.solution has SHA-256 ";
+    assert_eq!(
+        stderr(&modified).matches(warning).count(),
+        1,
+        "{}",
+        stderr(&modified)
+    );
+    assert_eq!(stderr(&modified).matches("warning").count(), 1);
+    let modified = signature(&modified);
+    assert_eq!(modified["status"], "modified");
+    assert_ne!(modified["gold_sha256"], official["gold_sha256"]);
+    assert_eq!(modified["kitchen_sha256"], official["kitchen_sha256"]);
+    assert_eq!(modified["gold_sha256"].as_str().map(str::len), Some(64));
+
+    // The demo is neither.
+    let demo = run(&[
+        "--input",
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/demo-mistake.solution")
+            .display()
+            .to_string(),
+        "--output",
+        "-",
+        "--format",
+        "markdown",
+        "--benchmark",
+        "demo",
+    ]);
+    assert_eq!(demo.status.code(), Some(0), "{}", stderr(&demo));
+    assert!(
+        stdout(&demo).contains("; data demo, gold sha256 "),
+        "{}",
+        stdout(&demo)
+    );
+}

@@ -13,7 +13,7 @@ use cookingbot::language::parse::parse;
 use cookingbot::metrics::gold_run;
 use cookingbot::profile::Profile;
 use cookingbot::report::html::{RecipePage, ReportModel, render};
-use cookingbot::report::json::{Signature, SmatchSettings};
+use cookingbot::report::json::{DataSignature, Signature, SmatchSettings};
 use cookingbot::report::{Metric, MetricSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -278,8 +278,14 @@ fn user_text_is_escaped() {
                 restarts: 4,
                 exact: false,
             },
+            DataSignature {
+                status: evaluator.benchmark.fingerprint.status,
+                gold_sha256: evaluator.benchmark.fingerprint.sha256.clone(),
+                kitchen_sha256: evaluator.model.kitchen_sha256.clone(),
+            },
         ),
         recipes: vec![page],
+        summary: None,
     };
     let html = render(&report);
     assert_self_contained(&html);
@@ -366,4 +372,107 @@ fn screenshot(page: &Path, scratch: &Path) {
     let background = &pixels[..channels];
     let drawn = pixels.chunks(channels).filter(|p| *p != background).count();
     assert!(drawn * 10 > pixels.len() / channels, "{drawn} drawn pixels");
+}
+
+/// `compare --format html` with three systems: a ranked board per metric with one interval per
+/// system in the forest plot, a copy of the best marked as not significantly different from
+/// it, the perturbed set marked as below it; drawn by a real browser.
+#[test]
+fn leaderboard_page_ranks_the_systems_and_plots_one_interval_each() {
+    common::require_data!();
+    let dir = tempfile::tempdir().unwrap();
+    let gold = common::benchmark_dir().join("data/gold-standard-solutions/meaning-only");
+    let copy = dir.path().join("gold-copy");
+    std::fs::create_dir(&copy).unwrap();
+    for entry in std::fs::read_dir(&gold).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
+    }
+    let perturbed = common::rebuilt("2024").join("perturbed");
+    let out = dir.path().join("board.html");
+    let o = run(
+        &[
+            "compare",
+            &perturbed.display().to_string(),
+            &gold.display().to_string(),
+            &copy.display().to_string(),
+            "--format",
+            "html",
+            "-o",
+            &out.display().to_string(),
+        ],
+        &[("COOKINGBOT_BENCHMARK", &common::benchmark_dir())],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let html = std::fs::read_to_string(&out).expect("the page is written");
+    assert_self_contained(&html);
+    assert!(html.contains("paired approximate-randomization test against the best gives p ≥ 0.05"));
+    let boards: Vec<&str> = html
+        .split("<section class=\"recipe board\">")
+        .skip(1)
+        .collect();
+    assert_eq!(boards.len(), 2);
+    assert!(boards[0].starts_with("\n<h2>Goal-Condition Success</h2>"));
+    for board in &boards {
+        assert_eq!(board.matches("<svg class=\"forest\"").count(), 1);
+        assert_eq!(board.matches("<line class=\"ci\"").count(), 3);
+        assert_eq!(board.matches("<circle class=\"mean\"").count(), 3);
+        // Gold and its copy tie for the best (input order first); the perturbed set is last.
+        let rows: Vec<&str> = board
+            .lines()
+            .filter(|l| l.starts_with("<tr class="))
+            .collect();
+        assert_eq!(rows.len(), 3, "{board}");
+        assert!(rows[0].starts_with("<tr class=\"best\"><td class=\"num\">1</td>"));
+        assert!(rows[0].contains(&format!(">{}<", gold.display())));
+        assert!(rows[1].starts_with("<tr class=\"tied\"><td class=\"num\">2</td>"));
+        assert!(rows[1].ends_with(
+            "<td class=\"num\">1.0000</td><td>≈ not significantly different from the best</td></tr>"
+        ));
+        assert!(rows[2].contains(&format!(">{}<", perturbed.display())));
+    }
+    assert!(boards[0].lines().any(
+        |l| l.starts_with("<tr class=\"below\"><td class=\"num\">3</td>")
+            && l.ends_with("<td>significantly below the best</td></tr>")
+    ));
+    screenshot(&out, dir.path());
+}
+
+/// `report --ci` adds the means over the recipes with their 95 % bootstrap intervals. The demo
+/// mistake's goal-condition successes are 1, 1 and 6/17: a resample of three recipes averages
+/// 6/17 (all three the last, 1 in 27 of the 1000 resamples, more than the 25 the interval cuts
+/// off) up to 1 (8 in 27): [0.35, 1.00] around the mean 0.78.
+#[test]
+fn report_with_ci_shows_the_means_and_their_intervals() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = |name: &str, ci: &[&str]| {
+        let out = dir.path().join(name);
+        let mut args = vec![
+            "report".to_string(),
+            "--benchmark".into(),
+            "demo".into(),
+            demo_mistake().display().to_string(),
+            "-o".into(),
+            out.display().to_string(),
+        ];
+        args.extend(ci.iter().map(|a| a.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&args, &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        std::fs::read_to_string(&out).expect("the page is written")
+    };
+    let plain = page("plain.html", &[]);
+    assert!(!plain.contains("<section class=\"recipe summary\">"));
+    let html = page("ci.html", &["--ci"]);
+    assert_self_contained(&html);
+    assert!(html.contains(
+        "<tr><td>goal-condition-success</td><td class=\"num\">0.78</td><td class=\"num\">[0.35, 1.00]</td><td class=\"num\">3 of 3</td></tr>"
+    ), "{html}");
+    assert!(html.contains("1000 resamples, seed 12345.</p>"));
+    // The page is the plain one with the summary inserted before the recipes.
+    let start = html
+        .find("<section class=\"recipe summary\">")
+        .expect("a summary");
+    let end = start + html[start..].find("</section>\n").unwrap() + "</section>\n".len();
+    assert_eq!(format!("{}{}", &html[..start], &html[end..]), plain);
 }

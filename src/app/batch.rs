@@ -5,14 +5,16 @@
 use crate::app::check::read_solution_text;
 use crate::evaluate::{Evaluator, Refusal};
 use crate::language::ast::Recipe;
-use crate::report::MetricSet;
 use crate::report::batch::{
     RefusalReport, Row, Shard, ShardFile, ShardReport, UnitOutcome, UnitResult,
 };
 use crate::report::json::Signature;
+use crate::report::{MetricSet, RecipeResult};
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// The solution files the inputs name, in order: a file as given; for a directory, every
 /// `*.solution` file below it, sorted by path. `Err` names an input that does not exist or a
@@ -109,6 +111,35 @@ pub struct Run<'a> {
     pub signature: Signature,
     /// Draw a progress bar on stderr.
     pub progress: bool,
+    /// Networks scored earlier with the same evaluator and metrics.
+    pub memo: &'a Memo,
+}
+
+/// Scores of networks already scored, keyed by the network's canonical text: `compare` scores a
+/// network once however many systems hold it (systems agree on many recipes, and a batch may
+/// hold a file twice). A score depends on the network alone, not on where its text lies.
+/// Refusals are not kept: their diagnostics point into the file that holds the network.
+#[derive(Default)]
+pub struct Memo(Mutex<HashMap<String, RecipeResult>>);
+
+impl Memo {
+    fn evaluate(
+        &self,
+        evaluator: &Evaluator,
+        recipe: &Recipe,
+        metrics: &MetricSet,
+    ) -> Result<RecipeResult, Refusal> {
+        let key = recipe.to_string();
+        let known = self.0.lock().ok().and_then(|m| m.get(&key).cloned());
+        if let Some(result) = known {
+            return Ok(result);
+        }
+        let result = evaluator.evaluate_recipe(recipe, metrics)?;
+        if let Ok(mut m) = self.0.lock() {
+            m.insert(key, result.clone());
+        }
+        Ok(result)
+    }
 }
 
 /// Score this run's shard of the inputs' work units, in parallel.
@@ -144,7 +175,10 @@ pub fn score(run: Run<'_>, inputs: &[Input]) -> ShardReport {
             let p = &prepared[f];
             let outcome = match &p.recipes {
                 Err(refusal) => UnitOutcome::Refused(refusal.clone()),
-                Ok(recipes) => match run.evaluator.evaluate_recipe(&recipes[unit], run.metrics) {
+                Ok(recipes) => match run
+                    .memo
+                    .evaluate(run.evaluator, &recipes[unit], run.metrics)
+                {
                     Ok(result) => UnitOutcome::Scored(Box::new(Row::new(&result, run.metrics))),
                     Err(refusal) => UnitOutcome::Refused(refusal_report(p.input, &refusal)),
                 },
@@ -170,5 +204,34 @@ pub fn score(run: Run<'_>, inputs: &[Input]) -> ShardReport {
         shard: run.shard,
         batch: run.batch,
         files,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::benchmark::DataSource;
+    use crate::profile::Profile;
+
+    /// The same network laid out differently is one memo entry, with the scores of a fresh
+    /// evaluation.
+    #[test]
+    fn a_network_held_twice_is_scored_once() {
+        let evaluator = Evaluator::new(Profile::R2024, DataSource::Demo).unwrap();
+        let text = include_str!("../../gold/demo/garden-salad.solution");
+        let spaced = text.replace('\n', "\n\n");
+        let metrics = MetricSet::default();
+        let memo = Memo::default();
+        let first = &evaluator.prepare(text).unwrap()[0];
+        let second = &evaluator.prepare(&spaced).unwrap()[0];
+        assert_ne!(first.predicates[1].span, second.predicates[1].span);
+        let a = memo.evaluate(&evaluator, first, &metrics).unwrap();
+        let b = memo.evaluate(&evaluator, second, &metrics).unwrap();
+        assert_eq!(memo.0.lock().unwrap().len(), 1);
+        let fresh = evaluator.evaluate_recipe(second, &metrics).unwrap();
+        for m in metrics.iter() {
+            assert_eq!(a.formatted(m), fresh.formatted(m));
+            assert_eq!(b.formatted(m), fresh.formatted(m));
+        }
     }
 }

@@ -14,7 +14,7 @@ use crate::benchmark::{self, DataError, DataSource};
 use crate::metrics::smatch::SmatchConfig;
 use crate::ontology::Ontology;
 use crate::profile::Profile;
-use crate::report::batch::{Shard, Threshold};
+use crate::report::batch::{Bootstrap, Shard, Threshold};
 use crate::report::{Metric, MetricSet};
 use clap::builder::BoolishValueParser;
 use clap::{Args, Parser, Subcommand};
@@ -100,6 +100,31 @@ struct EvaluateArgs {
     /// Seconds one recipe's simulation may take; a recipe over it is refused (no hang).
     #[arg(long, value_name = "SECONDS", default_value_t = crate::simulation::DEFAULT_TIME_BUDGET.as_secs())]
     timeout_per_recipe: u64,
+    #[command(flatten)]
+    ci: CiArgs,
+}
+
+#[derive(Args)]
+struct CiArgs {
+    /// Add the 95 % bootstrap interval to each mean of the summary (--format markdown or
+    /// json, and the HTML report), drawn as `compare` draws its intervals.
+    #[arg(long)]
+    ci: bool,
+    /// Bootstrap resamples for --ci.
+    #[arg(long, default_value_t = 1000, requires = "ci")]
+    bootstrap: usize,
+    /// Seed of the --ci resamples; the same seed gives the same intervals.
+    #[arg(long, default_value_t = 12345, requires = "ci")]
+    seed: u64,
+}
+
+impl CiArgs {
+    fn bootstrap(&self) -> Option<Bootstrap> {
+        self.ci.then_some(Bootstrap {
+            resamples: self.bootstrap,
+            seed: self.seed,
+        })
+    }
 }
 
 #[derive(Args)]
@@ -151,6 +176,7 @@ enum CompareFormatArg {
     Csv,
     Json,
     Markdown,
+    Html,
 }
 
 impl From<CompareFormatArg> for CompareFormat {
@@ -160,6 +186,7 @@ impl From<CompareFormatArg> for CompareFormat {
             CompareFormatArg::Csv => CompareFormat::Csv,
             CompareFormatArg::Json => CompareFormat::Json,
             CompareFormatArg::Markdown => CompareFormat::Markdown,
+            CompareFormatArg::Html => CompareFormat::Html,
         }
     }
 }
@@ -272,6 +299,8 @@ enum Command {
         /// Metrics to compute (default: all four).
         #[arg(long, num_args = 1.., value_delimiter = ',', value_parser = metric_word)]
         metrics: Vec<String>,
+        #[command(flatten)]
+        ci: CiArgs,
     },
     /// Open the desktop launcher (also what running the program with no arguments does):
     /// pick the input and output, tick the metrics, start, and see why each recipe scored as
@@ -379,7 +408,7 @@ fn launch(settings: crate::gui::Settings) -> i32 {
     }
 }
 
-const USAGE: &str = "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator compare BASELINE SYSTEM... [-o OUT] [--format text|csv|json|markdown] [--bootstrap N] [--seed S]\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open]\n       cookingbot-evaluator --help";
+const USAGE: &str = "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N] [--ci [--bootstrap N] [--seed S]]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator compare BASELINE SYSTEM... [-o OUT] [--format text|csv|json|markdown|html] [--bootstrap N] [--seed S]\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open] [--ci]\n       cookingbot-evaluator --help";
 
 /// Run the command line on `args` (the program name first, as `std::env::args_os` gives it)
 /// in this process, and return its exit status: the binary, the Python package's
@@ -513,6 +542,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                     fail_under: Vec::new(),
                     progress: false,
                     time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
+                    ci: None,
                 },
                 output,
                 format: format.into(),
@@ -528,6 +558,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
             output,
             open,
             metrics,
+            ci,
         }) => {
             let metrics = if metrics.is_empty() {
                 MetricSet::from_words(&Metric::ALL.map(Metric::name))
@@ -550,6 +581,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                     fail_under: Vec::new(),
                     progress: false,
                     time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
+                    ci: ci.bootstrap(),
                 },
                 recipe,
                 open,
@@ -649,6 +681,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                         fail_under: e.fail_under.fail_under,
                         progress: std::io::stderr().is_terminal(),
                         time_budget: std::time::Duration::from_secs(e.timeout_per_recipe),
+                        ci: e.ci.bootstrap(),
                     };
                     let code = evaluate::run(&opts, &mut stdout, &mut stderr);
                     match e.show_output {

@@ -3,7 +3,7 @@
 //! bootstrap interval and coverage, and for every system against the baseline the paired
 //! bootstrap and approximate-randomization tests and the per-recipe wins, ties and losses.
 
-use crate::app::batch::{self, Run};
+use crate::app::batch::{self, Memo, Run};
 use crate::app::evaluate::{self, EXIT_OK, EXIT_UNUSABLE, EvaluateOptions, STDOUT};
 use crate::evaluate::Evaluator;
 use crate::metrics::corpus::{
@@ -14,6 +14,7 @@ use crate::metrics::significance::{
     paired_randomization_p,
 };
 use crate::report::batch::{Row, Shard, UnitOutcome};
+use crate::report::leaderboard::{Board, Entry, LEVEL, Leaderboard};
 use crate::report::{self, Metric};
 use serde_json::json;
 use std::io::Write;
@@ -28,8 +29,14 @@ pub enum CompareFormat {
     Text,
     Csv,
     Json,
+    /// The comparison tables, then the leaderboard.
     Markdown,
+    /// The leaderboard as a self-contained page with a forest plot.
+    Html,
 }
+
+/// The test that decides whether a system is told apart from the best on the leaderboard.
+const TEST_AGAINST_BEST: &str = "paired approximate-randomization test";
 
 pub struct CompareOptions {
     /// The baseline first, then the systems; each a `.solution` file or a directory of them.
@@ -64,6 +71,9 @@ struct Paired {
 struct MetricComparison {
     metric: Metric,
     systems: Vec<SystemStats>,
+    /// Indices into `systems` by corpus mean, best first (input order among equal means),
+    /// each with the p-value of the test against the best (`None` for the best).
+    ranking: Vec<(usize, Option<f64>)>,
 }
 
 /// Run the comparison, writing the table to the output and problems to `err`.
@@ -104,10 +114,12 @@ fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricCompa
     }
     let (evaluator, kitchen) = evaluate::load(&opts.evaluation, || true, err)?;
     let recipes = evaluator.benchmark.ids().len();
+    // Shared by every system: a network two systems hold is scored once.
+    let memo = Memo::default();
     let scored: Vec<Vec<Vec<Option<f64>>>> = opts
         .systems
         .iter()
-        .map(|system| system_scores(&evaluator, opts, &kitchen, system, err))
+        .map(|system| system_scores(&evaluator, opts, &kitchen, &memo, system, err))
         .collect::<Result<_, _>>()?;
     let resamples = Resamples::draw(recipes, opts.bootstrap, opts.seed);
     if let Some(path) = &opts.dump_resamples {
@@ -120,7 +132,7 @@ fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricCompa
         .enumerate()
         .map(|(m, metric)| {
             let baseline = nil_as_zero(&scored[0][m]);
-            let systems = opts
+            let systems: Vec<SystemStats> = opts
                 .systems
                 .iter()
                 .zip(&scored)
@@ -144,10 +156,32 @@ fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricCompa
                     }
                 })
                 .collect();
-            MetricComparison { metric, systems }
+            let values: Vec<Vec<f64>> = scored.iter().map(|s| nil_as_zero(&s[m])).collect();
+            MetricComparison {
+                metric,
+                ranking: ranking(&systems, &values, opts.seed),
+                systems,
+            }
         })
         .collect();
     Ok(comparisons)
+}
+
+/// The systems by corpus mean, best first, each with the p-value of the paired
+/// approximate-randomization test against the best.
+fn ranking(systems: &[SystemStats], values: &[Vec<f64>], seed: u64) -> Vec<(usize, Option<f64>)> {
+    let mut order: Vec<usize> = (0..systems.len()).collect();
+    order.sort_by(|&a, &b| systems[b].mean.mean.total_cmp(&systems[a].mean.mean));
+    let best = order[0];
+    order
+        .into_iter()
+        .map(|k| {
+            let p = (k != best).then(|| {
+                paired_randomization_p(&values[k], &values[best], RANDOMIZATION_TRIALS, seed)
+            });
+            (k, p)
+        })
+        .collect()
 }
 
 /// Write the resamples and, per metric and system, the per-recipe scores (NIL as 0) as JSON.
@@ -185,6 +219,7 @@ fn system_scores(
     evaluator: &Evaluator,
     opts: &CompareOptions,
     kitchen: &str,
+    memo: &Memo,
     system: &Path,
     err: &mut dyn Write,
 ) -> Result<Vec<Vec<Option<f64>>>, String> {
@@ -195,8 +230,9 @@ fn system_scores(
         metrics: &opts.evaluation.metrics,
         shard: Shard::WHOLE,
         batch: true,
-        signature: evaluate::signature(&opts.evaluation, kitchen.to_string()),
+        signature: evaluate::signature(&opts.evaluation, kitchen.to_string(), evaluator),
         progress: false,
+        memo,
     };
     let scored = batch::score(run, &inputs);
     let ids = evaluator.benchmark.ids();
@@ -328,9 +364,11 @@ fn render(comparisons: &[MetricComparison], opts: &CompareOptions) -> String {
                 }
                 text.push('\n');
             }
-            text.push_str(&format!("_{settings}._\n"));
+            text.push_str(&format!("_{settings}._\n\n"));
+            text.push_str(&leaderboard(comparisons, settings).markdown());
             text
         }
+        CompareFormat::Html => leaderboard(comparisons, settings).html(),
         CompareFormat::Csv => {
             let mut writer = csv::Writer::from_writer(Vec::new());
             let mut header = vec!["metric"];
@@ -357,6 +395,12 @@ fn render(comparisons: &[MetricComparison], opts: &CompareOptions) -> String {
                     json!({
                         "metric": c.metric.name(),
                         "systems": c.systems.iter().map(system_json).collect::<Vec<_>>(),
+                        "leaderboard": c.ranking.iter().enumerate().map(|(rank, &(k, p))| json!({
+                            "rank": rank + 1,
+                            "system": c.systems[k].name,
+                            "p_against_best": p,
+                            "not_significantly_different_from_best": p.is_none_or(|p| p >= LEVEL),
+                        })).collect::<Vec<_>>(),
                     })
                 })
                 .collect();
@@ -365,6 +409,7 @@ fn render(comparisons: &[MetricComparison], opts: &CompareOptions) -> String {
                 "randomization_trials": RANDOMIZATION_TRIALS,
                 "seed": opts.seed,
                 "nil_policy": "a recipe left out or without execution scores 0",
+                "leaderboard_test": format!("{TEST_AGAINST_BEST} against the best, p >= {LEVEL}"),
                 "metrics": metrics,
             });
             format!(
@@ -372,6 +417,34 @@ fn render(comparisons: &[MetricComparison], opts: &CompareOptions) -> String {
                 serde_json::to_string_pretty(&document).unwrap_or_default()
             )
         }
+    }
+}
+
+fn leaderboard(comparisons: &[MetricComparison], settings: String) -> Leaderboard {
+    Leaderboard {
+        test: TEST_AGAINST_BEST,
+        settings,
+        boards: comparisons
+            .iter()
+            .map(|c| Board {
+                label: c.metric.label(),
+                entries: c
+                    .ranking
+                    .iter()
+                    .map(|&(k, p)| {
+                        let s = &c.systems[k];
+                        Entry {
+                            system: s.name.clone(),
+                            mean: s.mean.mean,
+                            low: s.interval.low,
+                            high: s.interval.high,
+                            coverage: coverage(&s.mean),
+                            p_against_best: p,
+                        }
+                    })
+                    .collect(),
+            })
+            .collect(),
     }
 }
 

@@ -10,8 +10,10 @@ use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
 use crate::metrics::smatch::SmatchConfig;
 use crate::profile::Profile;
-use crate::report::batch::{BatchReport, Shard, ShardReport, Threshold, UnitOutcome, assemble};
-use crate::report::json::{RecipeReport, Signature, SmatchSettings, value};
+use crate::report::batch::{
+    BatchReport, Bootstrap, Shard, ShardReport, Threshold, UnitOutcome, assemble,
+};
+use crate::report::json::{DataSignature, RecipeReport, Signature, SmatchSettings, value};
 use crate::report::{self, MetricSet};
 use serde_json::json;
 use std::io::Write;
@@ -72,6 +74,8 @@ pub struct EvaluateOptions {
     pub progress: bool,
     /// The time one recipe's simulation may take before it is refused (`--timeout-per-recipe`).
     pub time_budget: std::time::Duration,
+    /// Bootstrap intervals of the means in the markdown and JSON reports (`--ci`).
+    pub ci: Option<Bootstrap>,
 }
 
 impl EvaluateOptions {
@@ -84,8 +88,12 @@ impl EvaluateOptions {
     }
 }
 
-/// The signature of a run with these options and the named kitchen.
-pub(crate) fn signature(opts: &EvaluateOptions, kitchen: String) -> Signature {
+/// The signature of a run with these options, the named kitchen and the evaluator's data.
+pub(crate) fn signature(
+    opts: &EvaluateOptions,
+    kitchen: String,
+    evaluator: &Evaluator,
+) -> Signature {
     Signature::new(
         opts.profile.to_string(),
         kitchen,
@@ -94,6 +102,11 @@ pub(crate) fn signature(opts: &EvaluateOptions, kitchen: String) -> Signature {
             seed: opts.smatch.seed,
             restarts: opts.smatch.restarts,
             exact: opts.smatch.exact,
+        },
+        DataSignature {
+            status: evaluator.benchmark.fingerprint.status,
+            gold_sha256: evaluator.benchmark.fingerprint.sha256.clone(),
+            kitchen_sha256: evaluator.model.kitchen_sha256.clone(),
         },
     )
 }
@@ -137,7 +150,7 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             return EXIT_UNUSABLE;
         }
     };
-    let signature = signature(opts, kitchen);
+    let signature = signature(opts, kitchen, &evaluator);
     let run = Run {
         evaluator: &evaluator,
         metrics: &opts.metrics,
@@ -145,6 +158,7 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         batch: is_batch,
         signature,
         progress: opts.progress,
+        memo: &batch::Memo::default(),
     };
     let scored = batch::score(run, &inputs);
     if opts.smatch.exact {
@@ -179,6 +193,7 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         opts.format,
         &opts.output,
         &opts.fail_under,
+        opts.ci,
         out,
         err,
     )
@@ -189,6 +204,12 @@ fn check_options(opts: &EvaluateOptions) -> Result<(), String> {
         return Err(
             "--shard writes the shard's results for `merge`: use it with --format json".into(),
         );
+    }
+    if opts.ci.is_some() && !matches!(opts.format, Format::Json | Format::Markdown) {
+        return Err("--ci adds intervals to the means of the summary: use it with --format markdown or json".into());
+    }
+    if opts.ci.is_some_and(|b| b.resamples == 0) {
+        return Err("--bootstrap needs at least one resample".into());
     }
     check_thresholds(&opts.fail_under, &opts.metrics)
 }
@@ -303,6 +324,7 @@ pub fn merge(opts: &MergeOptions, out: &mut dyn Write, err: &mut dyn Write) -> i
         opts.format,
         &opts.output,
         &opts.fail_under,
+        None,
         out,
         err,
     )
@@ -314,6 +336,7 @@ fn finish(
     format: Format,
     output: &Path,
     thresholds: &[Threshold],
+    ci: Option<Bootstrap>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
@@ -331,9 +354,9 @@ fn finish(
     }
     let text = match format {
         Format::Csv => report::csv::render_report(report),
-        Format::Json => report::json::render_report(report),
+        Format::Json => report::json::render_report(report, ci),
         Format::Junit => report::junit::render(report, thresholds),
-        Format::Markdown => report::markdown::render(report, thresholds),
+        Format::Markdown => report::markdown::render(report, thresholds, ci),
     };
     if let Err(code) = write_output(output, text.as_bytes(), format, out, err) {
         return code;
@@ -443,7 +466,8 @@ fn write_output(
 }
 
 /// The evaluator for the options, and the name of its kitchen. Missing data is downloaded
-/// when the solutions name official recipes (`names_official`, see [`data::locate`]).
+/// when the solutions name official recipes (`names_official`, see [`data::locate`]). Gold
+/// data that differs from the published benchmark is warned about here, once per run.
 pub(crate) fn load(
     opts: &EvaluateOptions,
     names_official: impl FnOnce() -> bool,
@@ -454,6 +478,12 @@ pub(crate) fn load(
     let source =
         data::locate(opts.data_request(), names_official, err).map_err(|e| e.to_string())?;
     let data = Benchmark::load(opts.profile, &source).map_err(|e| e.to_string())?;
+    if let Some(difference) = &data.fingerprint.first_difference {
+        let _ = writeln!(
+            err,
+            "warning: the gold data is not the published benchmark's ({difference}); the signature says `modified`"
+        );
+    }
     let mut evaluator = Evaluator::with(model, data);
     evaluator.smatch = opts.smatch.clone();
     Ok((evaluator, kitchen))

@@ -8,7 +8,9 @@ use super::simulate::pick;
 use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
 use crate::metrics::gold_run;
+use crate::report::batch::means;
 use crate::report::html::{RecipePage, ReportModel, render};
+use crate::report::json::{RecipeReport, Summary};
 use crate::report::{MetricSet, write_atomically};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -105,17 +107,24 @@ fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<ReportModel, (i32,
         None => None,
     };
     let mut pages = Vec::new();
+    let mut shown = Vec::new();
     // Results are in the reference's order, the reverse of the file.
     for (recipe, result) in recipes.iter().zip(results.iter().rev()) {
         if only.as_ref().is_some_and(|id| *id != recipe.id) {
             continue;
         }
         pages.push(recipe_page(&evaluator, recipe, &text, result, &e.metrics).map_err(unusable)?);
+        shown.push(RecipeReport::new(result, &e.metrics));
     }
+    let summary = e.ci.map(|b| {
+        let rows: Vec<&RecipeReport> = shown.iter().collect();
+        Summary::new(means(&rows, &e.metrics, Some(b)), b)
+    });
     Ok(ReportModel {
         source: name,
-        signature: evaluate::signature(e, kitchen),
+        signature: evaluate::signature(e, kitchen, &evaluator),
         recipes: pages,
+        summary,
     })
 }
 

@@ -45,6 +45,7 @@ impl Request {
             fail_under: Vec::new(),
             progress: false,
             time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
+            ci: None,
             // The window names its data folder (or the demo) and fetches only from its button.
             offline: true,
         }
@@ -135,12 +136,13 @@ pub fn run(request: &Request, progress: &Reporter<Outcome>) -> Outcome {
     }
     let report = ReportModel {
         source: name,
-        signature: evaluate::signature(&opts, kitchen),
+        signature: evaluate::signature(&opts, kitchen, &evaluator),
         recipes: rows
             .iter()
             .rev()
             .filter_map(|r| r.page.as_ref().ok().cloned())
             .collect(),
+        summary: None,
     };
     Outcome::Scored(Box::new(Evaluation {
         metrics: opts.metrics,

@@ -9,7 +9,8 @@
 
 use super::json::{RecipeReport, Signature};
 use super::{Metric, MetricSet, RecipeResult};
-use crate::metrics::corpus::corpus_mean;
+use crate::metrics::corpus::{corpus_mean, nil_as_zero};
+use crate::metrics::significance::{Interval, Resamples, bootstrap_interval};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -315,6 +316,16 @@ pub struct Mean {
     /// Rows with a value, of `rows`.
     pub with_value: usize,
     pub rows: usize,
+    /// The mean's 95 % bootstrap interval, when asked for (`--ci`).
+    pub interval: Option<Interval>,
+}
+
+/// How `--ci` draws the intervals of the means: the rows the mean averages are resampled, as
+/// `compare` resamples recipes, with the same seeded function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bootstrap {
+    pub resamples: usize,
+    pub seed: u64,
 }
 
 impl BatchReport {
@@ -357,32 +368,46 @@ impl BatchReport {
             .collect()
     }
 
-    /// The mean of each computed metric's unrounded values, summed in output order. A score
-    /// follows the corpus NIL policy (`metrics::corpus`: a row without a value counts as 0);
-    /// the execution time, where 0 would be a reward, averages the rows that have one.
-    pub fn means(&self) -> Vec<Mean> {
-        let rows: Vec<&Row> = self.rows().map(|(_, r)| r).collect();
-        self.metrics()
-            .iter()
-            .map(|metric| {
-                let values: Vec<Option<f64>> =
-                    rows.iter().map(|r| r.recipe.value(metric)).collect();
-                let with_value: Vec<Option<f64>> =
-                    values.iter().copied().filter(Option::is_some).collect();
-                let averaged = if metric == Metric::ExecutionTime {
-                    &with_value
-                } else {
-                    &values
-                };
-                Mean {
-                    metric,
-                    mean: (!with_value.is_empty()).then(|| corpus_mean(averaged).mean),
-                    with_value: with_value.len(),
-                    rows: rows.len(),
-                }
-            })
-            .collect()
+    /// The mean of each computed metric over the rows, in output order (see [`means`]).
+    pub fn means(&self, bootstrap: Option<Bootstrap>) -> Vec<Mean> {
+        let rows: Vec<&RecipeReport> = self.rows().map(|(_, r)| &r.recipe).collect();
+        means(&rows, &self.metrics(), bootstrap)
     }
+}
+
+/// The mean of each metric's unrounded values over `rows`, summed in order. A score follows
+/// the corpus NIL policy (`metrics::corpus`: a row without a value counts as 0); the execution
+/// time, where 0 would be a reward, averages the rows that have one. With `bootstrap`, each
+/// mean also gets its 95 % bootstrap interval.
+pub fn means(
+    rows: &[&RecipeReport],
+    metrics: &MetricSet,
+    bootstrap: Option<Bootstrap>,
+) -> Vec<Mean> {
+    metrics
+        .iter()
+        .map(|metric| {
+            let values: Vec<Option<f64>> = rows.iter().map(|r| r.value(metric)).collect();
+            let with_value: Vec<Option<f64>> =
+                values.iter().copied().filter(Option::is_some).collect();
+            let averaged = if metric == Metric::ExecutionTime {
+                &with_value
+            } else {
+                &values
+            };
+            let interval = bootstrap.filter(|_| !with_value.is_empty()).map(|b| {
+                let resamples = Resamples::draw(averaged.len(), b.resamples, b.seed);
+                bootstrap_interval(&nil_as_zero(averaged), &resamples)
+            });
+            Mean {
+                metric,
+                mean: (!with_value.is_empty()).then(|| corpus_mean(averaged).mean),
+                with_value: with_value.len(),
+                rows: rows.len(),
+                interval,
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -2,8 +2,9 @@
 //! signature saying how they were computed. One file gives one document of recipes; a batch, one
 //! document of files, each with its recipes or its refusal.
 
-use super::batch::{BatchReport, RefusalReport};
+use super::batch::{BatchReport, Bootstrap, Mean, RefusalReport};
 use super::{Metric, MetricSet, RecipeResult};
+use crate::benchmark::DataStatus;
 use crate::metrics::Detail;
 use crate::metrics::dish::DishDetail;
 use crate::number::Number;
@@ -33,6 +34,72 @@ pub struct EvaluationReport {
     pub signature: Signature,
     /// In the CSV's order (the reverse of the file).
     pub recipes: Vec<RecipeReport>,
+    /// The means with their intervals, with `--ci` only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Summary>,
+}
+
+/// The means of a run with their 95 % bootstrap intervals (`--ci`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub bootstrap_resamples: usize,
+    pub seed: u64,
+    pub nil_policy: String,
+    pub metrics: Vec<SummaryMean>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SummaryMean {
+    pub metric: Metric,
+    /// `None` when no row has a value.
+    pub mean: Option<f64>,
+    pub ci: Option<[f64; 2]>,
+    pub with_value: usize,
+    pub rows: usize,
+}
+
+impl Summary {
+    /// The summary of `means` computed with `bootstrap`.
+    pub fn new(means: Vec<Mean>, bootstrap: Bootstrap) -> Summary {
+        Summary {
+            bootstrap_resamples: bootstrap.resamples,
+            seed: bootstrap.seed,
+            nil_policy: "a recipe without a score counts as 0; execution-time averages the recipes that have one".into(),
+            metrics: means.iter().map(SummaryMean::from).collect(),
+        }
+    }
+}
+
+impl From<&Mean> for SummaryMean {
+    fn from(m: &Mean) -> SummaryMean {
+        SummaryMean {
+            metric: m.metric,
+            mean: m.mean,
+            ci: m.interval.map(|i| [i.low, i.high]),
+            with_value: m.with_value,
+            rows: m.rows,
+        }
+    }
+}
+
+impl SummaryMean {
+    /// The cells the summaries (Markdown, HTML) print: metric, mean (two decimals), the
+    /// interval when `with_ci`, coverage; `NIL` where there is no value.
+    pub fn cells(&self, with_ci: bool) -> Vec<String> {
+        let nil = || "NIL".to_string();
+        let mut cells = vec![
+            self.metric.name().to_string(),
+            self.mean.map_or_else(nil, |v| format!("{v:.2}")),
+        ];
+        if with_ci {
+            cells.push(
+                self.ci
+                    .map_or_else(nil, |[low, high]| format!("[{low:.2}, {high:.2}]")),
+            );
+        }
+        cells.push(format!("{} of {}", self.with_value, self.rows));
+        cells
+    }
 }
 
 /// Everything that determines the numbers besides the input file.
@@ -45,6 +112,43 @@ pub struct Signature {
     pub kitchen: String,
     pub metrics: Vec<Metric>,
     pub smatch: SmatchSettings,
+    pub data: DataSignature,
+}
+
+/// Which data scored the run: two runs with the same fingerprints read the same bytes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DataSignature {
+    /// `official` only when every gold file matches the manifest's checksum.
+    pub status: DataStatus,
+    /// SHA-256 over the gold files read, in manifest order.
+    pub gold_sha256: String,
+    /// SHA-256 of the initial kitchen state's file.
+    pub kitchen_sha256: String,
+}
+
+impl DataSignature {
+    /// Text reports show the sums shortened, as git shows commits.
+    const SHOWN: usize = 12;
+
+    pub fn gold_short(&self) -> &str {
+        &self.gold_sha256[..Self::SHOWN.min(self.gold_sha256.len())]
+    }
+
+    pub fn kitchen_short(&self) -> &str {
+        &self.kitchen_sha256[..Self::SHOWN.min(self.kitchen_sha256.len())]
+    }
+}
+
+impl fmt::Display for DataSignature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "data {}, gold sha256 {}, kitchen sha256 {}",
+            self.status.name(),
+            self.gold_short(),
+            self.kitchen_short()
+        )
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -125,6 +229,7 @@ impl Signature {
         kitchen: String,
         metrics: &MetricSet,
         smatch: SmatchSettings,
+        data: DataSignature,
     ) -> Signature {
         Signature {
             tool: "cookingbot-evaluator".into(),
@@ -133,18 +238,20 @@ impl Signature {
             kitchen,
             metrics: metrics.iter().collect(),
             smatch,
+            data,
         }
     }
 }
 
 /// One line for text reports: `cookingbot-evaluator 0.1.0; profile 2024; kitchen builtin;
-/// metrics goal-condition-success,...; smatch seed 42, restarts 4, exact no`.
+/// metrics goal-condition-success,...; smatch seed 42, restarts 4, exact no; data official,
+/// gold sha256 1a2b..., kitchen sha256 3c4d...`.
 impl fmt::Display for Signature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let metrics: Vec<&str> = self.metrics.iter().map(|m| m.name()).collect();
         write!(
             f,
-            "{} {}; profile {}; kitchen {}; metrics {}; smatch seed {}, restarts {}, exact {}",
+            "{} {}; profile {}; kitchen {}; metrics {}; smatch seed {}, restarts {}, exact {}; {}",
             self.tool,
             self.version,
             self.profile,
@@ -152,7 +259,8 @@ impl fmt::Display for Signature {
             metrics.join(","),
             self.smatch.seed,
             self.smatch.restarts,
-            if self.smatch.exact { "yes" } else { "no" }
+            if self.smatch.exact { "yes" } else { "no" },
+            self.data
         )
     }
 }
@@ -244,8 +352,16 @@ impl RecipeReport {
 }
 
 /// The JSON document of a one-file evaluation.
-pub fn render(signature: Signature, recipes: Vec<RecipeReport>) -> String {
-    pretty(&EvaluationReport { signature, recipes })
+pub fn render(
+    signature: Signature,
+    recipes: Vec<RecipeReport>,
+    summary: Option<Summary>,
+) -> String {
+    pretty(&EvaluationReport {
+        signature,
+        recipes,
+        summary,
+    })
 }
 
 /// A document as a JSON value with the numbers the written report has: `serde_json::to_value`
@@ -264,16 +380,20 @@ pub fn pretty(document: &impl Serialize) -> String {
 }
 
 /// The JSON document of a run: [`EvaluationReport`] for one file; for a batch, the signature
-/// and each file with its recipes or its refusal.
-pub fn render_report(report: &BatchReport) -> String {
+/// and each file with its recipes or its refusal. With `bootstrap` (`--ci`), also the means
+/// with their intervals.
+pub fn render_report(report: &BatchReport, bootstrap: Option<Bootstrap>) -> String {
+    let summary = bootstrap.map(|b| Summary::new(report.means(Some(b)), b));
     if !report.batch {
         let recipes = report.rows().map(|(_, r)| r.recipe.clone()).collect();
-        return render(report.signature.clone(), recipes);
+        return render(report.signature.clone(), recipes, summary);
     }
     #[derive(Serialize)]
     struct BatchDocument<'a> {
         signature: &'a Signature,
         files: Vec<FileDocument<'a>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        summary: Option<Summary>,
     }
     #[derive(Serialize)]
     struct FileDocument<'a> {
@@ -298,5 +418,6 @@ pub fn render_report(report: &BatchReport) -> String {
                     .collect(),
             })
             .collect(),
+        summary,
     })
 }

@@ -86,6 +86,9 @@ pub fn render(report: &BatchReport, thresholds: &[Threshold]) -> String {
         ("smatch-seed", s.smatch.seed.to_string()),
         ("smatch-restarts", s.smatch.restarts.to_string()),
         ("smatch-exact", s.smatch.exact.to_string()),
+        ("data", s.data.status.name().to_string()),
+        ("gold-sha256", s.data.gold_sha256.clone()),
+        ("kitchen-sha256", s.data.kitchen_sha256.clone()),
     ];
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(

@@ -2,10 +2,16 @@
 //! (`--format markdown`): a table per file (or the refusal), the mean of each metric over all
 //! rows, the rows below `--fail-under` thresholds, and the signature.
 
-use super::batch::{BatchReport, Threshold};
+use super::batch::{BatchReport, Bootstrap, Threshold};
+use super::json::SummaryMean;
 use std::fmt::Write;
 
-pub fn render(report: &BatchReport, thresholds: &[Threshold]) -> String {
+/// With `bootstrap` (`--ci`), the means carry their 95 % bootstrap intervals.
+pub fn render(
+    report: &BatchReport,
+    thresholds: &[Threshold],
+    bootstrap: Option<Bootstrap>,
+) -> String {
     let metrics = report.metrics();
     let header: String = metrics.iter().map(|m| format!(" {} |", m.name())).collect();
     let rule: String = metrics.iter().map(|_| "---:|").collect();
@@ -29,20 +35,26 @@ pub fn render(report: &BatchReport, thresholds: &[Threshold]) -> String {
     }
     let files = report.files.len();
     let refused = report.refusals().count();
-    let means = report.means();
+    let means = report.means(bootstrap);
     let rows = means.first().map_or(0, |m| m.rows);
-    let _ = writeln!(
+    let _ = write!(
         out,
-        "### Mean over {rows} recipes of {files} files ({refused} refused)\n\nA recipe without a score counts as 0 in the score's mean; execution-time averages the recipes that have one.\n\n| metric | mean | coverage |\n|---|---:|---:|"
+        "### Mean over {rows} recipes of {files} files ({refused} refused)\n\nA recipe without a score counts as 0 in the score's mean; execution-time averages the recipes that have one.\n\n"
     );
+    let ci = bootstrap.is_some();
+    if ci {
+        out.push_str("| metric | mean | 95% CI | coverage |\n|---|---:|---:|---:|\n");
+    } else {
+        out.push_str("| metric | mean | coverage |\n|---|---:|---:|\n");
+    }
     for m in &means {
-        let mean = m.mean.map_or("NIL".to_string(), |v| format!("{v:.2}"));
+        let _ = writeln!(out, "| {} |", SummaryMean::from(m).cells(ci).join(" | "));
+    }
+    if let Some(b) = bootstrap {
         let _ = writeln!(
             out,
-            "| {} | {mean} | {} of {} |",
-            m.metric.name(),
-            m.with_value,
-            m.rows
+            "\n95% CI: percentile bootstrap over the rows the mean averages, {} resamples, seed {}.",
+            b.resamples, b.seed
         );
     }
     out.push('\n');

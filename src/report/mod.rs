@@ -10,6 +10,7 @@ pub mod dish_tree;
 pub mod html;
 pub mod json;
 pub mod junit;
+pub mod leaderboard;
 pub mod markdown;
 pub mod output;
 pub mod simulation;

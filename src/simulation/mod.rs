@@ -56,6 +56,8 @@ pub struct Model {
     pub kitchen: Arc<Entity>,
     /// The highest persistent id used by the initial kitchen.
     kitchen_pids: Pid,
+    /// SHA-256 of the kitchen data, for the signature: a changed kitchen changes the scores.
+    pub kitchen_sha256: String,
     registry: HashMap<&'static str, &'static dyn Primitive>,
     /// The time one recipe's run may take ([`DEFAULT_TIME_BUDGET`] unless set).
     pub time_budget: Duration,
@@ -90,6 +92,7 @@ impl Model {
             catalogue,
             kitchen: Arc::new(kitchen),
             kitchen_pids,
+            kitchen_sha256: crate::benchmark::sha256_hex(kitchen_json.as_bytes()),
             registry,
             time_budget: DEFAULT_TIME_BUDGET,
         })

@@ -435,3 +435,34 @@ fn tool_home(var: &str, default: &str) -> PathBuf {
         PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(default)
     })
 }
+
+/// The SHA-256 sums (hex) of the official 2024 gold files, concatenated in the manifest's
+/// order, and of the built-in kitchen file, computed here from the files themselves (not by the
+/// product's code).
+pub fn official_data_sums() -> (String, String) {
+    use sha2::{Digest, Sha256};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("gold/benchmark.json")).unwrap())
+            .unwrap();
+    let mut gold = Sha256::new();
+    for recipe in manifest["profiles"]["2024"]["recipes"].as_array().unwrap() {
+        let file = benchmark_dir().join(recipe["gold_file"].as_str().unwrap());
+        gold.update(std::fs::read(file).unwrap());
+    }
+    let kitchen =
+        Sha256::digest(std::fs::read(root.join("kitchens/full-kitchen-2024.json")).unwrap());
+    let hex = |sum: &[u8]| -> String { sum.iter().map(|b| format!("{b:02x}")).collect() };
+    (hex(&gold.finalize()), hex(&kitchen))
+}
+
+/// The data part of the signature of a run on the official 2024 data with the built-in
+/// kitchen: text reports show 12 hex digits of each sum.
+pub fn official_data_signature() -> String {
+    let (gold, kitchen) = official_data_sums();
+    format!(
+        "data official, gold sha256 {}, kitchen sha256 {}",
+        &gold[..12],
+        &kitchen[..12]
+    )
+}

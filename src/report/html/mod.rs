@@ -8,10 +8,11 @@
 
 mod render;
 
+pub(crate) use render::STYLE;
 pub use render::{escape, render};
 
 use super::dish_tree::{self, DishNode};
-use super::json::{DishDifferences, Signature};
+use super::json::{DishDifferences, Signature, Summary};
 use super::simulation::SimulationReport;
 use super::{Metric, MetricSet, RecipeResult};
 use crate::catalogue::Role;
@@ -29,6 +30,8 @@ pub struct ReportModel {
     pub signature: Signature,
     /// In file order.
     pub recipes: Vec<RecipePage>,
+    /// The means over the recipes with their intervals (`--ci`).
+    pub summary: Option<Summary>,
 }
 
 /// One recipe's part of the page.

@@ -5,10 +5,11 @@ use super::{
 };
 use crate::report::Metric;
 use crate::report::dish_tree::DishNode;
-use crate::report::json::DishDifferences;
+use crate::report::json::{DishDifferences, Summary};
 use std::fmt::Write;
 
-const STYLE: &str = include_str!("style.css");
+/// The page style, shared with the leaderboard page.
+pub(crate) const STYLE: &str = include_str!("style.css");
 
 /// Text made safe for HTML content and attribute values.
 pub fn escape(s: &str) -> String {
@@ -37,6 +38,27 @@ fn clip(s: &str, max: usize) -> String {
     }
 }
 
+/// The means over the page's recipes with their 95 % bootstrap intervals (`--ci`).
+fn summary(out: &mut String, s: &Summary) {
+    out.push_str(
+        "<section class=\"recipe summary\">\n<h2>Mean over the recipes</h2>\n<table>\n<tr><th>metric</th><th>mean</th><th>95% CI</th><th>coverage</th></tr>\n",
+    );
+    for m in &s.metrics {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td></tr>",
+            m.cells(true).join("</td><td class=\"num\">")
+        );
+    }
+    let _ = write!(
+        out,
+        "</table>\n<p class=\"rule\">{}. 95% CI: percentile bootstrap over the recipes, {} resamples, seed {}.</p>\n</section>\n",
+        escape(&s.nil_policy),
+        s.bootstrap_resamples,
+        s.seed
+    );
+}
+
 /// The whole page.
 pub fn render(model: &ReportModel) -> String {
     let mut out = String::with_capacity(64 * 1024);
@@ -56,7 +78,8 @@ pub fn render(model: &ReportModel) -> String {
          <span class=\"chip\">reference <b>{}</b></span>\
          <span class=\"chip\">kitchen <b>{}</b></span>\
          <span class=\"chip\">metrics <b>{}</b></span>\
-         <span class=\"chip\">Smatch seed <b>{}</b>, <b>{}</b> restarts{}</span></div>\n</header>\n",
+         <span class=\"chip\">Smatch seed <b>{}</b>, <b>{}</b> restarts{}</span>\
+         <span class=\"chip\" title=\"gold sha256 {}, kitchen sha256 {}\">data <b>{}</b> gold {} kitchen {}</span></div>\n</header>\n",
         escape(&model.source),
         escape(&sig.tool),
         escape(&sig.version),
@@ -66,6 +89,11 @@ pub fn render(model: &ReportModel) -> String {
         sig.smatch.seed,
         sig.smatch.restarts,
         if sig.smatch.exact { ", exact" } else { "" },
+        sig.data.gold_sha256,
+        sig.data.kitchen_sha256,
+        sig.data.status.name(),
+        sig.data.gold_short(),
+        sig.data.kitchen_short(),
     );
     if model.recipes.len() > 1 {
         out.push_str("<nav class=\"toc\">Recipes: ");
@@ -78,6 +106,9 @@ pub fn render(model: &ReportModel) -> String {
             );
         }
         out.push_str("</nav>\n");
+    }
+    if let Some(s) = &model.summary {
+        summary(&mut out, s);
     }
     for (i, r) in model.recipes.iter().enumerate() {
         recipe(&mut out, i + 1, r);
