@@ -4,6 +4,7 @@
 //! scored in parallel with rayon as the command line scores them.
 
 use crate::app::check::{check_text, located};
+use crate::app::compare::{self, CompareFormat, CompareOptions};
 use crate::app::evaluate::{self, EvaluateOptions, Format, score_text};
 use crate::app::simulate::{SimulateFailure, simulate_text};
 use crate::app::{data, load_model};
@@ -45,22 +46,13 @@ fn evaluator(key: EvaluatorKey) -> Result<Arc<Evaluator>, String> {
         return Ok(e.clone());
     }
     let (profile, benchmark, kitchen) = key.clone();
-    let opts = EvaluateOptions {
-        inputs: Vec::new(),
-        output: PathBuf::new(),
-        metrics: MetricSet::from_words::<&str>(&[]),
+    let opts = EvaluateOptions::scoring(
         profile,
         benchmark,
-        offline: data::offline_from_env(),
         kitchen,
-        format: Format::Json,
-        smatch: SmatchConfig::default(),
-        shard: None,
-        fail_under: Vec::new(),
-        progress: false,
-        time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
-        ci: None,
-    };
+        MetricSet::default(),
+        data::offline_from_env(),
+    );
     let (loaded, _) = evaluate::load(&opts, || true, &mut std::io::sink())?;
     let loaded = Arc::new(loaded);
     cache.push((key, loaded.clone()));
@@ -240,6 +232,56 @@ fn benchmark_recipes(py: Python<'_>, reference: &str, path: Option<PathBuf>) -> 
     })
 }
 
+/// `compare`'s JSON for a baseline and systems (paths of `.solution` files or folders), scored
+/// and tested exactly as the command does.
+#[pyfunction]
+#[pyo3(signature = (systems, metrics, bootstrap, seed, reference, benchmark=None, kitchen=None))]
+#[allow(clippy::too_many_arguments)]
+fn compare_systems(
+    py: Python<'_>,
+    systems: Vec<PathBuf>,
+    metrics: Option<Vec<String>>,
+    bootstrap: usize,
+    seed: u64,
+    reference: &str,
+    benchmark: Option<PathBuf>,
+    kitchen: Option<PathBuf>,
+) -> PyResult<String> {
+    let metrics = match metrics {
+        None => compare::default_metrics(),
+        Some(words) => {
+            for w in &words {
+                Metric::named(w).map_err(PyValueError::new_err)?;
+            }
+            MetricSet::from_words(&words)
+        }
+    };
+    let opts = CompareOptions {
+        systems,
+        evaluation: EvaluateOptions::scoring(
+            profile(reference)?,
+            benchmark,
+            kitchen,
+            metrics,
+            data::offline_from_env(),
+        ),
+        output: PathBuf::from(evaluate::STDOUT),
+        format: CompareFormat::Json,
+        bootstrap,
+        seed,
+        dump_resamples: None,
+    };
+    py.detach(|| {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        match compare::run(&opts, &mut out, &mut err) {
+            0 => String::from_utf8(out).map_err(|e| PyRuntimeError::new_err(e.to_string())),
+            _ => Err(PyRuntimeError::new_err(
+                String::from_utf8_lossy(&err).trim_end().to_string(),
+            )),
+        }
+    })
+}
+
 /// The metric names, in the report's order.
 #[pyfunction]
 fn metric_names() -> Vec<&'static str> {
@@ -260,6 +302,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(smatch, m)?)?;
     m.add_function(wrap_pyfunction!(translate, m)?)?;
     m.add_function(wrap_pyfunction!(benchmark_recipes, m)?)?;
+    m.add_function(wrap_pyfunction!(compare_systems, m)?)?;
     m.add_function(wrap_pyfunction!(metric_names, m)?)?;
     m.add_function(wrap_pyfunction!(main, m)?)?;
     Ok(())

@@ -31,6 +31,7 @@ __all__ = [
     "SmatchScore",
     "Translation",
     "check",
+    "compare",
     "evaluate",
     "simulate",
     "smatch",
@@ -156,6 +157,35 @@ def evaluate(
             raise error
         scores.extend(RecipeScore._of(r) for r in out["recipes"])
     return scores
+
+
+def compare(
+    baseline: "os.PathLike[str] | str",
+    *systems: "os.PathLike[str] | str",
+    metrics: Optional[Sequence[str]] = None,
+    bootstrap: int = 1000,
+    seed: int = 12345,
+    reference: str = "2024",
+    benchmark: PathArg = None,
+    kitchen: PathArg = None,
+) -> dict[str, Any]:
+    """Is a system better? Each argument is one system, a `.solution` file or a folder of them,
+    scored exactly as `evaluate` scores it; the result is what `compare --format json` writes:
+    per metric, each system's corpus mean (NIL as 0) with its bootstrap interval and coverage,
+    against the baseline the paired-bootstrap interval and p-value, the approximate-
+    randomization p-value and wins/ties/losses, and the leaderboard. Deterministic for a seed
+    (`metrics` default: goal-condition success and the dish approximation score)."""
+    return json.loads(
+        _native.compare_systems(
+            [os.fspath(baseline), *(os.fspath(s) for s in systems)],
+            None if metrics is None else list(metrics),
+            bootstrap,
+            seed,
+            reference,
+            _path(benchmark),
+            _path(kitchen),
+        )
+    )
 
 
 def check(text: str, *, reference: str = "2024") -> list[Diagnostic]:

@@ -519,31 +519,19 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
             dump_resamples,
         }) => {
             let metrics = if metrics.is_empty() {
-                MetricSet::from_words(&[
-                    Metric::GoalConditionSuccess.name(),
-                    Metric::DishApproximationScore.name(),
-                ])
+                compare::default_metrics()
             } else {
                 MetricSet::from_words(&metrics)
             };
             let opts = CompareOptions {
                 systems: std::iter::once(baseline).chain(systems).collect(),
-                evaluation: EvaluateOptions {
-                    output: PathBuf::new(),
-                    inputs: Vec::new(),
+                evaluation: EvaluateOptions::scoring(
+                    cli.reference,
+                    cli.benchmark,
+                    cli.kitchen,
                     metrics,
-                    profile: cli.reference,
-                    benchmark: cli.benchmark,
-                    offline: cli.offline,
-                    kitchen: cli.kitchen,
-                    format: Format::Csv,
-                    smatch: SmatchConfig::default(),
-                    shard: None,
-                    fail_under: Vec::new(),
-                    progress: false,
-                    time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
-                    ci: None,
-                },
+                    cli.offline,
+                ),
                 output,
                 format: format.into(),
                 bootstrap,

@@ -15,7 +15,7 @@ use crate::metrics::significance::{
 };
 use crate::report::batch::{Row, Shard, UnitOutcome};
 use crate::report::leaderboard::{Board, Entry, LEVEL, Leaderboard};
-use crate::report::{self, Metric};
+use crate::report::{self, Metric, MetricSet};
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -74,6 +74,14 @@ struct MetricComparison {
     /// Indices into `systems` by corpus mean, best first (input order among equal means),
     /// each with the p-value of the test against the best (`None` for the best).
     ranking: Vec<(usize, Option<f64>)>,
+}
+
+/// The metrics compared when none are named: goal-condition success and the dish score
+/// (`execution-time` is refused: scoring a missing time 0 would reward it).
+pub fn default_metrics() -> MetricSet {
+    MetricSet::empty()
+        .with(Metric::GoalConditionSuccess)
+        .with(Metric::DishApproximationScore)
 }
 
 /// Run the comparison, writing the table to the output and problems to `err`.

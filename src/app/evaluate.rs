@@ -79,6 +79,33 @@ pub struct EvaluateOptions {
 }
 
 impl EvaluateOptions {
+    /// Options that only score (no input list, no output, reports or thresholds): what
+    /// `compare` and the Python API hand to the shared scoring path.
+    pub fn scoring(
+        profile: Profile,
+        benchmark: Option<PathBuf>,
+        kitchen: Option<PathBuf>,
+        metrics: MetricSet,
+        offline: bool,
+    ) -> EvaluateOptions {
+        EvaluateOptions {
+            inputs: Vec::new(),
+            output: PathBuf::new(),
+            metrics,
+            profile,
+            benchmark,
+            offline,
+            kitchen,
+            format: Format::Csv,
+            smatch: SmatchConfig::default(),
+            shard: None,
+            fail_under: Vec::new(),
+            progress: false,
+            time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
+            ci: None,
+        }
+    }
+
     pub(crate) fn data_request(&self) -> DataRequest<'_> {
         DataRequest {
             profile: self.profile,

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 
 import numpy as np
+import pytest
 
 TOLERANCE = 1e-12
 
@@ -65,3 +66,27 @@ def test_paired_bootstrap_agrees_with_numpy(command, benchmark, tmp_path):
         assert abs(row["difference_ci"][0] - low) <= TOLERANCE
         assert abs(row["difference_ci"][1] - high) <= TOLERANCE
         assert abs(row["p_paired_bootstrap"] - p) <= TOLERANCE
+
+
+def test_the_python_compare_is_the_command_s_json(command, benchmark, tmp_path):
+    import cookingbot
+
+    gold = benchmark / "data" / "gold-standard-solutions" / "meaning-only"
+    run = subprocess.run(
+        [command, "compare", str(gold), str(gold), "--benchmark", str(benchmark), "--offline",
+         "--format", "json", "--seed", "7"],
+        capture_output=True, text=True, check=True,
+    )
+    report = cookingbot.compare(gold, gold, seed=7, benchmark=benchmark)
+    assert report == json.loads(run.stdout)
+    same = report["metrics"][0]["systems"][1]
+    assert (same["difference"], same["difference_ci"]) == (0.0, [0.0, 0.0])
+    assert same["p_paired_bootstrap"] == same["p_approximate_randomization"] == 1.0
+
+
+def test_the_python_compare_refuses_a_misspelt_metric(benchmark):
+    import cookingbot
+
+    gold = benchmark / "data" / "gold-standard-solutions" / "meaning-only"
+    with pytest.raises(ValueError, match="did you mean `goal-condition-success`"):
+        cookingbot.compare(gold, gold, metrics=["goal-condition-sucess"], benchmark=benchmark)
