@@ -570,3 +570,79 @@ fn default_prints_the_documented_values() {
         .collect();
     assert_eq!(printed, expected);
 }
+
+/// The campaign's single-recipe networks (`cookingbot::mistakes`, regenerated from their ids)
+/// against what the reference's smatch.py printed for them (`smatch_ref.py`, 3 seeds × 4
+/// restarts; `tests/data/differential/smatch-campaign-2024.tsv`): where its best and worst
+/// agree the default prints that value; elsewhere a value within [worst, best + 0.01].
+#[test]
+fn campaign_networks_print_what_the_references_smatch_prints() {
+    use cookingbot::benchmark::{Benchmark, locate};
+    use cookingbot::catalogue::Catalogue;
+    use cookingbot::mistakes::Golds;
+    common::require_data!();
+    let source = locate(Profile::R2024, None).expect("benchmark data");
+    let benchmark = Benchmark::load(Profile::R2024, &source).expect("benchmark loads");
+    let golds = Golds::new(
+        benchmark
+            .recipes
+            .iter()
+            .map(|r| (r.id.as_str(), &r.network)),
+        Catalogue::builtin(Profile::R2024),
+    );
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/differential/smatch-campaign-2024.tsv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let mut failures = Vec::new();
+    let mut rows = 0;
+    for line in text.lines().skip(1) {
+        let c: Vec<&str> = line.split('\t').collect();
+        let mistake = golds
+            .mistake(c[0])
+            .unwrap_or_else(|| panic!("{}: not generated", c[0]));
+        let parse = |t: &str| cookingbot::language::parse::parse(t).file.recipes;
+        let test = parse(&mistake.text);
+        let recipe = c[0].split('/').next().expect("recipe id");
+        let gold = benchmark
+            .recipes
+            .iter()
+            .find(|r| r.id == recipe)
+            .expect("gold");
+        let (t, g) = (
+            triples(&test[0].predicates),
+            triples(&gold.network.predicates),
+        );
+        assert_eq!(
+            (t.len().to_string(), g.len().to_string()),
+            (c[4].into(), c[5].into()),
+            "{}",
+            c[0]
+        );
+        let printed = format_score(smatch_triples(&t, &g, &SmatchConfig::default()).f_score);
+        let (best, worst) = (c[1], c[2]);
+        let within = |v: &str| {
+            let v: f64 = v.parse().expect("score");
+            worst.parse::<f64>().expect("worst") - 1e-9 <= v
+                && v <= best.parse::<f64>().expect("best") + 0.01 + 1e-9
+        };
+        let ok = if best == worst {
+            printed == best
+        } else {
+            within(&printed)
+        };
+        if !ok {
+            failures.push(format!(
+                "{}: we print {printed}, smatch.py {worst}..{best}",
+                c[0]
+            ));
+        }
+        rows += 1;
+    }
+    assert!(rows > 0, "no stored rows");
+    assert!(
+        failures.is_empty(),
+        "{} of {rows}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
