@@ -6,6 +6,7 @@
 pub mod common;
 mod covering;
 mod cutting;
+pub mod errors;
 mod fetch;
 mod get_kitchen;
 mod mixing;

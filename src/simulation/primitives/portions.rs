@@ -4,9 +4,11 @@
 //! destination; shape and flatten then find them again with `find-kitchen-entities`.
 
 use super::common::{
-    amount, amount_of, done_at, list_copy, locate_on_counter, mark_used, nil_error, node_at,
-    node_mut, quantity_of, set, snapshot, update_contents, update_found,
+    Lookup, Start, amount, amount_of, amount_value, bound, convert_to_g, done_at, first_content,
+    list_copy, locate_on_counter, mark_used, node_at, node_mut, quantity_of, set, update_contents,
+    update_found,
 };
+use super::errors::LispError;
 use crate::language::validate::bounds::MAX_PORTIONS;
 use crate::number::Number;
 use crate::simulation::kitchen::{self, Path};
@@ -33,10 +35,9 @@ impl Primitive for PortionAndArrange {
         if call.is_bound("destination") && !call.is_bound("quantity") {
             return fill_tins(call);
         }
-        let m = call.model;
         let at = done_at(call, DOUGH, 80)?;
-        let ks_in = call.kitchen_in()?.clone();
-        let mut ks = ks_in.clone();
+        let Start { m, mut ks, .. } = call.start()?;
+        let ks_in = ks.clone();
         let to_counter = !call.is_bound("destination");
         let pattern_given = call.is_bound("arrangement-pattern");
         let destination = if to_counter {
@@ -59,19 +60,17 @@ impl Primitive for PortionAndArrange {
             Value::obj(call.maker.make(m.class("evenly-spread")?))
         };
         if fails {
-            let failed = call.failed();
-            call.bind("portions", 1.0, failed, Some(at))?;
+            call.fail(&[("portions", 1.0, Some(at))])?;
             if !pattern_given {
                 call.bind("arrangement-pattern", 0.0, pattern, None)?;
             }
             if to_counter {
-                let failed = call.failed();
-                call.bind("destination", 0.0, failed, None)?;
+                call.fail(&[("destination", 0.0, None)])?;
             }
-            return call.bind_kitchen("kitchen-state-out", ks, at);
+            return call.finish(ks, at);
         }
-        let container = container.ok_or_else(|| nil_error("CONTENTS"))?;
-        let dough = first_content(call, &ks, &container)?;
+        let container = container.ok_or(LispError::nil_argument("CONTENTS"))?;
+        let dough = first_content(m, &ks, &container)?;
         let (left, _) = quantity_of(m, &dough)?;
         let quantity = call.input_arc("quantity")?.clone();
         let unit = call.input_arc("unit")?.clone();
@@ -79,16 +78,16 @@ impl Primitive for PortionAndArrange {
         if unit.class != m.k.g {
             let mut probe = call.maker.copy(&dough);
             set(m, &mut probe, m.k.amount, size)?;
-            let in_g = super::common::convert_to_g(m, call.maker, &probe)?;
+            let in_g = convert_to_g(m, call.maker, &probe)?;
             size = in_g.val(m.k.amount).clone();
         }
         let size_value = size
             .as_obj()
-            .and_then(|a| super::common::amount_value(m, a))
+            .and_then(|a| amount_value(m, a))
             .unwrap_or(Number::ZERO);
         let portions = cut_portions(call, &dough, left, size_value, size)?;
         empty(call, &mut ks, &container)?;
-        let destination = destination.ok_or_else(|| nil_error("CONTENTS"))?;
+        let destination = destination.ok_or(LispError::nil_argument("CONTENTS"))?;
         let dest = node_mut(m, &mut ks, &destination)?;
         let mut contents: Vec<Value> = portions.iter().rev().cloned().collect();
         contents.extend(dest.val(m.k.contents).items().iter().cloned());
@@ -106,7 +105,7 @@ impl Primitive for PortionAndArrange {
             let old_counter = kitchen::location(&ks_in, m, m.k.counter_top)
                 .map(|p| node_at(m, &ks_in, &p))
                 .transpose()?
-                .ok_or_else(|| nil_error("COUNTER-TOP"))?;
+                .ok_or(LispError::nil_argument("COUNTER-TOP"))?;
             call.bind("destination", 0.0, Value::Obj(old_counter), None)?;
         } else {
             call.bind(
@@ -119,20 +118,8 @@ impl Primitive for PortionAndArrange {
         if !pattern_given {
             call.bind("arrangement-pattern", 0.0, pattern, None)?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.finish(ks, at)
     }
-}
-
-/// The first content of the container at `path` (a Lisp error when it is empty).
-fn first_content(call: &Call<'_, '_>, ks: &Entity, path: &Path) -> Result<Entity, SimError> {
-    let m = call.model;
-    let c = kitchen::at(ks, m, path).ok_or_else(|| nil_error("CONTENTS"))?;
-    c.val(m.k.contents)
-        .items()
-        .first()
-        .and_then(|v| v.as_obj())
-        .cloned()
-        .ok_or_else(|| nil_error("AMOUNT"))
 }
 
 /// Empty the container at `path`.
@@ -187,9 +174,8 @@ fn cut_portions(
 
 /// Case without portion size: only muffin tins, one equal portion per tin.
 fn fill_tins(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let m = call.model;
     let at = done_at(call, DOUGH, 80)?;
-    let mut ks = call.kitchen_in()?.clone();
+    let Start { m, mut ks, .. } = call.start()?;
     let destination = kitchen::find_in_kitchen(&ks, m, call.input("destination")?);
     let container = kitchen::find_on_counter(&ks, m, call.input(DOUGH)?);
     let pattern = Value::obj(call.maker.make(m.class("evenly-spread")?));
@@ -200,31 +186,28 @@ fn fill_tins(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         .filter(|d| m.onto.is_a(d.class, muffin_tins));
     let (Some(container), Some(tins), Some(destination)) = (container, tins, destination.clone())
     else {
-        let failed = call.failed();
-        call.bind("portions", 1.0, failed, Some(at))?;
         call.bind("arrangement-pattern", 0.0, pattern, None)?;
-        for out in ["quantity", "unit"] {
-            let failed = call.failed();
-            call.bind(out, 0.0, failed, None)?;
-        }
-        return call.bind_kitchen("kitchen-state-out", ks, at);
+        call.fail(&[
+            ("portions", 1.0, Some(at)),
+            ("quantity", 0.0, None),
+            ("unit", 0.0, None),
+        ])?;
+        return call.finish(ks, at);
     };
     let number_of_tins = m.slot("number-of-tins")?;
     let n = tins
         .val(number_of_tins)
         .as_obj()
         .and_then(|q| q.val(m.k.value).as_num())
-        .ok_or_else(|| nil_error("VALUE"))?;
-    let dough = first_content(call, &ks, &container)?;
+        .ok_or(LispError::nil_argument("VALUE"))?;
+    let dough = first_content(m, &ks, &container)?;
     let (value, _) = quantity_of(m, &dough)?;
-    let each = value
-        .div(n)
-        .ok_or_else(|| SimError::new("arithmetic error DIVISION-BY-ZERO signalled"))?;
+    let each = value.div(n).ok_or(LispError::DivisionByZero)?;
     let unit = dough
         .val(m.k.amount)
         .as_obj()
         .and_then(|a| a.val(m.k.unit).as_obj())
-        .ok_or_else(|| nil_error("UNIT"))?;
+        .ok_or(LispError::nil_argument("UNIT"))?;
     let unit = Value::obj(call.maker.copy(unit));
     let quantity = Value::obj(
         call.maker
@@ -257,7 +240,7 @@ fn fill_tins(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     call.bind("arrangement-pattern", 0.0, pattern, None)?;
     call.bind("quantity", 0.0, quantity, None)?;
     call.bind("unit", 0.0, unit, None)?;
-    call.bind_kitchen("kitchen-state-out", ks, at)
+    call.finish(ks, at)
 }
 
 /// `shape`: every portion (list items on the counter-top, or contents of a container on the
@@ -266,11 +249,10 @@ struct Shape;
 
 impl Primitive for Shape {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
         let portions = call.input_arc("portions")?.clone();
         let shape = Value::Obj(call.input_arc("shape")?.clone());
+        let Start { m, mut ks, .. } = call.start()?;
         let current_shape = m.slot("current-shape")?;
-        let mut ks = call.kitchen_in()?.clone();
         let shaped = if m.onto.is_a(portions.class, m.k.list_of_kitchen_entities) {
             let at = done_at(call, "portions", 85)?;
             match locate_on_counter(m, &portions, &ks)? {
@@ -302,7 +284,7 @@ impl Primitive for Shape {
             (None, at) => (call.failed(), at),
         };
         call.bind("shaped-portions", 1.0, value, Some(at))?;
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.finish(ks, at)
     }
 }
 
@@ -312,10 +294,9 @@ struct Flatten;
 
 impl Primitive for Flatten {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
         let at = done_at(call, "portions", 90)?;
         let portions = call.input_arc("portions")?.clone();
-        let mut ks = call.kitchen_in()?.clone();
+        let Start { m, mut ks, .. } = call.start()?;
         let tool_given = call.is_bound("can-flatten-tool");
         let (pin, ok) = if tool_given {
             (
@@ -330,31 +311,31 @@ impl Primitive for Flatten {
         // counter-top positions are those of the final state.
         let found = locate_on_counter(m, &portions, &ks)?;
         let (true, Some(found)) = (ok, found) else {
-            let failed = call.failed();
-            call.bind("container-with-flattened-items", 1.0, failed, Some(at))?;
+            call.fail(&[("container-with-flattened-items", 1.0, Some(at))])?;
             if !tool_given {
-                let failed = call.failed();
-                call.bind("can-flatten-tool", 0.0, failed, None)?;
+                call.fail(&[("can-flatten-tool", 0.0, None)])?;
             }
-            return call.bind_kitchen("kitchen-state-out", ks, at);
+            return call.finish(ks, at);
         };
         let flattened = m.slot("flattened")?;
         let items = update_found(m, &mut ks, &found, |e| set(m, e, flattened, Value::T))?;
         let tool = match pin {
             Some(p) => p,
-            None => {
-                let tool = call.input("can-flatten-tool")?;
-                kitchen::find_in_kitchen(&ks, m, tool)
-                    .map(|_| tool.pid)
-                    .ok_or_else(|| nil_error("(SETF USED)"))?
-            }
+            None => call
+                .find(&ks, "can-flatten-tool", Lookup::Kitchen)?
+                .ok_or(LispError::SETF_USED_OF_NIL)?,
         };
-        mark_used(m, &mut ks, tool)?;
+        mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
         let list = list_copy(m, call.maker, &portions, items)?;
         call.bind("container-with-flattened-items", 1.0, list, Some(at))?;
         if !tool_given {
-            call.bind("can-flatten-tool", 0.0, snapshot(m, &ks, tool)?, None)?;
+            call.bind(
+                "can-flatten-tool",
+                0.0,
+                bound(m, &ks, tool, LispError::USED_OF_NIL)?,
+                None,
+            )?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.finish(ks, at)
     }
 }

@@ -1,8 +1,12 @@
 //! Primitives: transfer-contents, transfer-items, crack, separate-eggs, drain, sift.
 
-use super::common::{amount_obj, arc_by_pid, find_kitchen_entities, obj_mut, quantity_of, set};
+use super::common::{
+    Lookup, Start, amount_obj, arc_by_pid, bound, find_kitchen_entities, mark_used, obj_mut,
+    quantity_of, set,
+};
+use super::errors::LispError;
 use crate::number::Number;
-use crate::simulation::kitchen::{find_in_kitchen, find_on_counter, location, take_default};
+use crate::simulation::kitchen::{location, take_default};
 use crate::simulation::{Call, Model, Primitive, SimError};
 use crate::world::{Entity, Pid, Value};
 use std::sync::Arc;
@@ -16,14 +20,8 @@ pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
     ("sift", &Sift),
 ];
 
-fn gone() -> SimError {
-    SimError::new("The value NIL is not of type KITCHEN-ENTITY")
-}
-
-/// The object with persistent id `pid` in the new state, as a value to bind.
-fn bound(ks: &Arc<Entity>, m: &Model, pid: Pid) -> Result<Value, SimError> {
-    arc_by_pid(ks, m, pid).map(Value::Obj).ok_or_else(gone)
-}
+/// The reference's error for an object of these primitives that is not in the kitchen.
+const GONE: LispError = LispError::NOT_KITCHEN_ENTITY;
 
 /// The input-state version of a default container (`old(x)` in the spec): only its identity
 /// matters later.
@@ -35,36 +33,14 @@ fn old(call: &Call<'_, '_>, pid: Option<Pid>) -> Result<Value, SimError> {
         .unwrap_or(Value::Nil))
 }
 
-/// Persistent id of an input found with find-K / find-CT in `ks`.
-fn pid_in(
-    call: &Call<'_, '_>,
-    ks: &Entity,
-    arg: &str,
-    on_counter: bool,
-) -> Result<Option<Pid>, SimError> {
-    let m = call.model;
-    let obj = call.input(arg)?;
-    let path = if on_counter {
-        find_on_counter(ks, m, obj)
-    } else {
-        find_in_kitchen(ks, m, obj)
-    };
-    Ok(path.map(|_| obj.pid))
-}
-
-fn mark_used(ks: &mut Arc<Entity>, m: &Model, pid: Pid) -> Result<(), SimError> {
-    let e = obj_mut(ks, m, pid).ok_or_else(gone)?;
-    set(m, e, m.k.used, Value::T)
-}
-
 /// Replace the contents of the object `pid` by `f(old contents)`.
-fn update_contents(
+fn replace_contents(
     ks: &mut Arc<Entity>,
     m: &Model,
     pid: Pid,
     f: impl FnOnce(Vec<Value>) -> Vec<Value>,
 ) -> Result<(), SimError> {
-    let e = obj_mut(ks, m, pid).ok_or_else(gone)?;
+    let e = obj_mut(ks, m, pid).ok_or(GONE)?;
     let new = f(e.val(m.k.contents).items().to_vec());
     set(m, e, m.k.contents, Value::list(new))
 }
@@ -81,35 +57,30 @@ struct TransferContents;
 
 impl Primitive for TransferContents {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
+        let Start { m, mut ks, kt } = call.start()?;
         let k = &m.k;
-        let mut ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
         let at = call
             .ready_at(kt, "container-with-input-ingredients")?
             .add(Number::int(20));
         let given = call.is_bound("target-container");
         let target = if given {
-            pid_in(call, &ks, "target-container", false)?
+            call.find(&ks, "target-container", Lookup::Kitchen)?
         } else {
             take_default(&mut ks, m, m.class("large-bowl")?, &[])
         };
-        let source = pid_in(call, &ks, "container-with-input-ingredients", true)?;
+        let source = call.find(&ks, "container-with-input-ingredients", Lookup::Counter)?;
         let items = source.map(|s| contents_of(&ks, m, s)).unwrap_or_default();
         let (Some(target), Some(source), false) = (target, source, items.is_empty()) else {
             if !given {
-                let f = call.failed();
-                call.bind("target-container", 0.0, f, None)?;
+                call.fail(&[("target-container", 0.0, None)])?;
             }
-            for out in ["container-with-all-ingredients", "container-with-rest"] {
-                let f = call.failed();
-                call.bind(out, 1.0, f, Some(at))?;
-            }
-            for out in ["quantity", "unit"] {
-                let f = call.failed();
-                call.bind(out, 0.0, f, None)?;
-            }
-            return call.bind_kitchen("kitchen-state-out", ks, at);
+            call.fail(&[
+                ("container-with-all-ingredients", 1.0, Some(at)),
+                ("container-with-rest", 1.0, Some(at)),
+                ("quantity", 0.0, None),
+                ("unit", 0.0, None),
+            ])?;
+            return call.finish(ks, at);
         };
         // P7: the quantity output adds raw values whatever their units; the unit is the last item's.
         let mut total = Number::ZERO;
@@ -121,14 +92,14 @@ impl Primitive for TransferContents {
                 .map(|a| a.val(k.unit).clone())
                 .unwrap_or(Value::Nil);
         }
-        update_contents(&mut ks, m, target, |mut c| {
+        replace_contents(&mut ks, m, target, |mut c| {
             for item in &items {
                 c.insert(0, item.clone());
             }
             c
         })?;
-        update_contents(&mut ks, m, source, |_| Vec::new())?;
-        mark_used(&mut ks, m, target)?;
+        replace_contents(&mut ks, m, source, |_| Vec::new())?;
+        mark_used(m, &mut ks, target, GONE)?;
         if !given {
             let o = old(call, Some(target))?;
             call.bind("target-container", 0.0, o, None)?;
@@ -136,16 +107,21 @@ impl Primitive for TransferContents {
         call.bind(
             "container-with-all-ingredients",
             1.0,
-            bound(&ks, m, target)?,
+            bound(m, &ks, target, GONE)?,
             Some(at),
         )?;
-        call.bind("container-with-rest", 1.0, bound(&ks, m, source)?, Some(at))?;
+        call.bind(
+            "container-with-rest",
+            1.0,
+            bound(m, &ks, source, GONE)?,
+            Some(at),
+        )?;
         let q = call
             .maker
             .make_with(k.quantity_class, &[(k.value, Value::Num(total))]);
         call.bind("quantity", 0.0, Value::obj(q), None)?;
         call.bind("unit", 0.0, unit, None)?;
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.finish(ks, at)
     }
 }
 
@@ -155,10 +131,8 @@ struct TransferItems;
 
 impl Primitive for TransferItems {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
+        let Start { m, mut ks, kt } = call.start()?;
         let k = &m.k;
-        let mut ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
         let items = call.input("items-to-transfer")?.clone();
         let given_pattern = call.is_bound("arrangement-pattern");
         let pattern = if given_pattern {
@@ -176,11 +150,11 @@ impl Primitive for TransferItems {
         } else {
             kt.add(Number::int(120))
         };
-        let destination = pid_in(call, &ks, "destination", false)?;
+        let destination = call.find(&ks, "destination", Lookup::Kitchen)?;
         let moved = if is_list {
-            let ct = location(&ks, m, k.counter_top).ok_or_else(gone)?;
+            let ct = location(&ks, m, k.counter_top).ok_or(GONE)?;
             let counter = crate::simulation::kitchen::at(&ks, m, &ct)
-                .ok_or_else(gone)?
+                .ok_or(GONE)?
                 .clone();
             match (
                 find_kitchen_entities(m, call.maker, &items, &counter)?,
@@ -205,10 +179,13 @@ impl Primitive for TransferItems {
                 _ => None,
             }
         } else {
-            match (pid_in(call, &ks, "items-to-transfer", false)?, destination) {
+            match (
+                call.find(&ks, "items-to-transfer", Lookup::Kitchen)?,
+                destination,
+            ) {
                 (Some(src), Some(dest)) => {
                     let moved = contents_of(&ks, m, src);
-                    update_contents(&mut ks, m, src, |_| Vec::new())?;
+                    replace_contents(&mut ks, m, src, |_| Vec::new())?;
                     Some((dest, moved))
                 }
                 _ => None,
@@ -216,11 +193,11 @@ impl Primitive for TransferItems {
         };
         let transferred = match moved {
             Some((dest, moved)) => {
-                let d = obj_mut(&mut ks, m, dest).ok_or_else(gone)?;
+                let d = obj_mut(&mut ks, m, dest).ok_or(GONE)?;
                 set(m, d, k.used, Value::T)?;
                 set(m, d, k.contents, Value::list(moved))?;
                 set(m, d, k.arrangement, pattern.clone())?;
-                bound(&ks, m, dest)?
+                bound(m, &ks, dest, GONE)?
             }
             None => call.failed(),
         };
@@ -228,7 +205,7 @@ impl Primitive for TransferItems {
             call.bind("arrangement-pattern", 0.0, pattern, None)?;
         }
         call.bind("transferred", 1.0, transferred, Some(at))?;
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.finish(ks, at)
     }
 }
 
@@ -244,34 +221,31 @@ struct Crack;
 
 impl Primitive for Crack {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
+        let Start { m, mut ks, kt } = call.start()?;
         let k = &m.k;
-        let mut ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
         let at = eggs_time(call, kt)?;
         let eggs_failed = call.is_failed(call.input("eggs")?);
         let given = call.is_bound("target-container");
         let (target, ok) = if given {
             let failed = eggs_failed || call.is_failed(call.input("target-container")?);
-            (pid_in(call, &ks, "target-container", false)?, !failed)
+            (
+                call.find(&ks, "target-container", Lookup::Kitchen)?,
+                !failed,
+            )
         } else {
             let t = take_default(&mut ks, m, m.class("medium-bowl")?, &[]);
             (t, t.is_some() && !eggs_failed)
         };
-        let eggs = pid_in(call, &ks, "eggs", false)?;
+        let eggs = call.find(&ks, "eggs", Lookup::Kitchen)?;
         if !ok {
-            let f = call.failed();
-            call.bind("container-with-cracked-eggs", 1.0, f, Some(at))?;
+            call.fail(&[("container-with-cracked-eggs", 1.0, Some(at))])?;
             if !given {
-                let f = call.failed();
-                call.bind("target-container", 0.0, f, None)?;
+                call.fail(&[("target-container", 0.0, None)])?;
             }
-            return call.bind_kitchen("kitchen-state-out", ks, at);
+            return call.finish(ks, at);
         }
         let (Some(target), Some(eggs)) = (target, eggs) else {
-            return Err(SimError::new(
-                "There is no applicable method for the generic function CONTENTS when called with NIL",
-            ));
+            return Err(LispError::nil("CONTENTS").into());
         };
         let whole_egg = m.class("whole-egg")?;
         let shell = m.class("egg-shell")?;
@@ -294,27 +268,27 @@ impl Primitive for Crack {
                 i = i.add(Number::int(1));
             }
         }
-        update_contents(&mut ks, m, target, |mut c| {
+        replace_contents(&mut ks, m, target, |mut c| {
             c.extend(new_eggs);
             c
         })?;
-        update_contents(&mut ks, m, eggs, |mut c| {
+        replace_contents(&mut ks, m, eggs, |mut c| {
             c.extend(shells);
             c.retain(|v| !v.as_obj().is_some_and(|e| m.onto.is_a(e.class, egg)));
             c
         })?;
         if !given {
-            mark_used(&mut ks, m, target)?;
+            mark_used(m, &mut ks, target, GONE)?;
             let o = old(call, Some(target))?;
             call.bind("target-container", 0.0, o, None)?;
         }
         call.bind(
             "container-with-cracked-eggs",
             1.0,
-            bound(&ks, m, target)?,
+            bound(m, &ks, target, GONE)?,
             Some(at),
         )?;
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.finish(ks, at)
     }
 }
 
@@ -324,17 +298,15 @@ struct SeparateEggs;
 
 impl Primitive for SeparateEggs {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
+        let Start { m, mut ks, kt } = call.start()?;
         let k = &m.k;
-        let mut ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
         let given = call.is_bound("egg-separator");
-        let eggs = pid_in(call, &ks, "eggs", false)?;
+        let eggs = call.find(&ks, "eggs", Lookup::Kitchen)?;
         let (whites, yolks, separator) = if given {
             (
-                pid_in(call, &ks, "target-container-for-whites", false)?,
-                pid_in(call, &ks, "target-container-for-yolks", false)?,
-                pid_in(call, &ks, "egg-separator", true)?,
+                call.find(&ks, "target-container-for-whites", Lookup::Kitchen)?,
+                call.find(&ks, "target-container-for-yolks", Lookup::Kitchen)?,
+                call.find(&ks, "egg-separator", Lookup::Counter)?,
             )
         } else {
             let bowl = m.class("medium-bowl")?;
@@ -347,21 +319,18 @@ impl Primitive for SeparateEggs {
         let (Some(eggs), Some(whites), Some(yolks), Some(separator)) =
             (eggs, whites, yolks, separator)
         else {
-            for out in ["container-with-egg-yolks", "container-with-egg-whites"] {
-                let f = call.failed();
-                call.bind(out, 1.0, f, Some(at))?;
-            }
+            call.fail(&[
+                ("container-with-egg-yolks", 1.0, Some(at)),
+                ("container-with-egg-whites", 1.0, Some(at)),
+            ])?;
             if !given {
-                for out in [
-                    "target-container-for-yolks",
-                    "target-container-for-whites",
-                    "egg-separator",
-                ] {
-                    let f = call.failed();
-                    call.bind(out, 0.0, f, Some(at))?;
-                }
+                call.fail(&[
+                    ("target-container-for-yolks", 0.0, Some(at)),
+                    ("target-container-for-whites", 0.0, Some(at)),
+                    ("egg-separator", 0.0, Some(at)),
+                ])?;
             }
-            return call.bind_kitchen("kitchen-state-out", ks, at);
+            return call.finish(ks, at);
         };
         let (yolk_class, white_class, whole_egg) = (
             m.class("egg-yolk")?,
@@ -375,7 +344,7 @@ impl Primitive for SeparateEggs {
             let (v, _) = quantity_of(m, e)?;
             let unit = amount_obj(m, e)
                 .and_then(|a| a.val(k.unit).as_obj())
-                .ok_or_else(gone)?
+                .ok_or(GONE)?
                 .clone();
             for (share, class, out) in [
                 (0.36, yolk_class, &mut new_yolks),
@@ -390,40 +359,45 @@ impl Primitive for SeparateEggs {
                 out.push(Value::obj(call.maker.make_with(class, &[(k.amount, a)])));
             }
         }
-        update_contents(&mut ks, m, yolks, |mut c| {
+        replace_contents(&mut ks, m, yolks, |mut c| {
             c.extend(new_yolks);
             c
         })?;
-        update_contents(&mut ks, m, whites, |mut c| {
+        replace_contents(&mut ks, m, whites, |mut c| {
             c.extend(new_whites);
             c
         })?;
-        update_contents(&mut ks, m, eggs, |mut c| {
+        replace_contents(&mut ks, m, eggs, |mut c| {
             c.retain(|v| !v.as_obj().is_some_and(|e| m.onto.is_a(e.class, whole_egg)));
             c
         })?;
         for p in [yolks, whites, separator] {
-            mark_used(&mut ks, m, p)?;
+            mark_used(m, &mut ks, p, GONE)?;
         }
         call.bind(
             "container-with-egg-yolks",
             1.0,
-            bound(&ks, m, yolks)?,
+            bound(m, &ks, yolks, GONE)?,
             Some(at),
         )?;
         call.bind(
             "container-with-egg-whites",
             1.0,
-            bound(&ks, m, whites)?,
+            bound(m, &ks, whites, GONE)?,
             Some(at),
         )?;
         if !given {
             let (y, w) = (old(call, Some(yolks))?, old(call, Some(whites))?);
             call.bind("target-container-for-yolks", 0.0, y, Some(at))?;
             call.bind("target-container-for-whites", 0.0, w, Some(at))?;
-            call.bind("egg-separator", 0.0, bound(&ks, m, separator)?, Some(at))?;
+            call.bind(
+                "egg-separator",
+                0.0,
+                bound(m, &ks, separator, GONE)?,
+                Some(at),
+            )?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.finish(ks, at)
     }
 }
 
@@ -433,31 +407,28 @@ struct Drain;
 
 impl Primitive for Drain {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
+        let Start { m, mut ks, kt } = call.start()?;
         let k = &m.k;
-        let mut ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
         let at = call
             .ready_at(kt, "container-with-ingredients")?
             .add(Number::int(60));
-        let container = pid_in(call, &ks, "container-with-ingredients", true)?;
+        let container = call.find(&ks, "container-with-ingredients", Lookup::Counter)?;
         let given = call.is_bound("draining-tool");
         let tool = if given {
-            pid_in(call, &ks, "draining-tool", true)?
+            call.find(&ks, "draining-tool", Lookup::Counter)?
         } else {
             take_default(&mut ks, m, m.class("colander")?, &[])
         };
         let bowl = take_default(&mut ks, m, m.class("medium-bowl")?, &[]);
         let (Some(tool), Some(bowl), Some(container)) = (tool, bowl, container) else {
-            for out in ["drained-ingredient", "liquid-rests"] {
-                let f = call.failed();
-                call.bind(out, 1.0, f, Some(at))?;
-            }
+            call.fail(&[
+                ("drained-ingredient", 1.0, Some(at)),
+                ("liquid-rests", 1.0, Some(at)),
+            ])?;
             if !given {
-                let f = call.failed();
-                call.bind("draining-tool", 0.0, f, Some(at))?;
+                call.fail(&[("draining-tool", 0.0, Some(at))])?;
             }
-            return call.bind_kitchen("kitchen-state-out", ks, at);
+            return call.finish(ks, at);
         };
         let liquid = m.class("liquid")?;
         let liquefiable = m.class("liquefiable")?;
@@ -485,7 +456,7 @@ impl Primitive for Drain {
                         let q = call
                             .maker
                             .make_with(k.quantity_class, &[(k.value, Value::Num(frac.mul(total)))]);
-                        let mut a = amount_obj(m, &c).cloned().ok_or_else(gone)?;
+                        let mut a = amount_obj(m, &c).cloned().ok_or(GONE)?;
                         set(m, &mut a, k.quantity, Value::obj(q))?;
                         set(m, &mut a, k.unit, unit.clone())?;
                         set(m, &mut c, k.amount, Value::obj(a))?;
@@ -502,21 +473,21 @@ impl Primitive for Drain {
                 solids.insert(0, item.clone());
             }
         }
-        update_contents(&mut ks, m, bowl, |_| liquids)?;
-        update_contents(&mut ks, m, container, |_| solids)?;
-        mark_used(&mut ks, m, tool)?;
-        mark_used(&mut ks, m, bowl)?;
+        replace_contents(&mut ks, m, bowl, |_| liquids)?;
+        replace_contents(&mut ks, m, container, |_| solids)?;
+        mark_used(m, &mut ks, tool, GONE)?;
+        mark_used(m, &mut ks, bowl, GONE)?;
         call.bind(
             "drained-ingredient",
             1.0,
-            bound(&ks, m, container)?,
+            bound(m, &ks, container, GONE)?,
             Some(at),
         )?;
-        call.bind("liquid-rests", 1.0, bound(&ks, m, bowl)?, Some(at))?;
+        call.bind("liquid-rests", 1.0, bound(m, &ks, bowl, GONE)?, Some(at))?;
         if !given {
-            call.bind("draining-tool", 0.0, bound(&ks, m, tool)?, Some(at))?;
+            call.bind("draining-tool", 0.0, bound(m, &ks, tool, GONE)?, Some(at))?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.finish(ks, at)
     }
 }
 
@@ -526,9 +497,7 @@ struct Sift;
 
 impl Primitive for Sift {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let mut ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
+        let Start { m, mut ks, kt } = call.start()?;
         let given_target = call.is_bound("target-container");
         let given_sift = call.is_bound("sifting-tool");
         let both = given_target && given_sift;
@@ -536,14 +505,18 @@ impl Primitive for Sift {
         let at = call
             .ready_at(kt, "container-with-ingredients-to-be-sifted")?
             .add(step);
-        let source = pid_in(call, &ks, "container-with-ingredients-to-be-sifted", false)?;
+        let source = call.find(
+            &ks,
+            "container-with-ingredients-to-be-sifted",
+            Lookup::Kitchen,
+        )?;
         let target = if given_target {
-            pid_in(call, &ks, "target-container", false)?
+            call.find(&ks, "target-container", Lookup::Kitchen)?
         } else {
             take_default(&mut ks, m, m.class("large-bowl")?, &[])
         };
         let sift = if given_sift {
-            pid_in(call, &ks, "sifting-tool", false)?
+            call.find(&ks, "sifting-tool", Lookup::Kitchen)?
         } else {
             take_default(&mut ks, m, m.class("sift")?, &[])
         };
@@ -552,19 +525,17 @@ impl Primitive for Sift {
             call.bind("target-container", 0.0, o, None)?;
         }
         let (Some(source), Some(target), Some(sift)) = (source, target, sift) else {
-            let f = call.failed();
-            call.bind("container-with-sifted-contents", 1.0, f, Some(at))?;
+            call.fail(&[("container-with-sifted-contents", 1.0, Some(at))])?;
             if !given_sift {
-                let f = call.failed();
-                call.bind("sifting-tool", 1.0, f, Some(at))?;
+                call.fail(&[("sifting-tool", 1.0, Some(at))])?;
             }
-            return call.bind_kitchen("kitchen-state-out", ks, at);
+            return call.finish(ks, at);
         };
         let moved = contents_of(&ks, m, source);
         let siftable = m.class("siftable")?;
         let sifted = m.slot("sifted")?;
         let mut error = None;
-        update_contents(&mut ks, m, target, |c| {
+        replace_contents(&mut ks, m, target, |c| {
             let mut all = if both { c } else { Vec::new() };
             all.extend(moved);
             for v in all.iter_mut() {
@@ -580,18 +551,18 @@ impl Primitive for Sift {
         if let Some(err) = error {
             return Err(err);
         }
-        mark_used(&mut ks, m, target)?;
-        mark_used(&mut ks, m, sift)?;
-        update_contents(&mut ks, m, source, |_| Vec::new())?;
+        mark_used(m, &mut ks, target, GONE)?;
+        mark_used(m, &mut ks, sift, GONE)?;
+        replace_contents(&mut ks, m, source, |_| Vec::new())?;
         call.bind(
             "container-with-sifted-contents",
             1.0,
-            bound(&ks, m, target)?,
+            bound(m, &ks, target, GONE)?,
             Some(at),
         )?;
         if !given_sift {
-            call.bind("sifting-tool", 1.0, bound(&ks, m, sift)?, Some(at))?;
+            call.bind("sifting-tool", 1.0, bound(m, &ks, sift, GONE)?, Some(at))?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.finish(ks, at)
     }
 }
