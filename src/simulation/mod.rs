@@ -316,7 +316,7 @@ impl<'m> Call<'m, '_> {
     pub fn ready_at(&self, kt: Number, name: &str) -> Result<Number, SimError> {
         match self.available_at(name)? {
             Some(t) => Ok(kt.max(t)),
-            None => Err(primitives::errors::LispError::NilNotOfType { expected: "REAL" }.into()),
+            None => Err(primitives::errors::LispError::NIL_NOT_REAL.into()),
         }
     }
 

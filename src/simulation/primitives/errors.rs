@@ -57,6 +57,12 @@ impl LispError {
         expected: "KITCHEN-ENTITY",
     };
 
+    /// A container the reference looked for and did not find, asked for its contents.
+    pub const CONTENTS_OF_NIL: LispError = LispError::nil("CONTENTS");
+
+    /// A time computed from an input that has no availability time.
+    pub const NIL_NOT_REAL: LispError = LispError::NilNotOfType { expected: "REAL" };
+
     /// A tool or container to mark used, or to bind, that is no longer in the kitchen.
     pub const USED_OF_NIL: LispError = LispError::nil_argument("USED");
 

@@ -2,8 +2,9 @@
 //! `weigh-ingredient`, including their quirks P5 and P6).
 
 use super::common::{
-    amount, amount_of, arc_by_pid, convert_to_g, grams, obj_mut, quantity_of, set,
+    Start, amount, amount_of, arc_by_pid, convert_to_g, grams, obj_mut, quantity_of, set,
 };
+use super::errors::LispError;
 use crate::number::Number;
 use crate::ontology::ClassId;
 use crate::simulation::kitchen::{at, find_in_kitchen, find_ingredient, location, take_default};
@@ -15,14 +16,6 @@ pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
     ("fetch", &Fetch),
     ("fetch-and-proportion", &FetchAndProportion),
 ];
-
-/// The numeric value of a `quantity` object.
-fn value_of(call: &Call<'_, '_>, arg: &str) -> Result<Number, SimError> {
-    let q = call.input(arg)?;
-    q.val(call.model.k.value)
-        .as_num()
-        .ok_or_else(|| SimError::new(format!("The value of {arg} is not a number")))
-}
 
 /// The reference asks every object of the fetched class for its `used` flag; a class without
 /// one (an ingredient) makes it fail as soon as such an object is met.
@@ -40,10 +33,11 @@ fn check_reusable(ks: &Entity, m: &Model, class: ClassId) -> Result<(), SimError
             })
     }
     if any_of(ks, m, class) {
-        return Err(SimError::new(format!(
-            "There is no applicable method for the generic function USED when called with a {}",
-            m.onto.class_name(class).to_uppercase()
-        )));
+        return Err(LispError::CalledWithClass {
+            generic: "USED".to_string(),
+            class: m.onto.class_name(class).to_uppercase(),
+        }
+        .into());
     }
     Ok(())
 }
@@ -54,13 +48,10 @@ struct Fetch;
 
 impl Primitive for Fetch {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let ks_in = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks_in);
-        let n = value_of(call, "quantity")?;
+        let Start { m, mut ks, kt } = call.start()?;
+        let n = call.number("quantity")?;
         let at_time = n.mul(Number::int(30)).add(kt);
         let class = call.input("concept-to-fetch")?.class;
-        let mut ks = ks_in;
         check_reusable(&ks, m, class)?;
         let fetched = if n.num_eq(&Number::int(1)) {
             match take_default(&mut ks, m, class, &[]) {
@@ -98,7 +89,7 @@ impl Primitive for Fetch {
             None => call.failed(),
         };
         call.bind("thing-fetched", 1.0, fetched, Some(at_time))?;
-        call.bind_kitchen("kitchen-state-out", ks, at_time)
+        call.finish(ks, at_time)
     }
 }
 
@@ -108,12 +99,10 @@ struct FetchAndProportion;
 
 impl Primitive for FetchAndProportion {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let ks_in = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks_in);
+        let Start { m, mut ks, kt } = call.start()?;
+        let ks_in = ks.clone();
         let at_time = kt.add(Number::int(30));
         let given_target = call.is_bound("target-container");
-        let mut ks = ks_in.clone();
         let (quantity, unit) = (call.input("quantity")?.clone(), call.input("unit")?.clone());
         let requested = amount_of(m, call.maker, &quantity, &unit);
         let Value::Obj(requested) = requested else {
@@ -136,18 +125,14 @@ impl Primitive for FetchAndProportion {
         let concept = call.input("ingredient-concept")?.class;
         let found = find_ingredient(&ks, m, concept);
         let (Some(target_pid), Some((bowl_path, place_path))) = (target_pid, found) else {
-            let failed = call.failed();
+            call.fail(&[("container-with-ingredient", 1.0, Some(at_time))])?;
             if !given_target {
-                let f = call.failed();
-                call.bind("target-container", 0.0, f, None)?;
+                call.fail(&[("target-container", 0.0, None)])?;
             }
-            call.bind("container-with-ingredient", 1.0, failed, Some(at_time))?;
-            return call.bind_kitchen("kitchen-state-out", ks, at_time);
+            return call.finish(ks, at_time);
         };
         if given_target && find_in_kitchen(&ks, m, call.input("target-container")?).is_none() {
-            return Err(SimError::new(
-                "There is no applicable method for the generic function CONTENTS when called with NIL",
-            ));
+            return Err(LispError::CONTENTS_OF_NIL.into());
         }
         let place_class = match place_path.as_slice() {
             [_] => at(&ks, m, &place_path).map(|p| p.class),
@@ -186,7 +171,7 @@ impl Primitive for FetchAndProportion {
             Value::Obj(weighed),
             Some(at_time),
         )?;
-        call.bind_kitchen("kitchen-state-out", ks, at_time)
+        call.finish(ks, at_time)
     }
 }
 
@@ -228,9 +213,10 @@ fn weigh(
     let k = &m.k;
     let bowl = arc_by_pid(ks, m, bowl_pid).ok_or_else(|| SimError::new("no ingredient bowl"))?;
     let [Value::Obj(source)] = bowl.val(k.contents).items() else {
-        return Err(SimError::new(
-            "The assertion (= (LENGTH (CONTENTS SOURCE-CONTAINER)) 1) failed.",
-        ));
+        return Err(LispError::AssertionFailed {
+            assertion: "(= (LENGTH (CONTENTS SOURCE-CONTAINER)) 1)",
+        }
+        .into());
     };
     let (src_value, src_unit) = quantity_of(m, source)?;
     let req_value = requested
@@ -268,14 +254,14 @@ fn weigh(
         // Pieces weighed in another unit: through grams per piece.
         let source_g = convert_to_g(m, maker, &source)?;
         let (g, _) = quantity_of(m, &source_g)?;
-        let per_piece = g.div(src_value).ok_or_else(division_by_zero)?;
+        let per_piece = g.div(src_value).ok_or(LispError::DivisionByZero)?;
         let mut target = maker.copy(&source_g);
         set(m, &mut target, k.amount, req_amount.clone())?;
         let target_g = grams(m, maker, &target)?;
         let left = g
             .sub(target_g)
             .div(per_piece)
-            .ok_or_else(division_by_zero)?;
+            .ok_or(LispError::DivisionByZero)?;
         let a = amount(m, maker, left, k.piece);
         set(m, &mut source, k.amount, a)?;
         new_items.push(Value::obj(target));
@@ -303,8 +289,4 @@ fn weigh(
     let mut contents = new_items;
     contents.extend(target.val(k.contents).items().iter().cloned());
     set(m, target, k.contents, Value::list(contents))
-}
-
-fn division_by_zero() -> SimError {
-    SimError::new("arithmetic error DIVISION-BY-ZERO signalled")
 }

@@ -4,9 +4,12 @@
 //! Most of these are passive: the object becomes available much later than the kitchen time
 //! advances (README §4, quirks P1/P2).
 
-use super::common::{amount, amount_of, arc_at, arc_by_pid, change_temperature, obj_mut, set};
+use super::common::{
+    Lookup, Start, amount, amount_of, arc_at, arc_by_pid, bound, change_temperature, obj_mut, set,
+};
+use super::errors::LispError;
 use crate::number::Number;
-use crate::simulation::kitchen::{find_in_kitchen, find_on_counter, location};
+use crate::simulation::kitchen::location;
 use crate::simulation::{Call, Model, Primitive, SimError};
 use crate::world::{Entity, Pid, Value};
 use std::sync::Arc;
@@ -22,19 +25,6 @@ pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
     ("melt", &Melt),
 ];
 
-fn gone() -> SimError {
-    SimError::new(
-        "There is no applicable method for the generic function CONTENTS when called with NIL",
-    )
-}
-
-fn num(call: &Call<'_, '_>, arg: &str) -> Result<Number, SimError> {
-    call.input(arg)?
-        .val(call.model.k.value)
-        .as_num()
-        .ok_or_else(|| SimError::new(format!("The value of {arg} is not a number")))
-}
-
 /// An amount object made of two bound inputs (quantity and unit), as the reference builds one.
 fn amount_from(call: &mut Call<'_, '_>, quantity: &str, unit: &str) -> Result<Entity, SimError> {
     let (q, u) = (call.input(quantity)?.clone(), call.input(unit)?.clone());
@@ -44,31 +34,11 @@ fn amount_from(call: &mut Call<'_, '_>, quantity: &str, unit: &str) -> Result<En
     }
 }
 
-fn found(
-    call: &Call<'_, '_>,
-    ks: &Entity,
-    arg: &str,
-    on_counter: bool,
-) -> Result<Option<Pid>, SimError> {
-    let m = call.model;
-    let obj = call.input(arg)?;
-    let path = if on_counter {
-        find_on_counter(ks, m, obj)
-    } else {
-        find_in_kitchen(ks, m, obj)
-    };
-    Ok(path.map(|_| obj.pid))
-}
-
-fn bound(ks: &Arc<Entity>, m: &Model, pid: Pid) -> Result<Value, SimError> {
-    arc_by_pid(ks, m, pid).map(Value::Obj).ok_or_else(gone)
-}
-
 /// A kitchen location of the state (oven, fridge, stove, microwave) as a value.
 fn place(ks: &Arc<Entity>, m: &Model, class: &str) -> Result<(Pid, Value), SimError> {
     let path = location(ks, m, m.class(class)?)
         .ok_or_else(|| SimError::new(format!("the kitchen has no {class}")))?;
-    let e = arc_at(ks, m, &path).ok_or_else(gone)?;
+    let e = arc_at(ks, m, &path).ok_or(LispError::CONTENTS_OF_NIL)?;
     Ok((e.pid, Value::Obj(e)))
 }
 
@@ -81,7 +51,7 @@ fn set_on_contents(
     only: Option<crate::ontology::ClassId>,
     slots: &[(crate::ontology::SlotId, Value)],
 ) -> Result<(), SimError> {
-    let c = obj_mut(ks, m, pid).ok_or_else(gone)?;
+    let c = obj_mut(ks, m, pid).ok_or(LispError::CONTENTS_OF_NIL)?;
     let Some(list) = c.list_mut(m.k.contents) else {
         return Ok(());
     };
@@ -105,10 +75,8 @@ struct Bake;
 
 impl Primitive for Bake {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
+        let Start { m, mut ks, kt } = call.start()?;
         let k = &m.k;
-        let mut ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
         let oven_given = call.is_bound("oven-to-bake-in");
         let temp_given = call.is_bound("target-temperature-quantity");
         let ready = call.ready_at(kt, "thing-to-bake")?;
@@ -116,19 +84,19 @@ impl Primitive for Bake {
         let start = if oven_given {
             let oven_at = call
                 .available_at("oven-to-bake-in")?
-                .ok_or_else(|| SimError::new("The value NIL is not of type REAL"))?;
+                .ok_or(LispError::NIL_NOT_REAL)?;
             ready.max(oven_at)
         } else {
             ready
         };
-        let at = start.add(num(call, "time-to-bake-quantity")?.mul(Number::int(60)));
-        let thing = found(call, &ks, "thing-to-bake", false)?;
+        let at = start.add(call.number("time-to-bake-quantity")?.mul(Number::int(60)));
+        let thing = call.find(&ks, "thing-to-bake", Lookup::Kitchen)?;
         let thing_failed = call.is_failed(call.input("thing-to-bake")?);
         let baked = m.slot("baked")?;
 
         // The oven and the temperature the contents take.
         let oven = if oven_given {
-            found(call, &ks, "oven-to-bake-in", false)?
+            call.find(&ks, "oven-to-bake-in", Lookup::Kitchen)?
         } else {
             Some(place(&ks, m, "oven")?.0)
         };
@@ -139,14 +107,14 @@ impl Primitive for Bake {
                 "target-temperature-unit",
             )?)
         } else {
-            let oven = oven.ok_or_else(|| SimError::new("There is no applicable method for the generic function TEMPERATURE when called with NIL"))?;
+            let oven = oven.ok_or(LispError::nil("TEMPERATURE"))?;
             arc_by_pid(&ks, m, oven)
                 .map(|o| o.val(k.temperature).clone())
                 .unwrap_or(Value::Nil)
         };
         if !temp_given {
             // Binding the quantity and unit of an oven never preheated fails in the reference.
-            let t = temperature.as_obj().ok_or_else(|| SimError::new("There is no applicable method for the generic function QUANTITY when called with NIL"))?;
+            let t = temperature.as_obj().ok_or(LispError::nil("QUANTITY"))?;
             let (q, u) = (t.val(k.quantity).clone(), t.val(k.unit).clone());
             call.bind("target-temperature-quantity", 0.0, q, None)?;
             call.bind("target-temperature-unit", 0.0, u, None)?;
@@ -159,10 +127,10 @@ impl Primitive for Bake {
             thing.is_some()
         };
         if ok {
-            let thing = thing.ok_or_else(gone)?;
+            let thing = thing.ok_or(LispError::CONTENTS_OF_NIL)?;
             if temp_given {
-                let oven = oven.ok_or_else(|| SimError::new("There is no applicable method for the generic function (SETF TEMPERATURE) when called with NIL"))?;
-                let o = obj_mut(&mut ks, m, oven).ok_or_else(gone)?;
+                let oven = oven.ok_or(LispError::nil("(SETF TEMPERATURE)"))?;
+                let o = obj_mut(&mut ks, m, oven).ok_or(LispError::CONTENTS_OF_NIL)?;
                 set(m, o, k.temperature, temperature.clone())?;
             }
             set_on_contents(
@@ -172,16 +140,20 @@ impl Primitive for Bake {
                 None,
                 &[(k.temperature, temperature), (baked, Value::T)],
             )?;
-            call.bind("thing-baked", 1.0, bound(&ks, m, thing)?, Some(at))?;
+            call.bind(
+                "thing-baked",
+                1.0,
+                bound(m, &ks, thing, LispError::CONTENTS_OF_NIL)?,
+                Some(at),
+            )?;
         } else {
-            let f = call.failed();
-            call.bind("thing-baked", 1.0, f, Some(at))?;
+            call.fail(&[("thing-baked", 1.0, Some(at))])?;
         }
         if !oven_given {
             let o = place(&ks, m, "oven")?.1;
             call.bind("oven-to-bake-in", 0.0, o, Some(at))?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, ks_at)
+        call.finish(ks, ks_at)
     }
 }
 
@@ -209,10 +181,8 @@ struct Fry;
 
 impl Primitive for Fry {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
+        let Start { m, mut ks, kt } = call.start()?;
         let k = &m.k;
-        let mut ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
         let ready = call.ready_at(kt, "thing-to-fry")?;
         let at = ready.add(Number::int(1800));
         let ks_at = ready.add(Number::int(30));
@@ -227,14 +197,14 @@ impl Primitive for Fry {
             call.maker.make(m.class("medium-heat")?)
         };
         let (stove, _) = place(&ks, m, "stove")?;
-        let thing = found(call, &ks, "thing-to-fry", false)?;
+        let thing = call.find(&ks, "thing-to-fry", Lookup::Kitchen)?;
         let heatable = m.class("heatable-container")?;
         let thing = thing
             .filter(|&p| arc_by_pid(&ks, m, p).is_some_and(|e| m.onto.is_a(e.class, heatable)));
         let (fried_obj, stove_out) = match thing {
             Some(thing) => {
                 let t = mode_temperature(call, &mode)?;
-                let s = obj_mut(&mut ks, m, stove).ok_or_else(gone)?;
+                let s = obj_mut(&mut ks, m, stove).ok_or(LispError::CONTENTS_OF_NIL)?;
                 set(m, s, k.temperature, t.clone())?;
                 let fried = m.slot("fried")?;
                 let fryable = m.class("fryable")?;
@@ -245,7 +215,10 @@ impl Primitive for Fry {
                     Some(fryable),
                     &[(k.temperature, t), (fried, Value::T)],
                 )?;
-                (bound(&ks, m, thing)?, bound(&ks, m, stove)?)
+                (
+                    bound(m, &ks, thing, LispError::CONTENTS_OF_NIL)?,
+                    bound(m, &ks, stove, LispError::CONTENTS_OF_NIL)?,
+                )
             }
             None => (call.failed(), call.failed()),
         };
@@ -256,7 +229,7 @@ impl Primitive for Fry {
         if !mode_given {
             call.bind("heating-mode", 0.0, Value::obj(mode), None)?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, ks_at)
+        call.finish(ks, ks_at)
     }
 }
 
@@ -266,24 +239,22 @@ struct BringToTemperature;
 
 impl Primitive for BringToTemperature {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
+        let Start { m, mut ks, kt } = call.start()?;
         let k = &m.k;
-        let mut ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
         let at = kt.add(Number::int(800));
         let given = call.is_bound("temperature-quantity");
         let temperature = if given {
             amount_from(call, "temperature-quantity", "temperature-unit")?
         } else {
             let t = ks.val(k.temperature).as_obj().cloned();
-            t.ok_or_else(|| SimError::new("There is no applicable method for the generic function QUANTITY when called with NIL"))?
+            t.ok_or(LispError::nil("QUANTITY"))?
         };
-        let container = found(call, &ks, "container-with-ingredients", true)?;
+        let container = call.find(&ks, "container-with-ingredients", Lookup::Counter)?;
         let out = match container {
             Some(c) => {
-                let e = obj_mut(&mut ks, m, c).ok_or_else(gone)?;
+                let e = obj_mut(&mut ks, m, c).ok_or(LispError::CONTENTS_OF_NIL)?;
                 change_temperature(m, call.maker, e, &temperature)?;
-                bound(&ks, m, c)?
+                bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
             }
             None => call.failed(),
         };
@@ -307,7 +278,7 @@ impl Primitive for BringToTemperature {
                 None,
             )?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, kt)
+        call.finish(ks, kt)
     }
 }
 
@@ -327,20 +298,18 @@ struct LeaveForTime;
 
 impl Primitive for LeaveForTime {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let mut ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
+        let Start { m, mut ks, kt } = call.start()?;
         let time = amount_from(call, "cooling-quantity", "cooling-unit")?;
         let at = kt.add(seconds(
             call,
-            num(call, "cooling-quantity")?,
+            call.number("cooling-quantity")?,
             call.input("cooling-unit")?,
         ));
-        let out = match found(call, &ks, "container-with-ingredients", true)? {
+        let out = match call.find(&ks, "container-with-ingredients", Lookup::Counter)? {
             Some(c) => {
-                let e = obj_mut(&mut ks, m, c).ok_or_else(gone)?;
+                let e = obj_mut(&mut ks, m, c).ok_or(LispError::CONTENTS_OF_NIL)?;
                 change_temperature(m, call.maker, e, &time)?;
-                bound(&ks, m, c)?
+                bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
             }
             None => call.failed(),
         };
@@ -350,7 +319,7 @@ impl Primitive for LeaveForTime {
             out,
             Some(at),
         )?;
-        call.bind_kitchen("kitchen-state-out", ks, kt)
+        call.finish(ks, kt)
     }
 }
 
@@ -360,22 +329,21 @@ struct Refrigerate;
 
 impl Primitive for Refrigerate {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
+        let Start { m, mut ks, kt } = call.start()?;
+        let ks_in = ks.clone();
         let k = &m.k;
-        let ks_in = call.kitchen_in()?.clone();
-        let mut ks = ks_in.clone();
-        let kt = call.kitchen_time(&ks);
         let time_given = call.is_bound("cooling-quantity");
         let fridge_given = call.is_bound("refrigerator");
         let at = if time_given {
-            let v = num(call, "cooling-quantity")?;
+            let v = call.number("cooling-quantity")?;
             kt.add(v.mul(seconds(call, v, call.input("cooling-unit")?)))
         } else {
             kt.add(Number::int(3600))
         };
-        let container = found(call, &ks, "container-with-ingredients", true)?;
+        let container = call.find(&ks, "container-with-ingredients", Lookup::Counter)?;
         let fridge = if fridge_given {
-            found(call, &ks, "refrigerator", false)?.and_then(|p| arc_by_pid(&ks, m, p))
+            call.find(&ks, "refrigerator", Lookup::Kitchen)?
+                .and_then(|p| arc_by_pid(&ks, m, p))
         } else {
             Some(place(&ks_in, m, "fridge")?.1).and_then(|v| match v {
                 Value::Obj(f) => Some(f),
@@ -385,14 +353,14 @@ impl Primitive for Refrigerate {
         let out = match (container, &fridge) {
             (Some(c), Some(f)) => {
                 let t = f.val(k.temperature).as_obj().cloned();
-                let t = t.ok_or_else(|| SimError::new("There is no applicable method for the generic function UNIT when called with NIL"))?;
-                let e = obj_mut(&mut ks, m, c).ok_or_else(gone)?;
+                let t = t.ok_or(LispError::nil("UNIT"))?;
+                let e = obj_mut(&mut ks, m, c).ok_or(LispError::CONTENTS_OF_NIL)?;
                 change_temperature(m, call.maker, e, &t)?;
-                bound(&ks, m, c)?
+                bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
             }
             // Case 3 binds whatever it found, NIL included (the variable then stays unbound).
             (c, _) if fridge_given => match c {
-                Some(c) => bound(&ks, m, c)?,
+                Some(c) => bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?,
                 None => Value::Nil,
             },
             _ => call.failed(),
@@ -415,7 +383,7 @@ impl Primitive for Refrigerate {
             call.bind("cooling-quantity", 0.0, Value::obj(q), None)?;
             call.bind("cooling-unit", 0.0, Value::obj(h), None)?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, kt)
+        call.finish(ks, kt)
     }
 }
 
@@ -424,24 +392,22 @@ struct PreheatOven;
 
 impl Primitive for PreheatOven {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
+        let Start { m, mut ks, kt } = call.start()?;
+        let ks_in = ks.clone();
         let k = &m.k;
-        let ks_in = call.kitchen_in()?.clone();
-        let mut ks = ks_in.clone();
-        let kt = call.kitchen_time(&ks);
         let (oven_at, ks_at) = (kt.add(Number::int(615)), kt.add(Number::int(15)));
         let temperature = Value::obj(amount_from(call, "quantity", "unit")?);
         let given = call.is_bound("oven");
         let oven = if given {
-            found(call, &ks, "oven", false)?
+            call.find(&ks, "oven", Lookup::Kitchen)?
         } else {
             Some(place(&ks, m, "oven")?.0)
         };
         let out = match oven {
             Some(o) => {
-                let e = obj_mut(&mut ks, m, o).ok_or_else(gone)?;
+                let e = obj_mut(&mut ks, m, o).ok_or(LispError::CONTENTS_OF_NIL)?;
                 set(m, e, k.temperature, temperature)?;
-                bound(&ks, m, o)?
+                bound(m, &ks, o, LispError::CONTENTS_OF_NIL)?
             }
             None => call.failed(),
         };
@@ -450,7 +416,7 @@ impl Primitive for PreheatOven {
             let old = place(&ks_in, m, "oven")?.1;
             call.bind("oven", 0.0, old, Some(kt))?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, ks_at)
+        call.finish(ks, ks_at)
     }
 }
 
@@ -460,9 +426,7 @@ struct Melt;
 
 impl Primitive for Melt {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let mut ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
+        let Start { m, mut ks, kt } = call.start()?;
         let at = call
             .ready_at(kt, "container-with-input-ingredients")?
             .add(Number::int(60));
@@ -472,7 +436,9 @@ impl Primitive for Melt {
         let out = if failed {
             call.failed()
         } else {
-            let c = found(call, &ks, "container-with-input-ingredients", true)?.ok_or_else(gone)?;
+            let c = call
+                .find(&ks, "container-with-input-ingredients", Lookup::Counter)?
+                .ok_or(LispError::CONTENTS_OF_NIL)?;
             let melted = m.slot("melted")?;
             set_on_contents(
                 &mut ks,
@@ -481,14 +447,14 @@ impl Primitive for Melt {
                 Some(m.class("meltable")?),
                 &[(melted, Value::T)],
             )?;
-            bound(&ks, m, c)?
+            bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
         };
         call.bind("container-with-melted-ingredients", 1.0, out, Some(at))?;
         if !given {
             let mw = place(&ks, m, "microwave")?.1;
             call.bind("melting-tool", 0.0, mw, Some(at))?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.finish(ks, at)
     }
 }
 
@@ -501,16 +467,14 @@ struct Boil;
 
 impl Primitive for Boil {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
+        let Start { m, mut ks, kt } = call.start()?;
         let k = &m.k;
-        let mut ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
         let stove_given = call.is_bound("stove-to-boil-on");
         let time_given = call.is_bound("time-to-boil-quantity");
         let mode_given = call.is_bound("heating-mode");
         let ready = call.ready_at(kt, "thing-to-boil")?;
         let minutes = if time_given {
-            num(call, "time-to-boil-quantity")?
+            call.number("time-to-boil-quantity")?
         } else {
             Number::int(30)
         };
@@ -522,11 +486,11 @@ impl Primitive for Boil {
             call.maker.make(m.class("medium-heat")?)
         };
         let stove = if stove_given {
-            found(call, &ks, "stove-to-boil-on", false)?
+            call.find(&ks, "stove-to-boil-on", Lookup::Kitchen)?
         } else {
             Some(place(&ks, m, "stove")?.0)
         };
-        let mut thing = found(call, &ks, "thing-to-boil", false)?;
+        let mut thing = call.find(&ks, "thing-to-boil", Lookup::Kitchen)?;
         // Case 1 (time given, stove not) only boils in pots and pans.
         if time_given && !stove_given {
             let heatable = m.class("heatable-container")?;
@@ -536,10 +500,10 @@ impl Primitive for Boil {
         let boiled_out = match (thing, stove) {
             (Some(thing), Some(stove)) => {
                 let t = mode_temperature(call, &mode)?;
-                let s = obj_mut(&mut ks, m, stove).ok_or_else(gone)?;
+                let s = obj_mut(&mut ks, m, stove).ok_or(LispError::CONTENTS_OF_NIL)?;
                 set(m, s, k.temperature, t.clone())?;
                 boil_contents(call, &mut ks, thing, &t)?;
-                bound(&ks, m, thing)?
+                bound(m, &ks, thing, LispError::CONTENTS_OF_NIL)?
             }
             _ => call.failed(),
         };
@@ -548,7 +512,7 @@ impl Primitive for Boil {
             // Case 4 reports a failed stove on failure, case 1 the kitchen's stove.
             let s = match (thing, stove, time_given) {
                 (None, _, false) => call.failed(),
-                (_, Some(s), _) => bound(&ks, m, s)?,
+                (_, Some(s), _) => bound(m, &ks, s, LispError::CONTENTS_OF_NIL)?,
                 _ => call.failed(),
             };
             call.bind("stove-to-boil-on", 0.0, s, Some(at))?;
@@ -564,7 +528,7 @@ impl Primitive for Boil {
             call.bind("time-to-boil-quantity", 0.0, Value::obj(q), None)?;
             call.bind("time-to-boil-unit", 0.0, Value::obj(u), None)?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, ks_at)
+        call.finish(ks, ks_at)
     }
 }
 
@@ -606,7 +570,7 @@ fn boil_contents(
     }
     let liquid_obj = if spices.is_empty() && liquids.len() == 1 {
         let Some(Value::Obj(l)) = liquids.first() else {
-            return Err(gone());
+            return Err(LispError::CONTENTS_OF_NIL.into());
         };
         let mut l = (**l).clone();
         set(m, &mut l, boiled, Value::T)?;
@@ -618,9 +582,11 @@ fn boil_contents(
             super::common::make_mixture(m, call.maker, &boiling, homogeneous, Some(boiled))?;
         if boiling.is_empty() {
             // The reference then marks the first liquid, which does not exist.
-            return Err(SimError::new(
-                "There is no applicable method for the generic function (SETF BOILED) when called with arguments (T NIL)",
-            ));
+            return Err(LispError::CalledWithArguments {
+                generic: "(SETF BOILED)",
+                arguments: "(T NIL)",
+            }
+            .into());
         }
         set(m, &mut mix, is_liquid, Value::T)?;
         set(m, &mut mix, k.temperature, t.clone())?;
@@ -637,6 +603,6 @@ fn boil_contents(
         }
     }
     main.push(liquid_obj);
-    let c = obj_mut(ks, m, pid).ok_or_else(gone)?;
+    let c = obj_mut(ks, m, pid).ok_or(LispError::CONTENTS_OF_NIL)?;
     set(m, c, k.contents, Value::list(main))
 }

@@ -20,9 +20,6 @@ pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
     ("sift", &Sift),
 ];
 
-/// The reference's error for an object of these primitives that is not in the kitchen.
-const GONE: LispError = LispError::NOT_KITCHEN_ENTITY;
-
 /// The input-state version of a default container (`old(x)` in the spec): only its identity
 /// matters later.
 fn old(call: &Call<'_, '_>, pid: Option<Pid>) -> Result<Value, SimError> {
@@ -40,7 +37,7 @@ fn replace_contents(
     pid: Pid,
     f: impl FnOnce(Vec<Value>) -> Vec<Value>,
 ) -> Result<(), SimError> {
-    let e = obj_mut(ks, m, pid).ok_or(GONE)?;
+    let e = obj_mut(ks, m, pid).ok_or(LispError::NOT_KITCHEN_ENTITY)?;
     let new = f(e.val(m.k.contents).items().to_vec());
     set(m, e, m.k.contents, Value::list(new))
 }
@@ -99,7 +96,7 @@ impl Primitive for TransferContents {
             c
         })?;
         replace_contents(&mut ks, m, source, |_| Vec::new())?;
-        mark_used(m, &mut ks, target, GONE)?;
+        mark_used(m, &mut ks, target, LispError::NOT_KITCHEN_ENTITY)?;
         if !given {
             let o = old(call, Some(target))?;
             call.bind("target-container", 0.0, o, None)?;
@@ -107,13 +104,13 @@ impl Primitive for TransferContents {
         call.bind(
             "container-with-all-ingredients",
             1.0,
-            bound(m, &ks, target, GONE)?,
+            bound(m, &ks, target, LispError::NOT_KITCHEN_ENTITY)?,
             Some(at),
         )?;
         call.bind(
             "container-with-rest",
             1.0,
-            bound(m, &ks, source, GONE)?,
+            bound(m, &ks, source, LispError::NOT_KITCHEN_ENTITY)?,
             Some(at),
         )?;
         let q = call
@@ -152,9 +149,9 @@ impl Primitive for TransferItems {
         };
         let destination = call.find(&ks, "destination", Lookup::Kitchen)?;
         let moved = if is_list {
-            let ct = location(&ks, m, k.counter_top).ok_or(GONE)?;
+            let ct = location(&ks, m, k.counter_top).ok_or(LispError::NOT_KITCHEN_ENTITY)?;
             let counter = crate::simulation::kitchen::at(&ks, m, &ct)
-                .ok_or(GONE)?
+                .ok_or(LispError::NOT_KITCHEN_ENTITY)?
                 .clone();
             match (
                 find_kitchen_entities(m, call.maker, &items, &counter)?,
@@ -193,11 +190,11 @@ impl Primitive for TransferItems {
         };
         let transferred = match moved {
             Some((dest, moved)) => {
-                let d = obj_mut(&mut ks, m, dest).ok_or(GONE)?;
+                let d = obj_mut(&mut ks, m, dest).ok_or(LispError::NOT_KITCHEN_ENTITY)?;
                 set(m, d, k.used, Value::T)?;
                 set(m, d, k.contents, Value::list(moved))?;
                 set(m, d, k.arrangement, pattern.clone())?;
-                bound(m, &ks, dest, GONE)?
+                bound(m, &ks, dest, LispError::NOT_KITCHEN_ENTITY)?
             }
             None => call.failed(),
         };
@@ -245,7 +242,7 @@ impl Primitive for Crack {
             return call.finish(ks, at);
         }
         let (Some(target), Some(eggs)) = (target, eggs) else {
-            return Err(LispError::nil("CONTENTS").into());
+            return Err(LispError::CONTENTS_OF_NIL.into());
         };
         let whole_egg = m.class("whole-egg")?;
         let shell = m.class("egg-shell")?;
@@ -278,14 +275,14 @@ impl Primitive for Crack {
             c
         })?;
         if !given {
-            mark_used(m, &mut ks, target, GONE)?;
+            mark_used(m, &mut ks, target, LispError::NOT_KITCHEN_ENTITY)?;
             let o = old(call, Some(target))?;
             call.bind("target-container", 0.0, o, None)?;
         }
         call.bind(
             "container-with-cracked-eggs",
             1.0,
-            bound(m, &ks, target, GONE)?,
+            bound(m, &ks, target, LispError::NOT_KITCHEN_ENTITY)?,
             Some(at),
         )?;
         call.finish(ks, at)
@@ -344,7 +341,7 @@ impl Primitive for SeparateEggs {
             let (v, _) = quantity_of(m, e)?;
             let unit = amount_obj(m, e)
                 .and_then(|a| a.val(k.unit).as_obj())
-                .ok_or(GONE)?
+                .ok_or(LispError::NOT_KITCHEN_ENTITY)?
                 .clone();
             for (share, class, out) in [
                 (0.36, yolk_class, &mut new_yolks),
@@ -372,18 +369,18 @@ impl Primitive for SeparateEggs {
             c
         })?;
         for p in [yolks, whites, separator] {
-            mark_used(m, &mut ks, p, GONE)?;
+            mark_used(m, &mut ks, p, LispError::NOT_KITCHEN_ENTITY)?;
         }
         call.bind(
             "container-with-egg-yolks",
             1.0,
-            bound(m, &ks, yolks, GONE)?,
+            bound(m, &ks, yolks, LispError::NOT_KITCHEN_ENTITY)?,
             Some(at),
         )?;
         call.bind(
             "container-with-egg-whites",
             1.0,
-            bound(m, &ks, whites, GONE)?,
+            bound(m, &ks, whites, LispError::NOT_KITCHEN_ENTITY)?,
             Some(at),
         )?;
         if !given {
@@ -393,7 +390,7 @@ impl Primitive for SeparateEggs {
             call.bind(
                 "egg-separator",
                 0.0,
-                bound(m, &ks, separator, GONE)?,
+                bound(m, &ks, separator, LispError::NOT_KITCHEN_ENTITY)?,
                 Some(at),
             )?;
         }
@@ -456,7 +453,9 @@ impl Primitive for Drain {
                         let q = call
                             .maker
                             .make_with(k.quantity_class, &[(k.value, Value::Num(frac.mul(total)))]);
-                        let mut a = amount_obj(m, &c).cloned().ok_or(GONE)?;
+                        let mut a = amount_obj(m, &c)
+                            .cloned()
+                            .ok_or(LispError::NOT_KITCHEN_ENTITY)?;
                         set(m, &mut a, k.quantity, Value::obj(q))?;
                         set(m, &mut a, k.unit, unit.clone())?;
                         set(m, &mut c, k.amount, Value::obj(a))?;
@@ -475,17 +474,27 @@ impl Primitive for Drain {
         }
         replace_contents(&mut ks, m, bowl, |_| liquids)?;
         replace_contents(&mut ks, m, container, |_| solids)?;
-        mark_used(m, &mut ks, tool, GONE)?;
-        mark_used(m, &mut ks, bowl, GONE)?;
+        mark_used(m, &mut ks, tool, LispError::NOT_KITCHEN_ENTITY)?;
+        mark_used(m, &mut ks, bowl, LispError::NOT_KITCHEN_ENTITY)?;
         call.bind(
             "drained-ingredient",
             1.0,
-            bound(m, &ks, container, GONE)?,
+            bound(m, &ks, container, LispError::NOT_KITCHEN_ENTITY)?,
             Some(at),
         )?;
-        call.bind("liquid-rests", 1.0, bound(m, &ks, bowl, GONE)?, Some(at))?;
+        call.bind(
+            "liquid-rests",
+            1.0,
+            bound(m, &ks, bowl, LispError::NOT_KITCHEN_ENTITY)?,
+            Some(at),
+        )?;
         if !given {
-            call.bind("draining-tool", 0.0, bound(m, &ks, tool, GONE)?, Some(at))?;
+            call.bind(
+                "draining-tool",
+                0.0,
+                bound(m, &ks, tool, LispError::NOT_KITCHEN_ENTITY)?,
+                Some(at),
+            )?;
         }
         call.finish(ks, at)
     }
@@ -551,17 +560,22 @@ impl Primitive for Sift {
         if let Some(err) = error {
             return Err(err);
         }
-        mark_used(m, &mut ks, target, GONE)?;
-        mark_used(m, &mut ks, sift, GONE)?;
+        mark_used(m, &mut ks, target, LispError::NOT_KITCHEN_ENTITY)?;
+        mark_used(m, &mut ks, sift, LispError::NOT_KITCHEN_ENTITY)?;
         replace_contents(&mut ks, m, source, |_| Vec::new())?;
         call.bind(
             "container-with-sifted-contents",
             1.0,
-            bound(m, &ks, target, GONE)?,
+            bound(m, &ks, target, LispError::NOT_KITCHEN_ENTITY)?,
             Some(at),
         )?;
         if !given_sift {
-            call.bind("sifting-tool", 1.0, bound(m, &ks, sift, GONE)?, Some(at))?;
+            call.bind(
+                "sifting-tool",
+                1.0,
+                bound(m, &ks, sift, LispError::NOT_KITCHEN_ENTITY)?,
+                Some(at),
+            )?;
         }
         call.finish(ks, at)
     }
