@@ -378,6 +378,17 @@ pub trait Primitive: Sync {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError>;
 }
 
+/// A primitive is usually one function of its own logic; families that differ only in data
+/// (e.g. beat, mix and mingle) implement [`Primitive`] on a struct of that data instead.
+impl<F> Primitive for F
+where
+    F: Fn(&mut Call<'_, '_>) -> Result<(), SimError> + Sync,
+{
+    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
+        self(call)
+    }
+}
+
 struct Engine<'m> {
     model: &'m Model,
     recipe: &'m Recipe,

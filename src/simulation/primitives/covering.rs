@@ -13,7 +13,7 @@ use crate::world::{Entity, Pid, Value};
 use std::sync::Arc;
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] =
-    &[("cover", &Cover), ("uncover", &Uncover), ("line", &Line)];
+    &[("cover", &cover), ("uncover", &uncover), ("line", &line)];
 
 /// Remove the object `pid` from the top level of the counter-top (where it was put) and return
 /// it; `None` when it is not there.
@@ -34,104 +34,96 @@ fn take_off_counter(ks: &mut Arc<Entity>, m: &Model, pid: Pid) -> Option<Arc<Ent
 
 /// `cover`: the cover (a lid matching the bowl, else plastic wrap, P9) leaves the counter-top
 /// and sits in the object's `covered-with`. 20 s.
-struct Cover;
-
-impl Primitive for Cover {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let Start { m, mut ks, kt } = call.start()?;
-        let k = &m.k;
-        let t = call.ready_at(kt, "object")?.add(Number::int(20));
-        let object = call.input("object")?.clone();
-        let given = call.is_bound("cover");
-        let cover = if given {
-            let c = call.input("cover")?;
-            find_in_kitchen(&ks, m, c).map(|_| c.pid)
+fn cover(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let k = &m.k;
+    let t = call.ready_at(kt, "object")?.add(Number::int(20));
+    let object = call.input("object")?.clone();
+    let given = call.is_bound("cover");
+    let cover = if given {
+        let c = call.input("cover")?;
+        find_in_kitchen(&ks, m, c).map(|_| c.pid)
+    } else {
+        let name = ["medium-bowl", "large-bowl", "jar"]
+            .iter()
+            .find(|c| m.onto.is_a_name(object.class, c))
+            .map(|c| format!("{c}-lid"))
+            .unwrap_or_else(|| "plastic-wrap".to_string());
+        take_default(&mut ks, m, m.class(&name)?, &[])
+    };
+    let ok = !call.is_failed(&object)
+        && if given {
+            !call.is_failed(call.input("cover")?)
         } else {
-            let name = ["medium-bowl", "large-bowl", "jar"]
-                .iter()
-                .find(|c| m.onto.is_a_name(object.class, c))
-                .map(|c| format!("{c}-lid"))
-                .unwrap_or_else(|| "plastic-wrap".to_string());
-            take_default(&mut ks, m, m.class(&name)?, &[])
+            cover.is_some()
         };
-        let ok = !call.is_failed(&object)
-            && if given {
-                !call.is_failed(call.input("cover")?)
-            } else {
-                cover.is_some()
-            };
-        if !ok {
-            call.fail(&[("covered-object", 1.0, Some(t))])?;
-            if !given {
-                call.fail(&[("cover", 0.0, Some(t))])?;
-            }
-            return call.finish(ks, t);
-        }
-        let container = find_in_kitchen(&ks, m, &object)
-            .map(|_| object.pid)
-            .ok_or(LispError::nil("(SETF COVERED-WITH)"))?;
-        let cover = cover.ok_or(LispError::nil("(SETF IS-COVERING)"))?;
-        let mut lid = arc_by_pid(&ks, m, cover).ok_or(LispError::nil("(SETF IS-COVERING)"))?;
-        {
-            let l = Arc::make_mut(&mut lid);
-            set(m, l, m.slot("is-covering")?, Value::T)?;
-            set(m, l, k.used, Value::T)?;
-        }
-        // The lid in the kitchen is updated too when it stays somewhere other than the counter-top.
-        if let Some(e) = obj_mut(&mut ks, m, cover) {
-            *e = (*lid).clone();
-        }
-        take_off_counter(&mut ks, m, cover);
-        let c = obj_mut(&mut ks, m, container).ok_or(LispError::nil("(SETF COVERED-WITH)"))?;
-        set(m, c, m.slot("covered-with")?, Value::Obj(lid.clone()))?;
-        let covered = arc_by_pid(&ks, m, container)
-            .map(Value::Obj)
-            .ok_or(LispError::nil("COVERED-WITH"))?;
-        call.bind("covered-object", 1.0, covered, Some(t))?;
+    if !ok {
+        call.fail(&[("covered-object", 1.0, Some(t))])?;
         if !given {
-            call.bind("cover", 0.0, Value::Obj(lid), Some(t))?;
+            call.fail(&[("cover", 0.0, Some(t))])?;
         }
-        call.finish(ks, t)
+        return call.finish(ks, t);
     }
+    let container = find_in_kitchen(&ks, m, &object)
+        .map(|_| object.pid)
+        .ok_or(LispError::nil("(SETF COVERED-WITH)"))?;
+    let cover = cover.ok_or(LispError::nil("(SETF IS-COVERING)"))?;
+    let mut lid = arc_by_pid(&ks, m, cover).ok_or(LispError::nil("(SETF IS-COVERING)"))?;
+    {
+        let l = Arc::make_mut(&mut lid);
+        set(m, l, m.slot("is-covering")?, Value::T)?;
+        set(m, l, k.used, Value::T)?;
+    }
+    // The lid in the kitchen is updated too when it stays somewhere other than the counter-top.
+    if let Some(e) = obj_mut(&mut ks, m, cover) {
+        *e = (*lid).clone();
+    }
+    take_off_counter(&mut ks, m, cover);
+    let c = obj_mut(&mut ks, m, container).ok_or(LispError::nil("(SETF COVERED-WITH)"))?;
+    set(m, c, m.slot("covered-with")?, Value::Obj(lid.clone()))?;
+    let covered = arc_by_pid(&ks, m, container)
+        .map(Value::Obj)
+        .ok_or(LispError::nil("COVERED-WITH"))?;
+    call.bind("covered-object", 1.0, covered, Some(t))?;
+    if !given {
+        call.bind("cover", 0.0, Value::Obj(lid), Some(t))?;
+    }
+    call.finish(ks, t)
 }
 
 /// `uncover`: the cover goes back to the front of the counter-top (still used). 20 s.
-struct Uncover;
-
-impl Primitive for Uncover {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let Start { m, mut ks, kt } = call.start()?;
-        let t = call.ready_at(kt, "object")?.add(Number::int(20));
-        let object = call.input("object")?;
-        let container = find_in_kitchen(&ks, m, object)
-            .map(|_| object.pid)
-            .ok_or(LispError::nil("COVERED-WITH"))?;
-        let covered_with = m.slot("covered-with")?;
-        let lid = arc_by_pid(&ks, m, container).and_then(|c| match c.val(covered_with) {
-            Value::Obj(l) => Some(l.clone()),
-            _ => None,
-        });
-        let Some(mut lid) = lid else {
-            call.fail(&[("uncovered-object", 1.0, Some(t)), ("cover", 1.0, Some(t))])?;
-            return call.finish(ks, t);
-        };
-        let c = obj_mut(&mut ks, m, container).ok_or(LispError::nil("COVERED-WITH"))?;
-        set(m, c, covered_with, Value::Nil)?;
-        set(
-            m,
-            Arc::make_mut(&mut lid),
-            m.slot("is-covering")?,
-            Value::Nil,
-        )?;
-        let ct = location(&ks, m, m.k.counter_top).ok_or(LispError::CONTENTS_OF_NIL)?;
-        push_front(&mut ks, m, &ct, lid.clone());
-        let uncovered = arc_by_pid(&ks, m, container)
-            .map(Value::Obj)
-            .ok_or(LispError::CONTENTS_OF_NIL)?;
-        call.bind("uncovered-object", 1.0, uncovered, Some(t))?;
-        call.bind("cover", 1.0, Value::Obj(lid), Some(t))?;
-        call.finish(ks, t)
-    }
+fn uncover(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let t = call.ready_at(kt, "object")?.add(Number::int(20));
+    let object = call.input("object")?;
+    let container = find_in_kitchen(&ks, m, object)
+        .map(|_| object.pid)
+        .ok_or(LispError::nil("COVERED-WITH"))?;
+    let covered_with = m.slot("covered-with")?;
+    let lid = arc_by_pid(&ks, m, container).and_then(|c| match c.val(covered_with) {
+        Value::Obj(l) => Some(l.clone()),
+        _ => None,
+    });
+    let Some(mut lid) = lid else {
+        call.fail(&[("uncovered-object", 1.0, Some(t)), ("cover", 1.0, Some(t))])?;
+        return call.finish(ks, t);
+    };
+    let c = obj_mut(&mut ks, m, container).ok_or(LispError::nil("COVERED-WITH"))?;
+    set(m, c, covered_with, Value::Nil)?;
+    set(
+        m,
+        Arc::make_mut(&mut lid),
+        m.slot("is-covering")?,
+        Value::Nil,
+    )?;
+    let ct = location(&ks, m, m.k.counter_top).ok_or(LispError::CONTENTS_OF_NIL)?;
+    push_front(&mut ks, m, &ct, lid.clone());
+    let uncovered = arc_by_pid(&ks, m, container)
+        .map(Value::Obj)
+        .ok_or(LispError::CONTENTS_OF_NIL)?;
+    call.bind("uncovered-object", 1.0, uncovered, Some(t))?;
+    call.bind("cover", 1.0, Value::Obj(lid), Some(t))?;
+    call.finish(ks, t)
 }
 
 /// Argument names of `line` per profile (2023: tray and paper; 2024: any lineable thing or list,
@@ -162,56 +154,52 @@ fn line_args(call: &Call<'_, '_>) -> LineArgs {
 /// paper (a given paper is ignored, P9; paper cups fill muffin tins). Profile 2024 also lines
 /// every element of a list of lineable things: with fresh baking papers, or with copies of the
 /// first content of a given bowl (lettuce on plates). 150 s.
-struct Line;
-
-impl Primitive for Line {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let Start { m, ks, kt } = call.start()?;
-        let a = line_args(call);
-        let t = kt.add(Number::int(150));
-        let thing = call.input(a.thing)?.clone();
-        let given = call.is_bound(a.lining);
-        let lining = if given {
-            Some(call.input(a.lining)?.clone())
-        } else {
-            None
-        };
-        let lineable = m.onto.is_a_name(thing.class, "lineable");
-        let is_list = m.onto.is_a(thing.class, m.k.list_of_kitchen_entities);
-        let all = |items: &[Value], class: &str| {
-            items
-                .iter()
-                .all(|v| v.as_obj().is_some_and(|e| m.onto.is_a_name(e.class, class)))
-        };
-        let items_lineable = all(thing.val(m.k.items).items(), "lineable");
-        let result = match &lining {
-            None if lineable => line_one(call, ks, &thing, None, &a)?,
-            None if is_list && items_lineable => line_list_with_paper(call, ks, &thing, &a)?,
-            Some(l) if lineable && m.onto.is_a_name(l.class, "can-be-lined-with") => {
-                line_one(call, ks, &thing, Some(l), &a)?
-            }
-            Some(l)
-                if is_list
-                    && m.onto.is_a_name(l.class, "transferable-container")
-                    && items_lineable
-                    && all(l.val(m.k.contents).items(), "can-be-lined-with") =>
-            {
-                line_list_with_contents(call, ks, &thing, l)?
-            }
-            _ => {
-                let (failed, ks) = not_lined(call, ks, &a, !given)?;
-                call.bind(a.out, 1.0, failed, Some(t))?;
-                // HEAD sets the new state's time only in the branches that line something.
-                return match m.profile {
-                    Profile::R2024 => call.finish_untimed(ks, t),
-                    Profile::R2023 => call.finish(ks, t),
-                };
-            }
-        };
-        let (out, ks) = result;
-        call.bind(a.out, 1.0, out, Some(t))?;
-        call.finish(ks, t)
-    }
+fn line(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, ks, kt } = call.start()?;
+    let a = line_args(call);
+    let t = kt.add(Number::int(150));
+    let thing = call.input(a.thing)?.clone();
+    let given = call.is_bound(a.lining);
+    let lining = if given {
+        Some(call.input(a.lining)?.clone())
+    } else {
+        None
+    };
+    let lineable = m.onto.is_a_name(thing.class, "lineable");
+    let is_list = m.onto.is_a(thing.class, m.k.list_of_kitchen_entities);
+    let all = |items: &[Value], class: &str| {
+        items
+            .iter()
+            .all(|v| v.as_obj().is_some_and(|e| m.onto.is_a_name(e.class, class)))
+    };
+    let items_lineable = all(thing.val(m.k.items).items(), "lineable");
+    let result = match &lining {
+        None if lineable => line_one(call, ks, &thing, None, &a)?,
+        None if is_list && items_lineable => line_list_with_paper(call, ks, &thing, &a)?,
+        Some(l) if lineable && m.onto.is_a_name(l.class, "can-be-lined-with") => {
+            line_one(call, ks, &thing, Some(l), &a)?
+        }
+        Some(l)
+            if is_list
+                && m.onto.is_a_name(l.class, "transferable-container")
+                && items_lineable
+                && all(l.val(m.k.contents).items(), "can-be-lined-with") =>
+        {
+            line_list_with_contents(call, ks, &thing, l)?
+        }
+        _ => {
+            let (failed, ks) = not_lined(call, ks, &a, !given)?;
+            call.bind(a.out, 1.0, failed, Some(t))?;
+            // HEAD sets the new state's time only in the branches that line something.
+            return match m.profile {
+                Profile::R2024 => call.finish_untimed(ks, t),
+                Profile::R2023 => call.finish(ks, t),
+            };
+        }
+    };
+    let (out, ks) = result;
+    call.bind(a.out, 1.0, out, Some(t))?;
+    call.finish(ks, t)
 }
 
 /// Nothing lined: a failed output (and a failed default lining when `bind_lining`).

@@ -14,143 +14,134 @@ use crate::world::{Entity, Value};
 use std::sync::Arc;
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
-    ("cut", &Cut),
-    ("mash", &Mash),
+    ("cut", &cut),
+    ("mash", &mash),
     ("peel", &PEEL),
     ("seed", &SEED),
-    ("wash", &Wash),
-    ("grind", &Grind),
+    ("wash", &wash),
+    ("grind", &grind),
 ];
 
 /// `cut`: every content gets the cut pattern; 2024 also needs a cutting board.
-struct Cut;
-
-impl Primitive for Cut {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let at = done_at(call, "object", 60)?;
-        let Start { m, mut ks, .. } = call.start()?;
-        let tool_given = call.is_bound("cutting-tool");
-        let with_board = m.profile == Profile::R2024;
-        let surface_given = with_board && call.is_bound("cutting-surface");
-        // A default knife comes before a default board; a given tool is looked up at the end.
-        let knife = if tool_given {
-            None
-        } else {
-            kitchen::take_default(&mut ks, m, m.class("knife")?, &[])
-        };
-        let board = if with_board {
-            call.tool(&mut ks, "cutting-surface", "cutting-board", Lookup::Counter)?
-        } else {
-            None
-        };
-        let container = kitchen::find_in_kitchen(&ks, m, call.input("object")?);
-        let ok = container.is_some()
-            && (tool_given || knife.is_some())
-            && (!with_board || board.is_some());
-        let (Some(container), true) = (container, ok) else {
-            let mut outs = vec![("cut-object", 1.0, Some(at))];
-            if !tool_given {
-                outs.push(("cutting-tool", 0.0, Some(at)));
-            }
-            if with_board && !surface_given {
-                outs.push((
-                    "cutting-surface",
-                    if tool_given { 1.0 } else { 0.0 },
-                    Some(at),
-                ));
-            }
-            call.fail(&outs)?;
-            return call.finish(ks, at);
-        };
-        let pattern = Value::Obj(call.input_arc("cut-pattern")?.clone());
-        let is_cut = m.slot("is-cut")?;
-        update_contents(m, node_mut(m, &mut ks, &container)?, |item| {
-            set(m, item, is_cut, pattern.clone())
-        })?;
-        let tool = match knife {
-            Some(k) => k,
-            None => call
-                .find(&ks, "cutting-tool", Lookup::Counter)?
-                .ok_or(LispError::SETF_USED_OF_NIL)?,
-        };
-        mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
-        if let Some(board) = board {
-            mark_used(m, &mut ks, board, LispError::USED_OF_NIL)?;
-        }
-        call.bind(
-            "cut-object",
-            1.0,
-            Value::Obj(node_at(m, &ks, &container)?),
-            Some(at),
-        )?;
+fn cut(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let at = done_at(call, "object", 60)?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let tool_given = call.is_bound("cutting-tool");
+    let with_board = m.profile == Profile::R2024;
+    let surface_given = with_board && call.is_bound("cutting-surface");
+    // A default knife comes before a default board; a given tool is looked up at the end.
+    let knife = if tool_given {
+        None
+    } else {
+        kitchen::take_default(&mut ks, m, m.class("knife")?, &[])
+    };
+    let board = if with_board {
+        call.tool(&mut ks, "cutting-surface", "cutting-board", Lookup::Counter)?
+    } else {
+        None
+    };
+    let container = kitchen::find_in_kitchen(&ks, m, call.input("object")?);
+    let ok =
+        container.is_some() && (tool_given || knife.is_some()) && (!with_board || board.is_some());
+    let (Some(container), true) = (container, ok) else {
+        let mut outs = vec![("cut-object", 1.0, Some(at))];
         if !tool_given {
-            call.bind(
-                "cutting-tool",
-                0.0,
-                bound(m, &ks, tool, LispError::USED_OF_NIL)?,
-                Some(at),
-            )?;
+            outs.push(("cutting-tool", 0.0, Some(at)));
         }
-        if let (Some(board), false) = (board, surface_given) {
-            call.bind(
+        if with_board && !surface_given {
+            outs.push((
                 "cutting-surface",
                 if tool_given { 1.0 } else { 0.0 },
-                bound(m, &ks, board, LispError::USED_OF_NIL)?,
                 Some(at),
-            )?;
+            ));
         }
-        call.finish(ks, at)
+        call.fail(&outs)?;
+        return call.finish(ks, at);
+    };
+    let pattern = Value::Obj(call.input_arc("cut-pattern")?.clone());
+    let is_cut = m.slot("is-cut")?;
+    update_contents(m, node_mut(m, &mut ks, &container)?, |item| {
+        set(m, item, is_cut, pattern.clone())
+    })?;
+    let tool = match knife {
+        Some(k) => k,
+        None => call
+            .find(&ks, "cutting-tool", Lookup::Counter)?
+            .ok_or(LispError::SETF_USED_OF_NIL)?,
+    };
+    mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
+    if let Some(board) = board {
+        mark_used(m, &mut ks, board, LispError::USED_OF_NIL)?;
     }
+    call.bind(
+        "cut-object",
+        1.0,
+        Value::Obj(node_at(m, &ks, &container)?),
+        Some(at),
+    )?;
+    if !tool_given {
+        call.bind(
+            "cutting-tool",
+            0.0,
+            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
+            Some(at),
+        )?;
+    }
+    if let (Some(board), false) = (board, surface_given) {
+        call.bind(
+            "cutting-surface",
+            if tool_given { 1.0 } else { 0.0 },
+            bound(m, &ks, board, LispError::USED_OF_NIL)?,
+            Some(at),
+        )?;
+    }
+    call.finish(ks, at)
 }
 
 /// `mash`: a detached copy of the input whose contents are mashed; a fork by default.
-struct Mash;
-
-impl Primitive for Mash {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let at = done_at(call, "input-ingredient", 60)?;
-        let Start { m, mut ks, .. } = call.start()?;
-        let input = call.input_arc("input-ingredient")?.clone();
-        let tool_given = call.is_bound("mashing-tool");
-        let (fork, ok) = if tool_given {
-            (
-                None,
-                !call.is_failed(&input) && !call.is_failed(call.input("mashing-tool")?),
-            )
-        } else {
-            let fork = kitchen::take_default(&mut ks, m, m.class("fork")?, &[]);
-            (fork, fork.is_some() && !call.is_failed(&input))
-        };
-        if !ok {
-            let mut outs = vec![("mashed-ingredient", 1.0, Some(at))];
-            if !tool_given {
-                outs.push(("mashing-tool", 0.0, Some(at)));
-            }
-            call.fail(&outs)?;
-            return call.finish(ks, at);
-        }
-        let mut mashed = call.maker.copy(&input);
-        let flag = m.slot("mashed")?;
-        update_contents(m, &mut mashed, |item| set(m, item, flag, Value::T))?;
-        // A given tool that is not in the kitchen is only noticed when it is marked used.
-        let tool = match fork {
-            Some(f) => f,
-            None => call
-                .find(&ks, "mashing-tool", Lookup::Kitchen)?
-                .ok_or(LispError::SETF_USED_OF_NIL)?,
-        };
-        mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
-        call.bind("mashed-ingredient", 1.0, Value::obj(mashed), Some(at))?;
+fn mash(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let at = done_at(call, "input-ingredient", 60)?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let input = call.input_arc("input-ingredient")?.clone();
+    let tool_given = call.is_bound("mashing-tool");
+    let (fork, ok) = if tool_given {
+        (
+            None,
+            !call.is_failed(&input) && !call.is_failed(call.input("mashing-tool")?),
+        )
+    } else {
+        let fork = kitchen::take_default(&mut ks, m, m.class("fork")?, &[]);
+        (fork, fork.is_some() && !call.is_failed(&input))
+    };
+    if !ok {
+        let mut outs = vec![("mashed-ingredient", 1.0, Some(at))];
         if !tool_given {
-            call.bind(
-                "mashing-tool",
-                0.0,
-                bound(m, &ks, tool, LispError::USED_OF_NIL)?,
-                Some(at),
-            )?;
+            outs.push(("mashing-tool", 0.0, Some(at)));
         }
-        call.finish(ks, at)
+        call.fail(&outs)?;
+        return call.finish(ks, at);
     }
+    let mut mashed = call.maker.copy(&input);
+    let flag = m.slot("mashed")?;
+    update_contents(m, &mut mashed, |item| set(m, item, flag, Value::T))?;
+    // A given tool that is not in the kitchen is only noticed when it is marked used.
+    let tool = match fork {
+        Some(f) => f,
+        None => call
+            .find(&ks, "mashing-tool", Lookup::Kitchen)?
+            .ok_or(LispError::SETF_USED_OF_NIL)?,
+    };
+    mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
+    call.bind("mashed-ingredient", 1.0, Value::obj(mashed), Some(at))?;
+    if !tool_given {
+        call.bind(
+            "mashing-tool",
+            0.0,
+            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
+            Some(at),
+        )?;
+    }
+    call.finish(ks, at)
 }
 
 /// Peel and seed: a detached copy of the input is processed item by item with a knife, the
@@ -290,22 +281,18 @@ impl Strip {
 }
 
 /// `wash`: every washable content of a container on the counter-top is washed.
-struct Wash;
-
-impl Primitive for Wash {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let input = "container-with-input-ingredients";
-        let output = "container-with-washed-ingredients";
-        let at = done_at(call, input, 60)?;
-        let Start { m, mut ks, .. } = call.start()?;
-        let Some(path) = kitchen::find_on_counter(&ks, m, call.input(input)?) else {
-            call.fail(&[(output, 1.0, Some(at))])?;
-            return call.finish(ks, at);
-        };
-        flag_contents(call, node_mut(m, &mut ks, &path)?, "washable", "washed")?;
-        call.bind(output, 1.0, Value::Obj(node_at(m, &ks, &path)?), Some(at))?;
-        call.finish(ks, at)
-    }
+fn wash(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let input = "container-with-input-ingredients";
+    let output = "container-with-washed-ingredients";
+    let at = done_at(call, input, 60)?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let Some(path) = kitchen::find_on_counter(&ks, m, call.input(input)?) else {
+        call.fail(&[(output, 1.0, Some(at))])?;
+        return call.finish(ks, at);
+    };
+    flag_contents(call, node_mut(m, &mut ks, &path)?, "washable", "washed")?;
+    call.bind(output, 1.0, Value::Obj(node_at(m, &ks, &path)?), Some(at))?;
+    call.finish(ks, at)
 }
 
 /// Set `flag` on every content that is a `property` (e.g. washable → washed).
@@ -328,36 +315,32 @@ fn flag_contents(
 }
 
 /// `grind`: grindable contents are ground, with a food processor by default.
-struct Grind;
-
-impl Primitive for Grind {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let input = "container-with-ingredients-to-be-ground";
-        let output = "container-with-ground-contents";
-        let at = done_at(call, input, 90)?;
-        let Start { m, mut ks, .. } = call.start()?;
-        let tool_given = call.is_bound("grinding-tool");
-        let tool = call.tool(&mut ks, "grinding-tool", "food-processor", Lookup::Kitchen)?;
-        let container = kitchen::find_in_kitchen(&ks, m, call.input(input)?);
-        let (Some(path), Some(tool)) = (container, tool) else {
-            let mut outs = vec![(output, 1.0, Some(at))];
-            if !tool_given {
-                outs.push(("grinding-tool", 1.0, Some(at)));
-            }
-            call.fail(&outs)?;
-            return call.finish(ks, at);
-        };
-        flag_contents(call, node_mut(m, &mut ks, &path)?, "grindable", "ground")?;
-        mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
-        call.bind(output, 1.0, Value::Obj(node_at(m, &ks, &path)?), Some(at))?;
+fn grind(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let input = "container-with-ingredients-to-be-ground";
+    let output = "container-with-ground-contents";
+    let at = done_at(call, input, 90)?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let tool_given = call.is_bound("grinding-tool");
+    let tool = call.tool(&mut ks, "grinding-tool", "food-processor", Lookup::Kitchen)?;
+    let container = kitchen::find_in_kitchen(&ks, m, call.input(input)?);
+    let (Some(path), Some(tool)) = (container, tool) else {
+        let mut outs = vec![(output, 1.0, Some(at))];
         if !tool_given {
-            call.bind(
-                "grinding-tool",
-                1.0,
-                bound(m, &ks, tool, LispError::USED_OF_NIL)?,
-                Some(at),
-            )?;
+            outs.push(("grinding-tool", 1.0, Some(at)));
         }
-        call.finish(ks, at)
+        call.fail(&outs)?;
+        return call.finish(ks, at);
+    };
+    flag_contents(call, node_mut(m, &mut ks, &path)?, "grindable", "ground")?;
+    mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
+    call.bind(output, 1.0, Value::Obj(node_at(m, &ks, &path)?), Some(at))?;
+    if !tool_given {
+        call.bind(
+            "grinding-tool",
+            1.0,
+            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
+            Some(at),
+        )?;
     }
+    call.finish(ks, at)
 }

@@ -13,8 +13,8 @@ use crate::world::{Entity, Maker, Pid, Value};
 use std::sync::Arc;
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
-    ("fetch", &Fetch),
-    ("fetch-and-proportion", &FetchAndProportion),
+    ("fetch", &fetch),
+    ("fetch-and-proportion", &fetch_and_proportion),
 ];
 
 /// The reference asks every object of the fetched class for its `used` flag; a class without
@@ -44,135 +44,125 @@ fn check_reusable(ks: &Entity, m: &Model, class: ClassId) -> Result<(), SimError
 
 /// `fetch`: bring one object, or a list of `quantity` objects, of the concept's class to the
 /// counter-top (not marked used). Takes 30 s per object.
-struct Fetch;
-
-impl Primitive for Fetch {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let Start { m, mut ks, kt } = call.start()?;
-        let n = call.number("quantity")?;
-        let at_time = n.mul(Number::int(30)).add(kt);
-        let class = call.input("concept-to-fetch")?.class;
-        check_reusable(&ks, m, class)?;
-        let fetched = if n.num_eq(&Number::int(1)) {
-            match take_default(&mut ks, m, class, &[]) {
-                Some(pid) => arc_by_pid(&ks, m, pid).map(Value::Obj),
-                None => None,
+fn fetch(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let n = call.number("quantity")?;
+    let at_time = n.mul(Number::int(30)).add(kt);
+    let class = call.input("concept-to-fetch")?.class;
+    check_reusable(&ks, m, class)?;
+    let fetched = if n.num_eq(&Number::int(1)) {
+        match take_default(&mut ks, m, class, &[]) {
+            Some(pid) => arc_by_pid(&ks, m, pid).map(Value::Obj),
+            None => None,
+        }
+    } else {
+        // `loop for i from 1 to n`: a failed take does not stop the loop.
+        let mut taken: Vec<Pid> = Vec::new();
+        let mut failed = false;
+        let mut i = Number::int(1);
+        while i.num_cmp(&n) != std::cmp::Ordering::Greater {
+            match take_default(&mut ks, m, class, &taken) {
+                Some(pid) => taken.insert(0, pid),
+                None => failed = true,
             }
+            i = i.add(Number::int(1));
+        }
+        if failed {
+            None
         } else {
-            // `loop for i from 1 to n`: a failed take does not stop the loop.
-            let mut taken: Vec<Pid> = Vec::new();
-            let mut failed = false;
-            let mut i = Number::int(1);
-            while i.num_cmp(&n) != std::cmp::Ordering::Greater {
-                match take_default(&mut ks, m, class, &taken) {
-                    Some(pid) => taken.insert(0, pid),
-                    None => failed = true,
-                }
-                i = i.add(Number::int(1));
-            }
-            if failed {
-                None
-            } else {
-                let items = taken
-                    .iter()
-                    .filter_map(|&p| arc_by_pid(&ks, m, p).map(Value::Obj))
-                    .collect();
-                let list = call.maker.make_with(
-                    m.k.list_of_kitchen_entities,
-                    &[(m.k.items, Value::list(items))],
-                );
-                Some(Value::obj(list))
-            }
-        };
-        let fetched = match fetched {
-            Some(v) => v,
-            None => call.failed(),
-        };
-        call.bind("thing-fetched", 1.0, fetched, Some(at_time))?;
-        call.finish(ks, at_time)
-    }
+            let items = taken
+                .iter()
+                .filter_map(|&p| arc_by_pid(&ks, m, p).map(Value::Obj))
+                .collect();
+            let list = call.maker.make_with(
+                m.k.list_of_kitchen_entities,
+                &[(m.k.items, Value::list(items))],
+            );
+            Some(Value::obj(list))
+        }
+    };
+    let fetched = match fetched {
+        Some(v) => v,
+        None => call.failed(),
+    };
+    call.bind("thing-fetched", 1.0, fetched, Some(at_time))?;
+    call.finish(ks, at_time)
 }
 
 /// `fetch-and-proportion`: weigh an amount of an ingredient from its store into a (default:
 /// fresh medium) bowl; the source bowl goes back to the front of its location. 30 s.
-struct FetchAndProportion;
+fn fetch_and_proportion(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let ks_in = ks.clone();
+    let at_time = kt.add(Number::int(30));
+    let given_target = call.is_bound("target-container");
+    let (quantity, unit) = (call.input("quantity")?.clone(), call.input("unit")?.clone());
+    let requested = amount_of(m, call.maker, &quantity, &unit);
+    let Value::Obj(requested) = requested else {
+        return Err(SimError::new("no amount"));
+    };
 
-impl Primitive for FetchAndProportion {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let Start { m, mut ks, kt } = call.start()?;
-        let ks_in = ks.clone();
-        let at_time = kt.add(Number::int(30));
-        let given_target = call.is_bound("target-container");
-        let (quantity, unit) = (call.input("quantity")?.clone(), call.input("unit")?.clone());
-        let requested = amount_of(m, call.maker, &quantity, &unit);
-        let Value::Obj(requested) = requested else {
-            return Err(SimError::new("no amount"));
-        };
+    // 1) the target container: a fresh medium bowl brought to the counter-top, or the given one.
+    let (target_pid, old_target) = if given_target {
+        let target = call.input("target-container")?;
+        let pid = (!call.is_failed(target)).then_some(target.pid);
+        (pid, None)
+    } else {
+        let bowl = m.class("medium-bowl")?;
+        let pid = take_default(&mut ks, m, bowl, &[]);
+        let old = pid.and_then(|p| arc_by_pid(&ks_in, m, p));
+        (pid, old)
+    };
 
-        // 1) the target container: a fresh medium bowl brought to the counter-top, or the given one.
-        let (target_pid, old_target) = if given_target {
-            let target = call.input("target-container")?;
-            let pid = (!call.is_failed(target)).then_some(target.pid);
-            (pid, None)
-        } else {
-            let bowl = m.class("medium-bowl")?;
-            let pid = take_default(&mut ks, m, bowl, &[]);
-            let old = pid.and_then(|p| arc_by_pid(&ks_in, m, p));
-            (pid, old)
-        };
-
-        // 2) the ingredient's bowl and the location holding it.
-        let concept = call.input("ingredient-concept")?.class;
-        let found = find_ingredient(&ks, m, concept);
-        let (Some(target_pid), Some((bowl_path, place_path))) = (target_pid, found) else {
-            call.fail(&[("container-with-ingredient", 1.0, Some(at_time))])?;
-            if !given_target {
-                call.fail(&[("target-container", 0.0, None)])?;
-            }
-            return call.finish(ks, at_time);
-        };
-        if given_target && find_in_kitchen(&ks, m, call.input("target-container")?).is_none() {
-            return Err(LispError::CONTENTS_OF_NIL.into());
-        }
-        let place_class = match place_path.as_slice() {
-            [_] => at(&ks, m, &place_path).map(|p| p.class),
-            _ => None,
-        }
-        .ok_or_else(|| {
-            SimError::new("The ingredient's bowl is not directly in a kitchen location")
-        })?;
-        let bowl_pid = at(&ks, m, &bowl_path)
-            .map(|b| b.pid)
-            .ok_or_else(|| SimError::new("no ingredient bowl"))?;
-        move_pid_to_front(&mut ks, m, bowl_pid, m.k.counter_top)?;
-
-        // 3) weigh into the target.
-        weigh(m, call.maker, &mut ks, bowl_pid, target_pid, &requested)?;
-        let target = obj_mut(&mut ks, m, target_pid)
-            .ok_or_else(|| SimError::new("target container vanished"))?;
-        set(m, target, m.k.used, Value::T)?;
-
-        // 4) put the rest back (the source ingredient always stays, whatever its amount).
-        let bowl_has_contents =
-            arc_by_pid(&ks, m, bowl_pid).is_some_and(|b| b.val(m.k.contents).truthy());
-        if bowl_has_contents && place_class != m.k.counter_top {
-            move_pid_to_front(&mut ks, m, bowl_pid, place_class)?;
-        }
-
-        let weighed = arc_by_pid(&ks, m, target_pid)
-            .ok_or_else(|| SimError::new("target container vanished"))?;
+    // 2) the ingredient's bowl and the location holding it.
+    let concept = call.input("ingredient-concept")?.class;
+    let found = find_ingredient(&ks, m, concept);
+    let (Some(target_pid), Some((bowl_path, place_path))) = (target_pid, found) else {
+        call.fail(&[("container-with-ingredient", 1.0, Some(at_time))])?;
         if !given_target {
-            let old = old_target.map(Value::Obj).unwrap_or(Value::Nil);
-            call.bind("target-container", 0.0, old, None)?;
+            call.fail(&[("target-container", 0.0, None)])?;
         }
-        call.bind(
-            "container-with-ingredient",
-            1.0,
-            Value::Obj(weighed),
-            Some(at_time),
-        )?;
-        call.finish(ks, at_time)
+        return call.finish(ks, at_time);
+    };
+    if given_target && find_in_kitchen(&ks, m, call.input("target-container")?).is_none() {
+        return Err(LispError::CONTENTS_OF_NIL.into());
     }
+    let place_class = match place_path.as_slice() {
+        [_] => at(&ks, m, &place_path).map(|p| p.class),
+        _ => None,
+    }
+    .ok_or_else(|| SimError::new("The ingredient's bowl is not directly in a kitchen location"))?;
+    let bowl_pid = at(&ks, m, &bowl_path)
+        .map(|b| b.pid)
+        .ok_or_else(|| SimError::new("no ingredient bowl"))?;
+    move_pid_to_front(&mut ks, m, bowl_pid, m.k.counter_top)?;
+
+    // 3) weigh into the target.
+    weigh(m, call.maker, &mut ks, bowl_pid, target_pid, &requested)?;
+    let target = obj_mut(&mut ks, m, target_pid)
+        .ok_or_else(|| SimError::new("target container vanished"))?;
+    set(m, target, m.k.used, Value::T)?;
+
+    // 4) put the rest back (the source ingredient always stays, whatever its amount).
+    let bowl_has_contents =
+        arc_by_pid(&ks, m, bowl_pid).is_some_and(|b| b.val(m.k.contents).truthy());
+    if bowl_has_contents && place_class != m.k.counter_top {
+        move_pid_to_front(&mut ks, m, bowl_pid, place_class)?;
+    }
+
+    let weighed =
+        arc_by_pid(&ks, m, target_pid).ok_or_else(|| SimError::new("target container vanished"))?;
+    if !given_target {
+        let old = old_target.map(Value::Obj).unwrap_or(Value::Nil);
+        call.bind("target-container", 0.0, old, None)?;
+    }
+    call.bind(
+        "container-with-ingredient",
+        1.0,
+        Value::Obj(weighed),
+        Some(at_time),
+    )?;
+    call.finish(ks, at_time)
 }
 
 /// `change-kitchen-entity-location`: take the object out of wherever it is and put it at the

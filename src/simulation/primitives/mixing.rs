@@ -16,7 +16,7 @@ pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
     ("beat", &BEAT),
     ("mix", &MIX),
     ("mingle", &MINGLE),
-    ("shake", &Shake),
+    ("shake", &shake),
 ];
 
 /// A mixing primitive with a tool: what differs between beat, mix and mingle.
@@ -118,33 +118,29 @@ impl Primitive for Blend {
 }
 
 /// `shake`: only a covered container can be shaken.
-struct Shake;
-
-impl Primitive for Shake {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let input = "container-with-input-ingredients";
-        let at = done_at(call, input, 30)?;
-        let Start { m, mut ks, .. } = call.start()?;
-        let coverable = m.class("coverable-container")?;
-        let covered_with = m.slot("covered-with")?;
-        let found = kitchen::find_on_counter(&ks, m, call.input(input)?).filter(|p| {
-            kitchen::at(&ks, m, p)
-                .is_some_and(|c| m.onto.is_a(c.class, coverable) && c.val(covered_with).truthy())
-        });
-        let Some(path) = found else {
-            call.fail(&[("container-with-mixture", 1.0, Some(at))])?;
-            return call.finish(ks, at);
-        };
-        let flag = Some(m.slot("shaken")?);
-        mix_in_container(
-            m,
-            call.maker,
-            node_mut(m, &mut ks, &path)?,
-            m.class("homogeneous-mixture")?,
-            flag,
-        )?;
-        let shaken = node_at(m, &ks, &path)?;
-        call.bind("container-with-mixture", 1.0, Value::Obj(shaken), Some(at))?;
-        call.finish(ks, at)
-    }
+fn shake(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let input = "container-with-input-ingredients";
+    let at = done_at(call, input, 30)?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let coverable = m.class("coverable-container")?;
+    let covered_with = m.slot("covered-with")?;
+    let found = kitchen::find_on_counter(&ks, m, call.input(input)?).filter(|p| {
+        kitchen::at(&ks, m, p)
+            .is_some_and(|c| m.onto.is_a(c.class, coverable) && c.val(covered_with).truthy())
+    });
+    let Some(path) = found else {
+        call.fail(&[("container-with-mixture", 1.0, Some(at))])?;
+        return call.finish(ks, at);
+    };
+    let flag = Some(m.slot("shaken")?);
+    mix_in_container(
+        m,
+        call.maker,
+        node_mut(m, &mut ks, &path)?,
+        m.class("homogeneous-mixture")?,
+        flag,
+    )?;
+    let shaken = node_at(m, &ks, &path)?;
+    call.bind("container-with-mixture", 1.0, Value::Obj(shaken), Some(at))?;
+    call.finish(ks, at)
 }

@@ -18,108 +18,104 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
-    ("portion-and-arrange", &PortionAndArrange),
-    ("shape", &Shape),
-    ("flatten", &Flatten),
+    ("portion-and-arrange", &portion_and_arrange),
+    ("shape", &shape),
+    ("flatten", &flatten),
 ];
+
+const DOUGH: &str = "container-with-dough";
 
 /// `portion-and-arrange`: split the first content of the dough container into portions of the
 /// given size (the last one takes the rest) on the counter-top or in a destination; without a
 /// size, fill the tins of a muffin tray equally.
-struct PortionAndArrange;
-
-const DOUGH: &str = "container-with-dough";
-
-impl Primitive for PortionAndArrange {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        if call.is_bound("destination") && !call.is_bound("quantity") {
-            return fill_tins(call);
-        }
-        let at = done_at(call, DOUGH, 80)?;
-        let Start { m, mut ks, .. } = call.start()?;
-        let ks_in = ks.clone();
-        let to_counter = !call.is_bound("destination");
-        let pattern_given = call.is_bound("arrangement-pattern");
-        let destination = if to_counter {
-            kitchen::location(&ks, m, m.k.counter_top)
-        } else {
-            kitchen::find_in_kitchen(&ks, m, call.input("destination")?)
-        };
-        let dough_container = call.input(DOUGH)?;
-        // With a given pattern and no destination the container is looked up first and a
-        // missing one fails; otherwise only a failed-object fails and a missing one is an error.
-        let container = kitchen::find_on_counter(&ks, m, dough_container);
-        let fails = if to_counter && pattern_given {
-            container.is_none()
-        } else {
-            call.is_failed(dough_container)
-        };
-        let pattern = if pattern_given {
-            Value::Obj(call.input_arc("arrangement-pattern")?.clone())
-        } else {
-            Value::obj(call.maker.make(m.class("evenly-spread")?))
-        };
-        if fails {
-            call.fail(&[("portions", 1.0, Some(at))])?;
-            if !pattern_given {
-                call.bind("arrangement-pattern", 0.0, pattern, None)?;
-            }
-            if to_counter {
-                call.fail(&[("destination", 0.0, None)])?;
-            }
-            return call.finish(ks, at);
-        }
-        let container = container.ok_or(LispError::nil_argument("CONTENTS"))?;
-        let dough = first_content(m, &ks, &container)?;
-        let (left, _) = quantity_of(m, &dough)?;
-        let quantity = call.input_arc("quantity")?.clone();
-        let unit = call.input_arc("unit")?.clone();
-        let mut size = amount_of(m, call.maker, &quantity, &unit);
-        if unit.class != m.k.g {
-            let mut probe = call.maker.copy(&dough);
-            set(m, &mut probe, m.k.amount, size)?;
-            let in_g = convert_to_g(m, call.maker, &probe)?;
-            size = in_g.val(m.k.amount).clone();
-        }
-        let size_value = size
-            .as_obj()
-            .and_then(|a| amount_value(m, a))
-            .unwrap_or(Number::ZERO);
-        let portions = cut_portions(call, &dough, left, size_value, size)?;
-        empty(call, &mut ks, &container)?;
-        let destination = destination.ok_or(LispError::nil_argument("CONTENTS"))?;
-        let dest = node_mut(m, &mut ks, &destination)?;
-        let mut contents: Vec<Value> = portions.iter().rev().cloned().collect();
-        contents.extend(dest.val(m.k.contents).items().iter().cloned());
-        set(m, dest, m.k.contents, Value::list(contents))?;
-        set(m, dest, m.k.arrangement, pattern.clone())?;
-        if to_counter {
-            let mut list = call.maker.make(m.k.list_of_kitchen_entities);
-            set(
-                m,
-                &mut list,
-                m.k.items,
-                Value::list(portions.into_iter().rev().collect()),
-            )?;
-            call.bind("portions", 1.0, Value::obj(list), Some(at))?;
-            let old_counter = kitchen::location(&ks_in, m, m.k.counter_top)
-                .map(|p| node_at(m, &ks_in, &p))
-                .transpose()?
-                .ok_or(LispError::nil_argument("COUNTER-TOP"))?;
-            call.bind("destination", 0.0, Value::Obj(old_counter), None)?;
-        } else {
-            call.bind(
-                "portions",
-                1.0,
-                Value::Obj(node_at(m, &ks, &destination)?),
-                Some(at),
-            )?;
-        }
+fn portion_and_arrange(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    if call.is_bound("destination") && !call.is_bound("quantity") {
+        return fill_tins(call);
+    }
+    let at = done_at(call, DOUGH, 80)?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let ks_in = ks.clone();
+    let to_counter = !call.is_bound("destination");
+    let pattern_given = call.is_bound("arrangement-pattern");
+    let destination = if to_counter {
+        kitchen::location(&ks, m, m.k.counter_top)
+    } else {
+        kitchen::find_in_kitchen(&ks, m, call.input("destination")?)
+    };
+    let dough_container = call.input(DOUGH)?;
+    // With a given pattern and no destination the container is looked up first and a
+    // missing one fails; otherwise only a failed-object fails and a missing one is an error.
+    let container = kitchen::find_on_counter(&ks, m, dough_container);
+    let fails = if to_counter && pattern_given {
+        container.is_none()
+    } else {
+        call.is_failed(dough_container)
+    };
+    let pattern = if pattern_given {
+        Value::Obj(call.input_arc("arrangement-pattern")?.clone())
+    } else {
+        Value::obj(call.maker.make(m.class("evenly-spread")?))
+    };
+    if fails {
+        call.fail(&[("portions", 1.0, Some(at))])?;
         if !pattern_given {
             call.bind("arrangement-pattern", 0.0, pattern, None)?;
         }
-        call.finish(ks, at)
+        if to_counter {
+            call.fail(&[("destination", 0.0, None)])?;
+        }
+        return call.finish(ks, at);
     }
+    let container = container.ok_or(LispError::nil_argument("CONTENTS"))?;
+    let dough = first_content(m, &ks, &container)?;
+    let (left, _) = quantity_of(m, &dough)?;
+    let quantity = call.input_arc("quantity")?.clone();
+    let unit = call.input_arc("unit")?.clone();
+    let mut size = amount_of(m, call.maker, &quantity, &unit);
+    if unit.class != m.k.g {
+        let mut probe = call.maker.copy(&dough);
+        set(m, &mut probe, m.k.amount, size)?;
+        let in_g = convert_to_g(m, call.maker, &probe)?;
+        size = in_g.val(m.k.amount).clone();
+    }
+    let size_value = size
+        .as_obj()
+        .and_then(|a| amount_value(m, a))
+        .unwrap_or(Number::ZERO);
+    let portions = cut_portions(call, &dough, left, size_value, size)?;
+    empty(call, &mut ks, &container)?;
+    let destination = destination.ok_or(LispError::nil_argument("CONTENTS"))?;
+    let dest = node_mut(m, &mut ks, &destination)?;
+    let mut contents: Vec<Value> = portions.iter().rev().cloned().collect();
+    contents.extend(dest.val(m.k.contents).items().iter().cloned());
+    set(m, dest, m.k.contents, Value::list(contents))?;
+    set(m, dest, m.k.arrangement, pattern.clone())?;
+    if to_counter {
+        let mut list = call.maker.make(m.k.list_of_kitchen_entities);
+        set(
+            m,
+            &mut list,
+            m.k.items,
+            Value::list(portions.into_iter().rev().collect()),
+        )?;
+        call.bind("portions", 1.0, Value::obj(list), Some(at))?;
+        let old_counter = kitchen::location(&ks_in, m, m.k.counter_top)
+            .map(|p| node_at(m, &ks_in, &p))
+            .transpose()?
+            .ok_or(LispError::nil_argument("COUNTER-TOP"))?;
+        call.bind("destination", 0.0, Value::Obj(old_counter), None)?;
+    } else {
+        call.bind(
+            "portions",
+            1.0,
+            Value::Obj(node_at(m, &ks, &destination)?),
+            Some(at),
+        )?;
+    }
+    if !pattern_given {
+        call.bind("arrangement-pattern", 0.0, pattern, None)?;
+    }
+    call.finish(ks, at)
 }
 
 /// Empty the container at `path`.
@@ -245,97 +241,89 @@ fn fill_tins(call: &mut Call<'_, '_>) -> Result<(), SimError> {
 
 /// `shape`: every portion (list items on the counter-top, or contents of a container on the
 /// counter-top) gets the shape.
-struct Shape;
-
-impl Primitive for Shape {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let portions = call.input_arc("portions")?.clone();
-        let shape = Value::Obj(call.input_arc("shape")?.clone());
-        let Start { m, mut ks, .. } = call.start()?;
-        let current_shape = m.slot("current-shape")?;
-        let shaped = if m.onto.is_a(portions.class, m.k.list_of_kitchen_entities) {
-            let at = done_at(call, "portions", 85)?;
-            match locate_on_counter(m, &portions, &ks)? {
-                Some(found) => {
-                    let items = update_found(m, &mut ks, &found, |e| {
-                        set(m, e, current_shape, shape.clone())
-                    })?;
-                    (Some(list_copy(m, call.maker, &portions, items)?), at)
-                }
-                None => (None, at),
+fn shape(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let portions = call.input_arc("portions")?.clone();
+    let shape = Value::Obj(call.input_arc("shape")?.clone());
+    let Start { m, mut ks, .. } = call.start()?;
+    let current_shape = m.slot("current-shape")?;
+    let shaped = if m.onto.is_a(portions.class, m.k.list_of_kitchen_entities) {
+        let at = done_at(call, "portions", 85)?;
+        match locate_on_counter(m, &portions, &ks)? {
+            Some(found) => {
+                let items = update_found(m, &mut ks, &found, |e| {
+                    set(m, e, current_shape, shape.clone())
+                })?;
+                (Some(list_copy(m, call.maker, &portions, items)?), at)
             }
-        } else if m.onto.is_a_name(portions.class, "transferable-container") {
-            let at = done_at(call, "portions", 85)?;
-            match kitchen::find_on_counter(&ks, m, &portions) {
-                Some(path) => {
-                    update_contents(m, node_mut(m, &mut ks, &path)?, |e| {
-                        set(m, e, current_shape, shape.clone())
-                    })?;
-                    (Some(Value::Obj(node_at(m, &ks, &path)?)), at)
-                }
-                None => (None, at),
+            None => (None, at),
+        }
+    } else if m.onto.is_a_name(portions.class, "transferable-container") {
+        let at = done_at(call, "portions", 85)?;
+        match kitchen::find_on_counter(&ks, m, &portions) {
+            Some(path) => {
+                update_contents(m, node_mut(m, &mut ks, &path)?, |e| {
+                    set(m, e, current_shape, shape.clone())
+                })?;
+                (Some(Value::Obj(node_at(m, &ks, &path)?)), at)
             }
-        } else {
-            // Neither a list nor a container: the reference binds nothing.
-            return Ok(());
-        };
-        let (value, at) = match shaped {
-            (Some(v), at) => (v, at),
-            (None, at) => (call.failed(), at),
-        };
-        call.bind("shaped-portions", 1.0, value, Some(at))?;
-        call.finish(ks, at)
-    }
+            None => (None, at),
+        }
+    } else {
+        // Neither a list nor a container: the reference binds nothing.
+        return Ok(());
+    };
+    let (value, at) = match shaped {
+        (Some(v), at) => (v, at),
+        (None, at) => (call.failed(), at),
+    };
+    call.bind("shaped-portions", 1.0, value, Some(at))?;
+    call.finish(ks, at)
 }
 
 /// `flatten`: every portion of a list on the counter-top is flattened, with a rolling pin by
 /// default.
-struct Flatten;
-
-impl Primitive for Flatten {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let at = done_at(call, "portions", 90)?;
-        let portions = call.input_arc("portions")?.clone();
-        let Start { m, mut ks, .. } = call.start()?;
-        let tool_given = call.is_bound("can-flatten-tool");
-        let (pin, ok) = if tool_given {
-            (
-                None,
-                !call.is_failed(&portions) && !call.is_failed(call.input("can-flatten-tool")?),
-            )
-        } else {
-            let pin = kitchen::take_default(&mut ks, m, m.class("rolling-pin")?, &[]);
-            (pin, pin.is_some() && !call.is_failed(&portions))
-        };
-        // Looked up after the rolling pin moved (it cannot be one of the portions), so that the
-        // counter-top positions are those of the final state.
-        let found = locate_on_counter(m, &portions, &ks)?;
-        let (true, Some(found)) = (ok, found) else {
-            call.fail(&[("container-with-flattened-items", 1.0, Some(at))])?;
-            if !tool_given {
-                call.fail(&[("can-flatten-tool", 0.0, None)])?;
-            }
-            return call.finish(ks, at);
-        };
-        let flattened = m.slot("flattened")?;
-        let items = update_found(m, &mut ks, &found, |e| set(m, e, flattened, Value::T))?;
-        let tool = match pin {
-            Some(p) => p,
-            None => call
-                .find(&ks, "can-flatten-tool", Lookup::Kitchen)?
-                .ok_or(LispError::SETF_USED_OF_NIL)?,
-        };
-        mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
-        let list = list_copy(m, call.maker, &portions, items)?;
-        call.bind("container-with-flattened-items", 1.0, list, Some(at))?;
+fn flatten(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let at = done_at(call, "portions", 90)?;
+    let portions = call.input_arc("portions")?.clone();
+    let Start { m, mut ks, .. } = call.start()?;
+    let tool_given = call.is_bound("can-flatten-tool");
+    let (pin, ok) = if tool_given {
+        (
+            None,
+            !call.is_failed(&portions) && !call.is_failed(call.input("can-flatten-tool")?),
+        )
+    } else {
+        let pin = kitchen::take_default(&mut ks, m, m.class("rolling-pin")?, &[]);
+        (pin, pin.is_some() && !call.is_failed(&portions))
+    };
+    // Looked up after the rolling pin moved (it cannot be one of the portions), so that the
+    // counter-top positions are those of the final state.
+    let found = locate_on_counter(m, &portions, &ks)?;
+    let (true, Some(found)) = (ok, found) else {
+        call.fail(&[("container-with-flattened-items", 1.0, Some(at))])?;
         if !tool_given {
-            call.bind(
-                "can-flatten-tool",
-                0.0,
-                bound(m, &ks, tool, LispError::USED_OF_NIL)?,
-                None,
-            )?;
+            call.fail(&[("can-flatten-tool", 0.0, None)])?;
         }
-        call.finish(ks, at)
+        return call.finish(ks, at);
+    };
+    let flattened = m.slot("flattened")?;
+    let items = update_found(m, &mut ks, &found, |e| set(m, e, flattened, Value::T))?;
+    let tool = match pin {
+        Some(p) => p,
+        None => call
+            .find(&ks, "can-flatten-tool", Lookup::Kitchen)?
+            .ok_or(LispError::SETF_USED_OF_NIL)?,
+    };
+    mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
+    let list = list_copy(m, call.maker, &portions, items)?;
+    call.bind("container-with-flattened-items", 1.0, list, Some(at))?;
+    if !tool_given {
+        call.bind(
+            "can-flatten-tool",
+            0.0,
+            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
+            None,
+        )?;
     }
+    call.finish(ks, at)
 }

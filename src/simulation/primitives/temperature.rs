@@ -15,14 +15,14 @@ use crate::world::{Entity, Pid, Value};
 use std::sync::Arc;
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
-    ("bake", &Bake),
-    ("boil", &Boil),
-    ("fry", &Fry),
-    ("bring-to-temperature", &BringToTemperature),
-    ("leave-for-time", &LeaveForTime),
-    ("refrigerate", &Refrigerate),
-    ("preheat-oven", &PreheatOven),
-    ("melt", &Melt),
+    ("bake", &bake),
+    ("boil", &boil),
+    ("fry", &fry),
+    ("bring-to-temperature", &bring_to_temperature),
+    ("leave-for-time", &leave_for_time),
+    ("refrigerate", &refrigerate),
+    ("preheat-oven", &preheat_oven),
+    ("melt", &melt),
 ];
 
 /// An amount object made of two bound inputs (quantity and unit), as the reference builds one.
@@ -71,90 +71,86 @@ fn set_on_contents(
 
 /// `bake`: contents take the oven temperature and are baked (they never enter the oven). The
 /// time unit is ignored: always minutes (P1). Object kt∨thing(∨oven) + 60·t, kitchen +30.
-struct Bake;
+fn bake(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let k = &m.k;
+    let oven_given = call.is_bound("oven-to-bake-in");
+    let temp_given = call.is_bound("target-temperature-quantity");
+    let ready = call.ready_at(kt, "thing-to-bake")?;
+    let ks_at = ready.add(Number::int(30));
+    let start = if oven_given {
+        let oven_at = call
+            .available_at("oven-to-bake-in")?
+            .ok_or(LispError::NIL_NOT_REAL)?;
+        ready.max(oven_at)
+    } else {
+        ready
+    };
+    let at = start.add(call.number("time-to-bake-quantity")?.mul(Number::int(60)));
+    let thing = call.find(&ks, "thing-to-bake", Lookup::Kitchen)?;
+    let thing_failed = call.is_failed(call.input("thing-to-bake")?);
+    let baked = m.slot("baked")?;
 
-impl Primitive for Bake {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let Start { m, mut ks, kt } = call.start()?;
-        let k = &m.k;
-        let oven_given = call.is_bound("oven-to-bake-in");
-        let temp_given = call.is_bound("target-temperature-quantity");
-        let ready = call.ready_at(kt, "thing-to-bake")?;
-        let ks_at = ready.add(Number::int(30));
-        let start = if oven_given {
-            let oven_at = call
-                .available_at("oven-to-bake-in")?
-                .ok_or(LispError::NIL_NOT_REAL)?;
-            ready.max(oven_at)
-        } else {
-            ready
-        };
-        let at = start.add(call.number("time-to-bake-quantity")?.mul(Number::int(60)));
-        let thing = call.find(&ks, "thing-to-bake", Lookup::Kitchen)?;
-        let thing_failed = call.is_failed(call.input("thing-to-bake")?);
-        let baked = m.slot("baked")?;
-
-        // The oven and the temperature the contents take.
-        let oven = if oven_given {
-            call.find(&ks, "oven-to-bake-in", Lookup::Kitchen)?
-        } else {
-            Some(place(&ks, m, "oven")?.0)
-        };
-        let temperature = if temp_given {
-            Value::obj(amount_from(
-                call,
-                "target-temperature-quantity",
-                "target-temperature-unit",
-            )?)
-        } else {
-            let oven = oven.ok_or(LispError::nil("TEMPERATURE"))?;
-            arc_by_pid(&ks, m, oven)
-                .map(|o| o.val(k.temperature).clone())
-                .unwrap_or(Value::Nil)
-        };
-        if !temp_given {
-            // Binding the quantity and unit of an oven never preheated fails in the reference.
-            let t = temperature.as_obj().ok_or(LispError::nil("QUANTITY"))?;
-            let (q, u) = (t.val(k.quantity).clone(), t.val(k.unit).clone());
-            call.bind("target-temperature-quantity", 0.0, q, None)?;
-            call.bind("target-temperature-unit", 0.0, u, None)?;
-        }
-        // Case 1 succeeds when the thing is found; cases 2 and 3 when it is not a failed object
-        // (a real thing that is not found makes the reference fail).
-        let ok = if oven_given {
-            !thing_failed
-        } else {
-            thing.is_some()
-        };
-        if ok {
-            let thing = thing.ok_or(LispError::CONTENTS_OF_NIL)?;
-            if temp_given {
-                let oven = oven.ok_or(LispError::nil("(SETF TEMPERATURE)"))?;
-                let o = obj_mut(&mut ks, m, oven).ok_or(LispError::CONTENTS_OF_NIL)?;
-                set(m, o, k.temperature, temperature.clone())?;
-            }
-            set_on_contents(
-                &mut ks,
-                m,
-                thing,
-                None,
-                &[(k.temperature, temperature), (baked, Value::T)],
-            )?;
-            call.bind(
-                "thing-baked",
-                1.0,
-                bound(m, &ks, thing, LispError::CONTENTS_OF_NIL)?,
-                Some(at),
-            )?;
-        } else {
-            call.fail(&[("thing-baked", 1.0, Some(at))])?;
-        }
-        if !oven_given {
-            let o = place(&ks, m, "oven")?.1;
-            call.bind("oven-to-bake-in", 0.0, o, Some(at))?;
-        }
-        call.finish(ks, ks_at)
+    // The oven and the temperature the contents take.
+    let oven = if oven_given {
+        call.find(&ks, "oven-to-bake-in", Lookup::Kitchen)?
+    } else {
+        Some(place(&ks, m, "oven")?.0)
+    };
+    let temperature = if temp_given {
+        Value::obj(amount_from(
+            call,
+            "target-temperature-quantity",
+            "target-temperature-unit",
+        )?)
+    } else {
+        let oven = oven.ok_or(LispError::nil("TEMPERATURE"))?;
+        arc_by_pid(&ks, m, oven)
+            .map(|o| o.val(k.temperature).clone())
+            .unwrap_or(Value::Nil)
+    };
+    if !temp_given {
+        // Binding the quantity and unit of an oven never preheated fails in the reference.
+        let t = temperature.as_obj().ok_or(LispError::nil("QUANTITY"))?;
+        let (q, u) = (t.val(k.quantity).clone(), t.val(k.unit).clone());
+        call.bind("target-temperature-quantity", 0.0, q, None)?;
+        call.bind("target-temperature-unit", 0.0, u, None)?;
     }
+    // Case 1 succeeds when the thing is found; cases 2 and 3 when it is not a failed object
+    // (a real thing that is not found makes the reference fail).
+    let ok = if oven_given {
+        !thing_failed
+    } else {
+        thing.is_some()
+    };
+    if ok {
+        let thing = thing.ok_or(LispError::CONTENTS_OF_NIL)?;
+        if temp_given {
+            let oven = oven.ok_or(LispError::nil("(SETF TEMPERATURE)"))?;
+            let o = obj_mut(&mut ks, m, oven).ok_or(LispError::CONTENTS_OF_NIL)?;
+            set(m, o, k.temperature, temperature.clone())?;
+        }
+        set_on_contents(
+            &mut ks,
+            m,
+            thing,
+            None,
+            &[(k.temperature, temperature), (baked, Value::T)],
+        )?;
+        call.bind(
+            "thing-baked",
+            1.0,
+            bound(m, &ks, thing, LispError::CONTENTS_OF_NIL)?,
+            Some(at),
+        )?;
+    } else {
+        call.fail(&[("thing-baked", 1.0, Some(at))])?;
+    }
+    if !oven_given {
+        let o = place(&ks, m, "oven")?.1;
+        call.bind("oven-to-bake-in", 0.0, o, Some(at))?;
+    }
+    call.finish(ks, ks_at)
 }
 
 /// The stove temperature of a heating mode (`convert-to-temperature`).
@@ -177,109 +173,101 @@ fn mode_temperature(call: &mut Call<'_, '_>, mode: &Entity) -> Result<Value, Sim
 
 /// `fry`: always 30 minutes on the kitchen's stove (P1); fryable contents take the stove
 /// temperature. Only heatable containers (pots, pans) can be fried in.
-struct Fry;
-
-impl Primitive for Fry {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let Start { m, mut ks, kt } = call.start()?;
-        let k = &m.k;
-        let ready = call.ready_at(kt, "thing-to-fry")?;
-        let at = ready.add(Number::int(1800));
-        let ks_at = ready.add(Number::int(30));
-        let minutes = call
-            .maker
-            .make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(30)))]);
-        let minute = call.maker.make(m.class("minute")?);
-        let mode_given = call.is_bound("heating-mode");
-        let mode = if mode_given {
-            call.input("heating-mode")?.clone()
-        } else {
-            call.maker.make(m.class("medium-heat")?)
-        };
-        let (stove, _) = place(&ks, m, "stove")?;
-        let thing = call.find(&ks, "thing-to-fry", Lookup::Kitchen)?;
-        let heatable = m.class("heatable-container")?;
-        let thing = thing
-            .filter(|&p| arc_by_pid(&ks, m, p).is_some_and(|e| m.onto.is_a(e.class, heatable)));
-        let (fried_obj, stove_out) = match thing {
-            Some(thing) => {
-                let t = mode_temperature(call, &mode)?;
-                let s = obj_mut(&mut ks, m, stove).ok_or(LispError::CONTENTS_OF_NIL)?;
-                set(m, s, k.temperature, t.clone())?;
-                let fried = m.slot("fried")?;
-                let fryable = m.class("fryable")?;
-                set_on_contents(
-                    &mut ks,
-                    m,
-                    thing,
-                    Some(fryable),
-                    &[(k.temperature, t), (fried, Value::T)],
-                )?;
-                (
-                    bound(m, &ks, thing, LispError::CONTENTS_OF_NIL)?,
-                    bound(m, &ks, stove, LispError::CONTENTS_OF_NIL)?,
-                )
-            }
-            None => (call.failed(), call.failed()),
-        };
-        call.bind("thing-fried", 1.0, fried_obj, Some(at))?;
-        call.bind("stove-to-fry-on", 0.0, stove_out, Some(at))?;
-        call.bind("time-to-fry-quantity", 0.0, Value::obj(minutes), None)?;
-        call.bind("time-to-fry-unit", 0.0, Value::obj(minute), None)?;
-        if !mode_given {
-            call.bind("heating-mode", 0.0, Value::obj(mode), None)?;
+fn fry(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let k = &m.k;
+    let ready = call.ready_at(kt, "thing-to-fry")?;
+    let at = ready.add(Number::int(1800));
+    let ks_at = ready.add(Number::int(30));
+    let minutes = call
+        .maker
+        .make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(30)))]);
+    let minute = call.maker.make(m.class("minute")?);
+    let mode_given = call.is_bound("heating-mode");
+    let mode = if mode_given {
+        call.input("heating-mode")?.clone()
+    } else {
+        call.maker.make(m.class("medium-heat")?)
+    };
+    let (stove, _) = place(&ks, m, "stove")?;
+    let thing = call.find(&ks, "thing-to-fry", Lookup::Kitchen)?;
+    let heatable = m.class("heatable-container")?;
+    let thing =
+        thing.filter(|&p| arc_by_pid(&ks, m, p).is_some_and(|e| m.onto.is_a(e.class, heatable)));
+    let (fried_obj, stove_out) = match thing {
+        Some(thing) => {
+            let t = mode_temperature(call, &mode)?;
+            let s = obj_mut(&mut ks, m, stove).ok_or(LispError::CONTENTS_OF_NIL)?;
+            set(m, s, k.temperature, t.clone())?;
+            let fried = m.slot("fried")?;
+            let fryable = m.class("fryable")?;
+            set_on_contents(
+                &mut ks,
+                m,
+                thing,
+                Some(fryable),
+                &[(k.temperature, t), (fried, Value::T)],
+            )?;
+            (
+                bound(m, &ks, thing, LispError::CONTENTS_OF_NIL)?,
+                bound(m, &ks, stove, LispError::CONTENTS_OF_NIL)?,
+            )
         }
-        call.finish(ks, ks_at)
+        None => (call.failed(), call.failed()),
+    };
+    call.bind("thing-fried", 1.0, fried_obj, Some(at))?;
+    call.bind("stove-to-fry-on", 0.0, stove_out, Some(at))?;
+    call.bind("time-to-fry-quantity", 0.0, Value::obj(minutes), None)?;
+    call.bind("time-to-fry-unit", 0.0, Value::obj(minute), None)?;
+    if !mode_given {
+        call.bind("heating-mode", 0.0, Value::obj(mode), None)?;
     }
+    call.finish(ks, ks_at)
 }
 
 /// `bring-to-temperature`: contents of a container on the counter-top take the given (or the
 /// room) temperature; object kt + 800, kitchen time unchanged (P2).
-struct BringToTemperature;
-
-impl Primitive for BringToTemperature {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let Start { m, mut ks, kt } = call.start()?;
-        let k = &m.k;
-        let at = kt.add(Number::int(800));
-        let given = call.is_bound("temperature-quantity");
-        let temperature = if given {
-            amount_from(call, "temperature-quantity", "temperature-unit")?
-        } else {
-            let t = ks.val(k.temperature).as_obj().cloned();
-            t.ok_or(LispError::nil("QUANTITY"))?
-        };
-        let container = call.find(&ks, "container-with-ingredients", Lookup::Counter)?;
-        let out = match container {
-            Some(c) => {
-                let e = obj_mut(&mut ks, m, c).ok_or(LispError::CONTENTS_OF_NIL)?;
-                change_temperature(m, call.maker, e, &temperature)?;
-                bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
-            }
-            None => call.failed(),
-        };
-        call.bind(
-            "container-with-ingredients-at-temperature",
-            1.0,
-            out,
-            Some(at),
-        )?;
-        if !given {
-            call.bind(
-                "temperature-quantity",
-                0.0,
-                temperature.val(k.quantity).clone(),
-                None,
-            )?;
-            call.bind(
-                "temperature-unit",
-                0.0,
-                temperature.val(k.unit).clone(),
-                None,
-            )?;
+fn bring_to_temperature(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let k = &m.k;
+    let at = kt.add(Number::int(800));
+    let given = call.is_bound("temperature-quantity");
+    let temperature = if given {
+        amount_from(call, "temperature-quantity", "temperature-unit")?
+    } else {
+        let t = ks.val(k.temperature).as_obj().cloned();
+        t.ok_or(LispError::nil("QUANTITY"))?
+    };
+    let container = call.find(&ks, "container-with-ingredients", Lookup::Counter)?;
+    let out = match container {
+        Some(c) => {
+            let e = obj_mut(&mut ks, m, c).ok_or(LispError::CONTENTS_OF_NIL)?;
+            change_temperature(m, call.maker, e, &temperature)?;
+            bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
         }
-        call.finish(ks, kt)
+        None => call.failed(),
+    };
+    call.bind(
+        "container-with-ingredients-at-temperature",
+        1.0,
+        out,
+        Some(at),
+    )?;
+    if !given {
+        call.bind(
+            "temperature-quantity",
+            0.0,
+            temperature.val(k.quantity).clone(),
+            None,
+        )?;
+        call.bind(
+            "temperature-unit",
+            0.0,
+            temperature.val(k.unit).clone(),
+            None,
+        )?;
     }
+    call.finish(ks, kt)
 }
 
 /// Seconds of a time amount: hours counted correctly, anything else as minutes.
@@ -294,168 +282,152 @@ fn seconds(call: &Call<'_, '_>, quantity: Number, unit: &Entity) -> Number {
 
 /// `leave-for-time`: contents cool by the reference's formula; object kt + the time, kitchen
 /// time unchanged.
-struct LeaveForTime;
-
-impl Primitive for LeaveForTime {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let Start { m, mut ks, kt } = call.start()?;
-        let time = amount_from(call, "cooling-quantity", "cooling-unit")?;
-        let at = kt.add(seconds(
-            call,
-            call.number("cooling-quantity")?,
-            call.input("cooling-unit")?,
-        ));
-        let out = match call.find(&ks, "container-with-ingredients", Lookup::Counter)? {
-            Some(c) => {
-                let e = obj_mut(&mut ks, m, c).ok_or(LispError::CONTENTS_OF_NIL)?;
-                change_temperature(m, call.maker, e, &time)?;
-                bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
-            }
-            None => call.failed(),
-        };
-        call.bind(
-            "container-with-ingredients-at-temperature",
-            1.0,
-            out,
-            Some(at),
-        )?;
-        call.finish(ks, kt)
-    }
+fn leave_for_time(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let time = amount_from(call, "cooling-quantity", "cooling-unit")?;
+    let at = kt.add(seconds(
+        call,
+        call.number("cooling-quantity")?,
+        call.input("cooling-unit")?,
+    ));
+    let out = match call.find(&ks, "container-with-ingredients", Lookup::Counter)? {
+        Some(c) => {
+            let e = obj_mut(&mut ks, m, c).ok_or(LispError::CONTENTS_OF_NIL)?;
+            change_temperature(m, call.maker, e, &time)?;
+            bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
+        }
+        None => call.failed(),
+    };
+    call.bind(
+        "container-with-ingredients-at-temperature",
+        1.0,
+        out,
+        Some(at),
+    )?;
+    call.finish(ks, kt)
 }
 
 /// `refrigerate`: contents take the fridge's temperature; the container stays where it is.
 /// The time is quadratic in the given value (P1); default 1 hour.
-struct Refrigerate;
-
-impl Primitive for Refrigerate {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let Start { m, mut ks, kt } = call.start()?;
-        let ks_in = ks.clone();
-        let k = &m.k;
-        let time_given = call.is_bound("cooling-quantity");
-        let fridge_given = call.is_bound("refrigerator");
-        let at = if time_given {
-            let v = call.number("cooling-quantity")?;
-            kt.add(v.mul(seconds(call, v, call.input("cooling-unit")?)))
-        } else {
-            kt.add(Number::int(3600))
-        };
-        let container = call.find(&ks, "container-with-ingredients", Lookup::Counter)?;
-        let fridge = if fridge_given {
-            call.find(&ks, "refrigerator", Lookup::Kitchen)?
-                .and_then(|p| arc_by_pid(&ks, m, p))
-        } else {
-            Some(place(&ks_in, m, "fridge")?.1).and_then(|v| match v {
-                Value::Obj(f) => Some(f),
-                _ => None,
-            })
-        };
-        let out = match (container, &fridge) {
-            (Some(c), Some(f)) => {
-                let t = f.val(k.temperature).as_obj().cloned();
-                let t = t.ok_or(LispError::nil("UNIT"))?;
-                let e = obj_mut(&mut ks, m, c).ok_or(LispError::CONTENTS_OF_NIL)?;
-                change_temperature(m, call.maker, e, &t)?;
-                bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
-            }
-            // Case 3 binds whatever it found, NIL included (the variable then stays unbound).
-            (c, _) if fridge_given => match c {
-                Some(c) => bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?,
-                None => Value::Nil,
-            },
-            _ => call.failed(),
-        };
-        call.bind(
-            "container-with-ingredients-at-temperature",
-            1.0,
-            out,
-            Some(at),
-        )?;
-        if !fridge_given {
-            let f = place(&ks_in, m, "fridge")?.1;
-            call.bind("refrigerator", 0.0, f, Some(kt))?;
+fn refrigerate(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let ks_in = ks.clone();
+    let k = &m.k;
+    let time_given = call.is_bound("cooling-quantity");
+    let fridge_given = call.is_bound("refrigerator");
+    let at = if time_given {
+        let v = call.number("cooling-quantity")?;
+        kt.add(v.mul(seconds(call, v, call.input("cooling-unit")?)))
+    } else {
+        kt.add(Number::int(3600))
+    };
+    let container = call.find(&ks, "container-with-ingredients", Lookup::Counter)?;
+    let fridge = if fridge_given {
+        call.find(&ks, "refrigerator", Lookup::Kitchen)?
+            .and_then(|p| arc_by_pid(&ks, m, p))
+    } else {
+        Some(place(&ks_in, m, "fridge")?.1).and_then(|v| match v {
+            Value::Obj(f) => Some(f),
+            _ => None,
+        })
+    };
+    let out = match (container, &fridge) {
+        (Some(c), Some(f)) => {
+            let t = f.val(k.temperature).as_obj().cloned();
+            let t = t.ok_or(LispError::nil("UNIT"))?;
+            let e = obj_mut(&mut ks, m, c).ok_or(LispError::CONTENTS_OF_NIL)?;
+            change_temperature(m, call.maker, e, &t)?;
+            bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
         }
-        if !time_given {
-            let q = call
-                .maker
-                .make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(1)))]);
-            let h = call.maker.make(m.class("hour")?);
-            call.bind("cooling-quantity", 0.0, Value::obj(q), None)?;
-            call.bind("cooling-unit", 0.0, Value::obj(h), None)?;
-        }
-        call.finish(ks, kt)
+        // Case 3 binds whatever it found, NIL included (the variable then stays unbound).
+        (c, _) if fridge_given => match c {
+            Some(c) => bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?,
+            None => Value::Nil,
+        },
+        _ => call.failed(),
+    };
+    call.bind(
+        "container-with-ingredients-at-temperature",
+        1.0,
+        out,
+        Some(at),
+    )?;
+    if !fridge_given {
+        let f = place(&ks_in, m, "fridge")?.1;
+        call.bind("refrigerator", 0.0, f, Some(kt))?;
     }
+    if !time_given {
+        let q = call
+            .maker
+            .make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(1)))]);
+        let h = call.maker.make(m.class("hour")?);
+        call.bind("cooling-quantity", 0.0, Value::obj(q), None)?;
+        call.bind("cooling-unit", 0.0, Value::obj(h), None)?;
+    }
+    call.finish(ks, kt)
 }
 
 /// `preheat-oven`: the oven takes the temperature; oven kt + 615, kitchen kt + 15.
-struct PreheatOven;
-
-impl Primitive for PreheatOven {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let Start { m, mut ks, kt } = call.start()?;
-        let ks_in = ks.clone();
-        let k = &m.k;
-        let (oven_at, ks_at) = (kt.add(Number::int(615)), kt.add(Number::int(15)));
-        let temperature = Value::obj(amount_from(call, "quantity", "unit")?);
-        let given = call.is_bound("oven");
-        let oven = if given {
-            call.find(&ks, "oven", Lookup::Kitchen)?
-        } else {
-            Some(place(&ks, m, "oven")?.0)
-        };
-        let out = match oven {
-            Some(o) => {
-                let e = obj_mut(&mut ks, m, o).ok_or(LispError::CONTENTS_OF_NIL)?;
-                set(m, e, k.temperature, temperature)?;
-                bound(m, &ks, o, LispError::CONTENTS_OF_NIL)?
-            }
-            None => call.failed(),
-        };
-        call.bind("preheated-oven", 1.0, out, Some(oven_at))?;
-        if !given {
-            let old = place(&ks_in, m, "oven")?.1;
-            call.bind("oven", 0.0, old, Some(kt))?;
+fn preheat_oven(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let ks_in = ks.clone();
+    let k = &m.k;
+    let (oven_at, ks_at) = (kt.add(Number::int(615)), kt.add(Number::int(15)));
+    let temperature = Value::obj(amount_from(call, "quantity", "unit")?);
+    let given = call.is_bound("oven");
+    let oven = if given {
+        call.find(&ks, "oven", Lookup::Kitchen)?
+    } else {
+        Some(place(&ks, m, "oven")?.0)
+    };
+    let out = match oven {
+        Some(o) => {
+            let e = obj_mut(&mut ks, m, o).ok_or(LispError::CONTENTS_OF_NIL)?;
+            set(m, e, k.temperature, temperature)?;
+            bound(m, &ks, o, LispError::CONTENTS_OF_NIL)?
         }
-        call.finish(ks, ks_at)
+        None => call.failed(),
+    };
+    call.bind("preheated-oven", 1.0, out, Some(oven_at))?;
+    if !given {
+        let old = place(&ks_in, m, "oven")?.1;
+        call.bind("oven", 0.0, old, Some(kt))?;
     }
+    call.finish(ks, ks_at)
 }
 
 /// `melt`: meltable contents are melted (the microwave is the default tool, never marked used;
 /// a given tool is not even looked up). 60 s.
-struct Melt;
-
-impl Primitive for Melt {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let Start { m, mut ks, kt } = call.start()?;
-        let at = call
-            .ready_at(kt, "container-with-input-ingredients")?
-            .add(Number::int(60));
-        let given = call.is_bound("melting-tool");
-        let failed = call.is_failed(call.input("container-with-input-ingredients")?)
-            || (given && call.is_failed(call.input("melting-tool")?));
-        let out = if failed {
-            call.failed()
-        } else {
-            let c = call
-                .find(&ks, "container-with-input-ingredients", Lookup::Counter)?
-                .ok_or(LispError::CONTENTS_OF_NIL)?;
-            let melted = m.slot("melted")?;
-            set_on_contents(
-                &mut ks,
-                m,
-                c,
-                Some(m.class("meltable")?),
-                &[(melted, Value::T)],
-            )?;
-            bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
-        };
-        call.bind("container-with-melted-ingredients", 1.0, out, Some(at))?;
-        if !given {
-            let mw = place(&ks, m, "microwave")?.1;
-            call.bind("melting-tool", 0.0, mw, Some(at))?;
-        }
-        call.finish(ks, at)
+fn melt(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let at = call
+        .ready_at(kt, "container-with-input-ingredients")?
+        .add(Number::int(60));
+    let given = call.is_bound("melting-tool");
+    let failed = call.is_failed(call.input("container-with-input-ingredients")?)
+        || (given && call.is_failed(call.input("melting-tool")?));
+    let out = if failed {
+        call.failed()
+    } else {
+        let c = call
+            .find(&ks, "container-with-input-ingredients", Lookup::Counter)?
+            .ok_or(LispError::CONTENTS_OF_NIL)?;
+        let melted = m.slot("melted")?;
+        set_on_contents(
+            &mut ks,
+            m,
+            c,
+            Some(m.class("meltable")?),
+            &[(melted, Value::T)],
+        )?;
+        bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
+    };
+    call.bind("container-with-melted-ingredients", 1.0, out, Some(at))?;
+    if !given {
+        let mw = place(&ks, m, "microwave")?.1;
+        call.bind("melting-tool", 0.0, mw, Some(at))?;
     }
+    call.finish(ks, at)
 }
 
 /// `boil`: spices and liquids become the boiling liquid (a boiled homogeneous mixture unless it
@@ -463,73 +435,69 @@ impl Primitive for Melt {
 /// The time unit is never taken as hours (P1): object m(thing) + 60·t (default 30), kitchen +30.
 /// Only case 1 insists on a heatable container; a container without liquid or spice makes the
 /// reference fail.
-struct Boil;
-
-impl Primitive for Boil {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let Start { m, mut ks, kt } = call.start()?;
-        let k = &m.k;
-        let stove_given = call.is_bound("stove-to-boil-on");
-        let time_given = call.is_bound("time-to-boil-quantity");
-        let mode_given = call.is_bound("heating-mode");
-        let ready = call.ready_at(kt, "thing-to-boil")?;
-        let minutes = if time_given {
-            call.number("time-to-boil-quantity")?
-        } else {
-            Number::int(30)
-        };
-        let at = ready.add(minutes.mul(Number::int(60)));
-        let ks_at = ready.add(Number::int(30));
-        let mode = if mode_given {
-            call.input("heating-mode")?.clone()
-        } else {
-            call.maker.make(m.class("medium-heat")?)
-        };
-        let stove = if stove_given {
-            call.find(&ks, "stove-to-boil-on", Lookup::Kitchen)?
-        } else {
-            Some(place(&ks, m, "stove")?.0)
-        };
-        let mut thing = call.find(&ks, "thing-to-boil", Lookup::Kitchen)?;
-        // Case 1 (time given, stove not) only boils in pots and pans.
-        if time_given && !stove_given {
-            let heatable = m.class("heatable-container")?;
-            thing = thing
-                .filter(|&p| arc_by_pid(&ks, m, p).is_some_and(|e| m.onto.is_a(e.class, heatable)));
+fn boil(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let k = &m.k;
+    let stove_given = call.is_bound("stove-to-boil-on");
+    let time_given = call.is_bound("time-to-boil-quantity");
+    let mode_given = call.is_bound("heating-mode");
+    let ready = call.ready_at(kt, "thing-to-boil")?;
+    let minutes = if time_given {
+        call.number("time-to-boil-quantity")?
+    } else {
+        Number::int(30)
+    };
+    let at = ready.add(minutes.mul(Number::int(60)));
+    let ks_at = ready.add(Number::int(30));
+    let mode = if mode_given {
+        call.input("heating-mode")?.clone()
+    } else {
+        call.maker.make(m.class("medium-heat")?)
+    };
+    let stove = if stove_given {
+        call.find(&ks, "stove-to-boil-on", Lookup::Kitchen)?
+    } else {
+        Some(place(&ks, m, "stove")?.0)
+    };
+    let mut thing = call.find(&ks, "thing-to-boil", Lookup::Kitchen)?;
+    // Case 1 (time given, stove not) only boils in pots and pans.
+    if time_given && !stove_given {
+        let heatable = m.class("heatable-container")?;
+        thing = thing
+            .filter(|&p| arc_by_pid(&ks, m, p).is_some_and(|e| m.onto.is_a(e.class, heatable)));
+    }
+    let boiled_out = match (thing, stove) {
+        (Some(thing), Some(stove)) => {
+            let t = mode_temperature(call, &mode)?;
+            let s = obj_mut(&mut ks, m, stove).ok_or(LispError::CONTENTS_OF_NIL)?;
+            set(m, s, k.temperature, t.clone())?;
+            boil_contents(call, &mut ks, thing, &t)?;
+            bound(m, &ks, thing, LispError::CONTENTS_OF_NIL)?
         }
-        let boiled_out = match (thing, stove) {
-            (Some(thing), Some(stove)) => {
-                let t = mode_temperature(call, &mode)?;
-                let s = obj_mut(&mut ks, m, stove).ok_or(LispError::CONTENTS_OF_NIL)?;
-                set(m, s, k.temperature, t.clone())?;
-                boil_contents(call, &mut ks, thing, &t)?;
-                bound(m, &ks, thing, LispError::CONTENTS_OF_NIL)?
-            }
+        _ => call.failed(),
+    };
+    call.bind("thing-boiled", 1.0, boiled_out, Some(at))?;
+    if !stove_given {
+        // Case 4 reports a failed stove on failure, case 1 the kitchen's stove.
+        let s = match (thing, stove, time_given) {
+            (None, _, false) => call.failed(),
+            (_, Some(s), _) => bound(m, &ks, s, LispError::CONTENTS_OF_NIL)?,
             _ => call.failed(),
         };
-        call.bind("thing-boiled", 1.0, boiled_out, Some(at))?;
-        if !stove_given {
-            // Case 4 reports a failed stove on failure, case 1 the kitchen's stove.
-            let s = match (thing, stove, time_given) {
-                (None, _, false) => call.failed(),
-                (_, Some(s), _) => bound(m, &ks, s, LispError::CONTENTS_OF_NIL)?,
-                _ => call.failed(),
-            };
-            call.bind("stove-to-boil-on", 0.0, s, Some(at))?;
-        }
-        if !mode_given {
-            call.bind("heating-mode", 0.0, Value::obj(mode), None)?;
-        }
-        if !time_given {
-            let q = call
-                .maker
-                .make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(30)))]);
-            let u = call.maker.make(m.class("minute")?);
-            call.bind("time-to-boil-quantity", 0.0, Value::obj(q), None)?;
-            call.bind("time-to-boil-unit", 0.0, Value::obj(u), None)?;
-        }
-        call.finish(ks, ks_at)
+        call.bind("stove-to-boil-on", 0.0, s, Some(at))?;
     }
+    if !mode_given {
+        call.bind("heating-mode", 0.0, Value::obj(mode), None)?;
+    }
+    if !time_given {
+        let q = call
+            .maker
+            .make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(30)))]);
+        let u = call.maker.make(m.class("minute")?);
+        call.bind("time-to-boil-quantity", 0.0, Value::obj(q), None)?;
+        call.bind("time-to-boil-unit", 0.0, Value::obj(u), None)?;
+    }
+    call.finish(ks, ks_at)
 }
 
 /// The effect of `boil` on the contents of the container `pid`, at stove temperature `t`.

@@ -21,8 +21,8 @@ use std::sync::Arc;
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
     ("sprinkle", &SPRINKLE),
     ("dip", &DIP),
-    ("top-with", &TopWith),
-    ("spread", &Spread),
+    ("top-with", &top_with),
+    ("spread", &spread),
     ("grease", &GREASE),
     ("flour", &FLOUR),
 ];
@@ -173,72 +173,68 @@ impl Primitive for Share {
 
 /// `top-with` (2024): every portion gets some of the topping on top, equal shares or a given
 /// amount each until the topping runs out.
-struct TopWith;
-
-impl Primitive for TopWith {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let at = done_at(call, "thing-to-be-topped", 50)?;
-        let Start { m, mut ks, .. } = call.start()?;
-        let thing = call.input_arc("thing-to-be-topped")?.clone();
-        let given_amount = call.is_bound("topping-quantity");
-        let can_have_on_top = m.class("can-have-on-top")?;
-        let all_toppable = |v: &[Value]| {
-            v.iter().all(|e| {
-                e.as_obj()
-                    .is_some_and(|e| m.onto.is_a(e.class, can_have_on_top))
-            })
-        };
-        let (is_list, is_container) = list_or_container(m, &thing);
-        let toppable = (is_container && all_toppable(thing.val(m.k.contents).items()))
-            || (is_list && all_toppable(thing.val(m.k.items).items()));
-        if !toppable {
-            // The kitchen time is only set once the thing qualifies.
-            call.fail(&[("topped-object", 1.0, Some(at))])?;
-            if !given_amount {
-                call.fail(&[
-                    ("topping-quantity", 1.0, Some(at)),
-                    ("topping-unit", 1.0, Some(at)),
-                ])?;
-            }
-            return call.finish_untimed(ks, at);
-        }
-        // Equal shares try a list first, given amounts a container first.
-        let as_list = if given_amount {
-            is_list && !is_container
-        } else {
-            is_list
-        };
-        let portions = find_portions(call, &ks, "thing-to-be-topped", as_list)?;
-        let topping = kitchen::find_on_counter(&ks, m, call.input("container-with-topping")?);
-        let (Some(portions), Some(topping)) = (portions, topping) else {
-            if !given_amount {
-                // No case of the reference's binds anything here.
-                return Ok(());
-            }
-            call.fail(&[("topped-object", 1.0, Some(at))])?;
-            return call.finish(ks, at);
-        };
-        let has_on_top = m.slot("has-on-top")?;
+fn top_with(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let at = done_at(call, "thing-to-be-topped", 50)?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let thing = call.input_arc("thing-to-be-topped")?.clone();
+    let given_amount = call.is_bound("topping-quantity");
+    let can_have_on_top = m.class("can-have-on-top")?;
+    let all_toppable = |v: &[Value]| {
+        v.iter().all(|e| {
+            e.as_obj()
+                .is_some_and(|e| m.onto.is_a(e.class, can_have_on_top))
+        })
+    };
+    let (is_list, is_container) = list_or_container(m, &thing);
+    let toppable = (is_container && all_toppable(thing.val(m.k.contents).items()))
+        || (is_list && all_toppable(thing.val(m.k.items).items()));
+    if !toppable {
+        // The kitchen time is only set once the thing qualifies.
+        call.fail(&[("topped-object", 1.0, Some(at))])?;
         if !given_amount {
-            let (out, each) = share_out(call, &mut ks, &portions, &topping, has_on_top)?;
-            let each = each
-                .as_obj()
-                .cloned()
-                .unwrap_or_else(|| call.maker.make(m.k.amount_class));
-            call.bind("topped-object", 1.0, out, Some(at))?;
-            call.bind(
-                "topping-quantity",
-                1.0,
-                each.val(m.k.quantity).clone(),
-                None,
-            )?;
-            call.bind("topping-unit", 1.0, each.val(m.k.unit).clone(), None)?;
-            return call.finish(ks, at);
+            call.fail(&[
+                ("topping-quantity", 1.0, Some(at)),
+                ("topping-unit", 1.0, Some(at)),
+            ])?;
         }
-        let out = top_by_amount(call, &mut ks, &portions, &topping, has_on_top)?;
-        call.bind("topped-object", 1.0, out, Some(at))?;
-        call.finish(ks, at)
+        return call.finish_untimed(ks, at);
     }
+    // Equal shares try a list first, given amounts a container first.
+    let as_list = if given_amount {
+        is_list && !is_container
+    } else {
+        is_list
+    };
+    let portions = find_portions(call, &ks, "thing-to-be-topped", as_list)?;
+    let topping = kitchen::find_on_counter(&ks, m, call.input("container-with-topping")?);
+    let (Some(portions), Some(topping)) = (portions, topping) else {
+        if !given_amount {
+            // No case of the reference's binds anything here.
+            return Ok(());
+        }
+        call.fail(&[("topped-object", 1.0, Some(at))])?;
+        return call.finish(ks, at);
+    };
+    let has_on_top = m.slot("has-on-top")?;
+    if !given_amount {
+        let (out, each) = share_out(call, &mut ks, &portions, &topping, has_on_top)?;
+        let each = each
+            .as_obj()
+            .cloned()
+            .unwrap_or_else(|| call.maker.make(m.k.amount_class));
+        call.bind("topped-object", 1.0, out, Some(at))?;
+        call.bind(
+            "topping-quantity",
+            1.0,
+            each.val(m.k.quantity).clone(),
+            None,
+        )?;
+        call.bind("topping-unit", 1.0, each.val(m.k.unit).clone(), None)?;
+        return call.finish(ks, at);
+    }
+    let out = top_by_amount(call, &mut ks, &portions, &topping, has_on_top)?;
+    call.bind("topped-object", 1.0, out, Some(at))?;
+    call.finish(ks, at)
 }
 
 /// Given amount per portion (converted to grams), compared with what is left of the topping in
@@ -293,78 +289,74 @@ fn top_by_amount(
 
 /// `spread`: the spread is divided (as a float, in its own unit) over the items of the object
 /// container, or put into it when it is empty. A given tool takes longer than the spatula.
-struct Spread;
-
-impl Primitive for Spread {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let object_arg = "object-to-be-spread";
-        let tool_arg = "can-spread-kitchen-tool";
-        let output = "container-with-objects-that-have-been-spread";
-        let tool_given = call.is_bound(tool_arg);
-        let at = done_at(call, object_arg, if tool_given { 120 } else { 20 })?;
-        let Start { m, mut ks, .. } = call.start()?;
-        let tool = call.tool(&mut ks, tool_arg, "spatula", Lookup::Kitchen)?;
-        // Looked up after the spatula moved, so that the paths are those of the final state.
-        let object = kitchen::find_in_kitchen(&ks, m, call.input(object_arg)?);
-        let spread_in = call.input_arc("container-with-spread")?.clone();
-        let spread_container = kitchen::find_in_kitchen(&ks, m, &spread_in);
-        let (Some(object), Some(spread_container), Some(tool)) = (object, spread_container, tool)
-        else {
-            call.fail(&[(output, 1.0, Some(at))])?;
-            if !tool_given {
-                call.fail(&[(tool_arg, 0.0, Some(at))])?;
-            }
-            return call.finish(ks, at);
-        };
-        let items = kitchen::at(&ks, m, &object)
-            .map(|o| o.val(m.k.contents).clone())
-            .unwrap_or(Value::Nil);
-        if items.truthy() {
-            let spreadable = m.class("can-be-spread-upon")?;
-            let n = items
-                .items()
-                .iter()
-                .filter(|v| v.as_obj().is_some_and(|e| m.onto.is_a(e.class, spreadable)))
-                .count();
-            let spread = first_of(m, &spread_in).ok_or(LispError::nil_argument("AMOUNT"))?;
-            let (value, unit) = quantity_of(m, &spread)?;
-            let each = value
-                .div(Number::int(n as i64))
-                .ok_or(LispError::DivisionByZero)?;
-            let each = Number::float(each.to_f32());
-            let spread_slot = m.slot("spread")?;
-            let spread_with = m.slot("spread-with")?;
-            let maker = &mut *call.maker;
-            update_contents(m, node_mut(m, &mut ks, &object)?, |item| {
-                let mut portion = maker.copy(&spread);
-                let a = amount(m, maker, each, unit);
-                set(m, &mut portion, m.k.amount, a)?;
-                set(m, &mut portion, spread_slot, Value::T)?;
-                set(m, item, spread_with, Value::obj(portion))
-            })?;
-        } else {
-            // Nothing to spread upon: the spread goes onto the container itself.
-            set_at(
-                m,
-                &mut ks,
-                &object,
-                m.k.contents,
-                spread_in.val(m.k.contents).clone(),
-            )?;
-        }
-        set_at(m, &mut ks, &spread_container, m.k.contents, Value::Nil)?;
-        mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
-        call.bind(output, 1.0, Value::Obj(node_at(m, &ks, &object)?), Some(at))?;
+fn spread(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let object_arg = "object-to-be-spread";
+    let tool_arg = "can-spread-kitchen-tool";
+    let output = "container-with-objects-that-have-been-spread";
+    let tool_given = call.is_bound(tool_arg);
+    let at = done_at(call, object_arg, if tool_given { 120 } else { 20 })?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let tool = call.tool(&mut ks, tool_arg, "spatula", Lookup::Kitchen)?;
+    // Looked up after the spatula moved, so that the paths are those of the final state.
+    let object = kitchen::find_in_kitchen(&ks, m, call.input(object_arg)?);
+    let spread_in = call.input_arc("container-with-spread")?.clone();
+    let spread_container = kitchen::find_in_kitchen(&ks, m, &spread_in);
+    let (Some(object), Some(spread_container), Some(tool)) = (object, spread_container, tool)
+    else {
+        call.fail(&[(output, 1.0, Some(at))])?;
         if !tool_given {
-            call.bind(
-                tool_arg,
-                0.0,
-                bound(m, &ks, tool, LispError::USED_OF_NIL)?,
-                Some(at),
-            )?;
+            call.fail(&[(tool_arg, 0.0, Some(at))])?;
         }
-        call.finish(ks, at)
+        return call.finish(ks, at);
+    };
+    let items = kitchen::at(&ks, m, &object)
+        .map(|o| o.val(m.k.contents).clone())
+        .unwrap_or(Value::Nil);
+    if items.truthy() {
+        let spreadable = m.class("can-be-spread-upon")?;
+        let n = items
+            .items()
+            .iter()
+            .filter(|v| v.as_obj().is_some_and(|e| m.onto.is_a(e.class, spreadable)))
+            .count();
+        let spread = first_of(m, &spread_in).ok_or(LispError::nil_argument("AMOUNT"))?;
+        let (value, unit) = quantity_of(m, &spread)?;
+        let each = value
+            .div(Number::int(n as i64))
+            .ok_or(LispError::DivisionByZero)?;
+        let each = Number::float(each.to_f32());
+        let spread_slot = m.slot("spread")?;
+        let spread_with = m.slot("spread-with")?;
+        let maker = &mut *call.maker;
+        update_contents(m, node_mut(m, &mut ks, &object)?, |item| {
+            let mut portion = maker.copy(&spread);
+            let a = amount(m, maker, each, unit);
+            set(m, &mut portion, m.k.amount, a)?;
+            set(m, &mut portion, spread_slot, Value::T)?;
+            set(m, item, spread_with, Value::obj(portion))
+        })?;
+    } else {
+        // Nothing to spread upon: the spread goes onto the container itself.
+        set_at(
+            m,
+            &mut ks,
+            &object,
+            m.k.contents,
+            spread_in.val(m.k.contents).clone(),
+        )?;
     }
+    set_at(m, &mut ks, &spread_container, m.k.contents, Value::Nil)?;
+    mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
+    call.bind(output, 1.0, Value::Obj(node_at(m, &ks, &object)?), Some(at))?;
+    if !tool_given {
+        call.bind(
+            tool_arg,
+            0.0,
+            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
+            Some(at),
+        )?;
+    }
+    call.finish(ks, at)
 }
 
 /// Grease and flour: coat a container with 10 g of an ingredient from the stores, or with the
