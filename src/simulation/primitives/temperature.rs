@@ -179,10 +179,7 @@ fn fry(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let ready = call.ready_at(kt, "thing-to-fry")?;
     let at = ready.add(Number::int(1800));
     let ks_at = ready.add(Number::int(30));
-    let minutes = call
-        .maker
-        .make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(30)))]);
-    let minute = call.maker.make(m.class("minute")?);
+    let (minutes, minute) = default_time(call, 30, "minute")?;
     let mode_given = call.is_bound("heating-mode");
     let mode = if mode_given {
         call.input("heating-mode")?.clone()
@@ -217,8 +214,8 @@ fn fry(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     };
     call.bind("thing-fried", 1.0, fried_obj, Some(at))?;
     call.bind("stove-to-fry-on", 0.0, stove_out, Some(at))?;
-    call.bind("time-to-fry-quantity", 0.0, Value::obj(minutes), None)?;
-    call.bind("time-to-fry-unit", 0.0, Value::obj(minute), None)?;
+    call.bind("time-to-fry-quantity", 0.0, minutes, None)?;
+    call.bind("time-to-fry-unit", 0.0, minute, None)?;
     if !mode_given {
         call.bind("heating-mode", 0.0, Value::obj(mode), None)?;
     }
@@ -240,19 +237,9 @@ fn bring_to_temperature(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     };
     let container = call.find(&ks, "container-with-ingredients", Lookup::Counter)?;
     let out = match container {
-        Some(c) => {
-            let e = obj_mut(&mut ks, m, c).ok_or(LispError::CONTENTS_OF_NIL)?;
-            change_temperature(m, call.maker, e, &temperature)?;
-            bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
-        }
+        Some(c) => temper(call, &mut ks, c, &temperature)?,
         None => call.failed(),
     };
-    call.bind(
-        "container-with-ingredients-at-temperature",
-        1.0,
-        out,
-        Some(at),
-    )?;
     if !given {
         call.bind(
             "temperature-quantity",
@@ -267,7 +254,54 @@ fn bring_to_temperature(call: &mut Call<'_, '_>) -> Result<(), SimError> {
             None,
         )?;
     }
+    finish_tempered(call, ks, out, at, kt)
+}
+
+/// The contents of the container `pid` take `temperature` (see [`change_temperature`]);
+/// returns the container as it now is.
+fn temper(
+    call: &mut Call<'_, '_>,
+    ks: &mut Arc<Entity>,
+    pid: Pid,
+    temperature: &Entity,
+) -> Result<Value, SimError> {
+    let m = call.model;
+    let e = obj_mut(ks, m, pid).ok_or(LispError::CONTENTS_OF_NIL)?;
+    change_temperature(m, call.maker, e, temperature)?;
+    bound(m, ks, pid, LispError::CONTENTS_OF_NIL)
+}
+
+/// Bind the container whose contents changed temperature, available at `at`, and the new
+/// kitchen state at the unchanged kitchen time `kt` (P2).
+fn finish_tempered(
+    call: &mut Call<'_, '_>,
+    ks: Arc<Entity>,
+    out: Value,
+    at: Number,
+    kt: Number,
+) -> Result<(), SimError> {
+    call.bind(
+        "container-with-ingredients-at-temperature",
+        1.0,
+        out,
+        Some(at),
+    )?;
     call.finish(ks, kt)
+}
+
+/// A default time the reference binds: a fresh quantity of `value` and a fresh `unit`.
+fn default_time(
+    call: &mut Call<'_, '_>,
+    value: i64,
+    unit: &str,
+) -> Result<(Value, Value), SimError> {
+    let k = &call.model.k;
+    let q = call.maker.make_with(
+        k.quantity_class,
+        &[(k.value, Value::Num(Number::int(value)))],
+    );
+    let u = call.maker.make(call.model.class(unit)?);
+    Ok((Value::obj(q), Value::obj(u)))
 }
 
 /// Seconds of a time amount: hours counted correctly, anything else as minutes.
@@ -283,7 +317,7 @@ fn seconds(call: &Call<'_, '_>, quantity: Number, unit: &Entity) -> Number {
 /// `leave-for-time`: contents cool by the reference's formula; object kt + the time, kitchen
 /// time unchanged.
 fn leave_for_time(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
+    let Start { mut ks, kt, .. } = call.start()?;
     let time = amount_from(call, "cooling-quantity", "cooling-unit")?;
     let at = kt.add(seconds(
         call,
@@ -291,20 +325,10 @@ fn leave_for_time(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         call.input("cooling-unit")?,
     ));
     let out = match call.find(&ks, "container-with-ingredients", Lookup::Counter)? {
-        Some(c) => {
-            let e = obj_mut(&mut ks, m, c).ok_or(LispError::CONTENTS_OF_NIL)?;
-            change_temperature(m, call.maker, e, &time)?;
-            bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
-        }
+        Some(c) => temper(call, &mut ks, c, &time)?,
         None => call.failed(),
     };
-    call.bind(
-        "container-with-ingredients-at-temperature",
-        1.0,
-        out,
-        Some(at),
-    )?;
-    call.finish(ks, kt)
+    finish_tempered(call, ks, out, at, kt)
 }
 
 /// `refrigerate`: contents take the fridge's temperature; the container stays where it is.
@@ -335,9 +359,7 @@ fn refrigerate(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         (Some(c), Some(f)) => {
             let t = f.val(k.temperature).as_obj().cloned();
             let t = t.ok_or(LispError::nil("UNIT"))?;
-            let e = obj_mut(&mut ks, m, c).ok_or(LispError::CONTENTS_OF_NIL)?;
-            change_temperature(m, call.maker, e, &t)?;
-            bound(m, &ks, c, LispError::CONTENTS_OF_NIL)?
+            temper(call, &mut ks, c, &t)?
         }
         // Case 3 binds whatever it found, NIL included (the variable then stays unbound).
         (c, _) if fridge_given => match c {
@@ -346,25 +368,16 @@ fn refrigerate(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         },
         _ => call.failed(),
     };
-    call.bind(
-        "container-with-ingredients-at-temperature",
-        1.0,
-        out,
-        Some(at),
-    )?;
     if !fridge_given {
         let f = place(&ks_in, m, "fridge")?.1;
         call.bind("refrigerator", 0.0, f, Some(kt))?;
     }
     if !time_given {
-        let q = call
-            .maker
-            .make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(1)))]);
-        let h = call.maker.make(m.class("hour")?);
-        call.bind("cooling-quantity", 0.0, Value::obj(q), None)?;
-        call.bind("cooling-unit", 0.0, Value::obj(h), None)?;
+        let (q, h) = default_time(call, 1, "hour")?;
+        call.bind("cooling-quantity", 0.0, q, None)?;
+        call.bind("cooling-unit", 0.0, h, None)?;
     }
-    call.finish(ks, kt)
+    finish_tempered(call, ks, out, at, kt)
 }
 
 /// `preheat-oven`: the oven takes the temperature; oven kt + 615, kitchen kt + 15.
@@ -490,12 +503,9 @@ fn boil(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         call.bind("heating-mode", 0.0, Value::obj(mode), None)?;
     }
     if !time_given {
-        let q = call
-            .maker
-            .make_with(k.quantity_class, &[(k.value, Value::Num(Number::int(30)))]);
-        let u = call.maker.make(m.class("minute")?);
-        call.bind("time-to-boil-quantity", 0.0, Value::obj(q), None)?;
-        call.bind("time-to-boil-unit", 0.0, Value::obj(u), None)?;
+        let (q, u) = default_time(call, 30, "minute")?;
+        call.bind("time-to-boil-quantity", 0.0, q, None)?;
+        call.bind("time-to-boil-unit", 0.0, u, None)?;
     }
     call.finish(ks, ks_at)
 }
