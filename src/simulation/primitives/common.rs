@@ -180,6 +180,47 @@ fn no_amount(m: &Model, e: &Entity) -> SimError {
     .into()
 }
 
+/// A portion size given by two inputs (quantity and unit objects), in grams as `like` (the
+/// ingredient portioned out) would weigh it unless the unit already is grams, with its value.
+pub fn portion_size(
+    call: &mut Call<'_, '_>,
+    like: &Entity,
+    quantity: &str,
+    unit: &str,
+) -> Result<(Value, Option<Number>), SimError> {
+    let m = call.model;
+    let quantity = call.input_arc(quantity)?.clone();
+    let unit = call.input_arc(unit)?.clone();
+    let mut size = amount_of(m, call.maker, &quantity, &unit);
+    if unit.class != m.k.g {
+        let mut probe = call.maker.copy(like);
+        set(m, &mut probe, m.k.amount, size)?;
+        size = convert_to_g(m, call.maker, &probe)?.val(m.k.amount).clone();
+    }
+    let value = size.as_obj().and_then(|a| amount_value(m, a));
+    Ok((size, value))
+}
+
+/// The amount of the next portion of what is `left`, as the reference compares them (the
+/// source's own value against the size in grams): `size` while more than `size_value` is left,
+/// then the rest, in grams.
+pub fn next_portion(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    left: &mut Number,
+    size_value: Number,
+    size: &Value,
+) -> Value {
+    if left.num_cmp(&size_value) == std::cmp::Ordering::Greater {
+        *left = left.sub(size_value);
+        size.clone()
+    } else {
+        let rest = amount(m, maker, *left, m.k.g);
+        *left = Number::ZERO;
+        rest
+    }
+}
+
 /// Replace an ingredient's amount.
 pub fn set_amount(
     m: &Model,

@@ -4,15 +4,14 @@
 //! destination; shape and flatten then find them again with `find-kitchen-entities`.
 
 use super::common::{
-    Lookup, Start, amount, amount_of, amount_value, bound, convert_to_g, done_at, first_content,
-    list_copy, locate_on_counter, mark_used, node_at, node_mut, quantity_of, set, update_contents,
-    update_found,
+    Lookup, Start, bound, done_at, first_content, list_copy, locate_on_counter, mark_used,
+    next_portion, node_at, node_mut, portion_size, quantity_of, set, update_contents, update_found,
 };
 use super::errors::LispError;
 use crate::language::validate::bounds::MAX_PORTIONS;
 use crate::number::Number;
 use crate::simulation::kitchen::{self, Path};
-use crate::simulation::{Call, Primitive, SimError};
+use crate::simulation::{Call, Model, Primitive, SimError};
 use crate::world::{Entity, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -69,27 +68,11 @@ fn portion_and_arrange(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let container = container.ok_or(LispError::nil_argument("CONTENTS"))?;
     let dough = first_content(m, &ks, &container)?;
     let (left, _) = quantity_of(m, &dough)?;
-    let quantity = call.input_arc("quantity")?.clone();
-    let unit = call.input_arc("unit")?.clone();
-    let mut size = amount_of(m, call.maker, &quantity, &unit);
-    if unit.class != m.k.g {
-        let mut probe = call.maker.copy(&dough);
-        set(m, &mut probe, m.k.amount, size)?;
-        let in_g = convert_to_g(m, call.maker, &probe)?;
-        size = in_g.val(m.k.amount).clone();
-    }
-    let size_value = size
-        .as_obj()
-        .and_then(|a| amount_value(m, a))
-        .unwrap_or(Number::ZERO);
+    let (size, size_value) = portion_size(call, &dough, "quantity", "unit")?;
+    let size_value = size_value.unwrap_or(Number::ZERO);
     let portions = cut_portions(call, &dough, left, size_value, size)?;
-    empty(call, &mut ks, &container)?;
     let destination = destination.ok_or(LispError::nil_argument("CONTENTS"))?;
-    let dest = node_mut(m, &mut ks, &destination)?;
-    let mut contents: Vec<Value> = portions.iter().rev().cloned().collect();
-    contents.extend(dest.val(m.k.contents).items().iter().cloned());
-    set(m, dest, m.k.contents, Value::list(contents))?;
-    set(m, dest, m.k.arrangement, pattern.clone())?;
+    arrange(m, &mut ks, &container, &destination, &portions, &pattern)?;
     if to_counter {
         let mut list = call.maker.make(m.k.list_of_kitchen_entities);
         set(
@@ -118,10 +101,22 @@ fn portion_and_arrange(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     call.finish(ks, at)
 }
 
-/// Empty the container at `path`.
-fn empty(call: &Call<'_, '_>, ks: &mut Arc<Entity>, path: &Path) -> Result<(), SimError> {
-    let m = call.model;
-    set(m, node_mut(m, ks, path)?, m.k.contents, Value::Nil)
+/// Empty the dough container at `container` and put the portions (in the order they were
+/// made) at the front of the destination at `destination`, arranged in `pattern`.
+fn arrange(
+    m: &Model,
+    ks: &mut Arc<Entity>,
+    container: &Path,
+    destination: &Path,
+    portions: &[Value],
+    pattern: &Value,
+) -> Result<(), SimError> {
+    set(m, node_mut(m, ks, container)?, m.k.contents, Value::Nil)?;
+    let dest = node_mut(m, ks, destination)?;
+    let mut contents: Vec<Value> = portions.iter().rev().cloned().collect();
+    contents.extend(dest.val(m.k.contents).items().iter().cloned());
+    set(m, dest, m.k.contents, Value::list(contents))?;
+    set(m, dest, m.k.arrangement, pattern.clone())
 }
 
 /// Copies of the dough, in the order they are made: `size` each while more than `size` is left
@@ -155,14 +150,8 @@ fn cut_portions(
     let mut portions = Vec::new();
     while left.num_cmp(&Number::ZERO) == Ordering::Greater {
         let mut portion = call.maker.copy(dough);
-        if left.num_cmp(&size_value) == Ordering::Greater {
-            set(m, &mut portion, m.k.amount, size.clone())?;
-            left = left.sub(size_value);
-        } else {
-            let rest = amount(m, call.maker, left, m.k.g);
-            set(m, &mut portion, m.k.amount, rest)?;
-            left = Number::ZERO;
-        }
+        let share = next_portion(m, call.maker, &mut left, size_value, &size);
+        set(m, &mut portion, m.k.amount, share)?;
         portions.push(Value::obj(portion));
     }
     Ok(portions)
@@ -221,12 +210,7 @@ fn fill_tins(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         portions.push(Value::obj(portion));
         left = left.sub(Number::int(1));
     }
-    empty(call, &mut ks, &container)?;
-    let dest = node_mut(m, &mut ks, &destination)?;
-    let mut contents: Vec<Value> = portions.into_iter().rev().collect();
-    contents.extend(dest.val(m.k.contents).items().iter().cloned());
-    set(m, dest, m.k.contents, Value::list(contents))?;
-    set(m, dest, m.k.arrangement, pattern.clone())?;
+    arrange(m, &mut ks, &container, &destination, &portions, &pattern)?;
     call.bind(
         "portions",
         1.0,

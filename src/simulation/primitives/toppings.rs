@@ -5,9 +5,9 @@
 //! the stores (10 g) or given.
 
 use super::common::{
-    FoundEntity, Lookup, Start, amount, amount_of, amount_value, bound, convert_to_g, done_at,
-    first_content, first_of, grams, list_copy, list_or_container, locate_on_counter, mark_used,
-    node_at, node_mut, quantity_of, set, set_at, update_contents, update_found,
+    FoundEntity, Lookup, Start, amount, amount_value, bound, done_at, first_content, first_of,
+    grams, list_copy, list_or_container, locate_on_counter, mark_used, next_portion, node_at,
+    node_mut, portion_size, quantity_of, set, set_at, update_contents, update_found,
 };
 use super::errors::LispError;
 use crate::number::Number;
@@ -256,31 +256,15 @@ fn top_by_amount(
             .ok_or(LispError::nil_argument("QUANTITY"))?,
     )
     .ok_or(LispError::nil_argument("VALUE"))?;
-    let quantity = call.input_arc("topping-quantity")?.clone();
-    let unit = call.input_arc("topping-unit")?.clone();
-    let mut size = amount_of(m, call.maker, &quantity, &unit);
-    if unit.class != m.k.g {
-        let mut probe = call.maker.copy(&topping);
-        set(m, &mut probe, m.k.amount, size)?;
-        size = convert_to_g(m, call.maker, &probe)?.val(m.k.amount).clone();
-    }
-    let size_value = size
-        .as_obj()
-        .and_then(|a| amount_value(m, a))
-        .ok_or(LispError::nil_argument("VALUE"))?;
+    let (size, size_value) = portion_size(call, &topping, "topping-quantity", "topping-unit")?;
+    let size_value = size_value.ok_or(LispError::nil_argument("VALUE"))?;
     let out = portions.update(call, ks, |call, portion, _| {
         if left.num_cmp(&Number::ZERO) != Ordering::Greater {
             return Ok(());
         }
         let mut t = call.maker.copy(&topping);
-        if left.num_cmp(&size_value) == Ordering::Greater {
-            set(m, &mut t, m.k.amount, size.clone())?;
-            left = left.sub(size_value);
-        } else {
-            let rest = amount(m, call.maker, left, m.k.g);
-            set(m, &mut t, m.k.amount, rest)?;
-            left = Number::ZERO;
-        }
+        let share = next_portion(m, call.maker, &mut left, size_value, &size);
+        set(m, &mut t, m.k.amount, share)?;
         set(m, portion, slot, Value::obj(t))
     })?;
     set_at(m, ks, topping_container, m.k.contents, Value::Nil)?;
