@@ -371,8 +371,7 @@ fn line_list_with_paper(
 ) -> Result<(Value, Arc<Entity>), SimError> {
     let m = call.model;
     let k = &m.k;
-    let counter = counter_of(&ks, m)?;
-    let found = find_kitchen_entities(m, call.maker, thing, &counter)?;
+    let found = kitchen_entities(call, &ks, thing)?;
     let paper_class = m.class("baking-paper")?;
     let n = thing.val(k.items).items().len();
     let papers: Vec<Option<Pid>> = (0..n)
@@ -407,8 +406,7 @@ fn line_list_with_contents(
 ) -> Result<(Value, Arc<Entity>), SimError> {
     let m = call.model;
     let k = &m.k;
-    let counter = counter_of(&ks, m)?;
-    let list = find_kitchen_entities(m, call.maker, thing, &counter)?;
+    let list = kitchen_entities(call, &ks, thing)?;
     let mut list = list.ok_or(LispError::nil("ITEMS"))?;
     let source = find_in_kitchen(&ks, m, bowl).and_then(|p| at(&ks, m, &p).cloned());
     let first = source.as_ref().and_then(|b| first_of(m, b));
@@ -426,7 +424,14 @@ fn line_list_with_contents(
     Ok((Value::obj(list), ks))
 }
 
-fn counter_of(ks: &Entity, m: &Model) -> Result<Entity, SimError> {
+/// `find-kitchen-entities` of the list `thing` on the counter-top of `ks`.
+fn kitchen_entities(
+    call: &mut Call<'_, '_>,
+    ks: &Entity,
+    thing: &Entity,
+) -> Result<Option<Entity>, SimError> {
+    let m = call.model;
     let ct = location(ks, m, m.k.counter_top).ok_or(LispError::CONTENTS_OF_NIL)?;
-    Ok(at(ks, m, &ct).cloned().ok_or(LispError::CONTENTS_OF_NIL)?)
+    let counter = at(ks, m, &ct).ok_or(LispError::CONTENTS_OF_NIL)?;
+    find_kitchen_entities(m, call.maker, thing, counter)
 }

@@ -72,7 +72,7 @@ fn portion_and_arrange(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let size_value = size_value.unwrap_or(Number::ZERO);
     let portions = cut_portions(call, &dough, left, size_value, size)?;
     let destination = destination.ok_or(LispError::nil_argument("CONTENTS"))?;
-    arrange(m, &mut ks, &container, &destination, &portions, &pattern)?;
+    let arranged = arrange(m, &mut ks, &container, &destination, &portions, &pattern)?;
     if to_counter {
         let mut list = call.maker.make(m.k.list_of_kitchen_entities);
         set(
@@ -88,12 +88,7 @@ fn portion_and_arrange(call: &mut Call<'_, '_>) -> Result<(), SimError> {
             .ok_or(LispError::nil_argument("COUNTER-TOP"))?;
         call.bind("destination", 0.0, Value::Obj(old_counter), None)?;
     } else {
-        call.bind(
-            "portions",
-            1.0,
-            Value::Obj(node_at(m, &ks, &destination)?),
-            Some(at),
-        )?;
+        call.bind("portions", 1.0, arranged, Some(at))?;
     }
     if !pattern_given {
         call.bind("arrangement-pattern", 0.0, pattern, None)?;
@@ -102,7 +97,8 @@ fn portion_and_arrange(call: &mut Call<'_, '_>) -> Result<(), SimError> {
 }
 
 /// Empty the dough container at `container` and put the portions (in the order they were
-/// made) at the front of the destination at `destination`, arranged in `pattern`.
+/// made) at the front of the destination at `destination`, arranged in `pattern`; returns the
+/// destination as it now is.
 fn arrange(
     m: &Model,
     ks: &mut Arc<Entity>,
@@ -110,13 +106,14 @@ fn arrange(
     destination: &Path,
     portions: &[Value],
     pattern: &Value,
-) -> Result<(), SimError> {
+) -> Result<Value, SimError> {
     set(m, node_mut(m, ks, container)?, m.k.contents, Value::Nil)?;
     let dest = node_mut(m, ks, destination)?;
     let mut contents: Vec<Value> = portions.iter().rev().cloned().collect();
     contents.extend(dest.val(m.k.contents).items().iter().cloned());
     set(m, dest, m.k.contents, Value::list(contents))?;
-    set(m, dest, m.k.arrangement, pattern.clone())
+    set(m, dest, m.k.arrangement, pattern.clone())?;
+    Ok(Value::Obj(node_at(m, ks, destination)?))
 }
 
 /// Copies of the dough, in the order they are made: `size` each while more than `size` is left
@@ -210,13 +207,8 @@ fn fill_tins(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         portions.push(Value::obj(portion));
         left = left.sub(Number::int(1));
     }
-    arrange(m, &mut ks, &container, &destination, &portions, &pattern)?;
-    call.bind(
-        "portions",
-        1.0,
-        Value::Obj(node_at(m, &ks, &destination)?),
-        Some(at),
-    )?;
+    let arranged = arrange(m, &mut ks, &container, &destination, &portions, &pattern)?;
+    call.bind("portions", 1.0, arranged, Some(at))?;
     call.bind("arrangement-pattern", 0.0, pattern, None)?;
     call.bind("quantity", 0.0, quantity, None)?;
     call.bind("unit", 0.0, unit, None)?;
