@@ -71,6 +71,43 @@ impl<'m> Call<'m, '_> {
         }
     }
 
+    /// A tool the reference looks up only when it marks it used (mash, flatten): a default
+    /// one is brought to the counter-top now (`Some`), a given one (`None`) only must not be a
+    /// failed-object. Also whether the primitive can go on with its `input`.
+    pub fn deferred_tool(
+        &self,
+        ks: &mut Arc<Entity>,
+        arg: &str,
+        default: &str,
+        input: &Entity,
+    ) -> Result<(Option<Pid>, bool), SimError> {
+        if self.is_bound(arg) {
+            let ok = !self.is_failed(input) && !self.is_failed(self.input(arg)?);
+            Ok((None, ok))
+        } else {
+            let taken = kitchen::take_default(ks, self.model, self.model.class(default)?, &[]);
+            Ok((taken, taken.is_some() && !self.is_failed(input)))
+        }
+    }
+
+    /// Mark a [`Call::deferred_tool`] used: the default taken, or the given one looked up in
+    /// the kitchen now.
+    pub fn use_deferred_tool(
+        &self,
+        ks: &mut Arc<Entity>,
+        taken: Option<Pid>,
+        arg: &str,
+    ) -> Result<Pid, SimError> {
+        let tool = match taken {
+            Some(p) => p,
+            None => self
+                .find(ks, arg, Lookup::Kitchen)?
+                .ok_or(LispError::SETF_USED_OF_NIL)?,
+        };
+        mark_used(self.model, ks, tool, LispError::USED_OF_NIL)?;
+        Ok(tool)
+    }
+
     /// The numeric value of the `quantity` object bound to input `arg`.
     pub fn number(&self, arg: &str) -> Result<Number, SimError> {
         self.input(arg)?
@@ -138,15 +175,15 @@ pub fn amount(m: &Model, maker: &mut Maker<'_>, value: Number, unit: ClassId) ->
 
 /// An `amount` object made of given quantity and unit objects (as `fetch-and-proportion`
 /// builds one from the network's constants).
-pub fn amount_of(m: &Model, maker: &mut Maker<'_>, quantity: &Entity, unit: &Entity) -> Value {
+pub fn amount_of(m: &Model, maker: &mut Maker<'_>, quantity: &Entity, unit: &Entity) -> Entity {
     let k = &m.k;
-    Value::obj(maker.make_with(
+    maker.make_with(
         k.amount_class,
         &[
             (k.quantity, Value::obj(quantity.clone())),
             (k.unit, Value::obj(unit.clone())),
         ],
-    ))
+    )
 }
 
 /// The numeric value of an `amount` object.
@@ -191,7 +228,7 @@ pub fn portion_size(
     let m = call.model;
     let quantity = call.input_arc(quantity)?.clone();
     let unit = call.input_arc(unit)?.clone();
-    let mut size = amount_of(m, call.maker, &quantity, &unit);
+    let mut size = Value::obj(amount_of(m, call.maker, &quantity, &unit));
     if unit.class != m.k.g {
         let mut probe = call.maker.copy(like);
         set(m, &mut probe, m.k.amount, size)?;

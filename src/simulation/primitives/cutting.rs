@@ -104,15 +104,7 @@ fn mash(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let Start { m, mut ks, .. } = call.start()?;
     let input = call.input_arc("input-ingredient")?.clone();
     let tool_given = call.is_bound("mashing-tool");
-    let (fork, ok) = if tool_given {
-        (
-            None,
-            !call.is_failed(&input) && !call.is_failed(call.input("mashing-tool")?),
-        )
-    } else {
-        let fork = kitchen::take_default(&mut ks, m, m.class("fork")?, &[]);
-        (fork, fork.is_some() && !call.is_failed(&input))
-    };
+    let (fork, ok) = call.deferred_tool(&mut ks, "mashing-tool", "fork", &input)?;
     if !ok {
         let mut outs = vec![("mashed-ingredient", 1.0, Some(at))];
         if !tool_given {
@@ -125,13 +117,7 @@ fn mash(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let flag = m.slot("mashed")?;
     update_contents(m, &mut mashed, |item| set(m, item, flag, Value::T))?;
     // A given tool that is not in the kitchen is only noticed when it is marked used.
-    let tool = match fork {
-        Some(f) => f,
-        None => call
-            .find(&ks, "mashing-tool", Lookup::Kitchen)?
-            .ok_or(LispError::SETF_USED_OF_NIL)?,
-    };
-    mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
+    let tool = call.use_deferred_tool(&mut ks, fork, "mashing-tool")?;
     call.bind("mashed-ingredient", 1.0, Value::obj(mashed), Some(at))?;
     if !tool_given {
         call.bind(

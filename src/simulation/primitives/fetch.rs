@@ -98,9 +98,6 @@ fn fetch_and_proportion(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let given_target = call.is_bound("target-container");
     let (quantity, unit) = (call.input("quantity")?.clone(), call.input("unit")?.clone());
     let requested = amount_of(m, call.maker, &quantity, &unit);
-    let Value::Obj(requested) = requested else {
-        return Err(SimError::new("no amount"));
-    };
 
     // 1) the target container: a fresh medium bowl brought to the counter-top, or the given one.
     let (target_pid, old_target) = if given_target {
@@ -187,7 +184,7 @@ fn move_pid_to_front(
 /// An amount of `value` in the given unit object (the reference reuses the network's unit).
 fn amount_in(m: &Model, maker: &mut Maker<'_>, value: Number, unit: &Entity) -> Value {
     let q = maker.make_with(m.k.quantity_class, &[(m.k.value, Value::Num(value))]);
-    amount_of(m, maker, &q, unit)
+    Value::obj(amount_of(m, maker, &q, unit))
 }
 
 /// `take-n-pieces` / `weigh-ingredient`: move `requested` of the single ingredient in the

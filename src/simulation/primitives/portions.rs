@@ -4,8 +4,8 @@
 //! destination; shape and flatten then find them again with `find-kitchen-entities`.
 
 use super::common::{
-    Lookup, Start, bound, done_at, first_content, list_copy, locate_on_counter, mark_used,
-    next_portion, node_at, node_mut, portion_size, quantity_of, set, update_contents, update_found,
+    Start, bound, done_at, first_content, list_copy, locate_on_counter, next_portion, node_at,
+    node_mut, portion_size, quantity_of, set, update_contents, update_found,
 };
 use super::errors::LispError;
 use crate::language::validate::bounds::MAX_PORTIONS;
@@ -263,15 +263,7 @@ fn flatten(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let portions = call.input_arc("portions")?.clone();
     let Start { m, mut ks, .. } = call.start()?;
     let tool_given = call.is_bound("can-flatten-tool");
-    let (pin, ok) = if tool_given {
-        (
-            None,
-            !call.is_failed(&portions) && !call.is_failed(call.input("can-flatten-tool")?),
-        )
-    } else {
-        let pin = kitchen::take_default(&mut ks, m, m.class("rolling-pin")?, &[]);
-        (pin, pin.is_some() && !call.is_failed(&portions))
-    };
+    let (pin, ok) = call.deferred_tool(&mut ks, "can-flatten-tool", "rolling-pin", &portions)?;
     // Looked up after the rolling pin moved (it cannot be one of the portions), so that the
     // counter-top positions are those of the final state.
     let found = locate_on_counter(m, &portions, &ks)?;
@@ -284,13 +276,7 @@ fn flatten(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     };
     let flattened = m.slot("flattened")?;
     let items = update_found(m, &mut ks, &found, |e| set(m, e, flattened, Value::T))?;
-    let tool = match pin {
-        Some(p) => p,
-        None => call
-            .find(&ks, "can-flatten-tool", Lookup::Kitchen)?
-            .ok_or(LispError::SETF_USED_OF_NIL)?,
-    };
-    mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
+    let tool = call.use_deferred_tool(&mut ks, pin, "can-flatten-tool")?;
     let list = list_copy(m, call.maker, &portions, items)?;
     call.bind("container-with-flattened-items", 1.0, list, Some(at))?;
     if !tool_given {

@@ -28,10 +28,7 @@ pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
 /// An amount object made of two bound inputs (quantity and unit), as the reference builds one.
 fn amount_from(call: &mut Call<'_, '_>, quantity: &str, unit: &str) -> Result<Entity, SimError> {
     let (q, u) = (call.input(quantity)?.clone(), call.input(unit)?.clone());
-    match amount_of(call.model, call.maker, &q, &u) {
-        Value::Obj(a) => Ok(Arc::unwrap_or_clone(a)),
-        _ => Err(SimError::new("no amount")),
-    }
+    Ok(amount_of(call.model, call.maker, &q, &u))
 }
 
 /// A kitchen location of the state (oven, fridge, stove, microwave) as a value.

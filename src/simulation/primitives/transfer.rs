@@ -1,8 +1,8 @@
 //! Primitives: transfer-contents, transfer-items, crack, separate-eggs, drain, sift.
 
 use super::common::{
-    Lookup, Start, amount_obj, arc_by_pid, bound, find_kitchen_entities, mark_used, obj_mut,
-    quantity_of, set,
+    Lookup, Start, amount_obj, amount_of, arc_by_pid, bound, find_kitchen_entities, mark_used,
+    obj_mut, quantity_of, set,
 };
 use super::errors::LispError;
 use crate::number::Number;
@@ -336,7 +336,7 @@ fn separate_eggs(call: &mut Call<'_, '_>) -> Result<(), SimError> {
                 &[(k.value, Value::Num(Number::float(share).mul(v)))],
             );
             let u = call.maker.copy(&unit);
-            let a = super::common::amount_of(m, call.maker, &q, &u);
+            let a = Value::obj(amount_of(m, call.maker, &q, &u));
             out.push(Value::obj(call.maker.make_with(class, &[(k.amount, a)])));
         }
     }
