@@ -213,31 +213,3 @@ pub fn find_ingredient(ks: &Entity, m: &Model, class: ClassId) -> Option<(Path, 
         Some((found, place))
     }
 }
-
-/// Move the entity at `from` to the front of the container at `to` (paths in the same state).
-pub fn move_to_front(
-    ks: &mut Arc<Entity>,
-    m: &Model,
-    from: &[usize],
-    to_pid_or_loc: &[usize],
-) -> bool {
-    // `to` is resolved before removal; removing an earlier sibling shifts indexes, so resolve
-    // the destination by the identity of its node.
-    let Some(dest) = at(ks, m, to_pid_or_loc).map(|e| e.pid) else {
-        return false;
-    };
-    let dest_is_location = to_pid_or_loc.len() == 1;
-    let dest_class = at(ks, m, to_pid_or_loc).map(|e| e.class);
-    let Some(obj) = remove(ks, m, from) else {
-        return false;
-    };
-    let to = if dest_is_location {
-        dest_class.and_then(|c| location(ks, m, c))
-    } else {
-        find_pid(ks, m, &[], dest)
-    };
-    match to {
-        Some(to) => push_front(ks, m, &to, obj),
-        None => false,
-    }
-}

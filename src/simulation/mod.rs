@@ -325,7 +325,7 @@ impl<'m> Call<'m, '_> {
     pub fn ready_at(&self, kt: Number, name: &str) -> Result<Number, SimError> {
         match self.available_at(name)? {
             Some(t) => Ok(kt.max(t)),
-            None => Err(SimError::new("The value NIL is not of type REAL")),
+            None => Err(primitives::errors::LispError::NIL_NOT_REAL.into()),
         }
     }
 
@@ -385,6 +385,17 @@ impl<'m> Call<'m, '_> {
 /// copy of the input kitchen state and bind their outputs.
 pub trait Primitive: Sync {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError>;
+}
+
+/// A primitive is usually one function of its own logic; families that differ only in data
+/// (e.g. beat, mix and mingle) implement [`Primitive`] on a struct of that data instead.
+impl<F> Primitive for F
+where
+    F: Fn(&mut Call<'_, '_>) -> Result<(), SimError> + Sync,
+{
+    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
+        self(call)
+    }
 }
 
 struct Engine<'m> {

@@ -1,5 +1,8 @@
-//! Helpers shared by the primitives: amounts, conversion to grams, mixtures, temperatures.
+//! Helpers shared by the primitives: the steps every primitive takes (start from the input
+//! kitchen, find inputs, take tools, bind failures, finish), amounts, conversion to grams,
+//! mixtures, temperatures.
 
+use super::errors::LispError;
 use crate::number::Number;
 use crate::ontology::{ClassId, SlotId};
 use crate::profile::Profile;
@@ -7,6 +10,157 @@ use crate::simulation::kitchen::{self, Path};
 use crate::simulation::{Call, Model, SimError};
 use crate::world::{Entity, Maker, Pid, Value};
 use std::sync::Arc;
+
+/// What every primitive starts from: the model, a copy of the input kitchen state (the one
+/// the primitive changes and binds as its output) and that state's time.
+pub struct Start<'m> {
+    pub m: &'m Model,
+    pub ks: Arc<Entity>,
+    pub kt: Number,
+}
+
+/// Where a given input is looked up: on the counter-top (the reference's find-CT) or anywhere
+/// in the kitchen (find-K). Failed objects are never found.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Lookup {
+    Counter,
+    Kitchen,
+}
+
+impl<'m> Call<'m, '_> {
+    /// The input kitchen state, copied for the primitive to change, with its time.
+    pub fn start(&self) -> Result<Start<'m>, SimError> {
+        let ks = self.kitchen_in()?.clone();
+        let kt = self.kitchen_time(&ks);
+        Ok(Start {
+            m: self.model,
+            ks,
+            kt,
+        })
+    }
+
+    /// Persistent id of input `arg` when it is found in `ks`.
+    pub fn find(&self, ks: &Entity, arg: &str, lookup: Lookup) -> Result<Option<Pid>, SimError> {
+        let m = self.model;
+        let obj = self.input(arg)?;
+        let path = match lookup {
+            Lookup::Counter => kitchen::find_on_counter(ks, m, obj),
+            Lookup::Kitchen => kitchen::find_in_kitchen(ks, m, obj),
+        };
+        Ok(path.map(|_| obj.pid))
+    }
+
+    /// The tool of argument `arg`: the given one looked up in `ks`, else the first unused
+    /// `default` brought to the counter-top.
+    pub fn tool(
+        &self,
+        ks: &mut Arc<Entity>,
+        arg: &str,
+        default: &str,
+        lookup: Lookup,
+    ) -> Result<Option<Pid>, SimError> {
+        if self.is_bound(arg) {
+            self.find(ks, arg, lookup)
+        } else {
+            Ok(kitchen::take_default(
+                ks,
+                self.model,
+                self.model.class(default)?,
+                &[],
+            ))
+        }
+    }
+
+    /// A tool the reference looks up only when it marks it used (mash, flatten): a default
+    /// one is brought to the counter-top now (`Some`), a given one (`None`) only must not be a
+    /// failed-object. Also whether the primitive can go on with its `input`.
+    pub fn deferred_tool(
+        &self,
+        ks: &mut Arc<Entity>,
+        arg: &str,
+        default: &str,
+        input: &Entity,
+    ) -> Result<(Option<Pid>, bool), SimError> {
+        if self.is_bound(arg) {
+            let ok = !self.is_failed(input) && !self.is_failed(self.input(arg)?);
+            Ok((None, ok))
+        } else {
+            let taken = kitchen::take_default(ks, self.model, self.model.class(default)?, &[]);
+            Ok((taken, taken.is_some() && !self.is_failed(input)))
+        }
+    }
+
+    /// Mark a [`Call::deferred_tool`] used: the default taken, or the given one looked up in
+    /// the kitchen now.
+    pub fn use_deferred_tool(
+        &self,
+        ks: &mut Arc<Entity>,
+        taken: Option<Pid>,
+        arg: &str,
+    ) -> Result<Pid, SimError> {
+        let tool = match taken {
+            Some(p) => p,
+            None => self
+                .find(ks, arg, Lookup::Kitchen)?
+                .ok_or(LispError::SETF_USED_OF_NIL)?,
+        };
+        mark_used(self.model, ks, tool, LispError::USED_OF_NIL)?;
+        Ok(tool)
+    }
+
+    /// The numeric value of the `quantity` object bound to input `arg`.
+    pub fn number(&self, arg: &str) -> Result<Number, SimError> {
+        self.input(arg)?
+            .val(self.model.k.value)
+            .as_num()
+            .ok_or_else(|| SimError::new(format!("The value of {arg} is not a number")))
+    }
+
+    /// Bind each of `outputs` (name, score, availability) to a fresh failed-object, in order.
+    pub fn fail(&mut self, outputs: &[(&str, f32, Option<Number>)]) -> Result<(), SimError> {
+        for &(name, score, at) in outputs {
+            let failed = self.failed();
+            self.bind(name, score, failed, at)?;
+        }
+        Ok(())
+    }
+
+    /// Bind the new kitchen state, its time set to `at`.
+    pub fn finish(&mut self, ks: Arc<Entity>, at: Number) -> Result<(), SimError> {
+        self.bind_kitchen("kitchen-state-out", ks, at)
+    }
+
+    /// Bind the new kitchen state available at `at` but with its time unchanged: the
+    /// reference's branches that fail before they set the time.
+    pub fn finish_untimed(&mut self, ks: Arc<Entity>, at: Number) -> Result<(), SimError> {
+        self.bind("kitchen-state-out", 1.0, Value::Obj(ks), Some(at))
+    }
+}
+
+/// The first content of `container`, when it is an object.
+pub fn first_of(m: &Model, container: &Entity) -> Option<Entity> {
+    container
+        .val(m.k.contents)
+        .items()
+        .first()
+        .and_then(Value::as_obj)
+        .cloned()
+}
+
+/// The first content of the container at `path` (a Lisp error when there is none).
+pub fn first_content(m: &Model, ks: &Entity, path: &Path) -> Result<Entity, SimError> {
+    let c = kitchen::at(ks, m, path).ok_or(LispError::nil_argument("CONTENTS"))?;
+    Ok(first_of(m, c).ok_or(LispError::nil_argument("AMOUNT"))?)
+}
+
+/// Whether `e` is a list of kitchen entities, and whether it is a transferable container: the
+/// two kinds of thing that primitives on portions accept.
+pub fn list_or_container(m: &Model, e: &Entity) -> (bool, bool) {
+    (
+        m.onto.is_a(e.class, m.k.list_of_kitchen_entities),
+        m.onto.is_a_name(e.class, "transferable-container"),
+    )
+}
 
 /// A fresh `amount` object of `value` in `unit`.
 pub fn amount(m: &Model, maker: &mut Maker<'_>, value: Number, unit: ClassId) -> Value {
@@ -21,15 +175,15 @@ pub fn amount(m: &Model, maker: &mut Maker<'_>, value: Number, unit: ClassId) ->
 
 /// An `amount` object made of given quantity and unit objects (as `fetch-and-proportion`
 /// builds one from the network's constants).
-pub fn amount_of(m: &Model, maker: &mut Maker<'_>, quantity: &Entity, unit: &Entity) -> Value {
+pub fn amount_of(m: &Model, maker: &mut Maker<'_>, quantity: &Entity, unit: &Entity) -> Entity {
     let k = &m.k;
-    Value::obj(maker.make_with(
+    maker.make_with(
         k.amount_class,
         &[
             (k.quantity, Value::obj(quantity.clone())),
             (k.unit, Value::obj(unit.clone())),
         ],
-    ))
+    )
 }
 
 /// The numeric value of an `amount` object.
@@ -57,10 +211,51 @@ pub fn quantity_of(m: &Model, ingredient: &Entity) -> Result<(Number, ClassId), 
 }
 
 fn no_amount(m: &Model, e: &Entity) -> SimError {
-    SimError::new(format!(
-        "{} has no amount",
-        m.onto.class_name(e.class).to_uppercase()
-    ))
+    LispError::NoAmount {
+        ingredient: m.onto.class_name(e.class).to_uppercase(),
+    }
+    .into()
+}
+
+/// A portion size given by two inputs (quantity and unit objects), in grams as `like` (the
+/// ingredient portioned out) would weigh it unless the unit already is grams, with its value.
+pub fn portion_size(
+    call: &mut Call<'_, '_>,
+    like: &Entity,
+    quantity: &str,
+    unit: &str,
+) -> Result<(Value, Option<Number>), SimError> {
+    let m = call.model;
+    let quantity = call.input_arc(quantity)?.clone();
+    let unit = call.input_arc(unit)?.clone();
+    let mut size = Value::obj(amount_of(m, call.maker, &quantity, &unit));
+    if unit.class != m.k.g {
+        let mut probe = call.maker.copy(like);
+        set(m, &mut probe, m.k.amount, size)?;
+        size = convert_to_g(m, call.maker, &probe)?.val(m.k.amount).clone();
+    }
+    let value = size.as_obj().and_then(|a| amount_value(m, a));
+    Ok((size, value))
+}
+
+/// The amount of the next portion of what is `left`, as the reference compares them (the
+/// source's own value against the size in grams): `size` while more than `size_value` is left,
+/// then the rest, in grams.
+pub fn next_portion(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    left: &mut Number,
+    size_value: Number,
+    size: &Value,
+) -> Value {
+    if left.num_cmp(&size_value) == std::cmp::Ordering::Greater {
+        *left = left.sub(size_value);
+        size.clone()
+    } else {
+        let rest = amount(m, maker, *left, m.k.g);
+        *left = Number::ZERO;
+        rest
+    }
 }
 
 /// Replace an ingredient's amount.
@@ -80,11 +275,11 @@ pub fn set(m: &Model, e: &mut Entity, slot: SlotId, v: Value) -> Result<(), SimE
     if e.set(slot, v) {
         Ok(())
     } else {
-        Err(SimError::new(format!(
-            "There is no applicable method for the generic function (SETF {}) when called with a {}",
-            m.onto.slot_name(slot).to_uppercase(),
-            m.onto.class_name(e.class).to_uppercase()
-        )))
+        Err(LispError::CalledWithClass {
+            generic: format!("(SETF {})", m.onto.slot_name(slot).to_uppercase()),
+            class: m.onto.class_name(e.class).to_uppercase(),
+        }
+        .into())
     }
 }
 
@@ -117,18 +312,17 @@ pub fn convert_to_g(m: &Model, maker: &mut Maker<'_>, e: &Entity) -> Result<Enti
         _ => (value, unit),
     };
     let Some(factor) = m.onto.grams_per(e.class, unit) else {
-        return Err(SimError::new(if m.onto.has_conversions(e.class) {
-            format!(
-                "The ingredient {} has no entry in the conversion table for unit {}!",
-                name(e.class),
-                name(unit)
-            )
+        return Err(if m.onto.has_conversions(e.class) {
+            LispError::NoConversionForUnit {
+                ingredient: name(e.class),
+                unit: name(unit),
+            }
         } else {
-            format!(
-                "The ingredient {} has no entry in the conversion table!",
-                name(e.class)
-            )
-        }));
+            LispError::NoConversion {
+                ingredient: name(e.class),
+            }
+        }
+        .into());
     };
     set_amount(m, maker, &mut out, value.mul(factor), k.g)?;
     Ok(out)
@@ -165,9 +359,7 @@ pub fn make_mixture(
     for (i, g) in ingredients.iter().zip(grams_each) {
         let Some(e) = i.as_obj() else { continue };
         let mut c = e.clone();
-        let frac = g
-            .div(total)
-            .ok_or_else(|| SimError::new("arithmetic error DIVISION-BY-ZERO signalled"))?;
+        let frac = g.div(total).ok_or(LispError::DivisionByZero)?;
         set_amount(m, maker, &mut c, frac, k.percent)?;
         components.push(Value::obj(c));
     }
@@ -287,24 +479,22 @@ pub fn set_at(
     set(m, node_mut(m, ks, path)?, slot, v)
 }
 
-/// Mark the object with persistent id `pid` (anywhere in the kitchen) as used.
-pub fn mark_used(m: &Model, ks: &mut Arc<Entity>, pid: Pid) -> Result<(), SimError> {
-    let path = kitchen::find_pid(ks, m, &[], pid).ok_or_else(|| nil_error("USED"))?;
-    set_at(m, ks, &path, m.k.used, Value::T)
+/// Mark the object with persistent id `pid` (anywhere in the kitchen) as used; `missing` is
+/// the reference's error when it is no longer there (which depends on how the reference held it).
+pub fn mark_used(
+    m: &Model,
+    ks: &mut Arc<Entity>,
+    pid: Pid,
+    missing: LispError,
+) -> Result<(), SimError> {
+    let e = obj_mut(ks, m, pid).ok_or(missing)?;
+    set(m, e, m.k.used, Value::T)
 }
 
-/// The object with persistent id `pid` as it is now in a kitchen state.
-pub fn snapshot(m: &Model, ks: &Entity, pid: Pid) -> Result<Value, SimError> {
-    let path = kitchen::find_pid(ks, m, &[], pid)
-        .ok_or_else(|| SimError::new("an object left the kitchen"))?;
-    Ok(Value::Obj(node_at(m, ks, &path)?))
-}
-
-/// The Lisp error of calling a slot accessor on NIL (an object the reference did not find).
-pub fn nil_error(accessor: &str) -> SimError {
-    SimError::new(format!(
-        "There is no applicable method for the generic function {accessor} when called with arguments (NIL)"
-    ))
+/// The object with persistent id `pid` as it is now in `ks`, to bind to an output; `missing`
+/// is the reference's error when it is no longer there.
+pub fn bound(m: &Model, ks: &Arc<Entity>, pid: Pid, missing: LispError) -> Result<Value, SimError> {
+    Ok(Value::Obj(arc_by_pid(ks, m, pid).ok_or(missing)?))
 }
 
 /// Apply `f` to every content of `container`, in order.
@@ -393,7 +583,7 @@ pub fn locate_kitchen_entities(
 fn pid_of(v: &Value) -> Result<Pid, SimError> {
     v.as_obj()
         .map(|e| e.pid)
-        .ok_or_else(|| nil_error("PERSISTENT-ID"))
+        .ok_or(LispError::nil_argument("PERSISTENT-ID").into())
 }
 
 /// Index of the first counter-top element with the first item's persistent id. Running off the
@@ -403,7 +593,7 @@ fn skip_to_first(items: &[Value], on_counter: &[Value], strict: bool) -> Result<
     loop {
         if start == on_counter.len() {
             return if strict {
-                Err(nil_error("PERSISTENT-ID"))
+                Err(LispError::nil_argument("PERSISTENT-ID").into())
             } else {
                 Ok(start)
             };
@@ -493,23 +683,17 @@ pub fn locate_on_counter(
     ks: &Entity,
 ) -> Result<Option<Vec<FoundEntity>>, SimError> {
     let ct = counter_path(m, ks)?;
-    let counter = kitchen::at(ks, m, &ct).ok_or_else(|| nil_error("CONTENTS"))?;
+    let counter = kitchen::at(ks, m, &ct).ok_or(LispError::nil_argument("CONTENTS"))?;
     locate_kitchen_entities(m, list, counter)
 }
 
-// ---- Added by the fetch/transfer/temperature/covering family (engineer A). ----
-
 /// The shared handle of the object at `path` below `root` (`root` itself for an empty path),
 /// for binding an object of the new kitchen state to an output.
-pub fn arc_at(
-    root: &std::sync::Arc<Entity>,
-    m: &Model,
-    path: &[usize],
-) -> Option<std::sync::Arc<Entity>> {
+pub fn arc_at(root: &Arc<Entity>, m: &Model, path: &[usize]) -> Option<Arc<Entity>> {
     let Some((&last, parent)) = path.split_last() else {
         return Some(root.clone());
     };
-    let parent = crate::simulation::kitchen::at(root, m, parent)?;
+    let parent = kitchen::at(root, m, parent)?;
     match parent.val(m.k.contents).items().get(last)? {
         Value::Obj(e) => Some(e.clone()),
         _ => None,
@@ -517,23 +701,15 @@ pub fn arc_at(
 }
 
 /// The shared handle of the object with persistent id `pid` anywhere in `ks`.
-pub fn arc_by_pid(
-    ks: &std::sync::Arc<Entity>,
-    m: &Model,
-    pid: crate::world::Pid,
-) -> Option<std::sync::Arc<Entity>> {
-    let path = crate::simulation::kitchen::find_pid(ks, m, &[], pid)?;
+pub fn arc_by_pid(ks: &Arc<Entity>, m: &Model, pid: Pid) -> Option<Arc<Entity>> {
+    let path = kitchen::find_pid(ks, m, &[], pid)?;
     arc_at(ks, m, &path)
 }
 
 /// Mutable access to the object with persistent id `pid` anywhere in `ks` (copy on write).
-pub fn obj_mut<'e>(
-    ks: &'e mut std::sync::Arc<Entity>,
-    m: &Model,
-    pid: crate::world::Pid,
-) -> Option<&'e mut Entity> {
-    let path = crate::simulation::kitchen::find_pid(ks, m, &[], pid)?;
-    crate::simulation::kitchen::at_mut(ks, m, &path)
+pub fn obj_mut<'e>(ks: &'e mut Arc<Entity>, m: &Model, pid: Pid) -> Option<&'e mut Entity> {
+    let path = kitchen::find_pid(ks, m, &[], pid)?;
+    kitchen::at_mut(ks, m, &path)
 }
 
 /// `find-kitchen-entities` as a new list (a copy of `list` holding the found items, reversed

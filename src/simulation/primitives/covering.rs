@@ -1,7 +1,9 @@
 //! Primitives: cover, uncover, line.
 
-use super::common::{arc_by_pid, find_kitchen_entities, obj_mut, set};
+use super::common::{Start, arc_by_pid, find_kitchen_entities, first_of, obj_mut, set};
+use super::errors::LispError;
 use crate::number::Number;
+use crate::ontology::SlotId;
 use crate::profile::Profile;
 use crate::simulation::kitchen::{
     at, at_mut, find_in_kitchen, find_on_counter, location, push_front, take_default,
@@ -11,13 +13,7 @@ use crate::world::{Entity, Pid, Value};
 use std::sync::Arc;
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] =
-    &[("cover", &Cover), ("uncover", &Uncover), ("line", &Line)];
-
-fn nil_error(generic: &str) -> SimError {
-    SimError::new(format!(
-        "There is no applicable method for the generic function {generic} when called with NIL"
-    ))
-}
+    &[("cover", &cover), ("uncover", &uncover), ("line", &line)];
 
 /// Remove the object `pid` from the top level of the counter-top (where it was put) and return
 /// it; `None` when it is not there.
@@ -38,113 +34,96 @@ fn take_off_counter(ks: &mut Arc<Entity>, m: &Model, pid: Pid) -> Option<Arc<Ent
 
 /// `cover`: the cover (a lid matching the bowl, else plastic wrap, P9) leaves the counter-top
 /// and sits in the object's `covered-with`. 20 s.
-struct Cover;
-
-impl Primitive for Cover {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let k = &m.k;
-        let mut ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
-        let t = call.ready_at(kt, "object")?.add(Number::int(20));
-        let object = call.input("object")?.clone();
-        let given = call.is_bound("cover");
-        let cover = if given {
-            let c = call.input("cover")?;
-            find_in_kitchen(&ks, m, c).map(|_| c.pid)
+fn cover(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let k = &m.k;
+    let t = call.ready_at(kt, "object")?.add(Number::int(20));
+    let object = call.input("object")?.clone();
+    let given = call.is_bound("cover");
+    let cover = if given {
+        let c = call.input("cover")?;
+        find_in_kitchen(&ks, m, c).map(|_| c.pid)
+    } else {
+        let name = ["medium-bowl", "large-bowl", "jar"]
+            .iter()
+            .find(|c| m.onto.is_a_name(object.class, c))
+            .map(|c| format!("{c}-lid"))
+            .unwrap_or_else(|| "plastic-wrap".to_string());
+        take_default(&mut ks, m, m.class(&name)?, &[])
+    };
+    let ok = !call.is_failed(&object)
+        && if given {
+            !call.is_failed(call.input("cover")?)
         } else {
-            let name = ["medium-bowl", "large-bowl", "jar"]
-                .iter()
-                .find(|c| m.onto.is_a_name(object.class, c))
-                .map(|c| format!("{c}-lid"))
-                .unwrap_or_else(|| "plastic-wrap".to_string());
-            take_default(&mut ks, m, m.class(&name)?, &[])
+            cover.is_some()
         };
-        let ok = !call.is_failed(&object)
-            && if given {
-                !call.is_failed(call.input("cover")?)
-            } else {
-                cover.is_some()
-            };
-        if !ok {
-            let f = call.failed();
-            call.bind("covered-object", 1.0, f, Some(t))?;
-            if !given {
-                let f = call.failed();
-                call.bind("cover", 0.0, f, Some(t))?;
-            }
-            return call.bind_kitchen("kitchen-state-out", ks, t);
-        }
-        let container = find_in_kitchen(&ks, m, &object)
-            .map(|_| object.pid)
-            .ok_or_else(|| nil_error("(SETF COVERED-WITH)"))?;
-        let cover = cover.ok_or_else(|| nil_error("(SETF IS-COVERING)"))?;
-        let mut lid = arc_by_pid(&ks, m, cover).ok_or_else(|| nil_error("(SETF IS-COVERING)"))?;
-        {
-            let l = Arc::make_mut(&mut lid);
-            set(m, l, m.slot("is-covering")?, Value::T)?;
-            set(m, l, k.used, Value::T)?;
-        }
-        // The lid in the kitchen is updated too when it stays somewhere other than the counter-top.
-        if let Some(e) = obj_mut(&mut ks, m, cover) {
-            *e = (*lid).clone();
-        }
-        take_off_counter(&mut ks, m, cover);
-        let c = obj_mut(&mut ks, m, container).ok_or_else(|| nil_error("(SETF COVERED-WITH)"))?;
-        set(m, c, m.slot("covered-with")?, Value::Obj(lid.clone()))?;
-        let covered = arc_by_pid(&ks, m, container)
-            .map(Value::Obj)
-            .ok_or_else(|| nil_error("COVERED-WITH"))?;
-        call.bind("covered-object", 1.0, covered, Some(t))?;
+    if !ok {
+        call.fail(&[("covered-object", 1.0, Some(t))])?;
         if !given {
-            call.bind("cover", 0.0, Value::Obj(lid), Some(t))?;
+            call.fail(&[("cover", 0.0, Some(t))])?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, t)
+        return call.finish(ks, t);
     }
+    let container = find_in_kitchen(&ks, m, &object)
+        .map(|_| object.pid)
+        .ok_or(LispError::nil("(SETF COVERED-WITH)"))?;
+    let cover = cover.ok_or(LispError::nil("(SETF IS-COVERING)"))?;
+    let mut lid = arc_by_pid(&ks, m, cover).ok_or(LispError::nil("(SETF IS-COVERING)"))?;
+    {
+        let l = Arc::make_mut(&mut lid);
+        set(m, l, m.slot("is-covering")?, Value::T)?;
+        set(m, l, k.used, Value::T)?;
+    }
+    // The lid in the kitchen is updated too when it stays somewhere other than the counter-top.
+    if let Some(e) = obj_mut(&mut ks, m, cover) {
+        *e = (*lid).clone();
+    }
+    take_off_counter(&mut ks, m, cover);
+    let c = obj_mut(&mut ks, m, container).ok_or(LispError::nil("(SETF COVERED-WITH)"))?;
+    set(m, c, m.slot("covered-with")?, Value::Obj(lid.clone()))?;
+    let covered = arc_by_pid(&ks, m, container)
+        .map(Value::Obj)
+        .ok_or(LispError::nil("COVERED-WITH"))?;
+    call.bind("covered-object", 1.0, covered, Some(t))?;
+    if !given {
+        call.bind("cover", 0.0, Value::Obj(lid), Some(t))?;
+    }
+    call.finish(ks, t)
 }
 
 /// `uncover`: the cover goes back to the front of the counter-top (still used). 20 s.
-struct Uncover;
-
-impl Primitive for Uncover {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let mut ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
-        let t = call.ready_at(kt, "object")?.add(Number::int(20));
-        let object = call.input("object")?;
-        let container = find_in_kitchen(&ks, m, object)
-            .map(|_| object.pid)
-            .ok_or_else(|| nil_error("COVERED-WITH"))?;
-        let covered_with = m.slot("covered-with")?;
-        let lid = arc_by_pid(&ks, m, container).and_then(|c| match c.val(covered_with) {
-            Value::Obj(l) => Some(l.clone()),
-            _ => None,
-        });
-        let Some(mut lid) = lid else {
-            for out in ["uncovered-object", "cover"] {
-                let f = call.failed();
-                call.bind(out, 1.0, f, Some(t))?;
-            }
-            return call.bind_kitchen("kitchen-state-out", ks, t);
-        };
-        let c = obj_mut(&mut ks, m, container).ok_or_else(|| nil_error("COVERED-WITH"))?;
-        set(m, c, covered_with, Value::Nil)?;
-        set(
-            m,
-            Arc::make_mut(&mut lid),
-            m.slot("is-covering")?,
-            Value::Nil,
-        )?;
-        let ct = location(&ks, m, m.k.counter_top).ok_or_else(|| nil_error("CONTENTS"))?;
-        push_front(&mut ks, m, &ct, lid.clone());
-        let uncovered = arc_by_pid(&ks, m, container)
-            .map(Value::Obj)
-            .ok_or_else(|| nil_error("CONTENTS"))?;
-        call.bind("uncovered-object", 1.0, uncovered, Some(t))?;
-        call.bind("cover", 1.0, Value::Obj(lid), Some(t))?;
-        call.bind_kitchen("kitchen-state-out", ks, t)
-    }
+fn uncover(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let t = call.ready_at(kt, "object")?.add(Number::int(20));
+    let object = call.input("object")?;
+    let container = find_in_kitchen(&ks, m, object)
+        .map(|_| object.pid)
+        .ok_or(LispError::nil("COVERED-WITH"))?;
+    let covered_with = m.slot("covered-with")?;
+    let lid = arc_by_pid(&ks, m, container).and_then(|c| match c.val(covered_with) {
+        Value::Obj(l) => Some(l.clone()),
+        _ => None,
+    });
+    let Some(mut lid) = lid else {
+        call.fail(&[("uncovered-object", 1.0, Some(t)), ("cover", 1.0, Some(t))])?;
+        return call.finish(ks, t);
+    };
+    let c = obj_mut(&mut ks, m, container).ok_or(LispError::nil("COVERED-WITH"))?;
+    set(m, c, covered_with, Value::Nil)?;
+    set(
+        m,
+        Arc::make_mut(&mut lid),
+        m.slot("is-covering")?,
+        Value::Nil,
+    )?;
+    let ct = location(&ks, m, m.k.counter_top).ok_or(LispError::CONTENTS_OF_NIL)?;
+    push_front(&mut ks, m, &ct, lid.clone());
+    let uncovered = arc_by_pid(&ks, m, container)
+        .map(Value::Obj)
+        .ok_or(LispError::CONTENTS_OF_NIL)?;
+    call.bind("uncovered-object", 1.0, uncovered, Some(t))?;
+    call.bind("cover", 1.0, Value::Obj(lid), Some(t))?;
+    call.finish(ks, t)
 }
 
 /// Argument names of `line` per profile (2023: tray and paper; 2024: any lineable thing or list,
@@ -175,62 +154,93 @@ fn line_args(call: &Call<'_, '_>) -> LineArgs {
 /// paper (a given paper is ignored, P9; paper cups fill muffin tins). Profile 2024 also lines
 /// every element of a list of lineable things: with fresh baking papers, or with copies of the
 /// first content of a given bowl (lettuce on plates). 150 s.
-struct Line;
+fn line(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, ks, kt } = call.start()?;
+    let a = line_args(call);
+    let t = kt.add(Number::int(150));
+    let thing = call.input(a.thing)?.clone();
+    let given = call.is_bound(a.lining);
+    let lining = if given {
+        Some(call.input(a.lining)?.clone())
+    } else {
+        None
+    };
+    let lineable = m.onto.is_a_name(thing.class, "lineable");
+    let is_list = m.onto.is_a(thing.class, m.k.list_of_kitchen_entities);
+    let all = |items: &[Value], class: &str| {
+        items
+            .iter()
+            .all(|v| v.as_obj().is_some_and(|e| m.onto.is_a_name(e.class, class)))
+    };
+    let items_lineable = all(thing.val(m.k.items).items(), "lineable");
+    let result = match &lining {
+        None if lineable => line_one(call, ks, &thing, None, &a)?,
+        None if is_list && items_lineable => line_list_with_paper(call, ks, &thing, &a)?,
+        Some(l) if lineable && m.onto.is_a_name(l.class, "can-be-lined-with") => {
+            line_one(call, ks, &thing, Some(l), &a)?
+        }
+        Some(l)
+            if is_list
+                && m.onto.is_a_name(l.class, "transferable-container")
+                && items_lineable
+                && all(l.val(m.k.contents).items(), "can-be-lined-with") =>
+        {
+            line_list_with_contents(call, ks, &thing, l)?
+        }
+        _ => {
+            let (failed, ks) = not_lined(call, ks, &a, !given)?;
+            call.bind(a.out, 1.0, failed, Some(t))?;
+            // HEAD sets the new state's time only in the branches that line something.
+            return match m.profile {
+                Profile::R2024 => call.finish_untimed(ks, t),
+                Profile::R2023 => call.finish(ks, t),
+            };
+        }
+    };
+    let (out, ks) = result;
+    call.bind(a.out, 1.0, out, Some(t))?;
+    call.finish(ks, t)
+}
 
-impl Primitive for Line {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let a = line_args(call);
-        let ks = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks);
-        let t = kt.add(Number::int(150));
-        let thing = call.input(a.thing)?.clone();
-        let given = call.is_bound(a.lining);
-        let lining = if given {
-            Some(call.input(a.lining)?.clone())
-        } else {
-            None
-        };
-        let lineable = m.onto.is_a_name(thing.class, "lineable");
-        let is_list = m.onto.is_a(thing.class, m.k.list_of_kitchen_entities);
-        let all = |items: &[Value], class: &str| {
-            items
-                .iter()
-                .all(|v| v.as_obj().is_some_and(|e| m.onto.is_a_name(e.class, class)))
-        };
-        let items_lineable = all(thing.val(m.k.items).items(), "lineable");
-        let result = match &lining {
-            None if lineable => line_one(call, ks, &thing, None, &a)?,
-            None if is_list && items_lineable => line_list_with_paper(call, ks, &thing, &a)?,
-            Some(l) if lineable && m.onto.is_a_name(l.class, "can-be-lined-with") => {
-                line_one(call, ks, &thing, Some(l), &a)?
-            }
-            Some(l)
-                if is_list
-                    && m.onto.is_a_name(l.class, "transferable-container")
-                    && items_lineable
-                    && all(l.val(m.k.contents).items(), "can-be-lined-with") =>
-            {
-                line_list_with_contents(call, ks, &thing, l)?
-            }
-            _ => {
-                if !given {
-                    let f = call.failed();
-                    call.bind(a.lining, 0.0, f, None)?;
-                }
-                let failed = call.failed();
-                call.bind(a.out, 1.0, failed, Some(t))?;
-                // HEAD sets the new state's time only in the branches that line something.
-                return match m.profile {
-                    Profile::R2024 => call.bind("kitchen-state-out", 1.0, Value::Obj(ks), Some(t)),
-                    Profile::R2023 => call.bind_kitchen("kitchen-state-out", ks, t),
-                };
-            }
-        };
-        let (out, ks) = result;
-        call.bind(a.out, 1.0, out, Some(t))?;
-        call.bind_kitchen("kitchen-state-out", ks, t)
+/// Nothing lined: a failed output (and a failed default lining when `bind_lining`).
+fn not_lined(
+    call: &mut Call<'_, '_>,
+    ks: Arc<Entity>,
+    a: &LineArgs,
+    bind_lining: bool,
+) -> Result<(Value, Arc<Entity>), SimError> {
+    if bind_lining {
+        call.fail(&[(a.lining, 0.0, None)])?;
     }
+    Ok((call.failed(), ks))
+}
+
+/// Mark a lining (paper, cups) as lining and used.
+fn mark_lining(m: &Model, lining: &mut Entity, is_lining: SlotId) -> Result<(), SimError> {
+    set(m, lining, is_lining, Value::T)?;
+    set(m, lining, m.k.used, Value::T)
+}
+
+/// Line a lineable thing with `lining` and mark it used.
+fn set_lined(m: &Model, e: &mut Entity, lined_with: SlotId, lining: Value) -> Result<(), SimError> {
+    set(m, e, lined_with, lining)?;
+    set(m, e, m.k.used, Value::T)
+}
+
+/// Line the list item `elem` in place: the reference changes the list's own item, which
+/// [`crate::simulation::effects::aliased`] records.
+fn line_item(
+    m: &Model,
+    elem: &mut Value,
+    lined_with: SlotId,
+    lining: Value,
+) -> Result<(), SimError> {
+    if let Value::Obj(e) = elem {
+        let before = e.clone();
+        set_lined(m, Arc::make_mut(e), lined_with, lining)?;
+        crate::simulation::effects::aliased(before, e);
+    }
+    Ok(())
 }
 
 /// The lineable thing in the new state: a fresh one for a concept, else looked up on the
@@ -273,8 +283,7 @@ fn line_one(
     let lining_obj: Option<Arc<Entity>> = match (&cups, paper) {
         (Some(c), _) if c.val(k.items).truthy() => {
             let mut c = c.clone();
-            set(m, &mut c, is_lining, Value::T)?;
-            set(m, &mut c, k.used, Value::T)?;
+            mark_lining(m, &mut c, is_lining)?;
             if let Some(items) = c.list_mut(k.items) {
                 for cup in items.iter_mut() {
                     if let Value::Obj(e) = cup {
@@ -287,27 +296,20 @@ fn line_one(
         (Some(_), _) => None,
         (None, Some(p)) => {
             let mut p =
-                take_off_counter(&mut ks, m, p).ok_or_else(|| nil_error("(SETF IS-LINING)"))?;
-            let e = Arc::make_mut(&mut p);
-            set(m, e, is_lining, Value::T)?;
-            set(m, e, k.used, Value::T)?;
+                take_off_counter(&mut ks, m, p).ok_or(LispError::nil("(SETF IS-LINING)"))?;
+            mark_lining(m, Arc::make_mut(&mut p), is_lining)?;
             Some(p)
         }
         (None, None) => None,
     };
     let (Some(tray), Some(lining_obj)) = (tray, lining_obj) else {
-        if lining.is_none() {
-            let f = call.failed();
-            call.bind(a.lining, 0.0, f, None)?;
-        }
-        return Ok((call.failed(), ks));
+        return not_lined(call, ks, a, lining.is_none());
     };
-    let e = obj_mut(&mut ks, m, tray).ok_or_else(|| nil_error("(SETF LINED-WITH)"))?;
-    set(m, e, lined_with, Value::Obj(lining_obj.clone()))?;
-    set(m, e, k.used, Value::T)?;
+    let e = obj_mut(&mut ks, m, tray).ok_or(LispError::nil("(SETF LINED-WITH)"))?;
+    set_lined(m, e, lined_with, Value::Obj(lining_obj.clone()))?;
     let out = arc_by_pid(&ks, m, tray)
         .map(Value::Obj)
-        .ok_or_else(|| nil_error("LINED-WITH"))?;
+        .ok_or(LispError::nil("LINED-WITH"))?;
     if lining.is_none() {
         call.bind(a.lining, 0.0, Value::Obj(lining_obj), None)?;
     }
@@ -329,14 +331,14 @@ fn collect_cups(
         .val(number_of_tins)
         .as_obj()
         .and_then(|q| q.val(k.value).as_num())
-        .ok_or_else(|| nil_error("VALUE"))?;
+        .ok_or(LispError::nil("VALUE"))?;
     let mut collected = call.maker.make(cups_class);
     loop {
         let Some(pid) = take_default(ks, m, cups_class, &[]) else {
-            return Err(nil_error("ITEMS"));
+            return Err(LispError::nil("ITEMS").into());
         };
         let one = Number::int(1);
-        let coll = obj_mut(ks, m, pid).ok_or_else(|| nil_error("ITEMS"))?;
+        let coll = obj_mut(ks, m, pid).ok_or(LispError::nil("ITEMS"))?;
         let mut items = coll.val(k.items).items().to_vec();
         while remaining.num_cmp(&Number::ZERO).is_gt() && !items.is_empty() {
             let cup = items.remove(0);
@@ -369,34 +371,24 @@ fn line_list_with_paper(
 ) -> Result<(Value, Arc<Entity>), SimError> {
     let m = call.model;
     let k = &m.k;
-    let counter = counter_of(&ks, m)?;
-    let found = find_kitchen_entities(m, call.maker, thing, &counter)?;
+    let found = kitchen_entities(call, &ks, thing)?;
     let paper_class = m.class("baking-paper")?;
     let n = thing.val(k.items).items().len();
     let papers: Vec<Option<Pid>> = (0..n)
         .map(|_| take_default(&mut ks, m, paper_class, &[]))
         .collect();
     let Some(mut list) = found.filter(|_| n > 0) else {
-        let f = call.failed();
-        call.bind(a.lining, 0.0, f, None)?;
-        return Ok((call.failed(), ks));
+        return not_lined(call, ks, a, true);
     };
     let (is_lining, lined_with) = (m.slot("is-lining")?, m.slot("lined-with")?);
     let mut linings = Vec::with_capacity(n);
     let mut items = list.val(k.items).items().to_vec();
     for (elem, paper) in items.iter_mut().zip(&papers) {
-        let paper = paper.ok_or_else(|| nil_error("(SETF IS-LINING)"))?;
-        let p = obj_mut(&mut ks, m, paper).ok_or_else(|| nil_error("(SETF IS-LINING)"))?;
-        set(m, p, is_lining, Value::T)?;
-        set(m, p, k.used, Value::T)?;
-        let p = arc_by_pid(&ks, m, paper).ok_or_else(|| nil_error("(SETF IS-LINING)"))?;
-        if let Value::Obj(e) = elem {
-            let before = e.clone();
-            let item = Arc::make_mut(e);
-            set(m, item, lined_with, Value::Obj(p.clone()))?;
-            set(m, item, k.used, Value::T)?;
-            crate::simulation::effects::aliased(before, e);
-        }
+        let paper = paper.ok_or(LispError::nil("(SETF IS-LINING)"))?;
+        let p = obj_mut(&mut ks, m, paper).ok_or(LispError::nil("(SETF IS-LINING)"))?;
+        mark_lining(m, p, is_lining)?;
+        let p = arc_by_pid(&ks, m, paper).ok_or(LispError::nil("(SETF IS-LINING)"))?;
+        line_item(m, elem, lined_with, Value::Obj(p.clone()))?;
         linings.push(Value::Obj(p));
     }
     set(m, &mut list, k.items, Value::list(items))?;
@@ -414,38 +406,32 @@ fn line_list_with_contents(
 ) -> Result<(Value, Arc<Entity>), SimError> {
     let m = call.model;
     let k = &m.k;
-    let counter = counter_of(&ks, m)?;
-    let list = find_kitchen_entities(m, call.maker, thing, &counter)?;
-    let mut list = list.ok_or_else(|| nil_error("ITEMS"))?;
+    let list = kitchen_entities(call, &ks, thing)?;
+    let mut list = list.ok_or(LispError::nil("ITEMS"))?;
     let source = find_in_kitchen(&ks, m, bowl).and_then(|p| at(&ks, m, &p).cloned());
-    let first = source.as_ref().and_then(|b| {
-        b.val(k.contents)
-            .items()
-            .first()
-            .and_then(Value::as_obj)
-            .cloned()
-    });
+    let first = source.as_ref().and_then(|b| first_of(m, b));
     let (is_lining, lined_with) = (m.slot("is-lining")?, m.slot("lined-with")?);
     let mut items = list.val(k.items).items().to_vec();
     for elem in items.iter_mut() {
         let Some(first) = &first else {
-            return Err(nil_error("(SETF IS-LINING)"));
+            return Err(LispError::nil("(SETF IS-LINING)").into());
         };
         let mut copy = call.maker.copy(first);
         set(m, &mut copy, is_lining, Value::T)?;
-        if let Value::Obj(e) = elem {
-            let before = e.clone();
-            let item = Arc::make_mut(e);
-            set(m, item, lined_with, Value::obj(copy))?;
-            set(m, item, k.used, Value::T)?;
-            crate::simulation::effects::aliased(before, e);
-        }
+        line_item(m, elem, lined_with, Value::obj(copy))?;
     }
     set(m, &mut list, k.items, Value::list(items))?;
     Ok((Value::obj(list), ks))
 }
 
-fn counter_of(ks: &Entity, m: &Model) -> Result<Entity, SimError> {
-    let ct = location(ks, m, m.k.counter_top).ok_or_else(|| nil_error("CONTENTS"))?;
-    at(ks, m, &ct).cloned().ok_or_else(|| nil_error("CONTENTS"))
+/// `find-kitchen-entities` of the list `thing` on the counter-top of `ks`.
+fn kitchen_entities(
+    call: &mut Call<'_, '_>,
+    ks: &Entity,
+    thing: &Entity,
+) -> Result<Option<Entity>, SimError> {
+    let m = call.model;
+    let ct = location(ks, m, m.k.counter_top).ok_or(LispError::CONTENTS_OF_NIL)?;
+    let counter = at(ks, m, &ct).ok_or(LispError::CONTENTS_OF_NIL)?;
+    find_kitchen_entities(m, call.maker, thing, counter)
 }

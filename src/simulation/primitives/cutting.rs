@@ -4,177 +4,130 @@
 //! keeps the unprocessed one); cut, wash and grind change the container in the kitchen.
 
 use super::common::{
-    done_at, mark_used, nil_error, node_at, node_mut, set, snapshot, update_contents,
+    Lookup, Start, bound, done_at, mark_used, node_at, node_mut, set, update_contents,
 };
-use crate::number::Number;
+use super::errors::LispError;
 use crate::profile::Profile;
 use crate::simulation::kitchen;
 use crate::simulation::{Call, Primitive, SimError};
-use crate::world::{Entity, Pid, Value};
+use crate::world::{Entity, Value};
 use std::sync::Arc;
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
-    ("cut", &Cut),
-    ("mash", &Mash),
+    ("cut", &cut),
+    ("mash", &mash),
     ("peel", &PEEL),
     ("seed", &SEED),
-    ("wash", &Wash),
-    ("grind", &Grind),
+    ("wash", &wash),
+    ("grind", &grind),
 ];
 
-/// Bind the failed outputs of a primitive: the primary one with `at`, the others as listed.
-fn bind_failed(
-    call: &mut Call<'_, '_>,
-    outputs: &[(&str, f32, Option<Number>)],
-) -> Result<(), SimError> {
-    for &(name, score, at) in outputs {
-        let failed = call.failed();
-        call.bind(name, score, failed, at)?;
-    }
-    Ok(())
-}
-
-/// A given tool looked up on the counter-top, or a default one brought there.
-fn tool_on_counter(
-    call: &Call<'_, '_>,
-    ks: &mut Arc<Entity>,
-    arg: &str,
-    default: &str,
-) -> Result<Option<Pid>, SimError> {
-    let m = call.model;
-    if call.is_bound(arg) {
-        let path = kitchen::find_on_counter(ks, m, call.input(arg)?);
-        Ok(path.and_then(|p| kitchen::at(ks, m, &p)).map(|e| e.pid))
-    } else {
-        Ok(kitchen::take_default(ks, m, m.class(default)?, &[]))
-    }
-}
-
 /// `cut`: every content gets the cut pattern; 2024 also needs a cutting board.
-struct Cut;
-
-impl Primitive for Cut {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let at = done_at(call, "object", 60)?;
-        let mut ks = call.kitchen_in()?.clone();
-        let tool_given = call.is_bound("cutting-tool");
-        let with_board = m.profile == Profile::R2024;
-        let surface_given = with_board && call.is_bound("cutting-surface");
-        // A default knife comes before a default board; a given tool is looked up at the end.
-        let knife = if tool_given {
-            None
-        } else {
-            kitchen::take_default(&mut ks, m, m.class("knife")?, &[])
-        };
-        let board = if with_board {
-            tool_on_counter(call, &mut ks, "cutting-surface", "cutting-board")?
-        } else {
-            None
-        };
-        let container = kitchen::find_in_kitchen(&ks, m, call.input("object")?);
-        let ok = container.is_some()
-            && (tool_given || knife.is_some())
-            && (!with_board || board.is_some());
-        let (Some(container), true) = (container, ok) else {
-            let mut outs = vec![("cut-object", 1.0, Some(at))];
-            if !tool_given {
-                outs.push(("cutting-tool", 0.0, Some(at)));
-            }
-            if with_board && !surface_given {
-                outs.push((
-                    "cutting-surface",
-                    if tool_given { 1.0 } else { 0.0 },
-                    Some(at),
-                ));
-            }
-            bind_failed(call, &outs)?;
-            return call.bind_kitchen("kitchen-state-out", ks, at);
-        };
-        let pattern = Value::Obj(call.input_arc("cut-pattern")?.clone());
-        let is_cut = m.slot("is-cut")?;
-        update_contents(m, node_mut(m, &mut ks, &container)?, |item| {
-            set(m, item, is_cut, pattern.clone())
-        })?;
-        let tool = match knife {
-            Some(k) => k,
-            None => kitchen::find_on_counter(&ks, m, call.input("cutting-tool")?)
-                .and_then(|p| kitchen::at(&ks, m, &p))
-                .map(|e| e.pid)
-                .ok_or_else(|| nil_error("(SETF USED)"))?,
-        };
-        mark_used(m, &mut ks, tool)?;
-        if let Some(board) = board {
-            mark_used(m, &mut ks, board)?;
-        }
-        call.bind(
-            "cut-object",
-            1.0,
-            Value::Obj(node_at(m, &ks, &container)?),
-            Some(at),
-        )?;
+fn cut(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let at = done_at(call, "object", 60)?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let tool_given = call.is_bound("cutting-tool");
+    let with_board = m.profile == Profile::R2024;
+    let surface_given = with_board && call.is_bound("cutting-surface");
+    // A default knife comes before a default board; a given tool is looked up at the end.
+    let knife = if tool_given {
+        None
+    } else {
+        kitchen::take_default(&mut ks, m, m.class("knife")?, &[])
+    };
+    let board = if with_board {
+        call.tool(&mut ks, "cutting-surface", "cutting-board", Lookup::Counter)?
+    } else {
+        None
+    };
+    let container = kitchen::find_in_kitchen(&ks, m, call.input("object")?);
+    let ok =
+        container.is_some() && (tool_given || knife.is_some()) && (!with_board || board.is_some());
+    let (Some(container), true) = (container, ok) else {
+        let mut outs = vec![("cut-object", 1.0, Some(at))];
         if !tool_given {
-            call.bind("cutting-tool", 0.0, snapshot(m, &ks, tool)?, Some(at))?;
+            outs.push(("cutting-tool", 0.0, Some(at)));
         }
-        if let (Some(board), false) = (board, surface_given) {
-            call.bind(
+        if with_board && !surface_given {
+            outs.push((
                 "cutting-surface",
                 if tool_given { 1.0 } else { 0.0 },
-                snapshot(m, &ks, board)?,
                 Some(at),
-            )?;
+            ));
         }
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.fail(&outs)?;
+        return call.finish(ks, at);
+    };
+    let pattern = Value::Obj(call.input_arc("cut-pattern")?.clone());
+    let is_cut = m.slot("is-cut")?;
+    update_contents(m, node_mut(m, &mut ks, &container)?, |item| {
+        set(m, item, is_cut, pattern.clone())
+    })?;
+    let tool = match knife {
+        Some(k) => k,
+        None => call
+            .find(&ks, "cutting-tool", Lookup::Counter)?
+            .ok_or(LispError::SETF_USED_OF_NIL)?,
+    };
+    mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
+    if let Some(board) = board {
+        mark_used(m, &mut ks, board, LispError::USED_OF_NIL)?;
     }
+    call.bind(
+        "cut-object",
+        1.0,
+        Value::Obj(node_at(m, &ks, &container)?),
+        Some(at),
+    )?;
+    if !tool_given {
+        call.bind(
+            "cutting-tool",
+            0.0,
+            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
+            Some(at),
+        )?;
+    }
+    if let (Some(board), false) = (board, surface_given) {
+        call.bind(
+            "cutting-surface",
+            if tool_given { 1.0 } else { 0.0 },
+            bound(m, &ks, board, LispError::USED_OF_NIL)?,
+            Some(at),
+        )?;
+    }
+    call.finish(ks, at)
 }
 
 /// `mash`: a detached copy of the input whose contents are mashed; a fork by default.
-struct Mash;
-
-impl Primitive for Mash {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let at = done_at(call, "input-ingredient", 60)?;
-        let mut ks = call.kitchen_in()?.clone();
-        let input = call.input_arc("input-ingredient")?.clone();
-        let tool_given = call.is_bound("mashing-tool");
-        let (fork, ok) = if tool_given {
-            (
-                None,
-                !call.is_failed(&input) && !call.is_failed(call.input("mashing-tool")?),
-            )
-        } else {
-            let fork = kitchen::take_default(&mut ks, m, m.class("fork")?, &[]);
-            (fork, fork.is_some() && !call.is_failed(&input))
-        };
-        if !ok {
-            let mut outs = vec![("mashed-ingredient", 1.0, Some(at))];
-            if !tool_given {
-                outs.push(("mashing-tool", 0.0, Some(at)));
-            }
-            bind_failed(call, &outs)?;
-            return call.bind_kitchen("kitchen-state-out", ks, at);
-        }
-        let mut mashed = call.maker.copy(&input);
-        let flag = m.slot("mashed")?;
-        update_contents(m, &mut mashed, |item| set(m, item, flag, Value::T))?;
-        // A given tool that is not in the kitchen is only noticed when it is marked used.
-        let tool = match fork {
-            Some(f) => f,
-            None => {
-                let tool = call.input("mashing-tool")?;
-                kitchen::find_in_kitchen(&ks, m, tool)
-                    .map(|_| tool.pid)
-                    .ok_or_else(|| nil_error("(SETF USED)"))?
-            }
-        };
-        mark_used(m, &mut ks, tool)?;
-        call.bind("mashed-ingredient", 1.0, Value::obj(mashed), Some(at))?;
+fn mash(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let at = done_at(call, "input-ingredient", 60)?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let input = call.input_arc("input-ingredient")?.clone();
+    let tool_given = call.is_bound("mashing-tool");
+    let (fork, ok) = call.deferred_tool(&mut ks, "mashing-tool", "fork", &input)?;
+    if !ok {
+        let mut outs = vec![("mashed-ingredient", 1.0, Some(at))];
         if !tool_given {
-            call.bind("mashing-tool", 0.0, snapshot(m, &ks, tool)?, Some(at))?;
+            outs.push(("mashing-tool", 0.0, Some(at)));
         }
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.fail(&outs)?;
+        return call.finish(ks, at);
     }
+    let mut mashed = call.maker.copy(&input);
+    let flag = m.slot("mashed")?;
+    update_contents(m, &mut mashed, |item| set(m, item, flag, Value::T))?;
+    // A given tool that is not in the kitchen is only noticed when it is marked used.
+    let tool = call.use_deferred_tool(&mut ks, fork, "mashing-tool")?;
+    call.bind("mashed-ingredient", 1.0, Value::obj(mashed), Some(at))?;
+    if !tool_given {
+        call.bind(
+            "mashing-tool",
+            0.0,
+            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
+            Some(at),
+        )?;
+    }
+    call.finish(ks, at)
 }
 
 /// Peel and seed: a detached copy of the input is processed item by item with a knife, the
@@ -207,11 +160,10 @@ const SEED: Strip = Strip {
 
 impl Primitive for Strip {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
         let at = done_at(call, "input-ingredient", 60)?;
-        let mut ks = call.kitchen_in()?.clone();
+        let Start { m, mut ks, .. } = call.start()?;
         let tool_given = call.is_bound(self.tool);
-        let tool = tool_on_counter(call, &mut ks, self.tool, "knife")?;
+        let tool = call.tool(&mut ks, self.tool, "knife", Lookup::Counter)?;
         let bowl = kitchen::take_default(&mut ks, m, m.class("medium-bowl")?, &[]);
         let input = call.input_arc("input-ingredient")?.clone();
         let (Some(tool), Some(bowl), false) = (tool, bowl, call.is_failed(&input)) else {
@@ -219,11 +171,11 @@ impl Primitive for Strip {
             if !tool_given {
                 outs.push((self.tool, 0.0, Some(at)));
             }
-            bind_failed(call, &outs)?;
+            call.fail(&outs)?;
             if tool_given && self.time_only_on_success {
-                return call.bind("kitchen-state-out", 1.0, Value::Obj(ks), Some(at));
+                return call.finish_untimed(ks, at);
             }
-            return call.bind_kitchen("kitchen-state-out", ks, at);
+            return call.finish(ks, at);
         };
         let mut processed = call.maker.copy(&input);
         let mut waste = Vec::new();
@@ -244,20 +196,30 @@ impl Primitive for Strip {
             set(m, &mut processed, m.k.contents, Value::list(items))?;
         }
         let bowl_path =
-            kitchen::find_pid(&ks, m, &[], bowl).ok_or_else(|| nil_error("CONTENTS"))?;
+            kitchen::find_pid(&ks, m, &[], bowl).ok_or(LispError::nil_argument("CONTENTS"))?;
         let bowl_obj = node_mut(m, &mut ks, &bowl_path)?;
         let mut contents = waste;
         contents.reverse();
         contents.extend(bowl_obj.val(m.k.contents).items().iter().cloned());
         set(m, bowl_obj, m.k.contents, Value::list(contents))?;
-        mark_used(m, &mut ks, tool)?;
-        mark_used(m, &mut ks, bowl)?;
+        mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
+        mark_used(m, &mut ks, bowl, LispError::USED_OF_NIL)?;
         call.bind(self.output, 1.0, Value::obj(processed), Some(at))?;
-        call.bind(self.waste, 0.0, snapshot(m, &ks, bowl)?, Some(at))?;
+        call.bind(
+            self.waste,
+            0.0,
+            bound(m, &ks, bowl, LispError::USED_OF_NIL)?,
+            Some(at),
+        )?;
         if !tool_given {
-            call.bind(self.tool, 0.0, snapshot(m, &ks, tool)?, Some(at))?;
+            call.bind(
+                self.tool,
+                0.0,
+                bound(m, &ks, tool, LispError::USED_OF_NIL)?,
+                Some(at),
+            )?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.finish(ks, at)
     }
 }
 
@@ -280,7 +242,9 @@ impl Strip {
         for item in container.val(m.k.contents).items() {
             let Value::Obj(e) = item else { continue };
             let boiled_egg = m.onto.is_a(e.class, egg)
-                && e.get(boiled).ok_or_else(|| nil_error("BOILED"))?.truthy();
+                && e.get(boiled)
+                    .ok_or(LispError::nil_argument("BOILED"))?
+                    .truthy();
             if boiled_egg {
                 out.push(Value::obj(call.maker.make(m.class("hard-boiled-egg")?)));
                 let shell = call
@@ -303,23 +267,18 @@ impl Strip {
 }
 
 /// `wash`: every washable content of a container on the counter-top is washed.
-struct Wash;
-
-impl Primitive for Wash {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let input = "container-with-input-ingredients";
-        let output = "container-with-washed-ingredients";
-        let m = call.model;
-        let at = done_at(call, input, 60)?;
-        let mut ks = call.kitchen_in()?.clone();
-        let Some(path) = kitchen::find_on_counter(&ks, m, call.input(input)?) else {
-            bind_failed(call, &[(output, 1.0, Some(at))])?;
-            return call.bind_kitchen("kitchen-state-out", ks, at);
-        };
-        flag_contents(call, node_mut(m, &mut ks, &path)?, "washable", "washed")?;
-        call.bind(output, 1.0, Value::Obj(node_at(m, &ks, &path)?), Some(at))?;
-        call.bind_kitchen("kitchen-state-out", ks, at)
-    }
+fn wash(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let input = "container-with-input-ingredients";
+    let output = "container-with-washed-ingredients";
+    let at = done_at(call, input, 60)?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let Some(path) = kitchen::find_on_counter(&ks, m, call.input(input)?) else {
+        call.fail(&[(output, 1.0, Some(at))])?;
+        return call.finish(ks, at);
+    };
+    flag_contents(call, node_mut(m, &mut ks, &path)?, "washable", "washed")?;
+    call.bind(output, 1.0, Value::Obj(node_at(m, &ks, &path)?), Some(at))?;
+    call.finish(ks, at)
 }
 
 /// Set `flag` on every content that is a `property` (e.g. washable → washed).
@@ -342,39 +301,32 @@ fn flag_contents(
 }
 
 /// `grind`: grindable contents are ground, with a food processor by default.
-struct Grind;
-
-impl Primitive for Grind {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let input = "container-with-ingredients-to-be-ground";
-        let output = "container-with-ground-contents";
-        let m = call.model;
-        let at = done_at(call, input, 90)?;
-        let mut ks = call.kitchen_in()?.clone();
-        let tool_given = call.is_bound("grinding-tool");
-        let tool = if tool_given {
-            kitchen::find_in_kitchen(&ks, m, call.input("grinding-tool")?)
-                .map(|_| call.input("grinding-tool"))
-                .transpose()?
-                .map(|t| t.pid)
-        } else {
-            kitchen::take_default(&mut ks, m, m.class("food-processor")?, &[])
-        };
-        let container = kitchen::find_in_kitchen(&ks, m, call.input(input)?);
-        let (Some(path), Some(tool)) = (container, tool) else {
-            let mut outs = vec![(output, 1.0, Some(at))];
-            if !tool_given {
-                outs.push(("grinding-tool", 1.0, Some(at)));
-            }
-            bind_failed(call, &outs)?;
-            return call.bind_kitchen("kitchen-state-out", ks, at);
-        };
-        flag_contents(call, node_mut(m, &mut ks, &path)?, "grindable", "ground")?;
-        mark_used(m, &mut ks, tool)?;
-        call.bind(output, 1.0, Value::Obj(node_at(m, &ks, &path)?), Some(at))?;
+fn grind(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let input = "container-with-ingredients-to-be-ground";
+    let output = "container-with-ground-contents";
+    let at = done_at(call, input, 90)?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let tool_given = call.is_bound("grinding-tool");
+    let tool = call.tool(&mut ks, "grinding-tool", "food-processor", Lookup::Kitchen)?;
+    let container = kitchen::find_in_kitchen(&ks, m, call.input(input)?);
+    let (Some(path), Some(tool)) = (container, tool) else {
+        let mut outs = vec![(output, 1.0, Some(at))];
         if !tool_given {
-            call.bind("grinding-tool", 1.0, snapshot(m, &ks, tool)?, Some(at))?;
+            outs.push(("grinding-tool", 1.0, Some(at)));
         }
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.fail(&outs)?;
+        return call.finish(ks, at);
+    };
+    flag_contents(call, node_mut(m, &mut ks, &path)?, "grindable", "ground")?;
+    mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
+    call.bind(output, 1.0, Value::Obj(node_at(m, &ks, &path)?), Some(at))?;
+    if !tool_given {
+        call.bind(
+            "grinding-tool",
+            1.0,
+            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
+            Some(at),
+        )?;
     }
+    call.finish(ks, at)
 }

@@ -2,8 +2,9 @@
 //! `weigh-ingredient`, including their quirks P5 and P6).
 
 use super::common::{
-    amount, amount_of, arc_by_pid, convert_to_g, grams, obj_mut, quantity_of, set,
+    Start, amount, amount_of, arc_by_pid, convert_to_g, grams, obj_mut, quantity_of, set,
 };
+use super::errors::LispError;
 use crate::number::Number;
 use crate::ontology::ClassId;
 use crate::simulation::kitchen::{at, find_in_kitchen, find_ingredient, location, take_default};
@@ -12,17 +13,9 @@ use crate::world::{Entity, Maker, Pid, Value};
 use std::sync::Arc;
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
-    ("fetch", &Fetch),
-    ("fetch-and-proportion", &FetchAndProportion),
+    ("fetch", &fetch),
+    ("fetch-and-proportion", &fetch_and_proportion),
 ];
-
-/// The numeric value of a `quantity` object.
-fn value_of(call: &Call<'_, '_>, arg: &str) -> Result<Number, SimError> {
-    let q = call.input(arg)?;
-    q.val(call.model.k.value)
-        .as_num()
-        .ok_or_else(|| SimError::new(format!("The value of {arg} is not a number")))
-}
 
 /// The reference asks every object of the fetched class for its `used` flag; a class without
 /// one (an ingredient) makes it fail as soon as such an object is met.
@@ -40,154 +33,133 @@ fn check_reusable(ks: &Entity, m: &Model, class: ClassId) -> Result<(), SimError
             })
     }
     if any_of(ks, m, class) {
-        return Err(SimError::new(format!(
-            "There is no applicable method for the generic function USED when called with a {}",
-            m.onto.class_name(class).to_uppercase()
-        )));
+        return Err(LispError::CalledWithClass {
+            generic: "USED".to_string(),
+            class: m.onto.class_name(class).to_uppercase(),
+        }
+        .into());
     }
     Ok(())
 }
 
 /// `fetch`: bring one object, or a list of `quantity` objects, of the concept's class to the
 /// counter-top (not marked used). Takes 30 s per object.
-struct Fetch;
-
-impl Primitive for Fetch {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let ks_in = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks_in);
-        let n = value_of(call, "quantity")?;
-        let at_time = n.mul(Number::int(30)).add(kt);
-        let class = call.input("concept-to-fetch")?.class;
-        let mut ks = ks_in;
-        check_reusable(&ks, m, class)?;
-        let fetched = if n.num_eq(&Number::int(1)) {
-            match take_default(&mut ks, m, class, &[]) {
-                Some(pid) => arc_by_pid(&ks, m, pid).map(Value::Obj),
-                None => None,
+fn fetch(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let n = call.number("quantity")?;
+    let at_time = n.mul(Number::int(30)).add(kt);
+    let class = call.input("concept-to-fetch")?.class;
+    check_reusable(&ks, m, class)?;
+    let fetched = if n.num_eq(&Number::int(1)) {
+        match take_default(&mut ks, m, class, &[]) {
+            Some(pid) => arc_by_pid(&ks, m, pid).map(Value::Obj),
+            None => None,
+        }
+    } else {
+        // `loop for i from 1 to n`: a failed take does not stop the loop.
+        let mut taken: Vec<Pid> = Vec::new();
+        let mut failed = false;
+        let mut i = Number::int(1);
+        while i.num_cmp(&n) != std::cmp::Ordering::Greater {
+            match take_default(&mut ks, m, class, &taken) {
+                Some(pid) => taken.insert(0, pid),
+                None => failed = true,
             }
+            i = i.add(Number::int(1));
+        }
+        if failed {
+            None
         } else {
-            // `loop for i from 1 to n`: a failed take does not stop the loop.
-            let mut taken: Vec<Pid> = Vec::new();
-            let mut failed = false;
-            let mut i = Number::int(1);
-            while i.num_cmp(&n) != std::cmp::Ordering::Greater {
-                match take_default(&mut ks, m, class, &taken) {
-                    Some(pid) => taken.insert(0, pid),
-                    None => failed = true,
-                }
-                i = i.add(Number::int(1));
-            }
-            if failed {
-                None
-            } else {
-                let items = taken
-                    .iter()
-                    .filter_map(|&p| arc_by_pid(&ks, m, p).map(Value::Obj))
-                    .collect();
-                let list = call.maker.make_with(
-                    m.k.list_of_kitchen_entities,
-                    &[(m.k.items, Value::list(items))],
-                );
-                Some(Value::obj(list))
-            }
-        };
-        let fetched = match fetched {
-            Some(v) => v,
-            None => call.failed(),
-        };
-        call.bind("thing-fetched", 1.0, fetched, Some(at_time))?;
-        call.bind_kitchen("kitchen-state-out", ks, at_time)
-    }
+            let items = taken
+                .iter()
+                .filter_map(|&p| arc_by_pid(&ks, m, p).map(Value::Obj))
+                .collect();
+            let list = call.maker.make_with(
+                m.k.list_of_kitchen_entities,
+                &[(m.k.items, Value::list(items))],
+            );
+            Some(Value::obj(list))
+        }
+    };
+    let fetched = match fetched {
+        Some(v) => v,
+        None => call.failed(),
+    };
+    call.bind("thing-fetched", 1.0, fetched, Some(at_time))?;
+    call.finish(ks, at_time)
 }
 
 /// `fetch-and-proportion`: weigh an amount of an ingredient from its store into a (default:
 /// fresh medium) bowl; the source bowl goes back to the front of its location. 30 s.
-struct FetchAndProportion;
+fn fetch_and_proportion(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let Start { m, mut ks, kt } = call.start()?;
+    let ks_in = ks.clone();
+    let at_time = kt.add(Number::int(30));
+    let given_target = call.is_bound("target-container");
+    let (quantity, unit) = (call.input("quantity")?.clone(), call.input("unit")?.clone());
+    let requested = amount_of(m, call.maker, &quantity, &unit);
 
-impl Primitive for FetchAndProportion {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let ks_in = call.kitchen_in()?.clone();
-        let kt = call.kitchen_time(&ks_in);
-        let at_time = kt.add(Number::int(30));
-        let given_target = call.is_bound("target-container");
-        let mut ks = ks_in.clone();
-        let (quantity, unit) = (call.input("quantity")?.clone(), call.input("unit")?.clone());
-        let requested = amount_of(m, call.maker, &quantity, &unit);
-        let Value::Obj(requested) = requested else {
-            return Err(SimError::new("no amount"));
-        };
+    // 1) the target container: a fresh medium bowl brought to the counter-top, or the given one.
+    let (target_pid, old_target) = if given_target {
+        let target = call.input("target-container")?;
+        let pid = (!call.is_failed(target)).then_some(target.pid);
+        (pid, None)
+    } else {
+        let bowl = m.class("medium-bowl")?;
+        let pid = take_default(&mut ks, m, bowl, &[]);
+        let old = pid.and_then(|p| arc_by_pid(&ks_in, m, p));
+        (pid, old)
+    };
 
-        // 1) the target container: a fresh medium bowl brought to the counter-top, or the given one.
-        let (target_pid, old_target) = if given_target {
-            let target = call.input("target-container")?;
-            let pid = (!call.is_failed(target)).then_some(target.pid);
-            (pid, None)
-        } else {
-            let bowl = m.class("medium-bowl")?;
-            let pid = take_default(&mut ks, m, bowl, &[]);
-            let old = pid.and_then(|p| arc_by_pid(&ks_in, m, p));
-            (pid, old)
-        };
-
-        // 2) the ingredient's bowl and the location holding it.
-        let concept = call.input("ingredient-concept")?.class;
-        let found = find_ingredient(&ks, m, concept);
-        let (Some(target_pid), Some((bowl_path, place_path))) = (target_pid, found) else {
-            let failed = call.failed();
-            if !given_target {
-                let f = call.failed();
-                call.bind("target-container", 0.0, f, None)?;
-            }
-            call.bind("container-with-ingredient", 1.0, failed, Some(at_time))?;
-            return call.bind_kitchen("kitchen-state-out", ks, at_time);
-        };
-        if given_target && find_in_kitchen(&ks, m, call.input("target-container")?).is_none() {
-            return Err(SimError::new(
-                "There is no applicable method for the generic function CONTENTS when called with NIL",
-            ));
-        }
-        let place_class = match place_path.as_slice() {
-            [_] => at(&ks, m, &place_path).map(|p| p.class),
-            _ => None,
-        }
-        .ok_or_else(|| {
-            SimError::new("The ingredient's bowl is not directly in a kitchen location")
-        })?;
-        let bowl_pid = at(&ks, m, &bowl_path)
-            .map(|b| b.pid)
-            .ok_or_else(|| SimError::new("no ingredient bowl"))?;
-        move_pid_to_front(&mut ks, m, bowl_pid, m.k.counter_top)?;
-
-        // 3) weigh into the target.
-        weigh(m, call.maker, &mut ks, bowl_pid, target_pid, &requested)?;
-        let target = obj_mut(&mut ks, m, target_pid)
-            .ok_or_else(|| SimError::new("target container vanished"))?;
-        set(m, target, m.k.used, Value::T)?;
-
-        // 4) put the rest back (the source ingredient always stays, whatever its amount).
-        let bowl_has_contents =
-            arc_by_pid(&ks, m, bowl_pid).is_some_and(|b| b.val(m.k.contents).truthy());
-        if bowl_has_contents && place_class != m.k.counter_top {
-            move_pid_to_front(&mut ks, m, bowl_pid, place_class)?;
-        }
-
-        let weighed = arc_by_pid(&ks, m, target_pid)
-            .ok_or_else(|| SimError::new("target container vanished"))?;
+    // 2) the ingredient's bowl and the location holding it.
+    let concept = call.input("ingredient-concept")?.class;
+    let found = find_ingredient(&ks, m, concept);
+    let (Some(target_pid), Some((bowl_path, place_path))) = (target_pid, found) else {
+        call.fail(&[("container-with-ingredient", 1.0, Some(at_time))])?;
         if !given_target {
-            let old = old_target.map(Value::Obj).unwrap_or(Value::Nil);
-            call.bind("target-container", 0.0, old, None)?;
+            call.fail(&[("target-container", 0.0, None)])?;
         }
-        call.bind(
-            "container-with-ingredient",
-            1.0,
-            Value::Obj(weighed),
-            Some(at_time),
-        )?;
-        call.bind_kitchen("kitchen-state-out", ks, at_time)
+        return call.finish(ks, at_time);
+    };
+    if given_target && find_in_kitchen(&ks, m, call.input("target-container")?).is_none() {
+        return Err(LispError::CONTENTS_OF_NIL.into());
     }
+    let place_class = match place_path.as_slice() {
+        [_] => at(&ks, m, &place_path).map(|p| p.class),
+        _ => None,
+    }
+    .ok_or_else(|| SimError::new("The ingredient's bowl is not directly in a kitchen location"))?;
+    let bowl_pid = at(&ks, m, &bowl_path)
+        .map(|b| b.pid)
+        .ok_or_else(|| SimError::new("no ingredient bowl"))?;
+    move_pid_to_front(&mut ks, m, bowl_pid, m.k.counter_top)?;
+
+    // 3) weigh into the target.
+    weigh(m, call.maker, &mut ks, bowl_pid, target_pid, &requested)?;
+    let target = obj_mut(&mut ks, m, target_pid)
+        .ok_or_else(|| SimError::new("target container vanished"))?;
+    set(m, target, m.k.used, Value::T)?;
+
+    // 4) put the rest back (the source ingredient always stays, whatever its amount).
+    let bowl_has_contents =
+        arc_by_pid(&ks, m, bowl_pid).is_some_and(|b| b.val(m.k.contents).truthy());
+    if bowl_has_contents && place_class != m.k.counter_top {
+        move_pid_to_front(&mut ks, m, bowl_pid, place_class)?;
+    }
+
+    let weighed =
+        arc_by_pid(&ks, m, target_pid).ok_or_else(|| SimError::new("target container vanished"))?;
+    if !given_target {
+        let old = old_target.map(Value::Obj).unwrap_or(Value::Nil);
+        call.bind("target-container", 0.0, old, None)?;
+    }
+    call.bind(
+        "container-with-ingredient",
+        1.0,
+        Value::Obj(weighed),
+        Some(at_time),
+    )?;
+    call.finish(ks, at_time)
 }
 
 /// `change-kitchen-entity-location`: take the object out of wherever it is and put it at the
@@ -212,7 +184,7 @@ fn move_pid_to_front(
 /// An amount of `value` in the given unit object (the reference reuses the network's unit).
 fn amount_in(m: &Model, maker: &mut Maker<'_>, value: Number, unit: &Entity) -> Value {
     let q = maker.make_with(m.k.quantity_class, &[(m.k.value, Value::Num(value))]);
-    amount_of(m, maker, &q, unit)
+    Value::obj(amount_of(m, maker, &q, unit))
 }
 
 /// `take-n-pieces` / `weigh-ingredient`: move `requested` of the single ingredient in the
@@ -228,9 +200,10 @@ fn weigh(
     let k = &m.k;
     let bowl = arc_by_pid(ks, m, bowl_pid).ok_or_else(|| SimError::new("no ingredient bowl"))?;
     let [Value::Obj(source)] = bowl.val(k.contents).items() else {
-        return Err(SimError::new(
-            "The assertion (= (LENGTH (CONTENTS SOURCE-CONTAINER)) 1) failed.",
-        ));
+        return Err(LispError::AssertionFailed {
+            assertion: "(= (LENGTH (CONTENTS SOURCE-CONTAINER)) 1)",
+        }
+        .into());
     };
     let (src_value, src_unit) = quantity_of(m, source)?;
     let req_value = requested
@@ -268,14 +241,14 @@ fn weigh(
         // Pieces weighed in another unit: through grams per piece.
         let source_g = convert_to_g(m, maker, &source)?;
         let (g, _) = quantity_of(m, &source_g)?;
-        let per_piece = g.div(src_value).ok_or_else(division_by_zero)?;
+        let per_piece = g.div(src_value).ok_or(LispError::DivisionByZero)?;
         let mut target = maker.copy(&source_g);
         set(m, &mut target, k.amount, req_amount.clone())?;
         let target_g = grams(m, maker, &target)?;
         let left = g
             .sub(target_g)
             .div(per_piece)
-            .ok_or_else(division_by_zero)?;
+            .ok_or(LispError::DivisionByZero)?;
         let a = amount(m, maker, left, k.piece);
         set(m, &mut source, k.amount, a)?;
         new_items.push(Value::obj(target));
@@ -303,8 +276,4 @@ fn weigh(
     let mut contents = new_items;
     contents.extend(target.val(k.contents).items().iter().cloned());
     set(m, target, k.contents, Value::list(contents))
-}
-
-fn division_by_zero() -> SimError {
-    SimError::new("arithmetic error DIVISION-BY-ZERO signalled")
 }

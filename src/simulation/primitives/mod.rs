@@ -6,6 +6,7 @@
 pub mod common;
 mod covering;
 mod cutting;
+pub mod errors;
 mod fetch;
 mod get_kitchen;
 mod mixing;
@@ -31,4 +32,37 @@ pub fn registry() -> HashMap<&'static str, &'static dyn Primitive> {
         transfer::PRIMITIVES,
     ];
     families.iter().flat_map(|f| f.iter().copied()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::registry;
+    use crate::catalogue::Catalogue;
+    use crate::profile::Profile;
+    use std::collections::BTreeSet;
+
+    /// A primitive the catalogue lists without code (or code the catalogue does not list)
+    /// would only show when a recipe uses it: the two name the same primitives.
+    #[test]
+    fn registry_and_catalogue_name_the_same_primitives() {
+        let implemented: BTreeSet<String> = registry().keys().map(|n| n.to_string()).collect();
+        let mut catalogued = BTreeSet::new();
+        for profile in [Profile::R2023, Profile::R2024] {
+            let names: BTreeSet<String> = Catalogue::builtin(profile)
+                .iter()
+                .map(|sig| sig.name.clone())
+                .collect();
+            let unimplemented: Vec<&String> = names.difference(&implemented).collect();
+            assert!(
+                unimplemented.is_empty(),
+                "{profile:?}: catalogued but not implemented: {unimplemented:?}"
+            );
+            catalogued.extend(names);
+        }
+        let uncatalogued: Vec<&String> = implemented.difference(&catalogued).collect();
+        assert!(
+            uncatalogued.is_empty(),
+            "implemented but in no profile's catalogue: {uncatalogued:?}"
+        );
+    }
 }

@@ -4,141 +4,116 @@
 //! destination; shape and flatten then find them again with `find-kitchen-entities`.
 
 use super::common::{
-    amount, amount_of, done_at, list_copy, locate_on_counter, mark_used, nil_error, node_at,
-    node_mut, quantity_of, set, snapshot, update_contents, update_found,
+    Start, bound, done_at, first_content, list_copy, locate_on_counter, next_portion, node_at,
+    node_mut, portion_size, quantity_of, set, update_contents, update_found,
 };
+use super::errors::LispError;
 use crate::language::validate::bounds::MAX_PORTIONS;
 use crate::number::Number;
 use crate::simulation::kitchen::{self, Path};
-use crate::simulation::{Call, Primitive, SimError};
+use crate::simulation::{Call, Model, Primitive, SimError};
 use crate::world::{Entity, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
-    ("portion-and-arrange", &PortionAndArrange),
-    ("shape", &Shape),
-    ("flatten", &Flatten),
+    ("portion-and-arrange", &portion_and_arrange),
+    ("shape", &shape),
+    ("flatten", &flatten),
 ];
+
+const DOUGH: &str = "container-with-dough";
 
 /// `portion-and-arrange`: split the first content of the dough container into portions of the
 /// given size (the last one takes the rest) on the counter-top or in a destination; without a
 /// size, fill the tins of a muffin tray equally.
-struct PortionAndArrange;
-
-const DOUGH: &str = "container-with-dough";
-
-impl Primitive for PortionAndArrange {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        if call.is_bound("destination") && !call.is_bound("quantity") {
-            return fill_tins(call);
-        }
-        let m = call.model;
-        let at = done_at(call, DOUGH, 80)?;
-        let ks_in = call.kitchen_in()?.clone();
-        let mut ks = ks_in.clone();
-        let to_counter = !call.is_bound("destination");
-        let pattern_given = call.is_bound("arrangement-pattern");
-        let destination = if to_counter {
-            kitchen::location(&ks, m, m.k.counter_top)
-        } else {
-            kitchen::find_in_kitchen(&ks, m, call.input("destination")?)
-        };
-        let dough_container = call.input(DOUGH)?;
-        // With a given pattern and no destination the container is looked up first and a
-        // missing one fails; otherwise only a failed-object fails and a missing one is an error.
-        let container = kitchen::find_on_counter(&ks, m, dough_container);
-        let fails = if to_counter && pattern_given {
-            container.is_none()
-        } else {
-            call.is_failed(dough_container)
-        };
-        let pattern = if pattern_given {
-            Value::Obj(call.input_arc("arrangement-pattern")?.clone())
-        } else {
-            Value::obj(call.maker.make(m.class("evenly-spread")?))
-        };
-        if fails {
-            let failed = call.failed();
-            call.bind("portions", 1.0, failed, Some(at))?;
-            if !pattern_given {
-                call.bind("arrangement-pattern", 0.0, pattern, None)?;
-            }
-            if to_counter {
-                let failed = call.failed();
-                call.bind("destination", 0.0, failed, None)?;
-            }
-            return call.bind_kitchen("kitchen-state-out", ks, at);
-        }
-        let container = container.ok_or_else(|| nil_error("CONTENTS"))?;
-        let dough = first_content(call, &ks, &container)?;
-        let (left, _) = quantity_of(m, &dough)?;
-        let quantity = call.input_arc("quantity")?.clone();
-        let unit = call.input_arc("unit")?.clone();
-        let mut size = amount_of(m, call.maker, &quantity, &unit);
-        if unit.class != m.k.g {
-            let mut probe = call.maker.copy(&dough);
-            set(m, &mut probe, m.k.amount, size)?;
-            let in_g = super::common::convert_to_g(m, call.maker, &probe)?;
-            size = in_g.val(m.k.amount).clone();
-        }
-        let size_value = size
-            .as_obj()
-            .and_then(|a| super::common::amount_value(m, a))
-            .unwrap_or(Number::ZERO);
-        let portions = cut_portions(call, &dough, left, size_value, size)?;
-        empty(call, &mut ks, &container)?;
-        let destination = destination.ok_or_else(|| nil_error("CONTENTS"))?;
-        let dest = node_mut(m, &mut ks, &destination)?;
-        let mut contents: Vec<Value> = portions.iter().rev().cloned().collect();
-        contents.extend(dest.val(m.k.contents).items().iter().cloned());
-        set(m, dest, m.k.contents, Value::list(contents))?;
-        set(m, dest, m.k.arrangement, pattern.clone())?;
-        if to_counter {
-            let mut list = call.maker.make(m.k.list_of_kitchen_entities);
-            set(
-                m,
-                &mut list,
-                m.k.items,
-                Value::list(portions.into_iter().rev().collect()),
-            )?;
-            call.bind("portions", 1.0, Value::obj(list), Some(at))?;
-            let old_counter = kitchen::location(&ks_in, m, m.k.counter_top)
-                .map(|p| node_at(m, &ks_in, &p))
-                .transpose()?
-                .ok_or_else(|| nil_error("COUNTER-TOP"))?;
-            call.bind("destination", 0.0, Value::Obj(old_counter), None)?;
-        } else {
-            call.bind(
-                "portions",
-                1.0,
-                Value::Obj(node_at(m, &ks, &destination)?),
-                Some(at),
-            )?;
-        }
+fn portion_and_arrange(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    if call.is_bound("destination") && !call.is_bound("quantity") {
+        return fill_tins(call);
+    }
+    let at = done_at(call, DOUGH, 80)?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let ks_in = ks.clone();
+    let to_counter = !call.is_bound("destination");
+    let pattern_given = call.is_bound("arrangement-pattern");
+    let destination = if to_counter {
+        kitchen::location(&ks, m, m.k.counter_top)
+    } else {
+        kitchen::find_in_kitchen(&ks, m, call.input("destination")?)
+    };
+    let dough_container = call.input(DOUGH)?;
+    // With a given pattern and no destination the container is looked up first and a
+    // missing one fails; otherwise only a failed-object fails and a missing one is an error.
+    let container = kitchen::find_on_counter(&ks, m, dough_container);
+    let fails = if to_counter && pattern_given {
+        container.is_none()
+    } else {
+        call.is_failed(dough_container)
+    };
+    let pattern = if pattern_given {
+        Value::Obj(call.input_arc("arrangement-pattern")?.clone())
+    } else {
+        Value::obj(call.maker.make(m.class("evenly-spread")?))
+    };
+    if fails {
+        call.fail(&[("portions", 1.0, Some(at))])?;
         if !pattern_given {
             call.bind("arrangement-pattern", 0.0, pattern, None)?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        if to_counter {
+            call.fail(&[("destination", 0.0, None)])?;
+        }
+        return call.finish(ks, at);
     }
+    let container = container.ok_or(LispError::nil_argument("CONTENTS"))?;
+    let dough = first_content(m, &ks, &container)?;
+    let (left, _) = quantity_of(m, &dough)?;
+    let (size, size_value) = portion_size(call, &dough, "quantity", "unit")?;
+    let size_value = size_value.unwrap_or(Number::ZERO);
+    let portions = cut_portions(call, &dough, left, size_value, size)?;
+    let destination = destination.ok_or(LispError::nil_argument("CONTENTS"))?;
+    let arranged = arrange(m, &mut ks, &container, &destination, &portions, &pattern)?;
+    if to_counter {
+        let mut list = call.maker.make(m.k.list_of_kitchen_entities);
+        set(
+            m,
+            &mut list,
+            m.k.items,
+            Value::list(portions.into_iter().rev().collect()),
+        )?;
+        call.bind("portions", 1.0, Value::obj(list), Some(at))?;
+        let old_counter = kitchen::location(&ks_in, m, m.k.counter_top)
+            .map(|p| node_at(m, &ks_in, &p))
+            .transpose()?
+            .ok_or(LispError::nil_argument("COUNTER-TOP"))?;
+        call.bind("destination", 0.0, Value::Obj(old_counter), None)?;
+    } else {
+        call.bind("portions", 1.0, arranged, Some(at))?;
+    }
+    if !pattern_given {
+        call.bind("arrangement-pattern", 0.0, pattern, None)?;
+    }
+    call.finish(ks, at)
 }
 
-/// The first content of the container at `path` (a Lisp error when it is empty).
-fn first_content(call: &Call<'_, '_>, ks: &Entity, path: &Path) -> Result<Entity, SimError> {
-    let m = call.model;
-    let c = kitchen::at(ks, m, path).ok_or_else(|| nil_error("CONTENTS"))?;
-    c.val(m.k.contents)
-        .items()
-        .first()
-        .and_then(|v| v.as_obj())
-        .cloned()
-        .ok_or_else(|| nil_error("AMOUNT"))
-}
-
-/// Empty the container at `path`.
-fn empty(call: &Call<'_, '_>, ks: &mut Arc<Entity>, path: &Path) -> Result<(), SimError> {
-    let m = call.model;
-    set(m, node_mut(m, ks, path)?, m.k.contents, Value::Nil)
+/// Empty the dough container at `container` and put the portions (in the order they were
+/// made) at the front of the destination at `destination`, arranged in `pattern`; returns the
+/// destination as it now is.
+fn arrange(
+    m: &Model,
+    ks: &mut Arc<Entity>,
+    container: &Path,
+    destination: &Path,
+    portions: &[Value],
+    pattern: &Value,
+) -> Result<Value, SimError> {
+    set(m, node_mut(m, ks, container)?, m.k.contents, Value::Nil)?;
+    let dest = node_mut(m, ks, destination)?;
+    let mut contents: Vec<Value> = portions.iter().rev().cloned().collect();
+    contents.extend(dest.val(m.k.contents).items().iter().cloned());
+    set(m, dest, m.k.contents, Value::list(contents))?;
+    set(m, dest, m.k.arrangement, pattern.clone())?;
+    Ok(Value::Obj(node_at(m, ks, destination)?))
 }
 
 /// Copies of the dough, in the order they are made: `size` each while more than `size` is left
@@ -172,14 +147,8 @@ fn cut_portions(
     let mut portions = Vec::new();
     while left.num_cmp(&Number::ZERO) == Ordering::Greater {
         let mut portion = call.maker.copy(dough);
-        if left.num_cmp(&size_value) == Ordering::Greater {
-            set(m, &mut portion, m.k.amount, size.clone())?;
-            left = left.sub(size_value);
-        } else {
-            let rest = amount(m, call.maker, left, m.k.g);
-            set(m, &mut portion, m.k.amount, rest)?;
-            left = Number::ZERO;
-        }
+        let share = next_portion(m, call.maker, &mut left, size_value, &size);
+        set(m, &mut portion, m.k.amount, share)?;
         portions.push(Value::obj(portion));
     }
     Ok(portions)
@@ -187,9 +156,8 @@ fn cut_portions(
 
 /// Case without portion size: only muffin tins, one equal portion per tin.
 fn fill_tins(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let m = call.model;
     let at = done_at(call, DOUGH, 80)?;
-    let mut ks = call.kitchen_in()?.clone();
+    let Start { m, mut ks, .. } = call.start()?;
     let destination = kitchen::find_in_kitchen(&ks, m, call.input("destination")?);
     let container = kitchen::find_on_counter(&ks, m, call.input(DOUGH)?);
     let pattern = Value::obj(call.maker.make(m.class("evenly-spread")?));
@@ -200,31 +168,28 @@ fn fill_tins(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         .filter(|d| m.onto.is_a(d.class, muffin_tins));
     let (Some(container), Some(tins), Some(destination)) = (container, tins, destination.clone())
     else {
-        let failed = call.failed();
-        call.bind("portions", 1.0, failed, Some(at))?;
         call.bind("arrangement-pattern", 0.0, pattern, None)?;
-        for out in ["quantity", "unit"] {
-            let failed = call.failed();
-            call.bind(out, 0.0, failed, None)?;
-        }
-        return call.bind_kitchen("kitchen-state-out", ks, at);
+        call.fail(&[
+            ("portions", 1.0, Some(at)),
+            ("quantity", 0.0, None),
+            ("unit", 0.0, None),
+        ])?;
+        return call.finish(ks, at);
     };
     let number_of_tins = m.slot("number-of-tins")?;
     let n = tins
         .val(number_of_tins)
         .as_obj()
         .and_then(|q| q.val(m.k.value).as_num())
-        .ok_or_else(|| nil_error("VALUE"))?;
-    let dough = first_content(call, &ks, &container)?;
+        .ok_or(LispError::nil_argument("VALUE"))?;
+    let dough = first_content(m, &ks, &container)?;
     let (value, _) = quantity_of(m, &dough)?;
-    let each = value
-        .div(n)
-        .ok_or_else(|| SimError::new("arithmetic error DIVISION-BY-ZERO signalled"))?;
+    let each = value.div(n).ok_or(LispError::DivisionByZero)?;
     let unit = dough
         .val(m.k.amount)
         .as_obj()
         .and_then(|a| a.val(m.k.unit).as_obj())
-        .ok_or_else(|| nil_error("UNIT"))?;
+        .ok_or(LispError::nil_argument("UNIT"))?;
     let unit = Value::obj(call.maker.copy(unit));
     let quantity = Value::obj(
         call.maker
@@ -242,119 +207,85 @@ fn fill_tins(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         portions.push(Value::obj(portion));
         left = left.sub(Number::int(1));
     }
-    empty(call, &mut ks, &container)?;
-    let dest = node_mut(m, &mut ks, &destination)?;
-    let mut contents: Vec<Value> = portions.into_iter().rev().collect();
-    contents.extend(dest.val(m.k.contents).items().iter().cloned());
-    set(m, dest, m.k.contents, Value::list(contents))?;
-    set(m, dest, m.k.arrangement, pattern.clone())?;
-    call.bind(
-        "portions",
-        1.0,
-        Value::Obj(node_at(m, &ks, &destination)?),
-        Some(at),
-    )?;
+    let arranged = arrange(m, &mut ks, &container, &destination, &portions, &pattern)?;
+    call.bind("portions", 1.0, arranged, Some(at))?;
     call.bind("arrangement-pattern", 0.0, pattern, None)?;
     call.bind("quantity", 0.0, quantity, None)?;
     call.bind("unit", 0.0, unit, None)?;
-    call.bind_kitchen("kitchen-state-out", ks, at)
+    call.finish(ks, at)
 }
 
 /// `shape`: every portion (list items on the counter-top, or contents of a container on the
 /// counter-top) gets the shape.
-struct Shape;
-
-impl Primitive for Shape {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let portions = call.input_arc("portions")?.clone();
-        let shape = Value::Obj(call.input_arc("shape")?.clone());
-        let current_shape = m.slot("current-shape")?;
-        let mut ks = call.kitchen_in()?.clone();
-        let shaped = if m.onto.is_a(portions.class, m.k.list_of_kitchen_entities) {
-            let at = done_at(call, "portions", 85)?;
-            match locate_on_counter(m, &portions, &ks)? {
-                Some(found) => {
-                    let items = update_found(m, &mut ks, &found, |e| {
-                        set(m, e, current_shape, shape.clone())
-                    })?;
-                    (Some(list_copy(m, call.maker, &portions, items)?), at)
-                }
-                None => (None, at),
+fn shape(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let portions = call.input_arc("portions")?.clone();
+    let shape = Value::Obj(call.input_arc("shape")?.clone());
+    let Start { m, mut ks, .. } = call.start()?;
+    let current_shape = m.slot("current-shape")?;
+    let shaped = if m.onto.is_a(portions.class, m.k.list_of_kitchen_entities) {
+        let at = done_at(call, "portions", 85)?;
+        match locate_on_counter(m, &portions, &ks)? {
+            Some(found) => {
+                let items = update_found(m, &mut ks, &found, |e| {
+                    set(m, e, current_shape, shape.clone())
+                })?;
+                (Some(list_copy(m, call.maker, &portions, items)?), at)
             }
-        } else if m.onto.is_a_name(portions.class, "transferable-container") {
-            let at = done_at(call, "portions", 85)?;
-            match kitchen::find_on_counter(&ks, m, &portions) {
-                Some(path) => {
-                    update_contents(m, node_mut(m, &mut ks, &path)?, |e| {
-                        set(m, e, current_shape, shape.clone())
-                    })?;
-                    (Some(Value::Obj(node_at(m, &ks, &path)?)), at)
-                }
-                None => (None, at),
+            None => (None, at),
+        }
+    } else if m.onto.is_a_name(portions.class, "transferable-container") {
+        let at = done_at(call, "portions", 85)?;
+        match kitchen::find_on_counter(&ks, m, &portions) {
+            Some(path) => {
+                update_contents(m, node_mut(m, &mut ks, &path)?, |e| {
+                    set(m, e, current_shape, shape.clone())
+                })?;
+                (Some(Value::Obj(node_at(m, &ks, &path)?)), at)
             }
-        } else {
-            // Neither a list nor a container: the reference binds nothing.
-            return Ok(());
-        };
-        let (value, at) = match shaped {
-            (Some(v), at) => (v, at),
-            (None, at) => (call.failed(), at),
-        };
-        call.bind("shaped-portions", 1.0, value, Some(at))?;
-        call.bind_kitchen("kitchen-state-out", ks, at)
-    }
+            None => (None, at),
+        }
+    } else {
+        // Neither a list nor a container: the reference binds nothing.
+        return Ok(());
+    };
+    let (value, at) = match shaped {
+        (Some(v), at) => (v, at),
+        (None, at) => (call.failed(), at),
+    };
+    call.bind("shaped-portions", 1.0, value, Some(at))?;
+    call.finish(ks, at)
 }
 
 /// `flatten`: every portion of a list on the counter-top is flattened, with a rolling pin by
 /// default.
-struct Flatten;
-
-impl Primitive for Flatten {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let at = done_at(call, "portions", 90)?;
-        let portions = call.input_arc("portions")?.clone();
-        let mut ks = call.kitchen_in()?.clone();
-        let tool_given = call.is_bound("can-flatten-tool");
-        let (pin, ok) = if tool_given {
-            (
-                None,
-                !call.is_failed(&portions) && !call.is_failed(call.input("can-flatten-tool")?),
-            )
-        } else {
-            let pin = kitchen::take_default(&mut ks, m, m.class("rolling-pin")?, &[]);
-            (pin, pin.is_some() && !call.is_failed(&portions))
-        };
-        // Looked up after the rolling pin moved (it cannot be one of the portions), so that the
-        // counter-top positions are those of the final state.
-        let found = locate_on_counter(m, &portions, &ks)?;
-        let (true, Some(found)) = (ok, found) else {
-            let failed = call.failed();
-            call.bind("container-with-flattened-items", 1.0, failed, Some(at))?;
-            if !tool_given {
-                let failed = call.failed();
-                call.bind("can-flatten-tool", 0.0, failed, None)?;
-            }
-            return call.bind_kitchen("kitchen-state-out", ks, at);
-        };
-        let flattened = m.slot("flattened")?;
-        let items = update_found(m, &mut ks, &found, |e| set(m, e, flattened, Value::T))?;
-        let tool = match pin {
-            Some(p) => p,
-            None => {
-                let tool = call.input("can-flatten-tool")?;
-                kitchen::find_in_kitchen(&ks, m, tool)
-                    .map(|_| tool.pid)
-                    .ok_or_else(|| nil_error("(SETF USED)"))?
-            }
-        };
-        mark_used(m, &mut ks, tool)?;
-        let list = list_copy(m, call.maker, &portions, items)?;
-        call.bind("container-with-flattened-items", 1.0, list, Some(at))?;
+fn flatten(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let at = done_at(call, "portions", 90)?;
+    let portions = call.input_arc("portions")?.clone();
+    let Start { m, mut ks, .. } = call.start()?;
+    let tool_given = call.is_bound("can-flatten-tool");
+    let (pin, ok) = call.deferred_tool(&mut ks, "can-flatten-tool", "rolling-pin", &portions)?;
+    // Looked up after the rolling pin moved (it cannot be one of the portions), so that the
+    // counter-top positions are those of the final state.
+    let found = locate_on_counter(m, &portions, &ks)?;
+    let (true, Some(found)) = (ok, found) else {
+        call.fail(&[("container-with-flattened-items", 1.0, Some(at))])?;
         if !tool_given {
-            call.bind("can-flatten-tool", 0.0, snapshot(m, &ks, tool)?, None)?;
+            call.fail(&[("can-flatten-tool", 0.0, None)])?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        return call.finish(ks, at);
+    };
+    let flattened = m.slot("flattened")?;
+    let items = update_found(m, &mut ks, &found, |e| set(m, e, flattened, Value::T))?;
+    let tool = call.use_deferred_tool(&mut ks, pin, "can-flatten-tool")?;
+    let list = list_copy(m, call.maker, &portions, items)?;
+    call.bind("container-with-flattened-items", 1.0, list, Some(at))?;
+    if !tool_given {
+        call.bind(
+            "can-flatten-tool",
+            0.0,
+            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
+            None,
+        )?;
     }
+    call.finish(ks, at)
 }

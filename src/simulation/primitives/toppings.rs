@@ -5,10 +5,11 @@
 //! the stores (10 g) or given.
 
 use super::common::{
-    FoundEntity, amount, amount_of, amount_value, convert_to_g, done_at, grams, list_copy,
-    locate_on_counter, nil_error, node_at, node_mut, set, set_at, snapshot, update_contents,
-    update_found,
+    FoundEntity, Lookup, Start, amount, amount_value, bound, done_at, first_content, first_of,
+    grams, list_copy, list_or_container, locate_on_counter, mark_used, next_portion, node_at,
+    node_mut, portion_size, quantity_of, set, set_at, update_contents, update_found,
 };
+use super::errors::LispError;
 use crate::number::Number;
 use crate::ontology::SlotId;
 use crate::simulation::kitchen::{self, Path};
@@ -20,8 +21,8 @@ use std::sync::Arc;
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
     ("sprinkle", &SPRINKLE),
     ("dip", &DIP),
-    ("top-with", &TopWith),
-    ("spread", &Spread),
+    ("top-with", &top_with),
+    ("spread", &spread),
     ("grease", &GREASE),
     ("flour", &FLOUR),
 ];
@@ -97,10 +98,10 @@ fn share_out(
     slot: SlotId,
 ) -> Result<(Value, Value), SimError> {
     let m = call.model;
-    let topping = first_content(call, ks, topping_container)?;
+    let topping = first_content(m, ks, topping_container)?;
     let total = grams(m, call.maker, &topping)?;
     let n = portions.count(call, ks) as i64;
-    let each = total.div(Number::int(n)).ok_or_else(division_by_zero)?;
+    let each = total.div(Number::int(n)).ok_or(LispError::DivisionByZero)?;
     let each = amount(m, call.maker, each, m.k.g);
     let out = portions.update(call, ks, |call, portion, _| {
         let mut t = call.maker.copy(&topping);
@@ -109,22 +110,6 @@ fn share_out(
     })?;
     set_at(m, ks, topping_container, m.k.contents, Value::Nil)?;
     Ok((out, each))
-}
-
-fn division_by_zero() -> SimError {
-    SimError::new("arithmetic error DIVISION-BY-ZERO signalled")
-}
-
-/// The first content of the container at `path` (a Lisp error when there is none).
-fn first_content(call: &Call<'_, '_>, ks: &Entity, path: &Path) -> Result<Entity, SimError> {
-    let m = call.model;
-    let c = kitchen::at(ks, m, path).ok_or_else(|| nil_error("CONTENTS"))?;
-    c.val(m.k.contents)
-        .items()
-        .first()
-        .and_then(|v| v.as_obj())
-        .cloned()
-        .ok_or_else(|| nil_error("AMOUNT"))
 }
 
 /// Sprinkle and dip: what differs is the slot, which kind of input is tried first and when
@@ -153,10 +138,8 @@ const DIP: Share = Share {
 
 impl Primitive for Share {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
         let object = call.input_arc("object")?.clone();
-        let is_list = m.onto.is_a(object.class, m.k.list_of_kitchen_entities);
-        let is_container = m.onto.is_a_name(object.class, "transferable-container");
+        let (is_list, is_container) = list_or_container(call.model, &object);
         let as_list = if self.dip {
             is_list
         } else {
@@ -167,7 +150,7 @@ impl Primitive for Share {
             return Ok(());
         }
         let at = done_at(call, "object", 50)?;
-        let mut ks = call.kitchen_in()?.clone();
+        let Start { m, mut ks, .. } = call.start()?;
         let portions = find_portions(call, &ks, "object", as_list)?;
         let topping_obj = call.input_arc(self.topping)?.clone();
         let topping = kitchen::find_on_counter(&ks, m, &topping_obj);
@@ -177,90 +160,81 @@ impl Primitive for Share {
             portions.is_none() || topping.is_none()
         };
         if fails {
-            let failed = call.failed();
-            call.bind(self.output, 1.0, failed, Some(at))?;
-            return call.bind_kitchen("kitchen-state-out", ks, at);
+            call.fail(&[(self.output, 1.0, Some(at))])?;
+            return call.finish(ks, at);
         }
-        let topping = topping.ok_or_else(|| nil_error("CONTENTS"))?;
-        let portions = portions.ok_or_else(|| nil_error("CONTENTS"))?;
+        let topping = topping.ok_or(LispError::nil_argument("CONTENTS"))?;
+        let portions = portions.ok_or(LispError::nil_argument("CONTENTS"))?;
         let (out, _) = share_out(call, &mut ks, &portions, &topping, m.slot(self.slot)?)?;
         call.bind(self.output, 1.0, out, Some(at))?;
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        call.finish(ks, at)
     }
 }
 
 /// `top-with` (2024): every portion gets some of the topping on top, equal shares or a given
 /// amount each until the topping runs out.
-struct TopWith;
-
-impl Primitive for TopWith {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let at = done_at(call, "thing-to-be-topped", 50)?;
-        let mut ks = call.kitchen_in()?.clone();
-        let thing = call.input_arc("thing-to-be-topped")?.clone();
-        let given_amount = call.is_bound("topping-quantity");
-        let can_have_on_top = m.class("can-have-on-top")?;
-        let all_toppable = |v: &[Value]| {
-            v.iter().all(|e| {
-                e.as_obj()
-                    .is_some_and(|e| m.onto.is_a(e.class, can_have_on_top))
-            })
-        };
-        let is_list = m.onto.is_a(thing.class, m.k.list_of_kitchen_entities);
-        let is_container = m.onto.is_a_name(thing.class, "transferable-container");
-        let toppable = (is_container && all_toppable(thing.val(m.k.contents).items()))
-            || (is_list && all_toppable(thing.val(m.k.items).items()));
-        if !toppable {
-            // The kitchen time is only set once the thing qualifies.
-            let failed = call.failed();
-            call.bind("topped-object", 1.0, failed, Some(at))?;
-            if !given_amount {
-                for out in ["topping-quantity", "topping-unit"] {
-                    let failed = call.failed();
-                    call.bind(out, 1.0, failed, Some(at))?;
-                }
-            }
-            return call.bind("kitchen-state-out", 1.0, Value::Obj(ks), Some(at));
-        }
-        // Equal shares try a list first, given amounts a container first.
-        let as_list = if given_amount {
-            is_list && !is_container
-        } else {
-            is_list
-        };
-        let portions = find_portions(call, &ks, "thing-to-be-topped", as_list)?;
-        let topping = kitchen::find_on_counter(&ks, m, call.input("container-with-topping")?);
-        let (Some(portions), Some(topping)) = (portions, topping) else {
-            if !given_amount {
-                // No case of the reference's binds anything here.
-                return Ok(());
-            }
-            let failed = call.failed();
-            call.bind("topped-object", 1.0, failed, Some(at))?;
-            return call.bind_kitchen("kitchen-state-out", ks, at);
-        };
-        let has_on_top = m.slot("has-on-top")?;
+fn top_with(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let at = done_at(call, "thing-to-be-topped", 50)?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let thing = call.input_arc("thing-to-be-topped")?.clone();
+    let given_amount = call.is_bound("topping-quantity");
+    let can_have_on_top = m.class("can-have-on-top")?;
+    let all_toppable = |v: &[Value]| {
+        v.iter().all(|e| {
+            e.as_obj()
+                .is_some_and(|e| m.onto.is_a(e.class, can_have_on_top))
+        })
+    };
+    let (is_list, is_container) = list_or_container(m, &thing);
+    let toppable = (is_container && all_toppable(thing.val(m.k.contents).items()))
+        || (is_list && all_toppable(thing.val(m.k.items).items()));
+    if !toppable {
+        // The kitchen time is only set once the thing qualifies.
+        call.fail(&[("topped-object", 1.0, Some(at))])?;
         if !given_amount {
-            let (out, each) = share_out(call, &mut ks, &portions, &topping, has_on_top)?;
-            let each = each
-                .as_obj()
-                .cloned()
-                .unwrap_or_else(|| call.maker.make(m.k.amount_class));
-            call.bind("topped-object", 1.0, out, Some(at))?;
-            call.bind(
-                "topping-quantity",
-                1.0,
-                each.val(m.k.quantity).clone(),
-                None,
-            )?;
-            call.bind("topping-unit", 1.0, each.val(m.k.unit).clone(), None)?;
-            return call.bind_kitchen("kitchen-state-out", ks, at);
+            call.fail(&[
+                ("topping-quantity", 1.0, Some(at)),
+                ("topping-unit", 1.0, Some(at)),
+            ])?;
         }
-        let out = top_by_amount(call, &mut ks, &portions, &topping, has_on_top)?;
-        call.bind("topped-object", 1.0, out, Some(at))?;
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        return call.finish_untimed(ks, at);
     }
+    // Equal shares try a list first, given amounts a container first.
+    let as_list = if given_amount {
+        is_list && !is_container
+    } else {
+        is_list
+    };
+    let portions = find_portions(call, &ks, "thing-to-be-topped", as_list)?;
+    let topping = kitchen::find_on_counter(&ks, m, call.input("container-with-topping")?);
+    let (Some(portions), Some(topping)) = (portions, topping) else {
+        if !given_amount {
+            // No case of the reference's binds anything here.
+            return Ok(());
+        }
+        call.fail(&[("topped-object", 1.0, Some(at))])?;
+        return call.finish(ks, at);
+    };
+    let has_on_top = m.slot("has-on-top")?;
+    if !given_amount {
+        let (out, each) = share_out(call, &mut ks, &portions, &topping, has_on_top)?;
+        let each = each
+            .as_obj()
+            .cloned()
+            .unwrap_or_else(|| call.maker.make(m.k.amount_class));
+        call.bind("topped-object", 1.0, out, Some(at))?;
+        call.bind(
+            "topping-quantity",
+            1.0,
+            each.val(m.k.quantity).clone(),
+            None,
+        )?;
+        call.bind("topping-unit", 1.0, each.val(m.k.unit).clone(), None)?;
+        return call.finish(ks, at);
+    }
+    let out = top_by_amount(call, &mut ks, &portions, &topping, has_on_top)?;
+    call.bind("topped-object", 1.0, out, Some(at))?;
+    call.finish(ks, at)
 }
 
 /// Given amount per portion (converted to grams), compared with what is left of the topping in
@@ -273,40 +247,24 @@ fn top_by_amount(
     slot: SlotId,
 ) -> Result<Value, SimError> {
     let m = call.model;
-    let topping = first_content(call, ks, topping_container)?;
+    let topping = first_content(m, ks, topping_container)?;
     let mut left = amount_value(
         m,
         topping
             .val(m.k.amount)
             .as_obj()
-            .ok_or_else(|| nil_error("QUANTITY"))?,
+            .ok_or(LispError::nil_argument("QUANTITY"))?,
     )
-    .ok_or_else(|| nil_error("VALUE"))?;
-    let quantity = call.input_arc("topping-quantity")?.clone();
-    let unit = call.input_arc("topping-unit")?.clone();
-    let mut size = amount_of(m, call.maker, &quantity, &unit);
-    if unit.class != m.k.g {
-        let mut probe = call.maker.copy(&topping);
-        set(m, &mut probe, m.k.amount, size)?;
-        size = convert_to_g(m, call.maker, &probe)?.val(m.k.amount).clone();
-    }
-    let size_value = size
-        .as_obj()
-        .and_then(|a| amount_value(m, a))
-        .ok_or_else(|| nil_error("VALUE"))?;
+    .ok_or(LispError::nil_argument("VALUE"))?;
+    let (size, size_value) = portion_size(call, &topping, "topping-quantity", "topping-unit")?;
+    let size_value = size_value.ok_or(LispError::nil_argument("VALUE"))?;
     let out = portions.update(call, ks, |call, portion, _| {
         if left.num_cmp(&Number::ZERO) != Ordering::Greater {
             return Ok(());
         }
         let mut t = call.maker.copy(&topping);
-        if left.num_cmp(&size_value) == Ordering::Greater {
-            set(m, &mut t, m.k.amount, size.clone())?;
-            left = left.sub(size_value);
-        } else {
-            let rest = amount(m, call.maker, left, m.k.g);
-            set(m, &mut t, m.k.amount, rest)?;
-            left = Number::ZERO;
-        }
+        let share = next_portion(m, call.maker, &mut left, size_value, &size);
+        set(m, &mut t, m.k.amount, share)?;
         set(m, portion, slot, Value::obj(t))
     })?;
     set_at(m, ks, topping_container, m.k.contents, Value::Nil)?;
@@ -315,87 +273,74 @@ fn top_by_amount(
 
 /// `spread`: the spread is divided (as a float, in its own unit) over the items of the object
 /// container, or put into it when it is empty. A given tool takes longer than the spatula.
-struct Spread;
-
-impl Primitive for Spread {
-    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let m = call.model;
-        let object_arg = "object-to-be-spread";
-        let tool_arg = "can-spread-kitchen-tool";
-        let output = "container-with-objects-that-have-been-spread";
-        let tool_given = call.is_bound(tool_arg);
-        let at = done_at(call, object_arg, if tool_given { 120 } else { 20 })?;
-        let mut ks = call.kitchen_in()?.clone();
-        let tool = if tool_given {
-            let tool = call.input(tool_arg)?;
-            kitchen::find_in_kitchen(&ks, m, tool).map(|_| tool.pid)
-        } else {
-            kitchen::take_default(&mut ks, m, m.class("spatula")?, &[])
-        };
-        // Looked up after the spatula moved, so that the paths are those of the final state.
-        let object = kitchen::find_in_kitchen(&ks, m, call.input(object_arg)?);
-        let spread_in = call.input_arc("container-with-spread")?.clone();
-        let spread_container = kitchen::find_in_kitchen(&ks, m, &spread_in);
-        let (Some(object), Some(spread_container), Some(tool)) = (object, spread_container, tool)
-        else {
-            let failed = call.failed();
-            call.bind(output, 1.0, failed, Some(at))?;
-            if !tool_given {
-                let failed = call.failed();
-                call.bind(tool_arg, 0.0, failed, Some(at))?;
-            }
-            return call.bind_kitchen("kitchen-state-out", ks, at);
-        };
-        let items = kitchen::at(&ks, m, &object)
-            .map(|o| o.val(m.k.contents).clone())
-            .unwrap_or(Value::Nil);
-        if items.truthy() {
-            let spreadable = m.class("can-be-spread-upon")?;
-            let n = items
-                .items()
-                .iter()
-                .filter(|v| v.as_obj().is_some_and(|e| m.onto.is_a(e.class, spreadable)))
-                .count();
-            let spread = spread_in
-                .val(m.k.contents)
-                .items()
-                .first()
-                .and_then(|v| v.as_obj())
-                .cloned();
-            let spread = spread.ok_or_else(|| nil_error("AMOUNT"))?;
-            let (value, unit) = super::common::quantity_of(m, &spread)?;
-            let each = value
-                .div(Number::int(n as i64))
-                .ok_or_else(division_by_zero)?;
-            let each = Number::float(each.to_f32());
-            let spread_slot = m.slot("spread")?;
-            let spread_with = m.slot("spread-with")?;
-            let maker = &mut *call.maker;
-            update_contents(m, node_mut(m, &mut ks, &object)?, |item| {
-                let mut portion = maker.copy(&spread);
-                let a = amount(m, maker, each, unit);
-                set(m, &mut portion, m.k.amount, a)?;
-                set(m, &mut portion, spread_slot, Value::T)?;
-                set(m, item, spread_with, Value::obj(portion))
-            })?;
-        } else {
-            // Nothing to spread upon: the spread goes onto the container itself.
-            set_at(
-                m,
-                &mut ks,
-                &object,
-                m.k.contents,
-                spread_in.val(m.k.contents).clone(),
-            )?;
-        }
-        set_at(m, &mut ks, &spread_container, m.k.contents, Value::Nil)?;
-        super::common::mark_used(m, &mut ks, tool)?;
-        call.bind(output, 1.0, Value::Obj(node_at(m, &ks, &object)?), Some(at))?;
+fn spread(call: &mut Call<'_, '_>) -> Result<(), SimError> {
+    let object_arg = "object-to-be-spread";
+    let tool_arg = "can-spread-kitchen-tool";
+    let output = "container-with-objects-that-have-been-spread";
+    let tool_given = call.is_bound(tool_arg);
+    let at = done_at(call, object_arg, if tool_given { 120 } else { 20 })?;
+    let Start { m, mut ks, .. } = call.start()?;
+    let tool = call.tool(&mut ks, tool_arg, "spatula", Lookup::Kitchen)?;
+    // Looked up after the spatula moved, so that the paths are those of the final state.
+    let object = kitchen::find_in_kitchen(&ks, m, call.input(object_arg)?);
+    let spread_in = call.input_arc("container-with-spread")?.clone();
+    let spread_container = kitchen::find_in_kitchen(&ks, m, &spread_in);
+    let (Some(object), Some(spread_container), Some(tool)) = (object, spread_container, tool)
+    else {
+        call.fail(&[(output, 1.0, Some(at))])?;
         if !tool_given {
-            call.bind(tool_arg, 0.0, snapshot(m, &ks, tool)?, Some(at))?;
+            call.fail(&[(tool_arg, 0.0, Some(at))])?;
         }
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        return call.finish(ks, at);
+    };
+    let items = kitchen::at(&ks, m, &object)
+        .map(|o| o.val(m.k.contents).clone())
+        .unwrap_or(Value::Nil);
+    if items.truthy() {
+        let spreadable = m.class("can-be-spread-upon")?;
+        let n = items
+            .items()
+            .iter()
+            .filter(|v| v.as_obj().is_some_and(|e| m.onto.is_a(e.class, spreadable)))
+            .count();
+        let spread = first_of(m, &spread_in).ok_or(LispError::nil_argument("AMOUNT"))?;
+        let (value, unit) = quantity_of(m, &spread)?;
+        let each = value
+            .div(Number::int(n as i64))
+            .ok_or(LispError::DivisionByZero)?;
+        let each = Number::float(each.to_f32());
+        let spread_slot = m.slot("spread")?;
+        let spread_with = m.slot("spread-with")?;
+        let maker = &mut *call.maker;
+        update_contents(m, node_mut(m, &mut ks, &object)?, |item| {
+            let mut portion = maker.copy(&spread);
+            let a = amount(m, maker, each, unit);
+            set(m, &mut portion, m.k.amount, a)?;
+            set(m, &mut portion, spread_slot, Value::T)?;
+            set(m, item, spread_with, Value::obj(portion))
+        })?;
+    } else {
+        // Nothing to spread upon: the spread goes onto the container itself.
+        set_at(
+            m,
+            &mut ks,
+            &object,
+            m.k.contents,
+            spread_in.val(m.k.contents).clone(),
+        )?;
     }
+    set_at(m, &mut ks, &spread_container, m.k.contents, Value::Nil)?;
+    mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
+    call.bind(output, 1.0, Value::Obj(node_at(m, &ks, &object)?), Some(at))?;
+    if !tool_given {
+        call.bind(
+            tool_arg,
+            0.0,
+            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
+            Some(at),
+        )?;
+    }
+    call.finish(ks, at)
 }
 
 /// Grease and flour: coat a container with 10 g of an ingredient from the stores, or with the
@@ -408,6 +353,8 @@ struct Coat {
     source: &'static str,
     /// The slot of the container that receives the coating.
     slot: &'static str,
+    /// The reference's setter of `slot`, named in its error when the container is gone.
+    setter: &'static str,
     /// Grease marks the coating as spread.
     spread: bool,
 }
@@ -418,6 +365,7 @@ const GREASE: Coat = Coat {
     ingredient: "ingredient-to-grease-with",
     source: "butter",
     slot: "brushed-with",
+    setter: "(SETF BRUSHED-WITH)",
     spread: true,
 };
 
@@ -427,6 +375,7 @@ const FLOUR: Coat = Coat {
     ingredient: "ingredient-to-flour-with",
     source: "all-purpose-flour",
     slot: "sprinkled-with",
+    setter: "(SETF SPRINKLED-WITH)",
     spread: false,
 };
 
@@ -449,28 +398,48 @@ impl Coat {
         at: Number,
         set_time: bool,
     ) -> Result<(), SimError> {
-        let failed = call.failed();
-        call.bind(self.output, 1.0, failed, Some(at))?;
+        call.fail(&[(self.output, 1.0, Some(at))])?;
         if !call.is_bound(self.ingredient) {
-            let failed = call.failed();
-            call.bind(self.ingredient, 0.0, failed, None)?;
+            call.fail(&[(self.ingredient, 0.0, None)])?;
         }
         if set_time {
-            call.bind_kitchen("kitchen-state-out", ks, at)
+            call.finish(ks, at)
         } else {
-            call.bind("kitchen-state-out", 1.0, Value::Obj(ks), Some(at))
+            call.finish_untimed(ks, at)
         }
+    }
+
+    /// Put `coating` on the container at `container` (its path in the final state), mark it
+    /// used, bind the output and finish.
+    fn coat(
+        &self,
+        call: &mut Call<'_, '_>,
+        mut ks: Arc<Entity>,
+        container: Option<Path>,
+        coating: Value,
+        at: Number,
+    ) -> Result<(), SimError> {
+        let m = call.model;
+        let container = container.ok_or(LispError::nil_argument(self.setter))?;
+        let c = node_mut(m, &mut ks, &container)?;
+        set(m, c, m.slot(self.slot)?, coating)?;
+        set(m, c, m.k.used, Value::T)?;
+        call.bind(
+            self.output,
+            1.0,
+            Value::Obj(node_at(m, &ks, &container)?),
+            Some(at),
+        )?;
+        call.finish(ks, at)
     }
 
     /// 10 g taken from the first bowl of the source ingredient in the stores (the bowl ends up
     /// at the front of its place); the output ingredient is a detached copy of that bowl.
     fn coat_from_stores(&self, call: &mut Call<'_, '_>, at: Number) -> Result<(), SimError> {
-        let m = call.model;
-        let ks_in = call.kitchen_in()?.clone();
-        let mut ks = ks_in.clone();
+        let Start { m, mut ks, .. } = call.start()?;
         let target = call.input_arc(self.container)?.clone();
         let container = kitchen::find_in_kitchen(&ks, m, &target);
-        let source = kitchen::find_ingredient(&ks_in, m, m.class(self.source)?);
+        let source = kitchen::find_ingredient(&ks, m, m.class(self.source)?);
         // Grease checks only for a failed container (a missing butter is an error); flour fails
         // when the container or the flour is missing.
         let fails = if self.spread {
@@ -481,20 +450,12 @@ impl Coat {
         if fails {
             return self.fail(call, ks, at, true);
         }
-        let (bowl, place) = source.ok_or_else(|| nil_error("PERSISTENT-ID"))?;
+        let (bowl, place) = source.ok_or(LispError::nil_argument("PERSISTENT-ID"))?;
         if place.len() != 1 {
-            return Err(SimError::new(
-                "The function of a non-location place is undefined",
-            ));
+            return Err(LispError::NonLocationPlace.into());
         }
         let bowl_obj = node_at(m, &ks, &bowl)?;
-        let first = bowl_obj
-            .val(m.k.contents)
-            .items()
-            .first()
-            .and_then(|v| v.as_obj())
-            .cloned();
-        let first = first.ok_or_else(|| nil_error("AMOUNT"))?;
+        let first = first_of(m, &bowl_obj).ok_or(LispError::nil_argument("AMOUNT"))?;
         // The detached copy with 10 g of the ingredient.
         let mut copy_bowl = call.maker.copy(&bowl_obj);
         let mut coating = call.maker.copy(&first);
@@ -510,19 +471,19 @@ impl Coat {
         }
         set(m, &mut copy_bowl, m.k.contents, Value::list(rest))?;
         // The stored ingredient loses 10 of whatever unit it is in.
-        let (value, _) = super::common::quantity_of(m, &first)?;
+        let (value, _) = quantity_of(m, &first)?;
         let mut reduced = first.clone();
         let amt = reduced
             .val(m.k.amount)
             .as_obj()
             .cloned()
-            .ok_or_else(|| nil_error("QUANTITY"))?;
+            .ok_or(LispError::nil_argument("QUANTITY"))?;
         let mut amt = amt;
         let q = amt
             .val(m.k.quantity)
             .as_obj()
             .cloned()
-            .ok_or_else(|| nil_error("VALUE"))?;
+            .ok_or(LispError::nil_argument("VALUE"))?;
         let mut q = q;
         set(m, &mut q, m.k.value, Value::Num(value.sub(Number::int(10))))?;
         set(m, &mut amt, m.k.quantity, Value::obj(q))?;
@@ -533,50 +494,32 @@ impl Coat {
             *v = Value::obj(reduced);
         }
         set(m, bowl_mut, m.k.contents, Value::list(contents))?;
-        let moved = kitchen::remove(&mut ks, m, &bowl).ok_or_else(|| nil_error("CONTENTS"))?;
+        let moved =
+            kitchen::remove(&mut ks, m, &bowl).ok_or(LispError::nil_argument("CONTENTS"))?;
         kitchen::push_front(&mut ks, m, &place, moved);
-        // The container is looked up again: moving the bowl may shift its path.
-        let container = kitchen::find_in_kitchen(&ks, m, &target)
-            .ok_or_else(|| nil_error(&format!("(SETF {})", self.slot.to_uppercase())))?;
-        let c = node_mut(m, &mut ks, &container)?;
-        set(m, c, m.slot(self.slot)?, coating)?;
-        set(m, c, m.k.used, Value::T)?;
-        call.bind(
-            self.output,
-            1.0,
-            Value::Obj(node_at(m, &ks, &container)?),
-            Some(at),
-        )?;
         call.bind(self.ingredient, 0.0, Value::obj(copy_bowl), None)?;
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        // The container is looked up again: moving the bowl may shift its path.
+        let container = kitchen::find_in_kitchen(&ks, m, &target);
+        self.coat(call, ks, container, coating, at)
     }
 
     /// The whole first content of the given bowl coats the container; the bowl is emptied.
     fn coat_with_given(&self, call: &mut Call<'_, '_>, at: Number) -> Result<(), SimError> {
-        let m = call.model;
-        let mut ks = call.kitchen_in()?.clone();
+        let Start { m, mut ks, .. } = call.start()?;
         let target = call.input_arc(self.container)?.clone();
         let given = call.input_arc(self.ingredient)?.clone();
         let container = kitchen::find_in_kitchen(&ks, m, &target);
         let bowl = kitchen::find_in_kitchen(&ks, m, &given);
-        let first = |ks: &Entity, p: &Path| {
-            kitchen::at(ks, m, p).and_then(|b| {
-                b.val(m.k.contents)
-                    .items()
-                    .first()
-                    .and_then(|v| v.as_obj())
-                    .cloned()
-            })
-        };
+        let first = |ks: &Entity, p: &Path| kitchen::at(ks, m, p).and_then(|b| first_of(m, b));
         // Grease takes the bowl's content before checking anything (a missing bowl is an
         // error) and fails for failed inputs; flour fails when container or content is missing.
         let coating = if self.spread {
-            let bowl = bowl.as_ref().ok_or_else(|| nil_error("CONTENTS"))?;
+            let bowl = bowl.as_ref().ok_or(LispError::nil_argument("CONTENTS"))?;
             let coating = first(&ks, bowl);
             if call.is_failed(&given) || call.is_failed(&target) {
                 return self.fail(call, ks, at, false);
             }
-            coating.ok_or_else(|| nil_error("(SETF SPREAD)"))?
+            coating.ok_or(LispError::nil_argument("(SETF SPREAD)"))?
         } else {
             match (
                 container.is_some(),
@@ -586,23 +529,12 @@ impl Coat {
                 _ => return self.fail(call, ks, at, true),
             }
         };
-        let bowl = bowl.ok_or_else(|| nil_error("CONTENTS"))?;
+        let bowl = bowl.ok_or(LispError::nil_argument("CONTENTS"))?;
         let mut coating = coating;
         if self.spread {
             set(m, &mut coating, m.slot("spread")?, Value::T)?;
         }
         set_at(m, &mut ks, &bowl, m.k.contents, Value::Nil)?;
-        let container =
-            container.ok_or_else(|| nil_error(&format!("(SETF {})", self.slot.to_uppercase())))?;
-        let c = node_mut(m, &mut ks, &container)?;
-        set(m, c, m.slot(self.slot)?, Value::obj(coating))?;
-        set(m, c, m.k.used, Value::T)?;
-        call.bind(
-            self.output,
-            1.0,
-            Value::Obj(node_at(m, &ks, &container)?),
-            Some(at),
-        )?;
-        call.bind_kitchen("kitchen-state-out", ks, at)
+        self.coat(call, ks, container, Value::obj(coating), at)
     }
 }
