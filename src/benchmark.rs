@@ -5,6 +5,8 @@
 //! program runs on a fresh machine with no data at all.
 
 use crate::language::ast::Recipe;
+use crate::manifest::{self, ProfileManifest};
+pub use crate::manifest::{FileEntry, RecipeEntry, manifest, sha256_hex};
 use crate::profile::Profile;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -12,7 +14,6 @@ use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-const MANIFEST: &str = include_str!("../gold/benchmark.json");
 const DEMO_MANIFEST: &str = include_str!("../gold/demo/benchmark.json");
 
 /// The demo's gold networks, keyed by their `gold_file` in the demo manifest.
@@ -33,81 +34,6 @@ const DEMO_GOLD: [(&str, &str); 3] = [
 
 /// The `--benchmark` value that selects the embedded demo instead of a data folder.
 pub const DEMO: &str = "demo";
-
-#[derive(Deserialize)]
-struct ManifestFile {
-    profiles: std::collections::BTreeMap<String, ProfileManifest>,
-}
-
-impl ManifestFile {
-    fn profile(json: &str, profile: Profile) -> Option<ProfileManifest> {
-        let file: ManifestFile =
-            serde_json::from_str(json).expect("embedded manifests are valid (checked by tests)");
-        file.profiles.get(profile.name()).cloned()
-    }
-}
-
-/// What the project knows about one profile's benchmark data.
-#[derive(Clone, Debug, Deserialize)]
-pub struct ProfileManifest {
-    pub recipes: Vec<RecipeEntry>,
-    #[serde(default)]
-    pub files: Vec<FileEntry>,
-}
-
-impl ProfileManifest {
-    /// Whether `id` is one of the profile's recipes.
-    pub fn has(&self, id: &str) -> bool {
-        self.recipes.iter().any(|r| r.id == id)
-    }
-}
-
-#[derive(Clone, Debug, Deserialize)]
-pub struct RecipeEntry {
-    pub id: String,
-    /// The gold network's file, relative to the data folder.
-    pub gold_file: String,
-    /// The variable whose value is the recipe's dish (`?almond-crescent-cookies`).
-    pub primary_output_var: String,
-    pub recipe_text: String,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-pub struct FileEntry {
-    pub path: String,
-    pub size: u64,
-    pub sha256: String,
-}
-
-impl FileEntry {
-    /// Whether `bytes` are this file as the benchmark published it; `Err` says how they differ.
-    pub fn check(&self, bytes: &[u8]) -> Result<(), String> {
-        if bytes.len() as u64 != self.size {
-            return Err(format!(
-                "has {} bytes, the benchmark's has {}",
-                bytes.len(),
-                self.size
-            ));
-        }
-        let sum = sha256_hex(bytes);
-        if sum != self.sha256 {
-            return Err(format!(
-                "has SHA-256 {sum}, the benchmark's is {}",
-                self.sha256
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// The SHA-256 sum of `bytes` in lower-case hex, as the manifest writes it.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
 /// Whether a run scored against the published benchmark: the signature says which, so that a
 /// replaced gold file cannot pass for the benchmark's.
@@ -142,12 +68,6 @@ pub struct GoldFingerprint {
     pub first_difference: Option<String>,
 }
 
-/// The manifest of a profile.
-pub fn manifest(profile: Profile) -> ProfileManifest {
-    ManifestFile::profile(MANIFEST, profile)
-        .expect("gold/benchmark.json covers every profile (checked by tests)")
-}
-
 /// Where a profile's gold networks come from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DataSource {
@@ -170,7 +90,7 @@ impl DataSource {
         match self {
             DataSource::Folder(_) => Ok(manifest(profile)),
             DataSource::Demo => {
-                ManifestFile::profile(DEMO_MANIFEST, profile).ok_or(DataError::NoDemo { profile })
+                manifest::parse(DEMO_MANIFEST, profile).ok_or(DataError::NoDemo { profile })
             }
         }
     }
@@ -405,7 +325,7 @@ impl Benchmark {
             source: source.clone(),
             recipes,
             fingerprint: GoldFingerprint {
-                sha256: hex(&sum.finalize()),
+                sha256: manifest::hex(&sum.finalize()),
                 status,
                 first_difference,
             },

@@ -6,7 +6,7 @@
 //!
 //! No terminal code here: progress goes to a callback, so front ends draw it as they like.
 
-use crate::benchmark::manifest;
+use crate::manifest::manifest;
 use crate::profile::Profile;
 use std::fmt;
 use std::fs::{self, File};

@@ -41,6 +41,7 @@ pub mod fetch;
 #[cfg(feature = "gui")]
 pub mod gui;
 pub mod language;
+pub mod manifest;
 pub mod metrics;
 pub mod mistakes;
 pub mod network;

@@ -13,7 +13,7 @@ use cookingbot::language::parse::parse;
 use cookingbot::metrics::gold_run;
 use cookingbot::profile::Profile;
 use cookingbot::report::html::{RecipePage, ReportModel, render};
-use cookingbot::report::json::{DataSignature, Signature, SmatchSettings};
+use cookingbot::report::model::{DataSignature, Signature, SmatchSettings};
 use cookingbot::report::{Metric, MetricSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -8,7 +8,7 @@ use crate::language::ast::Recipe;
 use crate::report::batch::{
     RefusalReport, Row, Shard, ShardFile, ShardReport, UnitOutcome, UnitResult,
 };
-use crate::report::json::Signature;
+use crate::report::model::Signature;
 use crate::report::{MetricSet, RecipeResult};
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use rayon::prelude::*;

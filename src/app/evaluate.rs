@@ -13,7 +13,8 @@ use crate::profile::Profile;
 use crate::report::batch::{
     BatchReport, Bootstrap, Shard, ShardReport, Threshold, UnitOutcome, assemble,
 };
-use crate::report::json::{DataSignature, RecipeReport, Signature, SmatchSettings, value};
+use crate::report::json::value;
+use crate::report::model::{DataSignature, RecipeReport, Signature, SmatchSettings};
 use crate::report::{self, MetricSet};
 use serde_json::json;
 use std::io::Write;

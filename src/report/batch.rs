@@ -7,7 +7,7 @@
 //! format is written from. An unsharded run is assembled from its one report the same way, so
 //! merging shards writes exactly what one run writes.
 
-use super::json::{RecipeReport, Signature};
+use super::model::{RecipeReport, Signature};
 use super::{Metric, MetricSet, RecipeResult};
 use crate::metrics::corpus::{corpus_mean, nil_as_zero};
 use crate::metrics::significance::{Interval, Resamples, bootstrap_interval};

@@ -12,6 +12,7 @@ pub mod json;
 pub mod junit;
 pub mod leaderboard;
 pub mod markdown;
+pub mod model;
 pub mod output;
 pub mod simulation;
 

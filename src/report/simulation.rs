@@ -3,7 +3,7 @@
 //! never ran and why, the execution time and the final dish.
 
 use super::dish_tree::{self, DishNode};
-use super::json::number;
+use super::model::number;
 use crate::catalogue::Role;
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::line_col;

@@ -92,7 +92,7 @@ impl Model {
             catalogue,
             kitchen: Arc::new(kitchen),
             kitchen_pids,
-            kitchen_sha256: crate::benchmark::sha256_hex(kitchen_json.as_bytes()),
+            kitchen_sha256: crate::manifest::sha256_hex(kitchen_json.as_bytes()),
             registry,
             time_budget: DEFAULT_TIME_BUDGET,
         })

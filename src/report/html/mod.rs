@@ -12,7 +12,8 @@ pub(crate) use render::STYLE;
 pub use render::{escape, render};
 
 use super::dish_tree::{self, DishNode};
-use super::json::{DishDifferences, Signature, Summary};
+use super::json::Summary;
+use super::model::{DishDifferences, Signature};
 use super::simulation::SimulationReport;
 use super::{Metric, MetricSet, RecipeResult};
 use crate::catalogue::Role;

@@ -5,7 +5,8 @@ use super::{
 };
 use crate::report::Metric;
 use crate::report::dish_tree::DishNode;
-use crate::report::json::{DishDifferences, Summary};
+use crate::report::json::Summary;
+use crate::report::model::DishDifferences;
 use std::fmt::Write;
 
 /// The page style, shared with the leaderboard page.

@@ -1,0 +1,90 @@
+//! The benchmark manifest (`gold/benchmark.json`, ours): per profile, the recipes, where their
+//! gold networks and texts are, each recipe's dish variable, and the size and SHA-256 sum of
+//! every file of the published data. Plain data at the bottom of the crate: locating and
+//! downloading the data (`benchmark`, `fetch`) are built over it.
+
+use crate::profile::Profile;
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+
+const MANIFEST: &str = include_str!("../gold/benchmark.json");
+
+#[derive(Deserialize)]
+struct ManifestFile {
+    profiles: std::collections::BTreeMap<String, ProfileManifest>,
+}
+
+/// The manifest of `profile` in an embedded manifest file.
+pub(crate) fn parse(json: &str, profile: Profile) -> Option<ProfileManifest> {
+    let file: ManifestFile =
+        serde_json::from_str(json).expect("embedded manifests are valid (checked by tests)");
+    file.profiles.get(profile.name()).cloned()
+}
+
+/// What the project knows about one profile's benchmark data.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ProfileManifest {
+    pub recipes: Vec<RecipeEntry>,
+    #[serde(default)]
+    pub files: Vec<FileEntry>,
+}
+
+impl ProfileManifest {
+    /// Whether `id` is one of the profile's recipes.
+    pub fn has(&self, id: &str) -> bool {
+        self.recipes.iter().any(|r| r.id == id)
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct RecipeEntry {
+    pub id: String,
+    /// The gold network's file, relative to the data folder.
+    pub gold_file: String,
+    /// The variable whose value is the recipe's dish (`?almond-crescent-cookies`).
+    pub primary_output_var: String,
+    pub recipe_text: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct FileEntry {
+    pub path: String,
+    pub size: u64,
+    pub sha256: String,
+}
+
+impl FileEntry {
+    /// Whether `bytes` are this file as the benchmark published it; `Err` says how they differ.
+    pub fn check(&self, bytes: &[u8]) -> Result<(), String> {
+        if bytes.len() as u64 != self.size {
+            return Err(format!(
+                "has {} bytes, the benchmark's has {}",
+                bytes.len(),
+                self.size
+            ));
+        }
+        let sum = sha256_hex(bytes);
+        if sum != self.sha256 {
+            return Err(format!(
+                "has SHA-256 {sum}, the benchmark's is {}",
+                self.sha256
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The SHA-256 sum of `bytes` in lower-case hex, as the manifest writes it.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Bytes in lower-case hex.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The manifest of a profile.
+pub fn manifest(profile: Profile) -> ProfileManifest {
+    parse(MANIFEST, profile).expect("gold/benchmark.json covers every profile (checked by tests)")
+}

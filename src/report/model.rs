@@ -1,0 +1,278 @@
+//! What a report says, whatever its format: each recipe's values with the detail behind them,
+//! and the signature saying how they were computed. The batch model and every writer (JSON,
+//! markdown, HTML, JUnit) build on these; none of them is needed to build these.
+
+use super::{Metric, MetricSet, RecipeResult};
+use crate::benchmark::DataStatus;
+use crate::metrics::Detail;
+use crate::metrics::dish::DishDetail;
+use crate::number::Number;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A number as JSON: integers stay integers, ratios and single floats become the nearest
+/// double of their shortest decimal form (`0.755`, not `0.7549999952316284`).
+pub fn number(n: Number) -> serde_json::Value {
+    match n {
+        n if n.is_integer() => serde_json::Value::from(n.floor_i64()),
+        Number::Float(x) => shortest(x),
+        n => serde_json::Value::from(n.to_f64()),
+    }
+}
+
+fn shortest(x: f32) -> serde_json::Value {
+    x.to_string()
+        .parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map_or(serde_json::Value::Null, serde_json::Value::Number)
+}
+
+/// Everything that determines the numbers besides the input file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Signature {
+    pub tool: String,
+    pub version: String,
+    pub profile: String,
+    /// `builtin` or the kitchen file given with `--kitchen`.
+    pub kitchen: String,
+    pub metrics: Vec<Metric>,
+    pub smatch: SmatchSettings,
+    pub data: DataSignature,
+}
+
+/// Which data scored the run: two runs with the same fingerprints read the same bytes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DataSignature {
+    /// `official` only when every gold file matches the manifest's checksum.
+    pub status: DataStatus,
+    /// SHA-256 over the gold files read, in manifest order.
+    pub gold_sha256: String,
+    /// SHA-256 of the initial kitchen state's file.
+    pub kitchen_sha256: String,
+}
+
+impl DataSignature {
+    /// Text reports show the sums shortened, as git shows commits.
+    const SHOWN: usize = 12;
+
+    pub fn gold_short(&self) -> &str {
+        &self.gold_sha256[..Self::SHOWN.min(self.gold_sha256.len())]
+    }
+
+    pub fn kitchen_short(&self) -> &str {
+        &self.kitchen_sha256[..Self::SHOWN.min(self.kitchen_sha256.len())]
+    }
+}
+
+impl fmt::Display for DataSignature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "data {}, gold sha256 {}, kitchen sha256 {}",
+            self.status.name(),
+            self.gold_short(),
+            self.kitchen_short()
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SmatchSettings {
+    pub seed: u64,
+    pub restarts: usize,
+    pub exact: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecipeReport {
+    pub recipe_id: String,
+    pub smatch: Option<SmatchReport>,
+    pub goal_condition_success: Option<GoalRatio>,
+    pub dish_approximation_score: Option<f32>,
+    pub execution_time: Option<serde_json::Value>,
+    /// Gold goals the prediction did not reach, in gold execution order.
+    pub missed_goals: Vec<MissedGoal>,
+    /// How the chosen predicted dish differs from the gold dish.
+    pub dish: Option<DishDifferences>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SmatchReport {
+    pub f_score: f64,
+    pub precision: f64,
+    pub recall: f64,
+    pub matched_triples: usize,
+    pub test_triples: usize,
+    pub gold_triples: usize,
+    /// Matched triples of the reference's own search (smatch.py replayed), whatever the mode.
+    pub reference_climb: usize,
+    /// The proven optimum of matched triples (exact mode only; null when unproven).
+    pub optimum: Option<usize>,
+    pub hill_climbing_fell_short: bool,
+}
+
+/// Reached gold goals over all gold goals, exactly and as a float.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GoalRatio {
+    pub numerator: usize,
+    pub denominator: usize,
+    pub value: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MissedGoal {
+    /// 1-based position of the action in the gold network.
+    pub gold_action: usize,
+    pub gold_text: String,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DishDifferences {
+    /// 1-based position of the predicted action whose output was compared.
+    pub action: usize,
+    pub contents_ratio: f32,
+    pub container_ratio: f32,
+    /// Matched gold ingredients with their score and the slots that differ.
+    pub ingredients: Vec<IngredientDifference>,
+    pub missing: Vec<String>,
+    pub surplus: Vec<String>,
+    pub container: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IngredientDifference {
+    pub class: String,
+    pub score: f32,
+    pub differing: Vec<String>,
+}
+
+impl Signature {
+    /// This program's signature for a run with these settings.
+    pub fn new(
+        profile: String,
+        kitchen: String,
+        metrics: &MetricSet,
+        smatch: SmatchSettings,
+        data: DataSignature,
+    ) -> Signature {
+        Signature {
+            tool: "cookingbot-evaluator".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            profile,
+            kitchen,
+            metrics: metrics.iter().collect(),
+            smatch,
+            data,
+        }
+    }
+}
+
+/// One line for text reports: `cookingbot-evaluator 0.1.0; profile 2024; kitchen builtin;
+/// metrics goal-condition-success,...; smatch seed 42, restarts 4, exact no; data official,
+/// gold sha256 1a2b..., kitchen sha256 3c4d...`.
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let metrics: Vec<&str> = self.metrics.iter().map(|m| m.name()).collect();
+        write!(
+            f,
+            "{} {}; profile {}; kitchen {}; metrics {}; smatch seed {}, restarts {}, exact {}; {}",
+            self.tool,
+            self.version,
+            self.profile,
+            self.kitchen,
+            metrics.join(","),
+            self.smatch.seed,
+            self.smatch.restarts,
+            if self.smatch.exact { "yes" } else { "no" },
+            self.data
+        )
+    }
+}
+
+impl DishDifferences {
+    /// How the dish approximation score's chosen predicted dish differs from the gold dish.
+    pub fn of(detail: &Detail) -> Option<DishDifferences> {
+        let best = &detail.dish.scored[detail.dish.best?];
+        let empty = DishDetail::default();
+        let d = best.detail.as_ref().unwrap_or(&empty);
+        Some(DishDifferences {
+            action: best.predicate + 1,
+            contents_ratio: d.contents_ratio,
+            container_ratio: d.container_ratio,
+            ingredients: d
+                .matched
+                .iter()
+                .map(|m| IngredientDifference {
+                    class: m.class.clone(),
+                    score: m.score,
+                    differing: m.differing.clone(),
+                })
+                .collect(),
+            missing: d.missing.clone(),
+            surplus: d.surplus.clone(),
+            container: d.container_differences.clone(),
+        })
+    }
+}
+
+impl RecipeReport {
+    /// The unrounded value of a metric (`None` where the CSV prints `NIL`).
+    pub fn value(&self, m: Metric) -> Option<f64> {
+        match m {
+            Metric::SmatchScore => self.smatch.as_ref().map(|s| s.f_score),
+            Metric::GoalConditionSuccess => self.goal_condition_success.as_ref().map(|g| g.value),
+            Metric::DishApproximationScore => self.dish_approximation_score.map(f64::from),
+            Metric::ExecutionTime => self.execution_time.as_ref().and_then(|t| t.as_f64()),
+        }
+    }
+
+    pub fn new(r: &RecipeResult, metrics: &MetricSet) -> RecipeReport {
+        let detail = r.detail.as_ref();
+        let goal_condition_success = r.goal_condition_success.and_then(|ratio| {
+            let goals = &detail?.goals;
+            Some(GoalRatio {
+                numerator: goals.reached(),
+                denominator: goals.goals.len(),
+                value: ratio.to_f64(),
+            })
+        });
+        let missed_goals = match detail {
+            Some(d) if metrics.contains(Metric::GoalConditionSuccess) => d
+                .goals
+                .goals
+                .iter()
+                .filter(|g| g.reached_by.is_none())
+                .map(|g| MissedGoal {
+                    gold_action: g.gold_predicate + 1,
+                    gold_text: g.gold_text.clone(),
+                    reason: g.reason.clone(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let dish = detail
+            .filter(|_| metrics.contains(Metric::DishApproximationScore))
+            .and_then(DishDifferences::of);
+        RecipeReport {
+            recipe_id: r.recipe_id.clone(),
+            smatch: r.smatch.as_ref().map(|s| SmatchReport {
+                f_score: s.f_score,
+                precision: s.precision,
+                recall: s.recall,
+                matched_triples: s.matched,
+                test_triples: s.test_triples,
+                gold_triples: s.gold_triples,
+                reference_climb: s.reference_climb,
+                optimum: s.optimum,
+                hill_climbing_fell_short: s.hill_climbing_fell_short,
+            }),
+            goal_condition_success,
+            dish_approximation_score: r.dish_approximation_score,
+            execution_time: r.execution_time.map(number),
+            missed_goals,
+            dish,
+        }
+    }
+}
