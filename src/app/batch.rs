@@ -55,12 +55,12 @@ pub fn is_batch(inputs: &[PathBuf], files: &[PathBuf]) -> bool {
 }
 
 /// A solution file as its name in reports and its text, or why it cannot be read.
-pub struct Input {
-    pub name: String,
-    pub text: Result<String, String>,
+struct Input {
+    name: String,
+    text: Result<String, String>,
 }
 
-pub fn read_inputs(files: &[PathBuf]) -> Vec<Input> {
+fn read_inputs(files: &[PathBuf]) -> Vec<Input> {
     files
         .par_iter()
         .map(|path: &PathBuf| Input {
@@ -90,12 +90,13 @@ fn refusal_report(input: &Input, refusal: &Refusal) -> RefusalReport {
     }
 }
 
-/// The units of a batch's unit list (in order) that belong to `shard`.
-pub fn deal<T>(units: impl IntoIterator<Item = T>, shard: Shard) -> Vec<T> {
+/// The units (in order) of a stretch of the batch's unit list starting at position `first`
+/// that belong to `shard`.
+pub fn deal<T>(units: impl IntoIterator<Item = T>, first: usize, shard: Shard) -> Vec<T> {
     units
         .into_iter()
         .enumerate()
-        .filter(|(k, _)| shard.takes(*k))
+        .filter(|(k, _)| shard.takes(first + k))
         .map(|(_, unit)| unit)
         .collect()
 }
@@ -111,64 +112,83 @@ pub struct Run<'a> {
     pub progress: bool,
 }
 
-/// Score this run's shard of the inputs' work units, in parallel.
-pub fn score(run: Run<'_>, inputs: &[Input]) -> ShardReport {
-    let prepared: Vec<Prepared> = inputs
-        .par_iter()
-        .map(|input| {
-            let recipes = match &input.text {
-                Ok(text) => (run.evaluator.prepare(text)).map_err(|r| refusal_report(input, &r)),
-                Err(message) => Err(RefusalReport {
-                    message: message.clone(),
-                    rendered: format!("error: {message}\n"),
-                }),
-            };
-            Prepared { input, recipes }
-        })
-        .collect();
-    let units = deal(
-        prepared
-            .iter()
-            .enumerate()
-            .flat_map(|(f, p)| (0..p.units()).map(move |u| (f, u))),
-        run.shard,
-    );
+/// Score this run's shard of the files' work units, in parallel. Files are read a few at a
+/// time (one per thread) and dropped once scored, so a batch of any size holds the texts and
+/// networks of a few files only.
+pub fn score(run: Run<'_>, files: &[PathBuf]) -> ShardReport {
     let bar = if run.progress {
-        ProgressBar::with_draw_target(Some(units.len() as u64), ProgressDrawTarget::stderr())
+        ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr())
     } else {
         ProgressBar::hidden()
     };
-    let results: Vec<(usize, UnitResult)> = units
-        .par_iter()
-        .map(|&(f, unit)| {
-            let p = &prepared[f];
-            let outcome = match &p.recipes {
-                Err(refusal) => UnitOutcome::Refused(refusal.clone()),
-                Ok(recipes) => match run.evaluator.evaluate_recipe(&recipes[unit], run.metrics) {
-                    Ok(result) => UnitOutcome::Scored(Box::new(Row::new(&result, run.metrics))),
-                    Err(refusal) => UnitOutcome::Refused(refusal_report(p.input, &refusal)),
-                },
-            };
-            bar.inc(1);
-            (f, UnitResult { unit, outcome })
-        })
-        .collect();
-    bar.finish_and_clear();
-    let mut files: Vec<ShardFile> = prepared
-        .iter()
-        .map(|p| ShardFile {
+    let mut shard_files = Vec::with_capacity(files.len());
+    // The batch position of the next file's first unit: units are dealt to shards by it.
+    let mut first = 0;
+    for paths in files.chunks(rayon::current_num_threads().max(1)) {
+        let inputs = read_inputs(paths);
+        let prepared: Vec<Prepared> = inputs
+            .par_iter()
+            .map(|input| Prepared {
+                input,
+                recipes: prepare(&run, input),
+            })
+            .collect();
+        let units: Vec<(usize, usize)> = prepared
+            .iter()
+            .enumerate()
+            .flat_map(|(f, p)| (0..p.units()).map(move |u| (f, u)))
+            .collect();
+        let count = units.len();
+        let units = deal(units, first, run.shard);
+        first += count;
+        bar.inc_length(units.len() as u64);
+        let results: Vec<(usize, UnitResult)> = units
+            .par_iter()
+            .map(|&(f, unit)| {
+                let outcome = score_unit(&run, &prepared[f], unit);
+                bar.inc(1);
+                (f, UnitResult { unit, outcome })
+            })
+            .collect();
+        let chunk_start = shard_files.len();
+        shard_files.extend(prepared.iter().map(|p| ShardFile {
             file: p.input.name.clone(),
             units: p.units(),
             results: Vec::new(),
-        })
-        .collect();
-    for (f, result) in results {
-        files[f].results.push(result);
+        }));
+        for (f, result) in results {
+            shard_files[chunk_start + f].results.push(result);
+        }
     }
+    bar.finish_and_clear();
     ShardReport {
         signature: run.signature,
         shard: run.shard,
         batch: run.batch,
-        files,
+        files: shard_files,
+    }
+}
+
+/// A file's recipes, or the refusal of the whole file.
+fn prepare(run: &Run<'_>, input: &Input) -> Result<Vec<Recipe>, RefusalReport> {
+    match &input.text {
+        Ok(text) => run
+            .evaluator
+            .prepare(text)
+            .map_err(|r| refusal_report(input, &r)),
+        Err(message) => Err(RefusalReport {
+            message: message.clone(),
+            rendered: format!("error: {message}\n"),
+        }),
+    }
+}
+
+fn score_unit(run: &Run<'_>, p: &Prepared<'_>, unit: usize) -> UnitOutcome {
+    match &p.recipes {
+        Err(refusal) => UnitOutcome::Refused(refusal.clone()),
+        Ok(recipes) => match run.evaluator.evaluate_recipe(&recipes[unit], run.metrics) {
+            Ok(result) => UnitOutcome::Scored(Box::new(Row::new(&result, run.metrics))),
+            Err(refusal) => UnitOutcome::Refused(refusal_report(p.input, &refusal)),
+        },
     }
 }
