@@ -631,7 +631,7 @@ proptest! {
         let mut seen = vec![0usize; tagged.len()];
         let mut sizes = Vec::new();
         for index in 1..=count {
-            let dealt = deal(tagged.iter().copied(), Shard { index, count });
+            let dealt = deal(tagged.iter().copied(), 0, Shard { index, count });
             sizes.push(dealt.len());
             let mut last = None;
             for (k, unit) in dealt {
@@ -644,6 +644,14 @@ proptest! {
         prop_assert!(seen.iter().all(|&n| n == 1));
         let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
         prop_assert!(max - min <= 1, "shards differ by at most one unit: {:?}", sizes);
+        // Batches are read a few files at a time: dealing stretch by stretch from their
+        // positions deals the same units as dealing the whole list.
+        let shard = Shard { index: 1 + units.len() % count, count };
+        let mut stretched = Vec::new();
+        for (i, stretch) in tagged.chunks(1 + units.len() % 7).enumerate() {
+            stretched.extend(deal(stretch.iter().copied(), i * (1 + units.len() % 7), shard));
+        }
+        prop_assert_eq!(stretched, deal(tagged.iter().copied(), 0, shard));
     }
 }
 

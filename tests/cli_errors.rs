@@ -714,27 +714,122 @@ fn thousands_of_diagnostics_are_capped() {
     );
 }
 
+/// The issue's numbers that aborted on memory or never ended, each refused by `check` and by
+/// an evaluation before any simulation: exit 1, the value and its bound at file:line:col, no
+/// output.
 #[test]
-fn huge_fetch_is_refused_before_simulation() {
+fn huge_numbers_are_refused_before_simulation() {
     common::require_data!();
-    let s = Scratch::new("huge-fetch");
+    let fetch = "(fetch-and-proportion ?b ?ks2 ?ks ?t butter";
+    let cases = [
+        (
+            "(fetch-and-proportion ?p ?ks2 ?ks ?t tomato 2147483648 piece)".to_string(),
+            "the quantity 2147483648 is over the bound of 1000000",
+        ),
+        (
+            "(fetch ?b ?ks2 ?ks large-bowl 4294967296)".to_string(),
+            "the quantity 4294967296 is over the bound of 1000000",
+        ),
+        (
+            format!("{fetch} 1.5e38 g)"),
+            "the quantity 1.5e38 is over the bound of 1000000",
+        ),
+        (
+            // 1e11 g of butter, then portions of 25 g.
+            format!("{fetch} 1e11 g)\n(portion-and-arrange ?p ?ks3 ?ks2 ?b 25 g ?pattern ?top)"),
+            // Shown as the evaluator reads it, a float.
+            "the quantity 1.0e11 is over the bound of 1000000",
+        ),
+        (
+            format!("{fetch} 1/9223372036854775807 g)"),
+            "the quantity 1/9223372036854775807 is under the bound of 0.001 (other than 0)",
+        ),
+    ];
+    for (action, message) in cases {
+        let s = Scratch::new("huge-numbers");
+        let text = format!("#afghan-biscuits\n(get-kitchen ?ks)\n{action}\n");
+        let input = s.write("huge.solution", &text);
+        let value = message.split(' ').nth(2).unwrap().replace("1.0e", "1e");
+        let col = action.find(&value).unwrap() + 1;
+        let at = format!("{}:3:{col}", input.display());
+        let error = format!("error[E0109]: {message}");
+        let checked = evaluator(&[OsStr::new("check"), input.as_os_str()]);
+        assert_eq!(checked.code, 1, "{action}: {}", checked.stderr);
+        assert_stderr(&checked, &[&error, &at]);
+        let out = s.path("results.csv");
+        assert_failed(&evaluate(&input, &out), 1, &[&error, &at, REFUSED], &out);
+        assert_eq!(s.listing(), ["huge.solution"], "{action}");
+    }
+}
+
+#[test]
+fn escape_sequences_in_a_file_are_shown_escaped() {
+    let s = Scratch::new("escapes");
     let input = s.write(
-        "huge.solution",
-        "#afghan-biscuits\n(get-kitchen ?ks)\n(fetch ?b ?ks2 ?ks large-bowl 4294967296)\n",
+        "escapes.solution",
+        "#afghan-biscuits\n(get-kitchen ?ks)\n(fe\u{1b}]0;owned\u{7}tch ?b ?ks2 ?ks large-bowl 1)\n",
     );
-    let out = s.path("results.csv");
-    let o = evaluate(&input, &out);
-    assert_failed(
+    let o = evaluator(&[OsStr::new("check"), input.as_os_str()]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    // Control characters end a token: the form is cut there, and its line shown escaped.
+    assert_stderr(
         &o,
-        1,
         &[
-            "error[E0109]: the quantity 4294967296 is over the bound of 1000000",
-            &format!("{}:3:31", input.display()),
-            REFUSED,
+            "error[E0002]: this `(` is not closed on its line",
+            &format!("{}:3:1", input.display()),
+            "3 │ (fe?]0;owned?tch ?b ?ks2 ?ks large-bowl 1)\n",
         ],
-        &out,
     );
-    assert_eq!(s.listing(), ["huge.solution"]);
+    assert!(
+        !o.stderr.chars().any(|c| c.is_control() && c != '\n'),
+        "{:?}",
+        o.stderr
+    );
+}
+
+/// A batch is read a few files at a time: 20 files of 8 MB (160 MB) are scored in well under
+/// their total size. The peak is the child's, as the kernel counts it.
+#[test]
+fn a_batch_of_large_files_is_not_held_in_memory() {
+    common::require_data!();
+    let s = Scratch::new("large-batch");
+    let gold = std::fs::read_to_string(gold_file("afghan-biscuits")).unwrap();
+    let padded = format!("{gold}\n{}\n", " ".repeat(8 << 20));
+    for i in 0..20 {
+        s.write(&format!("f{i:02}.solution"), &padded);
+    }
+    let out = s.path("results.csv");
+    let peak = "import resource, subprocess, sys\n\
+        r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n\
+        print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)";
+    let Ok(run) = common::with_data(&mut Command::new("python3"))
+        .args([
+            "-c",
+            peak,
+            env!("CARGO_BIN_EXE_cookingbot-evaluator"),
+            "-input",
+        ])
+        .arg(&s.dir)
+        .arg("-output")
+        .arg(&out)
+        .env("RAYON_NUM_THREADS", "2")
+        .output()
+    else {
+        eprintln!("skipped: python3 is needed to measure the child's peak memory");
+        return;
+    };
+    let said = String::from_utf8(run.stdout).unwrap();
+    let (code, kb) = said.trim().split_once(' ').unwrap();
+    assert_eq!(code, "0", "{said}");
+    let kb: u64 = kb.parse().unwrap();
+    assert!(kb < 100 * 1024, "peak {kb} kB for 160 MB of files");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(
+        csv.lines()
+            .filter(|l| l.contains("afghan-biscuits"))
+            .count(),
+        20
+    );
 }
 
 #[test]

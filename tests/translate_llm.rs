@@ -18,14 +18,26 @@ use cookingbot::translate::{Translator, check_solution};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// One scripted answer of the fake server: status, body, delay before answering.
+/// One scripted answer of the fake server: status, body, delay before answering, and how the
+/// body is sent.
 #[derive(Clone)]
 struct Scripted {
     status: u16,
     body: String,
     delay: Duration,
+    pace: Pace,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Pace {
+    /// The whole body at once.
+    Whole,
+    /// One byte per second (a trickling server).
+    Trickle,
+    /// The body repeated until the client hangs up (no length: the connection's end ends it).
+    Endless,
 }
 
 fn ok(content: &str) -> Scripted {
@@ -34,6 +46,7 @@ fn ok(content: &str) -> Scripted {
         status: 200,
         body: body.to_string(),
         delay: Duration::ZERO,
+        pace: Pace::Whole,
     }
 }
 
@@ -42,6 +55,7 @@ fn status(code: u16) -> Scripted {
         status: code,
         body: "{\"error\": \"busy\"}".into(),
         delay: Duration::ZERO,
+        pace: Pace::Whole,
     }
 }
 
@@ -80,26 +94,45 @@ fn fake_server_on_localhost(script: Vec<Scripted>) -> (String, Arc<Mutex<Vec<Str
             log.lock().unwrap().push(String::from_utf8(body).unwrap());
             std::thread::sleep(answer.delay);
             let mut stream = stream;
+            let length = match answer.pace {
+                Pace::Endless => String::new(),
+                _ => format!("Content-Length: {}\r\n", answer.body.len()),
+            };
             let _ = write!(
                 stream,
-                "HTTP/1.1 {} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+                "HTTP/1.1 {} X\r\nContent-Type: application/json\r\n{length}Connection: close\r\n\r\n",
                 answer.status,
-                answer.body.len(),
-                answer.body
             );
+            match answer.pace {
+                Pace::Whole => {
+                    let _ = stream.write_all(answer.body.as_bytes());
+                }
+                Pace::Trickle => {
+                    for b in answer.body.bytes() {
+                        if stream.write_all(&[b]).is_err() {
+                            break;
+                        }
+                        std::thread::sleep(Duration::from_secs(1));
+                    }
+                }
+                Pace::Endless => while stream.write_all(answer.body.as_bytes()).is_ok() {},
+            }
         }
     });
     (url, seen)
 }
 
-fn config(url: &str, retries: u32, timeout: Duration) -> ServerConfig {
+fn config(url: &str, retries: u32) -> ServerConfig {
     ServerConfig {
         url: url.into(),
         key: Some("test-key".into()),
-        timeout,
         retries,
         backoff: Duration::from_millis(10),
     }
+}
+
+fn in_secs(seconds: u64) -> Instant {
+    Instant::now() + Duration::from_secs(seconds)
 }
 
 fn request(text: &str) -> ChatRequest {
@@ -117,8 +150,11 @@ fn request(text: &str) -> ChatRequest {
 fn a_server_error_is_retried_and_the_answer_read() {
     let (url, seen) =
         fake_server_on_localhost(vec![status(500), status(429), ok("(get-kitchen ?k)")]);
-    let mut b = HttpBackend::new(config(&url, 3, Duration::from_secs(5)));
-    assert_eq!(b.complete(&request("hi")).unwrap(), "(get-kitchen ?k)");
+    let mut b = HttpBackend::new(config(&url, 3));
+    assert_eq!(
+        b.complete(&request("hi"), in_secs(5)).unwrap(),
+        "(get-kitchen ?k)"
+    );
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), 3);
     assert_eq!(seen[0], request("hi").canonical());
@@ -128,9 +164,9 @@ fn a_server_error_is_retried_and_the_answer_read() {
 fn retries_are_bounded() {
     let (url, seen) =
         fake_server_on_localhost(vec![status(503), status(503), status(503), ok("late")]);
-    let mut b = HttpBackend::new(config(&url, 2, Duration::from_secs(5)));
+    let mut b = HttpBackend::new(config(&url, 2));
     assert_eq!(
-        b.complete(&request("hi")).unwrap_err(),
+        b.complete(&request("hi"), in_secs(5)).unwrap_err(),
         ChatError::Unavailable("3 attempts failed; last: HTTP 503".into())
     );
     assert_eq!(seen.lock().unwrap().len(), 3);
@@ -139,8 +175,8 @@ fn retries_are_bounded() {
 #[test]
 fn a_client_error_is_not_retried() {
     let (url, seen) = fake_server_on_localhost(vec![status(400), ok("never")]);
-    let mut b = HttpBackend::new(config(&url, 3, Duration::from_secs(5)));
-    let e = b.complete(&request("hi")).unwrap_err();
+    let mut b = HttpBackend::new(config(&url, 3));
+    let e = b.complete(&request("hi"), in_secs(5)).unwrap_err();
     assert_eq!(
         e,
         ChatError::Protocol("HTTP 400: {\"error\": \"busy\"}".into())
@@ -155,13 +191,89 @@ fn a_slow_server_times_out() {
         ..ok("too late")
     };
     let (url, _) = fake_server_on_localhost(vec![slow]);
-    let mut b = HttpBackend::new(config(&url, 0, Duration::from_millis(200)));
-    match b.complete(&request("hi")) {
+    let mut b = HttpBackend::new(config(&url, 0));
+    match b.complete(&request("hi"), Instant::now() + Duration::from_millis(200)) {
         Err(ChatError::Unavailable(m)) => {
             assert!(m.starts_with("1 attempts failed; last: "), "{m}")
         }
         other => panic!("expected a timeout, got {other:?}"),
     }
+}
+
+#[test]
+fn a_trickling_server_holds_a_request_until_the_deadline_only_retries_included() {
+    let trickle = Scripted {
+        pace: Pace::Trickle,
+        ..ok("(get-kitchen ?k)")
+    };
+    let (url, seen) = fake_server_on_localhost(vec![trickle.clone(), trickle.clone(), trickle]);
+    let mut b = HttpBackend::new(config(&url, 3));
+    let started = Instant::now();
+    let e = b.complete(&request("hi"), in_secs(2)).unwrap_err();
+    let took = started.elapsed();
+    match e {
+        ChatError::Unavailable(m) => assert!(
+            m.starts_with("no answer before the recipe's deadline (1 attempts; last: "),
+            "{m}"
+        ),
+        other => panic!("expected the deadline, got {other:?}"),
+    }
+    assert!(took < Duration::from_secs(4), "{took:?}");
+    assert_eq!(seen.lock().unwrap().len(), 1, "no retry after the deadline");
+}
+
+#[test]
+fn an_endless_answer_is_cut_at_the_byte_cap_and_not_retried() {
+    use cookingbot::translate::llm::chat::MAX_RESPONSE_BYTES;
+    let endless = Scripted {
+        pace: Pace::Endless,
+        ..ok(&"x".repeat(64 * 1024))
+    };
+    let (url, seen) = fake_server_on_localhost(vec![endless, ok("never")]);
+    let mut b = HttpBackend::new(config(&url, 3));
+    assert_eq!(
+        b.complete(&request("hi"), in_secs(30)).unwrap_err(),
+        ChatError::Protocol(format!(
+            "the answer is larger than {MAX_RESPONSE_BYTES} bytes"
+        ))
+    );
+    assert_eq!(MAX_RESPONSE_BYTES, 1 << 20);
+    assert_eq!(seen.lock().unwrap().len(), 1);
+}
+
+#[test]
+fn a_request_over_the_byte_cap_is_not_sent() {
+    use cookingbot::translate::llm::chat::MAX_REQUEST_BYTES;
+    let (url, seen) = fake_server_on_localhost(vec![ok("never")]);
+    let mut b = HttpBackend::new(config(&url, 0));
+    let big = request(&"y".repeat(MAX_REQUEST_BYTES));
+    let size = big.canonical().len();
+    assert_eq!(
+        b.complete(&big, in_secs(5)).unwrap_err(),
+        ChatError::Protocol(format!(
+            "the request is {size} bytes, over the limit of {MAX_REQUEST_BYTES}"
+        ))
+    );
+    assert!(seen.lock().unwrap().is_empty());
+}
+
+#[test]
+fn escape_sequences_from_the_server_are_shown_escaped_and_cut_short() {
+    let hostile = Scripted {
+        status: 400,
+        body: format!("\u{1b}[31mred\u{1b}]0;title\u{7}{}", "z".repeat(400)),
+        delay: Duration::ZERO,
+        pace: Pace::Whole,
+    };
+    let (url, _) = fake_server_on_localhost(vec![hostile]);
+    let mut b = HttpBackend::new(config(&url, 0));
+    assert_eq!(
+        b.complete(&request("hi"), in_secs(5)).unwrap_err(),
+        ChatError::Protocol(format!(
+            "HTTP 400: ?[31mred?]0;title?{}...",
+            "z".repeat(282)
+        ))
+    );
 }
 
 #[test]
@@ -189,10 +301,16 @@ fn responses_are_read_permissively() {
 fn the_cache_stores_answers_and_replays_them_offline() {
     let dir = tempfile::tempdir().unwrap();
     let (url, seen) = fake_server_on_localhost(vec![ok("answer \u{e9} 1")]);
-    let server = HttpBackend::new(config(&url, 0, Duration::from_secs(5)));
+    let server = HttpBackend::new(config(&url, 0));
     let mut online = CachedBackend::new(dir.path().to_path_buf(), Some(Box::new(server)));
-    assert_eq!(online.complete(&request("q")).unwrap(), "answer \u{e9} 1");
-    assert_eq!(online.complete(&request("q")).unwrap(), "answer \u{e9} 1");
+    assert_eq!(
+        online.complete(&request("q"), in_secs(5)).unwrap(),
+        "answer \u{e9} 1"
+    );
+    assert_eq!(
+        online.complete(&request("q"), in_secs(5)).unwrap(),
+        "answer \u{e9} 1"
+    );
     assert_eq!(
         seen.lock().unwrap().len(),
         1,
@@ -201,9 +319,12 @@ fn the_cache_stores_answers_and_replays_them_offline() {
     let file = dir.path().join(format!("{}.json", request("q").key()));
     assert!(file.is_file());
     let mut offline = CachedBackend::new(dir.path().to_path_buf(), None);
-    assert_eq!(offline.complete(&request("q")).unwrap(), "answer \u{e9} 1");
     assert_eq!(
-        offline.complete(&request("other")).unwrap_err(),
+        offline.complete(&request("q"), in_secs(5)).unwrap(),
+        "answer \u{e9} 1"
+    );
+    assert_eq!(
+        offline.complete(&request("other"), in_secs(5)).unwrap_err(),
         ChatError::NotCached(request("other").key())
     );
     assert_eq!(request("q").key().len(), 64);
@@ -217,7 +338,7 @@ struct ScriptedModel {
 }
 
 impl ChatBackend for ScriptedModel {
-    fn complete(&mut self, request: &ChatRequest) -> Result<String, ChatError> {
+    fn complete(&mut self, request: &ChatRequest, _: Instant) -> Result<String, ChatError> {
         self.requests.lock().unwrap().push(request.clone());
         Ok(if self.answers.len() > 1 {
             self.answers.remove(0)
@@ -341,7 +462,7 @@ fn without_fallback_a_model_that_never_gives_a_network_is_an_error_and_repairs_s
         .translate(&from_text(RECIPE, "x").unwrap(), 0)
         .unwrap_err();
     assert!(
-        err.0.starts_with(
+        err.message.starts_with(
             "no valid network from the model (round 0: 1 problem(s), first: recipe `cucumber-bites` is empty: it needs exactly one get-kitchen, found 0; round 1:"
         ),
         "{err}"
@@ -422,4 +543,141 @@ fn benchmark_examples_never_include_the_recipe_being_translated() {
         assert_eq!(got.len(), 29, "{}", e.id);
         assert!(got.iter().all(|g| g.id != e.id), "{}", e.id);
     }
+}
+
+fn evaluator_command() -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"));
+    common::with_data(&mut c);
+    c
+}
+
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/translate/butter-cookies.txt"
+);
+
+/// `translate --translator llm` against the fake server at `url`, writing `out`.
+fn translate_llm(url: &str, out: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    evaluator_command()
+        .args([
+            "translate",
+            FIXTURE,
+            "--translator",
+            "llm",
+            "--llm-url",
+            url,
+        ])
+        .args(["--repair-rounds", "0", "-o"])
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn translate_with_the_model_fails_when_no_answer_validates_unless_fallback_rules() {
+    let hostile = Scripted {
+        status: 400,
+        body: "\u{1b}]0;owned\u{7}\u{1b}[2J".into(),
+        delay: Duration::ZERO,
+        pace: Pace::Whole,
+    };
+    let (url, _) = fake_server_on_localhost(vec![ok("no"), ok("no"), hostile]);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.solution");
+
+    let refused = translate_llm(&url, &out, &[]);
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("error: {FIXTURE}: no valid network from the model (round 0: 1 problem(s), first: recipe `butter-cookies` is empty: it needs exactly one get-kitchen, found 0)\n")),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+
+    let rules = translate_llm(&url, &out, &["--fallback", "rules"]);
+    let stderr = String::from_utf8(rules.stderr).unwrap();
+    assert_eq!(rules.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("note: butter-cookies: no valid network from the model; the rules translator's network is used\n"),
+        "{stderr}"
+    );
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .starts_with("#butter-cookies\n(get-kitchen ")
+    );
+    std::fs::remove_file(&out).unwrap();
+
+    let escaped = translate_llm(&url, &out, &[]);
+    let stderr = String::from_utf8(escaped.stderr).unwrap();
+    assert_eq!(escaped.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "(round 0: unusable answer from the language model server: HTTP 400: ?]0;owned??[2J)\n"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains('\u{1b}') && !stderr.contains('\u{7}'),
+        "{stderr:?}"
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn translate_with_a_trickling_server_stops_at_the_recipe_deadline() {
+    let trickle = Scripted {
+        pace: Pace::Trickle,
+        ..ok("(get-kitchen ?k)")
+    };
+    let (url, seen) = fake_server_on_localhost(vec![trickle.clone(), trickle]);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.solution");
+    let started = Instant::now();
+    let run = translate_llm(&url, &out, &["--timeout", "2"]);
+    let took = started.elapsed();
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("error: {FIXTURE}: no valid network from the model (round 0: the language model server is unavailable: no answer before the recipe's deadline (1 attempts; last: ")),
+        "{stderr}"
+    );
+    assert!(took < Duration::from_secs(6), "{took:?}");
+    assert_eq!(seen.lock().unwrap().len(), 1);
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_benchmark_of_the_model_with_no_server_fails_fast_and_writes_no_table() {
+    common::require_data!();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    // The listener is closed: the port refuses connections.
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let run = evaluator_command()
+        .args(["benchmark", "--translator", "llm", "--llm-url"])
+        .arg(format!("http://127.0.0.1:{port}/v1"))
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("no valid network from the model (round 0: the language model server is unavailable: 4 attempts failed; last: "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with("error: the benchmark stops: without answers from the model its table would measure the server, not the model\n"),
+        "{stderr}"
+    );
+    assert!(run.stdout.is_empty());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    assert!(took < Duration::from_secs(30), "{took:?}");
 }

@@ -17,7 +17,7 @@ use cookingbot::translate::recipe_text::from_text;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The server process, stopped when the test ends.
 struct Server(Child);
@@ -36,8 +36,8 @@ struct Recording {
 }
 
 impl ChatBackend for Recording {
-    fn complete(&mut self, request: &ChatRequest) -> Result<String, ChatError> {
-        let a = self.inner.complete(request)?;
+    fn complete(&mut self, request: &ChatRequest, deadline: Instant) -> Result<String, ChatError> {
+        let a = self.inner.complete(request, deadline)?;
         self.answers.lock().unwrap().push(a.clone());
         Ok(a)
     }
@@ -76,7 +76,6 @@ fn smollm2_translates_a_short_recipe_into_a_valid_network() {
         inner: HttpBackend::new(ServerConfig {
             url,
             key: None,
-            timeout: Duration::from_secs(600),
             retries: 5,
             backoff: Duration::from_secs(1),
         }),
@@ -88,6 +87,7 @@ fn smollm2_translates_a_short_recipe_into_a_valid_network() {
         grammar: true,
         temperature: 0.0,
         max_tokens: 200,
+        deadline: Duration::from_secs(600),
         ..LlmConfig::default()
     };
     let mut t = LlmTranslator::new(&model, Box::new(backend), config, Vec::new());

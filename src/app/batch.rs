@@ -57,12 +57,12 @@ pub fn is_batch(inputs: &[PathBuf], files: &[PathBuf]) -> bool {
 }
 
 /// A solution file as its name in reports and its text, or why it cannot be read.
-pub struct Input {
-    pub name: String,
-    pub text: Result<String, String>,
+struct Input {
+    name: String,
+    text: Result<String, String>,
 }
 
-pub fn read_inputs(files: &[PathBuf]) -> Vec<Input> {
+fn read_inputs(files: &[PathBuf]) -> Vec<Input> {
     files
         .par_iter()
         .map(|path: &PathBuf| Input {
@@ -92,12 +92,13 @@ fn refusal_report(input: &Input, refusal: &Refusal) -> RefusalReport {
     }
 }
 
-/// The units of a batch's unit list (in order) that belong to `shard`.
-pub fn deal<T>(units: impl IntoIterator<Item = T>, shard: Shard) -> Vec<T> {
+/// The units (in order) of a stretch of the batch's unit list starting at position `first`
+/// that belong to `shard`.
+pub fn deal<T>(units: impl IntoIterator<Item = T>, first: usize, shard: Shard) -> Vec<T> {
     units
         .into_iter()
         .enumerate()
-        .filter(|(k, _)| shard.takes(*k))
+        .filter(|(k, _)| shard.takes(first + k))
         .map(|(_, unit)| unit)
         .collect()
 }
@@ -142,96 +143,86 @@ impl Memo {
     }
 }
 
-/// Score this run's shard of the inputs' work units, in parallel.
-pub fn score(run: Run<'_>, inputs: &[Input]) -> ShardReport {
-    let prepared: Vec<Prepared> = inputs
-        .par_iter()
-        .map(|input| {
-            let recipes = match &input.text {
-                Ok(text) => (run.evaluator.prepare(text)).map_err(|r| refusal_report(input, &r)),
-                Err(message) => Err(RefusalReport {
-                    message: message.clone(),
-                    rendered: format!("error: {message}\n"),
-                }),
-            };
-            Prepared { input, recipes }
-        })
-        .collect();
-    let units = deal(
-        prepared
-            .iter()
-            .enumerate()
-            .flat_map(|(f, p)| (0..p.units()).map(move |u| (f, u))),
-        run.shard,
-    );
+/// Score this run's shard of the files' work units, in parallel. Files are read a few at a
+/// time (one per thread) and dropped once scored, so a batch of any size holds the texts and
+/// networks of a few files only.
+pub fn score(run: Run<'_>, files: &[PathBuf]) -> ShardReport {
     let bar = if run.progress {
-        ProgressBar::with_draw_target(Some(units.len() as u64), ProgressDrawTarget::stderr())
+        ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr())
     } else {
         ProgressBar::hidden()
     };
-    let results: Vec<(usize, UnitResult)> = units
-        .par_iter()
-        .map(|&(f, unit)| {
-            let p = &prepared[f];
-            let outcome = match &p.recipes {
-                Err(refusal) => UnitOutcome::Refused(refusal.clone()),
-                Ok(recipes) => match run
-                    .memo
-                    .evaluate(run.evaluator, &recipes[unit], run.metrics)
-                {
-                    Ok(result) => UnitOutcome::Scored(Box::new(Row::new(&result, run.metrics))),
-                    Err(refusal) => UnitOutcome::Refused(refusal_report(p.input, &refusal)),
-                },
-            };
-            bar.inc(1);
-            (f, UnitResult { unit, outcome })
-        })
-        .collect();
-    bar.finish_and_clear();
-    let mut files: Vec<ShardFile> = prepared
-        .iter()
-        .map(|p| ShardFile {
+    let mut shard_files = Vec::with_capacity(files.len());
+    // The batch position of the next file's first unit: units are dealt to shards by it.
+    let mut first = 0;
+    for paths in files.chunks(rayon::current_num_threads().max(1)) {
+        let inputs = read_inputs(paths);
+        let prepared: Vec<Prepared> = inputs
+            .par_iter()
+            .map(|input| Prepared {
+                input,
+                recipes: prepare(&run, input),
+            })
+            .collect();
+        let units: Vec<(usize, usize)> = prepared
+            .iter()
+            .enumerate()
+            .flat_map(|(f, p)| (0..p.units()).map(move |u| (f, u)))
+            .collect();
+        let count = units.len();
+        let units = deal(units, first, run.shard);
+        first += count;
+        bar.inc_length(units.len() as u64);
+        let results: Vec<(usize, UnitResult)> = units
+            .par_iter()
+            .map(|&(f, unit)| {
+                let outcome = score_unit(&run, &prepared[f], unit);
+                bar.inc(1);
+                (f, UnitResult { unit, outcome })
+            })
+            .collect();
+        let chunk_start = shard_files.len();
+        shard_files.extend(prepared.iter().map(|p| ShardFile {
             file: p.input.name.clone(),
             units: p.units(),
             results: Vec::new(),
-        })
-        .collect();
-    for (f, result) in results {
-        files[f].results.push(result);
+        }));
+        for (f, result) in results {
+            shard_files[chunk_start + f].results.push(result);
+        }
     }
+    bar.finish_and_clear();
     ShardReport {
         signature: run.signature,
         shard: run.shard,
         batch: run.batch,
-        files,
+        files: shard_files,
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::benchmark::DataSource;
-    use crate::profile::Profile;
+/// A file's recipes, or the refusal of the whole file.
+fn prepare(run: &Run<'_>, input: &Input) -> Result<Vec<Recipe>, RefusalReport> {
+    match &input.text {
+        Ok(text) => run
+            .evaluator
+            .prepare(text)
+            .map_err(|r| refusal_report(input, &r)),
+        Err(message) => Err(RefusalReport {
+            message: message.clone(),
+            rendered: format!("error: {message}\n"),
+        }),
+    }
+}
 
-    /// The same network laid out differently is one memo entry, with the scores of a fresh
-    /// evaluation.
-    #[test]
-    fn a_network_held_twice_is_scored_once() {
-        let evaluator = Evaluator::new(Profile::R2024, DataSource::Demo).unwrap();
-        let text = include_str!("../../gold/demo/garden-salad.solution");
-        let spaced = text.replace('\n', "\n\n");
-        let metrics = MetricSet::default();
-        let memo = Memo::default();
-        let first = &evaluator.prepare(text).unwrap()[0];
-        let second = &evaluator.prepare(&spaced).unwrap()[0];
-        assert_ne!(first.predicates[1].span, second.predicates[1].span);
-        let a = memo.evaluate(&evaluator, first, &metrics).unwrap();
-        let b = memo.evaluate(&evaluator, second, &metrics).unwrap();
-        assert_eq!(memo.0.lock().unwrap().len(), 1);
-        let fresh = evaluator.evaluate_recipe(second, &metrics).unwrap();
-        for m in metrics.iter() {
-            assert_eq!(a.formatted(m), fresh.formatted(m));
-            assert_eq!(b.formatted(m), fresh.formatted(m));
-        }
+fn score_unit(run: &Run<'_>, p: &Prepared<'_>, unit: usize) -> UnitOutcome {
+    match &p.recipes {
+        Err(refusal) => UnitOutcome::Refused(refusal.clone()),
+        Ok(recipes) => match run
+            .memo
+            .evaluate(run.evaluator, &recipes[unit], run.metrics)
+        {
+            Ok(result) => UnitOutcome::Scored(Box::new(Row::new(&result, run.metrics))),
+            Err(refusal) => UnitOutcome::Refused(refusal_report(p.input, &refusal)),
+        },
     }
 }

@@ -6,6 +6,7 @@ use super::check::{EXIT_INVALID, EXIT_UNREADABLE};
 use super::data::{self, DataRequest};
 use crate::benchmark::{self, DataSource};
 use crate::evaluate::Evaluator;
+use crate::language::diagnostic::terminal_safe;
 use crate::metrics::corpus::corpus_mean;
 use crate::profile::Profile;
 use crate::report::{Metric, MetricSet, RecipeResult, write_atomically};
@@ -36,7 +37,8 @@ struct Row {
 }
 
 /// Run the benchmark with a translator; the table on `out`, files under `opts.out`.
-/// Exit codes: 0 done, 1 a table file cannot be written, 2 no usable benchmark data.
+/// Exit codes: 0 done, 1 a table file cannot be written, 2 no usable benchmark data or no
+/// model to ask (nothing written).
 pub fn run(
     opts: &BenchOptions,
     translator: &mut dyn Translator,
@@ -91,9 +93,19 @@ pub fn run(
             problem: None,
         };
         for sample in 0..opts.samples.max(1) {
-            let scored = translator
-                .translate(&text, sample)
-                .map_err(|e| e.to_string())
+            let translated = match translator.translate(&text, sample) {
+                Err(e) if e.unavailable => {
+                    let line = format!(
+                        "error: {}: {e}\nerror: the benchmark stops: without answers from the model its table would measure the server, not the model",
+                        entry.id
+                    );
+                    let _ = writeln!(err, "{}", terminal_safe(&line));
+                    return EXIT_UNREADABLE;
+                }
+                t => t,
+            };
+            let scored = translated
+                .map_err(|e| terminal_safe(&e.message).into_owned())
                 .and_then(|t| {
                     evaluator
                         .evaluate(&t.solution, &metrics)

@@ -9,7 +9,7 @@ use crate::app::evaluate::{self, EvaluateOptions, Format, MergeOptions};
 use crate::app::fetch::{self, FetchOptions};
 use crate::app::report::{self, ReportOptions};
 use crate::app::simulate::{self, SimulateOptions};
-use crate::app::translate::{self, LlmOptions, Setup, TranslateOptions, TranslatorKind};
+use crate::app::translate::{self, Fallback, LlmOptions, Setup, TranslateOptions, TranslatorKind};
 use crate::benchmark::{self, DataError, DataSource};
 use crate::metrics::smatch::SmatchConfig;
 use crate::ontology::Ontology;
@@ -329,6 +329,10 @@ enum Command {
         output: Option<PathBuf>,
         #[arg(long, value_enum, default_value = "rules")]
         translator: TranslatorKind,
+        /// What to write when the language model gives no valid network (default: nothing,
+        /// exit 1).
+        #[arg(long, value_enum)]
+        fallback: Option<Fallback>,
         #[command(flatten)]
         llm: LlmOptions,
     },
@@ -601,6 +605,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
             input,
             output,
             translator,
+            fallback,
             llm,
         }) => {
             let opts = TranslateOptions {
@@ -612,6 +617,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                 benchmark: cli.benchmark,
                 offline: cli.offline,
                 llm,
+                fallback,
             };
             translate::run(&opts, &mut stdout, &mut stderr)
         }

@@ -232,7 +232,6 @@ fn system_scores(
     err: &mut dyn Write,
 ) -> Result<Vec<Vec<Option<f64>>>, String> {
     let files = batch::solution_files(std::slice::from_ref(&system.to_path_buf()))?;
-    let inputs = batch::read_inputs(&files);
     let run = Run {
         evaluator,
         metrics: &opts.evaluation.metrics,
@@ -242,7 +241,7 @@ fn system_scores(
         progress: false,
         memo,
     };
-    let scored = batch::score(run, &inputs);
+    let scored = batch::score(run, &files);
     let ids = evaluator.benchmark.ids();
     let mut solutions: Vec<Vec<&Row>> = vec![Vec::new(); ids.len()];
     let mut refused = 0;

@@ -4,7 +4,7 @@
 //! `merge` of shard reports.
 
 use crate::app::batch::{self, Run};
-use crate::app::check::located;
+use crate::app::check::{located, read_solution_text};
 use crate::app::data::{self, DataRequest};
 use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
@@ -164,13 +164,18 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         return EXIT_UNUSABLE;
     }
     let is_batch = batch::is_batch(&opts.inputs, &files);
-    let inputs = batch::read_inputs(&files);
-    if !is_batch && let Some(Err(msg)) = inputs.first().map(|i| &i.text) {
+    // One file unread is the run's error; in a batch it is that file's refusal.
+    if !is_batch && let Err(msg) = read_solution_text(&files[0]) {
         let _ = writeln!(err, "error: {msg}");
         return EXIT_UNUSABLE;
     }
-    let texts = || inputs.iter().filter_map(|i| i.text.as_deref().ok());
-    let official = || data::names_official(opts.profile, texts());
+    // Asked only when the data must be fetched; files are read one at a time.
+    let official = || {
+        files.iter().any(|f| {
+            read_solution_text(f)
+                .is_ok_and(|text| data::names_official(opts.profile, [text.as_str()]))
+        })
+    };
     let (evaluator, kitchen) = match load(opts, official, err) {
         Ok(e) => e,
         Err(msg) => {
@@ -188,7 +193,7 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         progress: opts.progress,
         memo: &batch::Memo::default(),
     };
-    let scored = batch::score(run, &inputs);
+    let scored = batch::score(run, &files);
     if opts.smatch.exact {
         note_smatch_shortfalls(&scored, err);
     }

@@ -4,6 +4,7 @@
 use super::check::{EXIT_INVALID, EXIT_UNREADABLE};
 use super::data::{self, DataRequest};
 use crate::benchmark::{self, DataSource};
+use crate::language::diagnostic::terminal_safe;
 use crate::profile::Profile;
 use crate::report::write_atomically;
 use crate::simulation::Model;
@@ -52,12 +53,19 @@ pub struct LlmOptions {
     /// Send the GBNF grammar (llama.cpp servers).
     #[arg(long)]
     pub grammar: bool,
-    /// Seconds before a request times out.
-    #[arg(long, default_value_t = 120)]
+    /// Seconds one recipe's translation may take, every request and retry included.
+    #[arg(long, default_value_t = 300)]
     pub timeout: u64,
     /// Most tokens per answer.
     #[arg(long, default_value_t = 2048)]
     pub max_tokens: u32,
+}
+
+/// What `translate` writes when the language model gives no valid network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Fallback {
+    /// The rules translator's network, with a note saying so.
+    Rules,
 }
 
 pub struct TranslateOptions {
@@ -71,6 +79,9 @@ pub struct TranslateOptions {
     /// Never download missing benchmark data (`--offline`).
     pub offline: bool,
     pub llm: LlmOptions,
+    /// Without it, a model that gives no valid network is an error (exit 1): a network that is
+    /// not the model's is never written silently.
+    pub fallback: Option<Fallback>,
 }
 
 /// Run the command. Exit codes: 0 written, 1 no usable network (nothing written), 2 unreadable
@@ -83,7 +94,7 @@ pub fn run(opts: &TranslateOptions, out: &mut dyn Write, err: &mut dyn Write) ->
         benchmark: opts.benchmark.as_deref(),
         offline: opts.offline,
         llm: &opts.llm,
-        fallback: true,
+        fallback: opts.fallback == Some(Fallback::Rules),
     };
     with_translator(&setup, err, |model, t, err| {
         run_with(opts, model, t, out, err)
@@ -142,7 +153,6 @@ fn llm_translator<'m>(
         Box::new(HttpBackend::new(ServerConfig {
             url,
             key: o.llm_key.clone().or_else(|| env("COOKINGBOT_LLM_KEY")),
-            timeout: Duration::from_secs(o.timeout),
             retries: 3,
             backoff: Duration::from_millis(500),
         })) as Box<dyn ChatBackend>
@@ -174,6 +184,7 @@ fn llm_translator<'m>(
         repair_rounds: o.repair_rounds,
         grammar: o.grammar,
         max_tokens: o.max_tokens,
+        deadline: Duration::from_secs(o.timeout),
         fallback: setup.fallback,
         ..LlmConfig::default()
     };
@@ -246,12 +257,14 @@ pub fn run_with(
     let translation = match translator.translate(&recipe, 0) {
         Ok(t) => t,
         Err(e) => {
-            let _ = writeln!(err, "error: {}: {e}", opts.input.display());
+            let line = format!("error: {}: {e}", opts.input.display());
+            let _ = writeln!(err, "{}", terminal_safe(&line));
             return EXIT_INVALID;
         }
     };
     for note in &translation.notes {
-        let _ = writeln!(err, "note: {}: {note}", recipe.id);
+        let line = format!("note: {}: {note}", recipe.id);
+        let _ = writeln!(err, "{}", terminal_safe(&line));
     }
     let checked = check_solution(model, &translation.solution);
     if !checked.errors.is_empty() || checked.crash.is_some() {

@@ -499,8 +499,13 @@ pub fn closest<'c>(
     candidates: impl Iterator<Item = &'c str>,
     n: usize,
 ) -> Vec<&'c str> {
-    let limit = (word.chars().count() / 3).max(2);
+    let length = word.chars().count();
+    let limit = (length / 3).max(2);
+    // The distance is at least the difference in length: a candidate too short or too long is
+    // dropped unmeasured, so a huge unknown token costs its length, not its length times the
+    // vocabulary's.
     let mut scored: Vec<(usize, &str)> = candidates
+        .filter(|c| c.chars().count().abs_diff(length) <= limit)
         .map(|c| (strsim::levenshtein(word, c), c))
         .filter(|(d, _)| *d <= limit)
         .collect();

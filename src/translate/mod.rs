@@ -27,11 +27,25 @@ pub struct Translation {
 
 /// Why no network came out.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TranslateError(pub String);
+pub struct TranslateError {
+    pub message: String,
+    /// The model could not be asked (no server, its deadline passed, no cached answer): a
+    /// benchmark stops there, since its table would measure the server rather than the model.
+    pub unavailable: bool,
+}
+
+impl TranslateError {
+    pub fn new(message: impl Into<String>) -> TranslateError {
+        TranslateError {
+            message: message.into(),
+            unavailable: false,
+        }
+    }
+}
 
 impl fmt::Display for TranslateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 

@@ -155,7 +155,7 @@ impl Translator for RulesTranslator<'_> {
                     w.b.remove(p);
                 }
                 None => {
-                    return Err(super::TranslateError(format!(
+                    return Err(super::TranslateError::new(format!(
                         "the simulator aborts on the network: {}",
                         crash.message
                     )));

@@ -1,12 +1,24 @@
 //! The OpenAI-compatible chat-completions protocol: the request we send, a permissive reading
 //! of the response (every field optional), and the backends that answer a request: an HTTP
-//! client over `ureq` with timeouts and bounded retries, and a response cache.
+//! client over `ureq` with a deadline, bounded retries and bounded sizes, and a response cache.
 
+use crate::language::diagnostic::terminal_safe;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// The most bytes of an answer read from a server: an answer of a few thousand tokens is tens
+/// of kB, so a server sending more is broken or hostile and is not read further.
+pub const MAX_RESPONSE_BYTES: u64 = 1 << 20;
+
+/// The most bytes of a request: the prompt, one earlier answer (at most
+/// [`MAX_RESPONSE_BYTES`]) and its problems fit far below it.
+pub const MAX_REQUEST_BYTES: usize = 4 << 20;
+
+/// The most characters of a server's error body quoted in a message.
+const QUOTED_BODY_CHARS: usize = 300;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Message {
@@ -123,16 +135,17 @@ impl std::error::Error for ChatError {}
 
 /// Something that answers chat requests.
 pub trait ChatBackend {
-    fn complete(&mut self, request: &ChatRequest) -> Result<String, ChatError>;
+    /// Answer `request` before `deadline`: the requests for one recipe share one deadline, so
+    /// a slow or trickling server holds a recipe for that long at most, retries included.
+    fn complete(&mut self, request: &ChatRequest, deadline: Instant) -> Result<String, ChatError>;
 }
 
-/// Where the server is and how patiently to talk to it.
+/// Where the server is and how to talk to it.
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
     /// Base URL; `/chat/completions` is appended (`http://127.0.0.1:8080/v1`).
     pub url: String,
     pub key: Option<String>,
-    pub timeout: Duration,
     /// Attempts after the first one.
     pub retries: u32,
     /// Wait before the first retry; doubled each time.
@@ -148,7 +161,6 @@ pub struct HttpBackend {
 impl HttpBackend {
     pub fn new(config: ServerConfig) -> HttpBackend {
         let agent = ureq::Agent::config_builder()
-            .timeout_global(Some(config.timeout))
             .http_status_as_error(false)
             .build()
             .into();
@@ -159,11 +171,15 @@ impl HttpBackend {
         format!("{}/chat/completions", self.config.url.trim_end_matches('/'))
     }
 
-    /// One attempt: `Ok(Ok(text))` answered, `Ok(Err(reason))` worth retrying, `Err` final.
-    fn attempt(&self, body: &str) -> Result<Result<String, String>, ChatError> {
+    /// One attempt with `time` left: `Ok(Ok(text))` answered, `Ok(Err(reason))` worth
+    /// retrying, `Err` final.
+    fn attempt(&self, body: &str, time: Duration) -> Result<Result<String, String>, ChatError> {
         let mut req = self
             .agent
             .post(&self.endpoint())
+            .config()
+            .timeout_global(Some(time))
+            .build()
             .header("Content-Type", "application/json");
         if let Some(key) = &self.config.key {
             req = req.header("Authorization", &format!("Bearer {key}"));
@@ -173,8 +189,18 @@ impl HttpBackend {
             Err(e) => return Ok(Err(e.to_string())),
         };
         let status = resp.status().as_u16();
-        let text = match resp.body_mut().read_to_string() {
+        let read = resp
+            .body_mut()
+            .with_config()
+            .limit(MAX_RESPONSE_BYTES)
+            .read_to_string();
+        let text = match read {
             Ok(t) => t,
+            Err(ureq::Error::BodyExceedsLimit(_)) => {
+                return Err(ChatError::Protocol(format!(
+                    "the answer is larger than {MAX_RESPONSE_BYTES} bytes"
+                )));
+            }
             Err(e) => return Ok(Err(e.to_string())),
         };
         match status {
@@ -182,30 +208,50 @@ impl HttpBackend {
             429 | 500..=599 => Ok(Err(format!("HTTP {status}"))),
             _ => Err(ChatError::Protocol(format!(
                 "HTTP {status}: {}",
-                text.trim()
+                quoted(text.trim())
             ))),
         }
     }
 }
 
+/// A server's text as a message may quote it: cut short, control characters shown as `?`.
+fn quoted(text: &str) -> String {
+    let cut: String = text.chars().take(QUOTED_BODY_CHARS).collect();
+    let more = if cut.len() < text.len() { "..." } else { "" };
+    format!("{}{more}", terminal_safe(&cut))
+}
+
 impl ChatBackend for HttpBackend {
-    fn complete(&mut self, request: &ChatRequest) -> Result<String, ChatError> {
+    fn complete(&mut self, request: &ChatRequest, deadline: Instant) -> Result<String, ChatError> {
         let body = request.canonical();
+        if body.len() > MAX_REQUEST_BYTES {
+            return Err(ChatError::Protocol(format!(
+                "the request is {} bytes, over the limit of {MAX_REQUEST_BYTES}",
+                body.len()
+            )));
+        }
         let mut wait = self.config.backoff;
-        let mut last = String::new();
-        for attempt in 0..=self.config.retries {
-            if attempt > 0 {
-                std::thread::sleep(wait);
+        let mut last = String::from("none made");
+        let mut made = 0;
+        while made <= self.config.retries {
+            if made > 0 {
+                std::thread::sleep(wait.min(deadline.saturating_duration_since(Instant::now())));
                 wait *= 2;
             }
-            match self.attempt(&body)? {
+            let time = deadline.saturating_duration_since(Instant::now());
+            if time.is_zero() {
+                return Err(ChatError::Unavailable(format!(
+                    "no answer before the recipe's deadline ({made} attempts; last: {last})"
+                )));
+            }
+            made += 1;
+            match self.attempt(&body, time)? {
                 Ok(text) => return Ok(text),
                 Err(reason) => last = reason,
             }
         }
         Err(ChatError::Unavailable(format!(
-            "{} attempts failed; last: {last}",
-            self.config.retries + 1
+            "{made} attempts failed; last: {last}"
         )))
     }
 }
@@ -231,7 +277,7 @@ impl CachedBackend {
 }
 
 impl ChatBackend for CachedBackend {
-    fn complete(&mut self, request: &ChatRequest) -> Result<String, ChatError> {
+    fn complete(&mut self, request: &ChatRequest, deadline: Instant) -> Result<String, ChatError> {
         let key = request.key();
         let path = self.dir.join(format!("{key}.json"));
         if let Ok(text) = std::fs::read_to_string(&path) {
@@ -243,7 +289,7 @@ impl ChatBackend for CachedBackend {
         let Some(inner) = self.inner.as_mut() else {
             return Err(ChatError::NotCached(key));
         };
-        let response = inner.complete(request)?;
+        let response = inner.complete(request, deadline)?;
         let entry = CacheEntry {
             request: serde_json::from_str(&request.canonical()).unwrap_or_default(),
             response: response.clone(),

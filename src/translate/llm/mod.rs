@@ -18,8 +18,9 @@ use crate::language::ast::Arg;
 use crate::language::diagnostic::line_col;
 use crate::language::parse::parse;
 use crate::simulation::Model;
-use chat::{ChatBackend, ChatRequest, Message};
+use chat::{ChatBackend, ChatError, ChatRequest, Message};
 use retrieve::{Example, render_recipe, retrieve};
+use std::time::{Duration, Instant};
 
 /// The GBNF grammar of the language for llama.cpp's grammar-constrained decoding.
 pub const GRAMMAR: &str = include_str!("../../../grammar/solution.gbnf");
@@ -37,6 +38,8 @@ pub struct LlmConfig {
     pub grammar: bool,
     pub temperature: f32,
     pub max_tokens: u32,
+    /// How long one recipe's translation may take, every request and retry included.
+    pub deadline: Duration,
     /// Use the rules translator's network when the model gives no valid one; a benchmark of the
     /// model turns this off so that its table never shows the rules' scores.
     pub fallback: bool,
@@ -51,6 +54,7 @@ impl Default for LlmConfig {
             grammar: false,
             temperature: 0.2,
             max_tokens: 2048,
+            deadline: Duration::from_secs(300),
             fallback: true,
         }
     }
@@ -243,6 +247,8 @@ impl Translator for LlmTranslator<'_> {
         let mut messages = opening.to_vec();
         let mut notes = Vec::new();
         let mut best: Option<(f64, String)> = None;
+        let deadline = Instant::now() + self.config.deadline;
+        let mut unavailable = false;
         for round in 0..=self.config.repair_rounds {
             let request = ChatRequest {
                 model: self.config.model.clone(),
@@ -252,9 +258,10 @@ impl Translator for LlmTranslator<'_> {
                 max_tokens: self.config.max_tokens,
                 grammar: self.config.grammar.then(|| GRAMMAR.to_string()),
             };
-            let answer = match self.backend.complete(&request) {
+            let answer = match self.backend.complete(&request, deadline) {
                 Ok(a) => a,
                 Err(e) => {
+                    unavailable = matches!(e, ChatError::Unavailable(_) | ChatError::NotCached(_));
                     notes.push(format!("round {round}: {e}"));
                     break;
                 }
@@ -278,10 +285,10 @@ impl Translator for LlmTranslator<'_> {
         }
         match best {
             Some((_, solution)) => Ok(Translation { solution, notes }),
-            None if !self.config.fallback => Err(TranslateError(format!(
-                "no valid network from the model ({})",
-                notes.join("; ")
-            ))),
+            None if !self.config.fallback => Err(TranslateError {
+                message: format!("no valid network from the model ({})", notes.join("; ")),
+                unavailable,
+            }),
             None => {
                 let mut t = self.fallback.translate(recipe, sample)?;
                 notes.push(
