@@ -560,20 +560,15 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
             let opts = ReportOptions {
                 html: output.unwrap_or_else(|| report::default_path(&file)),
                 evaluation: EvaluateOptions {
-                    output: PathBuf::new(),
                     inputs: vec![file],
-                    metrics,
-                    profile: cli.reference,
-                    benchmark: cli.benchmark,
-                    offline: cli.offline,
-                    kitchen: cli.kitchen,
-                    format: Format::Csv,
-                    smatch: SmatchConfig::default(),
-                    shard: None,
-                    fail_under: Vec::new(),
-                    progress: false,
-                    time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
                     ci: ci.bootstrap(),
+                    ..EvaluateOptions::scoring(
+                        cli.reference,
+                        cli.benchmark,
+                        cli.kitchen,
+                        metrics,
+                        cli.offline,
+                    )
                 },
                 recipe,
                 open,

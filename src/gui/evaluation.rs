@@ -4,12 +4,11 @@
 
 use super::task::Reporter;
 use crate::app::check::read_solution_text;
-use crate::app::evaluate::{self, EvaluateOptions, Format};
+use crate::app::evaluate::{self, EvaluateOptions};
 use crate::app::report::recipe_page;
 use crate::benchmark::DataSource;
 use crate::evaluate::Refusal;
 use crate::language::diagnostic::line_col;
-use crate::metrics::smatch::SmatchConfig;
 use crate::profile::Profile;
 use crate::report::html::{RecipePage, ReportModel};
 use crate::report::{self, MetricSet};
@@ -32,22 +31,12 @@ impl Request {
             DataSource::Demo => PathBuf::from(crate::benchmark::DEMO),
             DataSource::Folder(dir) => dir.clone(),
         };
+        // The window names its data folder (or the demo) and fetches only from its button.
+        let offline = true;
         EvaluateOptions {
             inputs: vec![self.input.clone()],
             output: self.output.clone(),
-            metrics: self.metrics,
-            profile: self.profile,
-            benchmark: Some(benchmark),
-            kitchen: None,
-            format: Format::Csv,
-            smatch: SmatchConfig::default(),
-            shard: None,
-            fail_under: Vec::new(),
-            progress: false,
-            time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
-            ci: None,
-            // The window names its data folder (or the demo) and fetches only from its button.
-            offline: true,
+            ..EvaluateOptions::scoring(self.profile, Some(benchmark), None, self.metrics, offline)
         }
     }
 }
