@@ -938,6 +938,19 @@ fn demo_example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-mistake.solution")
 }
 
+/// The evaluator on the demo's mistake example (`--benchmark demo -input ...`) and `more`.
+fn on_demo_example(more: &[&OsStr]) -> Outcome {
+    let example = demo_example();
+    let mut args = vec![
+        OsStr::new("--benchmark"),
+        OsStr::new("demo"),
+        OsStr::new("-input"),
+        example.as_os_str(),
+    ];
+    args.extend_from_slice(more);
+    evaluator(&args)
+}
+
 #[test]
 fn misspelt_metric_is_refused_with_the_closest_name() {
     let s = Scratch::new("metric-typo");
@@ -1016,13 +1029,7 @@ fn misspelt_single_dash_option_names_the_closest_option() {
 
 #[test]
 fn missing_output_is_named() {
-    let example = demo_example();
-    let o = evaluator(&[
-        OsStr::new("--benchmark"),
-        OsStr::new("demo"),
-        OsStr::new("-input"),
-        example.as_os_str(),
-    ]);
+    let o = on_demo_example(&[]);
     assert_eq!(o.code, 2, "{}", o.stderr);
     assert_stderr(
         &o,
@@ -1034,15 +1041,7 @@ fn missing_output_is_named() {
 fn short_o_is_the_output_of_the_main_command() {
     let s = Scratch::new("short-o");
     let out = s.path("results.csv");
-    let example = demo_example();
-    let o = evaluator(&[
-        OsStr::new("--benchmark"),
-        OsStr::new("demo"),
-        OsStr::new("-input"),
-        example.as_os_str(),
-        OsStr::new("-o"),
-        out.as_os_str(),
-    ]);
+    let o = on_demo_example(&[OsStr::new("-o"), out.as_os_str()]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     let csv = std::fs::read_to_string(&out).expect("results written");
     assert!(
