@@ -7,10 +7,8 @@
 mod support;
 
 use cookingbot::app::compare::{self, CompareFormat, CompareOptions};
-use cookingbot::app::evaluate::{EXIT_OK, EvaluateOptions, Format, STDOUT};
-use cookingbot::metrics::smatch::SmatchConfig;
+use cookingbot::app::evaluate::{EXIT_OK, EvaluateOptions, STDOUT};
 use cookingbot::profile::Profile;
-use cookingbot::report::MetricSet;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::PathBuf;
 
@@ -20,22 +18,13 @@ fn options(systems: usize) -> CompareOptions {
     let gold = data.join("data/gold-standard-solutions/meaning-only");
     CompareOptions {
         systems: vec![gold; systems],
-        evaluation: EvaluateOptions {
-            inputs: Vec::new(),
-            output: PathBuf::new(),
-            metrics: MetricSet::from_words(&["goal-condition-success", "dish-approximation-score"]),
+        evaluation: EvaluateOptions::scoring(
             profile,
-            benchmark: Some(data),
-            offline: true,
-            kitchen: None,
-            format: Format::Csv,
-            smatch: SmatchConfig::default(),
-            shard: None,
-            fail_under: Vec::new(),
-            progress: false,
-            time_budget: cookingbot::simulation::DEFAULT_TIME_BUDGET,
-            ci: None,
-        },
+            Some(data),
+            None,
+            compare::default_metrics(),
+            true,
+        ),
         output: PathBuf::from(STDOUT),
         format: CompareFormat::Text,
         bootstrap: 1000,

@@ -5,7 +5,7 @@
 
 use crate::app::check::{check_text, located};
 use crate::app::compare::{self, CompareFormat, CompareOptions};
-use crate::app::evaluate::{self, EvaluateOptions, Format, score_text};
+use crate::app::evaluate::{self, EvaluateOptions, score_text};
 use crate::app::simulate::{SimulateFailure, simulate_text};
 use crate::app::{data, load_model};
 use crate::benchmark::{Benchmark, DataSource};
@@ -59,6 +59,18 @@ fn evaluator(key: EvaluatorKey) -> Result<Arc<Evaluator>, String> {
     Ok(loaded)
 }
 
+/// The metrics named as on the command line (`none` included), or `default`; a misspelt name
+/// is a `ValueError` naming the closest metric.
+fn metric_set(words: Option<Vec<String>>, default: MetricSet) -> PyResult<MetricSet> {
+    let Some(words) = words.filter(|w| !w.is_empty()) else {
+        return Ok(default);
+    };
+    for w in words.iter().filter(|w| !w.eq_ignore_ascii_case("none")) {
+        Metric::named(w).map_err(PyValueError::new_err)?;
+    }
+    Ok(MetricSet::from_words(&words))
+}
+
 fn to_json(value: &impl serde::Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
@@ -76,12 +88,8 @@ fn evaluate_texts(
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
     let profile = profile(reference)?;
-    let words = metrics.unwrap_or_default();
-    for w in words.iter().filter(|w| !w.eq_ignore_ascii_case("none")) {
-        Metric::named(w).map_err(PyValueError::new_err)?;
-    }
+    let metrics = metric_set(metrics, MetricSet::default())?;
     py.detach(|| {
-        let metrics = MetricSet::from_words(&words);
         let evaluator =
             evaluator((profile, benchmark, kitchen)).map_err(PyRuntimeError::new_err)?;
         let outcomes: Vec<Value> = texts
@@ -247,15 +255,7 @@ fn compare_systems(
     benchmark: Option<PathBuf>,
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
-    let metrics = match metrics {
-        None => compare::default_metrics(),
-        Some(words) => {
-            for w in &words {
-                Metric::named(w).map_err(PyValueError::new_err)?;
-            }
-            MetricSet::from_words(&words)
-        }
-    };
+    let metrics = metric_set(metrics, compare::default_metrics())?;
     let opts = CompareOptions {
         systems,
         evaluation: EvaluateOptions::scoring(

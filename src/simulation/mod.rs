@@ -46,6 +46,11 @@ pub const DEFAULT_TIME_BUDGET: Duration = Duration::from_secs(600);
 /// 2^16 sets, billions of orderings); there the execution found stands.
 const CHECK_AFTER_SOLUTION: u32 = 2_000;
 
+/// Make the execution the search found, if any, the run's state; whether there was one.
+fn adopt(solution: Option<Attempt>, state: &mut Attempt) -> bool {
+    solution.map(|found| *state = found).is_some()
+}
+
 /// Everything a simulation needs, loaded once per profile and shared by all runs.
 pub struct Model {
     pub profile: Profile,
@@ -592,9 +597,8 @@ impl<'m> Engine<'m> {
             let over_time = Instant::now() > deadline;
             if over_time || checked > CHECK_AFTER_SOLUTION {
                 // Over budget with an execution in hand: the rest of the tree goes unchecked.
-                if let Some(found) = solution {
-                    *state = found;
-                    return Ok(true);
+                if solution.is_some() {
+                    return Ok(adopt(solution, state));
                 }
                 let last = path.last().and_then(|n| n.undo.as_ref()).map(|u| u.p);
                 return Err(SimError {
@@ -626,13 +630,7 @@ impl<'m> Engine<'m> {
             // Run the next applicable action of the deepest node, leaving exhausted nodes.
             loop {
                 let Some(node) = path.last_mut() else {
-                    return Ok(match solution {
-                        Some(found) => {
-                            *state = found;
-                            true
-                        }
-                        None => false,
-                    });
+                    return Ok(adopt(solution, state));
                 };
                 let child = if node.explore {
                     runnable.first_from(node.next)
