@@ -7,7 +7,9 @@
 mod support;
 
 use cookingbot::app::compare::{self, CompareFormat, CompareOptions};
-use cookingbot::app::evaluate::{EXIT_OK, EvaluateOptions, STDOUT};
+use cookingbot::app::data::DataContext;
+use cookingbot::app::evaluate::{EvaluateOptions, STDOUT};
+use cookingbot::app::outcome::Exit;
 use cookingbot::profile::Profile;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::PathBuf;
@@ -19,11 +21,13 @@ fn options(systems: usize) -> CompareOptions {
     CompareOptions {
         systems: vec![gold; systems],
         evaluation: EvaluateOptions::scoring(
-            profile,
-            Some(data),
-            None,
+            DataContext {
+                profile,
+                benchmark: Some(data),
+                kitchen: None,
+                offline: true,
+            },
             compare::default_metrics(),
-            true,
         ),
         output: PathBuf::from(STDOUT),
         format: CompareFormat::Text,
@@ -40,8 +44,8 @@ fn compare_systems(c: &mut Criterion) {
         let opts = options(systems);
         group.bench_function(format!("{systems}-systems"), |b| {
             b.iter(|| {
-                let code = compare::run(&opts, &mut std::io::sink(), &mut std::io::sink());
-                assert_eq!(code, EXIT_OK);
+                let outcome = compare::run(&opts, &mut std::io::sink(), &mut std::io::sink());
+                assert!(matches!(outcome, Ok(Exit::Success)));
             })
         });
     }

@@ -114,6 +114,24 @@ struct ArgData {
 
 const EMBEDDED: &str = include_str!("../kitchens/primitives.json");
 
+/// Why a data file (a primitive catalogue, an ontology, a kitchen in the format of `kitchens/`)
+/// cannot be used: what is wrong, in the file's own terms.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct DataFileError(pub String);
+
+impl From<String> for DataFileError {
+    fn from(reason: String) -> Self {
+        DataFileError(reason)
+    }
+}
+
+impl From<&str> for DataFileError {
+    fn from(reason: &str) -> Self {
+        DataFileError(reason.to_owned())
+    }
+}
+
 impl Catalogue {
     /// The built-in catalogue of a profile.
     pub fn builtin(profile: Profile) -> Catalogue {
@@ -121,7 +139,7 @@ impl Catalogue {
         Self::from_json(EMBEDDED, profile).expect("embedded kitchens/primitives.json is valid")
     }
 
-    pub fn from_json(text: &str, profile: Profile) -> Result<Catalogue, String> {
+    pub fn from_json(text: &str, profile: Profile) -> Result<Catalogue, DataFileError> {
         let data: FileData = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let mut primitives = Vec::new();
         for p in data.primitives {

@@ -333,10 +333,12 @@ pub fn verify(
                 });
             }
         };
-        entry.check(&bytes).map_err(|reason| FetchError::Differs {
-            file: entry.path.clone(),
-            reason,
-        })?;
+        entry
+            .check(&bytes)
+            .map_err(|mismatch| FetchError::Differs {
+                file: entry.path.clone(),
+                reason: mismatch.to_string(),
+            })?;
     }
     progress(Progress::Verifying {
         checked: files.len(),

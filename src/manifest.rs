@@ -55,23 +55,31 @@ pub struct FileEntry {
 
 impl FileEntry {
     /// Whether `bytes` are this file as the benchmark published it; `Err` says how they differ.
-    pub fn check(&self, bytes: &[u8]) -> Result<(), String> {
+    pub fn check(&self, bytes: &[u8]) -> Result<(), Mismatch> {
         if bytes.len() as u64 != self.size {
-            return Err(format!(
-                "has {} bytes, the benchmark's has {}",
-                bytes.len(),
-                self.size
-            ));
+            return Err(Mismatch::Size {
+                found: bytes.len() as u64,
+                published: self.size,
+            });
         }
         let sum = sha256_hex(bytes);
         if sum != self.sha256 {
-            return Err(format!(
-                "has SHA-256 {sum}, the benchmark's is {}",
-                self.sha256
-            ));
+            return Err(Mismatch::Sum {
+                found: sum,
+                published: self.sha256.clone(),
+            });
         }
         Ok(())
     }
+}
+
+/// How a file differs from the benchmark's published one.
+#[derive(Debug, thiserror::Error)]
+pub enum Mismatch {
+    #[error("has {found} bytes, the benchmark's has {published}")]
+    Size { found: u64, published: u64 },
+    #[error("has SHA-256 {found}, the benchmark's is {published}")]
+    Sum { found: String, published: String },
 }
 
 /// The SHA-256 sum of `bytes` in lower-case hex, as the manifest writes it.

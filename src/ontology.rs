@@ -5,6 +5,7 @@
 //! and object equality and dish scoring walk the slots listed here, so this file decides what
 //! the metrics compare.
 
+use crate::catalogue::DataFileError;
 use crate::number::Number;
 use crate::profile::Profile;
 use serde_json::Value as Json;
@@ -114,7 +115,7 @@ impl Ontology {
         Self::from_json(text, profile).expect("embedded ontology is valid")
     }
 
-    pub fn from_json(text: &str, profile: Profile) -> Result<Ontology, String> {
+    pub fn from_json(text: &str, profile: Profile) -> Result<Ontology, DataFileError> {
         let root: Json = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let classes_json = root["classes"]
             .as_array()
@@ -200,7 +201,7 @@ impl Ontology {
                 for (unit, factor) in units.as_object().ok_or("conversion entry not an object")? {
                     let f = match parse_init(factor, &mut class_of, &mut slot_of)? {
                         Init::Num(n) => n,
-                        _ => return Err(format!("conversion factor of {cls} not a number")),
+                        _ => return Err(format!("conversion factor of {cls} not a number").into()),
                     };
                     v.push((class_of(unit)?, f));
                 }

@@ -5,9 +5,10 @@
 
 use crate::app::check::{check_text, located};
 use crate::app::compare::{self, CompareFormat, CompareOptions};
+use crate::app::data::DataContext;
 use crate::app::evaluate::{self, EvaluateOptions, score_text};
+use crate::app::load_model;
 use crate::app::simulate::{SimulateFailure, simulate_text};
-use crate::app::{data, load_model};
 use crate::benchmark::{Benchmark, DataSource};
 use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
@@ -47,13 +48,11 @@ fn evaluator(key: EvaluatorKey) -> Result<Arc<Evaluator>, String> {
     }
     let (profile, benchmark, kitchen) = key.clone();
     let opts = EvaluateOptions::scoring(
-        profile,
-        benchmark,
-        kitchen,
+        DataContext::from_env(profile, benchmark, kitchen),
         MetricSet::default(),
-        data::offline_from_env(),
     );
-    let (loaded, _) = evaluate::load(&opts, || true, &mut std::io::sink())?;
+    let (loaded, _) =
+        evaluate::load(&opts, || true, &mut std::io::sink()).map_err(|e| e.to_string())?;
     let loaded = Arc::new(loaded);
     cache.push((key, loaded.clone()));
     Ok(loaded)
@@ -66,7 +65,7 @@ fn metric_set(words: Option<Vec<String>>, default: MetricSet) -> PyResult<Metric
         return Ok(default);
     };
     for w in words.iter().filter(|w| !w.eq_ignore_ascii_case("none")) {
-        Metric::named(w).map_err(PyValueError::new_err)?;
+        Metric::named(w).map_err(|e| PyValueError::new_err(e.to_string()))?;
     }
     Ok(MetricSet::from_words(&words))
 }
@@ -123,8 +122,8 @@ fn simulate(
 ) -> PyResult<String> {
     let profile = profile(reference)?;
     py.detach(|| {
-        let (model, kitchen_name) =
-            load_model(profile, kitchen.as_deref()).map_err(PyRuntimeError::new_err)?;
+        let (model, kitchen_name) = load_model(profile, kitchen.as_deref())
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         let mut gold = |_: &str| {
             Ok(evaluator((profile, benchmark.clone(), None))
                 .ok()
@@ -259,11 +258,8 @@ fn compare_systems(
     let opts = CompareOptions {
         systems,
         evaluation: EvaluateOptions::scoring(
-            profile(reference)?,
-            benchmark,
-            kitchen,
+            DataContext::from_env(profile(reference)?, benchmark, kitchen),
             metrics,
-            data::offline_from_env(),
         ),
         output: PathBuf::from(evaluate::STDOUT),
         format: CompareFormat::Json,
@@ -274,10 +270,14 @@ fn compare_systems(
     py.detach(|| {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         match compare::run(&opts, &mut out, &mut err) {
-            0 => String::from_utf8(out).map_err(|e| PyRuntimeError::new_err(e.to_string())),
-            _ => Err(PyRuntimeError::new_err(
-                String::from_utf8_lossy(&err).trim_end().to_string(),
-            )),
+            Ok(_) => String::from_utf8(out).map_err(|e| PyRuntimeError::new_err(e.to_string())),
+            Err(e) => {
+                // The warnings written before it, then the error, as the command line shows them.
+                err.extend_from_slice(format!("error: {e}").as_bytes());
+                Err(PyRuntimeError::new_err(
+                    String::from_utf8_lossy(&err).trim_end().to_string(),
+                ))
+            }
         }
     })
 }

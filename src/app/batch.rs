@@ -67,7 +67,7 @@ fn read_inputs(files: &[PathBuf]) -> Vec<Input> {
         .par_iter()
         .map(|path: &PathBuf| Input {
             name: path.display().to_string(),
-            text: read_solution_text(Path::new(path)),
+            text: read_solution_text(Path::new(path)).map_err(|e| e.to_string()),
         })
         .collect()
 }

@@ -2,13 +2,12 @@
 //! gold network with the four metrics, and write the table (CSV and markdown) with the mean of
 //! each metric and pass@k over K samples.
 
-use super::check::{EXIT_INVALID, EXIT_UNREADABLE};
-use super::data::{self, DataRequest};
+use super::data::{self, DataContext};
+use super::outcome::{AppError, Exit};
 use crate::benchmark::{self, DataSource};
 use crate::evaluate::Evaluator;
 use crate::language::diagnostic::terminal_safe;
 use crate::metrics::corpus::corpus_mean;
-use crate::profile::Profile;
 use crate::report::{Metric, MetricSet, RecipeResult, write_atomically};
 use crate::translate::{Translator, recipe_text};
 use std::fmt::Write as _;
@@ -16,10 +15,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 pub struct BenchOptions {
-    pub profile: Profile,
-    pub benchmark: Option<PathBuf>,
-    /// Never download missing benchmark data (`--offline`).
-    pub offline: bool,
+    pub data: DataContext,
     /// Samples per recipe (K of pass@k).
     pub samples: usize,
     /// A sample passes when its dish approximation score is at least this.
@@ -37,53 +33,31 @@ struct Row {
 }
 
 /// Run the benchmark with a translator; the table on `out`, files under `opts.out`.
-/// Exit codes: 0 done, 1 a table file cannot be written, 2 no usable benchmark data or no
-/// model to ask (nothing written).
+/// No usable benchmark data, no model to ask or a table that cannot be written is an error
+/// (nothing written).
 pub fn run(
     opts: &BenchOptions,
     translator: &mut dyn Translator,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> i32 {
-    let request = DataRequest {
-        profile: opts.profile,
-        explicit: opts.benchmark.as_deref(),
-        offline: opts.offline,
-    };
+) -> Result<Exit, AppError> {
     // Every recipe of the benchmark is an official one.
-    let root = match data::locate(request, || true, err) {
-        Ok(DataSource::Folder(root)) => root,
-        Ok(DataSource::Demo) => {
-            let _ = writeln!(
-                err,
-                "error: the demo benchmark has no recipe texts compiled in; pass --benchmark DIR"
-            );
-            return EXIT_UNREADABLE;
-        }
-        Err(e) => {
-            let _ = writeln!(err, "error: {e}");
-            return EXIT_UNREADABLE;
+    let root = match data::locate(opts.data.request(), || true, err)? {
+        DataSource::Folder(root) => root,
+        DataSource::Demo => {
+            return Err(AppError::Options(
+                "the demo benchmark has no recipe texts compiled in; pass --benchmark DIR".into(),
+            ));
         }
     };
-    let evaluator = match Evaluator::new(opts.profile, root.as_path()) {
-        Ok(e) => e,
-        Err(e) => {
-            let _ = writeln!(err, "error: {e}");
-            return EXIT_UNREADABLE;
-        }
-    };
+    let evaluator = Evaluator::new(opts.data.profile, root.as_path())?;
     let metrics = Metric::ALL
         .into_iter()
         .fold(MetricSet::empty(), MetricSet::with);
     let mut rows = Vec::new();
-    for entry in benchmark::manifest(opts.profile).recipes {
-        let text = match recipe_text::read(&root.join(&entry.recipe_text)) {
-            Ok(t) => t,
-            Err(e) => {
-                let _ = writeln!(err, "error: {e}");
-                return EXIT_UNREADABLE;
-            }
-        };
+    for entry in benchmark::manifest(opts.data.profile).recipes {
+        let text = recipe_text::read(&root.join(&entry.recipe_text))
+            .map_err(|e| AppError::Failed(e.to_string()))?;
         let mut row = Row {
             result: RecipeResult {
                 recipe_id: entry.id.clone(),
@@ -96,11 +70,10 @@ pub fn run(
             let translated = match translator.translate(&text, sample) {
                 Err(e) if e.unavailable => {
                     let line = format!(
-                        "error: {}: {e}\nerror: the benchmark stops: without answers from the model its table would measure the server, not the model",
+                        "{}: {e}\nerror: the benchmark stops: without answers from the model its table would measure the server, not the model",
                         entry.id
                     );
-                    let _ = writeln!(err, "{}", terminal_safe(&line));
-                    return EXIT_UNREADABLE;
+                    return Err(AppError::Failed(terminal_safe(&line).into_owned()));
                 }
                 t => t,
             };
@@ -135,12 +108,10 @@ pub fn run(
     let _ = write!(out, "{markdown}");
     for (ext, body) in [("md", markdown.clone()), ("csv", csv(&rows, opts))] {
         let path = opts.out.join(format!("baseline-{name}.{ext}"));
-        if let Err(e) = write_atomically(&path, body.as_bytes()) {
-            let _ = writeln!(err, "error: {}: {e}", path.display());
-            return EXIT_INVALID;
-        }
+        write_atomically(&path, body.as_bytes())
+            .map_err(|source| AppError::Write { path, source })?;
     }
-    0
+    Ok(Exit::Success)
 }
 
 /// pass@k with n samples of which c passed (the unbiased estimator 1 − C(n−c,k)/C(n,k)).
@@ -184,7 +155,7 @@ fn markdown(rows: &[Row], name: &str, opts: &BenchOptions) -> String {
     let k = opts.samples.max(1);
     let mut s = format!(
         "# Baseline: the `{name}` translator\n\nEvery benchmark recipe's text translated by `cookingbot-evaluator benchmark --translator {name} --samples {k}` (profile {}) and scored against its gold network. A sample passes when its dish approximation score is at least {}; pass@{k} is over {k} samples per recipe.",
-        opts.profile, opts.pass_threshold
+        opts.data.profile, opts.pass_threshold
     );
     if name == "rules" {
         s.push_str(" The rules translator is deterministic: its samples are identical, so pass@k equals pass@1.");

@@ -1,5 +1,6 @@
 //! `check` (diagnostics for `.solution` files) and `graph` (a recipe's dependency DAG as DOT).
 
+use crate::app::outcome::{AppError, Exit, InputError};
 use crate::benchmark;
 use crate::language::diagnostic::{Diagnostic, line_col, render_all};
 use crate::language::parse::parse;
@@ -10,10 +11,6 @@ use crate::profile::Profile;
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
-
-/// Exit codes: the file has errors / cannot be read at all.
-pub const EXIT_INVALID: i32 = 1;
-pub const EXIT_UNREADABLE: i32 = 2;
 
 pub struct CheckOptions<'a> {
     pub profile: Profile,
@@ -28,13 +25,16 @@ pub struct CheckOptions<'a> {
 /// ([`crate::simulation::MAX_ACTIONS`] actions take about 10 MB of text).
 pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 
-/// A `.solution` file's text, or a one-line reason why it cannot be checked. Only regular
-/// files are read: a FIFO would block for ever and a device (`/dev/zero`) never ends, so the
-/// file is opened without blocking and its type checked before a byte is read.
-pub fn read_solution_text(path: &Path) -> Result<String, String> {
+/// A `.solution` file's text, or why it cannot be checked. Only regular files are read: a FIFO
+/// would block for ever and a device (`/dev/zero`) never ends, so the file is opened without
+/// blocking and its type checked before a byte is read.
+pub fn read_solution_text(path: &Path) -> Result<String, InputError> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
-    let cannot_read = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
+    let cannot_read = |source| InputError::Unreadable {
+        path: path.to_owned(),
+        source,
+    };
     let file = std::fs::File::options()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
@@ -42,11 +42,10 @@ pub fn read_solution_text(path: &Path) -> Result<String, String> {
         .map_err(cannot_read)?;
     let meta = file.metadata().map_err(cannot_read)?;
     if !meta.is_file() {
-        return Err(format!(
-            "{}: {}, not a regular file; only regular files are read",
-            path.display(),
-            special_file_kind(&meta)
-        ));
+        return Err(InputError::NotRegular {
+            path: path.to_owned(),
+            kind: special_file_kind(&meta),
+        });
     }
     let size = meta.len();
     if size > MAX_INPUT_BYTES {
@@ -61,29 +60,28 @@ pub fn read_solution_text(path: &Path) -> Result<String, String> {
         return Err(too_large(path, bytes.len() as u64));
     }
     if let Some(at) = bytes.iter().position(|&b| b == 0) {
-        return Err(format!(
-            "{}:{}: a NUL byte: a binary file, not a .solution text",
-            path.display(),
-            line_and_column(&bytes, at)
-        ));
+        return Err(InputError::Binary {
+            path: path.to_owned(),
+            at: line_and_column(&bytes, at),
+        });
     }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
-        format!(
-            "{}:{}: not UTF-8 text (invalid byte 0x{:02X})",
-            path.display(),
-            line_and_column(bytes, at),
-            bytes[at]
-        )
+        InputError::NotUtf8 {
+            path: path.to_owned(),
+            at: line_and_column(bytes, at),
+            byte: bytes[at],
+        }
     })
 }
 
-fn too_large(path: &Path, size: u64) -> String {
-    format!(
-        "{}: {size} bytes; solution files of at most {MAX_INPUT_BYTES} bytes (64 MiB) are read",
-        path.display()
-    )
+fn too_large(path: &Path, size: u64) -> InputError {
+    InputError::TooLarge {
+        path: path.to_owned(),
+        size,
+        limit: MAX_INPUT_BYTES,
+    }
 }
 
 /// What a file that is not a regular file is, for the refusal.
@@ -120,9 +118,9 @@ fn line_and_column(bytes: &[u8], at: usize) -> String {
     format!("{line}:{column}")
 }
 
-/// Check files, rendering every diagnostic to `err`, then a one-line summary. Returns the
-/// exit code: 0 clean or warnings only, 1 some error, 2 a file could not be read.
-pub fn check_files(files: &[&Path], opts: &CheckOptions, err: &mut dyn Write) -> i32 {
+/// Check files, rendering every diagnostic to `err`, then a one-line summary. Clean or
+/// warnings only is success; an error fails; a file that could not be read is unusable.
+pub fn check_files(files: &[&Path], opts: &CheckOptions, err: &mut dyn Write) -> Exit {
     let ids: Vec<String> = opts.known_recipes.clone().unwrap_or_else(|| {
         benchmark::manifest(opts.profile)
             .recipes
@@ -164,11 +162,11 @@ pub fn check_files(files: &[&Path], opts: &CheckOptions, err: &mut dyn Write) ->
         }
     );
     if unreadable > 0 {
-        EXIT_UNREADABLE
+        Exit::Unusable
     } else if errors > 0 {
-        EXIT_INVALID
+        Exit::Failed
     } else {
-        0
+        Exit::Success
     }
 }
 
@@ -179,14 +177,8 @@ pub fn graph(
     profile: Profile,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> i32 {
-    let text = match read_solution_text(path) {
-        Ok(t) => t,
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}");
-            return EXIT_UNREADABLE;
-        }
-    };
+) -> Result<Exit, AppError> {
+    let text = read_solution_text(path)?;
     let parsed = parse(&text);
     let name = path.display().to_string();
     let errors = parsed.diagnostics.iter().filter(|d| d.is_error());
@@ -202,13 +194,12 @@ pub fn graph(
             Some(w) => writeln!(err, "error: {name}: no recipe `{w}` in the file"),
             None => writeln!(err, "error: {name}: the file holds no recipe"),
         };
-        return EXIT_INVALID;
+        return Ok(Exit::Failed);
     };
     let net = Network::build(r, &crate::catalogue::Catalogue::builtin(profile));
-    if out.write_all(net.to_dot(r).as_bytes()).is_err() {
-        return EXIT_UNREADABLE;
-    }
-    0
+    out.write_all(net.to_dot(r).as_bytes())
+        .map_err(AppError::Stdout)?;
+    Ok(Exit::Success)
 }
 
 /// A diagnostic as a program needs it (the tool server, the Python package): where, what,

@@ -4,9 +4,10 @@
 use crate::app::bench_translate::{self, BenchOptions};
 use crate::app::check::{self, CheckOptions};
 use crate::app::compare::{self, CompareFormat, CompareOptions};
-use crate::app::data::OFFLINE_VAR;
+use crate::app::data::DataContext;
 use crate::app::evaluate::{self, EvaluateOptions, Format, MergeOptions};
 use crate::app::fetch::{self, FetchOptions};
+use crate::app::outcome::{AppError, Exit};
 use crate::app::report::{self, ReportOptions};
 use crate::app::simulate::{self, SimulateOptions};
 use crate::app::translate::{self, Fallback, LlmOptions, Setup, TranslateOptions, TranslatorKind};
@@ -16,10 +17,9 @@ use crate::ontology::Ontology;
 use crate::profile::Profile;
 use crate::report::batch::{Bootstrap, Shard, Threshold};
 use crate::report::{Metric, MetricSet};
-use clap::builder::BoolishValueParser;
 use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
@@ -34,23 +34,8 @@ struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     evaluate: EvaluateArgs,
-    /// Reference version to reproduce: 2024 (Babel HEAD, official benchmark data) or 2023
-    /// (the documented January 2023 release).
-    #[arg(long, global = true, default_value = "2024")]
-    reference: Profile,
-    /// Folder of the benchmark data (holding `data/gold-standard-solutions`), or `demo` for
-    /// the small demo benchmark built into the program; default $COOKINGBOT_BENCHMARK, else
-    /// the data `fetch` installs (downloaded first when missing, unless --offline).
-    #[arg(long, global = true)]
-    benchmark: Option<PathBuf>,
-    /// Another initial kitchen state (a JSON file in the format of `kitchens/`).
-    #[arg(long, global = true)]
-    kitchen: Option<PathBuf>,
-    /// Never download benchmark data. Without it, a command that needs the official data and
-    /// finds none (--benchmark, $COOKINGBOT_BENCHMARK, the `fetch` cache) downloads and
-    /// installs it first, as `fetch` does.
-    #[arg(long, global = true, env = OFFLINE_VAR, value_parser = BoolishValueParser::new())]
-    offline: bool,
+    #[command(flatten)]
+    data: DataContext,
 }
 
 /// The reference's invocation; `-input`, `-output`, `-metrics`, `-show-output` and `-lib-dir`
@@ -140,7 +125,9 @@ fn metric_word(s: &str) -> Result<String, String> {
     if s.eq_ignore_ascii_case("none") {
         return Ok(s.to_owned());
     }
-    Metric::named(s).map(|_| s.to_owned())
+    Metric::named(s)
+        .map(|_| s.to_owned())
+        .map_err(|e| e.to_string())
 }
 
 fn parse_shard(s: &str) -> Result<Shard, String> {
@@ -402,14 +389,10 @@ fn demo_recipes(
 
 /// Open the launcher; where no window can be opened, say why and how to use the command line.
 #[cfg(feature = "gui")]
-fn launch(settings: crate::gui::Settings) -> i32 {
-    match crate::gui::run(settings) {
-        Ok(()) => evaluate::EXIT_OK,
-        Err(e) => {
-            eprintln!("error: cannot open the launcher window: {e}\n{USAGE}");
-            evaluate::EXIT_UNUSABLE
-        }
-    }
+fn launch(settings: crate::gui::Settings) -> Result<Exit, AppError> {
+    crate::gui::run(settings)
+        .map_err(|e| AppError::Failed(format!("cannot open the launcher window: {e}\n{USAGE}")))?;
+    Ok(Exit::Success)
 }
 
 const USAGE: &str = "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N] [--ci [--bootstrap N] [--seed S]]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator compare BASELINE SYSTEM... [-o OUT] [--format text|csv|json|markdown|html] [--bootstrap N] [--seed S]\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open] [--ci]\n       cookingbot-evaluator --help";
@@ -421,284 +404,281 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
     let args = normalise(args.into_iter());
     #[cfg(feature = "gui")]
     if args.len() == 1 {
-        return u8::try_from(launch(Default::default())).unwrap_or(2);
+        return exit_status(launch(Default::default()));
     }
-    let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
+    match Cli::try_parse_from(args) {
+        Ok(cli) => exit_status(cli.run(&mut std::io::stdout(), &mut std::io::stderr())),
         Err(e) => {
             // Help and version print to stdout and succeed; usage errors exit 2, as clap does.
             let _ = e.print();
-            return u8::try_from(e.exit_code()).unwrap_or(2);
+            u8::try_from(e.exit_code()).unwrap_or(Exit::Unusable.code())
         }
-    };
-    let mut stderr = std::io::stderr();
-    let mut stdout = std::io::stdout();
-    let code = match cli.command {
-        Some(Command::Check {
-            files,
-            known_recipes,
-        }) => {
-            let known_recipes = match known_recipes {
-                Some(ids) => Some(ids),
-                None => match demo_recipes(cli.reference, cli.benchmark.as_deref()) {
-                    Ok(ids) => ids,
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        return 2;
-                    }
-                },
-            };
-            let onto = Ontology::builtin(cli.reference);
-            let files: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
-            let opts = CheckOptions {
-                profile: cli.reference,
+    }
+}
+
+/// The one place where a command's error is printed.
+fn exit_status(outcome: Result<Exit, AppError>) -> u8 {
+    match outcome {
+        Ok(exit) => exit.code(),
+        Err(e) => {
+            eprintln!("error: {e}");
+            Exit::Unusable.code()
+        }
+    }
+}
+
+impl Cli {
+    fn run(self, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, AppError> {
+        match self.command {
+            Some(command) => command.run(self.data, out, err),
+            None => self.evaluate.run(self.data, out, err),
+        }
+    }
+}
+
+impl EvaluateArgs {
+    /// The reference's invocation, and the HTML view `-show-output t` asks for.
+    fn run(
+        self,
+        data: DataContext,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> Result<Exit, AppError> {
+        let output = match (self.input.is_empty(), self.output) {
+            (false, Some(output)) => output,
+            (no_input, output) => {
+                let missing = match (no_input, output.is_none()) {
+                    (true, true) => "-input FILE and -output FILE",
+                    (true, false) => "-input FILE (a .solution file or a folder of them)",
+                    _ => "-output FILE (or -o FILE; - for standard output)",
+                };
+                return Err(AppError::Options(format!(
+                    "the evaluation needs {missing}\n{USAGE}"
+                )));
+            }
+        };
+        let opts = EvaluateOptions {
+            inputs: self.input,
+            output,
+            metrics: MetricSet::from_words(&self.metrics),
+            data,
+            format: self.format.into(),
+            smatch: SmatchConfig {
+                restarts: self.smatch_restarts,
+                seed: self.smatch_seed,
+                exact: self.smatch_exact,
+                ..SmatchConfig::default()
+            },
+            shard: self.shard,
+            fail_under: self.fail_under.fail_under,
+            progress: std::io::stderr().is_terminal(),
+            time_budget: std::time::Duration::from_secs(self.timeout_per_recipe),
+            ci: self.ci.bootstrap(),
+        };
+        let exit = evaluate::run(&opts, out, err)?;
+        match self.show_output {
+            Some(v) if exit == Exit::Success && report::show_output_requested(&v) => {
+                let opts = ReportOptions {
+                    html: report::beside(&opts.output),
+                    evaluation: opts,
+                    recipe: None,
+                    open: true,
+                };
+                report::run(&opts, out, err)
+            }
+            _ => Ok(exit),
+        }
+    }
+}
+
+impl Command {
+    fn run(
+        self,
+        data: DataContext,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> Result<Exit, AppError> {
+        match self {
+            Command::Check {
+                files,
                 known_recipes,
-                classes: Some(&onto),
-            };
-            check::check_files(&files, &opts, &mut stderr)
-        }
-        Some(Command::Graph { file, recipe }) => check::graph(
-            &file,
-            recipe.as_deref(),
-            cli.reference,
-            &mut stdout,
-            &mut stderr,
-        ),
-        Some(Command::Simulate {
-            file,
-            recipe,
-            trace,
-            json,
-        }) => {
-            let opts = SimulateOptions {
+            } => {
+                let known_recipes = match known_recipes {
+                    Some(ids) => Some(ids),
+                    None => demo_recipes(data.profile, data.benchmark.as_deref())?,
+                };
+                let onto = Ontology::builtin(data.profile);
+                let files: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+                let opts = CheckOptions {
+                    profile: data.profile,
+                    known_recipes,
+                    classes: Some(&onto),
+                };
+                Ok(check::check_files(&files, &opts, err))
+            }
+            Command::Graph { file, recipe } => {
+                check::graph(&file, recipe.as_deref(), data.profile, out, err)
+            }
+            Command::Simulate {
                 file,
                 recipe,
-                profile: cli.reference,
-                benchmark: cli.benchmark,
-                offline: cli.offline,
-                kitchen: cli.kitchen,
                 trace,
                 json,
-            };
-            simulate::run(&opts, &mut stdout, &mut stderr)
-        }
-        Some(Command::Fetch {
-            all,
-            from,
-            data_dir,
-        }) => {
-            let opts = FetchOptions {
-                profiles: if all {
-                    Profile::ALL.to_vec()
-                } else {
-                    vec![cli.reference]
-                },
+            } => {
+                let opts = SimulateOptions {
+                    file,
+                    recipe,
+                    data,
+                    trace,
+                    json,
+                };
+                simulate::run(&opts, out, err)
+            }
+            Command::Fetch {
+                all,
                 from,
                 data_dir,
-            };
-            fetch::run(&opts, &mut stdout, &mut stderr)
-        }
-        Some(Command::Merge {
-            shards,
-            output,
-            format,
-            fail_under,
-        }) => {
-            let opts = MergeOptions {
+            } => {
+                let opts = FetchOptions {
+                    profiles: if all {
+                        Profile::ALL.to_vec()
+                    } else {
+                        vec![data.profile]
+                    },
+                    from,
+                    data_dir,
+                };
+                fetch::run(&opts, out, err)
+            }
+            Command::Merge {
                 shards,
                 output,
-                format: format.into(),
-                fail_under: fail_under.fail_under,
-            };
-            evaluate::merge(&opts, &mut stdout, &mut stderr)
-        }
-        Some(Command::Compare {
-            baseline,
-            systems,
-            output,
-            format,
-            bootstrap,
-            seed,
-            metrics,
-            dump_resamples,
-        }) => {
-            let metrics = if metrics.is_empty() {
-                compare::default_metrics()
-            } else {
-                MetricSet::from_words(&metrics)
-            };
-            let opts = CompareOptions {
-                systems: std::iter::once(baseline).chain(systems).collect(),
-                evaluation: EvaluateOptions::scoring(
-                    cli.reference,
-                    cli.benchmark,
-                    cli.kitchen,
-                    metrics,
-                    cli.offline,
-                ),
+                format,
+                fail_under,
+            } => {
+                let opts = MergeOptions {
+                    shards,
+                    output,
+                    format: format.into(),
+                    fail_under: fail_under.fail_under,
+                };
+                evaluate::merge(&opts, out, err)
+            }
+            Command::Compare {
+                baseline,
+                systems,
                 output,
-                format: format.into(),
+                format,
                 bootstrap,
                 seed,
+                metrics,
                 dump_resamples,
-            };
-            compare::run(&opts, &mut stdout, &mut stderr)
-        }
-        Some(Command::Report {
-            file,
-            recipe,
-            output,
-            open,
-            metrics,
-            ci,
-        }) => {
-            let metrics = if metrics.is_empty() {
-                MetricSet::from_words(&Metric::ALL.map(Metric::name))
-            } else {
-                MetricSet::from_words(&metrics)
-            };
-            let opts = ReportOptions {
-                html: output.unwrap_or_else(|| report::default_path(&file)),
-                evaluation: EvaluateOptions {
-                    inputs: vec![file],
-                    ci: ci.bootstrap(),
-                    ..EvaluateOptions::scoring(
-                        cli.reference,
-                        cli.benchmark,
-                        cli.kitchen,
-                        metrics,
-                        cli.offline,
-                    )
-                },
-                recipe,
-                open,
-            };
-            report::run(&opts, &mut stdout, &mut stderr)
-        }
-        #[cfg(feature = "gui")]
-        Some(Command::Gui {
-            input,
-            output,
-            metrics,
-            run,
-        }) => {
-            let defaults = crate::gui::Settings::default();
-            launch(crate::gui::Settings {
-                input,
-                output,
-                metrics: if metrics.is_empty() {
-                    defaults.metrics
+            } => {
+                let metrics = if metrics.is_empty() {
+                    compare::default_metrics()
                 } else {
                     MetricSet::from_words(&metrics)
-                },
-                profile: cli.reference,
-                benchmark: cli.benchmark,
-                start: run,
-            })
-        }
-        Some(Command::Translate {
-            input,
-            output,
-            translator,
-            fallback,
-            llm,
-        }) => {
-            let opts = TranslateOptions {
+                };
+                let opts = CompareOptions {
+                    systems: std::iter::once(baseline).chain(systems).collect(),
+                    evaluation: EvaluateOptions::scoring(data, metrics),
+                    output,
+                    format: format.into(),
+                    bootstrap,
+                    seed,
+                    dump_resamples,
+                };
+                compare::run(&opts, out, err)
+            }
+            Command::Report {
+                file,
+                recipe,
+                output,
+                open,
+                metrics,
+                ci,
+            } => {
+                let metrics = if metrics.is_empty() {
+                    MetricSet::from_words(&Metric::ALL.map(Metric::name))
+                } else {
+                    MetricSet::from_words(&metrics)
+                };
+                let opts = ReportOptions {
+                    html: output.unwrap_or_else(|| report::default_path(&file)),
+                    evaluation: EvaluateOptions {
+                        inputs: vec![file],
+                        ci: ci.bootstrap(),
+                        ..EvaluateOptions::scoring(data, metrics)
+                    },
+                    recipe,
+                    open,
+                };
+                report::run(&opts, out, err)
+            }
+            #[cfg(feature = "gui")]
+            Command::Gui {
                 input,
                 output,
-                profile: cli.reference,
-                kitchen: cli.kitchen,
+                metrics,
+                run,
+            } => {
+                let defaults = crate::gui::Settings::default();
+                launch(crate::gui::Settings {
+                    input,
+                    output,
+                    metrics: if metrics.is_empty() {
+                        defaults.metrics
+                    } else {
+                        MetricSet::from_words(&metrics)
+                    },
+                    profile: data.profile,
+                    benchmark: data.benchmark,
+                    start: run,
+                })
+            }
+            Command::Translate {
+                input,
+                output,
                 translator,
-                benchmark: cli.benchmark,
-                offline: cli.offline,
-                llm,
                 fallback,
-            };
-            translate::run(&opts, &mut stdout, &mut stderr)
-        }
-        #[cfg(feature = "mcp")]
-        Some(Command::Mcp) => crate::app::mcp::run(cli.reference, cli.offline, &mut stderr),
-        Some(Command::Benchmark {
-            translator,
-            samples,
-            pass_threshold,
-            out,
-            llm,
-        }) => {
-            let opts = BenchOptions {
-                profile: cli.reference,
-                benchmark: cli.benchmark.clone(),
-                offline: cli.offline,
+                llm,
+            } => {
+                let opts = TranslateOptions {
+                    input,
+                    output,
+                    data,
+                    translator,
+                    llm,
+                    fallback,
+                };
+                translate::run(&opts, out, err)
+            }
+            #[cfg(feature = "mcp")]
+            Command::Mcp => crate::app::mcp::run(data.profile, data.offline),
+            Command::Benchmark {
+                translator,
                 samples,
                 pass_threshold,
-                out,
-            };
-            let setup = Setup {
-                kind: translator,
-                profile: cli.reference,
-                kitchen: cli.kitchen.as_deref(),
-                benchmark: cli.benchmark.as_deref(),
-                offline: cli.offline,
-                llm: &llm,
-                // The table measures the model: a recipe it fails is NIL, not the rules' row.
-                fallback: false,
-            };
-            translate::with_translator(&setup, &mut stderr, |_, t, err| {
-                bench_translate::run(&opts, t, &mut stdout, err)
-            })
-        }
-        None => {
-            let e = cli.evaluate;
-            match e.output {
-                Some(output) if !e.input.is_empty() => {
-                    let opts = EvaluateOptions {
-                        inputs: e.input,
-                        output,
-                        metrics: MetricSet::from_words(&e.metrics),
-                        profile: cli.reference,
-                        benchmark: cli.benchmark,
-                        offline: cli.offline,
-                        kitchen: cli.kitchen,
-                        format: e.format.into(),
-                        smatch: SmatchConfig {
-                            restarts: e.smatch_restarts,
-                            seed: e.smatch_seed,
-                            exact: e.smatch_exact,
-                            ..SmatchConfig::default()
-                        },
-                        shard: e.shard,
-                        fail_under: e.fail_under.fail_under,
-                        progress: std::io::stderr().is_terminal(),
-                        time_budget: std::time::Duration::from_secs(e.timeout_per_recipe),
-                        ci: e.ci.bootstrap(),
-                    };
-                    let code = evaluate::run(&opts, &mut stdout, &mut stderr);
-                    match e.show_output {
-                        Some(v)
-                            if code == evaluate::EXIT_OK && report::show_output_requested(&v) =>
-                        {
-                            let opts = ReportOptions {
-                                html: report::beside(&opts.output),
-                                evaluation: opts,
-                                recipe: None,
-                                open: true,
-                            };
-                            report::run(&opts, &mut stdout, &mut stderr)
-                        }
-                        _ => code,
-                    }
-                }
-                output => {
-                    let missing = match (e.input.is_empty(), output.is_none()) {
-                        (true, true) => "-input FILE and -output FILE",
-                        (true, false) => "-input FILE (a .solution file or a folder of them)",
-                        _ => "-output FILE (or -o FILE; - for standard output)",
-                    };
-                    eprintln!("error: the evaluation needs {missing}\n{USAGE}");
-                    evaluate::EXIT_UNUSABLE
-                }
+                out: folder,
+                llm,
+            } => {
+                let opts = BenchOptions {
+                    data: data.clone(),
+                    samples,
+                    pass_threshold,
+                    out: folder,
+                };
+                let setup = Setup {
+                    kind: translator,
+                    data: &data,
+                    llm: &llm,
+                    // The table measures the model: a recipe it fails is NIL, not the rules' row.
+                    fallback: false,
+                };
+                translate::with_translator(&setup, err, |_, t, err| {
+                    bench_translate::run(&opts, t, out, err)
+                })
             }
         }
-    };
-    u8::try_from(code).unwrap_or(2)
+    }
 }

@@ -4,7 +4,8 @@
 //! bootstrap and approximate-randomization tests and the per-recipe wins, ties and losses.
 
 use crate::app::batch::{self, Memo, Run};
-use crate::app::evaluate::{self, EXIT_OK, EXIT_UNUSABLE, EvaluateOptions, STDOUT};
+use crate::app::evaluate::{self, EvaluateOptions};
+use crate::app::outcome::{AppError, Exit};
 use crate::evaluate::Evaluator;
 use crate::metrics::corpus::{
     CorpusMean, WinsTiesLosses, corpus_mean, nil_as_zero, wins_ties_losses,
@@ -85,26 +86,14 @@ pub fn default_metrics() -> MetricSet {
 }
 
 /// Run the comparison, writing the table to the output and problems to `err`.
-pub fn run(opts: &CompareOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    match compare(opts, err) {
-        Ok(comparisons) => {
-            let text = render(&comparisons, opts);
-            if opts.output == Path::new(STDOUT) {
-                if let Err(e) = out.write_all(text.as_bytes()) {
-                    let _ = writeln!(err, "error: cannot write to standard output: {e}");
-                    return EXIT_UNUSABLE;
-                }
-            } else if let Err(e) = report::write_atomically(&opts.output, text.as_bytes()) {
-                let _ = writeln!(err, "error: cannot write {}: {e}", opts.output.display());
-                return EXIT_UNUSABLE;
-            }
-            EXIT_OK
-        }
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}");
-            EXIT_UNUSABLE
-        }
-    }
+pub fn run(
+    opts: &CompareOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, AppError> {
+    let comparisons = compare(opts, err).map_err(AppError::Failed)?;
+    evaluate::write_report(&opts.output, render(&comparisons, opts).as_bytes(), out)?;
+    Ok(Exit::Success)
 }
 
 fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricComparison>, String> {
@@ -120,7 +109,8 @@ fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricCompa
     if opts.bootstrap == 0 {
         return Err("--bootstrap needs at least one resample".into());
     }
-    let (evaluator, kitchen) = evaluate::load(&opts.evaluation, || true, err)?;
+    let (evaluator, kitchen) =
+        evaluate::load(&opts.evaluation, || true, err).map_err(|e| e.to_string())?;
     let recipes = evaluator.benchmark.ids().len();
     // Shared by every system: a network two systems hold is scored once.
     let memo = Memo::default();

@@ -6,8 +6,10 @@
 use crate::benchmark::{self, DataError, DataSource};
 use crate::fetch::{Cache, FetchError, Source};
 use crate::profile::Profile;
+use clap::Args;
+use clap::builder::BoolishValueParser;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Turns off downloading missing data (as `--offline` does).
 pub const OFFLINE_VAR: &str = "COOKINGBOT_OFFLINE";
@@ -23,6 +25,55 @@ fn says_yes(value: &str) -> bool {
     ["y", "yes", "t", "true", "on", "1"]
         .iter()
         .any(|word| word.eq_ignore_ascii_case(value))
+}
+
+/// Where a command's data comes from: the reference version, the benchmark data, the initial
+/// kitchen state and whether missing data may be downloaded. Declared once for every command
+/// of the command line, and built directly by the launcher and the Python package.
+#[derive(Args, Clone, Debug, Default)]
+pub struct DataContext {
+    /// Reference version to reproduce: 2024 (Babel HEAD, official benchmark data) or 2023
+    /// (the documented January 2023 release).
+    #[arg(long = "reference", global = true, default_value = "2024")]
+    pub profile: Profile,
+    /// Folder of the benchmark data (holding `data/gold-standard-solutions`), or `demo` for
+    /// the small demo benchmark built into the program; default $COOKINGBOT_BENCHMARK, else
+    /// the data `fetch` installs (downloaded first when missing, unless --offline).
+    #[arg(long, global = true)]
+    pub benchmark: Option<PathBuf>,
+    /// Another initial kitchen state (a JSON file in the format of `kitchens/`).
+    #[arg(long, global = true)]
+    pub kitchen: Option<PathBuf>,
+    /// Never download benchmark data. Without it, a command that needs the official data and
+    /// finds none (--benchmark, $COOKINGBOT_BENCHMARK, the `fetch` cache) downloads and
+    /// installs it first, as `fetch` does.
+    #[arg(long, global = true, env = OFFLINE_VAR, value_parser = BoolishValueParser::new())]
+    pub offline: bool,
+}
+
+impl DataContext {
+    /// The context of a front end without a command line (the Python package): downloads are
+    /// allowed unless [`OFFLINE_VAR`] turns them off.
+    pub fn from_env(
+        profile: Profile,
+        benchmark: Option<PathBuf>,
+        kitchen: Option<PathBuf>,
+    ) -> DataContext {
+        DataContext {
+            profile,
+            benchmark,
+            kitchen,
+            offline: offline_from_env(),
+        }
+    }
+
+    pub fn request(&self) -> DataRequest<'_> {
+        DataRequest {
+            profile: self.profile,
+            explicit: self.benchmark.as_deref(),
+            offline: self.offline,
+        }
+    }
 }
 
 /// Where to look for a profile's data and whether missing data may be downloaded.

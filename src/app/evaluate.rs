@@ -5,11 +5,11 @@
 
 use crate::app::batch::{self, Run};
 use crate::app::check::{located, read_solution_text};
-use crate::app::data::{self, DataRequest};
+use crate::app::data::{self, DataContext};
+use crate::app::outcome::{AppError, Exit};
 use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
 use crate::metrics::smatch::SmatchConfig;
-use crate::profile::Profile;
 use crate::report::batch::{
     BatchReport, Bootstrap, Shard, ShardReport, Threshold, UnitOutcome, assemble,
 };
@@ -19,12 +19,6 @@ use crate::report::{self, MetricSet};
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// Exit codes: results written; a file was refused (as the reference refuses it) or a row fell
-/// short of `--fail-under`; the input, the data or the output could not be used.
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_REFUSED: i32 = 1;
-pub const EXIT_UNUSABLE: i32 = 2;
 
 /// What the output file holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,12 +54,7 @@ pub struct EvaluateOptions {
     pub inputs: Vec<PathBuf>,
     pub output: PathBuf,
     pub metrics: MetricSet,
-    pub profile: Profile,
-    pub benchmark: Option<PathBuf>,
-    /// Never download missing benchmark data (`--offline`).
-    pub offline: bool,
-    /// Another initial kitchen state (`--kitchen`).
-    pub kitchen: Option<PathBuf>,
+    pub data: DataContext,
     pub format: Format,
     pub smatch: SmatchConfig,
     /// Score only this shard of the work units (`--format json` only).
@@ -82,21 +71,12 @@ pub struct EvaluateOptions {
 impl EvaluateOptions {
     /// Options that only score (no input list, no output, reports or thresholds): what
     /// `compare` and the Python API hand to the shared scoring path.
-    pub fn scoring(
-        profile: Profile,
-        benchmark: Option<PathBuf>,
-        kitchen: Option<PathBuf>,
-        metrics: MetricSet,
-        offline: bool,
-    ) -> EvaluateOptions {
+    pub fn scoring(data: DataContext, metrics: MetricSet) -> EvaluateOptions {
         EvaluateOptions {
             inputs: Vec::new(),
             output: PathBuf::new(),
             metrics,
-            profile,
-            benchmark,
-            offline,
-            kitchen,
+            data,
             format: Format::Csv,
             smatch: SmatchConfig::default(),
             shard: None,
@@ -104,14 +84,6 @@ impl EvaluateOptions {
             progress: false,
             time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
             ci: None,
-        }
-    }
-
-    pub(crate) fn data_request(&self) -> DataRequest<'_> {
-        DataRequest {
-            profile: self.profile,
-            explicit: self.benchmark.as_deref(),
-            offline: self.offline,
         }
     }
 }
@@ -123,7 +95,7 @@ pub(crate) fn signature(
     evaluator: &Evaluator,
 ) -> Signature {
     Signature::new(
-        opts.profile.to_string(),
+        opts.data.profile.to_string(),
         kitchen,
         &opts.metrics,
         SmatchSettings {
@@ -140,49 +112,35 @@ pub(crate) fn signature(
 }
 
 /// Run one evaluation, printing the summary on `out` and problems on `err`.
-pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+pub fn run(
+    opts: &EvaluateOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, AppError> {
     if opts.metrics.none {
         // The reference evaluates and writes nothing when `none` is among the metrics.
         let _ = writeln!(out, "The simulation process has finished.");
-        return EXIT_OK;
+        return Ok(Exit::Success);
     }
-    if let Err(msg) = check_options(opts) {
-        let _ = writeln!(err, "error: {msg}");
-        return EXIT_UNUSABLE;
-    }
-    let files = match batch::solution_files(&opts.inputs) {
-        Ok(f) => f,
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}");
-            return EXIT_UNUSABLE;
-        }
-    };
-    if opts.output != Path::new(STDOUT)
-        && let Err(msg) = report::refuse_input_as_output(&opts.output, inputs_read(opts, &files))
-    {
-        let _ = writeln!(err, "error: {msg}");
-        return EXIT_UNUSABLE;
+    check_options(opts).map_err(AppError::Options)?;
+    let files = batch::solution_files(&opts.inputs).map_err(AppError::Options)?;
+    if opts.output != Path::new(STDOUT) {
+        report::refuse_input_as_output(&opts.output, inputs_read(opts, &files))
+            .map_err(AppError::Options)?;
     }
     let is_batch = batch::is_batch(&opts.inputs, &files);
     // One file unread is the run's error; in a batch it is that file's refusal.
-    if !is_batch && let Err(msg) = read_solution_text(&files[0]) {
-        let _ = writeln!(err, "error: {msg}");
-        return EXIT_UNUSABLE;
+    if !is_batch {
+        read_solution_text(&files[0])?;
     }
     // Asked only when the data must be fetched; files are read one at a time.
     let official = || {
         files.iter().any(|f| {
             read_solution_text(f)
-                .is_ok_and(|text| data::names_official(opts.profile, [text.as_str()]))
+                .is_ok_and(|text| data::names_official(opts.data.profile, [text.as_str()]))
         })
     };
-    let (evaluator, kitchen) = match load(opts, official, err) {
-        Ok(e) => e,
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}");
-            return EXIT_UNUSABLE;
-        }
-    };
+    let (evaluator, kitchen) = load(opts, official, err)?;
     let signature = signature(opts, kitchen, &evaluator);
     let run = Run {
         evaluator: &evaluator,
@@ -199,28 +157,21 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     }
     if let Some(shard) = opts.shard {
         let text = report::json::pretty(&scored);
-        if let Err(code) = write_output(&opts.output, text.as_bytes(), Format::Json, out, err) {
-            return code;
-        }
+        write_output(&opts.output, text.as_bytes(), Format::Json, out, err)?;
         let units: usize = scored.files.iter().map(|f| f.results.len()).sum();
         let all: usize = scored.files.iter().map(|f| f.units).sum();
         let _ = writeln!(
             err,
             "shard {shard}: scored {units} of the batch's {all} recipes; combine the shards with `cookingbot-evaluator merge`"
         );
-        return EXIT_OK;
+        return Ok(Exit::Success);
     }
     // One whole run covers every unit once; a failure here is a bug, reported, not a panic.
-    let report = match assemble(vec![scored]) {
-        Ok(r) => r,
-        Err(e) => {
-            let _ = writeln!(
-                err,
-                "error: the run's results do not fit together ({e}); no results were written"
-            );
-            return EXIT_UNUSABLE;
-        }
-    };
+    let report = assemble(vec![scored]).map_err(|e| {
+        AppError::Failed(format!(
+            "the run's results do not fit together ({e}); no results were written"
+        ))
+    })?;
     finish(
         &report,
         opts.format,
@@ -255,7 +206,7 @@ pub(crate) fn inputs_read<'a>(
     solutions
         .iter()
         .map(PathBuf::as_path)
-        .chain(opts.kitchen.as_deref())
+        .chain(opts.data.kitchen.as_deref())
 }
 
 /// A threshold on a metric the run does not compute would fail every row.
@@ -323,7 +274,11 @@ pub fn score_text(
     }
 }
 
-pub fn merge(opts: &MergeOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+pub fn merge(
+    opts: &MergeOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, AppError> {
     let mut shards = Vec::with_capacity(opts.shards.len());
     for path in &opts.shards {
         let parsed = std::fs::read_to_string(path)
@@ -333,25 +288,13 @@ pub fn merge(opts: &MergeOptions, out: &mut dyn Write, err: &mut dyn Write) -> i
                     format!("not a shard report (written by --shard I/N --format json): {e}")
                 })
             });
-        match parsed {
-            Ok(s) => shards.push(s),
-            Err(msg) => {
-                let _ = writeln!(err, "error: {}: {msg}", path.display());
-                return EXIT_UNUSABLE;
-            }
-        }
+        shards.push(parsed.map_err(|reason| AppError::File {
+            path: path.clone(),
+            reason,
+        })?);
     }
-    let report = match assemble(shards) {
-        Ok(r) => r,
-        Err(e) => {
-            let _ = writeln!(err, "error: {e}");
-            return EXIT_UNUSABLE;
-        }
-    };
-    if let Err(msg) = check_thresholds(&opts.fail_under, &report.metrics()) {
-        let _ = writeln!(err, "error: {msg}");
-        return EXIT_UNUSABLE;
-    }
+    let report = assemble(shards).map_err(|e| AppError::Failed(e.to_string()))?;
+    check_thresholds(&opts.fail_under, &report.metrics()).map_err(AppError::Options)?;
     finish(
         &report,
         opts.format,
@@ -372,7 +315,7 @@ fn finish(
     ci: Option<Bootstrap>,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> i32 {
+) -> Result<Exit, AppError> {
     let metrics = report.metrics();
     let refusals: Vec<_> = report.refusals().collect();
     for (_, refusal) in &refusals {
@@ -383,7 +326,7 @@ fn finish(
         && let Some((name, _)) = refusals.first()
     {
         let _ = writeln!(err, "error: {name} was refused; no results were written");
-        return EXIT_REFUSED;
+        return Ok(Exit::Failed);
     }
     let text = match format {
         Format::Csv => report::csv::render_report(report),
@@ -391,9 +334,7 @@ fn finish(
         Format::Junit => report::junit::render(report, thresholds),
         Format::Markdown => report::markdown::render(report, thresholds, ci),
     };
-    if let Err(code) = write_output(output, text.as_bytes(), format, out, err) {
-        return code;
-    }
+    write_output(output, text.as_bytes(), format, out, err)?;
     // With the report on stdout, the console summary goes to stderr.
     let summary: &mut dyn Write = if output == Path::new(STDOUT) {
         &mut *err
@@ -416,7 +357,7 @@ fn finish(
         // The reference's CSV has no room for it.
         let _ = writeln!(err, "signature: {}", report.signature);
     }
-    let mut code = EXIT_OK;
+    let mut exit = Exit::Success;
     let shortfalls = report.shortfalls(thresholds);
     if !shortfalls.is_empty() {
         let _ = writeln!(err, "error: values below --fail-under:");
@@ -437,7 +378,7 @@ fn finish(
             ["file", "recipe", "metric", "value", "threshold"],
             &table,
         );
-        code = EXIT_REFUSED;
+        exit = Exit::Failed;
     }
     if !refusals.is_empty() {
         let _ = writeln!(
@@ -446,9 +387,9 @@ fn finish(
             refusals.len(),
             report.files.len()
         );
-        code = EXIT_REFUSED;
+        exit = Exit::Failed;
     }
-    code
+    Ok(exit)
 }
 
 /// Columns padded to their widest cell.
@@ -470,31 +411,38 @@ fn write_table<const N: usize>(err: &mut dyn Write, header: [&str; N], rows: &[[
     }
 }
 
-/// Write the report to its file (whole or not at all) or to stdout; `Err` is the exit code.
+/// Write the report to its file (whole or not at all) or to stdout, warning where the file's
+/// name does not say its format.
 fn write_output(
     output: &Path,
     bytes: &[u8],
     format: Format,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> Result<(), i32> {
-    if output == Path::new(STDOUT) {
-        return out.write_all(bytes).map_err(|e| {
-            let _ = writeln!(err, "error: cannot write to standard output: {e}");
-            EXIT_UNUSABLE
-        });
-    }
+) -> Result<(), AppError> {
     let extension = format.extension();
-    if !output.to_string_lossy().ends_with(extension) {
+    if output != Path::new(STDOUT) && !output.to_string_lossy().ends_with(extension) {
         let _ = writeln!(
             err,
             "warning: {} is not a {extension} file",
             output.display()
         );
     }
-    report::write_atomically(output, bytes).map_err(|e| {
-        let _ = writeln!(err, "error: cannot write {}: {e}", output.display());
-        EXIT_UNUSABLE
+    write_report(output, bytes, out)
+}
+
+/// Write a command's output to its file (whole or not at all), or to `out` for [`STDOUT`].
+pub(crate) fn write_report(
+    output: &Path,
+    bytes: &[u8],
+    out: &mut dyn Write,
+) -> Result<(), AppError> {
+    if output == Path::new(STDOUT) {
+        return out.write_all(bytes).map_err(AppError::Stdout);
+    }
+    report::write_atomically(output, bytes).map_err(|source| AppError::Write {
+        path: output.to_owned(),
+        source,
     })
 }
 
@@ -505,12 +453,11 @@ pub(crate) fn load(
     opts: &EvaluateOptions,
     names_official: impl FnOnce() -> bool,
     err: &mut dyn Write,
-) -> Result<(Evaluator, String), String> {
-    let (mut model, kitchen) = super::load_model(opts.profile, opts.kitchen.as_deref())?;
+) -> Result<(Evaluator, String), AppError> {
+    let (mut model, kitchen) = super::load_model(opts.data.profile, opts.data.kitchen.as_deref())?;
     model.time_budget = opts.time_budget;
-    let source =
-        data::locate(opts.data_request(), names_official, err).map_err(|e| e.to_string())?;
-    let data = Benchmark::load(opts.profile, &source).map_err(|e| e.to_string())?;
+    let source = data::locate(opts.data.request(), names_official, err)?;
+    let data = Benchmark::load(opts.data.profile, &source)?;
     if let Some(difference) = &data.fingerprint.first_difference {
         let _ = writeln!(
             err,

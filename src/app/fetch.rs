@@ -1,17 +1,12 @@
 //! The `fetch` command: install the benchmark data of one or both profiles into the cache,
 //! with a progress bar when stderr is a terminal.
 
+use crate::app::outcome::{AppError, Exit};
 use crate::fetch::{Cache, FetchError, Progress, Source};
 use crate::profile::Profile;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-
-/// Exit codes: every profile installed (or already installed and verified); some profile could
-/// not be installed; the command line cannot be carried out.
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_FAILED: i32 = 1;
-pub const EXIT_UNUSABLE: i32 = 2;
 
 pub struct FetchOptions {
     pub profiles: Vec<Profile>,
@@ -21,18 +16,23 @@ pub struct FetchOptions {
     pub data_dir: Option<PathBuf>,
 }
 
-/// Install every requested profile that is not installed yet; report on `out`, problems on `err`.
-pub fn run(opts: &FetchOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let Some(cache) = opts.data_dir.clone().map(Cache::new).or_else(Cache::user) else {
-        let _ = writeln!(err, "error: {}", FetchError::NoDataDir);
-        return EXIT_UNUSABLE;
-    };
+/// Install every requested profile that is not installed yet; report on `out`, problems on
+/// `err`. A profile that could not be installed fails the command; the others are installed.
+pub fn run(
+    opts: &FetchOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, AppError> {
+    let cache = opts
+        .data_dir
+        .clone()
+        .map(Cache::new)
+        .or_else(Cache::user)
+        .ok_or(FetchError::NoDataDir)?;
     if opts.from.is_some() && opts.profiles.len() > 1 {
-        let _ = writeln!(
-            err,
-            "error: --from holds the data of one profile; choose it with --reference 2023 or --reference 2024"
-        );
-        return EXIT_UNUSABLE;
+        return Err(AppError::Options(
+            "--from holds the data of one profile; choose it with --reference 2023 or --reference 2024".into(),
+        ));
     }
     let source = opts
         .from
@@ -42,7 +42,7 @@ pub fn run(opts: &FetchOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32
         Source::Download { base_url } => base_url.clone(),
         Source::Local(path) => path.display().to_string(),
     };
-    let mut code = EXIT_OK;
+    let mut exit = Exit::Success;
     for &profile in &opts.profiles {
         if let Some(dir) = cache.cached(profile) {
             let _ = writeln!(
@@ -65,11 +65,11 @@ pub fn run(opts: &FetchOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32
                     err,
                     "error: cannot install the benchmark data for profile {profile} from {origin}: {e}; nothing was installed"
                 );
-                code = EXIT_FAILED;
+                exit = Exit::Failed;
             }
         }
     }
-    code
+    Ok(exit)
 }
 
 /// Install `profile` from `source` into `cache`, with the progress bar on a terminal; what

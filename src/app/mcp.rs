@@ -3,9 +3,10 @@
 //! works. Every tool answers with short structured JSON located at lines and columns; inputs
 //! are bounded ([`MAX_NETWORK_BYTES`], and the simulation's own action limit).
 
-use super::check::{EXIT_UNREADABLE, check_text, located};
+use super::check::{check_text, located};
 use super::data::{self, DataRequest};
 use super::evaluate::score_text;
+use super::outcome::{AppError, Exit};
 use super::simulate::{SimulateFailure, simulate_text};
 use crate::evaluate::Evaluator;
 use crate::profile::Profile;
@@ -24,7 +25,6 @@ use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, schemars, tool, tool_handler};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::io::Write;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -315,18 +315,12 @@ impl ServerHandler for KitchenServer {
     }
 }
 
-/// Serve on stdin and stdout until the client closes them. Returns the exit code.
-pub fn run(profile: Profile, offline: bool, err: &mut dyn Write) -> i32 {
-    let runtime = match tokio::runtime::Builder::new_current_thread()
+/// Serve on stdin and stdout until the client closes them.
+pub fn run(profile: Profile, offline: bool) -> Result<Exit, AppError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            let _ = writeln!(err, "error: cannot start the tool server: {e}");
-            return EXIT_UNREADABLE;
-        }
-    };
+        .map_err(|e| AppError::Failed(format!("cannot start the tool server: {e}")))?;
     let served = runtime.block_on(async {
         let transport = AsyncRwTransport::new_server(tokio::io::stdin(), tokio::io::stdout())
             .with_max_line_length(MAX_MESSAGE_BYTES);
@@ -338,11 +332,6 @@ pub fn run(profile: Profile, offline: bool, err: &mut dyn Write) -> i32 {
     });
     // Work abandoned by a timed-out call must not hold the exit.
     runtime.shutdown_background();
-    match served {
-        Ok(_) => 0,
-        Err(e) => {
-            let _ = writeln!(err, "error: the tool server stopped: {e}");
-            EXIT_UNREADABLE
-        }
-    }
+    served.map_err(|e| AppError::Failed(format!("the tool server stopped: {e}")))?;
+    Ok(Exit::Success)
 }

@@ -3,7 +3,8 @@
 
 use super::check::read_solution_text;
 use super::data;
-use super::evaluate::{self, EXIT_OK, EXIT_REFUSED, EXIT_UNUSABLE, EvaluateOptions};
+use super::evaluate::{self, EvaluateOptions};
+use super::outcome::{AppError, Exit};
 use super::simulate::pick;
 use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
@@ -45,19 +46,19 @@ pub fn show_output_requested(value: &str) -> bool {
 }
 
 /// Evaluate, write the page (whole or not at all), print its path and open it if asked.
-/// Exit codes as for the evaluation; a page that cannot be opened is only a warning.
-pub fn run(opts: &ReportOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let model = match build(opts, err) {
-        Ok(m) => m,
-        Err((code, msg)) => {
-            let _ = write!(err, "{msg}");
-            return code;
-        }
+/// Exits as the evaluation does; a page that cannot be opened is only a warning.
+pub fn run(
+    opts: &ReportOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, AppError> {
+    let Some(model) = build(opts, err)? else {
+        return Ok(Exit::Failed);
     };
-    if let Err(e) = write_atomically(&opts.html, render(&model).as_bytes()) {
-        let _ = writeln!(err, "error: cannot write {}: {e}", opts.html.display());
-        return EXIT_UNUSABLE;
-    }
+    write_atomically(&opts.html, render(&model).as_bytes()).map_err(|source| AppError::Write {
+        path: opts.html.clone(),
+        source,
+    })?;
     let _ = writeln!(out, "report written to {}", opts.html.display());
     if opts.open
         && let Err(why) = open_in_browser(&opts.html)
@@ -68,43 +69,50 @@ pub fn run(opts: &ReportOptions, out: &mut dyn Write, err: &mut dyn Write) -> i3
             opts.html.display()
         );
     }
-    EXIT_OK
+    Ok(Exit::Success)
 }
 
-/// The page model of the options' evaluation. `Err` is an exit code and the text for stderr.
-fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<ReportModel, (i32, String)> {
+/// The page model of the options' evaluation; `None` where the evaluation refused the file or
+/// has no such recipe (said on `err`).
+fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<Option<ReportModel>, AppError> {
     let e = &opts.evaluation;
-    let unusable = |msg: String| (EXIT_UNUSABLE, format!("error: {msg}\n"));
     let input = match e.inputs.as_slice() {
         [one] => one,
-        _ => return Err(unusable("a report covers one solution file".into())),
+        _ => {
+            return Err(AppError::Options(
+                "a report covers one solution file".into(),
+            ));
+        }
     };
     crate::report::refuse_input_as_output(
         &opts.html,
         evaluate::inputs_read(e, std::slice::from_ref(input)),
     )
-    .map_err(unusable)?;
-    let text = read_solution_text(input).map_err(unusable)?;
-    let official = || data::names_official(e.profile, [text.as_str()]);
-    let (evaluator, kitchen) = evaluate::load(e, official, err).map_err(unusable)?;
+    .map_err(AppError::Options)?;
+    let text = read_solution_text(input)?;
+    let official = || data::names_official(e.data.profile, [text.as_str()]);
+    let (evaluator, kitchen) = evaluate::load(e, official, err)?;
     let name = input.display().to_string();
-    let results = evaluator.evaluate(&text, &e.metrics).map_err(|refusal| {
-        (
-            EXIT_REFUSED,
-            format!(
+    let results = match evaluator.evaluate(&text, &e.metrics) {
+        Ok(results) => results,
+        Err(refusal) => {
+            let _ = write!(
+                err,
                 "{}error: {name} was refused; no report was written\n",
                 refusal.render(&name, &text)
-            ),
-        )
-    })?;
+            );
+            return Ok(None);
+        }
+    };
     let recipes = parse(&text).file.recipes;
     let only = match &opts.recipe {
-        Some(id) => Some(
-            pick(&recipes, Some(id))
-                .map_err(|msg| (EXIT_REFUSED, format!("error: {name}: {msg}\n")))?
-                .id
-                .clone(),
-        ),
+        Some(id) => match pick(&recipes, Some(id)) {
+            Ok(recipe) => Some(recipe.id.clone()),
+            Err(msg) => {
+                let _ = writeln!(err, "error: {name}: {msg}");
+                return Ok(None);
+            }
+        },
         None => None,
     };
     let mut pages = Vec::new();
@@ -114,19 +122,19 @@ fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<ReportModel, (i32,
         if only.as_ref().is_some_and(|id| *id != recipe.id) {
             continue;
         }
-        pages.push(recipe_page(&evaluator, recipe, &text, result, &e.metrics).map_err(unusable)?);
+        pages.push(recipe_page(&evaluator, recipe, &text, result, &e.metrics)?);
         shown.push(RecipeReport::new(result, &e.metrics));
     }
     let summary = e.ci.map(|b| {
         let rows: Vec<&RecipeReport> = shown.iter().collect();
         Summary::new(means(&rows, &e.metrics, Some(b)), b)
     });
-    Ok(ReportModel {
+    Ok(Some(ReportModel {
         source: name,
         signature: evaluate::signature(e, kitchen, &evaluator),
         recipes: pages,
         summary,
-    })
+    }))
 }
 
 /// The page of one recipe of `text`, scored as `result`: runs the recipe and its gold network
@@ -138,16 +146,16 @@ pub fn recipe_page(
     text: &str,
     result: &crate::report::RecipeResult,
     metrics: &MetricSet,
-) -> Result<RecipePage, String> {
+) -> Result<RecipePage, AppError> {
     let model = &evaluator.model;
-    let fails = |what: &str, m: String| format!("{}: {what}: {m}", recipe.id);
+    let fails = |what: &str, m: String| AppError::Failed(format!("{}: {what}: {m}", recipe.id));
     let exec = model
         .execute(recipe)
         .map_err(|x| fails("the simulation fails", x.message))?;
     let g = evaluator
         .benchmark
         .recipe(&recipe.id)
-        .ok_or_else(|| format!("{}: no gold network", recipe.id))?;
+        .ok_or_else(|| AppError::Failed(format!("{}: no gold network", recipe.id)))?;
     let gold = gold_run(model, &g.network, &g.primary_output_var)
         .map_err(|x| fails("the gold network fails to run", x.message))?;
     Ok(RecipePage::new(
@@ -156,7 +164,7 @@ pub fn recipe_page(
 }
 
 /// Hand the page to the platform's opener (`xdg-open`, `open`, `start`).
-pub fn open_in_browser(path: &Path) -> Result<(), String> {
+pub fn open_in_browser(path: &Path) -> std::io::Result<()> {
     let (program, leading): (&str, &[&str]) = if cfg!(target_os = "macos") {
         ("open", &[])
     } else if cfg!(windows) {
@@ -171,10 +179,10 @@ pub fn open_in_browser(path: &Path) -> Result<(), String> {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
-        .map_err(|e| format!("cannot run {program}: {e}"))?;
+        .map_err(|e| std::io::Error::new(e.kind(), format!("cannot run {program}: {e}")))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("{program} failed: {status}"))
+        Err(std::io::Error::other(format!("{program} failed: {status}")))
     }
 }

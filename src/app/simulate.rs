@@ -1,15 +1,15 @@
 //! `simulate`: run one recipe of a `.solution` file and show what happened, step by step, and
 //! the final dish.
 
-use super::check::{EXIT_INVALID, EXIT_UNREADABLE, read_solution_text};
-use super::data::{self, DataRequest};
+use super::check::read_solution_text;
+use super::data::{self, DataContext};
+use super::outcome::{AppError, Exit};
 use crate::benchmark::{self, Benchmark, DataError};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostic, line_col, render_all};
 use crate::language::parse::parse;
 use crate::language::validate::{Validator, closest};
 use crate::metrics::{gold_run, score};
-use crate::profile::Profile;
 use crate::report::simulation::SimulationReport;
 use crate::simulation::{Execution, Model, SimError};
 use serde::Serialize;
@@ -20,11 +20,7 @@ pub struct SimulateOptions {
     pub file: PathBuf,
     /// The recipe to run (default: the first in the file).
     pub recipe: Option<String>,
-    pub profile: Profile,
-    pub benchmark: Option<PathBuf>,
-    /// Never download missing benchmark data (`--offline`).
-    pub offline: bool,
-    pub kitchen: Option<PathBuf>,
+    pub data: DataContext,
     /// Show every argument's binding.
     pub trace: bool,
     pub json: bool,
@@ -35,21 +31,13 @@ pub struct SimulateOptions {
 /// reference crashes) or the dish approximation score fails (where the evaluator refuses the
 /// file; the report is printed, without a final dish), 2 the file, the kitchen or the
 /// benchmark data cannot be used.
-pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let text = match read_solution_text(&opts.file) {
-        Ok(t) => t,
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}");
-            return EXIT_UNREADABLE;
-        }
-    };
-    let (model, kitchen) = match super::load_model(opts.profile, opts.kitchen.as_deref()) {
-        Ok(m) => m,
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}");
-            return EXIT_UNREADABLE;
-        }
-    };
+pub fn run(
+    opts: &SimulateOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, AppError> {
+    let text = read_solution_text(&opts.file)?;
+    let (model, kitchen) = super::load_model(opts.data.profile, opts.data.kitchen.as_deref())?;
     let name = opts.file.display().to_string();
     let mut gold = |id: &str| gold_benchmark(opts, id, err);
     let simulated = match simulate_text(&model, &kitchen, &text, opts.recipe.as_deref(), &mut gold)
@@ -58,20 +46,17 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         Err(SimulateFailure::Invalid(errors)) => {
             let _ = write!(err, "{}", render_all(&errors, &name, &text));
             let _ = writeln!(err, "error: {name} has errors; nothing was simulated");
-            return EXIT_INVALID;
+            return Ok(Exit::Failed);
         }
         Err(SimulateFailure::Recipe(msg)) => {
             let _ = writeln!(err, "error: {name}: {msg}");
-            return EXIT_INVALID;
+            return Ok(Exit::Failed);
         }
         Err(SimulateFailure::Crashed(e)) => {
             let _ = writeln!(err, "{}", e.render(&name));
-            return EXIT_INVALID;
+            return Ok(Exit::Failed);
         }
-        Err(SimulateFailure::Data(msg)) => {
-            let _ = writeln!(err, "error: {msg}");
-            return EXIT_UNREADABLE;
-        }
+        Err(SimulateFailure::Data(msg)) => return Err(AppError::Failed(msg)),
     };
     let report = &simulated.report;
     let written = if opts.json {
@@ -81,15 +66,13 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     } else {
         out.write_all(report.render(opts.trace).as_bytes())
     };
-    if written.is_err() {
-        return EXIT_UNREADABLE;
-    }
+    written.map_err(AppError::Stdout)?;
     match simulated.refused {
         Some(failure) => {
             let _ = writeln!(err, "{}", failure.render(&name));
-            EXIT_INVALID
+            Ok(Exit::Failed)
         }
-        None => 0,
+        None => Ok(Exit::Success),
     }
 }
 
@@ -218,22 +201,18 @@ fn gold_benchmark(
     recipe: &str,
     err: &mut dyn Write,
 ) -> Result<Option<Benchmark>, String> {
-    let request = DataRequest {
-        profile: opts.profile,
-        explicit: opts.benchmark.as_deref(),
-        offline: opts.offline,
-    };
-    let official = || benchmark::manifest(opts.profile).has(recipe);
+    let request = opts.data.request();
+    let official = || benchmark::manifest(opts.data.profile).has(recipe);
     let source = match data::locate(request, official, err) {
         Ok(source) => source,
-        Err(e) if opts.benchmark.is_some() => return Err(e.to_string()),
+        Err(e) if opts.data.benchmark.is_some() => return Err(e.to_string()),
         Err(e @ DataError::NotDownloaded { .. }) => {
             let _ = writeln!(err, "warning: {e}");
             return Ok(None);
         }
         Err(_) => return Ok(None),
     };
-    Benchmark::load(opts.profile, &source)
+    Benchmark::load(opts.data.profile, &source)
         .map(Some)
         .map_err(|e| e.to_string())
 }

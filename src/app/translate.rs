@@ -1,12 +1,12 @@
 //! `translate`: recipe text (benchmark XML, plain text or a page with JSON-LD) → a `.solution`
 //! file, checked by the validator and the simulator before it is written.
 
-use super::check::{EXIT_INVALID, EXIT_UNREADABLE};
-use super::data::{self, DataRequest};
+use super::data::{self, DataContext};
+use super::evaluate::STDOUT;
+use super::outcome::{AppError, Exit};
 use crate::benchmark::{self, DataSource};
 use crate::language::diagnostic::terminal_safe;
 use crate::profile::Profile;
-use crate::report::write_atomically;
 use crate::simulation::Model;
 use crate::translate::llm::chat::{CachedBackend, ChatBackend, HttpBackend, ServerConfig};
 use crate::translate::llm::retrieve::{Example, render_recipe};
@@ -72,27 +72,24 @@ pub struct TranslateOptions {
     pub input: PathBuf,
     /// Where to write the `.solution` file (default, or `-`: standard output).
     pub output: Option<PathBuf>,
-    pub profile: Profile,
-    pub kitchen: Option<PathBuf>,
+    pub data: DataContext,
     pub translator: TranslatorKind,
-    pub benchmark: Option<PathBuf>,
-    /// Never download missing benchmark data (`--offline`).
-    pub offline: bool,
     pub llm: LlmOptions,
     /// Without it, a model that gives no valid network is an error (exit 1): a network that is
     /// not the model's is never written silently.
     pub fallback: Option<Fallback>,
 }
 
-/// Run the command. Exit codes: 0 written, 1 no usable network (nothing written), 2 unreadable
-/// input, kitchen or output.
-pub fn run(opts: &TranslateOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+/// Run the command: no usable network fails (nothing written); an unreadable input, kitchen or
+/// output is an error.
+pub fn run(
+    opts: &TranslateOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, AppError> {
     let setup = Setup {
         kind: opts.translator,
-        profile: opts.profile,
-        kitchen: opts.kitchen.as_deref(),
-        benchmark: opts.benchmark.as_deref(),
-        offline: opts.offline,
+        data: &opts.data,
         llm: &opts.llm,
         fallback: opts.fallback == Some(Fallback::Rules),
     };
@@ -101,41 +98,27 @@ pub fn run(opts: &TranslateOptions, out: &mut dyn Write, err: &mut dyn Write) ->
     })
 }
 
-/// Build the chosen translator over the profile's model and hand both to `f`; exit code 2 when
-/// the kitchen cannot be loaded.
+/// Build the chosen translator over the profile's model and hand both to `f`.
 pub fn with_translator(
     setup: &Setup<'_>,
     err: &mut dyn Write,
-    f: impl FnOnce(&Model, &mut dyn Translator, &mut dyn Write) -> i32,
-) -> i32 {
-    let (model, _) = match super::load_model(setup.profile, setup.kitchen) {
-        Ok(m) => m,
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}");
-            return EXIT_UNREADABLE;
-        }
-    };
+    f: impl FnOnce(&Model, &mut dyn Translator, &mut dyn Write) -> Result<Exit, AppError>,
+) -> Result<Exit, AppError> {
+    let (model, _) = super::load_model(setup.data.profile, setup.data.kitchen.as_deref())?;
     match setup.kind {
         TranslatorKind::Rules => f(&model, &mut RulesTranslator::new(&model), err),
-        TranslatorKind::Llm => match llm_translator(setup, &model, err) {
-            Ok(mut t) => f(&model, &mut t, err),
-            Err(msg) => {
-                let _ = writeln!(err, "error: {msg}");
-                EXIT_UNREADABLE
-            }
-        },
+        TranslatorKind::Llm => {
+            let mut t = llm_translator(setup, &model, err).map_err(AppError::Options)?;
+            f(&model, &mut t, err)
+        }
     }
 }
 
 /// What a translator is built from.
 pub struct Setup<'a> {
     pub kind: TranslatorKind,
-    pub profile: Profile,
-    pub kitchen: Option<&'a Path>,
-    /// Where the examples' texts and gold networks come from.
-    pub benchmark: Option<&'a Path>,
-    /// Never download missing benchmark data (`--offline`).
-    pub offline: bool,
+    /// The kitchen, and where the examples' texts and gold networks come from.
+    pub data: &'a DataContext,
     pub llm: &'a LlmOptions,
     /// Whether the LLM translator may fall back to the rules (see [`LlmConfig::fallback`]).
     pub fallback: bool,
@@ -166,14 +149,14 @@ fn llm_translator<'m>(
             );
         }
     };
-    let examples = match example_source(setup, err).and_then(|root| examples(setup.profile, &root))
-    {
-        Ok(e) => e,
-        Err(msg) => {
-            let _ = writeln!(err, "warning: no examples for the prompt: {msg}");
-            Vec::new()
-        }
-    };
+    let examples =
+        match example_source(setup, err).and_then(|root| examples(setup.data.profile, &root)) {
+            Ok(e) => e,
+            Err(msg) => {
+                let _ = writeln!(err, "warning: no examples for the prompt: {msg}");
+                Vec::new()
+            }
+        };
     let config = LlmConfig {
         model: o
             .llm_model
@@ -194,12 +177,7 @@ fn llm_translator<'m>(
 /// The benchmark data folder the prompt's examples come from (downloaded when missing, as
 /// evaluation does: the examples are official recipes).
 fn example_source(setup: &Setup<'_>, err: &mut dyn Write) -> Result<PathBuf, String> {
-    let request = DataRequest {
-        profile: setup.profile,
-        explicit: setup.benchmark,
-        offline: setup.offline,
-    };
-    match data::locate(request, || true, err).map_err(|e| e.to_string())? {
+    match data::locate(setup.data.request(), || true, err).map_err(|e| e.to_string())? {
         DataSource::Folder(root) => Ok(root),
         DataSource::Demo => Err("the demo benchmark has no recipe texts compiled in".into()),
     }
@@ -230,36 +208,28 @@ pub fn examples(profile: Profile, root: &Path) -> Result<Vec<Example>, String> {
         .collect()
 }
 
-/// Translate with a given translator; exit codes as [`run`].
+/// Translate with a given translator; outcomes as [`run`].
 pub fn run_with(
     opts: &TranslateOptions,
     model: &Model,
     translator: &mut dyn Translator,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> i32 {
-    if let Some(path) = opts.output.as_ref().filter(|p| p.as_os_str() != "-")
-        && let Err(msg) = crate::report::refuse_input_as_output(
+) -> Result<Exit, AppError> {
+    if let Some(path) = opts.output.as_ref().filter(|p| p.as_os_str() != "-") {
+        crate::report::refuse_input_as_output(
             path,
-            std::iter::once(opts.input.as_path()).chain(opts.kitchen.as_deref()),
+            std::iter::once(opts.input.as_path()).chain(opts.data.kitchen.as_deref()),
         )
-    {
-        let _ = writeln!(err, "error: {msg}");
-        return EXIT_UNREADABLE;
+        .map_err(AppError::Options)?;
     }
-    let recipe = match recipe_text::read(&opts.input) {
-        Ok(r) => r,
-        Err(e) => {
-            let _ = writeln!(err, "error: {e}");
-            return EXIT_UNREADABLE;
-        }
-    };
+    let recipe = recipe_text::read(&opts.input).map_err(|e| AppError::Failed(e.to_string()))?;
     let translation = match translator.translate(&recipe, 0) {
         Ok(t) => t,
         Err(e) => {
             let line = format!("error: {}: {e}", opts.input.display());
             let _ = writeln!(err, "{}", terminal_safe(&line));
-            return EXIT_INVALID;
+            return Ok(Exit::Failed);
         }
     };
     for note in &translation.notes {
@@ -283,19 +253,10 @@ pub fn run_with(
             "error: the {} translator produced an unusable network; nothing was written",
             translator.name()
         );
-        return EXIT_INVALID;
+        return Ok(Exit::Failed);
     }
     // `-` is standard output, as for `evaluate`.
-    match opts.output.as_ref().filter(|p| p.as_os_str() != "-") {
-        Some(path) => {
-            if let Err(e) = write_atomically(path, translation.solution.as_bytes()) {
-                let _ = writeln!(err, "error: {}: {e}", path.display());
-                return EXIT_UNREADABLE;
-            }
-        }
-        None => {
-            let _ = write!(out, "{}", translation.solution);
-        }
-    }
-    0
+    let output = opts.output.as_deref().unwrap_or(Path::new(STDOUT));
+    super::evaluate::write_report(output, translation.solution.as_bytes(), out)?;
+    Ok(Exit::Success)
 }

@@ -4,6 +4,7 @@
 
 use super::task::Reporter;
 use crate::app::check::read_solution_text;
+use crate::app::data::DataContext;
 use crate::app::evaluate::{self, EvaluateOptions};
 use crate::app::report::recipe_page;
 use crate::benchmark::DataSource;
@@ -31,12 +32,17 @@ impl Request {
             DataSource::Demo => PathBuf::from(crate::benchmark::DEMO),
             DataSource::Folder(dir) => dir.clone(),
         };
-        // The window names its data folder (or the demo) and fetches only from its button.
-        let offline = true;
+        let data = DataContext {
+            profile: self.profile,
+            benchmark: Some(benchmark),
+            kitchen: None,
+            // The window names its data folder (or the demo) and fetches only from its button.
+            offline: true,
+        };
         EvaluateOptions {
             inputs: vec![self.input.clone()],
             output: self.output.clone(),
-            ..EvaluateOptions::scoring(self.profile, Some(benchmark), None, self.metrics, offline)
+            ..EvaluateOptions::scoring(data, self.metrics)
         }
     }
 }
@@ -86,12 +92,12 @@ pub fn run(request: &Request, progress: &Reporter<Outcome>) -> Outcome {
     let name = request.input.display().to_string();
     let text = match read_solution_text(&request.input) {
         Ok(t) => t,
-        Err(msg) => return Outcome::Failed(msg),
+        Err(e) => return Outcome::Failed(e.to_string()),
     };
     progress.report(format!("loading {}", request.data), None);
     let (evaluator, kitchen) = match evaluate::load(&opts, || false, &mut std::io::sink()) {
         Ok(e) => e,
-        Err(msg) => return Outcome::Failed(msg),
+        Err(e) => return Outcome::Failed(e.to_string()),
     };
     let recipes = match evaluator.prepare(&text) {
         Ok(r) => r,
@@ -115,7 +121,8 @@ pub fn run(request: &Request, progress: &Reporter<Outcome>) -> Outcome {
         rows.push(RecipeRow {
             recipe_id: result.recipe_id.clone(),
             printed: opts.metrics.iter().map(|m| result.formatted(m)).collect(),
-            page: recipe_page(&evaluator, recipe, &text, &result, &opts.metrics),
+            page: recipe_page(&evaluator, recipe, &text, &result, &opts.metrics)
+                .map_err(|e| e.to_string()),
         });
         results.push(result);
     }

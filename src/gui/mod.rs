@@ -15,7 +15,7 @@ pub use launcher::{Launcher, Settings};
 
 /// Open the launcher window and wait until it is closed. `Err` says why no window could be
 /// opened (no display, no OpenGL).
-pub fn run(settings: Settings) -> Result<(), String> {
+pub fn run(settings: Settings) -> Result<(), eframe::Error> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("cookingbot evaluator")
@@ -30,5 +30,4 @@ pub fn run(settings: Settings) -> Result<(), String> {
             Ok(Box::new(Launcher::new(settings)))
         }),
     )
-    .map_err(|e| e.to_string())
 }

@@ -286,7 +286,7 @@ impl FromStr for Threshold {
         let (name, value) = s
             .split_once('=')
             .ok_or_else(|| format!("`{s}` is not METRIC=VALUE"))?;
-        let metric = Metric::named(name.trim())?;
+        let metric = Metric::named(name.trim()).map_err(|e| e.to_string())?;
         let value = value
             .trim()
             .parse::<f64>()

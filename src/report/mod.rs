@@ -70,17 +70,26 @@ impl Metric {
     }
 
     /// [`Metric::parse`] with the error a user sees: the names, and the closest one to a typo.
-    pub fn named(s: &str) -> Result<Metric, String> {
+    pub fn named(s: &str) -> Result<Metric, UnknownMetric> {
         Metric::parse(s).ok_or_else(|| {
             let names = Metric::ALL.map(Metric::name);
             let close = closest(&s.to_ascii_lowercase(), names.into_iter(), 1);
-            let hint = match close.first() {
-                Some(name) => format!("; did you mean `{name}`?"),
-                None => String::new(),
-            };
-            format!("`{s}` is not a metric (one of {}){hint}", names.join(", "))
+            UnknownMetric {
+                word: s.to_owned(),
+                closest: close.first().map(|name| name.to_string()),
+            }
         })
     }
+}
+
+/// A word that names no metric, with the closest name when one is near.
+#[derive(Debug, thiserror::Error)]
+#[error("`{word}` is not a metric (one of {names}){hint}",
+    names = Metric::ALL.map(Metric::name).join(", "),
+    hint = closest.as_ref().map(|c| format!("; did you mean `{c}`?")).unwrap_or_default())]
+pub struct UnknownMetric {
+    pub word: String,
+    pub closest: Option<String>,
 }
 
 /// Which metrics a run computes. The reference's default is the three simulation metrics;

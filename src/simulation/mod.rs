@@ -15,7 +15,7 @@ pub mod known;
 pub mod primitives;
 mod runnable;
 
-use crate::catalogue::{Catalogue, PrimitiveSig, Role};
+use crate::catalogue::{Catalogue, DataFileError, PrimitiveSig, Role};
 use crate::language::ast::{Arg, Recipe};
 use crate::number::Number;
 use crate::ontology::{ClassId, Ontology, SlotId, parse_init};
@@ -84,7 +84,7 @@ impl Model {
 
     /// The built-in ontology and catalogue of a profile with another initial kitchen state
     /// (`--kitchen FILE`).
-    pub fn with_kitchen(profile: Profile, kitchen_json: &str) -> Result<Model, String> {
+    pub fn with_kitchen(profile: Profile, kitchen_json: &str) -> Result<Model, DataFileError> {
         let onto = Ontology::builtin(profile);
         let k = Known::new(&onto);
         let catalogue = Catalogue::builtin(profile);
