@@ -3,6 +3,7 @@
 //! them in parallel. Results come back in the batch's order whatever the number of threads.
 
 use crate::app::check::read_solution_text;
+use crate::app::outcome::AppError;
 use crate::evaluate::{Evaluator, Refusal};
 use crate::language::ast::Recipe;
 use crate::report::batch::{
@@ -19,13 +20,16 @@ use std::sync::Mutex;
 /// The solution files the inputs name, in order: a file as given; for a directory, every
 /// `*.solution` file below it, sorted by path. `Err` names an input that does not exist or a
 /// batch with no file at all.
-pub fn solution_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+pub fn solution_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, AppError> {
     let mut files = Vec::new();
     for input in inputs {
         if input.is_dir() {
             let mut found = Vec::new();
             for entry in walkdir::WalkDir::new(input) {
-                let entry = entry.map_err(|e| format!("{}: {e}", input.display()))?;
+                let entry = entry.map_err(|e| AppError::File {
+                    path: input.clone(),
+                    reason: e.to_string(),
+                })?;
                 let is_solution = entry.path().extension().is_some_and(|x| x == "solution");
                 if entry.file_type().is_file() && is_solution {
                     found.push(entry.into_path());
@@ -36,15 +40,18 @@ pub fn solution_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         } else if input.exists() {
             files.push(input.clone());
         } else {
-            return Err(format!("{}: no such file or directory", input.display()));
+            return Err(AppError::File {
+                path: input.clone(),
+                reason: "no such file or directory".into(),
+            });
         }
     }
     if files.is_empty() {
         let names: Vec<String> = inputs.iter().map(|i| i.display().to_string()).collect();
-        return Err(format!(
+        return Err(AppError::Options(format!(
             "{}: no .solution files to evaluate",
             names.join(", ")
-        ));
+        )));
     }
     Ok(files)
 }

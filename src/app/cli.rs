@@ -27,7 +27,8 @@ use std::path::{Path, PathBuf};
     name = "cookingbot-evaluator",
     version,
     about = "Evaluate, check and inspect MUHAI Cooking Language networks as the MUHAI Recipe Execution Benchmark's reference evaluator does",
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    after_help = EXIT_STATUS
 )]
 struct Cli {
     #[command(subcommand)]
@@ -394,6 +395,15 @@ fn launch(settings: crate::gui::Settings) -> Result<Exit, AppError> {
         .map_err(|e| AppError::Failed(format!("cannot open the launcher window: {e}\n{USAGE}")))?;
     Ok(Exit::Success)
 }
+
+/// The statuses of [`Exit`], for `--help`.
+const EXIT_STATUS: &str = "Exit status:
+  0  done: results written, files clean (warnings allowed)
+  1  what the command checks failed: a solution refused as the reference refuses it, a row below
+     --fail-under, errors in checked files, a translation with no usable network, data that failed
+     verification
+  2  the input, the data, the options or the output could not be used (usage errors too); nothing
+     was written";
 
 const USAGE: &str = "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N] [--ci [--bootstrap N] [--seed S]]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator compare BASELINE SYSTEM... [-o OUT] [--format text|csv|json|markdown|html] [--bootstrap N] [--seed S]\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open] [--ci]\n       cookingbot-evaluator --help";
 

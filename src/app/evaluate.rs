@@ -123,10 +123,9 @@ pub fn run(
         return Ok(Exit::Success);
     }
     check_options(opts).map_err(AppError::Options)?;
-    let files = batch::solution_files(&opts.inputs).map_err(AppError::Options)?;
+    let files = batch::solution_files(&opts.inputs)?;
     if opts.output != Path::new(STDOUT) {
-        report::refuse_input_as_output(&opts.output, inputs_read(opts, &files))
-            .map_err(AppError::Options)?;
+        report::refuse_input_as_output(&opts.output, inputs_read(opts, &files))?;
     }
     let is_batch = batch::is_batch(&opts.inputs, &files);
     // One file unread is the run's error; in a batch it is that file's refusal.

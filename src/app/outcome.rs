@@ -5,6 +5,7 @@
 use crate::benchmark::DataError;
 use crate::catalogue::DataFileError;
 use crate::fetch::FetchError;
+use crate::report::OutputIsInput;
 use std::path::PathBuf;
 
 /// The process's exit status (listed in `--help` and the README).
@@ -66,6 +67,9 @@ pub enum AppError {
         #[source]
         source: DataFileError,
     },
+    /// An output path that is one of the inputs, which writing would destroy.
+    #[error(transparent)]
+    OutputIsInput(#[from] OutputIsInput),
     /// An output that could not be written (nothing was left at its path).
     #[error("cannot write {}: {source}", path.display())]
     Write {

@@ -87,8 +87,7 @@ fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<Option<ReportModel
     crate::report::refuse_input_as_output(
         &opts.html,
         evaluate::inputs_read(e, std::slice::from_ref(input)),
-    )
-    .map_err(AppError::Options)?;
+    )?;
     let text = read_solution_text(input)?;
     let official = || data::names_official(e.data.profile, [text.as_str()]);
     let (evaluator, kitchen) = evaluate::load(e, official, err)?;

@@ -176,25 +176,29 @@ fn llm_translator<'m>(
 
 /// The benchmark data folder the prompt's examples come from (downloaded when missing, as
 /// evaluation does: the examples are official recipes).
-fn example_source(setup: &Setup<'_>, err: &mut dyn Write) -> Result<PathBuf, String> {
-    match data::locate(setup.data.request(), || true, err).map_err(|e| e.to_string())? {
+fn example_source(setup: &Setup<'_>, err: &mut dyn Write) -> Result<PathBuf, AppError> {
+    match data::locate(setup.data.request(), || true, err)? {
         DataSource::Folder(root) => Ok(root),
-        DataSource::Demo => Err("the demo benchmark has no recipe texts compiled in".into()),
+        DataSource::Demo => Err(AppError::Options(
+            "the demo benchmark has no recipe texts compiled in".into(),
+        )),
     }
 }
 
 /// Every benchmark recipe's text with its gold network (from the data folder `root`), for
 /// retrieval.
-pub fn examples(profile: Profile, root: &Path) -> Result<Vec<Example>, String> {
+pub fn examples(profile: Profile, root: &Path) -> Result<Vec<Example>, AppError> {
     benchmark::manifest(profile)
         .recipes
         .iter()
         .map(|entry| {
-            let text =
-                recipe_text::read(&root.join(&entry.recipe_text)).map_err(|e| e.to_string())?;
+            let text = recipe_text::read(&root.join(&entry.recipe_text))
+                .map_err(|e| AppError::Failed(e.to_string()))?;
             let gold = root.join(&entry.gold_file);
-            let network =
-                std::fs::read_to_string(&gold).map_err(|e| format!("{}: {e}", gold.display()))?;
+            let network = std::fs::read_to_string(&gold).map_err(|e| AppError::File {
+                path: gold.clone(),
+                reason: e.to_string(),
+            })?;
             Ok(Example {
                 id: entry.id.clone(),
                 text: render_recipe(&text),
@@ -220,8 +224,7 @@ pub fn run_with(
         crate::report::refuse_input_as_output(
             path,
             std::iter::once(opts.input.as_path()).chain(opts.data.kitchen.as_deref()),
-        )
-        .map_err(AppError::Options)?;
+        )?;
     }
     let recipe = recipe_text::read(&opts.input).map_err(|e| AppError::Failed(e.to_string()))?;
     let translation = match translator.translate(&recipe, 0) {

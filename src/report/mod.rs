@@ -20,7 +20,7 @@ use crate::language::validate::closest;
 use crate::metrics::Detail;
 use crate::metrics::smatch::SmatchResult;
 use crate::number::Number;
-pub use output::{refuse_input_as_output, write_atomically};
+pub use output::{OutputIsInput, refuse_input_as_output, write_atomically};
 use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
 

@@ -118,7 +118,7 @@ fn current_umask() -> u32 {
 pub fn refuse_input_as_output<'a>(
     output: &Path,
     inputs: impl IntoIterator<Item = &'a Path>,
-) -> Result<(), String> {
+) -> Result<(), OutputIsInput> {
     let Ok(out) = fs::metadata(output) else {
         return Ok(());
     };
@@ -130,12 +130,19 @@ pub fn refuse_input_as_output<'a>(
             && meta.dev() == out.dev()
             && meta.ino() == out.ino()
         {
-            return Err(format!(
-                "the output {} is the input {}; refusing to overwrite it",
-                output.display(),
-                input.display()
-            ));
+            return Err(OutputIsInput {
+                output: output.to_owned(),
+                input: input.to_owned(),
+            });
         }
     }
     Ok(())
+}
+
+/// An output path that is one of the inputs (the same file, however spelt).
+#[derive(Debug, thiserror::Error)]
+#[error("the output {} is the input {}; refusing to overwrite it", output.display(), input.display())]
+pub struct OutputIsInput {
+    pub output: std::path::PathBuf,
+    pub input: std::path::PathBuf,
 }
