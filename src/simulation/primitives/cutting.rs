@@ -80,18 +80,15 @@ fn cut(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         Some(at),
     )?;
     if !tool_given {
-        call.bind(
-            "cutting-tool",
-            0.0,
-            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
-            Some(at),
-        )?;
+        let found = bound(m, &ks, tool, LispError::USED_OF_NIL)?;
+        call.bind("cutting-tool", 0.0, found, Some(at))?;
     }
     if let (Some(board), false) = (board, surface_given) {
+        let found = bound(m, &ks, board, LispError::USED_OF_NIL)?;
         call.bind(
             "cutting-surface",
             if tool_given { 1.0 } else { 0.0 },
-            bound(m, &ks, board, LispError::USED_OF_NIL)?,
+            found,
             Some(at),
         )?;
     }
@@ -120,12 +117,8 @@ fn mash(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let tool = call.use_deferred_tool(&mut ks, fork, "mashing-tool")?;
     call.bind("mashed-ingredient", 1.0, Value::obj(mashed), Some(at))?;
     if !tool_given {
-        call.bind(
-            "mashing-tool",
-            0.0,
-            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
-            Some(at),
-        )?;
+        let found = bound(m, &ks, tool, LispError::USED_OF_NIL)?;
+        call.bind("mashing-tool", 0.0, found, Some(at))?;
     }
     call.finish(ks, at)
 }
@@ -205,19 +198,11 @@ impl Primitive for Strip {
         mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
         mark_used(m, &mut ks, bowl, LispError::USED_OF_NIL)?;
         call.bind(self.output, 1.0, Value::obj(processed), Some(at))?;
-        call.bind(
-            self.waste,
-            0.0,
-            bound(m, &ks, bowl, LispError::USED_OF_NIL)?,
-            Some(at),
-        )?;
+        let found = bound(m, &ks, bowl, LispError::USED_OF_NIL)?;
+        call.bind(self.waste, 0.0, found, Some(at))?;
         if !tool_given {
-            call.bind(
-                self.tool,
-                0.0,
-                bound(m, &ks, tool, LispError::USED_OF_NIL)?,
-                Some(at),
-            )?;
+            let found = bound(m, &ks, tool, LispError::USED_OF_NIL)?;
+            call.bind(self.tool, 0.0, found, Some(at))?;
         }
         call.finish(ks, at)
     }
@@ -321,12 +306,8 @@ fn grind(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
     call.bind(output, 1.0, Value::Obj(node_at(m, &ks, &path)?), Some(at))?;
     if !tool_given {
-        call.bind(
-            "grinding-tool",
-            1.0,
-            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
-            Some(at),
-        )?;
+        let found = bound(m, &ks, tool, LispError::USED_OF_NIL)?;
+        call.bind("grinding-tool", 1.0, found, Some(at))?;
     }
     call.finish(ks, at)
 }

@@ -106,12 +106,8 @@ impl Primitive for Blend {
         let mixed = node_at(m, &ks, &container)?;
         call.bind(self.output, 1.0, Value::Obj(mixed), Some(at))?;
         if !given_tool {
-            call.bind(
-                self.tool,
-                0.0,
-                bound(m, &ks, tool, LispError::USED_OF_NIL)?,
-                None,
-            )?;
+            let found = bound(m, &ks, tool, LispError::USED_OF_NIL)?;
+            call.bind(self.tool, 0.0, found, None)?;
         }
         call.finish(ks, at)
     }

@@ -280,12 +280,8 @@ fn flatten(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let list = list_copy(m, call.maker, &portions, items)?;
     call.bind("container-with-flattened-items", 1.0, list, Some(at))?;
     if !tool_given {
-        call.bind(
-            "can-flatten-tool",
-            0.0,
-            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
-            None,
-        )?;
+        let found = bound(m, &ks, tool, LispError::USED_OF_NIL)?;
+        call.bind("can-flatten-tool", 0.0, found, None)?;
     }
     call.finish(ks, at)
 }

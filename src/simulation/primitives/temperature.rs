@@ -134,12 +134,8 @@ fn bake(call: &mut Call<'_, '_>) -> Result<(), SimError> {
             None,
             &[(k.temperature, temperature), (baked, Value::T)],
         )?;
-        call.bind(
-            "thing-baked",
-            1.0,
-            bound(m, &ks, thing, LispError::CONTENTS_OF_NIL)?,
-            Some(at),
-        )?;
+        let found = bound(m, &ks, thing, LispError::CONTENTS_OF_NIL)?;
+        call.bind("thing-baked", 1.0, found, Some(at))?;
     } else {
         call.fail(&[("thing-baked", 1.0, Some(at))])?;
     }

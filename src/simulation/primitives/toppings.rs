@@ -333,12 +333,8 @@ fn spread(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
     call.bind(output, 1.0, Value::Obj(node_at(m, &ks, &object)?), Some(at))?;
     if !tool_given {
-        call.bind(
-            tool_arg,
-            0.0,
-            bound(m, &ks, tool, LispError::USED_OF_NIL)?,
-            Some(at),
-        )?;
+        let found = bound(m, &ks, tool, LispError::USED_OF_NIL)?;
+        call.bind(tool_arg, 0.0, found, Some(at))?;
     }
     call.finish(ks, at)
 }

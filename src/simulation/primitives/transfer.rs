@@ -98,18 +98,10 @@ fn transfer_contents(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         let o = old(call, Some(target))?;
         call.bind("target-container", 0.0, o, None)?;
     }
-    call.bind(
-        "container-with-all-ingredients",
-        1.0,
-        bound(m, &ks, target, LispError::NOT_KITCHEN_ENTITY)?,
-        Some(at),
-    )?;
-    call.bind(
-        "container-with-rest",
-        1.0,
-        bound(m, &ks, source, LispError::NOT_KITCHEN_ENTITY)?,
-        Some(at),
-    )?;
+    let found = bound(m, &ks, target, LispError::NOT_KITCHEN_ENTITY)?;
+    call.bind("container-with-all-ingredients", 1.0, found, Some(at))?;
+    let found = bound(m, &ks, source, LispError::NOT_KITCHEN_ENTITY)?;
+    call.bind("container-with-rest", 1.0, found, Some(at))?;
     let q = call
         .maker
         .make_with(k.quantity_class, &[(k.value, Value::Num(total))]);
@@ -268,12 +260,8 @@ fn crack(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         let o = old(call, Some(target))?;
         call.bind("target-container", 0.0, o, None)?;
     }
-    call.bind(
-        "container-with-cracked-eggs",
-        1.0,
-        bound(m, &ks, target, LispError::NOT_KITCHEN_ENTITY)?,
-        Some(at),
-    )?;
+    let found = bound(m, &ks, target, LispError::NOT_KITCHEN_ENTITY)?;
+    call.bind("container-with-cracked-eggs", 1.0, found, Some(at))?;
     call.finish(ks, at)
 }
 
@@ -355,28 +343,16 @@ fn separate_eggs(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     for p in [yolks, whites, separator] {
         mark_used(m, &mut ks, p, LispError::NOT_KITCHEN_ENTITY)?;
     }
-    call.bind(
-        "container-with-egg-yolks",
-        1.0,
-        bound(m, &ks, yolks, LispError::NOT_KITCHEN_ENTITY)?,
-        Some(at),
-    )?;
-    call.bind(
-        "container-with-egg-whites",
-        1.0,
-        bound(m, &ks, whites, LispError::NOT_KITCHEN_ENTITY)?,
-        Some(at),
-    )?;
+    let found = bound(m, &ks, yolks, LispError::NOT_KITCHEN_ENTITY)?;
+    call.bind("container-with-egg-yolks", 1.0, found, Some(at))?;
+    let found = bound(m, &ks, whites, LispError::NOT_KITCHEN_ENTITY)?;
+    call.bind("container-with-egg-whites", 1.0, found, Some(at))?;
     if !given {
         let (y, w) = (old(call, Some(yolks))?, old(call, Some(whites))?);
         call.bind("target-container-for-yolks", 0.0, y, Some(at))?;
         call.bind("target-container-for-whites", 0.0, w, Some(at))?;
-        call.bind(
-            "egg-separator",
-            0.0,
-            bound(m, &ks, separator, LispError::NOT_KITCHEN_ENTITY)?,
-            Some(at),
-        )?;
+        let found = bound(m, &ks, separator, LispError::NOT_KITCHEN_ENTITY)?;
+        call.bind("egg-separator", 0.0, found, Some(at))?;
     }
     call.finish(ks, at)
 }
@@ -456,25 +432,13 @@ fn drain(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     replace_contents(&mut ks, m, container, |_| solids)?;
     mark_used(m, &mut ks, tool, LispError::NOT_KITCHEN_ENTITY)?;
     mark_used(m, &mut ks, bowl, LispError::NOT_KITCHEN_ENTITY)?;
-    call.bind(
-        "drained-ingredient",
-        1.0,
-        bound(m, &ks, container, LispError::NOT_KITCHEN_ENTITY)?,
-        Some(at),
-    )?;
-    call.bind(
-        "liquid-rests",
-        1.0,
-        bound(m, &ks, bowl, LispError::NOT_KITCHEN_ENTITY)?,
-        Some(at),
-    )?;
+    let found = bound(m, &ks, container, LispError::NOT_KITCHEN_ENTITY)?;
+    call.bind("drained-ingredient", 1.0, found, Some(at))?;
+    let found = bound(m, &ks, bowl, LispError::NOT_KITCHEN_ENTITY)?;
+    call.bind("liquid-rests", 1.0, found, Some(at))?;
     if !given {
-        call.bind(
-            "draining-tool",
-            0.0,
-            bound(m, &ks, tool, LispError::NOT_KITCHEN_ENTITY)?,
-            Some(at),
-        )?;
+        let found = bound(m, &ks, tool, LispError::NOT_KITCHEN_ENTITY)?;
+        call.bind("draining-tool", 0.0, found, Some(at))?;
     }
     call.finish(ks, at)
 }
@@ -539,19 +503,11 @@ fn sift(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     mark_used(m, &mut ks, target, LispError::NOT_KITCHEN_ENTITY)?;
     mark_used(m, &mut ks, sift, LispError::NOT_KITCHEN_ENTITY)?;
     replace_contents(&mut ks, m, source, |_| Vec::new())?;
-    call.bind(
-        "container-with-sifted-contents",
-        1.0,
-        bound(m, &ks, target, LispError::NOT_KITCHEN_ENTITY)?,
-        Some(at),
-    )?;
+    let found = bound(m, &ks, target, LispError::NOT_KITCHEN_ENTITY)?;
+    call.bind("container-with-sifted-contents", 1.0, found, Some(at))?;
     if !given_sift {
-        call.bind(
-            "sifting-tool",
-            1.0,
-            bound(m, &ks, sift, LispError::NOT_KITCHEN_ENTITY)?,
-            Some(at),
-        )?;
+        let found = bound(m, &ks, sift, LispError::NOT_KITCHEN_ENTITY)?;
+        call.bind("sifting-tool", 1.0, found, Some(at))?;
     }
     call.finish(ks, at)
 }
