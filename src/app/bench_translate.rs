@@ -3,7 +3,7 @@
 //! each metric and pass@k over K samples.
 
 use super::data::{self, DataContext};
-use super::outcome::{AppError, Exit};
+use super::outcome::{AppError, Exit, Outcome};
 use crate::benchmark::{self, DataSource};
 use crate::evaluate::Evaluator;
 use crate::language::diagnostic::terminal_safe;
@@ -40,7 +40,7 @@ pub fn run(
     translator: &mut dyn Translator,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> Result<Exit, AppError> {
+) -> Outcome {
     // Every recipe of the benchmark is an official one.
     let root = match data::locate(opts.data.request(), || true, err)? {
         DataSource::Folder(root) => root,
@@ -166,15 +166,11 @@ fn markdown(rows: &[Row], name: &str, opts: &BenchOptions) -> String {
         "| recipe | smatch-score | goal-condition-success | dish-approximation-score | execution-time | passed | pass@{k} |"
     );
     s.push_str("|---|---:|---:|---:|---:|---:|---:|\n");
-    for r in rows {
-        let cells: Vec<String> = COLUMNS.iter().map(|m| r.result.formatted(*m)).collect();
+    for (id, cells, passed, pass) in printed(rows, k) {
         let _ = writeln!(
             s,
-            "| {} | {} | {}/{k} | {:.2} |",
-            r.result.recipe_id,
-            cells.join(" | "),
-            r.passed,
-            pass_at_k(k, r.passed, k)
+            "| {id} | {} | {passed}/{k} | {pass} |",
+            cells.join(" | ")
         );
     }
     let (m, timed, pass) = means(rows, k);
@@ -198,21 +194,23 @@ fn markdown(rows: &[Row], name: &str, opts: &BenchOptions) -> String {
     s
 }
 
+/// Each row as both tables print it: the recipe id, the metrics as the reference prints them,
+/// the samples passed and pass@k.
+fn printed(rows: &[Row], k: usize) -> impl Iterator<Item = (&str, Vec<String>, usize, String)> {
+    rows.iter().map(move |r| {
+        let cells = COLUMNS.iter().map(|m| r.result.formatted(*m)).collect();
+        let pass = format!("{:.2}", pass_at_k(k, r.passed, k));
+        (r.result.recipe_id.as_str(), cells, r.passed, pass)
+    })
+}
+
 fn csv(rows: &[Row], opts: &BenchOptions) -> String {
     let k = opts.samples.max(1);
     let mut s = String::from(
         "recipe,smatch-score,goal-condition-success,dish-approximation-score,execution-time,passed,samples,pass-at-k\n",
     );
-    for r in rows {
-        let cells: Vec<String> = COLUMNS.iter().map(|m| r.result.formatted(*m)).collect();
-        let _ = writeln!(
-            s,
-            "{},{},{},{k},{:.2}",
-            r.result.recipe_id,
-            cells.join(","),
-            r.passed,
-            pass_at_k(k, r.passed, k)
-        );
+    for (id, cells, passed, pass) in printed(rows, k) {
+        let _ = writeln!(s, "{id},{},{passed},{k},{pass}", cells.join(","));
     }
     let (m, _, pass) = means(rows, k);
     let _ = writeln!(

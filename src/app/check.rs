@@ -1,6 +1,6 @@
 //! `check` (diagnostics for `.solution` files) and `graph` (a recipe's dependency DAG as DOT).
 
-use crate::app::outcome::{AppError, Exit, InputError};
+use crate::app::outcome::{AppError, Exit, InputError, Outcome};
 use crate::benchmark;
 use crate::language::diagnostic::{Diagnostic, line_col, render_all};
 use crate::language::parse::parse;
@@ -177,7 +177,7 @@ pub fn graph(
     profile: Profile,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> Result<Exit, AppError> {
+) -> Outcome {
     let text = read_solution_text(path)?;
     let parsed = parse(&text);
     let name = path.display().to_string();

@@ -7,7 +7,7 @@ use crate::app::compare::{self, CompareFormat, CompareOptions};
 use crate::app::data::DataContext;
 use crate::app::evaluate::{self, EvaluateOptions, Format, MergeOptions};
 use crate::app::fetch::{self, FetchOptions};
-use crate::app::outcome::{AppError, Exit};
+use crate::app::outcome::{AppError, Exit, Outcome};
 use crate::app::report::{self, ReportOptions};
 use crate::app::simulate::{self, SimulateOptions};
 use crate::app::translate::{self, Fallback, LlmOptions, Setup, TranslateOptions, TranslatorKind};
@@ -390,7 +390,7 @@ fn demo_recipes(
 
 /// Open the launcher; where no window can be opened, say why and how to use the command line.
 #[cfg(feature = "gui")]
-fn launch(settings: crate::gui::Settings) -> Result<Exit, AppError> {
+fn launch(settings: crate::gui::Settings) -> Outcome {
     crate::gui::run(settings)
         .map_err(|e| AppError::Failed(format!("cannot open the launcher window: {e}\n{USAGE}")))?;
     Ok(Exit::Success)
@@ -427,7 +427,7 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
 }
 
 /// The one place where a command's error is printed.
-fn exit_status(outcome: Result<Exit, AppError>) -> u8 {
+fn exit_status(outcome: Outcome) -> u8 {
     match outcome {
         Ok(exit) => exit.code(),
         Err(e) => {
@@ -438,7 +438,7 @@ fn exit_status(outcome: Result<Exit, AppError>) -> u8 {
 }
 
 impl Cli {
-    fn run(self, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, AppError> {
+    fn run(self, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
         match self.command {
             Some(command) => command.run(self.data, out, err),
             None => self.evaluate.run(self.data, out, err),
@@ -448,12 +448,7 @@ impl Cli {
 
 impl EvaluateArgs {
     /// The reference's invocation, and the HTML view `-show-output t` asks for.
-    fn run(
-        self,
-        data: DataContext,
-        out: &mut dyn Write,
-        err: &mut dyn Write,
-    ) -> Result<Exit, AppError> {
+    fn run(self, data: DataContext, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
         let output = match (self.input.is_empty(), self.output) {
             (false, Some(output)) => output,
             (no_input, output) => {
@@ -502,12 +497,7 @@ impl EvaluateArgs {
 }
 
 impl Command {
-    fn run(
-        self,
-        data: DataContext,
-        out: &mut dyn Write,
-        err: &mut dyn Write,
-    ) -> Result<Exit, AppError> {
+    fn run(self, data: DataContext, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
         match self {
             Command::Check {
                 files,

@@ -5,7 +5,7 @@
 
 use crate::app::batch::{self, Memo, Run};
 use crate::app::evaluate::{self, EvaluateOptions};
-use crate::app::outcome::{AppError, Exit};
+use crate::app::outcome::{AppError, Exit, Outcome};
 use crate::evaluate::Evaluator;
 use crate::metrics::corpus::{
     CorpusMean, WinsTiesLosses, corpus_mean, nil_as_zero, wins_ties_losses,
@@ -86,11 +86,7 @@ pub fn default_metrics() -> MetricSet {
 }
 
 /// Run the comparison, writing the table to the output and problems to `err`.
-pub fn run(
-    opts: &CompareOptions,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<Exit, AppError> {
+pub fn run(opts: &CompareOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let comparisons = compare(opts, err).map_err(AppError::Failed)?;
     evaluate::write_report(&opts.output, render(&comparisons, opts).as_bytes(), out)?;
     Ok(Exit::Success)

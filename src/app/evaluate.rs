@@ -6,7 +6,7 @@
 use crate::app::batch::{self, Run};
 use crate::app::check::{located, read_solution_text};
 use crate::app::data::{self, DataContext};
-use crate::app::outcome::{AppError, Exit};
+use crate::app::outcome::{AppError, Exit, Outcome};
 use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
 use crate::metrics::smatch::SmatchConfig;
@@ -112,11 +112,7 @@ pub(crate) fn signature(
 }
 
 /// Run one evaluation, printing the summary on `out` and problems on `err`.
-pub fn run(
-    opts: &EvaluateOptions,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<Exit, AppError> {
+pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     if opts.metrics.none {
         // The reference evaluates and writes nothing when `none` is among the metrics.
         let _ = writeln!(out, "The simulation process has finished.");
@@ -273,11 +269,7 @@ pub fn score_text(
     }
 }
 
-pub fn merge(
-    opts: &MergeOptions,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<Exit, AppError> {
+pub fn merge(opts: &MergeOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let mut shards = Vec::with_capacity(opts.shards.len());
     for path in &opts.shards {
         let parsed = std::fs::read_to_string(path)
@@ -314,7 +306,7 @@ fn finish(
     ci: Option<Bootstrap>,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> Result<Exit, AppError> {
+) -> Outcome {
     let metrics = report.metrics();
     let refusals: Vec<_> = report.refusals().collect();
     for (_, refusal) in &refusals {

@@ -1,7 +1,7 @@
 //! The `fetch` command: install the benchmark data of one or both profiles into the cache,
 //! with a progress bar when stderr is a terminal.
 
-use crate::app::outcome::{AppError, Exit};
+use crate::app::outcome::{AppError, Exit, Outcome};
 use crate::fetch::{Cache, FetchError, Progress, Source};
 use crate::profile::Profile;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -18,11 +18,7 @@ pub struct FetchOptions {
 
 /// Install every requested profile that is not installed yet; report on `out`, problems on
 /// `err`. A profile that could not be installed fails the command; the others are installed.
-pub fn run(
-    opts: &FetchOptions,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<Exit, AppError> {
+pub fn run(opts: &FetchOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let cache = opts
         .data_dir
         .clone()

@@ -6,7 +6,7 @@
 use super::check::{check_text, located};
 use super::data::{self, DataRequest};
 use super::evaluate::score_text;
-use super::outcome::{AppError, Exit};
+use super::outcome::{AppError, Exit, Outcome};
 use super::simulate::{SimulateFailure, simulate_text};
 use crate::evaluate::Evaluator;
 use crate::profile::Profile;
@@ -316,7 +316,7 @@ impl ServerHandler for KitchenServer {
 }
 
 /// Serve on stdin and stdout until the client closes them.
-pub fn run(profile: Profile, offline: bool) -> Result<Exit, AppError> {
+pub fn run(profile: Profile, offline: bool) -> Outcome {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -41,6 +41,9 @@ impl From<Exit> for std::process::ExitCode {
     }
 }
 
+/// How a command ended, or why it could not do its work.
+pub type Outcome = Result<Exit, AppError>;
+
 /// Why a command could not do its work at all (exit [`Exit::Unusable`]).
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {

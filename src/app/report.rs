@@ -4,7 +4,7 @@
 use super::check::read_solution_text;
 use super::data;
 use super::evaluate::{self, EvaluateOptions};
-use super::outcome::{AppError, Exit};
+use super::outcome::{AppError, Exit, Outcome};
 use super::simulate::pick;
 use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
@@ -47,11 +47,7 @@ pub fn show_output_requested(value: &str) -> bool {
 
 /// Evaluate, write the page (whole or not at all), print its path and open it if asked.
 /// Exits as the evaluation does; a page that cannot be opened is only a warning.
-pub fn run(
-    opts: &ReportOptions,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<Exit, AppError> {
+pub fn run(opts: &ReportOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let Some(model) = build(opts, err)? else {
         return Ok(Exit::Failed);
     };

@@ -3,7 +3,7 @@
 
 use super::check::read_solution_text;
 use super::data::{self, DataContext};
-use super::outcome::{AppError, Exit};
+use super::outcome::{AppError, Exit, Outcome};
 use crate::benchmark::{self, Benchmark, DataError};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostic, line_col, render_all};
@@ -31,11 +31,7 @@ pub struct SimulateOptions {
 /// reference crashes) or the dish approximation score fails (where the evaluator refuses the
 /// file; the report is printed, without a final dish), 2 the file, the kitchen or the
 /// benchmark data cannot be used.
-pub fn run(
-    opts: &SimulateOptions,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<Exit, AppError> {
+pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let text = read_solution_text(&opts.file)?;
     let (model, kitchen) = super::load_model(opts.data.profile, opts.data.kitchen.as_deref())?;
     let name = opts.file.display().to_string();

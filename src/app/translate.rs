@@ -3,7 +3,7 @@
 
 use super::data::{self, DataContext};
 use super::evaluate::STDOUT;
-use super::outcome::{AppError, Exit};
+use super::outcome::{AppError, Exit, Outcome};
 use crate::benchmark::{self, DataSource};
 use crate::language::diagnostic::terminal_safe;
 use crate::profile::Profile;
@@ -82,11 +82,7 @@ pub struct TranslateOptions {
 
 /// Run the command: no usable network fails (nothing written); an unreadable input, kitchen or
 /// output is an error.
-pub fn run(
-    opts: &TranslateOptions,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<Exit, AppError> {
+pub fn run(opts: &TranslateOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let setup = Setup {
         kind: opts.translator,
         data: &opts.data,
@@ -102,8 +98,8 @@ pub fn run(
 pub fn with_translator(
     setup: &Setup<'_>,
     err: &mut dyn Write,
-    f: impl FnOnce(&Model, &mut dyn Translator, &mut dyn Write) -> Result<Exit, AppError>,
-) -> Result<Exit, AppError> {
+    f: impl FnOnce(&Model, &mut dyn Translator, &mut dyn Write) -> Outcome,
+) -> Outcome {
     let (model, _) = super::load_model(setup.data.profile, setup.data.kitchen.as_deref())?;
     match setup.kind {
         TranslatorKind::Rules => f(&model, &mut RulesTranslator::new(&model), err),
@@ -219,7 +215,7 @@ pub fn run_with(
     translator: &mut dyn Translator,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> Result<Exit, AppError> {
+) -> Outcome {
     if let Some(path) = opts.output.as_ref().filter(|p| p.as_os_str() != "-") {
         crate::report::refuse_input_as_output(
             path,
