@@ -1051,3 +1051,233 @@ fn short_o_is_the_output_of_the_main_command() {
         "{csv}"
     );
 }
+
+#[test]
+fn completions_for_bash_are_a_script_bash_can_source() {
+    let s = Scratch::new("completions");
+    let o = evaluator(&["completions", "bash"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let script = s.write("cookingbot.bash", &o.stdout);
+    let sourced = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "source {} && complete -p cookingbot-evaluator",
+            script.display()
+        ))
+        .output()
+        .expect("bash runs");
+    assert!(sourced.status.success(), "{sourced:?}");
+    assert!(String::from_utf8_lossy(&sourced.stdout).contains("cookingbot-evaluator"));
+    assert!(o.stdout.contains("simulate") && o.stdout.contains("--fail-under"));
+}
+
+#[test]
+fn the_manual_page_is_roff_with_every_command() {
+    let o = evaluator(&["manpage"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout.contains(".TH cookingbot-evaluator 1"),
+        "{}",
+        o.stdout
+    );
+    for command in ["check", "simulate", "compare", "report", "completions"] {
+        assert!(o.stdout.contains(command), "no {command} in the page");
+    }
+}
+
+#[test]
+fn check_writes_a_json_report_with_located_diagnostics() {
+    let s = Scratch::new("check-json");
+    let bad = s.write(
+        "bad.solution",
+        "(get-kitchen ?kitchen)\n(fetch-and-proportion ?x ?k ?kitchen ?t flour 100 g)\n",
+    );
+    let o = evaluator(&[
+        OsStr::new("check"),
+        OsStr::new("--format"),
+        OsStr::new("json"),
+        bad.as_os_str(),
+    ]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let report: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON on stdout");
+    assert_eq!(report["profile"], "2024");
+    assert_eq!(report["files"][0]["file"], bad.display().to_string());
+    let first = &report["files"][0]["diagnostics"][0];
+    assert_eq!(first["severity"], "error");
+    assert!(first["line"].as_u64().is_some() && first["column"].as_u64().is_some());
+    assert!(
+        report["errors"].as_u64().is_some_and(|n| n >= 1),
+        "{report}"
+    );
+    assert_eq!(o.stderr, "", "the report replaces the rendered diagnostics");
+}
+
+/// The evaluator with `env` set, on a missing input: an error to colour.
+fn refused_with(env: &[(&str, &str)], more: &[&str]) -> Outcome {
+    let mut binary = Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"));
+    let command = common::with_data(&mut binary);
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let out = command
+        .args(more)
+        .args([
+            "--benchmark",
+            "demo",
+            "-input",
+            "no-such.solution",
+            "-o",
+            "-",
+        ])
+        .output()
+        .expect("the binary runs");
+    Outcome {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn colour_follows_color_and_no_color() {
+    let always = refused_with(&[], &["--color", "always"]);
+    assert_eq!(always.code, 2);
+    assert!(
+        always
+            .stderr
+            .starts_with("\x1b[1m\x1b[31merror:\x1b[0m no-such.solution"),
+        "{:?}",
+        always.stderr
+    );
+    for plain in [
+        refused_with(&[], &["--color", "never"]),
+        refused_with(&[("NO_COLOR", "1")], &[]),
+        refused_with(&[], &[]),
+    ] {
+        assert_eq!(plain.code, 2);
+        assert!(!plain.stderr.contains('\x1b'), "{:?}", plain.stderr);
+        assert!(plain.stderr.starts_with("error: no-such.solution"));
+    }
+}
+
+#[test]
+fn quiet_leaves_out_the_summary_and_the_signature() {
+    let s = Scratch::new("quiet");
+    let out = s.path("results.csv");
+    let loud = on_demo_example(&[OsStr::new("-o"), out.as_os_str()]);
+    let quiet = on_demo_example(&[OsStr::new("-q"), OsStr::new("-o"), out.as_os_str()]);
+    assert_eq!((loud.code, quiet.code), (0, 0), "{}", quiet.stderr);
+    assert!(loud.stdout.contains("RECIPE: demo-shortbread-rounds"));
+    assert!(loud.stderr.contains("signature: "));
+    assert_eq!((quiet.stdout.as_str(), quiet.stderr.as_str()), ("", ""));
+    assert!(std::fs::read_to_string(&out).is_ok_and(|csv| csv.starts_with("recipe-id,")));
+}
+
+#[test]
+fn data_options_go_before_or_after_the_command_and_only_where_data_is_read() {
+    let example = demo_example();
+    let example = example.to_str().expect("a UTF-8 path");
+    let before = evaluator(&[
+        "--benchmark",
+        "demo",
+        "--reference",
+        "2024",
+        "simulate",
+        example,
+    ]);
+    let after = evaluator(&[
+        "simulate",
+        example,
+        "--benchmark",
+        "demo",
+        "--reference",
+        "2024",
+    ]);
+    assert_eq!((before.code, after.code), (0, 0), "{}", before.stderr);
+    assert_eq!(before.stdout, after.stdout);
+    let fetch = evaluator(&["fetch", "--kitchen", "k.json"]);
+    assert_eq!(fetch.code, 2);
+    assert_stderr(
+        &fetch,
+        &["error: `fetch` reads no benchmark data: --kitchen would do nothing"],
+    );
+    let merge = evaluator(&["--benchmark", "demo", "merge", "a.json", "-o", "x.csv"]);
+    assert_eq!(merge.code, 2);
+    assert_stderr(&merge, &["`merge` reads no benchmark data: --benchmark"]);
+    let misplaced = evaluator(&["-input", example, "check", example]);
+    assert_eq!(misplaced.code, 2);
+    assert_stderr(
+        &misplaced,
+        &["error: --input is an option of the evaluation, not of `check`"],
+    );
+}
+
+#[test]
+fn the_long_version_names_the_commit_and_the_features() {
+    let o = evaluator(&["--version"]);
+    assert_eq!(o.code, 0);
+    let line = o.stdout.trim_end();
+    let rest = line
+        .strip_prefix(concat!(
+            "cookingbot-evaluator ",
+            env!("CARGO_PKG_VERSION"),
+            " (commit "
+        ))
+        .unwrap_or_else(|| panic!("{line}"));
+    let (commit, features) = rest.split_once("; features: ").expect("features named");
+    assert!(
+        commit == "unknown"
+            || (commit.len() == 12 && commit.chars().all(|c| c.is_ascii_hexdigit())),
+        "{commit}"
+    );
+    assert!(features.ends_with(')'), "{features}");
+}
+
+#[test]
+fn every_command_that_writes_takes_short_o() {
+    let s = Scratch::new("short-o-everywhere");
+    let example = demo_example();
+    let example = example.to_str().expect("a UTF-8 path");
+    let report = s.path("page.html");
+    let compared = s.path("compare.md");
+    let translated = s.path("t.solution");
+    let recipe = s.write(
+        "pancakes.txt",
+        "Ingredients:\n200 g flour\n2 eggs\n300 ml milk\n\nInstructions:\n1. Mix the flour, eggs and milk in a bowl.\n",
+    );
+    let runs = [
+        evaluator(&[
+            "--benchmark",
+            "demo",
+            "report",
+            example,
+            "-o",
+            report.to_str().unwrap(),
+        ]),
+        evaluator(&[
+            "--benchmark",
+            "demo",
+            "compare",
+            example,
+            example,
+            "--format",
+            "markdown",
+            "-o",
+            compared.to_str().unwrap(),
+        ]),
+        evaluator(&[
+            "translate",
+            recipe.to_str().unwrap(),
+            "-o",
+            translated.to_str().unwrap(),
+        ]),
+    ];
+    for (o, path) in runs.iter().zip([&report, &compared, &translated]) {
+        assert!(
+            std::fs::metadata(path).is_ok_and(|m| m.len() > 0),
+            "{} not written: {}",
+            path.display(),
+            o.stderr
+        );
+    }
+}

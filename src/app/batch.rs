@@ -11,7 +11,7 @@ use crate::report::batch::{
 };
 use crate::report::model::Signature;
 use crate::report::{MetricSet, RecipeResult};
-use indicatif::{ProgressBar, ProgressDrawTarget};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -155,7 +155,12 @@ impl Memo {
 /// networks of a few files only.
 pub fn score(run: Run<'_>, files: &[PathBuf]) -> ShardReport {
     let bar = if run.progress {
-        ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr())
+        ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr()).with_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} recipes · {per_sec} · {elapsed_precise} elapsed, ETA {eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        )
     } else {
         ProgressBar::hidden()
     };

@@ -18,6 +18,27 @@ pub struct CheckOptions<'a> {
     pub known_recipes: Option<Vec<String>>,
     /// Class checks are skipped without an ontology.
     pub classes: Option<&'a dyn ClassLookup>,
+    /// The diagnostics as JSON on standard output instead of rendered on standard error.
+    pub json: bool,
+}
+
+/// `check --format json`: every file's located diagnostics (or why it could not be read) and
+/// the totals.
+#[derive(Serialize)]
+struct CheckReport {
+    profile: String,
+    files: Vec<FileCheck>,
+    errors: usize,
+    warnings: usize,
+    unreadable: usize,
+}
+
+#[derive(Serialize)]
+struct FileCheck {
+    file: String,
+    /// Why the file could not be read; it has no diagnostics then.
+    unreadable: Option<String>,
+    diagnostics: Vec<LocatedDiagnostic>,
 }
 
 /// The largest `.solution` file read. Parsing holds about 20 bytes per byte of text; a network
@@ -118,9 +139,15 @@ fn line_and_column(bytes: &[u8], at: usize) -> String {
     format!("{line}:{column}")
 }
 
-/// Check files, rendering every diagnostic to `err`, then a one-line summary. Clean or
-/// warnings only is success; an error fails; a file that could not be read is unusable.
-pub fn check_files(files: &[&Path], opts: &CheckOptions, err: &mut dyn Write) -> Exit {
+/// Check files, rendering every diagnostic to `err`, then a one-line summary (or, with
+/// `opts.json`, the report as JSON on `out`). Clean or warnings only is success; an error
+/// fails; a file that could not be read is unusable.
+pub fn check_files(
+    files: &[&Path],
+    opts: &CheckOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Outcome {
     let ids: Vec<String> = opts.known_recipes.clone().unwrap_or_else(|| {
         benchmark::manifest(opts.profile)
             .recipes
@@ -134,40 +161,69 @@ pub fn check_files(files: &[&Path], opts: &CheckOptions, err: &mut dyn Write) ->
         validator = validator.with_classes(c);
     }
     let (mut errors, mut warnings, mut unreadable) = (0usize, 0usize, 0usize);
+    let mut checked = Vec::new();
     for path in files {
+        let name = path.display().to_string();
         let text = match read_solution_text(path) {
             Ok(t) => t,
-            Err(msg) => {
-                let _ = writeln!(err, "error: {msg}");
+            Err(e) => {
+                if !opts.json {
+                    let _ = writeln!(err, "error: {e}");
+                }
                 unreadable += 1;
+                checked.push(FileCheck {
+                    file: name,
+                    unreadable: Some(e.to_string()),
+                    diagnostics: Vec::new(),
+                });
                 continue;
             }
         };
         let diagnostics = crate::language::validate::check(&text, &validator);
-        let name = path.display().to_string();
-        let _ = write!(err, "{}", render_all(&diagnostics, &name, &text));
         let e = diagnostics.iter().filter(|d| d.is_error()).count();
         errors += e;
         warnings += diagnostics.len() - e;
-    }
-    let _ = writeln!(
-        err,
-        "checked {} file(s) against profile {}: {errors} error(s), {warnings} warning(s){}",
-        files.len(),
-        opts.profile,
-        if unreadable > 0 {
-            format!(", {unreadable} unreadable")
+        if opts.json {
+            checked.push(FileCheck {
+                file: name,
+                unreadable: None,
+                diagnostics: located(&text, &diagnostics),
+            });
         } else {
-            String::new()
+            let _ = write!(err, "{}", render_all(&diagnostics, &name, &text));
         }
-    );
-    if unreadable > 0 {
+    }
+    if opts.json {
+        let report = CheckReport {
+            profile: opts.profile.to_string(),
+            files: checked,
+            errors,
+            warnings,
+            unreadable,
+        };
+        let text = serde_json::to_string_pretty(&report).map_err(std::io::Error::other);
+        text.and_then(|t| writeln!(out, "{t}"))
+            .map_err(AppError::Stdout)?;
+    } else {
+        let _ = writeln!(
+            err,
+            "checked {} file(s) against profile {}: {errors} error(s), {warnings} warning(s){}",
+            files.len(),
+            opts.profile,
+            if unreadable > 0 {
+                format!(", {unreadable} unreadable")
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(if unreadable > 0 {
         Exit::Unusable
     } else if errors > 0 {
         Exit::Failed
     } else {
         Exit::Success
-    }
+    })
 }
 
 /// Write the dependency graph of one recipe (the first, or `recipe`) as DOT to `out`.

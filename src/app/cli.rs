@@ -4,6 +4,7 @@
 use crate::app::bench_translate::{self, BenchOptions};
 use crate::app::check::{self, CheckOptions};
 use crate::app::compare::{self, CompareFormat, CompareOptions};
+use crate::app::console::{ColorWhen, Console};
 use crate::app::data::DataContext;
 use crate::app::evaluate::{self, EvaluateOptions, Format, MergeOptions};
 use crate::app::fetch::{self, FetchOptions};
@@ -17,7 +18,8 @@ use crate::ontology::Ontology;
 use crate::profile::Profile;
 use crate::report::batch::{Bootstrap, Shard, Threshold};
 use crate::report::{Metric, MetricSet};
-use clap::{Args, Parser, Subcommand};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -26,9 +28,9 @@ use std::path::{Path, PathBuf};
 #[command(
     name = "cookingbot-evaluator",
     version,
+    long_version = env!("COOKINGBOT_LONG_VERSION"),
     about = "Evaluate, check and inspect MUHAI Cooking Language networks as the MUHAI Recipe Execution Benchmark's reference evaluator does",
-    args_conflicts_with_subcommands = true,
-    after_help = EXIT_STATUS
+    after_help = EXAMPLES_AND_EXIT_STATUS
 )]
 struct Cli {
     #[command(subcommand)]
@@ -37,6 +39,20 @@ struct Cli {
     evaluate: EvaluateArgs,
     #[command(flatten)]
     data: DataContext,
+    #[command(flatten)]
+    console: ConsoleArgs,
+}
+
+#[derive(Args)]
+#[command(next_help_heading = "Console")]
+struct ConsoleArgs {
+    /// When to colour errors, warnings and summaries: auto (on a terminal, unless NO_COLOR is
+    /// set), always or never.
+    #[arg(long, global = true, value_enum, default_value = "auto")]
+    color: ColorWhen,
+    /// Print only results, errors and warnings: no summaries, notes or signatures.
+    #[arg(short, long, global = true)]
+    quiet: bool,
 }
 
 /// The reference's invocation; `-input`, `-output`, `-metrics`, `-show-output` and `-lib-dir`
@@ -179,6 +195,12 @@ impl From<CompareFormatArg> for CompareFormat {
     }
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum CheckFormat {
+    Human,
+    Json,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Report every problem in .solution files (exit 1 on errors, 2 on unreadable files).
@@ -189,7 +211,17 @@ enum Command {
         /// the demo's).
         #[arg(long, num_args = 1..)]
         known_recipes: Option<Vec<String>>,
+        /// human: rendered diagnostics on stderr; json: a report on stdout (each file's
+        /// diagnostics with line, column, code and hint, and the totals).
+        #[arg(long, value_enum, default_value = "human")]
+        format: CheckFormat,
     },
+    /// Print a shell's completion script, generated from this program's options:
+    /// `source <(cookingbot-evaluator completions bash)`.
+    Completions { shell: clap_complete::Shell },
+    /// Print the manual page (roff), generated from this program's options:
+    /// `cookingbot-evaluator manpage > cookingbot-evaluator.1`.
+    Manpage,
     /// Print a recipe's dependency graph in Graphviz DOT.
     Graph {
         file: PathBuf,
@@ -396,8 +428,16 @@ fn launch(settings: crate::gui::Settings) -> Outcome {
     Ok(Exit::Success)
 }
 
-/// The statuses of [`Exit`], for `--help`.
-const EXIT_STATUS: &str = "Exit status:
+/// Examples and the statuses of [`Exit`], for `--help`.
+const EXAMPLES_AND_EXIT_STATUS: &str = "Examples:
+  cookingbot-evaluator -input my.solution -output results.csv
+  cookingbot-evaluator -input submissions/ -output results.md --format markdown --fail-under dish-approximation-score=0.8
+  cookingbot-evaluator check my.solution
+  cookingbot-evaluator report my.solution --open
+  cookingbot-evaluator compare baseline/ system-a/ system-b/
+  cookingbot-evaluator --benchmark demo -input examples/demo-mistake.solution -output -
+
+Exit status:
   0  done: results written, files clean (warnings allowed)
   1  what the command checks failed: a solution refused as the reference refuses it, a row below
      --fail-under, errors in checked files, a translation with no usable network, data that failed
@@ -414,10 +454,24 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
     let args = normalise(args.into_iter());
     #[cfg(feature = "gui")]
     if args.len() == 1 {
-        return exit_status(launch(Default::default()));
+        let mut err = Console::new(std::io::stderr(), ColorWhen::Auto, false);
+        return exit_status(launch(Default::default()), &mut err);
     }
-    match Cli::try_parse_from(args) {
-        Ok(cli) => exit_status(cli.run(&mut std::io::stdout(), &mut std::io::stderr())),
+    let parsed = Cli::command()
+        .try_get_matches_from(args)
+        .and_then(|matches| {
+            check_placement(&matches)?;
+            Cli::from_arg_matches(&matches)
+        });
+    match parsed {
+        Ok(cli) => {
+            let ConsoleArgs { color, quiet } = cli.console;
+            let mut out = Console::new(std::io::stdout(), color, false);
+            let mut err = Console::new(std::io::stderr(), color, quiet);
+            let outcome = cli.run(&mut out, &mut err);
+            let _ = out.flush();
+            exit_status(outcome, &mut err)
+        }
         Err(e) => {
             // Help and version print to stdout and succeed; usage errors exit 2, as clap does.
             let _ = e.print();
@@ -427,28 +481,85 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
 }
 
 /// The one place where a command's error is printed.
-fn exit_status(outcome: Outcome) -> u8 {
+fn exit_status(outcome: Outcome, err: &mut dyn Write) -> u8 {
     match outcome {
         Ok(exit) => exit.code(),
         Err(e) => {
-            eprintln!("error: {e}");
+            let _ = writeln!(err, "error: {e}");
             Exit::Unusable.code()
         }
     }
 }
 
+/// The evaluation's options belong to the evaluation, and the data options to the commands
+/// that read data: given elsewhere they would do nothing, so they are refused. (Data options
+/// are accepted before or after a command's name.)
+fn check_placement(matches: &ArgMatches) -> Result<(), clap::Error> {
+    let Some((name, sub)) = matches.subcommand() else {
+        return Ok(());
+    };
+    let given = |m: &ArgMatches, id: &str| {
+        m.try_get_raw(id).is_ok_and(|v| v.is_some())
+            && m.value_source(id) == Some(ValueSource::CommandLine)
+    };
+    let evaluation = EvaluateArgs::augment_args(clap::Command::new("evaluate"));
+    let misplaced = evaluation
+        .get_arguments()
+        .map(|a| a.get_id().as_str())
+        .find(|id| given(matches, id))
+        .map(|id| format!("--{id} is an option of the evaluation, not of `{name}`"));
+    let reads = |data: &str| match name {
+        "merge" | "completions" | "manpage" => false,
+        "graph" | "fetch" => data == "profile",
+        _ => true,
+    };
+    let unread = ["profile", "benchmark", "kitchen", "offline"]
+        .into_iter()
+        .find(|id| !reads(id) && (given(matches, id) || given(sub, id)))
+        .map(|id| {
+            let option = if id == "profile" { "reference" } else { id };
+            format!("`{name}` reads no benchmark data: --{option} would do nothing")
+        });
+    match misplaced.or(unread) {
+        Some(message) => {
+            Err(Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message))
+        }
+        None => Ok(()),
+    }
+}
+
 impl Cli {
     fn run(self, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+        let quiet = self.console.quiet;
         match self.command {
-            Some(command) => command.run(self.data, out, err),
-            None => self.evaluate.run(self.data, out, err),
+            Some(command) => {
+                // What these commands print on stdout only says what they did.
+                let mut sink = std::io::sink();
+                let reports_only = matches!(
+                    command,
+                    Command::Report { .. } | Command::Fetch { .. } | Command::Benchmark { .. }
+                );
+                let out: &mut dyn Write = if quiet && reports_only {
+                    &mut sink
+                } else {
+                    out
+                };
+                command.run(self.data, quiet, out, err)
+            }
+            None => self.evaluate.run(self.data, quiet, out, err),
         }
     }
 }
 
 impl EvaluateArgs {
     /// The reference's invocation, and the HTML view `-show-output t` asks for.
-    fn run(self, data: DataContext, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+    fn run(
+        self,
+        data: DataContext,
+        quiet: bool,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> Outcome {
         let output = match (self.input.is_empty(), self.output) {
             (false, Some(output)) => output,
             (no_input, output) => {
@@ -476,7 +587,8 @@ impl EvaluateArgs {
             },
             shard: self.shard,
             fail_under: self.fail_under.fail_under,
-            progress: std::io::stderr().is_terminal(),
+            progress: !quiet && std::io::stderr().is_terminal(),
+            quiet,
             time_budget: std::time::Duration::from_secs(self.timeout_per_recipe),
             ci: self.ci.bootstrap(),
         };
@@ -497,11 +609,35 @@ impl EvaluateArgs {
 }
 
 impl Command {
-    fn run(self, data: DataContext, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+    fn run(
+        self,
+        data: DataContext,
+        quiet: bool,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> Outcome {
         match self {
+            Command::Completions { shell } => {
+                let mut bytes = Vec::new();
+                clap_complete::generate(
+                    shell,
+                    &mut Cli::command(),
+                    "cookingbot-evaluator",
+                    &mut bytes,
+                );
+                out.write_all(&bytes).map_err(AppError::Stdout)?;
+                Ok(Exit::Success)
+            }
+            Command::Manpage => {
+                clap_mangen::Man::new(Cli::command())
+                    .render(out)
+                    .map_err(AppError::Stdout)?;
+                Ok(Exit::Success)
+            }
             Command::Check {
                 files,
                 known_recipes,
+                format,
             } => {
                 let known_recipes = match known_recipes {
                     Some(ids) => Some(ids),
@@ -513,8 +649,9 @@ impl Command {
                     profile: data.profile,
                     known_recipes,
                     classes: Some(&onto),
+                    json: matches!(format, CheckFormat::Json),
                 };
-                Ok(check::check_files(&files, &opts, err))
+                check::check_files(&files, &opts, out, err)
             }
             Command::Graph { file, recipe } => {
                 check::graph(&file, recipe.as_deref(), data.profile, out, err)
@@ -561,6 +698,7 @@ impl Command {
                     output,
                     format: format.into(),
                     fail_under: fail_under.fail_under,
+                    quiet,
                 };
                 evaluate::merge(&opts, out, err)
             }

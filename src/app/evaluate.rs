@@ -62,6 +62,8 @@ pub struct EvaluateOptions {
     pub fail_under: Vec<Threshold>,
     /// Draw a progress bar on stderr.
     pub progress: bool,
+    /// Leave out the console summary (`--quiet`).
+    pub quiet: bool,
     /// The time one recipe's simulation may take before it is refused (`--timeout-per-recipe`).
     pub time_budget: std::time::Duration,
     /// Bootstrap intervals of the means in the markdown and JSON reports (`--ci`).
@@ -82,6 +84,7 @@ impl EvaluateOptions {
             shard: None,
             fail_under: Vec::new(),
             progress: false,
+            quiet: false,
             time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
             ci: None,
         }
@@ -167,15 +170,14 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             "the run's results do not fit together ({e}); no results were written"
         ))
     })?;
-    finish(
-        &report,
-        opts.format,
-        &opts.output,
-        &opts.fail_under,
-        opts.ci,
-        out,
-        err,
-    )
+    let delivery = Delivery {
+        format: opts.format,
+        output: &opts.output,
+        thresholds: &opts.fail_under,
+        ci: opts.ci,
+        quiet: opts.quiet,
+    };
+    finish(&report, &delivery, out, err)
 }
 
 fn check_options(opts: &EvaluateOptions) -> Result<(), String> {
@@ -244,6 +246,8 @@ pub struct MergeOptions {
     pub output: PathBuf,
     pub format: Format,
     pub fail_under: Vec<Threshold>,
+    /// Leave out the console summary (`--quiet`).
+    pub quiet: bool,
 }
 
 /// Combine shard reports into what one run over the whole batch writes.
@@ -286,27 +290,40 @@ pub fn merge(opts: &MergeOptions, out: &mut dyn Write, err: &mut dyn Write) -> O
     }
     let report = assemble(shards).map_err(|e| AppError::Failed(e.to_string()))?;
     check_thresholds(&opts.fail_under, &report.metrics()).map_err(AppError::Options)?;
-    finish(
-        &report,
-        opts.format,
-        &opts.output,
-        &opts.fail_under,
-        None,
-        out,
-        err,
-    )
+    let delivery = Delivery {
+        format: opts.format,
+        output: &opts.output,
+        thresholds: &opts.fail_under,
+        ci: None,
+        quiet: opts.quiet,
+    };
+    finish(&report, &delivery, out, err)
+}
+
+/// Where and how a run's results are written.
+struct Delivery<'a> {
+    format: Format,
+    output: &'a Path,
+    thresholds: &'a [Threshold],
+    ci: Option<Bootstrap>,
+    /// No console summary.
+    quiet: bool,
 }
 
 /// Write a run's results, report refusals and shortfalls; the exit code.
 fn finish(
     report: &BatchReport,
-    format: Format,
-    output: &Path,
-    thresholds: &[Threshold],
-    ci: Option<Bootstrap>,
+    delivery: &Delivery<'_>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Outcome {
+    let Delivery {
+        format,
+        output,
+        thresholds,
+        ci,
+        quiet,
+    } = *delivery;
     let metrics = report.metrics();
     let refusals: Vec<_> = report.refusals().collect();
     for (_, refusal) in &refusals {
@@ -327,7 +344,10 @@ fn finish(
     };
     write_output(output, text.as_bytes(), format, out, err)?;
     // With the report on stdout, the console summary goes to stderr.
-    let summary: &mut dyn Write = if output == Path::new(STDOUT) {
+    let mut sink = std::io::sink();
+    let summary: &mut dyn Write = if quiet {
+        &mut sink
+    } else if output == Path::new(STDOUT) {
         &mut *err
     } else {
         &mut *out

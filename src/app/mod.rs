@@ -6,6 +6,7 @@ pub mod bench_translate;
 pub mod check;
 pub mod cli;
 pub mod compare;
+pub mod console;
 pub mod data;
 pub mod evaluate;
 pub mod fetch;
