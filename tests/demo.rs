@@ -254,3 +254,85 @@ fn readme_first_command_works_on_a_fresh_clone() {
     assert_eq!(ids, expected, "{csv}");
     assert_eq!(std::fs::read_dir(data_home.path()).unwrap().count(), 0);
 }
+
+/// The `sh` blocks of the README that run the installed program, each as one script.
+fn readme_examples() -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut current: Option<String> = None;
+    for line in read("README.md").lines() {
+        match (&mut current, line) {
+            (None, "```sh") => current = Some(String::new()),
+            (Some(_), "```") => blocks.extend(current.take()),
+            (Some(block), _) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    blocks
+        .into_iter()
+        .filter(|b| {
+            b.lines()
+                .any(|l| l.trim_start().starts_with("cookingbot-evaluator"))
+        })
+        .collect()
+}
+
+/// Every example of the README runs as written, with `cookingbot-evaluator` on the PATH, in a
+/// folder holding the files the examples name: `solutions.solution` and `a.solution` (gold
+/// networks) and `submissions/` (three more). The launcher's example opens a window and is the
+/// GUI test's.
+#[test]
+fn every_readme_example_runs_as_written() {
+    common::require_data!(Profile::R2024, Profile::R2023);
+    let dir = tempfile::tempdir().expect("scratch folder");
+    let gold = common::benchmark_dir().join("data/gold-standard-solutions/meaning-only");
+    let copy = |id: &str, to: &str| {
+        std::fs::copy(gold.join(format!("{id}.solution")), dir.path().join(to))
+            .expect("gold network copied");
+    };
+    // A network the 2023 profile runs too (the README scores it under both).
+    copy("easy-banana-bread", "solutions.solution");
+    copy("chocolate-fudge-cookies", "a.solution");
+    std::fs::create_dir(dir.path().join("submissions")).expect("submissions folder");
+    for id in ["afghan-biscuits", "best-brownies", "coconut-tuiles"] {
+        copy(id, &format!("submissions/{id}.solution"));
+    }
+    let program = Path::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"));
+    let path = std::env::join_paths(
+        std::iter::once(program.parent().expect("the binary's folder").to_path_buf()).chain(
+            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+        ),
+    )
+    .expect("a PATH");
+    let examples: Vec<String> = readme_examples()
+        .into_iter()
+        .filter(|b| !b.contains("cookingbot-evaluator gui"))
+        .collect();
+    let commands = examples
+        .iter()
+        .flat_map(|b| b.lines())
+        .filter(|l| l.contains("cookingbot-evaluator "))
+        .count();
+    assert!(commands >= 15, "{examples:?}");
+    for script in &examples {
+        let o = common::with_data(&mut Command::new("bash"))
+            .env(
+                "COOKINGBOT_BENCHMARK_2023",
+                common::data_dir(Profile::R2023),
+            )
+            .env("PATH", &path)
+            .current_dir(dir.path())
+            .arg("-c")
+            .arg(format!("set -euo pipefail\n{script}"))
+            .output()
+            .expect("bash runs");
+        assert!(
+            o.status.success(),
+            "README example failed ({}):\n{script}\n{}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
