@@ -46,19 +46,38 @@ impl Adjacency {
     }
 }
 
-/// Branch and bound over test nodes in breadth-first order; returns the best score found and
-/// whether it is proven optimal (the budget was not exhausted and the tables fitted).
+/// What branch and bound established about a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Outcome {
+    /// Matched triples of the best mapping found (never below the start's).
+    pub best: i64,
+    /// No mapping matches more than this: `best` when proven, otherwise the highest bound of
+    /// the parts of the search left unexplored when the budget ran out.
+    pub bound: i64,
+}
+
+impl Outcome {
+    pub fn proven(&self) -> bool {
+        self.best >= self.bound
+    }
+}
+
+/// Branch and bound over test nodes in breadth-first order, from a mapping already known.
 pub(super) fn branch_and_bound(
     p: &Problem,
     start: &[i32],
     start_score: i64,
     budget: u64,
-) -> (i64, bool) {
+) -> Outcome {
+    let settled = |bound| Outcome {
+        best: start_score,
+        bound,
+    };
     if p.n1 == 0 || p.n2 == 0 || start_score >= p.multiset_bound {
-        return (start_score, true);
+        return settled(start_score);
     }
     if p.n1.saturating_mul(p.n2) > MAX_PAIRS {
-        return (start_score, false);
+        return settled(p.multiset_bound);
     }
     let adj = Adjacency::new(p);
     let order = bfs_order(p);
@@ -111,13 +130,21 @@ pub(super) fn branch_and_bound(
         nodes: 0,
         budget,
         aborted: false,
+        unexplored: start_score,
         un_test,
         free_gold,
         options: vec![Vec::with_capacity(p.n2 + 1); p.n1],
     };
     s.search(0);
     debug_assert_eq!(p.score_of(&s.best_f), s.best);
-    (s.best, !s.aborted)
+    Outcome {
+        best: s.best,
+        bound: if s.aborted {
+            s.unexplored.max(s.best).min(p.multiset_bound)
+        } else {
+            s.best
+        },
+    }
 }
 
 /// Test nodes breadth-first along relations, so that neighbours are decided close together and
@@ -162,6 +189,9 @@ struct Search<'a> {
     nodes: u64,
     budget: u64,
     aborted: bool,
+    /// The highest bound of a node on the search path when the budget ran out: every part of
+    /// the search left unexplored lies below one of them.
+    unexplored: i64,
     /// Per label: unassigned test nodes and free gold nodes (caps instance matches).
     un_test: Vec<i64>,
     free_gold: Vec<i64>,
@@ -244,6 +274,7 @@ impl Search<'_> {
         self.nodes += 1;
         if self.nodes > self.budget {
             self.aborted = true;
+            self.unexplored = self.unexplored.max(self.bound(depth));
             return;
         }
         if depth == self.order.len() {
@@ -253,7 +284,8 @@ impl Search<'_> {
             }
             return;
         }
-        if self.bound(depth) <= self.best {
+        let bound = self.bound(depth);
+        if bound <= self.best {
             return;
         }
         let i = self.order[depth];
@@ -272,6 +304,7 @@ impl Search<'_> {
             self.search(depth + 1);
             self.unassign(i, x);
             if self.aborted {
+                self.unexplored = self.unexplored.max(bound);
                 break;
             }
         }
@@ -296,9 +329,8 @@ mod tests {
         assert!(p.n1 * p.n2 > MAX_PAIRS);
         assert!(p.multiset_bound > 2400);
         // No budget: only the size check keeps the search from running (and proving 2,400).
-        assert_eq!(
-            branch_and_bound(&p, &vec![-1; p.n1], 0, u64::MAX),
-            (0, false)
-        );
+        let out = branch_and_bound(&p, &vec![-1; p.n1], 0, u64::MAX);
+        assert_eq!((out.best, out.bound), (0, p.multiset_bound));
+        assert!(!out.proven());
     }
 }

@@ -99,7 +99,7 @@ enum Touch {
 }
 
 /// smatch's comparison key: lower-case, trailing underscores removed.
-fn normalize(s: &str) -> String {
+pub(super) fn normalize(s: &str) -> String {
     s.to_lowercase().trim_end_matches('_').to_string()
 }
 
