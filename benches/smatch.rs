@@ -88,6 +88,9 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
+/// A gold network changed deterministically, given its index.
+type Perturbation = dyn Fn(usize, &[Predicate]) -> Vec<Predicate>;
+
 /// Exact mode (one replayed climb, as a user of `--smatch-exact` would compare): every gold
 /// network against its perturbations, generated here from the data (lines permuted, variables
 /// renamed, one line dropped), each proven by the alignment; near-miss pairs (every gold network
@@ -103,7 +106,7 @@ fn exact_mode(
         runs: 1,
         ..SmatchConfig::default()
     };
-    let renamed = |ps: &[Predicate]| {
+    fn renamed(ps: &[Predicate]) -> Vec<Predicate> {
         let mut out = ps.to_vec();
         for p in &mut out {
             for a in &mut p.args {
@@ -113,8 +116,8 @@ fn exact_mode(
             }
         }
         out
-    };
-    let perturbations: [(&str, &dyn Fn(usize, &[Predicate]) -> Vec<Predicate>); 3] = [
+    }
+    let perturbations: [(&str, &Perturbation); 3] = [
         ("permuted", &|n, ps| {
             let mut out = ps.to_vec();
             out.reverse();

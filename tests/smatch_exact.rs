@@ -22,7 +22,13 @@ fn gold_networks() -> Vec<(String, Vec<Predicate>)> {
         let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f:?}: {e}"));
         let parsed = cookingbot::language::parse::parse(&text);
         assert!(!parsed.has_errors(), "{f:?} does not parse");
-        out.extend(parsed.file.recipes.into_iter().map(|r| (r.id, r.predicates)));
+        out.extend(
+            parsed
+                .file
+                .recipes
+                .into_iter()
+                .map(|r| (r.id, r.predicates)),
+        );
     }
     assert_eq!(out.len(), 30);
     out

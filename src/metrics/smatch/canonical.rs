@@ -40,9 +40,13 @@ struct Refinement {
     n1: usize,
     colour: Vec<u32>,
     classes: usize,
-    /// Per node, `(role, is source, other node)`.
-    edges: Vec<Vec<(u32, bool, u32)>>,
+    /// Per node, its relations.
+    edges: Vec<Vec<Edge>>,
 }
+
+/// A relation seen from one end: role, whether this end is the source, and the other end (a
+/// node, or its colour during refinement).
+type Edge = (u32, bool, u32);
 
 impl Refinement {
     fn new(test: &Triples, gold: &Triples) -> Self {
@@ -54,7 +58,7 @@ impl Refinement {
             *words.entry(normalize(s)).or_insert(next)
         };
         let mut own: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let mut edges: Vec<Vec<(u32, bool, u32)>> = vec![Vec::new(); n];
+        let mut edges: Vec<Vec<Edge>> = vec![Vec::new(); n];
         for (base, t) in [(0, test), (n1, gold)] {
             for (i, label) in t.instances.iter().enumerate() {
                 own[base + i].push(word(label));
@@ -99,10 +103,10 @@ impl Refinement {
     /// One round: each node's new colour is its colour with the multiset of its neighbours'
     /// colours along each role and direction. Whether the partition got finer.
     fn refine(&mut self) -> bool {
-        let mut ids: HashMap<(u32, Vec<(u32, bool, u32)>), u32> = HashMap::new();
+        let mut ids: HashMap<(u32, Vec<Edge>), u32> = HashMap::new();
         let mut next = Vec::with_capacity(self.colour.len());
         for (v, edges) in self.edges.iter().enumerate() {
-            let mut around: Vec<(u32, bool, u32)> = edges
+            let mut around: Vec<Edge> = edges
                 .iter()
                 .map(|&(r, s, o)| (r, s, self.colour[o as usize]))
                 .collect();
@@ -122,7 +126,12 @@ impl Refinement {
         let mut members: Vec<(Vec<usize>, Vec<usize>)> = vec![Default::default(); self.classes];
         for (v, &c) in self.colour.iter().enumerate() {
             let side = &mut members[c as usize];
-            if v < self.n1 { &mut side.0 } else { &mut side.1 }.push(v);
+            if v < self.n1 {
+                &mut side.0
+            } else {
+                &mut side.1
+            }
+            .push(v);
         }
         let tied = members
             .iter()

@@ -160,7 +160,11 @@ fn components(p: &Problem) -> Vec<(Vec<usize>, Vec<usize>)> {
             groups.push(Default::default());
         }
         let g = &mut groups[index[r]];
-        if v < p.n1 { g.0.push(v) } else { g.1.push(v - p.n1) }
+        if v < p.n1 {
+            g.0.push(v)
+        } else {
+            g.1.push(v - p.n1)
+        }
     }
     groups.retain(|(t, g)| !t.is_empty() && !g.is_empty());
     groups
@@ -206,7 +210,10 @@ impl<'a> Search<'a> {
             }
             segs
         };
-        let sources = segments(&mut pairs.iter().enumerate().map(|(n, q)| (n as u32, q)), true);
+        let sources = segments(
+            &mut pairs.iter().enumerate().map(|(n, q)| (n as u32, q)),
+            true,
+        );
         let targets = segments(
             &mut by_target
                 .iter()
@@ -326,7 +333,11 @@ impl<'a> Search<'a> {
         self.relaxed.copy_from_slice(&self.fixed);
         let mut pairs: Vec<(usize, usize)> = Vec::new();
         for (tests, golds) in &self.components {
-            let rows: Vec<usize> = tests.iter().copied().filter(|&i| self.fixed[i] < 0).collect();
+            let rows: Vec<usize> = tests
+                .iter()
+                .copied()
+                .filter(|&i| self.fixed[i] < 0)
+                .collect();
             let cols: Vec<usize> = golds.iter().copied().filter(|&x| !self.used[x]).collect();
             if rows.len() <= cols.len() {
                 let to = self
@@ -505,7 +516,12 @@ struct Assignment {
 
 impl Assignment {
     /// The column of each row in an assignment of the largest total `earn`.
-    fn solve(&mut self, rows: usize, cols: usize, earn: impl Fn(usize, usize) -> f64) -> Vec<usize> {
+    fn solve(
+        &mut self,
+        rows: usize,
+        cols: usize,
+        earn: impl Fn(usize, usize) -> f64,
+    ) -> Vec<usize> {
         // Minimise the negated earnings; index 0 is the virtual start row and column.
         let cost = |r: usize, c: usize| -earn(r - 1, c - 1);
         self.u.clear();
