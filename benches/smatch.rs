@@ -107,15 +107,15 @@ fn exact_mode(
         ..SmatchConfig::default()
     };
     fn renamed(ps: &[Predicate]) -> Vec<Predicate> {
-        let mut out = ps.to_vec();
-        for p in &mut out {
-            for a in &mut p.args {
-                if let Arg::Var(v) = a {
-                    v.insert_str(0, "renamed-");
-                }
-            }
-        }
-        out
+        let var = |a: &Arg| match a {
+            Arg::Var(v) => Arg::Var(format!("renamed-{v}")),
+            other => other.clone(),
+        };
+        let rename = |p: &Predicate| Predicate {
+            args: p.args.iter().map(var).collect(),
+            ..p.clone()
+        };
+        ps.iter().map(rename).collect()
     }
     let perturbations: [(&str, &Perturbation); 3] = [
         ("permuted", &|n, ps| {
