@@ -294,3 +294,71 @@ fn the_independent_solver_counts_by_the_definition() {
     // 2 labels, 2 relations, 2 variables.
     assert_eq!(exhaustive_optimum(&t, &g), 6);
 }
+
+/// When the budget runs out the result says so, and the bound it reached still holds: a longer
+/// search never finds more than it.
+#[test]
+fn an_exhausted_budget_reports_a_bound_that_holds() {
+    common::require_data!(Profile::R2024);
+    let gold = gold_networks();
+    let find = |id: &str| &gold.iter().find(|(i, _)| i == id).expect(id).1;
+    let (test, other) = (find("afghan-biscuits"), find("almond-crescent-cookies-2"));
+    let short = smatch(
+        test,
+        other,
+        &SmatchConfig {
+            exact_budget: 1,
+            ..exact()
+        },
+    );
+    assert!(!short.proven);
+    let (found, bound) = (
+        short.optimum.expect("exact mode"),
+        short.bound.expect("exact mode"),
+    );
+    assert!(found < bound && found >= short.reference_climb);
+    let long = smatch(test, other, &exact());
+    assert!(long.optimum.expect("exact mode") >= found);
+    assert!(long.bound.expect("exact mode") <= bound);
+    assert!(long.optimum <= Some(bound));
+}
+
+/// The JSON report carries the reference's climb, the exact value, whether it is proven and the
+/// bound, beside each other.
+#[test]
+fn json_reports_the_exact_value_beside_the_default() {
+    common::require_data!(Profile::R2024);
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let output = dir.path().join("results.json");
+    let example =
+        common::benchmark_dir().join("documentation/examples/evaluation/partial-failure.solution");
+    let o = common::with_data(&mut std::process::Command::new(env!(
+        "CARGO_BIN_EXE_cookingbot-evaluator"
+    )))
+    .args(["-input", &example.display().to_string(), "-output"])
+    .arg(&output)
+    .args([
+        "-metrics",
+        "smatch-score",
+        "--smatch-exact",
+        "--format",
+        "json",
+    ])
+    .output()
+    .expect("the binary runs");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = std::fs::read_to_string(&output).expect("JSON written");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let s = &v["recipes"][0]["smatch"];
+    let number = |key: &str| s[key].as_u64().unwrap_or_else(|| panic!("{key} in {s}"));
+    assert_eq!(number("matched_triples"), number("optimum"));
+    assert!(number("optimum") >= number("reference_climb"));
+    let proven = s["proven"].as_bool().expect("proven");
+    assert_eq!(proven, number("bound") == number("optimum"), "{s}");
+    assert!(number("bound") >= number("optimum"));
+}

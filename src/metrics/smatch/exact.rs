@@ -59,7 +59,7 @@ pub(super) fn branch_and_bound(
         return settled(p.multiset_bound);
     }
     let mut s = Search::new(p, start, start_score, budget);
-    s.node(ROOT_STEPS);
+    s.node(ROOT_STEPS, f64::INFINITY);
     debug_assert_eq!(p.score_of(&s.best_f), s.best);
     Outcome {
         best: s.best,
@@ -468,9 +468,11 @@ impl<'a> Search<'a> {
         })
     }
 
-    fn node(&mut self, steps: usize) {
+    /// Search below the current path; a child's mappings are some of its parent's, so the
+    /// parent's bound holds for it too.
+    fn node(&mut self, steps: usize, parent_bound: f64) {
         self.nodes += 1;
-        let bound = self.bound(steps);
+        let bound = self.bound(steps).min(parent_bound);
         if self.closed(bound) {
             return;
         }
@@ -494,7 +496,7 @@ impl<'a> Search<'a> {
             } else {
                 self.forbidden[q] = true;
             }
-            self.node(NODE_STEPS);
+            self.node(NODE_STEPS, bound);
             self.fixed[i] = -1;
             self.used[x] = false;
             self.forbidden[q] = false;
