@@ -606,6 +606,31 @@ mod tests {
     use super::*;
 
     #[test]
+    fn exact_mode_shows_the_references_climb_where_it_differs() {
+        let mut s = SmatchResult {
+            precision: 1.0,
+            recall: 347.0 / 354.0,
+            f_score: 0.99,
+            matched: 347,
+            test_triples: 347,
+            gold_triples: 354,
+            reference_climb: 332,
+            optimum: Some(347),
+            proven: true,
+            bound: Some(347),
+            hill_climbing_fell_short: true,
+        };
+        assert_eq!(
+            climb_beside_optimum(&s),
+            "; the reference's search matches 332 (Smatch 0.95), exact mode 347 (proven optimal)"
+        );
+        (s.proven, s.bound) = (false, Some(350));
+        assert!(climb_beside_optimum(&s).ends_with("(unproven: at most 350)"));
+        (s.reference_climb, s.proven, s.bound) = (347, true, Some(347));
+        assert_eq!(climb_beside_optimum(&s), "");
+    }
+
+    #[test]
     fn layers_follow_the_flow_and_sources_sit_beside_their_use() {
         // 0 → 1 → 2, and 3 feeds only 2; 4 is unconnected.
         let edges = [(0, 1), (1, 2), (3, 2)];
