@@ -1,9 +1,10 @@
 //! Smatch timings: every gold network against itself and without one action (the replay of
 //! smatch.py's search), the largest pair, and generated chains
 //! of 1k, 10k and 100k actions (the limit) against a gold network, to show the cost is linear
-//! in the predicted network's size.
+//! in the predicted network's size; and exact mode on perturbed gold networks and near-miss
+//! pairs.
 
-use cookingbot::language::ast::Predicate;
+use cookingbot::language::ast::{Arg, Predicate};
 use cookingbot::metrics::smatch::{MAX_ACTIONS, SmatchConfig, smatch};
 use cookingbot::profile::Profile;
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
@@ -68,17 +69,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("smatch/croutons-vinegar-salad file vs embedded gold", |b| {
         b.iter(|| black_box(smatch(&file_net, &embedded, &cfg)))
     });
-    let exact = SmatchConfig {
-        exact: true,
-        exact_budget: 20_000,
-        ..SmatchConfig::default()
-    };
-    let mut group = c.benchmark_group("smatch-exact");
-    group.sampling_mode(SamplingMode::Flat);
-    group.bench_function("croutons-vinegar-salad, 20k-node budget", |b| {
-        b.iter(|| black_box(smatch(&file_net, &embedded, &exact)))
-    });
-    group.finish();
+    exact_mode(c, &gold, (&file_net, &embedded));
 
     let afghan = find(&gold, "afghan-biscuits");
     let mut group = c.benchmark_group("smatch/chain against afghan-biscuits");
@@ -94,6 +85,92 @@ fn bench(c: &mut Criterion) {
             b.iter(|| black_box(smatch(&chain, &afghan, &cfg)).matched)
         });
     }
+    group.finish();
+}
+
+/// A gold network changed deterministically, given its index.
+type Perturbation = dyn Fn(usize, &[Predicate]) -> Vec<Predicate>;
+
+/// Exact mode (one replayed climb, as a user of `--smatch-exact` would compare): every gold
+/// network against its perturbations, generated here from the data (lines permuted, variables
+/// renamed, one line dropped), each proven by the alignment; near-miss pairs (every gold network
+/// against the next recipe of its family) under a 20-node budget, where branch and bound runs
+/// without proving most of them; and the croutons-vinegar-salad pair of files.
+fn exact_mode(
+    c: &mut Criterion,
+    gold: &[(String, Vec<Predicate>)],
+    croutons: (&[Predicate], &[Predicate]),
+) {
+    let exact = SmatchConfig {
+        exact: true,
+        runs: 1,
+        ..SmatchConfig::default()
+    };
+    fn renamed(ps: &[Predicate]) -> Vec<Predicate> {
+        let var = |a: &Arg| match a {
+            Arg::Var(v) => Arg::Var(format!("renamed-{v}")),
+            other => other.clone(),
+        };
+        let rename = |p: &Predicate| Predicate {
+            args: p.args.iter().map(var).collect(),
+            ..p.clone()
+        };
+        ps.iter().map(rename).collect()
+    }
+    let perturbations: [(&str, &Perturbation); 3] = [
+        ("permuted", &|n, ps| {
+            let mut out = ps.to_vec();
+            out.reverse();
+            out.rotate_left(n % ps.len());
+            out
+        }),
+        ("renamed", &|_, ps| renamed(ps)),
+        ("dropped line", &|n, ps| {
+            let mut out = ps.to_vec();
+            out.remove(n % ps.len());
+            out
+        }),
+    ];
+    let mut group = c.benchmark_group("smatch-exact");
+    group.sampling_mode(SamplingMode::Flat);
+    for (kind, perturb) in perturbations {
+        let pairs: Vec<(Vec<Predicate>, &Vec<Predicate>)> = gold
+            .iter()
+            .enumerate()
+            .map(|(n, (_, ps))| (perturb(n, ps), ps))
+            .collect();
+        group.bench_function(format!("30 gold networks {kind}"), |b| {
+            b.iter(|| {
+                for (test, ps) in &pairs {
+                    black_box(smatch(test, ps, &exact));
+                }
+            })
+        });
+    }
+    let salad = |id: &str| ["salad", "slaw", "dill"].iter().any(|k| id.contains(k));
+    let near_miss: Vec<(&Vec<Predicate>, &Vec<Predicate>)> = gold
+        .iter()
+        .enumerate()
+        .filter_map(|(n, (id, ps))| {
+            let next = gold.iter().cycle().skip(n + 1).take(gold.len() - 1);
+            let mut next = next.filter(|(other, _)| salad(other) == salad(id));
+            next.next().map(|(_, other)| (ps, other))
+        })
+        .collect();
+    let budget = SmatchConfig {
+        exact_budget: 20,
+        ..exact.clone()
+    };
+    group.bench_function("30 near-miss pairs, 20-node budget", |b| {
+        b.iter(|| {
+            for (test, other) in &near_miss {
+                black_box(smatch(test, other, &budget));
+            }
+        })
+    });
+    group.bench_function("croutons-vinegar-salad file vs embedded gold", |b| {
+        b.iter(|| black_box(smatch(croutons.0, croutons.1, &exact)))
+    });
     group.finish();
 }
 

@@ -173,7 +173,7 @@ fn smatch(py: Python<'_>, test: String, gold: String, exact: bool) -> PyResult<S
                     "f_score": s.f_score, "precision": s.precision, "recall": s.recall,
                     "matched_triples": s.matched, "test_triples": s.test_triples,
                     "gold_triples": s.gold_triples, "reference_climb": s.reference_climb,
-                    "optimum": s.optimum,
+                    "optimum": s.optimum, "proven": s.proven, "bound": s.bound,
                 })
             }
             (Err(e), _) | (_, Err(e)) => e,

@@ -100,6 +100,7 @@ fn every_gold_network_matches_itself() {
         assert_eq!(format_score(r.f_score), "1.00", "{id}");
         let e = smatch(ps, ps, &exact());
         assert_eq!(e.optimum, Some(e.gold_triples), "{id}");
+        assert!(e.proven, "{id}");
         assert!(!e.hill_climbing_fell_short, "{id}");
     }
 }
@@ -266,9 +267,9 @@ fn documentation_examples_agree_with_python_smatch() {
             best <= hill.test_triples.min(hill.gold_triples),
             "{name}: python matched {best} triples"
         );
-        if let Some(opt) = ex.optimum {
-            assert!(opt >= best, "{name}: python beat the proven optimum");
-        }
+        // Exact mode's bound holds for every mapping, proven or not.
+        let bound = ex.bound.expect("exact mode reports its bound");
+        assert!(bound >= best, "{name}: python beat the exact bound");
     }
 }
 
@@ -289,7 +290,7 @@ fn hill_climbing_is_reproducible() {
     }
     let ex = SmatchConfig {
         exact: true,
-        exact_budget: 5_000,
+        exact_budget: 50,
         ..cfg
     };
     let e = smatch(&test, &gold, &ex);
@@ -334,8 +335,9 @@ proptest! {
     #[test]
     fn exact_score_is_invariant(test in small_network(), gold in small_network(), rot in 0usize..5) {
         let base = smatch(&test, &gold, &exact());
-        prop_assert!(base.optimum.is_some());
+        prop_assert!(base.proven);
         let renamed = smatch(&rename(&test), &gold, &exact());
+        prop_assert!(renamed.proven);
         prop_assert_eq!(renamed.optimum, base.optimum);
         let mut permuted = test.clone();
         permuted.reverse();
@@ -522,8 +524,8 @@ fn default_keeps_the_references_local_optimum_and_exact_mode_the_true_one() {
     }
     let e = smatch(&test, &gold, &exact());
     assert_eq!(
-        (e.reference_climb, e.matched, e.optimum),
-        (332, 347, Some(347))
+        (e.reference_climb, e.matched, e.optimum, e.proven),
+        (332, 347, Some(347), true)
     );
     assert!(e.hill_climbing_fell_short);
     assert_eq!(format_score(e.f_score), "0.99");

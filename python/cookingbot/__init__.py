@@ -265,8 +265,12 @@ class SmatchScore:
     gold_triples: int
     #: matched triples of smatch.py's own climb (what the default prints)
     reference_climb: int
-    #: the proven optimum, with `exact=True`
+    #: with `exact=True`: matched triples of the best mapping exact mode found
     optimum: Optional[int]
+    #: whether exact mode proved `optimum` is the maximum
+    proven: bool
+    #: with `exact=True`: no mapping matches more (`optimum` when proven)
+    bound: Optional[int]
 
 
 def smatch(test: str, gold: str, *, exact: bool = False) -> SmatchScore:

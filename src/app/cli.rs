@@ -87,9 +87,9 @@ struct EvaluateArgs {
     /// writes the shard's results for `merge`.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<Shard>,
-    /// Prove the Smatch optimum by branch and bound (notes on stderr where hill-climbing fell
-    /// short). A search over its node budget, or over 4,000,000 test × gold node pairs, stays
-    /// unproven (`optimum` is null in JSON).
+    /// Prove the Smatch optimum: colour refinement, then branch and bound (notes on stderr
+    /// where hill-climbing fell short). A search over its node budget, or over 4,000,000 test ×
+    /// gold node pairs, stays unproven (`proven: false` in JSON, with the `bound` it reached).
     #[arg(long)]
     smatch_exact: bool,
     /// First run of the reference's smatch.py to replay (Python's `random` seeded with

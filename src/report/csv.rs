@@ -104,6 +104,8 @@ mod tests {
             gold_triples: 0,
             reference_climb: 0,
             optimum: None,
+            proven: false,
+            bound: None,
             hill_climbing_fell_short: false,
         })
     }

@@ -107,8 +107,14 @@ pub struct SmatchReport {
     pub gold_triples: usize,
     /// Matched triples of the reference's own search (smatch.py replayed), whatever the mode.
     pub reference_climb: usize,
-    /// The proven optimum of matched triples (exact mode only; null when unproven).
+    /// Exact mode only (null otherwise): matched triples of the best mapping exact mode found,
+    /// the optimum when `proven`.
     pub optimum: Option<usize>,
+    /// Exact mode proved `optimum` is the maximum.
+    pub proven: bool,
+    /// Exact mode only: no mapping matches more triples (`optimum` when proven; otherwise the
+    /// bound reached when the search budget ran out).
+    pub bound: Option<usize>,
     pub hill_climbing_fell_short: bool,
 }
 
@@ -266,6 +272,8 @@ impl RecipeReport {
                 gold_triples: s.gold_triples,
                 reference_climb: s.reference_climb,
                 optimum: s.optimum,
+                proven: s.proven,
+                bound: s.bound,
                 hill_climbing_fell_short: s.hill_climbing_fell_short,
             }),
             goal_condition_success,

@@ -313,6 +313,15 @@ impl<'a> Climber<'a> {
         }
     }
 
+    /// Climb from a given mapping (exact mode's relaxed solutions) instead of smatch.py's starts.
+    pub fn climb_from(&mut self, mapping: &[i32]) {
+        self.clear();
+        for (i, &x) in mapping.iter().enumerate() {
+            self.set(i, x);
+        }
+        self.climb();
+    }
+
     /// Gain of exchanging the images of test nodes i and j.
     #[cfg(test)]
     pub fn swap_gain(&self, i: usize, j: usize) -> i32 {

@@ -77,10 +77,6 @@ pub(super) struct Problem {
     /// For every test node, the test nodes it shares a relation with (only then do two
     /// mappings interact), ascending.
     linked: Rows<u32>,
-    /// Normalised instance label ids, shared between sides.
-    pub label1: Vec<u32>,
-    pub label2: Vec<u32>,
-    pub labels: usize,
     /// Instance labels compared without normalisation, as the smart start does.
     pub raw1: Vec<u32>,
     pub raw2: Vec<u32>,
@@ -99,7 +95,7 @@ enum Touch {
 }
 
 /// smatch's comparison key: lower-case, trailing underscores removed.
-fn normalize(s: &str) -> String {
+pub(super) fn normalize(s: &str) -> String {
     s.to_lowercase().trim_end_matches('_').to_string()
 }
 
@@ -394,9 +390,6 @@ impl Problem {
             inc1,
             inc2,
             linked,
-            label1,
-            label2,
-            labels,
             raw1,
             raw2,
             multiset_bound,
@@ -444,6 +437,42 @@ impl Problem {
                 if r == r2 && src == src2 {
                     f(k as usize, y as usize);
                 }
+            }
+        }
+    }
+
+    /// Calls `f(a, i, k, x, y, copies)` for every test relation a (numbered from 0) from i to
+    /// k ≠ i and every gold relation from x to y ≠ x of the same role, identical gold relations
+    /// once with their number of `copies`: the relation pairs a mapping can match besides its
+    /// unary triples.
+    pub fn relation_pairs(&self, mut f: impl FnMut(usize, usize, usize, usize, usize, i32)) {
+        let mut gold: Vec<(u32, u32, u32)> = Vec::new();
+        for x in 0..self.n2 {
+            for &(r, y, src) in self.inc2.of(x) {
+                if src && y as usize != x {
+                    gold.push((r, x as u32, y));
+                }
+            }
+        }
+        gold.sort_unstable();
+        let mut by_role: HashMap<u32, Vec<(usize, usize, i32)>> = HashMap::new();
+        for (n, &(r, x, y)) in gold.iter().enumerate() {
+            let list = by_role.entry(r).or_default();
+            match list.last_mut() {
+                Some(e) if n > 0 && gold[n - 1] == (r, x, y) => e.2 += 1,
+                _ => list.push((x as usize, y as usize, 1)),
+            }
+        }
+        let mut a = 0;
+        for i in 0..self.n1 {
+            for &(r, k, src) in self.inc1.of(i) {
+                if !src || k as usize == i {
+                    continue;
+                }
+                for &(x, y, copies) in by_role.get(&r).map_or(&[][..], |v| v) {
+                    f(a, i, k as usize, x, y, copies);
+                }
+                a += 1;
             }
         }
     }

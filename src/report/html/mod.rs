@@ -18,6 +18,7 @@ use super::simulation::SimulationReport;
 use super::{Metric, MetricSet, RecipeResult};
 use crate::catalogue::Role;
 use crate::language::ast::{Arg, Recipe};
+use crate::metrics::smatch::{SmatchResult, compute_f, format_score};
 use crate::metrics::{GoldRun, primary_output};
 use crate::network::Network;
 use crate::simulation::{Execution, Model};
@@ -272,6 +273,27 @@ impl RecipePage {
     }
 }
 
+/// In exact mode, where the reference's search and the optimum differ, both: the reader sees
+/// what the reference prints and what the best alignment scores.
+fn climb_beside_optimum(s: &SmatchResult) -> String {
+    match (s.optimum, s.bound) {
+        (Some(optimum), Some(bound)) if optimum != s.reference_climb || !s.proven => {
+            let climb = compute_f(s.reference_climb, s.test_triples, s.gold_triples).2;
+            let proof = if s.proven {
+                "proven optimal".to_string()
+            } else {
+                format!("unproven: at most {bound}")
+            };
+            format!(
+                "; the reference's search matches {} (Smatch {}), exact mode {optimum} ({proof})",
+                s.reference_climb,
+                format_score(climb)
+            )
+        }
+        _ => String::new(),
+    }
+}
+
 fn metric_card(m: Metric, r: &RecipeResult, gold_time: Option<f64>) -> MetricCard {
     let value = r.formatted(m);
     let (fraction, detail) = match m {
@@ -279,8 +301,13 @@ fn metric_card(m: Metric, r: &RecipeResult, gold_time: Option<f64>) -> MetricCar
             Some(s) => (
                 Some(s.f_score),
                 format!(
-                    "precision {:.2}, recall {:.2}: {} of {} triples match the gold's {}",
-                    s.precision, s.recall, s.matched, s.test_triples, s.gold_triples
+                    "precision {:.2}, recall {:.2}: {} of {} triples match the gold's {}{}",
+                    s.precision,
+                    s.recall,
+                    s.matched,
+                    s.test_triples,
+                    s.gold_triples,
+                    climb_beside_optimum(s)
                 ),
             ),
             None => (None, "not computed".into()),
@@ -577,6 +604,31 @@ fn assign_lanes(bars: &mut [TimelineBar]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exact_mode_shows_the_references_climb_where_it_differs() {
+        let mut s = SmatchResult {
+            precision: 1.0,
+            recall: 347.0 / 354.0,
+            f_score: 0.99,
+            matched: 347,
+            test_triples: 347,
+            gold_triples: 354,
+            reference_climb: 332,
+            optimum: Some(347),
+            proven: true,
+            bound: Some(347),
+            hill_climbing_fell_short: true,
+        };
+        assert_eq!(
+            climb_beside_optimum(&s),
+            "; the reference's search matches 332 (Smatch 0.95), exact mode 347 (proven optimal)"
+        );
+        (s.proven, s.bound) = (false, Some(350));
+        assert!(climb_beside_optimum(&s).ends_with("(unproven: at most 350)"));
+        (s.reference_climb, s.proven, s.bound) = (347, true, Some(347));
+        assert_eq!(climb_beside_optimum(&s), "");
+    }
 
     #[test]
     fn layers_follow_the_flow_and_sources_sit_beside_their_use() {
