@@ -112,6 +112,8 @@ const LANE: f32 = 26.0;
 const BAR: f32 = 18.0;
 const LEFT: f32 = 56.0;
 const TOP: f32 = 22.0;
+/// The width of a character of a bar's label.
+const LABEL_CHAR: f32 = 6.0;
 
 /// The executed actions against simulated time, one lane per overlapping action; passive
 /// actions (the kitchen moves on) in orange, the end and the gold's end marked.
@@ -162,7 +164,11 @@ pub fn timeline(ui: &mut egui::Ui, t: &Timeline) {
         [pos2(o.x + LEFT, axis_y), pos2(o.x + LEFT + plot, axis_y)],
         Stroke::new(1.0, hex(0x9aa5b1)),
     );
-    for b in &t.bars {
+    let fits = |label: &str, w: f32| label.chars().count() as f32 * LABEL_CHAR + 8.0 <= w;
+    // Bars too narrow for a two-digit number are labelled by the run they sit in.
+    let runs = t.short_runs(f64::from(2.0 * LABEL_CHAR + 8.0) * axis_end / f64::from(plot));
+    let in_run = |i: usize| runs.iter().any(|r| r.contains(&i));
+    for (i, b) in t.bars.iter().enumerate() {
         let x1 = x(b.start);
         let w = (x(b.end) - x1).max(3.0);
         let y = o.y + TOP + b.lane as f32 * LANE + (LANE - BAR) / 2.0;
@@ -186,7 +192,7 @@ pub fn timeline(ui: &mut egui::Ui, t: &Timeline) {
             b.action.to_string(),
         ]
         .into_iter()
-        .find(|l| l.chars().count() as f32 * 6.0 + 8.0 <= w);
+        .find(|l| !in_run(i) && fits(l, w));
         if let Some(label) = label {
             painter.text(
                 pos2(x1 + 4.0, y + BAR / 2.0),
@@ -202,6 +208,25 @@ pub fn timeline(ui: &mut egui::Ui, t: &Timeline) {
                 "#{} {}–{} s{passive}\n{}",
                 b.action, b.start, b.end, b.text
             ));
+    }
+    for run in &runs {
+        let (first, last) = (&t.bars[run[0]], &t.bars[run[run.len() - 1]]);
+        let label = t.run_label(run);
+        if fits(&label, x(last.end) - x(first.start)) {
+            let y = o.y + TOP + first.lane as f32 * LANE + LANE / 2.0;
+            let ink = if first.passive || first.failed {
+                INK
+            } else {
+                Color32::WHITE
+            };
+            painter.text(
+                pos2(x(first.start) + 4.0, y),
+                Align2::LEFT_CENTER,
+                label,
+                small.clone(),
+                ink,
+            );
+        }
     }
     let marker = |at: f64, text: String, colour: Color32, anchor: Align2| {
         let mx = x(at);

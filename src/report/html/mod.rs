@@ -22,6 +22,7 @@ use crate::metrics::{GoldRun, primary_output};
 use crate::network::Network;
 use crate::simulation::{Execution, Model};
 use serde::Serialize;
+use std::fmt::Write;
 
 /// Everything on the page.
 #[derive(Clone, Debug, Serialize)]
@@ -288,37 +289,49 @@ pub fn missed_run_text(run: &[GoalLine]) -> String {
     }
 }
 
-/// Printed text for people: every exact ratio the Lisp printer wrote (`60/409 percent`)
-/// becomes a decimal (`0.15 percent`; two significant digits below 0.01), so a page shows
-/// decimals and keeps the exact text for its hover. `None` when the text holds no ratio.
+/// Printed text for people: every exact ratio the Lisp printer wrote (`60/409 percent`,
+/// `[temperature 1190/9 degrees-celsius]`) becomes a decimal (`0.15 percent`; two
+/// significant digits below 0.01), so a page shows decimals and keeps the exact text for its
+/// hover. `None` when the text holds no ratio.
 pub fn with_decimals(printed: &str) -> Option<String> {
-    let ratio = |word: &str| -> Option<f64> {
-        let (n, d) = word.split_once('/')?;
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        let unsigned = n.strip_prefix('-').unwrap_or(n);
-        if !digits(unsigned) || !digits(d) {
-            return None;
-        }
-        Some(n.parse::<f64>().ok()? / d.parse::<f64>().ok()?)
-    };
+    // A ratio is a whole word: digits, a slash, digits, after an optional minus sign.
+    let part_of_word = |c: char| c.is_alphanumeric() || matches!(c, '.' | '/' | '-' | '_');
+    let mut out = String::with_capacity(printed.len());
     let mut any = false;
-    let words: Vec<String> = printed
-        .split(' ')
-        .map(|w| match ratio(w) {
-            Some(v) if v.is_finite() => {
+    let mut rest = printed;
+    while let Some(c) = rest.chars().next() {
+        let word_len = rest.find(|c: char| !part_of_word(c)).unwrap_or(rest.len());
+        if word_len == 0 {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        let word = &rest[..word_len];
+        match ratio(word) {
+            Some(v) => {
                 any = true;
-                let small = v != 0.0 && v.abs() < 0.005;
-                let places = if small {
+                let places = if v != 0.0 && v.abs() < 0.005 {
                     (-v.abs().log10()).floor() as usize + 2
                 } else {
                     2
                 };
-                format!("{v:.places$}")
+                let _ = write!(out, "{v:.places$}");
             }
-            _ => w.to_string(),
-        })
-        .collect();
-    any.then(|| words.join(" "))
+            None => out.push_str(word),
+        }
+        rest = &rest[word_len..];
+    }
+    any.then_some(out)
+}
+
+/// The value of `word` if it is a ratio (`-12/35`).
+fn ratio(word: &str) -> Option<f64> {
+    let (n, d) = word.split_once('/')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(n.strip_prefix('-').unwrap_or(n)) || !digits(d) {
+        return None;
+    }
+    Some(n.parse::<f64>().ok()? / d.parse::<f64>().ok()?).filter(|v| v.is_finite())
 }
 
 /// The executed actions against simulated time; overlapping actions sit in separate lanes.
@@ -928,6 +941,10 @@ mod tests {
         assert_eq!(with_decimals("90.0 minute"), None);
         assert_eq!(with_decimals("either/or 1/ /2 a/2"), None);
         assert_eq!(with_decimals("1/0 g"), None);
+        assert_eq!(
+            with_decimals("bowl [temperature 1190/9, 1/4]").as_deref(),
+            Some("bowl [temperature 132.22, 0.25]")
+        );
     }
 
     #[test]
