@@ -214,17 +214,18 @@ pub fn timeline(ui: &mut egui::Ui, t: &Timeline) {
         let label = t.run_label(run);
         if fits(&label, x(last.end) - x(first.start)) {
             let y = o.y + TOP + first.lane as f32 * LANE + LANE / 2.0;
-            let ink = if first.passive || first.failed {
-                INK
-            } else {
-                Color32::WHITE
-            };
+            // Dark on a light tab: the run's bars may leave gaps under its label.
+            let tab = Rect::from_min_size(
+                pos2(x(first.start) + 1.0, y - BAR / 2.0 + 3.0),
+                Vec2::new(label.chars().count() as f32 * LABEL_CHAR + 8.0, BAR - 6.0),
+            );
+            painter.rect_filled(tab, 3.0, Color32::from_white_alpha(230));
             painter.text(
                 pos2(x(first.start) + 4.0, y),
                 Align2::LEFT_CENTER,
                 label,
                 small.clone(),
-                ink,
+                INK,
             );
         }
     }

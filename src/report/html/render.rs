@@ -487,7 +487,16 @@ fn timeline(out: &mut String, n: usize, t: &Timeline) {
             first.start,
             last.end
         );
-        bar_label(out, x1, y, ink(first), &label);
+        // Dark on a light tab: the run's bars may leave gaps under its label.
+        let _ = write!(
+            out,
+            "<rect x=\"{:.2}\" y=\"{}\" width=\"{:.2}\" height=\"{}\" rx=\"3\" fill=\"#ffffff\" fill-opacity=\"0.9\"/>",
+            x1 + 1.0,
+            y + 3.0,
+            label.chars().count() as f64 * LABEL_CHAR + 8.0,
+            BAR - 6.0
+        );
+        bar_label(out, x1, y, "#1f2933", &label);
         out.push_str("</g>\n");
     }
     let mut marker = |at: f64, text: String, colour: &str, anchor: &str| {
