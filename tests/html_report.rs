@@ -34,6 +34,23 @@ fn wrong_ingredient() -> PathBuf {
     common::benchmark_dir().join("documentation/examples/evaluation/wrong-ingredient.solution")
 }
 
+/// `report` on the wrong-ingredient example, the page written into `dir`: its path and the
+/// run, which succeeded.
+fn report_wrong_ingredient(dir: &Path) -> (PathBuf, Output) {
+    let out = dir.join("wrong.html");
+    let o = run(
+        &[
+            "report",
+            &wrong_ingredient().display().to_string(),
+            "-o",
+            &out.display().to_string(),
+        ],
+        &[("COOKINGBOT_BENCHMARK", &common::benchmark_dir())],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    (out, o)
+}
+
 fn demo_mistake() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-mistake.solution")
 }
@@ -63,17 +80,7 @@ fn assert_self_contained(html: &str) {
 fn wrong_ingredient_report_shows_why_it_scored_as_it_did() {
     common::require_data!();
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("wrong.html");
-    let o = run(
-        &[
-            "report",
-            &wrong_ingredient().display().to_string(),
-            "-o",
-            &out.display().to_string(),
-        ],
-        &[("COOKINGBOT_BENCHMARK", &common::benchmark_dir())],
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (out, o) = report_wrong_ingredient(dir.path());
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
         format!("report written to {}\n", out.display())
@@ -147,17 +154,7 @@ fn visible_text(html: &str) -> String {
 fn wrong_ingredient_report_fits_the_page_and_prints_decimals() {
     common::require_data!();
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("wrong.html");
-    let o = run(
-        &[
-            "report",
-            &wrong_ingredient().display().to_string(),
-            "-o",
-            &out.display().to_string(),
-        ],
-        &[("COOKINGBOT_BENCHMARK", &common::benchmark_dir())],
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (out, _) = report_wrong_ingredient(dir.path());
     let html = std::fs::read_to_string(&out).expect("the page is written");
     let visible = visible_text(&html);
     let bytes = visible.as_bytes();

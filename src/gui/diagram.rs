@@ -187,12 +187,7 @@ pub fn timeline(ui: &mut egui::Ui, t: &Timeline) {
             Stroke::new(1.0, stroke),
             egui::StrokeKind::Inside,
         );
-        let label = [
-            format!("#{} {}", b.action, b.primitive),
-            b.action.to_string(),
-        ]
-        .into_iter()
-        .find(|l| !in_run(i) && fits(l, w));
+        let label = b.labels().into_iter().find(|l| !in_run(i) && fits(l, w));
         if let Some(label) = label {
             painter.text(
                 pos2(x1 + 4.0, y + BAR / 2.0),

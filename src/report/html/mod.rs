@@ -360,6 +360,17 @@ pub struct TimelineBar {
     pub failed: bool,
 }
 
+impl TimelineBar {
+    /// What the bar can say inside itself, longest first: the action and its primitive, or
+    /// its number alone.
+    pub fn labels(&self) -> [String; 2] {
+        [
+            format!("#{} {}", self.action, self.primitive),
+            self.action.to_string(),
+        ]
+    }
+}
+
 /// One gold goal and how the prediction fared on it.
 #[derive(Clone, Debug, Serialize)]
 pub struct GoalLine {

@@ -461,12 +461,7 @@ fn timeline(out: &mut String, n: usize, t: &Timeline) {
             if b.passive { " (passive)" } else { "" },
             escape(&b.text)
         );
-        let label = [
-            format!("#{} {}", b.action, b.primitive),
-            b.action.to_string(),
-        ]
-        .into_iter()
-        .find(|l| !in_run(i) && fits(l, w));
+        let label = b.labels().into_iter().find(|l| !in_run(i) && fits(l, w));
         if let Some(label) = label {
             bar_label(out, x1, y, ink(b), &label);
         }
