@@ -6,6 +6,8 @@
 #
 #   scripts/gui-screenshot.sh [OUT.png]      # default docs/gui.png
 #
+# The program is built where cargo builds it (`CARGO_TARGET_DIR` is honoured).
+#
 # Requirements: Xvfb, xdotool and ImageMagick (Debian/Ubuntu: `apt-get install xvfb xdotool
 # imagemagick`; installed here when missing and run as root with apt-get) and an OpenGL
 # driver (Mesa's software renderer, llvmpipe, does: libgl1-mesa-dri, libegl1).
@@ -27,6 +29,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 cargo build --release --bin cookingbot-evaluator
+# Where cargo put it: `CARGO_TARGET_DIR` (relative to this folder) when set.
+target="${CARGO_TARGET_DIR:-target}"
+case "$target" in /*) ;; *) target="$PWD/$target" ;; esac
+exe="$target/release/cookingbot-evaluator"
 work="$(mktemp -d)"
 pids=()
 cleanup() {
@@ -46,7 +52,6 @@ for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
 
 # Run in the scratch folder so that the window shows short paths.
 cp examples/demo-mistake.solution "$work/"
-exe="$PWD/target/release/cookingbot-evaluator"
 (cd "$work" && LIBGL_ALWAYS_SOFTWARE=1 exec "$exe" gui --benchmark demo \
     --input demo-mistake.solution --output results.csv --run) &
 pids+=($!)

@@ -34,6 +34,23 @@ fn wrong_ingredient() -> PathBuf {
     common::benchmark_dir().join("documentation/examples/evaluation/wrong-ingredient.solution")
 }
 
+/// `report` on the wrong-ingredient example, the page written into `dir`: its path and the
+/// run, which succeeded.
+fn report_wrong_ingredient(dir: &Path) -> (PathBuf, Output) {
+    let out = dir.join("wrong.html");
+    let o = run(
+        &[
+            "report",
+            &wrong_ingredient().display().to_string(),
+            "-o",
+            &out.display().to_string(),
+        ],
+        &[("COOKINGBOT_BENCHMARK", &common::benchmark_dir())],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    (out, o)
+}
+
 fn demo_mistake() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-mistake.solution")
 }
@@ -63,17 +80,7 @@ fn assert_self_contained(html: &str) {
 fn wrong_ingredient_report_shows_why_it_scored_as_it_did() {
     common::require_data!();
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("wrong.html");
-    let o = run(
-        &[
-            "report",
-            &wrong_ingredient().display().to_string(),
-            "-o",
-            &out.display().to_string(),
-        ],
-        &[("COOKINGBOT_BENCHMARK", &common::benchmark_dir())],
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (out, o) = report_wrong_ingredient(dir.path());
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
         format!("report written to {}\n", out.display())
@@ -100,15 +107,110 @@ fn wrong_ingredient_report_shows_why_it_scored_as_it_did() {
     assert!(html.contains(
         "<tr class=\"missed\"><td class=\"num\">4</td><td><code>(fetch-and-proportion ?proportioned-sugar ?ks-with-sugar ?ks-with-warm-butter ?target-container-2 white-sugar 120 g)</code></td><td><span class=\"mark miss\">✗</span>no equal medium-bowl; the closest (predicate 4) differs in contents</td></tr>"
     ));
+    // A reason repeated down a chain of goals is said once, beside all of them.
+    assert!(html.contains(
+        "<td rowspan=\"8\"><span class=\"mark miss\">✗</span>8 goals, gold 11–18: no equal large-bowl; the closest (predicate 11) differs in contents</td></tr>"
+    ));
+    assert_eq!(html.matches("rowspan=").count(), 3);
+    // Timeline bars too narrow for their own number are labelled as a run.
+    assert!(html.contains("<g><title>#13–18: 6 actions, 930–1070 s</title>"));
     // The dish: sugar missing on the gold side, cocoa powder surplus on the predicted side.
     assert!(html.contains("gold ingredients the prediction lacks: <b>white-sugar</b>"));
     assert!(html.contains("predicted ingredients the gold lacks: <b>cocoa-powder</b>"));
     assert!(html.contains(
-        "<span class=\"entity missing\"><b>white-sugar</b><span class=\"amount\">12/35 percent</span><span class=\"badge missing\">missing</span>"
+        "<span class=\"entity missing\"><b>white-sugar</b><span class=\"amount\" title=\"12/35 percent\">0.34 percent</span><span class=\"badge missing\">missing</span>"
     ));
     assert!(html.contains(
-        "<span class=\"entity surplus\"><b>cocoa-powder</b><span class=\"amount\">12/35 percent</span><span class=\"badge surplus\">surplus</span>"
+        "<span class=\"entity surplus\"><b>cocoa-powder</b><span class=\"amount\" title=\"12/35 percent\">0.34 percent</span><span class=\"badge surplus\">surplus</span>"
     ));
+    screenshot(&out, dir.path());
+}
+
+/// Text a reader sees without pointing at anything: the page without its hover texts
+/// (`<title>` elements, `title` attributes) and tags.
+fn visible_text(html: &str) -> String {
+    let mut text = String::new();
+    let mut rest = html;
+    while let Some(start) = rest.find('<') {
+        text.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = if rest.starts_with("<title>") {
+            rest.find("</title>").map(|e| e + "</title>".len())
+        } else {
+            rest.find('>').map(|e| e + 1)
+        };
+        let Some(end) = end else { break };
+        text.push(' ');
+        rest = &rest[end..];
+    }
+    text.push_str(rest);
+    text
+}
+
+/// The wrong-ingredient page at 1280 pixels wide in a real browser: the whole network is drawn
+/// at its own size inside the page (no scroll box, no horizontal scrolling), and amounts
+/// (`12/35 percent` in the dish) are decimals, their exact ratios only in the hover.
+#[test]
+fn wrong_ingredient_report_fits_the_page_and_prints_decimals() {
+    common::require_data!();
+    let dir = tempfile::tempdir().unwrap();
+    let (out, _) = report_wrong_ingredient(dir.path());
+    let html = std::fs::read_to_string(&out).expect("the page is written");
+    let visible = visible_text(&html);
+    let bytes = visible.as_bytes();
+    let fraction = bytes
+        .windows(3)
+        .position(|w| w[0].is_ascii_digit() && w[1] == b'/' && w[2].is_ascii_digit());
+    assert_eq!(
+        fraction.map(|i| &visible[i.saturating_sub(30)..(i + 30).min(visible.len())]),
+        None,
+        "a fraction outside hover text"
+    );
+    assert!(html.contains("title=\"60/409 percent\">0.15 percent<"));
+
+    if !have_chromium() {
+        return;
+    }
+    // A copy of the page that measures itself once laid out and notes it in the DOM.
+    let probe = dir.path().join("probe.html");
+    std::fs::write(
+        &probe,
+        html.replace(
+            "</body>",
+            "<script>{const page = document.documentElement;\
+             const svg = document.querySelector('svg.network');\
+             const box = svg.getBoundingClientRect();\
+             document.body.dataset.layout = [page.clientWidth, page.scrollWidth, \
+             svg.width.baseVal.value, box.width, box.right, \
+             svg.parentElement.clientWidth, svg.parentElement.scrollWidth].join(' ');}</script></body>",
+        ),
+    )
+    .unwrap();
+    let dom = dir.path().join("dom.html");
+    let file = std::fs::File::create(&dom).unwrap();
+    chromium(&probe, dir.path(), "--dump-dom", Stdio::from(file));
+    let dom = std::fs::read_to_string(&dom).unwrap();
+    let layout = dom
+        .split_once("data-layout=\"")
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map(|(v, _)| v)
+        .expect("the page measured itself");
+    let v: Vec<f64> = layout
+        .split(' ')
+        .map(|x| x.parse().expect("a number"))
+        .collect();
+    let [page, page_scroll, svg, drawn, right, frame, frame_scroll] = v[..] else {
+        panic!("{layout}");
+    };
+    assert!(page > 1200.0 && page <= 1280.0, "{layout}");
+    assert_eq!(page_scroll, page, "the page scrolls sideways: {layout}");
+    assert!(svg < page, "{layout}");
+    assert_eq!(
+        drawn, svg,
+        "the network is not drawn at its own size: {layout}"
+    );
+    assert!(right <= page, "{layout}");
+    assert_eq!(frame_scroll, frame, "the network's frame scrolls: {layout}");
     screenshot(&out, dir.path());
 }
 
@@ -296,28 +398,35 @@ fn user_text_is_escaped() {
     assert!(html.contains("kitchen <b>&lt;img src=x&gt;</b>"));
 }
 
-/// Draw the page in headless Chromium and check that a real picture came out.
-fn screenshot(page: &Path, scratch: &Path) {
-    if !Path::new(CHROMIUM).exists() {
-        let skipped = std::env::var_os("COOKINGBOT_SKIP_BROWSER").is_some_and(|v| v == "1");
-        assert!(
-            skipped || !common::in_ci(),
-            "{CHROMIUM} is missing: install it (`apt-get install -y chromium`; .ci/run does) \
-             or set COOKINGBOT_SKIP_BROWSER=1 to skip the browser check"
-        );
-        if !skipped {
-            // Past the harness's capture, like the tests not run for lack of data.
-            let _ = std::io::Write::write_all(
-                &mut std::io::stderr(),
-                format!(
-                    "browser check not run: {CHROMIUM} is missing (`apt-get install -y chromium`)\n"
-                )
-                .as_bytes(),
-            );
-        }
-        return;
+/// Whether headless Chromium is there to draw pages; without it a browser check is reported as
+/// not run (a failure in CI unless `COOKINGBOT_SKIP_BROWSER=1`).
+fn have_chromium() -> bool {
+    if Path::new(CHROMIUM).exists() {
+        return true;
     }
-    let shot = scratch.join("shot.png");
+    let skipped = std::env::var_os("COOKINGBOT_SKIP_BROWSER").is_some_and(|v| v == "1");
+    assert!(
+        skipped || !common::in_ci(),
+        "{CHROMIUM} is missing: install it (`apt-get install -y chromium`; .ci/run does) \
+         or set COOKINGBOT_SKIP_BROWSER=1 to skip the browser check"
+    );
+    if !skipped {
+        // Past the harness's capture, like the tests not run for lack of data.
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            format!(
+                "browser check not run: {CHROMIUM} is missing (`apt-get install -y chromium`)\n"
+            )
+            .as_bytes(),
+        );
+    }
+    false
+}
+
+/// Headless Chromium on `page` in a 1280 × 2000 window with its own empty profile, doing
+/// `task` (`--screenshot=…`, `--dump-dom`); its standard output goes to `stdout`.
+fn chromium(page: &Path, scratch: &Path, task: &str, stdout: Stdio) {
+    let profile = tempfile::tempdir_in(scratch).expect("a profile folder");
     let mut child = Command::new(CHROMIUM)
         .args([
             "--headless",
@@ -328,16 +437,13 @@ fn screenshot(page: &Path, scratch: &Path) {
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
+            "--window-size=1280,2000",
+            task,
         ])
-        .arg(format!(
-            "--user-data-dir={}",
-            scratch.join("chromium").display()
-        ))
-        .arg(format!("--screenshot={}", shot.display()))
-        .arg("--window-size=1280,2000")
+        .arg(format!("--user-data-dir={}", profile.path().display()))
         .arg(format!("file://{}", page.display()))
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(stdout)
         .stderr(Stdio::null())
         .spawn()
         .expect("chromium starts");
@@ -354,6 +460,20 @@ fn screenshot(page: &Path, scratch: &Path) {
         std::thread::sleep(Duration::from_millis(100));
     };
     assert!(status.success(), "chromium failed: {status}");
+}
+
+/// Draw the page in headless Chromium and check that a real picture came out.
+fn screenshot(page: &Path, scratch: &Path) {
+    if !have_chromium() {
+        return;
+    }
+    let shot = scratch.join("shot.png");
+    chromium(
+        page,
+        scratch,
+        &format!("--screenshot={}", shot.display()),
+        Stdio::null(),
+    );
     let bytes = std::fs::read(&shot).expect("a screenshot");
     assert!(bytes.len() > 20_000, "{} bytes", bytes.len());
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");

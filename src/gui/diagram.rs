@@ -2,14 +2,19 @@
 //! same model (`report::html`) and in the same colours as the HTML report; hovering a node or
 //! a bar shows its action.
 
-use crate::report::html::{NetworkDiagram, Timeline};
-use eframe::egui::{self, Align2, Color32, FontId, Rect, Sense, Shape, Stroke, Vec2, pos2};
+use crate::report::html::{Grid, NetworkDiagram, Route, Timeline};
+use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2, pos2};
 use eframe::epaint::CubicBezierShape;
 
-const NODE: Vec2 = Vec2::new(150.0, 40.0);
-const COLUMN: f32 = 176.0;
-const ROW: f32 = 50.0;
-const PAD: f32 = 10.0;
+/// The network's drawing units, in points.
+const GRID: Grid = Grid {
+    node_width: 150.0,
+    node_height: 40.0,
+    column: 176.0,
+    row: 50.0,
+    pad: 10.0,
+    band_gap: 30.0,
+};
 
 const INK: Color32 = Color32::from_rgb(0x1f, 0x29, 0x33);
 const MUTED: Color32 = Color32::from_rgb(0x52, 0x60, 0x6d);
@@ -31,36 +36,43 @@ fn clip(s: &str, max: usize) -> String {
     cut
 }
 
-/// The dependency graph, layers left to right; arrows carry ingredients and tools.
+/// The dependency graph, layers left to right and wrapped into bands to fit the window's
+/// width; arrows carry ingredients and tools.
 pub fn network(ui: &mut egui::Ui, d: &NetworkDiagram) {
-    let size = Vec2::new(
-        PAD * 2.0 + (d.layers.max(1) - 1) as f32 * COLUMN + NODE.x,
-        PAD * 2.0 + (d.rows.max(1) - 1) as f32 * ROW + NODE.y,
-    );
+    let layout = d.layout(GRID, f64::from(ui.available_width()));
+    let size = Vec2::new(layout.width as f32, layout.height as f32);
+    let node_size = Vec2::new(GRID.node_width as f32, GRID.node_height as f32);
     let (response, painter) = ui.allocate_painter(size, Sense::hover());
     let origin = response.rect.min;
-    let place = |action: usize| {
-        let (column, row) = d.position(action);
-        origin + Vec2::new(PAD + column as f32 * COLUMN, PAD + row as f32 * ROW)
-    };
+    let at = |(x, y): (f64, f64)| origin + Vec2::new(x as f32, y as f32);
     for e in d.edges.iter().filter(|e| !e.kitchen_state) {
-        let from = place(e.from) + Vec2::new(NODE.x, NODE.y / 2.0);
-        let to = place(e.to) + Vec2::new(0.0, NODE.y / 2.0);
-        let bend = ((to.x - from.x).abs() / 2.0).max(30.0);
-        painter.add(CubicBezierShape::from_points_stroke(
-            [from, from + Vec2::X * bend, to - Vec2::X * bend, to],
-            false,
-            Color32::TRANSPARENT,
-            Stroke::new(1.4, EDGE),
-        ));
+        let stroke = Stroke::new(1.4, EDGE);
+        let to = match layout.route(e) {
+            Route::Curve(c) => {
+                let curve = c.map(at);
+                painter.add(CubicBezierShape::from_points_stroke(
+                    curve,
+                    false,
+                    Color32::TRANSPARENT,
+                    stroke,
+                ));
+                curve[3]
+            }
+            Route::Path(p) => {
+                let points: Vec<Pos2> = p.into_iter().map(at).collect();
+                let to = points.last().copied().unwrap_or(origin);
+                painter.add(Shape::line(points, stroke));
+                to
+            }
+        };
         painter.add(Shape::convex_polygon(
             vec![to, to + Vec2::new(-7.0, -4.0), to + Vec2::new(-7.0, 4.0)],
             EDGE,
             Stroke::NONE,
         ));
     }
-    for node in &d.nodes {
-        let rect = Rect::from_min_size(place(node.action), NODE);
+    for (node, &corner) in d.nodes.iter().zip(&layout.corners) {
+        let rect = Rect::from_min_size(at(corner), node_size);
         let (fill, stroke) = node.status.colours();
         let (fill, stroke) = (hex(fill), hex(stroke));
         painter.rect(
@@ -100,6 +112,8 @@ const LANE: f32 = 26.0;
 const BAR: f32 = 18.0;
 const LEFT: f32 = 56.0;
 const TOP: f32 = 22.0;
+/// The width of a character of a bar's label.
+const LABEL_CHAR: f32 = 6.0;
 
 /// The executed actions against simulated time, one lane per overlapping action; passive
 /// actions (the kitchen moves on) in orange, the end and the gold's end marked.
@@ -150,7 +164,11 @@ pub fn timeline(ui: &mut egui::Ui, t: &Timeline) {
         [pos2(o.x + LEFT, axis_y), pos2(o.x + LEFT + plot, axis_y)],
         Stroke::new(1.0, hex(0x9aa5b1)),
     );
-    for b in &t.bars {
+    let fits = |label: &str, w: f32| label.chars().count() as f32 * LABEL_CHAR + 8.0 <= w;
+    // Bars too narrow for a two-digit number are labelled by the run they sit in.
+    let runs = t.short_runs(f64::from(2.0 * LABEL_CHAR + 8.0) * axis_end / f64::from(plot));
+    let in_run = |i: usize| runs.iter().any(|r| r.contains(&i));
+    for (i, b) in t.bars.iter().enumerate() {
         let x1 = x(b.start);
         let w = (x(b.end) - x1).max(3.0);
         let y = o.y + TOP + b.lane as f32 * LANE + (LANE - BAR) / 2.0;
@@ -169,12 +187,7 @@ pub fn timeline(ui: &mut egui::Ui, t: &Timeline) {
             Stroke::new(1.0, stroke),
             egui::StrokeKind::Inside,
         );
-        let label = [
-            format!("#{} {}", b.action, b.primitive),
-            b.action.to_string(),
-        ]
-        .into_iter()
-        .find(|l| l.chars().count() as f32 * 6.0 + 8.0 <= w);
+        let label = b.labels().into_iter().find(|l| !in_run(i) && fits(l, w));
         if let Some(label) = label {
             painter.text(
                 pos2(x1 + 4.0, y + BAR / 2.0),
@@ -190,6 +203,26 @@ pub fn timeline(ui: &mut egui::Ui, t: &Timeline) {
                 "#{} {}–{} s{passive}\n{}",
                 b.action, b.start, b.end, b.text
             ));
+    }
+    for run in &runs {
+        let (first, last) = (&t.bars[run[0]], &t.bars[run[run.len() - 1]]);
+        let label = t.run_label(run);
+        if fits(&label, x(last.end) - x(first.start)) {
+            let y = o.y + TOP + first.lane as f32 * LANE + LANE / 2.0;
+            // Dark on a light tab: the run's bars may leave gaps under its label.
+            let tab = Rect::from_min_size(
+                pos2(x(first.start) + 1.0, y - BAR / 2.0 + 3.0),
+                Vec2::new(label.chars().count() as f32 * LABEL_CHAR + 8.0, BAR - 6.0),
+            );
+            painter.rect_filled(tab, 3.0, Color32::from_white_alpha(230));
+            painter.text(
+                pos2(x(first.start) + 4.0, y),
+                Align2::LEFT_CENTER,
+                label,
+                small.clone(),
+                INK,
+            );
+        }
     }
     let marker = |at: f64, text: String, colour: Color32, anchor: Align2| {
         let mx = x(at);

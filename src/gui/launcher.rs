@@ -7,6 +7,7 @@ use super::evaluation::{self, Outcome, Request};
 use super::results::{self, View};
 use super::task::Task;
 use crate::app::report::{beside, open_in_browser};
+use crate::benchmark;
 use crate::profile::Profile;
 use crate::report::html::render;
 use crate::report::{Metric, MetricSet, write_atomically};
@@ -116,7 +117,11 @@ impl Launcher {
             ui.add_space(4.0);
         });
         egui::CentralPanel::default_margins().show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| self.outcome_ui(ui));
+            // A solid scroll bar: the details run longer than the window, and say so.
+            ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| self.outcome_ui(ui));
         });
     }
 
@@ -200,6 +205,7 @@ impl Launcher {
 
     fn outcome_ui(&mut self, ui: &mut egui::Ui) {
         match &self.outcome {
+            None if self.running.is_none() => self.empty_state(ui),
             None => {}
             Some(Outcome::Cancelled) => {
                 ui.label("Cancelled: nothing was written.");
@@ -251,6 +257,56 @@ impl Launcher {
         }
     }
 }
+
+impl Launcher {
+    /// Before the first run: what to do, and the demo example one click away.
+    fn empty_state(&mut self, ui: &mut egui::Ui) {
+        ui.add_space(12.0);
+        ui.label(
+            "No results yet. Choose a .solution file and where to write the CSV above, then Start.",
+        );
+        ui.horizontal(|ui| {
+            ui.label("Or see what the evaluator shows:");
+            if ui.button("Open the demo example").clicked() {
+                match self.open_demo() {
+                    Ok(request) => self.start(ui.ctx(), request),
+                    Err(why) => self.note = Some(why),
+                }
+            }
+        });
+        ui.label(
+            RichText::new(
+                "The demo example is a solution file with mistakes for the embedded demo \
+                 benchmark (three recipes of our own): no download needed.",
+            )
+            .weak(),
+        );
+        if let Some(note) = &self.note {
+            ui.colored_label(ui.visuals().error_fg_color, note);
+        }
+    }
+
+    /// The demo example written to a fresh folder, the form filled in for it (the demo
+    /// benchmark, results beside it), and the run it describes.
+    fn open_demo(&mut self) -> Result<Request, String> {
+        let dir = tempfile::Builder::new()
+            .prefix("cookingbot-demo-")
+            .tempdir()
+            .map_err(|e| format!("cannot make a folder for the demo example: {e}"))?
+            .keep();
+        let input = dir.join("demo-mistake.solution");
+        write_atomically(&input, DEMO_EXAMPLE.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
+        self.input = input.display().to_string();
+        self.output = dir.join("results.csv").display().to_string();
+        self.data = Data::locate(self.data.profile, Some(PathBuf::from(benchmark::DEMO)));
+        self.request()
+            .ok_or_else(|| "tick a metric to evaluate the demo example".to_string())
+    }
+}
+
+/// The demo benchmark's example with mistakes (`examples/demo-mistake.solution`).
+const DEMO_EXAMPLE: &str = include_str!("../../examples/demo-mistake.solution");
 
 impl eframe::App for Launcher {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {

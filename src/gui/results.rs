@@ -4,7 +4,7 @@
 
 use super::diagram;
 use super::evaluation::{Evaluation, RecipeRow};
-use crate::report::html::RecipePage;
+use crate::report::html::{RecipePage, goal_runs, missed_run_text, with_decimals};
 use eframe::egui::{self, RichText};
 use std::cmp::Ordering;
 
@@ -145,9 +145,7 @@ pub fn details(ui: &mut egui::Ui, row: &RecipeRow) {
     ui.separator();
     ui.strong("Network");
     diagram::legend(ui, &diagram::NETWORK_LEGEND);
-    egui::ScrollArea::horizontal()
-        .id_salt("network")
-        .show(ui, |ui| diagram::network(ui, &page.network));
+    diagram::network(ui, &page.network);
     ui.separator();
     ui.strong("Execution timeline");
     diagram::legend(ui, &diagram::TIMELINE_LEGEND);
@@ -160,19 +158,21 @@ fn goals(ui: &mut egui::Ui, page: &RecipePage) {
     if page.goals.is_empty() {
         return;
     }
-    let missed: Vec<_> = page
-        .goals
-        .iter()
-        .filter(|g| g.reached_by.is_none())
-        .collect();
+    let missed = page.goals.iter().filter(|g| g.reached_by.is_none()).count();
     ui.separator();
     ui.strong(format!(
-        "Gold goals missed: {} of {}",
-        missed.len(),
+        "Gold goals missed: {missed} of {}",
         page.goals.len()
     ));
-    for g in missed {
-        ui.label(format!("#{} {} — {}", g.gold_action, g.gold_text, g.reason));
+    // A reason repeated down a chain of goals is said once, after the goals it explains.
+    for run in goal_runs(&page.goals)
+        .into_iter()
+        .filter(|r| r[0].reached_by.is_none())
+    {
+        for g in run {
+            ui.label(format!("#{} {}", g.gold_action, g.gold_text));
+        }
+        ui.label(RichText::new(format!("    missed: {}", missed_run_text(run))).strong());
     }
 }
 
@@ -224,7 +224,16 @@ fn dish(ui: &mut egui::Ui, page: &RecipePage) {
                 col.strong(title);
                 let mut text = String::new();
                 crate::report::dish_tree::render(node, 0, &mut text);
-                col.label(RichText::new(text).monospace());
+                // Amounts as decimals; the exact ratios when pointed at.
+                match with_decimals(&text) {
+                    Some(decimal) => {
+                        col.label(RichText::new(decimal).monospace())
+                            .on_hover_text(text);
+                    }
+                    None => {
+                        col.label(RichText::new(text).monospace());
+                    }
+                }
             }
         });
     });

@@ -23,6 +23,7 @@ use crate::metrics::{GoldRun, primary_output};
 use crate::network::Network;
 use crate::simulation::{Execution, Model};
 use serde::Serialize;
+use std::fmt::Write;
 
 /// Everything on the page.
 #[derive(Clone, Debug, Serialize)]
@@ -149,15 +150,189 @@ pub struct DiagramEdge {
     pub kitchen_state: bool,
 }
 
+/// The drawing units of a network diagram: node size, the pitch of columns (layers) and rows,
+/// the margin, and the gap between bands.
+#[derive(Clone, Copy, Debug)]
+pub struct Grid {
+    pub node_width: f64,
+    pub node_height: f64,
+    pub column: f64,
+    pub row: f64,
+    pub pad: f64,
+    pub band_gap: f64,
+}
+
+/// A network diagram placed on a drawing of bounded width: the layers run left to right and
+/// wrap, like text, into bands stacked top to bottom, so a long network neither runs off the
+/// page nor shrinks past legibility.
+#[derive(Clone, Debug)]
+pub struct DiagramLayout {
+    pub grid: Grid,
+    pub width: f64,
+    pub height: f64,
+    /// Layers per band.
+    pub columns: usize,
+    /// Each action's node: its top-left corner (file order).
+    pub corners: Vec<(f64, f64)>,
+    /// Each action's band (file order).
+    bands: Vec<usize>,
+    /// Each band's top.
+    band_tops: Vec<f64>,
+}
+
+/// The line of an edge, in drawing units.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Route {
+    /// A cubic Bézier curve (start, two controls, end), within a band.
+    Curve([(f64, f64); 4]),
+    /// Straight segments along the gaps between columns and bands, from one band to another.
+    Path(Vec<(f64, f64)>),
+}
+
 impl NetworkDiagram {
-    /// Where action `action` (1-based) sits, in grid units: its layer (column) and its row,
-    /// layers with fewer nodes centred vertically. Every drawing of the diagram scales this.
-    pub fn position(&self, action: usize) -> (f64, f64) {
-        let node = &self.nodes[action - 1];
-        let in_layer = self.nodes.iter().filter(|n| n.layer == node.layer).count();
-        let offset = (self.rows - in_layer) as f64 / 2.0;
-        (node.layer as f64, offset + node.row as f64)
+    /// The diagram drawn with `grid` within `width`: as many layers per band as fit (at
+    /// least one); rows are counted per band, and layers with fewer nodes are centred in
+    /// their band.
+    pub fn layout(&self, grid: Grid, width: f64) -> DiagramLayout {
+        let spare = width - 2.0 * grid.pad - grid.node_width;
+        let fitting = (spare / grid.column).floor().max(0.0) as usize + 1;
+        let columns = fitting.min(self.layers.max(1));
+        let band_count = self.layers.max(1).div_ceil(columns);
+        let mut in_layer = vec![0usize; self.layers.max(1)];
+        for n in &self.nodes {
+            in_layer[n.layer] += 1;
+        }
+        let band_rows: Vec<usize> = in_layer
+            .chunks(columns)
+            .map(|c| c.iter().copied().max().unwrap_or(0).max(1))
+            .collect();
+        let band_height = |rows: usize| (rows - 1) as f64 * grid.row + grid.node_height;
+        let mut band_tops = Vec::with_capacity(band_count);
+        let mut top = grid.pad;
+        for &rows in &band_rows {
+            band_tops.push(top);
+            top += band_height(rows) + grid.band_gap;
+        }
+        let bands: Vec<usize> = self.nodes.iter().map(|n| n.layer / columns).collect();
+        let corners = self
+            .nodes
+            .iter()
+            .zip(&bands)
+            .map(|(n, &band)| {
+                let offset = (band_rows[band] - in_layer[n.layer]) as f64 / 2.0;
+                (
+                    grid.pad + (n.layer % columns) as f64 * grid.column,
+                    band_tops[band] + (offset + n.row as f64) * grid.row,
+                )
+            })
+            .collect();
+        DiagramLayout {
+            grid,
+            width: 2.0 * grid.pad + (columns - 1) as f64 * grid.column + grid.node_width,
+            height: top - grid.band_gap + grid.pad,
+            columns,
+            corners,
+            bands,
+            band_tops,
+        }
     }
+}
+
+impl DiagramLayout {
+    /// The line of `edge`, from its source's right side to its target's left side: a curve
+    /// within a band; between bands, out into the gap right of the source's column, along
+    /// the gap above the lower band, and down the gap left of the target's column.
+    pub fn route(&self, edge: &DiagramEdge) -> Route {
+        let g = &self.grid;
+        let (x1, y1) = self.corners[edge.from - 1];
+        let (x2, y2) = self.corners[edge.to - 1];
+        let (sx, sy) = (x1 + g.node_width, y1 + g.node_height / 2.0);
+        let (tx, ty) = (x2, y2 + g.node_height / 2.0);
+        let (from_band, to_band) = (self.bands[edge.from - 1], self.bands[edge.to - 1]);
+        if from_band == to_band {
+            let bend = ((tx - sx).abs() / 2.0).max(30.0);
+            return Route::Curve([(sx, sy), (sx + bend, sy), (tx - bend, ty), (tx, ty)]);
+        }
+        let aside = (g.column - g.node_width) / 2.0;
+        let gap_y = self.band_tops[from_band.max(to_band)] - g.band_gap / 2.0;
+        Route::Path(vec![
+            (sx, sy),
+            (sx + aside, sy),
+            (sx + aside, gap_y),
+            (tx - aside, gap_y),
+            (tx - aside, ty),
+            (tx, ty),
+        ])
+    }
+}
+
+/// Missed goals in runs: consecutive missed goals with the same reason form one run, every
+/// other goal a run of its own, so that a reason repeated down a chain of actions is said once.
+pub fn goal_runs(goals: &[GoalLine]) -> Vec<&[GoalLine]> {
+    goals
+        .chunk_by(|a, b| a.reached_by.is_none() && b.reached_by.is_none() && a.reason == b.reason)
+        .collect()
+}
+
+/// What a run of missed goals says once: `8 goals, gold 11–18: <reason>`, or the reason alone
+/// for a single goal.
+pub fn missed_run_text(run: &[GoalLine]) -> String {
+    match run {
+        [first, .., last] => format!(
+            "{} goals, gold {}–{}: {}",
+            run.len(),
+            first.gold_action,
+            last.gold_action,
+            first.reason
+        ),
+        [one] => one.reason.clone(),
+        [] => String::new(),
+    }
+}
+
+/// Printed text for people: every exact ratio the Lisp printer wrote (`60/409 percent`,
+/// `[temperature 1190/9 degrees-celsius]`) becomes a decimal (`0.15 percent`; two
+/// significant digits below 0.01), so a page shows decimals and keeps the exact text for its
+/// hover. `None` when the text holds no ratio.
+pub fn with_decimals(printed: &str) -> Option<String> {
+    // A ratio is a whole word: digits, a slash, digits, after an optional minus sign.
+    let part_of_word = |c: char| c.is_alphanumeric() || matches!(c, '.' | '/' | '-' | '_');
+    let mut out = String::with_capacity(printed.len());
+    let mut any = false;
+    let mut rest = printed;
+    while let Some(c) = rest.chars().next() {
+        let word_len = rest.find(|c: char| !part_of_word(c)).unwrap_or(rest.len());
+        if word_len == 0 {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        let word = &rest[..word_len];
+        match ratio(word) {
+            Some(v) => {
+                any = true;
+                let places = if v != 0.0 && v.abs() < 0.005 {
+                    (-v.abs().log10()).floor() as usize + 2
+                } else {
+                    2
+                };
+                let _ = write!(out, "{v:.places$}");
+            }
+            None => out.push_str(word),
+        }
+        rest = &rest[word_len..];
+    }
+    any.then_some(out)
+}
+
+/// The value of `word` if it is a ratio (`-12/35`).
+fn ratio(word: &str) -> Option<f64> {
+    let (n, d) = word.split_once('/')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(n.strip_prefix('-').unwrap_or(n)) || !digits(d) {
+        return None;
+    }
+    Some(n.parse::<f64>().ok()? / d.parse::<f64>().ok()?).filter(|v| v.is_finite())
 }
 
 /// The executed actions against simulated time; overlapping actions sit in separate lanes.
@@ -184,6 +359,17 @@ pub struct TimelineBar {
     /// free meanwhile.
     pub passive: bool,
     pub failed: bool,
+}
+
+impl TimelineBar {
+    /// What the bar can say inside itself, longest first: the action and its primitive, or
+    /// its number alone.
+    pub fn labels(&self) -> [String; 2] {
+        [
+            format!("#{} {}", self.action, self.primitive),
+            self.action.to_string(),
+        ]
+    }
 }
 
 /// One gold goal and how the prediction fared on it.
@@ -575,6 +761,52 @@ impl Timeline {
     }
 }
 
+impl Timeline {
+    /// Runs of bars in one lane, in time order, each shorter than `short` seconds and each
+    /// starting less than `short` after the one before: too narrow to be labelled one by one,
+    /// such a run (two bars or more) is labelled as a whole. Indices into `bars`.
+    pub fn short_runs(&self, short: f64) -> Vec<Vec<usize>> {
+        let mut runs = Vec::new();
+        for lane in 0..self.lanes {
+            let mut in_lane: Vec<usize> = (0..self.bars.len())
+                .filter(|&i| self.bars[i].lane == lane)
+                .collect();
+            in_lane.sort_by(|&a, &b| self.bars[a].start.total_cmp(&self.bars[b].start));
+            let mut run: Vec<usize> = Vec::new();
+            for i in in_lane {
+                let b = &self.bars[i];
+                let joins = run
+                    .last()
+                    .is_some_and(|&p| b.start - self.bars[p].end < short);
+                if b.end - b.start >= short || !joins {
+                    if run.len() > 1 {
+                        runs.push(std::mem::take(&mut run));
+                    }
+                    run.clear();
+                }
+                if b.end - b.start < short {
+                    run.push(i);
+                }
+            }
+            if run.len() > 1 {
+                runs.push(run);
+            }
+        }
+        runs
+    }
+
+    /// A run's label: `#2–9` when its actions follow each other in the network, else
+    /// `8 actions`.
+    pub fn run_label(&self, run: &[usize]) -> String {
+        let actions: Vec<usize> = run.iter().map(|&i| self.bars[i].action).collect();
+        let consecutive = actions.windows(2).all(|w| w[1] == w[0] + 1);
+        match (actions.first(), actions.last()) {
+            (Some(first), Some(last)) if consecutive => format!("#{first}–{last}"),
+            _ => format!("{} actions", actions.len()),
+        }
+    }
+}
+
 /// Greedy interval partitioning: the cook's own (active) actions first, so they share the
 /// first lanes, then the passive ones; each bar takes the first lane free at its start.
 fn assign_lanes(bars: &mut [TimelineBar]) -> usize {
@@ -639,6 +871,171 @@ mod tests {
         // Layer 1 holds 1 and 3 (by file order), layer 0 holds 0 and 4.
         assert_eq!((row[1], row[3]), (0, 1));
         assert_eq!((row[0], row[4]), (0, 1));
+    }
+
+    fn node(action: usize, layer: usize, row: usize) -> DiagramNode {
+        DiagramNode {
+            action,
+            line: action,
+            primitive: String::new(),
+            constants: String::new(),
+            text: String::new(),
+            layer,
+            row,
+            status: ActionStatus::Executed,
+            reached_goal: None,
+        }
+    }
+
+    const GRID: Grid = Grid {
+        node_width: 100.0,
+        node_height: 40.0,
+        column: 120.0,
+        row: 50.0,
+        pad: 10.0,
+        band_gap: 30.0,
+    };
+
+    /// A chain of five layers (two nodes in layer 1) in a width for two layers: three bands,
+    /// rows counted per band, and an edge between bands along the gaps.
+    #[test]
+    fn wide_networks_wrap_into_bands_that_fit_the_width() {
+        let edge = |from, to| DiagramEdge {
+            from,
+            to,
+            variable: String::new(),
+            kitchen_state: false,
+        };
+        let d = NetworkDiagram {
+            layers: 5,
+            rows: 2,
+            nodes: vec![
+                node(1, 0, 0),
+                node(2, 1, 0),
+                node(3, 1, 1),
+                node(4, 2, 0),
+                node(5, 3, 0),
+                node(6, 4, 0),
+            ],
+            edges: vec![edge(1, 2), edge(2, 4), edge(4, 5)],
+        };
+        // 2 × 10 + 100 + 120 = 240: two layers; 239 leaves one.
+        assert_eq!(d.layout(GRID, 239.0).columns, 1);
+        let l = d.layout(GRID, 240.0);
+        assert_eq!((l.columns, l.width), (2, 240.0));
+        // Band 1 (layers 0–1) has two rows; bands 2 and 3 one each.
+        assert_eq!(
+            l.corners,
+            vec![
+                (10.0, 35.0),
+                (130.0, 10.0),
+                (130.0, 60.0),
+                (10.0, 130.0),
+                (130.0, 130.0),
+                (10.0, 200.0)
+            ]
+        );
+        assert_eq!(l.height, 250.0);
+        assert_eq!(
+            l.route(&edge(1, 2)),
+            Route::Curve([(110.0, 55.0), (140.0, 55.0), (100.0, 30.0), (130.0, 30.0)])
+        );
+        // From #2's right side down the gap beside its column, along the gap above band 2,
+        // down the gap left of #4's column.
+        assert_eq!(
+            l.route(&edge(2, 4)),
+            Route::Path(vec![
+                (230.0, 30.0),
+                (240.0, 30.0),
+                (240.0, 115.0),
+                (0.0, 115.0),
+                (0.0, 150.0),
+                (10.0, 150.0)
+            ])
+        );
+    }
+
+    fn goal(gold_action: usize, reason: &str) -> GoalLine {
+        GoalLine {
+            gold_action,
+            gold_text: String::new(),
+            reached_by: reason.is_empty().then(|| (gold_action, String::new())),
+            reason: reason.into(),
+        }
+    }
+
+    #[test]
+    fn consecutive_goals_missed_for_one_reason_form_one_run() {
+        let goals = [
+            goal(1, ""),
+            goal(2, "no bowl"),
+            goal(3, "no bowl"),
+            goal(4, "no bowl"),
+            goal(5, "no tray"),
+            goal(6, ""),
+            goal(7, ""),
+            goal(8, "no tray"),
+        ];
+        let runs: Vec<Vec<usize>> = goal_runs(&goals)
+            .iter()
+            .map(|r| r.iter().map(|g| g.gold_action).collect())
+            .collect();
+        assert_eq!(
+            runs,
+            vec![vec![1], vec![2, 3, 4], vec![5], vec![6], vec![7], vec![8]]
+        );
+        assert_eq!(missed_run_text(&goals[1..4]), "3 goals, gold 2–4: no bowl");
+        assert_eq!(missed_run_text(&goals[4..5]), "no tray");
+    }
+
+    #[test]
+    fn ratios_print_as_decimals_and_other_text_is_left_alone() {
+        assert_eq!(
+            with_decimals("60/409 percent").as_deref(),
+            Some("0.15 percent")
+        );
+        assert_eq!(
+            with_decimals("temperature 1190/9 degrees-celsius").as_deref(),
+            Some("temperature 132.22 degrees-celsius")
+        );
+        assert_eq!(with_decimals("-1/2 g").as_deref(), Some("-0.50 g"));
+        assert_eq!(with_decimals("1/409 g").as_deref(), Some("0.0024 g"));
+        assert_eq!(with_decimals("230 g"), None);
+        assert_eq!(with_decimals("90.0 minute"), None);
+        assert_eq!(with_decimals("either/or 1/ /2 a/2"), None);
+        assert_eq!(with_decimals("1/0 g"), None);
+        assert_eq!(
+            with_decimals("bowl [temperature 1190/9, 1/4]").as_deref(),
+            Some("bowl [temperature 132.22, 0.25]")
+        );
+    }
+
+    #[test]
+    fn short_bars_back_to_back_in_a_lane_form_runs() {
+        let mut bars = vec![
+            bar(0.0, 10.0, false),
+            bar(10.0, 20.0, false),
+            bar(20.0, 100.0, false),
+            bar(100.0, 105.0, false),
+            bar(108.0, 110.0, false),
+            bar(200.0, 205.0, false),
+            bar(0.0, 5.0, true),
+        ];
+        for (i, b) in bars.iter_mut().enumerate() {
+            b.action = i + 1;
+        }
+        bars[6].lane = 1;
+        bars[4].action = 9;
+        let t = Timeline {
+            end: 205.0,
+            gold_end: None,
+            lanes: 2,
+            bars,
+        };
+        let runs = t.short_runs(15.0);
+        assert_eq!(runs, vec![vec![0, 1], vec![3, 4]]);
+        assert_eq!(t.run_label(&runs[0]), "#1–2");
+        assert_eq!(t.run_label(&runs[1]), "2 actions");
     }
 
     fn bar(start: f64, end: f64, passive: bool) -> TimelineBar {

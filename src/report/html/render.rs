@@ -1,7 +1,8 @@
 //! [`ReportModel`] → one HTML document: inline CSS, inline SVG, no script, nothing fetched.
 
 use super::{
-    ActionStatus, DishComparison, GoalLine, NetworkDiagram, RecipePage, ReportModel, Timeline,
+    ActionStatus, DishComparison, GoalLine, Grid, NetworkDiagram, RecipePage, ReportModel, Route,
+    Timeline, TimelineBar, goal_runs, missed_run_text, with_decimals,
 };
 use crate::report::Metric;
 use crate::report::dish_tree::DishNode;
@@ -242,18 +243,50 @@ fn status_count(n: &NetworkDiagram, s: ActionStatus) -> usize {
     n.nodes.iter().filter(|x| x.status == s).count()
 }
 
-const NODE_W: f64 = 186.0;
-const NODE_H: f64 = 48.0;
-const COLUMN: f64 = 214.0;
-const ROW: f64 = 62.0;
-const PAD: f64 = 14.0;
+/// The network's drawing units: two lines of constants under the primitive's name.
+const NETWORK_GRID: Grid = Grid {
+    node_width: 186.0,
+    node_height: 64.0,
+    column: 214.0,
+    row: 76.0,
+    pad: 16.0,
+    band_gap: 40.0,
+};
+/// The width a drawing has on the page (`main` at its widest, less the section's padding).
+const PAGE_WIDTH: f64 = 1130.0;
+/// Characters of a node's line at its font size.
+const NODE_LINE: usize = 29;
+
+/// A node's number and constants in at most two lines of `NODE_LINE` characters, broken
+/// between words (the first constant always beside the number); what does not fit ends in an
+/// ellipsis, and the node's hover has it all.
+fn node_lines(action: usize, constants: &str) -> Vec<String> {
+    let mut lines = vec![format!("#{action}")];
+    for (i, word) in constants.split_whitespace().enumerate() {
+        let used = lines.last().map_or(0, |l| l.chars().count());
+        if i > 0 && lines.len() < 2 && used + 1 + word.chars().count() > NODE_LINE {
+            lines.push(String::new());
+        }
+        if let Some(line) = lines.last_mut() {
+            line.push_str(match (i, line.is_empty()) {
+                (0, _) => "  ",
+                (_, true) => "",
+                (_, false) => " ",
+            });
+            line.push_str(word);
+        }
+    }
+    lines.iter().map(|l| clip(l, NODE_LINE)).collect()
+}
 
 fn network(out: &mut String, n: usize, d: &NetworkDiagram) {
-    let width = PAD * 2.0 + (d.layers.max(1) as f64 - 1.0) * COLUMN + NODE_W;
-    let height = PAD * 2.0 + (d.rows.max(1) as f64 - 1.0) * ROW + NODE_H;
-    let place = |action: usize| {
-        let (column, row) = d.position(action);
-        (PAD + column * COLUMN, PAD + row * ROW)
+    let layout = d.layout(NETWORK_GRID, PAGE_WIDTH);
+    let (width, height) = (layout.width, layout.height);
+    let (node_w, node_h) = (NETWORK_GRID.node_width, NETWORK_GRID.node_height);
+    let wraps = if layout.columns < d.layers {
+        "; the layers wrap into rows"
+    } else {
+        ""
     };
     let _ = write!(
         out,
@@ -262,33 +295,36 @@ fn network(out: &mut String, n: usize, d: &NetworkDiagram) {
          <span><i class=\"failed\"></i>failed (its output is a failed object)</span>\
          <span><i class=\"notrun\"></i>never ran</span>\
          <span><i class=\"reached\"></i>reached a gold goal</span>\
-         <span>arrows: ingredients and tools flowing between actions, layers left to right</span>\
+         <span>arrows: ingredients and tools flowing between actions, layers left to right{wraps}</span>\
          <label class=\"toggle\" for=\"ks-{n}\">show kitchen-state order</label></div>\n\
-         <div class=\"scroll\"><svg width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" role=\"img\">\n\
+         <div class=\"figure\"><svg class=\"network\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" role=\"img\">\n\
          <defs><marker id=\"arrow-{n}\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#8492a6\"/></marker></defs>\n"
     );
     for e in &d.edges {
-        let (x1, y1) = place(e.from);
-        let (x2, y2) = place(e.to);
-        let (sx, sy, tx, ty) = (x1 + NODE_W, y1 + NODE_H / 2.0, x2, y2 + NODE_H / 2.0);
-        let bend = ((tx - sx).abs() / 2.0).max(30.0);
         let class = if e.kitchen_state {
             " class=\"ks\" stroke=\"#c3a6e8\" stroke-dasharray=\"4 3\""
         } else {
             " stroke=\"#8492a6\""
         };
+        let path = match layout.route(e) {
+            Route::Curve([(sx, sy), (c1x, c1y), (c2x, c2y), (tx, ty)]) => {
+                format!("M{sx},{sy} C{c1x},{c1y} {c2x},{c2y} {tx},{ty}")
+            }
+            Route::Path(points) => points
+                .iter()
+                .enumerate()
+                .map(|(i, (x, y))| format!("{}{x},{y}", if i == 0 { "M" } else { " L" }))
+                .collect(),
+        };
         let _ = writeln!(
             out,
-            "<path{class} fill=\"none\" stroke-width=\"1.4\" marker-end=\"url(#arrow-{n})\" d=\"M{sx},{sy} C{},{sy} {},{ty} {tx},{ty}\"><title>?{}: #{} → #{}</title></path>",
-            sx + bend,
-            tx - bend,
+            "<path{class} fill=\"none\" stroke-width=\"1.4\" marker-end=\"url(#arrow-{n})\" d=\"{path}\"><title>?{}: #{} → #{}</title></path>",
             escape(&e.variable),
             e.from,
             e.to
         );
     }
-    for node in &d.nodes {
-        let (x, y) = place(node.action);
+    for (node, &(x, y)) in d.nodes.iter().zip(&layout.corners) {
         let (fill, stroke) = node.status.colours();
         let dash = match node.status {
             ActionStatus::NotRun => " stroke-dasharray=\"5 3\"",
@@ -297,27 +333,29 @@ fn network(out: &mut String, n: usize, d: &NetworkDiagram) {
         let _ = write!(
             out,
             "<g><title>{}</title>\
-             <rect x=\"{x}\" y=\"{y}\" width=\"{NODE_W}\" height=\"{NODE_H}\" rx=\"6\" fill=\"#{fill:06x}\" stroke=\"#{stroke:06x}\" stroke-width=\"1.5\"{dash}/>\
-             <text x=\"{}\" y=\"{}\" font-size=\"12\" font-weight=\"600\" fill=\"#1f2933\">{}</text>\
-             <text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#52606d\">{}</text>",
+             <rect x=\"{x}\" y=\"{y}\" width=\"{node_w}\" height=\"{node_h}\" rx=\"6\" fill=\"#{fill:06x}\" stroke=\"#{stroke:06x}\" stroke-width=\"1.5\"{dash}/>\
+             <text x=\"{}\" y=\"{}\" font-size=\"12\" font-weight=\"600\" fill=\"#1f2933\">{}</text>",
             escape(&node.hover_text()),
             x + 8.0,
             y + 19.0,
             escape(&clip(&node.primitive, 23)),
-            x + 8.0,
-            y + 37.0,
-            escape(&clip(
-                format!("#{}  {}", node.action, node.constants).trim_end(),
-                29
-            )),
         );
+        for (i, line) in node_lines(node.action, &node.constants).iter().enumerate() {
+            let _ = write!(
+                out,
+                "<text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#52606d\">{}</text>",
+                x + 8.0,
+                y + 37.0 + 15.0 * i as f64,
+                escape(line)
+            );
+        }
         if node.reached_goal.is_some() {
             let _ = write!(
                 out,
                 "<circle cx=\"{}\" cy=\"{}\" r=\"6.5\" fill=\"#2a9d6a\"/><path d=\"M{},{} l2.5,2.5 l4.5,-5\" stroke=\"#fff\" stroke-width=\"1.8\" fill=\"none\"/>",
-                x + NODE_W - 11.0,
+                x + node_w - 11.0,
                 y + 11.0,
-                x + NODE_W - 14.5,
+                x + node_w - 14.5,
                 y + 11.0
             );
         }
@@ -331,6 +369,19 @@ const TL_LEFT: f64 = 64.0;
 const TL_TOP: f64 = 26.0;
 const LANE: f64 = 30.0;
 const BAR: f64 = 22.0;
+/// The width of a character of a bar's label.
+const LABEL_CHAR: f64 = 6.3;
+
+/// A label inside a timeline bar.
+fn bar_label(out: &mut String, x: f64, y: f64, ink: &str, label: &str) {
+    let _ = write!(
+        out,
+        "<text x=\"{:.2}\" y=\"{}\" font-size=\"11\" fill=\"{ink}\">{}</text>",
+        x + 4.0,
+        y + 15.0,
+        escape(label)
+    );
+}
 
 fn timeline(out: &mut String, n: usize, t: &Timeline) {
     let (step, axis_end) = t.axis();
@@ -344,7 +395,7 @@ fn timeline(out: &mut String, n: usize, t: &Timeline) {
          <span><i class=\"passive\"></i>passive: the kitchen moves on while it finishes (baking, warming up)</span>\
          <span><i class=\"failed\"></i>failed</span>\
          <span><i class=\"gold\"></i>gold execution time</span></div>\n\
-         <div class=\"scroll\"><svg class=\"fit\" width=\"{TL_WIDTH}\" height=\"{height}\" viewBox=\"0 0 {TL_WIDTH} {height}\" role=\"img\">\n\
+         <div class=\"figure\"><svg class=\"fit\" width=\"{TL_WIDTH}\" height=\"{height}\" viewBox=\"0 0 {TL_WIDTH} {height}\" role=\"img\">\n\
          <defs><pattern id=\"hatch-{n}\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fbe3bf\"/><rect width=\"3\" height=\"6\" fill=\"#f3c27c\"/></pattern></defs>\n"
     );
     for lane in 0..t.lanes {
@@ -381,24 +432,26 @@ fn timeline(out: &mut String, n: usize, t: &Timeline) {
         axis_y + 32.0
     );
     let hatch = format!("url(#hatch-{n})");
-    for b in &t.bars {
+    let ink = |b: &TimelineBar| match (b.failed, b.passive) {
+        (true, _) => "#7a1f1f",
+        (false, true) => "#5c3a06",
+        (false, false) => "#ffffff",
+    };
+    let fits = |label: &str, w: f64| label.chars().count() as f64 * LABEL_CHAR + 8.0 <= w;
+    // Bars too narrow for a two-digit number are labelled by the run they sit in.
+    let runs = t.short_runs((2.0 * LABEL_CHAR + 8.0) * axis_end / plot);
+    let in_run = |i: usize| runs.iter().any(|r| r.contains(&i));
+    for (i, b) in t.bars.iter().enumerate() {
         let x1 = x(b.start);
         let w = (x(b.end) - x1).max(3.0);
         let y = TL_TOP + b.lane as f64 * LANE + (LANE - BAR) / 2.0;
-        let (fill, stroke, ink) = if b.failed {
-            ("#f8d7d7", "#d14343", "#7a1f1f")
+        let (fill, stroke) = if b.failed {
+            ("#f8d7d7", "#d14343")
         } else if b.passive {
-            (hatch.as_str(), "#e59a2f", "#5c3a06")
+            (hatch.as_str(), "#e59a2f")
         } else {
-            ("#3f7fd8", "#2f65b3", "#ffffff")
+            ("#3f7fd8", "#2f65b3")
         };
-        let label = [
-            format!("#{} {}", b.action, b.primitive),
-            b.action.to_string(),
-        ]
-        .into_iter()
-        .find(|l| l.chars().count() as f64 * 6.3 + 8.0 <= w)
-        .unwrap_or_default();
         let _ = write!(
             out,
             "<g><title>#{} {}–{} s{}\n{}</title><rect x=\"{x1:.2}\" y=\"{y}\" width=\"{w:.2}\" height=\"{BAR}\" rx=\"3\" fill=\"{fill}\" stroke=\"{stroke}\"/>",
@@ -408,15 +461,37 @@ fn timeline(out: &mut String, n: usize, t: &Timeline) {
             if b.passive { " (passive)" } else { "" },
             escape(&b.text)
         );
-        if !label.is_empty() {
-            let _ = write!(
-                out,
-                "<text x=\"{:.2}\" y=\"{}\" font-size=\"11\" fill=\"{ink}\">{}</text>",
-                x1 + 4.0,
-                y + 15.0,
-                escape(&label)
-            );
+        let label = b.labels().into_iter().find(|l| !in_run(i) && fits(l, w));
+        if let Some(label) = label {
+            bar_label(out, x1, y, ink(b), &label);
         }
+        out.push_str("</g>\n");
+    }
+    for run in &runs {
+        let (first, last) = (&t.bars[run[0]], &t.bars[run[run.len() - 1]]);
+        let (x1, w) = (x(first.start), x(last.end) - x(first.start));
+        let y = TL_TOP + first.lane as f64 * LANE + (LANE - BAR) / 2.0;
+        let label = t.run_label(run);
+        if !fits(&label, w) {
+            continue;
+        }
+        let _ = write!(
+            out,
+            "<g><title>{label}: {} actions, {}–{} s</title>",
+            run.len(),
+            first.start,
+            last.end
+        );
+        // Dark on a light tab: the run's bars may leave gaps under its label.
+        let _ = write!(
+            out,
+            "<rect x=\"{:.2}\" y=\"{}\" width=\"{:.2}\" height=\"{}\" rx=\"3\" fill=\"#ffffff\" fill-opacity=\"0.9\"/>",
+            x1 + 1.0,
+            y + 3.0,
+            label.chars().count() as f64 * LABEL_CHAR + 8.0,
+            BAR - 6.0
+        );
+        bar_label(out, x1, y, "#1f2933", &label);
         out.push_str("</g>\n");
     }
     let mut marker = |at: f64, text: String, colour: &str, anchor: &str| {
@@ -479,26 +554,37 @@ fn goals(out: &mut String, n: usize, goals: &[GoalLine]) {
          <table><tr><th>gold</th><th>gold action</th><th>outcome</th></tr>\n",
         goals.len() - reached
     );
-    for g in goals {
-        let (class, outcome) = match &g.reached_by {
-            Some((action, text)) => (
-                "reached",
-                format!(
-                    "<span class=\"mark ok\">✓</span>reached by <span title=\"{}\">action {action}</span>",
+    for run in goal_runs(goals) {
+        for (i, g) in run.iter().enumerate() {
+            let outcome = match (&g.reached_by, i) {
+                (Some((action, text)), _) => format!(
+                    "<td><span class=\"mark ok\">✓</span>reached by <span title=\"{}\">action {action}</span></td>",
                     escape(text)
                 ),
-            ),
-            None => (
-                "missed",
-                format!("<span class=\"mark miss\">✗</span>{}", escape(&g.reason)),
-            ),
-        };
-        let _ = writeln!(
-            out,
-            "<tr class=\"{class}\"><td class=\"num\">{}</td><td><code>{}</code></td><td>{outcome}</td></tr>",
-            g.gold_action,
-            escape(&g.gold_text)
-        );
+                // A run of missed goals says its reason once, beside all of them.
+                (None, 0) if run.len() > 1 => format!(
+                    "<td rowspan=\"{}\"><span class=\"mark miss\">✗</span>{}</td>",
+                    run.len(),
+                    escape(&missed_run_text(run))
+                ),
+                (None, 0) => format!(
+                    "<td><span class=\"mark miss\">✗</span>{}</td>",
+                    escape(&g.reason)
+                ),
+                (None, _) => String::new(),
+            };
+            let class = if g.reached_by.is_some() {
+                "reached"
+            } else {
+                "missed"
+            };
+            let _ = writeln!(
+                out,
+                "<tr class=\"{class}\"><td class=\"num\">{}</td><td><code>{}</code></td>{outcome}</tr>",
+                g.gold_action,
+                escape(&g.gold_text)
+            );
+        }
     }
     out.push_str("</table>\n");
 }
@@ -560,6 +646,19 @@ fn dish(out: &mut String, d: &DishComparison) {
     out.push_str("</ul></div></div>\n");
 }
 
+/// The rest of an element's start tag and its content: a printed value in decimals, its exact
+/// ratios in the hover.
+fn printed(out: &mut String, text: &str) {
+    match with_decimals(text) {
+        Some(decimal) => {
+            let _ = write!(out, " title=\"{}\">{}", escape(text), escape(&decimal));
+        }
+        None => {
+            let _ = write!(out, ">{}", escape(text));
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq)]
 enum Side {
     Predicted,
@@ -587,12 +686,9 @@ fn tree(out: &mut String, node: &DishNode, x: &DishDifferences, side: Side) {
     }
     let _ = write!(out, "<b>{}</b>", escape(&node.class));
     if let Some(a) = &node.amount {
-        let _ = write!(
-            out,
-            "<span class=\"amount\">{} {}</span>",
-            escape(&a.value),
-            escape(&a.unit)
-        );
+        out.push_str("<span class=\"amount\"");
+        printed(out, &format!("{} {}", a.value, a.unit));
+        out.push_str("</span>");
     }
     for p in node.properties.iter().filter(|p| p.entity.is_none()) {
         let class = if differing.contains(&p.name) {
@@ -604,7 +700,9 @@ fn tree(out: &mut String, node: &DishNode, x: &DishDifferences, side: Side) {
             Some(v) => format!("{} {v}", p.name),
             None => p.name.clone(),
         };
-        let _ = write!(out, "<span class=\"{class}\">{}</span>", escape(&text));
+        let _ = write!(out, "<span class=\"{class}\"");
+        printed(out, &text);
+        out.push_str("</span>");
     }
     if let Some(m) = mark {
         let label = if m == "differs" {
