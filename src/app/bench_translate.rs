@@ -70,7 +70,7 @@ pub fn run(
             let translated = match translator.translate(&text, sample) {
                 Err(e) if e.unavailable => {
                     let line = format!(
-                        "{}: {e}\nerror: the benchmark stops: without answers from the model its table would measure the server, not the model",
+                        "{}: {e}; the benchmark stops: without answers from the model its table would measure the server, not the model",
                         entry.id
                     );
                     return Err(AppError::Failed(terminal_safe(&line).into_owned()));
