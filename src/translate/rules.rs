@@ -49,6 +49,7 @@ enum Verb {
 const VERBS: &[(&str, Verb)] = &[
     ("preheat", Verb::Preheat),
     ("heat the oven", Verb::Preheat),
+    ("heat oven", Verb::Preheat),
     ("mix", Verb::Combine(Some("mix"))),
     ("combin", Verb::Combine(Some("mix"))),
     ("stir", Verb::Combine(Some("mix"))),
@@ -83,6 +84,7 @@ const VERBS: &[(&str, Verb)] = &[
     ("stand", Verb::Cool),
     ("shape", Verb::Shape),
     ("form", Verb::Shape),
+    ("drop", Verb::Shape),
     ("roll", Verb::Shape),
     ("line", Verb::Line),
     ("grease", Verb::Grease),
@@ -103,6 +105,7 @@ const VERBS: &[(&str, Verb)] = &[
     ("serve", Verb::Nothing),
     ("set aside", Verb::Nothing),
     ("enjoy", Verb::Nothing),
+    ("gather", Verb::Nothing),
     ("transfer", Verb::Transfer),
 ];
 
@@ -128,7 +131,7 @@ const CONTINUATIONS: [&str; 12] = [
 ];
 
 /// Further words for moving things, kept apart so `place` does not shadow `preheat`.
-const MOVES: [&str; 6] = ["pour", "place", "spread", "put", "spoon", "drizzle"];
+const MOVES: [&str; 7] = ["pour", "place", "spread", "put", "spoon", "drizzle", "fill"];
 
 /// Baking containers by the words that name them.
 const BAKEWARE: [(&str, &str); 7] = [
@@ -137,7 +140,7 @@ const BAKEWARE: [(&str, &str); 7] = [
     ("baking sheet", "baking-tray"),
     ("tray", "baking-tray"),
     ("dish", "baking-dish"),
-    ("pan", "baking-tray"),
+    ("pan", "pan"),
     ("sheet", "baking-tray"),
 ];
 
@@ -183,6 +186,7 @@ impl Translator for RulesTranslator<'_> {
             bakeware: None,
             last: Verb::Combine(None),
             last_item: None,
+            new_bowl: false,
             notes: Vec::new(),
         };
         for (n, line) in recipe.ingredients.iter().enumerate() {
@@ -190,7 +194,7 @@ impl Translator for RulesTranslator<'_> {
         }
         for (n, instruction) in recipe.instructions.iter().enumerate() {
             for clause in clauses(instruction) {
-                w.clause(&clause, recipe.instruction_lines.get(n).copied());
+                w.clause(&self.inventory, &clause, recipe.instruction_lines.get(n).copied());
             }
         }
         // Actions the simulator aborts on (cutting pepper, boiling a bowl) are taken out.
@@ -291,6 +295,8 @@ struct Writer {
     last: Verb,
     /// The ingredient worked on last, which `it` or `them` names.
     last_item: Option<usize>,
+    /// The clause asks for a new bowl (`in a separate bowl, beat the eggs`).
+    new_bowl: bool,
     notes: Vec<String>,
 }
 
@@ -331,7 +337,14 @@ impl Writer {
         );
         let name_words = content_tokens(&parsed.name);
         let mut words = name_words.clone();
-        words.extend(stock.class.split('-').map(str::to_string));
+        words.extend(
+            stock
+                .class
+                .split('-')
+                .filter(|w| *w != "all")
+                .map(str::to_string),
+        );
+        words.extend(kinds(&stock.class).map(str::to_string));
         let mut var = out[0].clone();
         if stock.class == "egg" {
             let bowl = self.b.fresh("egg-bowl");
@@ -370,8 +383,11 @@ impl Writer {
         });
     }
 
-    fn clause(&mut self, clause: &str, at: Option<usize>) {
-        let mut mentioned = self.mentions(clause);
+    fn clause(&mut self, inventory: &Inventory, clause: &str, at: Option<usize>) {
+        let mut mentioned = self.mentions(inventory, clause);
+        self.new_bowl = (clause.contains("in a ") && clause.contains("bowl"))
+            || clause.contains("another")
+            || clause.contains("separate");
         let pronoun = clause
             .split(|c: char| !c.is_alphabetic())
             .any(|w| w == "it" || w == "them");
@@ -386,7 +402,7 @@ impl Writer {
                 at == 0 || !word.is_some_and(|w| w.ends_with("ed"))
             })
             .collect();
-        if found.is_empty() {
+        if found.is_empty() && clause.contains(char::is_alphabetic) {
             let first = clause
                 .split(|c: char| !c.is_alphanumeric())
                 .find(|w| !w.is_empty())
@@ -397,7 +413,7 @@ impl Writer {
             } else {
                 self.notes.push(located(
                     at,
-                    format!("no action for `{first}` in `{clause}`; left out"),
+                    format!("not understood, left out: `{clause}` (no verb the rules know; `{first}` is not one)"),
                 ));
             }
             return;
@@ -414,7 +430,7 @@ impl Writer {
     /// that are its words, best claims first (unused, naming its head noun, longer, more of
     /// its own name), so `the flour and almond flour` names two flours and `salt and pepper`
     /// the pepper rather than the chili pepper; a run is claimed once.
-    fn mentions(&self, clause: &str) -> Vec<usize> {
+    fn mentions(&self, inventory: &Inventory, clause: &str) -> Vec<usize> {
         let all = [
             "all ingredients",
             "all the ingredients",
@@ -430,14 +446,21 @@ impl Writer {
         }
         let words = content_tokens(clause);
         // Per item, its longest run of clause words: (start, end) and how it ranks.
-        let mut claims: Vec<((bool, bool, usize, usize), usize, (usize, usize))> = Vec::new();
+        let mut claims: Vec<((bool, bool, bool, usize, usize), usize, (usize, usize))> =
+            Vec::new();
         for (i, item) in self.items.iter().enumerate() {
             let mut best: Option<(usize, usize)> = None;
             let mut start = 0;
             while start < words.len() {
-                // A run ends at a word that is not the item's or that it already holds.
+                // A run follows the order of the item's words (`almond flour`, not `flour
+                // almond`).
+                let place = |k: usize| item.words.iter().position(|w| *w == words[k]);
                 let end = (start..words.len())
-                    .find(|&k| !item.words.contains(&words[k]) || words[start..k].contains(&words[k]))
+                    .find(|&k| match (place(k), k.checked_sub(1).filter(|&p| p >= start)) {
+                        (None, _) => true,
+                        (Some(here), Some(prev)) => place(prev).is_none_or(|p| here <= p),
+                        (Some(_), None) => false,
+                    })
                     .unwrap_or(words.len());
                 if end > start && best.is_none_or(|(s, e)| end - start > e - s) {
                     best = Some((start, end));
@@ -448,8 +471,11 @@ impl Writer {
             let run = &words[s..e];
             let head = item.name_words.last().is_some_and(|h| run.contains(h));
             let own = item.name_words.iter().filter(|w| run.contains(w)).count();
+            // The kitchen's own reading of the words (`flour` is all-purpose flour).
+            let kitchen = inventory.find(&run.join(" ")).is_some_and(|s| s.class == item.class);
             let rank = (
                 !item.used,
+                kitchen,
                 head,
                 e - s,
                 own * 1000 / item.name_words.len().max(1),
@@ -636,6 +662,7 @@ impl Writer {
                     let paper = self.b.fresh("baking-paper");
                     self.b.act("line", &["lined"], &[ware, paper])
                 } else {
+                    mentioned.retain(|&i| is_fat(&self.items[i].class));
                     let grease = match self.take(mentioned, true).first() {
                         Some(&i) => {
                             self.items[i].used = true;
@@ -664,10 +691,14 @@ impl Writer {
                     let out = self.apply(verb, c, clause);
                     self.current = Some(Current::Container(out));
                 }
-                for i in targets {
+                for &i in &targets {
                     self.last_item = Some(i);
                     let var = self.items[i].var.clone();
                     self.items[i].var = self.apply(verb, var, clause);
+                }
+                // `Mash the avocados in a bowl`: what was worked goes into the bowl.
+                if clause.contains("bowl") {
+                    self.gather(clause, &mut targets.clone(), false);
                 }
             }
             Verb::Cover => {
@@ -794,12 +825,10 @@ impl Writer {
         let refers_to_mixture = ["mixture", "batter", "dough", "it", "bowl"]
             .iter()
             .any(|w| clause.split(|c: char| !c.is_alphabetic()).any(|x| x == *w));
-        let new_bowl = (clause.contains("in a ") && clause.contains("bowl"))
-            || clause.contains("another")
-            || clause.contains("separate");
         let starts_new = !add.is_empty()
             && matches!(self.current, Some(Current::Container(_)))
-            && (new_bowl || (clause.contains("combine") && !refers_to_mixture));
+            && (self.new_bowl || (clause.contains("combine") && !refers_to_mixture));
+        self.new_bowl &= !starts_new;
         if starts_new && let Some(Current::Container(c)) = self.current.take() {
             self.others.push(c);
         }
@@ -869,7 +898,15 @@ impl Writer {
             None => return Some(cur.var().to_string()),
         };
         let out = match cur {
-            Current::Container(c) => self.transfer(ware, c),
+            Current::Container(c) => {
+                let (q, u) = (self.b.fresh("quantity"), self.b.fresh("unit"));
+                self.b.act(
+                    "transfer-contents",
+                    &["on-tray", "rest"],
+                    &[ware, c, q, u],
+                )[0]
+                .clone()
+            }
             Current::Portions(p) => {
                 let pattern =
                     arrangement(clause).map_or_else(|| self.b.fresh("pattern"), str::to_string);
@@ -888,6 +925,26 @@ impl Writer {
             .as_ref()
             .is_some_and(|c| c.var().starts_with("?on-tray") || c.var().starts_with("?baked"))
     }
+}
+
+/// Whether a pan can be greased with the ingredient (not `grease and flour a pan`'s flour).
+fn is_fat(class: &str) -> bool {
+    ["butter", "oil", "margarine", "shortening", "lard", "spray"]
+        .iter()
+        .any(|f| class.split('-').any(|w| w == *f))
+}
+
+/// Words for kinds of ingredient that recipes use for several at once (`the spices`,
+/// `the nuts`) that a class belongs to.
+fn kinds(class: &str) -> impl Iterator<Item = &'static str> {
+    let spice = class.starts_with("ground-") || class.ends_with("cinnamon") || class.ends_with("nutmeg");
+    let nut = ["walnut", "almond", "pecan", "hazelnut", "peanut", "cashew", "pistachio"]
+        .iter()
+        .any(|n| class.split('-').any(|w| w == *n));
+    [(spice, "spice"), (nut, "nut")]
+        .into_iter()
+        .filter(|(is, _)| *is)
+        .map(|(_, w)| w)
 }
 
 /// An instruction split at sentence ends, semicolons and `then`.
@@ -945,7 +1002,6 @@ fn is_noun_use(word: &str, rest: &str) -> bool {
         || word == "cooled"
         || word == "preheated"
         || word == "formula"
-        || word.starts_with("stand")
         || word == "mixture"
         || word == "mixer"
         || word == "address"
