@@ -253,7 +253,9 @@ fn strip_bullet(line: &str) -> &str {
             let rest = l[4..].trim_start();
             let digits = rest.chars().take_while(char::is_ascii_digit).count();
             if digits > 0 {
-                return rest[digits..].trim_start_matches([':', '.', ')', '-']).trim_start();
+                return rest[digits..]
+                    .trim_start_matches([':', '.', ')', '-'])
+                    .trim_start();
             }
             l
         }
@@ -261,9 +263,7 @@ fn strip_bullet(line: &str) -> &str {
     };
     let digits = l.chars().take_while(char::is_ascii_digit).count();
     match l[digits..].strip_prefix(['.', ')']) {
-        Some(rest) if digits > 0 && (rest.is_empty() || rest.starts_with(' ')) => {
-            rest.trim_start()
-        }
+        Some(rest) if digits > 0 && (rest.is_empty() || rest.starts_with(' ')) => rest.trim_start(),
         _ => l,
     }
 }

@@ -127,7 +127,18 @@ const PREPARED: [(&str, Verb); 11] = [
 
 /// Words that begin a clause continuing the previous one's verb (`…, and then the molasses`).
 const CONTINUATIONS: [&str; 12] = [
-    "and", "then", "the", "a", "an", "some", "remaining", "in", "into", "with", "plus", "also",
+    "and",
+    "then",
+    "the",
+    "a",
+    "an",
+    "some",
+    "remaining",
+    "in",
+    "into",
+    "with",
+    "plus",
+    "also",
 ];
 
 /// Further words for moving things, kept apart so `place` does not shadow `preheat`.
@@ -187,14 +198,23 @@ impl Translator for RulesTranslator<'_> {
             last: Verb::Combine(None),
             last_item: None,
             new_bowl: false,
+            unmixed: false,
             notes: Vec::new(),
         };
         for (n, line) in recipe.ingredients.iter().enumerate() {
-            w.fetch(&self.inventory, line, recipe.ingredient_lines.get(n).copied());
+            w.fetch(
+                &self.inventory,
+                line,
+                recipe.ingredient_lines.get(n).copied(),
+            );
         }
         for (n, instruction) in recipe.instructions.iter().enumerate() {
             for clause in clauses(instruction) {
-                w.clause(&self.inventory, &clause, recipe.instruction_lines.get(n).copied());
+                w.clause(
+                    &self.inventory,
+                    &clause,
+                    recipe.instruction_lines.get(n).copied(),
+                );
             }
         }
         // Actions the simulator aborts on (cutting pepper, boiling a bowl) are taken out.
@@ -297,6 +317,8 @@ struct Writer {
     last_item: Option<usize>,
     /// The clause asks for a new bowl (`in a separate bowl, beat the eggs`).
     new_bowl: bool,
+    /// Things were added to the current mixture since it was last mixed.
+    unmixed: bool,
     notes: Vec<String>,
 }
 
@@ -391,7 +413,10 @@ impl Writer {
         let pronoun = clause
             .split(|c: char| !c.is_alphabetic())
             .any(|w| w == "it" || w == "them");
-        if let Some(i) = self.last_item.filter(|&i| pronoun && mentioned.is_empty() && !self.items[i].used) {
+        if let Some(i) = self
+            .last_item
+            .filter(|&i| pronoun && mentioned.is_empty() && !self.items[i].used)
+        {
             mentioned.push(i);
         }
         // A participle inside a clause describes (`the sliced onion`, `a lined sheet`).
@@ -446,8 +471,7 @@ impl Writer {
         }
         let words = content_tokens(clause);
         // Per item, its longest run of clause words: (start, end) and how it ranks.
-        let mut claims: Vec<((bool, bool, bool, usize, usize), usize, (usize, usize))> =
-            Vec::new();
+        let mut claims: Vec<((bool, bool, bool, usize, usize), usize, (usize, usize))> = Vec::new();
         for (i, item) in self.items.iter().enumerate() {
             let mut best: Option<(usize, usize)> = None;
             let mut start = 0;
@@ -456,11 +480,13 @@ impl Writer {
                 // almond`).
                 let place = |k: usize| item.words.iter().position(|w| *w == words[k]);
                 let end = (start..words.len())
-                    .find(|&k| match (place(k), k.checked_sub(1).filter(|&p| p >= start)) {
-                        (None, _) => true,
-                        (Some(here), Some(prev)) => place(prev).is_none_or(|p| here <= p),
-                        (Some(_), None) => false,
-                    })
+                    .find(
+                        |&k| match (place(k), k.checked_sub(1).filter(|&p| p >= start)) {
+                            (None, _) => true,
+                            (Some(here), Some(prev)) => place(prev).is_none_or(|p| here <= p),
+                            (Some(_), None) => false,
+                        },
+                    )
                     .unwrap_or(words.len());
                 if end > start && best.is_none_or(|(s, e)| end - start > e - s) {
                     best = Some((start, end));
@@ -472,7 +498,9 @@ impl Writer {
             let head = item.name_words.last().is_some_and(|h| run.contains(h));
             let own = item.name_words.iter().filter(|w| run.contains(w)).count();
             // The kitchen's own reading of the words (`flour` is all-purpose flour).
-            let kitchen = inventory.find(&run.join(" ")).is_some_and(|s| s.class == item.class);
+            let kitchen = inventory
+                .find(&run.join(" "))
+                .is_some_and(|s| s.class == item.class);
             let rank = (
                 !item.used,
                 kitchen,
@@ -520,6 +548,7 @@ impl Writer {
                     };
                     let out = self.b.act(op, &[done], &[c, tool]);
                     self.current = Some(Current::Container(out[0].clone()));
+                    self.unmixed = false;
                 }
             }
             Verb::Sift => {
@@ -575,7 +604,9 @@ impl Writer {
                     let topping = self.items[i].var.clone();
                     self.items[i].used = true;
                     let out = if verb == Verb::Dip {
-                        let out = self.b.act("dip", &["dipped"], &[cur.var().to_string(), topping]);
+                        let out = self
+                            .b
+                            .act("dip", &["dipped"], &[cur.var().to_string(), topping]);
                         cur.with(out[0].clone())
                     } else {
                         let out = self.b.act(
@@ -608,9 +639,16 @@ impl Writer {
                     return;
                 };
                 if clause.contains("rack") {
-                    let rack = self.b.act("fetch", &["wire-rack"], &["wire-rack".into(), "1".into()]);
+                    let rack =
+                        self.b
+                            .act("fetch", &["wire-rack"], &["wire-rack".into(), "1".into()]);
                     let pattern = self.b.fresh("pattern");
-                    c = self.b.act("transfer-items", &["on-rack"], &[c, pattern, rack[0].clone()])[0].clone();
+                    c = self.b.act(
+                        "transfer-items",
+                        &["on-rack"],
+                        &[c, pattern, rack[0].clone()],
+                    )[0]
+                    .clone();
                 }
                 let out = match duration(clause) {
                     Some((q, u)) => self.b.act(
@@ -628,6 +666,10 @@ impl Writer {
             Verb::Shape => {
                 if clause.starts_with("roll") && clause.contains(" in ") && !mentioned.is_empty() {
                     return self.verb(Verb::Dip, clause, mentioned);
+                }
+                // Only a mixed dough comes apart in portions of itself.
+                if self.unmixed {
+                    self.verb(Verb::Combine(Some("mix")), "", &mut Vec::new());
                 }
                 let portions = match self.current.clone() {
                     Some(Current::Container(c)) => {
@@ -745,8 +787,27 @@ impl Writer {
         let (op, outputs, tools): (&str, &[&str], Vec<String>) = match verb {
             Verb::Melt => ("melt", &["melted"], fresh(self, &["melting-tool"])),
             Verb::Boil => ("boil", &["boiled"], timed(self, "stove")),
-            Verb::Fry => ("fry", &["fried"], timed(self, "stove")),
-            Verb::Drain => ("drain", &["drained", "drained-liquid"], fresh(self, &["colander"])),
+            // Frying happens in a pan on the stove, for the simulator's own time (no case of
+            // `fry` takes one).
+            Verb::Fry => {
+                let pan = self
+                    .b
+                    .act("fetch", &["frying-pan"], &["frying-pan".into(), "1".into()]);
+                let (q, u) = (self.b.fresh("quantity"), self.b.fresh("unit"));
+                let in_pan = self.b.act(
+                    "transfer-contents",
+                    &["in-pan", "rest"],
+                    &[pan[0].clone(), var, q, u],
+                );
+                let mut inputs = vec![in_pan[0].clone()];
+                inputs.extend(fresh(self, &["stove", "heating-mode", "time", "time-unit"]));
+                return self.b.act("fry", &["fried"], &inputs)[0].clone();
+            }
+            Verb::Drain => (
+                "drain",
+                &["drained", "drained-liquid"],
+                fresh(self, &["colander"]),
+            ),
             Verb::Wash => ("wash", &["washed"], Vec::new()),
             Verb::Mash => ("mash", &["mashed"], fresh(self, &["masher"])),
             Verb::Peel => ("peel", &["peeled", "peel"], fresh(self, &["peeler"])),
@@ -776,9 +837,16 @@ impl Writer {
     /// dry ingredients into the butter mixture`) joins it with the current one: the current
     /// one goes into it when the clause says `into`, else it goes into the current one.
     fn join_set_aside(&mut self, clause: &str) {
-        let speaks_of_other = ["dressing", "mixture", "dry ingredients", "wet ingredients", "sauce", "together"]
-            .iter()
-            .any(|w| clause.contains(w));
+        let speaks_of_other = [
+            "dressing",
+            "mixture",
+            "dry ingredients",
+            "wet ingredients",
+            "sauce",
+            "together",
+        ]
+        .iter()
+        .any(|w| clause.contains(w));
         if !speaks_of_other {
             return;
         }
@@ -841,6 +909,7 @@ impl Writer {
             let item = self.items[i].var.clone();
             let target = into.clone().unwrap_or_else(|| self.b.fresh("bowl"));
             into = Some(self.transfer(target, item));
+            self.unmixed = true;
         }
         if let Some(c) = into {
             self.current = Some(Current::Container(c));
@@ -900,12 +969,9 @@ impl Writer {
         let out = match cur {
             Current::Container(c) => {
                 let (q, u) = (self.b.fresh("quantity"), self.b.fresh("unit"));
-                self.b.act(
-                    "transfer-contents",
-                    &["on-tray", "rest"],
-                    &[ware, c, q, u],
-                )[0]
-                .clone()
+                self.b
+                    .act("transfer-contents", &["on-tray", "rest"], &[ware, c, q, u])[0]
+                    .clone()
             }
             Current::Portions(p) => {
                 let pattern =
@@ -937,10 +1003,19 @@ fn is_fat(class: &str) -> bool {
 /// Words for kinds of ingredient that recipes use for several at once (`the spices`,
 /// `the nuts`) that a class belongs to.
 fn kinds(class: &str) -> impl Iterator<Item = &'static str> {
-    let spice = class.starts_with("ground-") || class.ends_with("cinnamon") || class.ends_with("nutmeg");
-    let nut = ["walnut", "almond", "pecan", "hazelnut", "peanut", "cashew", "pistachio"]
-        .iter()
-        .any(|n| class.split('-').any(|w| w == *n));
+    let spice =
+        class.starts_with("ground-") || class.ends_with("cinnamon") || class.ends_with("nutmeg");
+    let nut = [
+        "walnut",
+        "almond",
+        "pecan",
+        "hazelnut",
+        "peanut",
+        "cashew",
+        "pistachio",
+    ]
+    .iter()
+    .any(|n| class.split('-').any(|w| w == *n));
     [(spice, "spice"), (nut, "nut")]
         .into_iter()
         .filter(|(is, _)| *is)
