@@ -471,7 +471,7 @@ impl Writer {
         }
         let words = content_tokens(clause);
         // Per item, its longest run of clause words: (start, end) and how it ranks.
-        let mut claims: Vec<((bool, bool, bool, usize, usize), usize, (usize, usize))> = Vec::new();
+        let mut claims: Vec<(ClaimRank, usize, (usize, usize))> = Vec::new();
         for (i, item) in self.items.iter().enumerate() {
             let mut best: Option<(usize, usize)> = None;
             let mut start = 0;
@@ -992,6 +992,11 @@ impl Writer {
             .is_some_and(|c| c.var().starts_with("?on-tray") || c.var().starts_with("?baked"))
     }
 }
+
+/// How well an ingredient's run of words names it, best greatest: unused, the kitchen reads
+/// the words as its class, the run holds its head noun, the run's length, and the share of its
+/// own name (per mille) the run says.
+type ClaimRank = (bool, bool, bool, usize, usize);
 
 /// Whether a pan can be greased with the ingredient (not `grease and flour a pan`'s flour).
 fn is_fat(class: &str) -> bool {
