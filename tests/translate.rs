@@ -4,6 +4,8 @@
 
 mod common;
 
+use cookingbot::app::data::DataContext;
+use cookingbot::app::outcome::Exit;
 use cookingbot::app::translate::{TranslateFormat, TranslateOptions, TranslatorKind};
 use cookingbot::profile::Profile;
 use cookingbot::report::dish_tree;
@@ -195,8 +197,6 @@ fn rules_translate_every_benchmark_recipe_into_a_valid_running_network() {
 fn the_committed_rules_baseline_is_what_the_rules_translator_scores() {
     common::require_data!();
     use cookingbot::app::bench_translate::{BenchOptions, run};
-    use cookingbot::app::data::DataContext;
-    use cookingbot::app::outcome::Exit;
     let model = Model::builtin(Profile::R2024);
     let out = tempfile::tempdir().unwrap();
     let opts = BenchOptions {
@@ -386,21 +386,23 @@ fn translate_command(
     input: &Path,
     output: &Path,
     format: TranslateFormat,
-) -> (i32, String, String) {
+) -> (Exit, String, String) {
     let opts = TranslateOptions {
         input: input.to_path_buf(),
         output: Some(output.to_path_buf()),
-        profile: Profile::R2024,
-        kitchen: None,
+        data: DataContext {
+            profile: Profile::R2024,
+            benchmark: None,
+            kitchen: None,
+            offline: true,
+        },
         translator: TranslatorKind::Rules,
-        benchmark: None,
-        offline: true,
         llm: Default::default(),
         fallback: None,
         format,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = cookingbot::app::translate::run(&opts, &mut out, &mut err);
+    let code = cookingbot::app::translate::run(&opts, &mut out, &mut err).unwrap();
     (
         code,
         String::from_utf8(out).unwrap(),
@@ -419,7 +421,7 @@ fn a_translation_without_actions_exits_1_and_writes_nothing() {
     .unwrap();
     let output = dir.path().join("moon.solution");
     let (code, out, err) = translate_command(&input, &output, TranslateFormat::Solution);
-    assert_eq!(code, 1, "{err}");
+    assert_eq!(code, Exit::Failed, "{err}");
     assert_eq!(out, "");
     assert!(!output.exists());
     assert_eq!(
@@ -437,7 +439,7 @@ fn translate_writes_json_with_the_notes() {
     let output = dir.path().join("vinaigrette.json");
     let (code, _, err) =
         translate_command(&fixture("vinaigrette.txt"), &output, TranslateFormat::Json);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, Exit::Success, "{err}");
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap();
     assert_eq!(json["recipe"], "vinaigrette");
