@@ -4,7 +4,11 @@
 
 mod common;
 
+use cookingbot::app::data::DataContext;
+use cookingbot::app::outcome::Exit;
+use cookingbot::app::translate::{TranslateFormat, TranslateOptions, TranslatorKind};
 use cookingbot::profile::Profile;
+use cookingbot::report::dish_tree;
 use cookingbot::simulation::Model;
 use cookingbot::translate::recipe_text::{self, RecipeText};
 use cookingbot::translate::rules::RulesTranslator;
@@ -34,6 +38,8 @@ fn reads_benchmark_style_xml() {
                 "Combine the lemon juice, sugar and water in a large bowl.".into(),
                 "Stir until the sugar dissolves, then refrigerate for 1 hour.".into()
             ],
+            ingredient_lines: vec![6, 8, 9],
+            instruction_lines: vec![13, 15],
         }
     );
 }
@@ -134,20 +140,21 @@ fn rules_translate_the_fixtures_into_running_networks() {
         "#butter-cookies
 (get-kitchen ?kitchen)
 (fetch-and-proportion ?proportioned-butter ?ks ?kitchen ?target-container butter 115 g)
-(fetch-and-proportion ?proportioned-white-sugar ?ks-2 ?ks ?target-container-2 white-sugar 24 teaspoon)
-(fetch-and-proportion ?proportioned-all-purpose-flour ?ks-3 ?ks-2 ?target-container-3 all-purpose-flour 72 teaspoon)
-(preheat-oven ?preheated-oven ?ks-4 ?ks-3 ?oven 177 degrees-celsius)
-(transfer-contents ?mixture ?rest ?ks-5 ?ks-4 ?bowl ?proportioned-butter ?quantity ?unit)
-(transfer-contents ?mixture-2 ?rest-2 ?ks-6 ?ks-5 ?mixture ?proportioned-white-sugar ?quantity-2 ?unit-2)
-(beat ?beaten ?ks-7 ?ks-6 ?mixture-2 ?beat-tool)
-(transfer-contents ?mixture-3 ?rest-3 ?ks-8 ?ks-7 ?beaten ?proportioned-all-purpose-flour ?quantity-3 ?unit-3)
-(mix ?mixed ?ks-9 ?ks-8 ?mixture-3 ?mix-tool)
-(portion-and-arrange ?portions ?ks-10 ?ks-9 ?mixed 25 g ?pattern ?portion-destination)
-(shape ?shaped ?ks-11 ?ks-10 ?portions ball-shape)
-(fetch ?baking-tray ?ks-12 ?ks-11 baking-tray 1)
-(transfer-items ?on-tray ?ks-13 ?ks-12 ?shaped ?pattern-2 ?baking-tray)
-(bake ?baked ?ks-14 ?ks-13 ?on-tray ?preheated-oven 12 minute ?bake-temp ?bake-temp-unit)
-(leave-for-time ?cooled ?ks-15 ?ks-14 ?baked 10 minute)
+(bring-to-temperature ?softened ?ks-2 ?ks ?proportioned-butter ?room-temp ?room-temp-unit)
+(fetch-and-proportion ?proportioned-white-sugar ?ks-3 ?ks-2 ?target-container-2 white-sugar 24 teaspoon)
+(fetch-and-proportion ?proportioned-all-purpose-flour ?ks-4 ?ks-3 ?target-container-3 all-purpose-flour 72 teaspoon)
+(preheat-oven ?preheated-oven ?ks-5 ?ks-4 ?oven 177 degrees-celsius)
+(transfer-contents ?mixture ?rest ?ks-6 ?ks-5 ?bowl ?softened ?quantity ?unit)
+(transfer-contents ?mixture-2 ?rest-2 ?ks-7 ?ks-6 ?mixture ?proportioned-white-sugar ?quantity-2 ?unit-2)
+(beat ?beaten ?ks-8 ?ks-7 ?mixture-2 ?beat-tool)
+(transfer-contents ?mixture-3 ?rest-3 ?ks-9 ?ks-8 ?beaten ?proportioned-all-purpose-flour ?quantity-3 ?unit-3)
+(mix ?mixed ?ks-10 ?ks-9 ?mixture-3 ?mix-tool)
+(portion-and-arrange ?portions ?ks-11 ?ks-10 ?mixed 25 g ?pattern ?portion-destination)
+(shape ?shaped ?ks-12 ?ks-11 ?portions ball-shape)
+(fetch ?baking-tray ?ks-13 ?ks-12 baking-tray 1)
+(transfer-items ?on-tray ?ks-14 ?ks-13 ?shaped ?pattern-2 ?baking-tray)
+(bake ?baked ?ks-15 ?ks-14 ?on-tray ?preheated-oven 12 minute ?bake-temp ?bake-temp-unit)
+(leave-for-time ?cooled ?ks-16 ?ks-15 ?baked 10 minute)
 "
     );
     assert_translates(&model, &fixture("lemonade.xml"));
@@ -190,8 +197,6 @@ fn rules_translate_every_benchmark_recipe_into_a_valid_running_network() {
 fn the_committed_rules_baseline_is_what_the_rules_translator_scores() {
     common::require_data!();
     use cookingbot::app::bench_translate::{BenchOptions, run};
-    use cookingbot::app::data::DataContext;
-    use cookingbot::app::outcome::Exit;
     let model = Model::builtin(Profile::R2024);
     let out = tempfile::tempdir().unwrap();
     let opts = BenchOptions {
@@ -261,4 +266,226 @@ fn the_grammar_names_exactly_the_catalogues_primitives() {
     let mut listed: Vec<&str> = rule.split('"').skip(1).step_by(2).collect();
     listed.sort_unstable();
     assert_eq!(listed, names);
+}
+
+/// The final dish of a translated recipe as the dish tree's text (the last action's output).
+fn translated_dish(model: &Model, path: &Path) -> (usize, String, Vec<String>) {
+    let recipe = recipe_text::read(path).unwrap();
+    let tr = RulesTranslator::new(model).translate(&recipe, 0).unwrap();
+    let run = check_solution(model, &tr.solution).execution.unwrap();
+    assert!(run.solved, "{}", tr.solution);
+    let last = run.steps.last().unwrap();
+    let dish = run.value(last.predicate, 0).as_obj().unwrap();
+    let mut text = String::new();
+    dish_tree::render(&dish_tree::build(model, dish), 0, &mut text);
+    let actions = tr.solution.lines().filter(|l| l.starts_with('(')).count();
+    (actions, text, tr.notes)
+}
+
+fn assert_dish_holds(dish: &str, ingredients: &[&str]) {
+    for i in ingredients {
+        assert!(dish.contains(i), "no {i} in the dish:\n{dish}");
+    }
+}
+
+#[test]
+fn a_plain_text_recipe_with_a_title_line_cooks_every_ingredient() {
+    let r = recipe_text::read(&fixture("fluffy-pancakes.txt")).unwrap();
+    assert_eq!(r.title, "Fluffy Pancakes");
+    assert_eq!(r.ingredients.len(), 7);
+    assert_eq!(r.ingredients[0], "1 1/2 cups all-purpose flour");
+    assert_eq!(r.instructions.len(), 5);
+    assert_eq!(
+        r.instructions[0],
+        "In a large bowl, whisk together the flour, baking powder, sugar and salt."
+    );
+    assert_eq!(r.instruction_lines, [13, 14, 15, 16, 17]);
+    let model = Model::builtin(Profile::R2024);
+    let (actions, dish, notes) = translated_dish(&model, &fixture("fluffy-pancakes.txt"));
+    assert!(actions >= 8, "{actions} actions");
+    assert_dish_holds(&dish, &["all-purpose-flour", "milk", "whole-egg", "butter"]);
+    assert!(dish.starts_with("frying-pan"), "{dish}");
+    assert_eq!(notes, Vec::<String>::new());
+}
+
+#[test]
+fn a_vinaigrette_holds_its_oil_vinegar_and_shallot_and_an_unknown_verb_is_reported() {
+    let model = Model::builtin(Profile::R2024);
+    let (_, dish, notes) = translated_dish(&model, &fixture("vinaigrette.txt"));
+    assert_dish_holds(
+        &dish,
+        &["extra-virgin-olive-oil", "red-wine-vinegar", "shallot"],
+    );
+    assert_eq!(
+        notes,
+        [
+            "line 14: not understood, left out: `flambé the vinaigrette` (no verb the rules know; `flambé` is not one)"
+        ]
+    );
+}
+
+#[test]
+fn a_json_ld_recipe_in_a_graph_gives_a_dish_with_its_avocado() {
+    let r = recipe_text::read(&fixture("guacamole.html")).unwrap();
+    assert_eq!(r.title, "Simple Guacamole");
+    assert_eq!(r.instruction_lines, [5, 5]);
+    let model = Model::builtin(Profile::R2024);
+    let (_, dish, notes) = translated_dish(&model, &fixture("guacamole.html"));
+    assert_dish_holds(&dish, &["avocado", "lime-juice", "red-onion", "tomato"]);
+    assert_eq!(notes, Vec::<String>::new());
+}
+
+#[test]
+fn ingredient_notes_become_actions_and_duplicate_lines_are_fetched_twice() {
+    let model = Model::builtin(Profile::R2024);
+    let recipe = recipe_text::from_text(
+        "# notes\n115 g butter, softened\n2 eggs, beaten\n100 g walnuts, ground\n50 g white sugar\n30 g white sugar for decoration\n\nBeat the butter and sugar.\nAdd the eggs and walnuts, then shape into balls.\nRoll the balls in the remaining sugar.\n",
+        "x",
+    )
+    .unwrap();
+    let tr = RulesTranslator::new(&model).translate(&recipe, 0).unwrap();
+    let primitives: Vec<&str> = tr
+        .solution
+        .lines()
+        .filter_map(|l| l.strip_prefix('('))
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        primitives,
+        [
+            "get-kitchen",
+            "fetch-and-proportion",
+            "bring-to-temperature",
+            "fetch-and-proportion",
+            "crack",
+            "beat",
+            "fetch-and-proportion",
+            "grind",
+            "fetch-and-proportion",
+            "fetch-and-proportion",
+            "transfer-contents",
+            "transfer-contents",
+            "beat",
+            "transfer-contents",
+            "transfer-contents",
+            "mix",
+            "portion-and-arrange",
+            "shape",
+            "dip",
+        ]
+    );
+    assert!(
+        tr.solution.ends_with("?proportioned-white-sugar-2)\n"),
+        "{}",
+        tr.solution
+    );
+    assert_eq!(tr.notes, Vec::<String>::new());
+}
+
+fn translate_command(
+    input: &Path,
+    output: &Path,
+    format: TranslateFormat,
+) -> (Exit, String, String) {
+    let opts = TranslateOptions {
+        input: input.to_path_buf(),
+        output: Some(output.to_path_buf()),
+        data: DataContext {
+            profile: Profile::R2024,
+            benchmark: None,
+            kitchen: None,
+            offline: true,
+        },
+        translator: TranslatorKind::Rules,
+        llm: Default::default(),
+        fallback: None,
+        format,
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = cookingbot::app::translate::run(&opts, &mut out, &mut err).unwrap();
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+#[test]
+fn a_translation_without_actions_exits_1_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("moon.txt");
+    std::fs::write(
+        &input,
+        "Moon Soup\n\n2 cups moondust\n\nStir the moondust.\n",
+    )
+    .unwrap();
+    let output = dir.path().join("moon.solution");
+    let (code, out, err) = translate_command(&input, &output, TranslateFormat::Solution);
+    assert_eq!(code, Exit::Failed, "{err}");
+    assert_eq!(out, "");
+    assert!(!output.exists());
+    assert_eq!(
+        err,
+        format!(
+            "note: moon: line 3: no kitchen ingredient matches `2 cups moondust`; left out\nerror: {}: the rules translator found no action in the recipe; nothing was written\n",
+            input.display()
+        )
+    );
+}
+
+#[test]
+fn translate_writes_json_with_the_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("vinaigrette.json");
+    let (code, _, err) =
+        translate_command(&fixture("vinaigrette.txt"), &output, TranslateFormat::Json);
+    assert_eq!(code, Exit::Success, "{err}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap();
+    assert_eq!(json["recipe"], "vinaigrette");
+    assert!(
+        json["solution"]
+            .as_str()
+            .unwrap()
+            .starts_with("#vinaigrette\n(get-kitchen ?kitchen)\n")
+    );
+    assert_eq!(
+        json["notes"],
+        serde_json::json!([
+            "line 14: not understood, left out: `flambé the vinaigrette` (no verb the rules know; `flambé` is not one)"
+        ])
+    );
+    assert_eq!(
+        err,
+        "note: vinaigrette: line 14: not understood, left out: `flambé the vinaigrette` (no verb the rules know; `flambé` is not one)\n"
+    );
+}
+
+#[test]
+fn no_rule_names_a_benchmark_recipe() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/translate");
+    let sources: Vec<(PathBuf, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p, text)
+        })
+        .collect();
+    assert!(sources.iter().any(|(p, _)| p.ends_with("rules.rs")));
+    for profile in [Profile::R2024, Profile::R2023] {
+        let manifest = cookingbot::benchmark::manifest(profile);
+        assert!(manifest.recipes.len() >= 30);
+        for entry in &manifest.recipes {
+            for (path, text) in &sources {
+                assert!(
+                    !text.contains(&entry.id),
+                    "{} names the benchmark recipe {}",
+                    path.display(),
+                    entry.id
+                );
+            }
+        }
+    }
 }

@@ -11,7 +11,9 @@ use crate::app::fetch::{self, FetchOptions};
 use crate::app::outcome::{AppError, Exit, Outcome};
 use crate::app::report::{self, ReportOptions};
 use crate::app::simulate::{self, SimulateOptions};
-use crate::app::translate::{self, Fallback, LlmOptions, Setup, TranslateOptions, TranslatorKind};
+use crate::app::translate::{
+    self, Fallback, LlmOptions, Setup, TranslateFormat, TranslateOptions, TranslatorKind,
+};
 use crate::benchmark::{self, DataError, DataSource};
 use crate::metrics::smatch::SmatchConfig;
 use crate::ontology::Ontology;
@@ -353,6 +355,9 @@ enum Command {
         /// exit 1).
         #[arg(long, value_enum)]
         fallback: Option<Fallback>,
+        /// What to write: the .solution text, or JSON with the notes on what was left out.
+        #[arg(long, value_enum, default_value = "solution")]
+        format: TranslateFormat,
         #[command(flatten)]
         llm: LlmOptions,
     },
@@ -779,6 +784,7 @@ impl Command {
                 output,
                 translator,
                 fallback,
+                format,
                 llm,
             } => {
                 let opts = TranslateOptions {
@@ -788,6 +794,7 @@ impl Command {
                     translator,
                     llm,
                     fallback,
+                    format,
                 };
                 translate::run(&opts, out, err)
             }

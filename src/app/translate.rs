@@ -68,6 +68,16 @@ pub enum Fallback {
     Rules,
 }
 
+/// What `translate` writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum TranslateFormat {
+    /// The `.solution` text.
+    #[default]
+    Solution,
+    /// `{"recipe", "solution", "notes"}`: the network with what was left out (`line N: …`).
+    Json,
+}
+
 pub struct TranslateOptions {
     pub input: PathBuf,
     /// Where to write the `.solution` file (default, or `-`: standard output).
@@ -78,6 +88,7 @@ pub struct TranslateOptions {
     /// Without it, a model that gives no valid network is an error (exit 1): a network that is
     /// not the model's is never written silently.
     pub fallback: Option<Fallback>,
+    pub format: TranslateFormat,
 }
 
 /// Run the command: no usable network fails (nothing written); an unreadable input, kitchen or
@@ -235,6 +246,15 @@ pub fn run_with(
         let line = format!("note: {}: {note}", recipe.id);
         let _ = writeln!(err, "{}", terminal_safe(&line));
     }
+    if translation.is_empty() {
+        let _ = writeln!(
+            err,
+            "error: {}: the {} translator found no action in the recipe; nothing was written",
+            terminal_safe(&opts.input.display().to_string()),
+            translator.name()
+        );
+        return Ok(Exit::Failed);
+    }
     let checked = check_solution(model, &translation.solution);
     if !checked.errors.is_empty() || checked.crash.is_some() {
         for d in &checked.errors {
@@ -254,8 +274,19 @@ pub fn run_with(
         );
         return Ok(Exit::Failed);
     }
+    let text = match opts.format {
+        TranslateFormat::Solution => translation.solution,
+        TranslateFormat::Json => {
+            let json = serde_json::json!({
+                "recipe": recipe.id,
+                "solution": translation.solution,
+                "notes": translation.notes,
+            });
+            format!("{json:#}\n")
+        }
+    };
     // `-` is standard output, as for `evaluate`.
     let output = opts.output.as_deref().unwrap_or(Path::new(STDOUT));
-    super::evaluate::write_report(output, translation.solution.as_bytes(), out)?;
+    super::evaluate::write_report(output, text.as_bytes(), out)?;
     Ok(Exit::Success)
 }

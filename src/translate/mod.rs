@@ -25,6 +25,17 @@ pub struct Translation {
     pub notes: Vec<String>,
 }
 
+impl Translation {
+    /// Whether the network does nothing: no action beyond `get-kitchen`.
+    pub fn is_empty(&self) -> bool {
+        self.solution
+            .lines()
+            .filter(|l| l.starts_with('(') && !l.starts_with("(get-kitchen "))
+            .count()
+            == 0
+    }
+}
+
 /// Why no network came out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TranslateError {

@@ -14,6 +14,10 @@ pub struct RecipeText {
     pub title: String,
     pub ingredients: Vec<String>,
     pub instructions: Vec<String>,
+    /// The line of the file each ingredient starts on (1-based), for located notes.
+    pub ingredient_lines: Vec<usize>,
+    /// The line of the file each instruction starts on (1-based).
+    pub instruction_lines: Vec<usize>,
 }
 
 /// Why a file could not be read as a recipe.
@@ -62,17 +66,22 @@ pub fn from_text(text: &str, fallback_id: &str) -> Result<RecipeText, ReadError>
 
 /// The benchmark's `<recipe>` files: `<id>`, `<title>`, `<ingredient>` and `<instruction>`.
 fn from_xml(text: &str, fallback_id: &str) -> RecipeText {
-    let first = |tag: &str| elements(text, tag).into_iter().next();
+    let first = |tag: &str| elements(text, tag).into_iter().next().map(|(_, t)| t);
+    let (ingredient_lines, ingredients) = elements(text, "ingredient").into_iter().unzip();
+    let (instruction_lines, instructions) = elements(text, "instruction").into_iter().unzip();
     RecipeText {
         id: first("id").unwrap_or_else(|| fallback_id.to_string()),
         title: first("title").unwrap_or_default(),
-        ingredients: elements(text, "ingredient"),
-        instructions: elements(text, "instruction"),
+        ingredients,
+        instructions,
+        ingredient_lines,
+        instruction_lines,
     }
 }
 
-/// The whitespace-normalised, entity-decoded text of every `<tag>…</tag>` element.
-fn elements(text: &str, tag: &str) -> Vec<String> {
+/// The whitespace-normalised, entity-decoded text of every `<tag>…</tag>` element, with the
+/// line its text starts on.
+fn elements(text: &str, tag: &str) -> Vec<(usize, String)> {
     let open = format!("<{tag}>");
     let close = format!("</{tag}>");
     let mut out = Vec::new();
@@ -82,7 +91,8 @@ fn elements(text: &str, tag: &str) -> Vec<String> {
         let Some(end) = body.find(&close) else { break };
         let item = squeeze(&decode_entities(&body[..end]));
         if !item.is_empty() {
-            out.push(item);
+            let offset = text.len() - body.len() + (body.len() - body.trim_start().len());
+            out.push((line_at(text, offset), item));
         }
         rest = &body[end + close.len()..];
     }
@@ -124,6 +134,14 @@ fn decode_entities(s: &str) -> String {
     out
 }
 
+/// The 1-based line of byte `offset`.
+fn line_at(text: &str, offset: usize) -> usize {
+    1 + text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}
+
 /// Collapse runs of whitespace into one space and trim.
 fn squeeze(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -131,30 +149,38 @@ fn squeeze(s: &str) -> String {
 
 /// Plain text: ingredient lines, then instruction lines. The two parts are told apart by
 /// `Ingredients` / `Instructions` (or `Method`, `Directions`, `Steps`) headings, else by the
-/// first blank line. A first line `# id` or `id: …` names the recipe.
+/// first blank line. A first line `# id` or `id: …` names the recipe; a first line without a
+/// digit standing alone (before the first heading, or followed by a blank line) is the title.
+/// Sub-headings (`For the dressing:`) and step numbers (`3.`, `Step 3:`) are not text to cook.
 fn from_plain(text: &str, fallback_id: &str) -> RecipeText {
-    let mut id = fallback_id.to_string();
-    let mut title = String::new();
-    let mut ingredients = Vec::new();
-    let mut instructions = Vec::new();
-    let has_headings = text.lines().any(|l| heading(l).is_some());
+    let mut recipe = RecipeText {
+        id: fallback_id.to_string(),
+        title: String::new(),
+        ingredients: Vec::new(),
+        instructions: Vec::new(),
+        ingredient_lines: Vec::new(),
+        instruction_lines: Vec::new(),
+    };
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let has_headings = lines.iter().any(|l| heading(l).is_some());
     let mut in_instructions = false;
+    let mut seen_heading = false;
     let mut seen_ingredient = false;
-    for line in text.lines() {
-        let trimmed = line.trim();
+    for (n, &trimmed) in lines.iter().enumerate() {
         if let Some(h) = heading(trimmed) {
             in_instructions = h == Part::Instructions;
+            seen_heading = true;
             continue;
         }
         if let Some(rest) = trimmed
             .strip_prefix("id:")
             .or_else(|| trimmed.strip_prefix('#'))
         {
-            id = rest.trim().to_string();
+            recipe.id = rest.trim().to_string();
             continue;
         }
         if let Some(rest) = trimmed.strip_prefix("title:") {
-            title = rest.trim().to_string();
+            recipe.title = rest.trim().to_string();
             continue;
         }
         if trimmed.is_empty() {
@@ -163,20 +189,33 @@ fn from_plain(text: &str, fallback_id: &str) -> RecipeText {
             }
             continue;
         }
+        let stands_alone = if has_headings {
+            !seen_heading
+        } else {
+            lines.get(n + 1).is_none_or(|l| l.is_empty())
+        };
+        if recipe.title.is_empty()
+            && !seen_ingredient
+            && stands_alone
+            && !trimmed.contains(|c: char| c.is_ascii_digit())
+        {
+            recipe.title = squeeze(trimmed);
+            continue;
+        }
         let item = squeeze(strip_bullet(trimmed));
+        if item.is_empty() || is_sub_heading(&item) {
+            continue;
+        }
         if in_instructions {
-            instructions.push(item);
+            recipe.instructions.push(item);
+            recipe.instruction_lines.push(n + 1);
         } else {
             seen_ingredient = true;
-            ingredients.push(item);
+            recipe.ingredients.push(item);
+            recipe.ingredient_lines.push(n + 1);
         }
     }
-    RecipeText {
-        id,
-        title,
-        ingredients,
-        instructions,
-    }
+    recipe
 }
 
 #[derive(PartialEq)]
@@ -190,6 +229,7 @@ fn heading(line: &str) -> Option<Part> {
         .trim_start_matches('#')
         .trim()
         .trim_end_matches(':')
+        .trim()
         .to_ascii_lowercase();
     match word.as_str() {
         "ingredients" => Some(Part::Ingredients),
@@ -200,12 +240,30 @@ fn heading(line: &str) -> Option<Part> {
     }
 }
 
-/// `- 2 eggs`, `* 2 eggs`, `3. Bake` → the item without its list marker.
+/// `For the dressing:`: a short line ending with a colon names a part of the recipe.
+fn is_sub_heading(line: &str) -> bool {
+    line.ends_with(':') && line.split_whitespace().count() <= 5
+}
+
+/// `- 2 eggs`, `* 2 eggs`, `3. Bake`, `Step 3: Bake` → the item without its list marker.
 fn strip_bullet(line: &str) -> &str {
     let l = line.trim_start_matches(['-', '*', '•']).trim_start();
+    let l = match l.get(..4) {
+        Some(w) if w.eq_ignore_ascii_case("step") => {
+            let rest = l[4..].trim_start();
+            let digits = rest.chars().take_while(char::is_ascii_digit).count();
+            if digits > 0 {
+                return rest[digits..]
+                    .trim_start_matches([':', '.', ')', '-'])
+                    .trim_start();
+            }
+            l
+        }
+        _ => l,
+    };
     let digits = l.chars().take_while(char::is_ascii_digit).count();
     match l[digits..].strip_prefix(['.', ')']) {
-        Some(rest) if digits > 0 && rest.starts_with(' ') => rest.trim_start(),
+        Some(rest) if digits > 0 && (rest.is_empty() || rest.starts_with(' ')) => rest.trim_start(),
         _ => l,
     }
 }
@@ -231,7 +289,7 @@ fn from_html(text: &str, fallback_id: &str) -> Result<RecipeText, ReadError> {
             continue;
         };
         if let Some(recipe) = find_recipe(&json) {
-            return Ok(from_json_ld(recipe, fallback_id));
+            return Ok(from_json_ld(recipe, fallback_id, line_at(text, tag_end)));
         }
     }
     Err(ReadError(
@@ -258,7 +316,8 @@ fn find_recipe(v: &Value) -> Option<&Value> {
     }
 }
 
-fn from_json_ld(recipe: &Value, fallback_id: &str) -> RecipeText {
+/// A JSON-LD recipe; its lines are the line its script block starts on.
+fn from_json_ld(recipe: &Value, fallback_id: &str, line: usize) -> RecipeText {
     let mut instructions = Vec::new();
     collect_steps(recipe.get("recipeInstructions"), &mut instructions);
     let ingredients = match recipe.get("recipeIngredient") {
@@ -278,6 +337,8 @@ fn from_json_ld(recipe: &Value, fallback_id: &str) -> RecipeText {
             .and_then(Value::as_str)
             .map(squeeze)
             .unwrap_or_default(),
+        ingredient_lines: vec![line; ingredients.len()],
+        instruction_lines: vec![line; instructions.len()],
         ingredients,
         instructions,
     }

@@ -33,14 +33,23 @@ enum Verb {
     Cover,
     Wash,
     Mash,
+    /// Bring to room temperature (`softened`, `soften`).
+    Soften,
+    Grind,
+    Fry,
+    /// Coat the current portions or mixture with an ingredient (`dip`, `roll in`, `coat`).
+    Dip,
+    /// Words that ask for no action the simulator models (`serve`, `set aside`, `enjoy`).
+    Nothing,
     /// Move the current mixture or items (`transfer`, `pour`, `place`, `spread`).
     Transfer,
 }
 
 /// Verb words (prefixes of the lower-cased word) in the order they are tried.
-const VERBS: [(&str, Verb); 38] = [
+const VERBS: &[(&str, Verb)] = &[
     ("preheat", Verb::Preheat),
     ("heat the oven", Verb::Preheat),
+    ("heat oven", Verb::Preheat),
     ("mix", Verb::Combine(Some("mix"))),
     ("combin", Verb::Combine(Some("mix"))),
     ("stir", Verb::Combine(Some("mix"))),
@@ -51,8 +60,12 @@ const VERBS: [(&str, Verb); 38] = [
     ("toss", Verb::Combine(Some("mingle"))),
     ("fold", Verb::Combine(Some("mingle"))),
     ("add", Verb::Combine(None)),
+    ("season", Verb::Combine(None)),
+    // Eggs are cracked as they are fetched; cracking them "into" something adds them.
+    ("crack", Verb::Combine(None)),
     ("sift", Verb::Sift),
     ("bake", Verb::Bake),
+    ("roast", Verb::Bake),
     ("chop", Verb::Cut("chopped")),
     ("slice", Verb::Cut("slices")),
     ("dice", Verb::Cut("diced")),
@@ -63,10 +76,15 @@ const VERBS: [(&str, Verb); 38] = [
     ("peel", Verb::Peel),
     ("sprinkle", Verb::Sprinkle),
     ("decorate", Verb::Sprinkle),
+    ("dust", Verb::Sprinkle),
+    ("garnish", Verb::Sprinkle),
     ("refrigerat", Verb::Refrigerate),
     ("chill", Verb::Refrigerate),
     ("cool", Verb::Cool),
+    ("stand", Verb::Cool),
     ("shape", Verb::Shape),
+    ("form", Verb::Shape),
+    ("drop", Verb::Shape),
     ("roll", Verb::Shape),
     ("line", Verb::Line),
     ("grease", Verb::Grease),
@@ -75,12 +93,56 @@ const VERBS: [(&str, Verb); 38] = [
     ("drain", Verb::Drain),
     ("cover", Verb::Cover),
     ("wash", Verb::Wash),
+    ("rinse", Verb::Wash),
     ("mash", Verb::Mash),
+    ("soften", Verb::Soften),
+    ("grind", Verb::Grind),
+    ("fry", Verb::Fry),
+    // Sauté, pan-fry and brown are frying in the simulator's kitchen.
+    ("saut", Verb::Fry),
+    ("dip", Verb::Dip),
+    ("coat", Verb::Dip),
+    ("serve", Verb::Nothing),
+    ("set aside", Verb::Nothing),
+    ("enjoy", Verb::Nothing),
+    ("gather", Verb::Nothing),
     ("transfer", Verb::Transfer),
 ];
 
+/// Preparation words of an ingredient line (`butter, softened`, `2 eggs, beaten`) and what
+/// they ask for before the ingredient is used; cutting words are the verbs' own.
+const PREPARED: [(&str, Verb); 11] = [
+    ("softened", Verb::Soften),
+    ("room temperature", Verb::Soften),
+    ("melted", Verb::Melt),
+    ("beaten", Verb::Combine(Some("beat"))),
+    ("sifted", Verb::Sift),
+    ("rinsed", Verb::Wash),
+    ("washed", Verb::Wash),
+    ("drained", Verb::Drain),
+    ("peeled", Verb::Peel),
+    ("mashed", Verb::Mash),
+    (", ground", Verb::Grind),
+];
+
+/// Words that begin a clause continuing the previous one's verb (`…, and then the molasses`).
+const CONTINUATIONS: [&str; 12] = [
+    "and",
+    "then",
+    "the",
+    "a",
+    "an",
+    "some",
+    "remaining",
+    "in",
+    "into",
+    "with",
+    "plus",
+    "also",
+];
+
 /// Further words for moving things, kept apart so `place` does not shadow `preheat`.
-const MOVES: [&str; 5] = ["pour", "place", "spread", "put", "spoon"];
+const MOVES: [&str; 7] = ["pour", "place", "spread", "put", "spoon", "drizzle", "fill"];
 
 /// Baking containers by the words that name them.
 const BAKEWARE: [(&str, &str); 7] = [
@@ -89,7 +151,7 @@ const BAKEWARE: [(&str, &str); 7] = [
     ("baking sheet", "baking-tray"),
     ("tray", "baking-tray"),
     ("dish", "baking-dish"),
-    ("pan", "baking-tray"),
+    ("pan", "pan"),
     ("sheet", "baking-tray"),
 ];
 
@@ -133,14 +195,26 @@ impl Translator for RulesTranslator<'_> {
             others: Vec::new(),
             oven: None,
             bakeware: None,
+            last: Verb::Combine(None),
+            last_item: None,
+            new_bowl: false,
+            unmixed: false,
             notes: Vec::new(),
         };
-        for line in &recipe.ingredients {
-            w.fetch(&self.inventory, line);
+        for (n, line) in recipe.ingredients.iter().enumerate() {
+            w.fetch(
+                &self.inventory,
+                line,
+                recipe.ingredient_lines.get(n).copied(),
+            );
         }
-        for instruction in &recipe.instructions {
+        for (n, instruction) in recipe.instructions.iter().enumerate() {
             for clause in clauses(instruction) {
-                w.clause(&clause);
+                w.clause(
+                    &self.inventory,
+                    &clause,
+                    recipe.instruction_lines.get(n).copied(),
+                );
             }
         }
         // Actions the simulator aborts on (cutting pepper, boiling a bowl) are taken out.
@@ -181,14 +255,27 @@ impl Translator for RulesTranslator<'_> {
     }
 }
 
+/// `line 12: ` before a note about a located piece of text.
+fn located(line: Option<usize>, note: String) -> String {
+    match line {
+        Some(l) => format!("line {l}: {note}"),
+        None => note,
+    }
+}
+
 /// A fetched ingredient and the variable holding it now.
 struct Item {
     var: String,
     class: String,
     /// Words an instruction may call it by.
     words: Vec<String>,
+    /// The words of its own line's name (`pepper` for `1/4 teaspoon pepper`).
+    name_words: Vec<String>,
     used: bool,
     cut: bool,
+    /// Set apart for the end (`additional sugar`, `sugar for decoration`): not part of
+    /// "all the ingredients".
+    reserved: bool,
 }
 
 /// Whether the current thing is a container or a list of portions.
@@ -204,6 +291,14 @@ impl Current {
             Current::Container(v) | Current::Portions(v) => v,
         }
     }
+
+    /// The same kind of thing, now held by `var`.
+    fn with(&self, var: String) -> Current {
+        match self {
+            Current::Container(_) => Current::Container(var),
+            Current::Portions(_) => Current::Portions(var),
+        }
+    }
 }
 
 struct Writer {
@@ -216,24 +311,40 @@ struct Writer {
     oven: Option<String>,
     /// Lined, greased or fetched bakeware waiting for the mixture.
     bakeware: Option<String>,
+    /// The latest verb, which a clause without one continues.
+    last: Verb,
+    /// The ingredient worked on last, which `it` or `them` names.
+    last_item: Option<usize>,
+    /// The clause asks for a new bowl (`in a separate bowl, beat the eggs`).
+    new_bowl: bool,
+    /// Things were added to the current mixture since it was last mixed.
+    unmixed: bool,
     notes: Vec<String>,
 }
 
+/// Words of an ingredient line that keep it for the end of the recipe.
+const RESERVING: [&str; 9] = [
+    "additional",
+    "for decoration",
+    "for decorating",
+    "for dusting",
+    "for rolling",
+    "for garnish",
+    "for topping",
+    "for serving",
+    "to serve",
+];
+
 impl Writer {
-    fn fetch(&mut self, inventory: &Inventory, line: &str) {
+    fn fetch(&mut self, inventory: &Inventory, line: &str, at: Option<usize>) {
         let parsed = parse_line(line);
         let Some(stock) = inventory.find(&parsed.name) else {
-            self.notes
-                .push(format!("no kitchen ingredient matches `{line}`; left out"));
-            return;
-        };
-        if self.items.iter().any(|i| i.class == stock.class) {
-            self.notes.push(format!(
-                "`{line}`: {} is fetched already; left out",
-                stock.class
+            self.notes.push(located(
+                at,
+                format!("no kitchen ingredient matches `{line}`; left out"),
             ));
             return;
-        }
+        };
         let m = stock.measure(parsed.quantity, parsed.unit);
         let target = self.b.fresh("target-container");
         let out = self.b.act(
@@ -246,36 +357,170 @@ impl Writer {
                 m.unit.to_string(),
             ],
         );
-        let mut words = content_tokens(&parsed.name);
-        words.extend(stock.class.split('-').map(str::to_string));
-        let mut item = Item {
-            var: out[0].clone(),
+        let name_words = content_tokens(&parsed.name);
+        let mut words = name_words.clone();
+        words.extend(
+            stock
+                .class
+                .split('-')
+                .filter(|w| *w != "all")
+                .map(str::to_string),
+        );
+        words.extend(kinds(&stock.class).map(str::to_string));
+        let mut var = out[0].clone();
+        if stock.class == "egg" {
+            let bowl = self.b.fresh("egg-bowl");
+            var = self.b.act("crack", &["cracked-egg"], &[var, bowl])[0].clone();
+        }
+        let mut cut = false;
+        // What the line says was done to the ingredient, in the line's order.
+        let mut prepared: Vec<(usize, Verb)> = PREPARED
+            .iter()
+            .filter_map(|(w, v)| parsed.line.find(w).map(|at| (at, *v)))
+            .collect();
+        prepared.extend(
+            verbs(&parsed.line)
+                .into_iter()
+                .filter(|(_, v)| matches!(v, Verb::Cut(_))),
+        );
+        prepared.sort_by_key(|(at, _)| *at);
+        for (_, verb) in prepared {
+            if let Verb::Cut(pattern) = verb {
+                if !cut {
+                    var = self.cut(&var, pattern);
+                    cut = true;
+                }
+            } else {
+                var = self.apply(verb, var, "");
+            }
+        }
+        self.items.push(Item {
+            var,
             class: stock.class.clone(),
             words,
+            name_words,
             used: false,
-            cut: false,
-        };
-        if let Some((_, Verb::Cut(pattern))) = verbs(&parsed.line).first() {
-            item.var = self.cut(&item.var, pattern);
-            item.cut = true;
-        }
-        self.items.push(item);
+            cut,
+            reserved: RESERVING.iter().any(|w| parsed.line.contains(w)),
+        });
     }
 
-    fn clause(&mut self, clause: &str) {
-        let words = content_tokens(clause);
-        let mut mentioned: Vec<usize> = (0..self.items.len())
-            .filter(|&i| {
-                self.items[i]
-                    .words
-                    .iter()
-                    .any(|w| words.iter().any(|c| c == w))
+    fn clause(&mut self, inventory: &Inventory, clause: &str, at: Option<usize>) {
+        let mut mentioned = self.mentions(inventory, clause);
+        self.new_bowl = (clause.contains("in a ") && clause.contains("bowl"))
+            || clause.contains("another")
+            || clause.contains("separate");
+        let pronoun = clause
+            .split(|c: char| !c.is_alphabetic())
+            .any(|w| w == "it" || w == "them");
+        if let Some(i) = self
+            .last_item
+            .filter(|&i| pronoun && mentioned.is_empty() && !self.items[i].used)
+        {
+            mentioned.push(i);
+        }
+        // A participle inside a clause describes (`the sliced onion`, `a lined sheet`).
+        let found: Vec<(usize, Verb)> = verbs(clause)
+            .into_iter()
+            .filter(|&(at, _)| {
+                let word = clause[at..].split(|c: char| !c.is_alphabetic()).next();
+                at == 0 || !word.is_some_and(|w| w.ends_with("ed"))
             })
             .collect();
-        // Each verb reads its amounts from its own words on (`bake 12 minutes, cool 10`).
-        for (at, verb) in verbs(clause) {
-            self.verb(verb, &clause[at..], &mut mentioned);
+        if found.is_empty() && clause.contains(char::is_alphabetic) {
+            let first = clause
+                .split(|c: char| !c.is_alphanumeric())
+                .find(|w| !w.is_empty())
+                .unwrap_or("");
+            if !mentioned.is_empty() && CONTINUATIONS.contains(&first) {
+                let last = self.last;
+                self.verb(last, clause, &mut mentioned);
+            } else {
+                self.notes.push(located(
+                    at,
+                    format!("not understood, left out: `{clause}` (no verb the rules know; `{first}` is not one)"),
+                ));
+            }
+            return;
         }
+        // Each verb reads its amounts from its own words on (`bake 12 minutes, cool 10`).
+        for (at, verb) in found {
+            self.verb(verb, &clause[at..], &mut mentioned);
+            self.last = verb;
+        }
+    }
+
+    /// The ingredients a clause speaks of. "All (the) ingredients" are the unused ones not
+    /// kept for the end. Otherwise each ingredient claims a run of consecutive clause words
+    /// that are its words, best claims first (unused, naming its head noun, longer, more of
+    /// its own name), so `the flour and almond flour` names two flours and `salt and pepper`
+    /// the pepper rather than the chili pepper; a run is claimed once.
+    fn mentions(&self, inventory: &Inventory, clause: &str) -> Vec<usize> {
+        let all = [
+            "all ingredients",
+            "all the ingredients",
+            "all of the ingredients",
+            "remaining ingredients",
+            "rest of the ingredients",
+            "everything",
+        ];
+        if all.iter().any(|w| clause.contains(w)) {
+            return (0..self.items.len())
+                .filter(|&i| !self.items[i].used && !self.items[i].reserved)
+                .collect();
+        }
+        let words = content_tokens(clause);
+        // Per item, its longest run of clause words: (start, end) and how it ranks.
+        let mut claims: Vec<(ClaimRank, usize, (usize, usize))> = Vec::new();
+        for (i, item) in self.items.iter().enumerate() {
+            let mut best: Option<(usize, usize)> = None;
+            let mut start = 0;
+            while start < words.len() {
+                // A run follows the order of the item's words (`almond flour`, not `flour
+                // almond`).
+                let place = |k: usize| item.words.iter().position(|w| *w == words[k]);
+                let end = (start..words.len())
+                    .find(
+                        |&k| match (place(k), k.checked_sub(1).filter(|&p| p >= start)) {
+                            (None, _) => true,
+                            (Some(here), Some(prev)) => place(prev).is_none_or(|p| here <= p),
+                            (Some(_), None) => false,
+                        },
+                    )
+                    .unwrap_or(words.len());
+                if end > start && best.is_none_or(|(s, e)| end - start > e - s) {
+                    best = Some((start, end));
+                }
+                start = end.max(start + 1);
+            }
+            let Some((s, e)) = best else { continue };
+            let run = &words[s..e];
+            let head = item.name_words.last().is_some_and(|h| run.contains(h));
+            let own = item.name_words.iter().filter(|w| run.contains(w)).count();
+            // The kitchen's own reading of the words (`flour` is all-purpose flour).
+            let kitchen = inventory
+                .find(&run.join(" "))
+                .is_some_and(|s| s.class == item.class);
+            let rank = (
+                !item.used,
+                kitchen,
+                head,
+                e - s,
+                own * 1000 / item.name_words.len().max(1),
+            );
+            claims.push((rank, i, (s, e)));
+        }
+        claims.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut taken = vec![false; words.len()];
+        let mut mentioned = Vec::new();
+        for (_, i, (s, e)) in claims {
+            if taken[s..e].iter().all(|t| !t) {
+                taken[s..e].iter_mut().for_each(|t| *t = true);
+                mentioned.push(i);
+            }
+        }
+        mentioned.sort_unstable();
+        mentioned
     }
 
     fn verb(&mut self, verb: Verb, clause: &str, mentioned: &mut Vec<usize>) {
@@ -291,7 +536,9 @@ impl Writer {
                 self.oven = Some(out[0].clone());
             }
             Verb::Combine(op) => {
-                self.gather(clause, mentioned, op.is_some());
+                if !self.gather(clause, mentioned, op.is_some()) {
+                    self.join_set_aside(clause);
+                }
                 if let (Some(op), Some(Current::Container(c))) = (op, self.current.clone()) {
                     let tool = self.b.fresh(&format!("{op}-tool"));
                     let done = match op {
@@ -301,15 +548,14 @@ impl Writer {
                     };
                     let out = self.b.act(op, &[done], &[c, tool]);
                     self.current = Some(Current::Container(out[0].clone()));
+                    self.unmixed = false;
                 }
             }
             Verb::Sift => {
                 self.gather(clause, mentioned, true);
                 if let Some(Current::Container(c)) = self.current.clone() {
-                    let target = self.b.fresh("sift-target");
-                    let tool = self.b.fresh("sifting-tool");
-                    let out = self.b.act("sift", &["sifted"], &[target, c, tool]);
-                    self.current = Some(Current::Container(out[0].clone()));
+                    let out = self.apply(verb, c, clause);
+                    self.current = Some(Current::Container(out));
                 }
             }
             Verb::Bake => {
@@ -342,21 +588,14 @@ impl Writer {
                     self.current = Some(Current::Container(out));
                 }
                 for i in targets {
+                    self.last_item = Some(i);
                     if !self.items[i].cut {
                         self.items[i].var = self.cut(&self.items[i].var.clone(), pattern);
                         self.items[i].cut = true;
                     }
                 }
             }
-            Verb::Peel => {
-                for i in self.take(mentioned, false) {
-                    let tool = self.b.fresh("peeler");
-                    let var = self.items[i].var.clone();
-                    let out = self.b.act("peel", &["peeled", "peel"], &[var, tool]);
-                    self.items[i].var = out[0].clone();
-                }
-            }
-            Verb::Sprinkle => {
+            Verb::Sprinkle | Verb::Dip => {
                 let toppings = self.take(mentioned, true);
                 for i in toppings {
                     let Some(cur) = self.current.clone() else {
@@ -364,12 +603,20 @@ impl Writer {
                     };
                     let topping = self.items[i].var.clone();
                     self.items[i].used = true;
-                    let out = self.b.act(
-                        "sprinkle",
-                        &["sprinkled"],
-                        &[cur.var().to_string(), topping],
-                    );
-                    self.current = Some(Current::Container(out[0].clone()));
+                    let out = if verb == Verb::Dip {
+                        let out = self
+                            .b
+                            .act("dip", &["dipped"], &[cur.var().to_string(), topping]);
+                        cur.with(out[0].clone())
+                    } else {
+                        let out = self.b.act(
+                            "sprinkle",
+                            &["sprinkled"],
+                            &[cur.var().to_string(), topping],
+                        );
+                        Current::Container(out[0].clone())
+                    };
+                    self.current = Some(out);
                 }
             }
             Verb::Refrigerate => {
@@ -388,9 +635,21 @@ impl Writer {
                 self.current = Some(Current::Container(out[0].clone()));
             }
             Verb::Cool => {
-                let Some(Current::Container(c)) = self.current.clone() else {
+                let Some(Current::Container(mut c)) = self.current.clone() else {
                     return;
                 };
+                if clause.contains("rack") {
+                    let rack =
+                        self.b
+                            .act("fetch", &["wire-rack"], &["wire-rack".into(), "1".into()]);
+                    let pattern = self.b.fresh("pattern");
+                    c = self.b.act(
+                        "transfer-items",
+                        &["on-rack"],
+                        &[c, pattern, rack[0].clone()],
+                    )[0]
+                    .clone();
+                }
                 let out = match duration(clause) {
                     Some((q, u)) => self.b.act(
                         "leave-for-time",
@@ -405,17 +664,28 @@ impl Writer {
                 self.current = Some(Current::Container(out[0].clone()));
             }
             Verb::Shape => {
-                let Some(Current::Container(c)) = self.current.clone() else {
-                    return;
+                if clause.starts_with("roll") && clause.contains(" in ") && !mentioned.is_empty() {
+                    return self.verb(Verb::Dip, clause, mentioned);
+                }
+                // Only a mixed dough comes apart in portions of itself.
+                if self.unmixed {
+                    self.verb(Verb::Combine(Some("mix")), "", &mut Vec::new());
+                }
+                let portions = match self.current.clone() {
+                    Some(Current::Container(c)) => {
+                        let grams = grams_per_portion(clause).unwrap_or(DEFAULT_PORTION_GRAMS);
+                        let (pattern, dest) =
+                            (self.b.fresh("pattern"), self.b.fresh("portion-destination"));
+                        self.b.act(
+                            "portion-and-arrange",
+                            &["portions"],
+                            &[c, grams.to_string(), "g".into(), pattern, dest],
+                        )
+                    }
+                    // Portions shaped once more (`roll into balls, then shape crescents`).
+                    Some(Current::Portions(p)) => vec![p],
+                    None => return,
                 };
-                let grams = grams_per_portion(clause).unwrap_or(DEFAULT_PORTION_GRAMS);
-                let (pattern, dest) =
-                    (self.b.fresh("pattern"), self.b.fresh("portion-destination"));
-                let portions = self.b.act(
-                    "portion-and-arrange",
-                    &["portions"],
-                    &[c, grams.to_string(), "g".into(), pattern, dest],
-                );
                 let shape = if clause.contains("crescent") {
                     "crescent-shape"
                 } else if clause.contains("flat") || clause.contains("press") {
@@ -434,6 +704,7 @@ impl Writer {
                     let paper = self.b.fresh("baking-paper");
                     self.b.act("line", &["lined"], &[ware, paper])
                 } else {
+                    mentioned.retain(|&i| is_fat(&self.items[i].class));
                     let grease = match self.take(mentioned, true).first() {
                         Some(&i) => {
                             self.items[i].used = true;
@@ -445,34 +716,31 @@ impl Writer {
                 };
                 self.bakeware = Some(out[0].clone());
             }
-            Verb::Melt | Verb::Boil | Verb::Drain | Verb::Wash | Verb::Mash => {
-                let (op, tools): (&str, &[&str]) = match verb {
-                    Verb::Melt => ("melt", &["melting-tool"]),
-                    Verb::Boil => ("boil", &["stove", "heating-mode", "boil-time", "boil-unit"]),
-                    Verb::Drain => ("drain", &["colander"]),
-                    Verb::Wash => ("wash", &[]),
-                    _ => ("mash", &["masher"]),
-                };
-                let outputs: &[&str] = if op == "drain" {
-                    &["drained", "drained-liquid"]
-                } else {
-                    &[op]
-                };
+            Verb::Peel
+            | Verb::Melt
+            | Verb::Boil
+            | Verb::Drain
+            | Verb::Wash
+            | Verb::Mash
+            | Verb::Soften
+            | Verb::Grind
+            | Verb::Fry => {
                 let targets = self.take(mentioned, false);
-                let run = |w: &mut Writer, var: String| {
-                    let mut inputs = vec![var];
-                    inputs.extend(tools.iter().map(|t| w.b.fresh(t)));
-                    w.b.act(op, outputs, &inputs)[0].clone()
-                };
                 if targets.is_empty()
+                    && verb != Verb::Peel
                     && let Some(Current::Container(c)) = self.current.clone()
                 {
-                    let out = run(self, c);
+                    let out = self.apply(verb, c, clause);
                     self.current = Some(Current::Container(out));
                 }
-                for i in targets {
+                for &i in &targets {
+                    self.last_item = Some(i);
                     let var = self.items[i].var.clone();
-                    self.items[i].var = run(self, var);
+                    self.items[i].var = self.apply(verb, var, clause);
+                }
+                // `Mash the avocados in a bowl`: what was worked goes into the bowl.
+                if clause.contains("bowl") {
+                    self.gather(clause, &mut targets.clone(), false);
                 }
             }
             Verb::Cover => {
@@ -483,9 +751,12 @@ impl Writer {
                 let out = self.b.act("cover", &["covered"], &[c, cover]);
                 self.current = Some(Current::Container(out[0].clone()));
             }
+            Verb::Nothing => {}
             Verb::Transfer => {
                 if !mentioned.iter().all(|&i| self.items[i].used) {
-                    self.gather(clause, mentioned, false);
+                    if !self.gather(clause, mentioned, false) {
+                        self.join_set_aside(clause);
+                    }
                 } else if let Some(Current::Container(c)) = self.current.clone()
                     && let Some(into) = self.others.pop()
                 {
@@ -497,6 +768,100 @@ impl Writer {
                 }
             }
         }
+    }
+
+    /// A primitive that works one thing with default tools (melt, boil, peel…), applied to
+    /// `var`; the variable holding the result. Durations are read from `clause`.
+    fn apply(&mut self, verb: Verb, var: String, clause: &str) -> String {
+        let fresh = |w: &mut Writer, names: &[&str]| -> Vec<String> {
+            names.iter().map(|n| w.b.fresh(n)).collect()
+        };
+        let timed = |w: &mut Writer, stove: &str| -> Vec<String> {
+            let mut inputs = fresh(w, &[stove, "heating-mode"]);
+            match duration(clause) {
+                Some((q, u)) => inputs.extend([q.to_string(), u.to_string()]),
+                None => inputs.extend(fresh(w, &["time", "time-unit"])),
+            }
+            inputs
+        };
+        let (op, outputs, tools): (&str, &[&str], Vec<String>) = match verb {
+            Verb::Melt => ("melt", &["melted"], fresh(self, &["melting-tool"])),
+            Verb::Boil => ("boil", &["boiled"], timed(self, "stove")),
+            // Frying happens in a pan on the stove, for the simulator's own time (no case of
+            // `fry` takes one).
+            Verb::Fry => {
+                let pan = self
+                    .b
+                    .act("fetch", &["frying-pan"], &["frying-pan".into(), "1".into()]);
+                let (q, u) = (self.b.fresh("quantity"), self.b.fresh("unit"));
+                let in_pan = self.b.act(
+                    "transfer-contents",
+                    &["in-pan", "rest"],
+                    &[pan[0].clone(), var, q, u],
+                );
+                let mut inputs = vec![in_pan[0].clone()];
+                inputs.extend(fresh(self, &["stove", "heating-mode", "time", "time-unit"]));
+                return self.b.act("fry", &["fried"], &inputs)[0].clone();
+            }
+            Verb::Drain => (
+                "drain",
+                &["drained", "drained-liquid"],
+                fresh(self, &["colander"]),
+            ),
+            Verb::Wash => ("wash", &["washed"], Vec::new()),
+            Verb::Mash => ("mash", &["mashed"], fresh(self, &["masher"])),
+            Verb::Peel => ("peel", &["peeled", "peel"], fresh(self, &["peeler"])),
+            Verb::Grind => ("grind", &["ground"], fresh(self, &["grinding-tool"])),
+            Verb::Soften => (
+                "bring-to-temperature",
+                &["softened"],
+                fresh(self, &["room-temp", "room-temp-unit"]),
+            ),
+            Verb::Sift => {
+                let target = self.b.fresh("sift-target");
+                let tool = self.b.fresh("sifting-tool");
+                return self.b.act("sift", &["sifted"], &[target, var, tool])[0].clone();
+            }
+            Verb::Combine(Some(op)) => {
+                let tool = self.b.fresh(&format!("{op}-tool"));
+                return self.b.act(op, &["beaten"], &[var, tool])[0].clone();
+            }
+            _ => return var,
+        };
+        let mut inputs = vec![var];
+        inputs.extend(tools);
+        self.b.act(op, outputs, &inputs)[0].clone()
+    }
+
+    /// A clause that brings back a mixture set aside (`toss with the dressing`, `stir the
+    /// dry ingredients into the butter mixture`) joins it with the current one: the current
+    /// one goes into it when the clause says `into`, else it goes into the current one.
+    fn join_set_aside(&mut self, clause: &str) {
+        let speaks_of_other = [
+            "dressing",
+            "mixture",
+            "dry ingredients",
+            "wet ingredients",
+            "sauce",
+            "together",
+        ]
+        .iter()
+        .any(|w| clause.contains(w));
+        if !speaks_of_other {
+            return;
+        }
+        let Some(Current::Container(c)) = self.current.clone() else {
+            return;
+        };
+        let Some(other) = self.others.pop() else {
+            return;
+        };
+        let out = if clause.contains("into") {
+            self.transfer(other, c)
+        } else {
+            self.transfer(c, other)
+        };
+        self.current = Some(Current::Container(out));
     }
 
     /// The mentioned ingredients not yet in a mixture (all of them, when `all` and none is
@@ -512,8 +877,9 @@ impl Writer {
     }
 
     /// Put the mentioned unused ingredients into the current mixture, or start a new one
-    /// (setting the current one aside) when the clause does not speak of the mixture.
-    fn gather(&mut self, clause: &str, mentioned: &mut Vec<usize>, fallback_all: bool) {
+    /// (setting the current one aside) when the clause names a new bowl or combines things
+    /// without speaking of the mixture. Whether a new one was started.
+    fn gather(&mut self, clause: &str, mentioned: &mut Vec<usize>, fallback_all: bool) -> bool {
         let mut add: Vec<usize> = self
             .take(mentioned, true)
             .into_iter()
@@ -521,16 +887,16 @@ impl Writer {
             .collect();
         if add.is_empty() && fallback_all && self.current.is_none() {
             add = (0..self.items.len())
-                .filter(|&i| !self.items[i].used)
+                .filter(|&i| !self.items[i].used && !self.items[i].reserved)
                 .collect();
         }
         let refers_to_mixture = ["mixture", "batter", "dough", "it", "bowl"]
             .iter()
             .any(|w| clause.split(|c: char| !c.is_alphabetic()).any(|x| x == *w));
         let starts_new = !add.is_empty()
-            && !refers_to_mixture
             && matches!(self.current, Some(Current::Container(_)))
-            && clause.contains("combine");
+            && (self.new_bowl || (clause.contains("combine") && !refers_to_mixture));
+        self.new_bowl &= !starts_new;
         if starts_new && let Some(Current::Container(c)) = self.current.take() {
             self.others.push(c);
         }
@@ -543,10 +909,12 @@ impl Writer {
             let item = self.items[i].var.clone();
             let target = into.clone().unwrap_or_else(|| self.b.fresh("bowl"));
             into = Some(self.transfer(target, item));
+            self.unmixed = true;
         }
         if let Some(c) = into {
             self.current = Some(Current::Container(c));
         }
+        starts_new
     }
 
     /// `transfer-contents` of everything in `from` into `into`; the filled container.
@@ -570,14 +938,21 @@ impl Writer {
         .clone()
     }
 
+    /// Fetch the bakeware the clause names, lined when it says so (`a parchment-lined sheet`).
     fn fetch_bakeware(&mut self, clause: &str) -> String {
         let class = BAKEWARE
             .iter()
             .find(|(w, _)| clause.contains(w))
             .map_or("baking-tray", |(_, c)| c);
-        self.b
+        let ware = self
+            .b
             .act("fetch", &[class], &[class.to_string(), "1".into()])[0]
-            .clone()
+            .clone();
+        if clause.contains("lined") || clause.contains("parchment") {
+            let paper = self.b.fresh("baking-paper");
+            return self.b.act("line", &["lined"], &[ware, paper])[0].clone();
+        }
+        ware
     }
 
     /// Move the current mixture or portions onto the bakeware (fetched if none is ready);
@@ -592,7 +967,12 @@ impl Writer {
             None => return Some(cur.var().to_string()),
         };
         let out = match cur {
-            Current::Container(c) => self.transfer(ware, c),
+            Current::Container(c) => {
+                let (q, u) = (self.b.fresh("quantity"), self.b.fresh("unit"));
+                self.b
+                    .act("transfer-contents", &["on-tray", "rest"], &[ware, c, q, u])[0]
+                    .clone()
+            }
             Current::Portions(p) => {
                 let pattern =
                     arrangement(clause).map_or_else(|| self.b.fresh("pattern"), str::to_string);
@@ -611,6 +991,40 @@ impl Writer {
             .as_ref()
             .is_some_and(|c| c.var().starts_with("?on-tray") || c.var().starts_with("?baked"))
     }
+}
+
+/// How well an ingredient's run of words names it, best greatest: unused, the kitchen reads
+/// the words as its class, the run holds its head noun, the run's length, and the share of its
+/// own name (per mille) the run says.
+type ClaimRank = (bool, bool, bool, usize, usize);
+
+/// Whether a pan can be greased with the ingredient (not `grease and flour a pan`'s flour).
+fn is_fat(class: &str) -> bool {
+    ["butter", "oil", "margarine", "shortening", "lard", "spray"]
+        .iter()
+        .any(|f| class.split('-').any(|w| w == *f))
+}
+
+/// Words for kinds of ingredient that recipes use for several at once (`the spices`,
+/// `the nuts`) that a class belongs to.
+fn kinds(class: &str) -> impl Iterator<Item = &'static str> {
+    let spice =
+        class.starts_with("ground-") || class.ends_with("cinnamon") || class.ends_with("nutmeg");
+    let nut = [
+        "walnut",
+        "almond",
+        "pecan",
+        "hazelnut",
+        "peanut",
+        "cashew",
+        "pistachio",
+    ]
+    .iter()
+    .any(|n| class.split('-').any(|w| w == *n));
+    [(spice, "spice"), (nut, "nut")]
+        .into_iter()
+        .filter(|(is, _)| *is)
+        .map(|(_, w)| w)
 }
 
 /// An instruction split at sentence ends, semicolons and `then`.
@@ -666,6 +1080,8 @@ fn is_noun_use(word: &str, rest: &str) -> bool {
         || rest.starts_with("heavy cream")
         || word.starts_with("cooling")
         || word == "cooled"
+        || word == "preheated"
+        || word == "formula"
         || word == "mixture"
         || word == "mixer"
         || word == "address"
