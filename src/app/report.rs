@@ -91,9 +91,9 @@ fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<Option<ReportModel
     let results = match evaluator.evaluate(&text, &e.metrics) {
         Ok(results) => results,
         Err(refusal) => {
-            let _ = write!(
+            let _ = writeln!(
                 err,
-                "{}error: {name} was refused; no report was written\n",
+                "{}error: {name} was refused; no report was written",
                 refusal.render(&name, &text)
             );
             return Ok(None);
