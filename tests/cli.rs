@@ -265,6 +265,58 @@ fn malformed_kitchen_is_refused_clearly() {
     assert!(o.stdout.is_empty());
 }
 
+#[test]
+fn a_kitchen_of_the_other_profile_or_of_none_is_refused() {
+    common::require_data!();
+    let kitchens = Path::new(env!("CARGO_MANIFEST_DIR")).join("kitchens");
+    let of_2023 = kitchens.join("full-kitchen-2023.json");
+    let of_2023 = of_2023.to_str().unwrap();
+    let o = run(&[
+        "simulate",
+        "--kitchen",
+        of_2023,
+        &gold("almond-crescent-cookies"),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: {of_2023}: not a usable kitchen file: a kitchen of profile 2023, not 2024: pass --reference 2023, or a kitchen of profile 2024\n"
+        )
+    );
+    let dir = scratch("kitchen-profile");
+    let text = std::fs::read_to_string(kitchens.join("full-kitchen-2024.json")).unwrap();
+    let unnamed = write(
+        &dir,
+        "k.json",
+        &text.replacen("\"profile\": \"2024\",", "", 1),
+    );
+    let o = run(&[
+        "simulate",
+        "--kitchen",
+        &unnamed,
+        &gold("almond-crescent-cookies"),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).ends_with(
+            "the kitchen names no profile (`\"profile\": \"2024\"` at its top, as in kitchens/)\n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "simulate",
+        "--kitchen",
+        &kitchens
+            .join("full-kitchen-2024.json")
+            .display()
+            .to_string(),
+        &gold("almond-crescent-cookies"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
 /// Copy the folder `from` into `to`, recursively.
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

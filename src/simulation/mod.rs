@@ -88,7 +88,7 @@ impl Model {
         let onto = Ontology::builtin(profile);
         let k = Known::new(&onto);
         let catalogue = Catalogue::builtin(profile);
-        let (kitchen, kitchen_pids) = load_kitchen(&onto, kitchen_json)?;
+        let (kitchen, kitchen_pids) = load_kitchen(&onto, profile, kitchen_json)?;
         let registry = primitives::registry();
         Ok(Model {
             profile,
@@ -127,9 +127,24 @@ impl Model {
     }
 }
 
-/// Decode a kitchen data file (see `kitchens/README.md`).
-fn load_kitchen(onto: &Ontology, text: &str) -> Result<(Entity, Pid), String> {
+/// Decode a kitchen data file (see `kitchens/README.md`). The file names its profile: the two
+/// profiles' kitchens hold different objects under the same classes, so a kitchen of the other
+/// profile would score differently without any error.
+fn load_kitchen(onto: &Ontology, profile: Profile, text: &str) -> Result<(Entity, Pid), String> {
     let root: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    match root.get("profile").and_then(|p| p.as_str()) {
+        Some(named) if named == profile.name() => {}
+        Some(named) => {
+            return Err(format!(
+                "a kitchen of profile {named}, not {profile}: pass --reference {named}, or a kitchen of profile {profile}"
+            ));
+        }
+        None => {
+            return Err(format!(
+                "the kitchen names no profile (`\"profile\": \"{profile}\"` at its top, as in kitchens/)"
+            ));
+        }
+    }
     let mut root = root
         .get("kitchen")
         .cloned()
