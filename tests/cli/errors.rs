@@ -738,7 +738,7 @@ fn a_batch_of_large_files_is_not_held_in_memory() {
             env!("CARGO_BIN_EXE_cookingbot-evaluator"),
             "-input",
         ])
-        .arg(&&*s)
+        .arg(&*s)
         .arg("-output")
         .arg(&out)
         .env("RAYON_NUM_THREADS", "2")

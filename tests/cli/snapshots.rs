@@ -49,21 +49,11 @@ fn without_version(text: &str) -> String {
 }
 
 #[test]
-fn csv_of_the_examples() {
+fn text_formats_of_the_examples() {
     common::require_data!();
-    insta::assert_snapshot!(batch("csv"));
-}
-
-#[test]
-fn junit_of_the_examples() {
-    common::require_data!();
-    insta::assert_snapshot!(batch("junit"));
-}
-
-#[test]
-fn markdown_of_the_examples() {
-    common::require_data!();
-    insta::assert_snapshot!(batch("markdown"));
+    for format in ["csv", "junit", "markdown"] {
+        insta::assert_snapshot!(format!("{format}_of_the_examples"), batch(format));
+    }
 }
 
 #[test]
