@@ -1,7 +1,13 @@
-//! Test support: finding the benchmark data the way the product does, reporting tests that
-//! cannot run without it, and reading the reference's TSVs (`tests/data/reference/`).
+//! Test support shared by every test binary (each includes this folder as its `common`
+//! module): finding the benchmark data the way the product does, reporting tests that cannot
+//! run without it, reading the reference's TSVs (`tests/data/reference/`), running the built
+//! binary ([`binary`]) and the language layer's lookups ([`language`]).
 #![allow(dead_code, unused_macros, unused_imports)]
 
+pub mod binary;
+pub mod language;
+
+pub use binary::{Outcome, Scratch, evaluator, outcome, run, stderr, stdout};
 use cookingbot::app::data::{DataRequest, OFFLINE_VAR};
 use cookingbot::benchmark::DataSource;
 use cookingbot::profile::Profile;
@@ -138,6 +144,50 @@ pub fn with_data(command: &mut std::process::Command) -> &mut std::process::Comm
 /// A profile's data folder; only for tests that passed [`require_data`].
 pub fn data_dir(profile: Profile) -> PathBuf {
     data(profile).unwrap_or_else(|why| panic!("{why}"))
+}
+
+/// The gold networks of the 2024 data; only for tests that passed [`require_data`].
+pub fn gold_dir() -> PathBuf {
+    benchmark_dir().join("data/gold-standard-solutions/meaning-only")
+}
+
+/// The gold network of recipe `id` in the 2024 data.
+pub fn gold_file(id: &str) -> PathBuf {
+    gold_dir().join(format!("{id}.solution"))
+}
+
+/// The documentation's example solutions of the 2024 data (`documentation/examples/evaluation`).
+pub fn examples_dir() -> PathBuf {
+    benchmark_dir().join("documentation/examples/evaluation")
+}
+
+/// A file's text; a file that cannot be read fails the test with its path.
+pub fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// Every `.solution` file under a folder and its subfolders, sorted; none fails the test.
+pub fn solution_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "solution") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    assert!(
+        !out.is_empty(),
+        "no .solution files under {}",
+        dir.display()
+    );
+    out
 }
 
 /// The project's copy of the reference's results (`tests/data/reference/<profile>`).

@@ -1,6 +1,7 @@
 //! Smatch against the reference's triple conversion and python smatch 1.0.4.
 
-mod common;
+use crate::common;
+use common::{examples_dir, gold_dir, solution_files};
 
 use cookingbot::language::ast::{Arg, Predicate, Span};
 use cookingbot::metrics::smatch::{
@@ -15,14 +16,6 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 const GOLD: &str = "data/gold-standard-solutions/meaning-only";
-
-fn gold_dir() -> PathBuf {
-    common::benchmark_dir().join(GOLD)
-}
-
-fn examples_dir() -> PathBuf {
-    common::benchmark_dir().join("documentation/examples/evaluation")
-}
 
 /// The gold networks of the 2023 release (the thesis repository's, the same networks modulo
 /// variable names as those embedded in the reference).
@@ -52,16 +45,6 @@ fn pred(name: &str, args: Vec<Arg>) -> Predicate {
         name_span: Span::default(),
         arg_spans: vec![Span::default(); n],
     }
-}
-
-fn solution_files(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "solution"))
-        .collect();
-    v.sort();
-    v
 }
 
 fn reference_gold(id: &str) -> Vec<Predicate> {

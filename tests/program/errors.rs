@@ -1,85 +1,20 @@
 //! The evaluator binary on bad input: the exit code, a precise message (file, and line:column
 //! where the problem is in the text), no panic, and no output file unless results were written.
 
-mod common;
+use crate::common;
 
+use common::{Outcome, Scratch, gold_file, outcome};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A fresh directory under the system's temporary folder, removed afterwards.
-struct Scratch {
-    dir: PathBuf,
-}
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "cookingbot-cli-errors-{}-{test}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temporary directory");
-        Scratch { dir }
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
-    }
-
-    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.path(name);
-        std::fs::write(&path, bytes).expect("write test input");
-        path
-    }
-
-    /// Names of the files now in the directory, sorted.
-    fn listing(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(&self.dir)
-            .expect("list temporary directory")
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-struct Outcome {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn evaluator<S: AsRef<OsStr>>(args: &[S]) -> Outcome {
-    let out = common::with_data(&mut Command::new(env!(
-        "CARGO_BIN_EXE_cookingbot-evaluator"
-    )))
-    .args(args)
-    .env_remove("COOKINGBOT_BENCHMARK_2023")
-    .output()
-    .expect("the binary runs");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    // A signal (a stack overflow aborts) leaves no exit code.
-    let code = out
-        .status
-        .code()
-        .unwrap_or_else(|| panic!("killed by a signal: {:?}\n{stderr}", out.status));
-    assert!(
-        !stderr.contains("panicked"),
-        "the binary panicked:\n{stderr}"
-    );
-    Outcome {
-        code,
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr,
-    }
+/// A run of the evaluator with `args`, with no 2023 data.
+fn run_os<S: AsRef<OsStr>>(args: &[S]) -> Outcome {
+    outcome(
+        common::evaluator()
+            .args(args)
+            .env_remove("COOKINGBOT_BENCHMARK_2023"),
+    )
 }
 
 /// `-input INPUT -output OUTPUT`, as the reference is invoked.
@@ -96,7 +31,7 @@ fn evaluate_with(input: &Path, output: &Path, more: &[&str]) -> Outcome {
         output.as_os_str(),
     ];
     args.extend(more.iter().map(OsStr::new));
-    evaluator(&args)
+    run_os(&args)
 }
 
 fn assert_stderr(o: &Outcome, expected: &[&str]) {
@@ -114,12 +49,6 @@ fn assert_failed(o: &Outcome, code: i32, expected: &[&str], output: &Path) {
     assert_eq!(o.code, code, "exit code; stderr:\n{}", o.stderr);
     assert_stderr(o, expected);
     assert!(!output.exists(), "{} was written", output.display());
-}
-
-fn gold_file(recipe: &str) -> PathBuf {
-    common::benchmark_dir()
-        .join("data/gold-standard-solutions/meaning-only")
-        .join(format!("{recipe}.solution"))
 }
 
 const REFUSED: &str = "was refused; no results were written";
@@ -517,7 +446,7 @@ fn dangling_symlink_output_is_refused() {
 #[test]
 fn dash_output_is_standard_output() {
     common::require_data!();
-    let o = evaluator(&[
+    let o = run_os(&[
         OsStr::new("-input"),
         gold_file("afghan-biscuits").as_os_str(),
         OsStr::new("-output"),
@@ -695,7 +624,7 @@ fn thousands_of_diagnostics_are_capped() {
         "many.solution",
         format!("#afghan-biscuits\n(get-kitchen ?k)\n(fetch ?a ?b ?k {args})\n"),
     );
-    let o = evaluator(&[OsStr::new("check"), input.as_os_str()]);
+    let o = run_os(&[OsStr::new("check"), input.as_os_str()]);
     assert_eq!(
         o.code,
         1,
@@ -753,7 +682,7 @@ fn huge_numbers_are_refused_before_simulation() {
         let col = action.find(&value).unwrap() + 1;
         let at = format!("{}:3:{col}", input.display());
         let error = format!("error[E0109]: {message}");
-        let checked = evaluator(&[OsStr::new("check"), input.as_os_str()]);
+        let checked = run_os(&[OsStr::new("check"), input.as_os_str()]);
         assert_eq!(checked.code, 1, "{action}: {}", checked.stderr);
         assert_stderr(&checked, &[&error, &at]);
         let out = s.path("results.csv");
@@ -769,7 +698,7 @@ fn escape_sequences_in_a_file_are_shown_escaped() {
         "escapes.solution",
         "#afghan-biscuits\n(get-kitchen ?ks)\n(fe\u{1b}]0;owned\u{7}tch ?b ?ks2 ?ks large-bowl 1)\n",
     );
-    let o = evaluator(&[OsStr::new("check"), input.as_os_str()]);
+    let o = run_os(&[OsStr::new("check"), input.as_os_str()]);
     assert_eq!(o.code, 1, "{}", o.stderr);
     // Control characters end a token: the form is cut there, and its line shown escaped.
     assert_stderr(
@@ -809,7 +738,7 @@ fn a_batch_of_large_files_is_not_held_in_memory() {
             env!("CARGO_BIN_EXE_cookingbot-evaluator"),
             "-input",
         ])
-        .arg(&s.dir)
+        .arg(&*s)
         .arg("-output")
         .arg(&out)
         .env("RAYON_NUM_THREADS", "2")
@@ -883,7 +812,7 @@ fn a_recipe_over_its_time_budget_is_refused() {
 fn translation_over_its_own_input_is_refused() {
     let s = Scratch::new("translate-same");
     let input = s.write("recipe.txt", "Cookies\n\nIngredients\n- 100 g butter\n");
-    let o = evaluator(&[
+    let o = run_os(&[
         OsStr::new("translate"),
         input.as_os_str(),
         OsStr::new("--output"),
@@ -910,18 +839,16 @@ fn translation_to_dash_is_standard_output() {
     let s = Scratch::new("translate-dash");
     let input =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/translate/butter-cookies.txt");
-    let run = common::with_data(&mut Command::new(env!(
-        "CARGO_BIN_EXE_cookingbot-evaluator"
-    )))
-    .current_dir(&s.dir)
-    .args([
-        OsStr::new("translate"),
-        input.as_os_str(),
-        OsStr::new("-o"),
-        OsStr::new("-"),
-    ])
-    .output()
-    .expect("the binary runs");
+    let run = common::evaluator()
+        .current_dir(&*s)
+        .args([
+            OsStr::new("translate"),
+            input.as_os_str(),
+            OsStr::new("-o"),
+            OsStr::new("-"),
+        ])
+        .output()
+        .expect("the binary runs");
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(0), "stderr:\n{stderr}");
     let stdout = String::from_utf8_lossy(&run.stdout);
@@ -948,7 +875,7 @@ fn on_demo_example(more: &[&OsStr]) -> Outcome {
         example.as_os_str(),
     ];
     args.extend_from_slice(more);
-    evaluator(&args)
+    run_os(&args)
 }
 
 #[test]
@@ -1013,7 +940,7 @@ fn misspelt_single_dash_option_names_the_closest_option() {
     let s = Scratch::new("option-typo");
     let out = s.path("results.csv");
     let example = demo_example();
-    let o = evaluator(&[
+    let o = run_os(&[
         OsStr::new("-inptu"),
         example.as_os_str(),
         OsStr::new("-output"),

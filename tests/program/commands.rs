@@ -1,55 +1,19 @@
 //! The command line as users run it: the built binary, the benchmark data the tests found.
 
-mod common;
+use crate::common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use common::{Scratch, run, stderr, stdout};
+use std::path::Path;
+use std::process::Output;
 
-fn run(args: &[&str]) -> Output {
-    common::with_data(&mut Command::new(env!(
-        "CARGO_BIN_EXE_cookingbot-evaluator"
-    )))
-    .args(args)
-    .output()
-    .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
+/// A gold network's path, as a command-line argument.
 fn gold(id: &str) -> String {
-    common::benchmark_dir()
-        .join("data/gold-standard-solutions/meaning-only")
-        .join(format!("{id}.solution"))
-        .display()
-        .to_string()
+    common::gold_file(id).display().to_string()
 }
 
+/// A documentation example's path, as a command-line argument.
 fn example(name: &str) -> String {
-    common::benchmark_dir()
-        .join("documentation/examples/evaluation")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-/// A fresh scratch folder for output files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cookingbot-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("scratch file");
-    path.display().to_string()
+    common::examples_dir().join(name).display().to_string()
 }
 
 #[test]
@@ -110,12 +74,10 @@ fn simulate_json_has_steps_and_time() {
 
 #[test]
 fn simulate_explains_a_recipe_without_execution() {
-    let dir = scratch("unsolved");
-    let file = write(
-        &dir,
-        "partial.solution",
+    let dir = Scratch::new("unsolved");
+    let file = dir.write("partial.solution",
         "#almond-crescent-cookies\n(get-kitchen ?k)\n(fetch-and-proportion ?b ?ks2 ?k ?c butter 230 g)\n(mix ?m ?ks3 ?ks9 ?b ?tool)\n",
-    );
+    ).display().to_string();
     let o = run(&["simulate", &file]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
@@ -133,12 +95,10 @@ fn simulate_explains_a_recipe_without_execution() {
 #[test]
 fn simulate_fails_where_the_dish_score_fails_as_evaluation_does() {
     common::require_data!();
-    let dir = scratch("yolk");
-    let file = write(
-        &dir,
-        "yolk.solution",
+    let dir = Scratch::new("yolk");
+    let file = dir.write("yolk.solution",
         "#almond-crescent-cookies\n(get-kitchen ?kitchen)\n(fetch-and-proportion ?egg ?ks-1 ?kitchen ?bowl egg 1 piece)\n(separate-eggs ?yolk ?white ?ks-2 ?ks-1 ?egg ?bowl-2 ?bowl-3 ?separator)\n",
-    );
+    ).display().to_string();
     let cause = "The ingredient EGG-YOLK has no entry in the conversion table!";
     let output = dir.join("results.csv");
     let evaluated = run(&["-input", &file, "-output", &output.display().to_string()]);
@@ -169,7 +129,7 @@ fn simulate_fails_where_the_dish_score_fails_as_evaluation_does() {
 #[test]
 fn json_evaluation_keeps_the_detail() {
     common::require_data!();
-    let dir = scratch("json");
+    let dir = Scratch::new("json");
     let output = dir.join("results.json");
     let o = run(&[
         "-input",
@@ -206,7 +166,7 @@ fn json_evaluation_keeps_the_detail() {
 #[test]
 fn csv_stays_the_default() {
     common::require_data!();
-    let dir = scratch("csv");
+    let dir = Scratch::new("csv");
     let output = dir.join("results.csv");
     let o = run(&[
         "-input",
@@ -227,12 +187,14 @@ fn csv_stays_the_default() {
 #[test]
 fn unknown_recipe_names_the_closest_ids_and_writes_nothing() {
     common::require_data!();
-    let dir = scratch("unknown");
-    let input = write(
-        &dir,
-        "typo.solution",
-        "#almond-crescent-cookie\n(get-kitchen ?kitchen)\n",
-    );
+    let dir = Scratch::new("unknown");
+    let input = dir
+        .write(
+            "typo.solution",
+            "#almond-crescent-cookie\n(get-kitchen ?kitchen)\n",
+        )
+        .display()
+        .to_string();
     let output = dir.join("results.csv");
     let o = run(&["-input", &input, "-output", &output.display().to_string()]);
     assert_eq!(o.status.code(), Some(1));
@@ -247,8 +209,11 @@ fn unknown_recipe_names_the_closest_ids_and_writes_nothing() {
 #[test]
 fn malformed_kitchen_is_refused_clearly() {
     common::require_data!();
-    let dir = scratch("kitchen");
-    let kitchen = write(&dir, "kitchen.json", "{\"kitchen\": [1");
+    let dir = Scratch::new("kitchen");
+    let kitchen = dir
+        .write("kitchen.json", "{\"kitchen\": [1")
+        .display()
+        .to_string();
     let o = run(&[
         "simulate",
         "--kitchen",
@@ -336,7 +301,7 @@ fn copy_tree(from: &Path, to: &Path) {
 #[test]
 fn a_changed_gold_file_makes_the_signature_say_modified() {
     common::require_data!();
-    let dir = scratch("modified");
+    let dir = Scratch::new("modified");
     let copy = dir.join("benchmark");
     copy_tree(&common::benchmark_dir().join("data"), &copy.join("data"));
     let changed =

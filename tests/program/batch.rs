@@ -1,38 +1,22 @@
 //! Batch evaluation through the binary: many inputs, directories, the four formats,
 //! `--fail-under`, shards and their merge; and the dealing of units to shards.
 
-mod common;
+use crate::common;
 
+use common::{Scratch, gold_dir, read, run, stderr, stdout};
 use cookingbot::app::batch::deal;
 use cookingbot::report::batch::Shard;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
+/// A run of the evaluator on `threads` threads.
 fn run_with(args: &[&str], threads: &str) -> Output {
-    common::with_data(&mut Command::new(env!(
-        "CARGO_BIN_EXE_cookingbot-evaluator"
-    )))
-    .args(args)
-    .env("RAYON_NUM_THREADS", threads)
-    .output()
-    .expect("the binary runs")
-}
-
-fn run(args: &[&str]) -> Output {
-    run_with(args, "2")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    common::evaluator()
+        .args(args)
+        .env("RAYON_NUM_THREADS", threads)
+        .output()
+        .expect("the binary runs")
 }
 
 /// The reference's perturbed solutions (74 files, some refused).
@@ -53,14 +37,6 @@ const NO_CONVERSION: &str = "almond-crescent-cookies-5--drop-rechain--1.solution
 
 const HEADER: &str = "goal-condition-success,dish-approximation-score,execution-time";
 
-/// A fresh scratch folder.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cookingbot-batch-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
-
 fn path(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
 }
@@ -78,7 +54,7 @@ fn signature_line() -> String {
 #[test]
 fn the_output_is_the_same_on_one_thread_and_two() {
     common::require_data!();
-    let dir = scratch("threads");
+    let dir = Scratch::new("threads");
     for format in ["csv", "json", "junit", "markdown"] {
         let outputs: Vec<String> = ["1", "2"]
             .iter()
@@ -106,7 +82,7 @@ fn the_output_is_the_same_on_one_thread_and_two() {
 #[test]
 fn directories_are_walked_recursively_in_path_order() {
     common::require_data!();
-    let dir = scratch("walk");
+    let dir = Scratch::new("walk");
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     for (from, to) in [
         (SWAPPED, "sub/b.solution"),
@@ -140,7 +116,7 @@ fn directories_are_walked_recursively_in_path_order() {
 #[test]
 fn explicit_files_keep_their_order() {
     common::require_data!();
-    let dir = scratch("order");
+    let dir = Scratch::new("order");
     let out = dir.join("results.csv");
     let (swapped, good) = (perturbed_file(SWAPPED), perturbed_file(GOOD));
     let o = run(&["--input", &swapped, "-input", &good, "-output", path(&out)]);
@@ -158,7 +134,7 @@ fn explicit_files_keep_their_order() {
 #[test]
 fn one_file_keeps_the_reference_format_and_signs_on_stderr() {
     common::require_data!();
-    let dir = scratch("single");
+    let dir = Scratch::new("single");
     let out = dir.join("results.csv");
     let o = run(&[
         "-input",
@@ -183,7 +159,7 @@ fn one_file_keeps_the_reference_format_and_signs_on_stderr() {
 #[test]
 fn a_refused_file_does_not_stop_the_others() {
     common::require_data!();
-    let dir = scratch("refused");
+    let dir = Scratch::new("refused");
     let (good, syntax, conversion) = (
         perturbed_file(GOOD),
         perturbed_file(SYNTAX_ERROR),
@@ -268,7 +244,7 @@ fn a_refused_file_does_not_stop_the_others() {
 #[test]
 fn junit_has_a_test_case_per_recipe_and_per_refused_file() {
     common::require_data!();
-    let dir = scratch("junit");
+    let dir = Scratch::new("junit");
     let out = dir.join("r.xml");
     let (two, swapped, syntax) = (
         perturbed_file(TWO_RECIPES),
@@ -323,7 +299,7 @@ fn junit_has_a_test_case_per_recipe_and_per_refused_file() {
 #[test]
 fn markdown_has_a_table_per_file_and_the_means() {
     common::require_data!();
-    let dir = scratch("markdown");
+    let dir = Scratch::new("markdown");
     let out = dir.join("r.md");
     let (good, swapped) = (perturbed_file(GOOD), perturbed_file(SWAPPED));
     let o = run(&[
@@ -356,7 +332,7 @@ fn markdown_has_a_table_per_file_and_the_means() {
 #[test]
 fn markdown_means_count_a_recipe_without_execution_as_zero() {
     common::require_data!();
-    let dir = scratch("markdown-nil");
+    let dir = Scratch::new("markdown-nil");
     let out = dir.join("r.md");
     let nil = perturbed_file("almond-crescent-cookies-2--drop-line--1.solution");
     let good = perturbed_file(GOOD);
@@ -390,7 +366,7 @@ fn markdown_means_count_a_recipe_without_execution_as_zero() {
 #[test]
 fn fail_under_exits_1_with_a_table_and_nil_fails() {
     common::require_data!();
-    let dir = scratch("fail-under");
+    let dir = Scratch::new("fail-under");
     let out = dir.join("r.csv");
     let (good, swapped, nil) = (
         perturbed_file(GOOD),
@@ -534,7 +510,7 @@ fn sharded(dir: &Path, n: usize, format: &str) -> String {
 #[test]
 fn merged_shards_are_byte_identical_to_one_run() {
     common::require_data!();
-    let dir = scratch("shards");
+    let dir = Scratch::new("shards");
     for format in ["csv", "json"] {
         let whole = dir.join(format!("whole.{format}"));
         let o = run(&[
@@ -556,7 +532,7 @@ fn merged_shards_are_byte_identical_to_one_run() {
 #[test]
 fn merge_refuses_incomplete_or_foreign_shards() {
     common::require_data!();
-    let dir = scratch("merge-errors");
+    let dir = Scratch::new("merge-errors");
     let shard = |spec: &str, metrics: &str| {
         let out = dir.join(format!("{}-{metrics}.json", spec.replace('/', "of")));
         let o = run(&[
@@ -655,15 +631,10 @@ proptest! {
     }
 }
 
-/// The gold networks, one system of 30 recipes.
-fn gold() -> PathBuf {
-    common::benchmark_dir().join("data/gold-standard-solutions/meaning-only")
-}
-
 #[test]
 fn compare_finds_gold_significantly_better_than_the_perturbed_set_on_any_thread_count() {
     common::require_data!();
-    let (gold, perturbed) = (gold(), perturbed());
+    let (gold, perturbed) = (gold_dir(), perturbed());
     let args = [
         "compare",
         path(&perturbed),
@@ -729,7 +700,7 @@ fn compare_finds_gold_significantly_better_than_the_perturbed_set_on_any_thread_
 #[test]
 fn compare_of_a_system_with_itself_finds_no_difference() {
     common::require_data!();
-    let gold = gold();
+    let gold = gold_dir();
     let out = run(&["compare", path(&gold), path(&gold), "--offline"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
@@ -753,7 +724,7 @@ fn compare_of_a_system_with_itself_finds_no_difference() {
 #[test]
 fn compare_writes_csv_and_markdown_files() {
     common::require_data!();
-    let (gold, dir) = (gold(), scratch("compare-formats"));
+    let (gold, dir) = (gold_dir(), Scratch::new("compare-formats"));
     let csv = dir.join("c.csv");
     let args = [
         "compare",
@@ -813,7 +784,7 @@ fn compare_writes_csv_and_markdown_files() {
 #[test]
 fn compare_refuses_execution_time_and_a_missing_system() {
     common::require_data!();
-    let gold = gold();
+    let gold = gold_dir();
     let out = run(&[
         "compare",
         path(&gold),
@@ -842,7 +813,7 @@ fn compare_refuses_execution_time_and_a_missing_system() {
 #[test]
 fn ci_adds_the_bootstrap_interval_to_the_means() {
     common::require_data!();
-    let dir = scratch("ci");
+    let dir = Scratch::new("ci");
     let (good, nil) = (
         perturbed_file(GOOD),
         perturbed_file("almond-crescent-cookies-2--drop-line--1.solution"),
@@ -868,7 +839,7 @@ fn ci_adds_the_bootstrap_interval_to_the_means() {
     assert!(!read(&md).contains("95% CI"));
 
     // JSON: the summary holds the interval `compare` would draw for these rows and seed.
-    let gold = gold();
+    let gold = gold_dir();
     let json = dir.join("r.json");
     let base = [
         "--input",

@@ -1,15 +1,15 @@
 //! The language layer against malformed inputs, the benchmark's own files and the reference's
 //! accept/refuse decisions.
 
-mod common;
-mod lang_support;
+use crate::common;
 
+use common::language::{TestClasses, known_recipe_ids};
+use common::{read, solution_files};
 use cookingbot::language::ast::{Arg, Predicate, Recipe, SolutionFile, Span};
 use cookingbot::language::diagnostic::{DiagnosticKind as K, line_col};
 use cookingbot::language::parse::parse;
 use cookingbot::language::validate::{Validator, check};
 use cookingbot::profile::Profile;
-use lang_support::{TestClasses, known_recipe_ids, read, solution_files};
 use std::path::Path;
 
 const HEAD: &str = "#afghan-biscuits\n(get-kitchen ?k)\n";

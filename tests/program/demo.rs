@@ -3,7 +3,7 @@
 //! refuses profile 2023, and the README's first command works on a fresh clone with no data,
 //! no network and an empty home directory.
 
-mod common;
+use crate::common;
 
 use cookingbot::benchmark::{self, Benchmark, DataError, DataSource};
 use cookingbot::evaluate::Evaluator;
@@ -14,7 +14,6 @@ use cookingbot::report::{self, MetricSet};
 use cookingbot::simulation::Model;
 use cookingbot::world::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const ALL_METRICS: [&str; 4] = [
@@ -24,8 +23,9 @@ const ALL_METRICS: [&str; 4] = [
     "execution-time",
 ];
 
-fn read(path: &str) -> String {
-    std::fs::read_to_string(Path::new(ROOT).join(path)).expect("readable file")
+/// A file of the repository, by its path from the root.
+fn repository_file(path: &str) -> String {
+    common::read(&Path::new(ROOT).join(path))
 }
 
 fn demo() -> Evaluator {
@@ -73,7 +73,7 @@ fn demo_manifest_names_our_recipe_texts_and_embedded_gold_networks() {
         let file = format!("gold/demo/{}", entry.gold_file);
         assert_eq!(gold.file, PathBuf::from(&file));
         assert_eq!(gold.network.id, entry.id, "{file}: header");
-        let text = read(&format!("gold/demo/{}", entry.recipe_text));
+        let text = repository_file(&format!("gold/demo/{}", entry.recipe_text));
         assert!(
             text.contains(&format!("<id>{}</id>", entry.id)),
             "{}",
@@ -139,9 +139,9 @@ fn demo_gold_networks_run_to_a_dish_without_failures() {
 fn demo_perfect_example_is_the_gold_and_scores_one() {
     let golds: Vec<String> = ["garden-salad", "cinnamon-toast-bites", "shortbread-rounds"]
         .iter()
-        .map(|name| read(&format!("gold/demo/{name}.solution")))
+        .map(|name| repository_file(&format!("gold/demo/{name}.solution")))
         .collect();
-    let perfect = read("examples/demo-perfect.solution");
+    let perfect = repository_file("examples/demo-perfect.solution");
     assert_eq!(perfect, golds.join("\n"));
     let metrics = MetricSet::from_words(&ALL_METRICS);
     let results = demo().evaluate(&perfect, &metrics).unwrap();
@@ -173,7 +173,7 @@ fn demo_perfect_example_is_the_gold_and_scores_one() {
 #[test]
 fn demo_mistake_lowers_the_shortbread_scores_only() {
     let metrics = MetricSet::from_words(&ALL_METRICS);
-    let text = read("examples/demo-mistake.solution");
+    let text = repository_file("examples/demo-mistake.solution");
     let results = demo().evaluate(&text, &metrics).unwrap();
     assert_eq!(
         report::csv::render(&results, &metrics),
@@ -213,7 +213,7 @@ fn demo_is_selected_by_name_and_only_for_profile_2024() {
 fn demo_with_reference_2023_is_a_clear_error_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("results.csv");
-    let out = Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"))
+    let out = common::evaluator()
         .current_dir(ROOT)
         .args(["--reference", "2023", "--benchmark", "demo", "-input"])
         .arg("examples/demo-mistake.solution")
@@ -223,7 +223,7 @@ fn demo_with_reference_2023_is_a_clear_error_and_writes_nothing() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        common::stderr(&out),
         "error: the embedded demo benchmark has gold networks for profile 2024 only, not 2023; drop --reference 2023 or pass --benchmark DIR with the profile's data\n"
     );
     assert!(!output.exists());

@@ -1,5 +1,5 @@
 //! Metrics on hand-built objects: equality, locations, unfolding. (The metrics end to end
-//! against the reference's TSVs are `tests/conformance.rs`.)
+//! against the reference's TSVs are `tests/conformance/`.)
 
 use cookingbot::metrics::dish::unfold_dish;
 use cookingbot::metrics::equality::{find_location, similar, similar_ignoring, similar_locations};

@@ -3,7 +3,8 @@
 //! prompt (examples never include the recipe itself, recipe text stays data), and the repair
 //! loop with scripted answers.
 
-mod common;
+use crate::common;
+use common::evaluator as evaluator_command;
 
 use cookingbot::profile::Profile;
 use cookingbot::simulation::Model;
@@ -540,12 +541,6 @@ fn benchmark_examples_never_include_the_recipe_being_translated() {
         assert_eq!(got.len(), 29, "{}", e.id);
         assert!(got.iter().all(|g| g.id != e.id), "{}", e.id);
     }
-}
-
-fn evaluator_command() -> std::process::Command {
-    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"));
-    common::with_data(&mut c);
-    c
 }
 
 const FIXTURE: &str = concat!(

@@ -1,38 +1,10 @@
-//! Test support for the language layer: file listings, recipe ids and class lookups.
-#![allow(dead_code)]
+//! Test support for the language layer: the benchmark's recipe ids and class lookups.
 
+use super::read;
 use cookingbot::language::validate::ClassLookup;
 use cookingbot::profile::Profile;
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
-
-pub fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
-/// Every `.solution` file under a directory, sorted.
-pub fn solution_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "solution") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    assert!(
-        !out.is_empty(),
-        "no .solution files under {}",
-        dir.display()
-    );
-    out
-}
+use std::path::Path;
 
 /// The 30 recipe ids the benchmark supports (the project's manifest, `gold/benchmark.json`).
 pub fn known_recipe_ids() -> Vec<String> {

@@ -5,7 +5,8 @@
 //! without it the check is reported as not run, and fails in CI (`CI=true`) unless
 //! `COOKINGBOT_SKIP_BROWSER=1`.
 
-mod common;
+use crate::common;
+use common::stderr;
 
 use cookingbot::evaluate::Evaluator;
 use cookingbot::language::ast::Arg;
@@ -22,7 +23,7 @@ use std::time::{Duration, Instant};
 const CHROMIUM: &str = "/usr/bin/chromium";
 
 fn run(args: &[&str], env: &[(&str, &Path)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"));
+    let mut c = common::evaluator();
     c.args(args);
     for (k, v) in env {
         c.env(k, v);
@@ -53,10 +54,6 @@ fn report_wrong_ingredient(dir: &Path) -> (PathBuf, Output) {
 
 fn demo_mistake() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-mistake.solution")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// A metric card's value as the page shows it.

@@ -43,7 +43,10 @@ const VECTORS: &[(&str, &[&str])] = &[
 ];
 
 fn productions() -> BTreeSet<String> {
-    let text = include_str!("../grammar/solution.ebnf");
+    let text = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/grammar/solution.ebnf"
+    ));
     // Drop comments, then take every `name =` at the start of a definition.
     let mut without_comments = String::new();
     let mut rest = text;

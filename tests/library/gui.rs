@@ -3,7 +3,7 @@
 //! reference's values in the table and writes the command line's CSV, selecting a row shows
 //! why the recipe scored as it did, and a refused file lists its problems with line and column.
 
-mod common;
+use crate::common;
 
 use cookingbot::gui::{Launcher, Settings, egui};
 use egui::accesskit::Role;

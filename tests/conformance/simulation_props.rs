@@ -2,7 +2,8 @@
 //! and the names of the variables do not change an execution, and a run is deterministic,
 //! also on several threads at once.
 
-mod common;
+use crate::common;
+use common::data_dir;
 
 use cookingbot::benchmark::{Benchmark, GoldRecipe};
 use cookingbot::language::ast::{Arg, Recipe};
@@ -14,14 +15,9 @@ use cookingbot::world::{Entity, Value};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 /// Cases per gold network and property: 30 networks × 2 profiles keep this modest.
 const CASES: u32 = 6;
-
-fn data_dir(profile: Profile) -> PathBuf {
-    common::data_dir(profile)
-}
 
 /// One gold network, its gold run and the scores of that run against itself.
 struct Gold {

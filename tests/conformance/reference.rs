@@ -1,7 +1,7 @@
 //! Every row of every reference TSV in `tests/data/reference/`, both profiles: the same three
 //! simulation metrics as the reference, and a refusal exactly where the reference refused.
 
-mod common;
+use crate::common;
 
 use common::{RefRow, data_dir, reference_rows};
 use cookingbot::catalogue::Catalogue;

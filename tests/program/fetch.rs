@@ -2,7 +2,7 @@
 //! here, at test time, from the benchmark data the tests found, in the layout of the GitHub
 //! archives, and served by a local HTTP server; nothing touches the internet.
 
-mod common;
+use crate::common;
 
 use common::{benchmark_dir, data_dir, reference_rows};
 use cookingbot::evaluate::Evaluator;
@@ -431,13 +431,10 @@ fn fetch_command(data_dir: &Path) -> Command {
     command
 }
 
-fn run(command: &mut Command) -> (i32, String, String) {
-    let output = command.output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+/// How a run ended, as (exit code, stdout, stderr), to compare whole.
+fn ended(command: &mut Command) -> (i32, String, String) {
+    let o = common::outcome(command);
+    (o.code, o.stdout, o.stderr)
 }
 
 #[test]
@@ -467,7 +464,7 @@ fn fetch_from_a_folder_and_from_archives_works_offline() {
             command
                 .args(["--reference", profile.name(), "--from"])
                 .arg(&from);
-            run(&mut command)
+            ended(&mut command)
         };
         assert_eq!(
             fetch(),
@@ -503,7 +500,7 @@ fn the_command_names_the_bad_file_and_installs_nothing() {
     let tarball = scratch.path().join("official.tar.gz");
     std::fs::write(&tarball, tar_gz(Profile::R2024, &corrupted_2024())).unwrap();
     let data_dir = tempfile::tempdir().unwrap();
-    let (code, stdout, stderr) = run(fetch_command(data_dir.path()).arg("--from").arg(&tarball));
+    let (code, stdout, stderr) = ended(fetch_command(data_dir.path()).arg("--from").arg(&tarball));
     assert_eq!((code, stdout.as_str()), (1, ""));
     let prefix = format!(
         "error: cannot install the benchmark data for profile 2024 from {}: {CORRUPTED} has SHA-256 ",
@@ -531,7 +528,7 @@ fn evaluation_finds_the_installed_data() {
         .arg(&row.solution)
         .arg("-output")
         .arg(&output);
-    let (code, _, stderr) = run(&mut command);
+    let (code, _, stderr) = ended(&mut command);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(
         std::fs::read_to_string(&output).unwrap(),
@@ -546,7 +543,7 @@ fn evaluation_finds_the_installed_data() {
 fn fetch_all_with_one_source_is_a_usage_error() {
     let data_dir = tempfile::tempdir().unwrap();
     let (code, stdout, stderr) =
-        run(fetch_command(data_dir.path()).args(["--all", "--from", "somewhere.tar.gz"]));
+        ended(fetch_command(data_dir.path()).args(["--all", "--from", "somewhere.tar.gz"]));
     assert_eq!(
         (code, stdout.as_str(), stderr.as_str()),
         (
@@ -633,12 +630,14 @@ fn offline_with_no_data_an_official_solution_fails_with_one_message_and_writes_n
     let machine = FreshMachine::new();
     let solution = machine.almond_solution();
     let output = machine.work.path().join("out.csv");
-    let (code, stdout, stderr) = run(machine
-        .evaluator(UNREACHABLE)
-        .arg("-input")
-        .arg(&solution)
-        .arg("-output")
-        .arg(&output));
+    let (code, stdout, stderr) = ended(
+        machine
+            .evaluator(UNREACHABLE)
+            .arg("-input")
+            .arg(&solution)
+            .arg("-output")
+            .arg(&output),
+    );
     let url = format!("{UNREACHABLE}{}", route(Profile::R2024));
     assert_eq!(
         (code, stdout.as_str(), stderr),
@@ -675,12 +674,14 @@ fn with_no_data_an_official_solution_downloads_it_then_evaluates() {
     // The evaluator runs in the machine's work folder: the shared data may be given relative.
     let solution = std::path::absolute(&row.solution).unwrap();
     let evaluate = |base_url: &str| {
-        run(machine
-            .evaluator(base_url)
-            .arg("-input")
-            .arg(&solution)
-            .arg("-output")
-            .arg(&output))
+        ended(
+            machine
+                .evaluator(base_url)
+                .arg("-input")
+                .arg(&solution)
+                .arg("-output")
+                .arg(&output),
+        )
     };
     let (code, _, stderr) = evaluate(&base_url);
     assert_eq!(code, 0, "{stderr}");
@@ -729,12 +730,14 @@ fn offline_mode_and_the_demo_never_download() {
         if let Some(value) = offline_var {
             command.env("COOKINGBOT_OFFLINE", value);
         }
-        run(command
-            .args(args)
-            .arg("-input")
-            .arg(input)
-            .arg("-output")
-            .arg(&output))
+        ended(
+            command
+                .args(args)
+                .arg("-input")
+                .arg(input)
+                .arg("-output")
+                .arg(&output),
+        )
     };
     // Downloads turned off by the flag or the variable: the plain message.
     for (args, var) in [(&["--offline"][..], None), (&[][..], Some("1"))] {
@@ -761,10 +764,12 @@ fn simulate_without_data_warns_when_the_download_fails_and_shows_the_run() {
     common::require_data!();
     let machine = FreshMachine::new();
     let solution = machine.almond_solution();
-    let (code, stdout, stderr) = run(machine
-        .evaluator(UNREACHABLE)
-        .arg("simulate")
-        .arg(&solution));
+    let (code, stdout, stderr) = ended(
+        machine
+            .evaluator(UNREACHABLE)
+            .arg("simulate")
+            .arg(&solution),
+    );
     assert_eq!(code, 0, "{stderr}");
     assert!(
         stderr.starts_with("warning: no benchmark data for profile 2024 was found (looked in ")
@@ -780,7 +785,9 @@ fn simulate_without_data_warns_when_the_download_fails_and_shows_the_run() {
 
 /// The README's test command, for its conformance binary, in a fresh clone with nothing beside
 /// it: the data of both profiles comes from a local server standing in for GitHub, is
-/// downloaded, verified and installed once, and every reference row passes. The copy is built
+/// downloaded, verified and installed once, and every reference row passes. The copy's build
+/// replaces this run's `conformance` binary, which therefore runs before this one (see
+/// ARCHITECTURE.md, `tests/`). The copy is built
 /// before the server starts, so the server waits only for the downloads.
 #[test]
 fn a_fresh_clone_downloads_the_data_and_passes_the_conformance_tests() {
@@ -815,10 +822,15 @@ fn a_fresh_clone_downloads_the_data_and_passes_the_conformance_tests() {
     );
     assert!(out.status.success(), "{command}\n{stdout}\n{stderr}");
     // Every conformance test ran there (none returned early for lack of data).
-    let conformance =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance.rs"))
-            .unwrap();
-    let tests = conformance.matches("#[test]").count();
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    let tests: usize = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|file| {
+            common::read(&file.unwrap().path())
+                .matches("#[test]")
+                .count()
+        })
+        .sum();
     assert!(
         stdout.contains(&format!("test result: ok. {tests} passed; 0 failed")),
         "{stdout}"

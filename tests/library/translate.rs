@@ -2,7 +2,7 @@
 //! recipes and (when the data is there) on every benchmark recipe, and the `translate`
 //! command.
 
-mod common;
+use crate::common;
 
 use cookingbot::app::data::DataContext;
 use cookingbot::app::outcome::Exit;

@@ -1,6 +1,6 @@
 //! Execution time of the gold networks against the reference's `gold.tsv`, both profiles.
 
-mod common;
+use crate::common;
 
 use common::reference_rows;
 use cookingbot::profile::Profile;

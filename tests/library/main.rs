@@ -1,0 +1,17 @@
+//! The library's layers called directly: the grammar and the language, kitchen data, metrics,
+//! Smatch, translation, and the desktop launcher (with the `gui` feature).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod grammar;
+#[cfg(feature = "gui")]
+mod gui;
+mod kitchen_data;
+mod language;
+mod language_props;
+mod metrics;
+mod smatch;
+mod translate;
+mod translate_llm;
+mod translate_llm_e2e;
