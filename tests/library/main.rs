@@ -12,6 +12,7 @@ mod language;
 mod language_props;
 mod metrics;
 mod smatch;
+mod smatch_exact;
 mod translate;
 mod translate_llm;
 mod translate_llm_e2e;

@@ -249,17 +249,14 @@ fn a_kitchen_of_the_other_profile_or_of_none_is_refused() {
             "error: {of_2023}: not a usable kitchen file: a kitchen of profile 2023, not 2024: pass --reference 2023, or a kitchen of profile 2024\n"
         )
     );
-    let dir = scratch("kitchen-profile");
+    let dir = Scratch::new("kitchen-profile");
     let text = std::fs::read_to_string(kitchens.join("full-kitchen-2024.json")).unwrap();
-    let unnamed = write(
-        &dir,
-        "k.json",
-        &text.replacen("\"profile\": \"2024\",", "", 1),
-    );
+    let unnamed = dir.write("k.json", text.replacen("\"profile\": \"2024\",", "", 1));
+    let unnamed = unnamed.to_str().unwrap();
     let o = run(&[
         "simulate",
         "--kitchen",
-        &unnamed,
+        unnamed,
         &gold("almond-crescent-cookies"),
     ]);
     assert_eq!(o.status.code(), Some(2));

@@ -259,7 +259,7 @@ fn readme_first_command_works_on_a_fresh_clone() {
 fn readme_examples() -> Vec<String> {
     let mut blocks = Vec::new();
     let mut current: Option<String> = None;
-    for line in read("README.md").lines() {
+    for line in common::read(&Path::new(ROOT).join("README.md")).lines() {
         match (&mut current, line) {
             (None, "```sh") => current = Some(String::new()),
             (Some(_), "```") => blocks.extend(current.take()),
@@ -317,7 +317,7 @@ fn every_readme_example_runs_as_written() {
         .count();
     assert!(commands >= 15, "{examples:?}");
     for script in &examples {
-        let o = common::with_data(&mut Command::new("bash"))
+        let o = common::with_data(&mut std::process::Command::new("bash"))
             .env(
                 "COOKINGBOT_BENCHMARK_2023",
                 common::data_dir(Profile::R2023),

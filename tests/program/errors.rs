@@ -982,7 +982,7 @@ fn short_o_is_the_output_of_the_main_command() {
 #[test]
 fn completions_for_bash_are_a_script_bash_can_source() {
     let s = Scratch::new("completions");
-    let o = evaluator(&["completions", "bash"]);
+    let o = run_os(&["completions", "bash"]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     let script = s.write("cookingbot.bash", &o.stdout);
     let sourced = Command::new("bash")
@@ -1000,7 +1000,7 @@ fn completions_for_bash_are_a_script_bash_can_source() {
 
 #[test]
 fn the_manual_page_is_roff_with_every_command() {
-    let o = evaluator(&["manpage"]);
+    let o = run_os(&["manpage"]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(
         o.stdout.contains(".TH cookingbot-evaluator 1"),
@@ -1019,7 +1019,7 @@ fn check_writes_a_json_report_with_located_diagnostics() {
         "bad.solution",
         "(get-kitchen ?kitchen)\n(fetch-and-proportion ?x ?k ?kitchen ?t flour 100 g)\n",
     );
-    let o = evaluator(&[
+    let o = run_os(&[
         OsStr::new("check"),
         OsStr::new("--format"),
         OsStr::new("json"),
@@ -1104,7 +1104,7 @@ fn quiet_leaves_out_the_summary_and_the_signature() {
 fn data_options_go_before_or_after_the_command_and_only_where_data_is_read() {
     let example = demo_example();
     let example = example.to_str().expect("a UTF-8 path");
-    let before = evaluator(&[
+    let before = run_os(&[
         "--benchmark",
         "demo",
         "--reference",
@@ -1112,7 +1112,7 @@ fn data_options_go_before_or_after_the_command_and_only_where_data_is_read() {
         "simulate",
         example,
     ]);
-    let after = evaluator(&[
+    let after = run_os(&[
         "simulate",
         example,
         "--benchmark",
@@ -1122,16 +1122,16 @@ fn data_options_go_before_or_after_the_command_and_only_where_data_is_read() {
     ]);
     assert_eq!((before.code, after.code), (0, 0), "{}", before.stderr);
     assert_eq!(before.stdout, after.stdout);
-    let fetch = evaluator(&["fetch", "--kitchen", "k.json"]);
+    let fetch = run_os(&["fetch", "--kitchen", "k.json"]);
     assert_eq!(fetch.code, 2);
     assert_stderr(
         &fetch,
         &["error: `fetch` reads no benchmark data: --kitchen would do nothing"],
     );
-    let merge = evaluator(&["--benchmark", "demo", "merge", "a.json", "-o", "x.csv"]);
+    let merge = run_os(&["--benchmark", "demo", "merge", "a.json", "-o", "x.csv"]);
     assert_eq!(merge.code, 2);
     assert_stderr(&merge, &["`merge` reads no benchmark data: --benchmark"]);
-    let misplaced = evaluator(&["-input", example, "check", example]);
+    let misplaced = run_os(&["-input", example, "check", example]);
     assert_eq!(misplaced.code, 2);
     assert_stderr(
         &misplaced,
@@ -1141,7 +1141,7 @@ fn data_options_go_before_or_after_the_command_and_only_where_data_is_read() {
 
 #[test]
 fn the_long_version_names_the_commit_and_the_features() {
-    let o = evaluator(&["--version"]);
+    let o = run_os(&["--version"]);
     assert_eq!(o.code, 0);
     let line = o.stdout.trim_end();
     let rest = line
@@ -1173,7 +1173,7 @@ fn every_command_that_writes_takes_short_o() {
         "Ingredients:\n200 g flour\n2 eggs\n300 ml milk\n\nInstructions:\n1. Mix the flour, eggs and milk in a bowl.\n",
     );
     let runs = [
-        evaluator(&[
+        run_os(&[
             "--benchmark",
             "demo",
             "report",
@@ -1181,7 +1181,7 @@ fn every_command_that_writes_takes_short_o() {
             "-o",
             report.to_str().unwrap(),
         ]),
-        evaluator(&[
+        run_os(&[
             "--benchmark",
             "demo",
             "compare",
@@ -1192,7 +1192,7 @@ fn every_command_that_writes_takes_short_o() {
             "-o",
             compared.to_str().unwrap(),
         ]),
-        evaluator(&[
+        run_os(&[
             "translate",
             recipe.to_str().unwrap(),
             "-o",

@@ -1,7 +1,7 @@
 //! Exact Smatch (`--smatch-exact`) against an independent exact solver written here from the
 //! Smatch definition, on pairs generated from the benchmark's gold networks.
 
-mod common;
+use crate::common;
 
 use cookingbot::language::ast::{Arg, Predicate};
 use cookingbot::metrics::smatch::{SmatchConfig, Triples, format_score, smatch, triples};
