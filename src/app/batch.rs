@@ -2,7 +2,7 @@
 //! recipe, or one for a file refused before scoring), dealing the units to a shard and scoring
 //! them in parallel. Results come back in the batch's order whatever the number of threads.
 
-use crate::app::check::read_solution_text;
+use crate::app::check::{STDIN, read_solution_text};
 use crate::app::outcome::AppError;
 use crate::evaluate::{Evaluator, Refusal};
 use crate::language::ast::Recipe;
@@ -14,13 +14,15 @@ use crate::report::{MetricSet, RecipeResult};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// The solution files the inputs name, in order: a file as given; for a directory, every
-/// `*.solution` file below it, sorted by path. `Err` names an input that does not exist or a
-/// batch with no file at all.
-pub fn solution_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, AppError> {
+/// The solution files the inputs name, in order: a file as given (`-`: standard input); for a
+/// directory, every `*.solution` file below it, sorted by path. A file named twice (given and
+/// found in a folder given too, say) is scored once, with a warning on `err`. `Err` names an
+/// input that does not exist or a batch with no file at all.
+pub fn solution_files(inputs: &[PathBuf], err: &mut dyn Write) -> Result<Vec<PathBuf>, AppError> {
     let mut files = Vec::new();
     for input in inputs {
         if input.is_dir() {
@@ -37,7 +39,7 @@ pub fn solution_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, AppError> {
             }
             found.sort();
             files.extend(found);
-        } else if input.exists() {
+        } else if input.exists() || input.as_path() == Path::new(STDIN) {
             files.push(input.clone());
         } else {
             return Err(AppError::File {
@@ -46,6 +48,31 @@ pub fn solution_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, AppError> {
             });
         }
     }
+    let mut seen = HashMap::new();
+    files.retain(|f| {
+        let Ok(real) = std::fs::canonicalize(f) else {
+            return true;
+        };
+        match seen.get(&real) {
+            Some(first) => {
+                let also = if first == f {
+                    String::new()
+                } else {
+                    format!(" (also as {})", first.display())
+                };
+                let _ = writeln!(
+                    err,
+                    "warning: {} is named twice{also}; it is scored once",
+                    f.display()
+                );
+                false
+            }
+            None => {
+                seen.insert(real, f.clone());
+                true
+            }
+        }
+    });
     if files.is_empty() {
         let names: Vec<String> = inputs.iter().map(|i| i.display().to_string()).collect();
         return Err(AppError::Options(format!(

@@ -52,6 +52,9 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 pub fn read_solution_text(path: &Path) -> Result<String, InputError> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
+    if path == Path::new(STDIN) {
+        return stdin_text();
+    }
     let cannot_read = |source| InputError::Unreadable {
         path: path.to_owned(),
         source,
@@ -77,6 +80,39 @@ pub fn read_solution_text(path: &Path) -> Result<String, InputError> {
     file.take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(cannot_read)?;
+    decode(path, bytes)
+}
+
+/// `-` as an input: the solution on standard input.
+pub const STDIN: &str = "-";
+
+/// Standard input, read once (to its end or the size limit): a run reads its solution more than
+/// once (to check it, to find its data, to score it), and standard input can be read only once.
+fn stdin_text() -> Result<String, InputError> {
+    use std::io::Read;
+    static READ: std::sync::OnceLock<Result<Vec<u8>, (std::io::ErrorKind, String)>> =
+        std::sync::OnceLock::new();
+    let read = READ.get_or_init(|| {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map(|_| bytes)
+            .map_err(|e| (e.kind(), e.to_string()))
+    });
+    match read {
+        Ok(bytes) => decode(Path::new(STDIN), bytes.clone()),
+        Err((kind, reason)) => Err(InputError::Unreadable {
+            path: STDIN.into(),
+            source: std::io::Error::new(*kind, reason.clone()),
+        }),
+    }
+}
+
+/// A solution's bytes as text: refused over the size limit, with a NUL byte (a binary file) or
+/// when not UTF-8, each located.
+fn decode(path: &Path, bytes: Vec<u8>) -> Result<String, InputError> {
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(too_large(path, bytes.len() as u64));
     }

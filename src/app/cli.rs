@@ -61,8 +61,9 @@ struct ConsoleArgs {
 /// are accepted with one dash, as the reference takes them.
 #[derive(Args)]
 struct EvaluateArgs {
-    /// A .solution file, or a directory searched for *.solution files; repeat for a batch
-    /// (scored in parallel; reports gain a file column).
+    /// A .solution file (- for standard input), or a directory searched for *.solution files;
+    /// repeat for a batch (scored in parallel; reports gain a file column; a file named twice
+    /// is scored once).
     #[arg(long)]
     input: Vec<PathBuf>,
     /// The file to write (parent directories are created), or - for standard output.

@@ -217,7 +217,7 @@ fn system_scores(
     system: &Path,
     err: &mut dyn Write,
 ) -> Result<Vec<Vec<Option<f64>>>, String> {
-    let files = batch::solution_files(std::slice::from_ref(&system.to_path_buf()))
+    let files = batch::solution_files(std::slice::from_ref(&system.to_path_buf()), err)
         .map_err(|e| e.to_string())?;
     let run = Run {
         evaluator,

@@ -122,7 +122,7 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         return Ok(Exit::Success);
     }
     check_options(opts).map_err(AppError::Options)?;
-    let files = batch::solution_files(&opts.inputs)?;
+    let files = batch::solution_files(&opts.inputs, err)?;
     if opts.output != Path::new(STDOUT) {
         report::refuse_input_as_output(&opts.output, inputs_read(opts, &files))?;
     }

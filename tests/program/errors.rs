@@ -1208,3 +1208,60 @@ fn every_command_that_writes_takes_short_o() {
         );
     }
 }
+
+#[test]
+fn a_solution_on_standard_input_scores_as_the_file_does() {
+    use std::io::Write as _;
+    let example = demo_example();
+    let from_file = on_demo_example(&[OsStr::new("-o"), OsStr::new("-")]);
+    let mut child = common::evaluator()
+        .args(["--benchmark", "demo", "-input", "-", "-output", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let text = std::fs::read(&example).expect("the demo example");
+    child
+        .stdin
+        .take()
+        .expect("a pipe")
+        .write_all(&text)
+        .expect("written");
+    let piped = child.wait_with_output().expect("the run ends");
+    assert_eq!(piped.status.code(), Some(0), "{}", String::from_utf8_lossy(&piped.stderr));
+    assert_eq!((from_file.code, String::from_utf8_lossy(&piped.stdout)), (0, from_file.stdout.into()));
+}
+
+#[test]
+fn a_file_named_twice_is_scored_once_with_a_warning() {
+    let s = Scratch::new("twice");
+    let folder = s.path("solutions");
+    std::fs::create_dir(&folder).expect("a folder");
+    let file = folder.join("demo.solution");
+    std::fs::copy(demo_example(), &file).expect("copied");
+    let out = s.path("results.csv");
+    let o = run_os(&[
+        OsStr::new("--benchmark"),
+        OsStr::new("demo"),
+        OsStr::new("--input"),
+        file.as_os_str(),
+        OsStr::new("--input"),
+        folder.as_os_str(),
+        OsStr::new("-o"),
+        out.as_os_str(),
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_stderr(
+        &o,
+        &[&format!(
+            "warning: {} is named twice; it is scored once",
+            file.display()
+        )],
+    );
+    let csv = std::fs::read_to_string(&out).expect("results written");
+    let rows = csv.lines().filter(|l| !l.starts_with('#') && !l.starts_with("file,")).count();
+    let once = on_demo_example(&[OsStr::new("-o"), OsStr::new("-")]);
+    let recipes = once.stdout.lines().count() - 1;
+    assert_eq!(rows, recipes, "{csv}");
+}
