@@ -48,7 +48,7 @@ pub fn solution_files(inputs: &[PathBuf], err: &mut dyn Write) -> Result<Vec<Pat
             });
         }
     }
-    let mut seen = HashMap::new();
+    let mut seen: HashMap<PathBuf, PathBuf> = HashMap::new();
     files.retain(|f| {
         let Ok(real) = std::fs::canonicalize(f) else {
             return true;

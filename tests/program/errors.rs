@@ -1229,8 +1229,16 @@ fn a_solution_on_standard_input_scores_as_the_file_does() {
         .write_all(&text)
         .expect("written");
     let piped = child.wait_with_output().expect("the run ends");
-    assert_eq!(piped.status.code(), Some(0), "{}", String::from_utf8_lossy(&piped.stderr));
-    assert_eq!((from_file.code, String::from_utf8_lossy(&piped.stdout)), (0, from_file.stdout.into()));
+    assert_eq!(
+        piped.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+    assert_eq!(
+        (from_file.code, String::from_utf8_lossy(&piped.stdout)),
+        (0, from_file.stdout.into())
+    );
 }
 
 #[test]
@@ -1260,7 +1268,10 @@ fn a_file_named_twice_is_scored_once_with_a_warning() {
         )],
     );
     let csv = std::fs::read_to_string(&out).expect("results written");
-    let rows = csv.lines().filter(|l| !l.starts_with('#') && !l.starts_with("file,")).count();
+    let rows = csv
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("file,"))
+        .count();
     let once = on_demo_example(&[OsStr::new("-o"), OsStr::new("-")]);
     let recipes = once.stdout.lines().count() - 1;
     assert_eq!(rows, recipes, "{csv}");
