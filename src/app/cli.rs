@@ -550,22 +550,19 @@ impl Cli {
                 } else {
                     out
                 };
-                command.run(self.data, quiet, out, err)
+                command.run(Session(self.data, quiet, out, err))
             }
-            None => self.evaluate.run(self.data, quiet, out, err),
+            None => self.evaluate.run(Session(self.data, quiet, out, err)),
         }
     }
 }
 
+/// What every command runs with: its data, `--quiet`, standard output and standard error.
+struct Session<'a>(DataContext, bool, &'a mut dyn Write, &'a mut dyn Write);
+
 impl EvaluateArgs {
     /// The reference's invocation, and the HTML view `-show-output t` asks for.
-    fn run(
-        self,
-        data: DataContext,
-        quiet: bool,
-        out: &mut dyn Write,
-        err: &mut dyn Write,
-    ) -> Outcome {
+    fn run(self, Session(data, quiet, out, err): Session<'_>) -> Outcome {
         let output = match (self.input.is_empty(), self.output) {
             (false, Some(output)) => output,
             (no_input, output) => {
@@ -615,13 +612,7 @@ impl EvaluateArgs {
 }
 
 impl Command {
-    fn run(
-        self,
-        data: DataContext,
-        quiet: bool,
-        out: &mut dyn Write,
-        err: &mut dyn Write,
-    ) -> Outcome {
+    fn run(self, Session(data, quiet, out, err): Session<'_>) -> Outcome {
         match self {
             Command::Completions { shell } => {
                 let mut bytes = Vec::new();
