@@ -88,19 +88,19 @@ struct EvaluateArgs {
     fail_under: FailUnder,
     /// Score only shard I of N of the batch's recipes (round-robin); needs --format json and
     /// writes the shard's results for `merge`.
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    #[arg(long, help_heading = "Batches", value_name = "I/N", value_parser = parse_shard)]
     shard: Option<Shard>,
     /// Prove the Smatch optimum: colour refinement, then branch and bound (notes on stderr
     /// where hill-climbing fell short). A search over its node budget, or over 4,000,000 test ×
     /// gold node pairs, stays unproven (`proven: false` in JSON, with the `bound` it reached).
-    #[arg(long)]
+    #[arg(long, help_heading = "Smatch")]
     smatch_exact: bool,
     /// First run of the reference's smatch.py to replay (Python's `random` seeded with
     /// 1000 + SEED); the value most of three runs (SEED, SEED+1, SEED+2) print is reported.
-    #[arg(long, default_value_t = SmatchConfig::default().seed)]
+    #[arg(long, help_heading = "Smatch", default_value_t = SmatchConfig::default().seed)]
     smatch_seed: u64,
     /// Smatch's random restarts after the smart start.
-    #[arg(long, default_value_t = SmatchConfig::default().restarts)]
+    #[arg(long, help_heading = "Smatch", default_value_t = SmatchConfig::default().restarts)]
     smatch_restarts: usize,
     /// Seconds one recipe's simulation may take; a recipe over it is refused (no hang).
     #[arg(long, value_name = "SECONDS", default_value_t = crate::simulation::DEFAULT_TIME_BUDGET.as_secs())]
@@ -207,6 +207,9 @@ enum CheckFormat {
 #[derive(Subcommand)]
 enum Command {
     /// Report every problem in .solution files (exit 1 on errors, 2 on unreadable files).
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator check my.solution\n  cookingbot-evaluator check --format json submissions/*.solution > diagnostics.json\n  cookingbot-evaluator --benchmark demo check examples/demo-mistake.solution"
+    )]
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -221,11 +224,17 @@ enum Command {
     },
     /// Print a shell's completion script, generated from this program's options:
     /// `source <(cookingbot-evaluator completions bash)`.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator completions zsh > ~/.zfunc/_cookingbot-evaluator\n  source <(cookingbot-evaluator completions bash)"
+    )]
     Completions { shell: clap_complete::Shell },
     /// Print the manual page (roff), generated from this program's options:
     /// `cookingbot-evaluator manpage > cookingbot-evaluator.1`.
     Manpage,
     /// Print a recipe's dependency graph in Graphviz DOT.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator graph my.solution | dot -Tsvg > network.svg\n  cookingbot-evaluator graph my.solution --recipe cole-slaw"
+    )]
     Graph {
         file: PathBuf,
         /// The recipe to draw (default: the first in the file).
@@ -237,6 +246,9 @@ enum Command {
     /// the last action whose output no other action uses. Exit 1 where the reference's
     /// simulation crashes, or where its dish approximation score fails (the evaluator refuses
     /// such a file; the run is shown without a final dish).
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator simulate my.solution\n  cookingbot-evaluator simulate my.solution --recipe cole-slaw --trace\n  cookingbot-evaluator simulate my.solution --json > run.json"
+    )]
     Simulate {
         file: PathBuf,
         /// The recipe to run (default: the first in the file).
@@ -251,6 +263,9 @@ enum Command {
     },
     /// Download the benchmark data of the reference profile (or of both with `--all`), verify
     /// every file against the project's SHA-256 sums and install it where evaluation finds it.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator fetch\n  cookingbot-evaluator fetch --all\n  cookingbot-evaluator fetch --reference 2023 --from recipe-execution-benchmark.tar.gz"
+    )]
     Fetch {
         /// Fetch the data of both profiles.
         #[arg(long)]
@@ -266,6 +281,9 @@ enum Command {
     },
     /// Combine the shard reports of one batch (`--shard I/N --format json`) into exactly what
     /// one run over the whole batch writes.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator merge shard-*.json -o results.csv\n  cookingbot-evaluator merge shard-*.json -o summary.md --format markdown --fail-under goal-condition-success=0.8"
+    )]
     Merge {
         #[arg(required = true)]
         shards: Vec<PathBuf>,
@@ -282,6 +300,9 @@ enum Command {
     /// without execution scores 0) with its 95 % bootstrap interval and coverage, and against
     /// the baseline the difference with its paired-bootstrap interval, the paired bootstrap
     /// and approximate-randomization p-values and the per-recipe wins/ties/losses.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator compare baseline/ system-a/ system-b/\n  cookingbot-evaluator compare baseline/ system-a/ --format html -o leaderboard.html\n  cookingbot-evaluator compare baseline/ system-a/ --metrics smatch-score,dish-approximation-score --seed 7"
+    )]
     Compare {
         baseline: PathBuf,
         #[arg(required = true)]
@@ -307,6 +328,9 @@ enum Command {
     },
     /// Evaluate and write a self-contained HTML page showing why each recipe scored as it did:
     /// metrics, network graph, execution timeline, goals reached and missed, dish vs gold.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator report my.solution --open\n  cookingbot-evaluator report my.solution --recipe cole-slaw -o cole-slaw.html --ci"
+    )]
     Report {
         file: PathBuf,
         /// Only this recipe (default: every recipe in the file).
@@ -345,6 +369,9 @@ enum Command {
     },
     /// Translate recipe text (benchmark XML, plain text, or an HTML page with a schema.org
     /// Recipe in JSON-LD) into a checked network.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator translate recipe.txt -o recipe.solution\n  cookingbot-evaluator translate page.html --format json\n  cookingbot-evaluator translate recipe.txt --translator llm --llm-url http://localhost:8080/v1 --fallback rules"
+    )]
     Translate {
         input: PathBuf,
         /// The .solution file to write (default: standard output).
@@ -369,6 +396,9 @@ enum Command {
     Mcp,
     /// Translate every benchmark recipe's text and score the translations against the gold
     /// networks: a table per recipe, the mean of each metric and pass@k.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator benchmark --out baseline\n  cookingbot-evaluator benchmark --translator llm --llm-url http://localhost:8080/v1 --samples 5 --out llm-run"
+    )]
     Benchmark {
         #[arg(long, value_enum, default_value = "rules")]
         translator: TranslatorKind,

@@ -31,6 +31,7 @@ fn says_yes(value: &str) -> bool {
 /// kitchen state and whether missing data may be downloaded. Declared once for every command
 /// of the command line, and built directly by the launcher and the Python package.
 #[derive(Args, Clone, Debug, Default)]
+#[command(next_help_heading = "Data")]
 pub struct DataContext {
     /// Reference version to reproduce: 2024 (Babel HEAD, official benchmark data) or 2023
     /// (the documented January 2023 release).

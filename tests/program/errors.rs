@@ -1276,3 +1276,28 @@ fn a_file_named_twice_is_scored_once_with_a_warning() {
     let recipes = once.stdout.lines().count() - 1;
     assert_eq!(rows, recipes, "{csv}");
 }
+
+#[test]
+fn every_command_has_examples_in_its_help() {
+    for command in [
+        "check",
+        "graph",
+        "simulate",
+        "fetch",
+        "merge",
+        "compare",
+        "report",
+        "translate",
+        "benchmark",
+        "completions",
+    ] {
+        let o = run_os(&[command, "--help"]);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        assert!(
+            o.stdout
+                .contains(&format!("\nExamples:\n  cookingbot-evaluator {command}")),
+            "{command}: {}",
+            o.stdout
+        );
+    }
+}
