@@ -114,22 +114,14 @@ fn escape(text: &str) -> String {
     escape_text(text).replace('\n', "&#10;")
 }
 
-/// Text for an XML element.
+/// Text for an XML element: the page's escaping (its markup characters are XML's too), without
+/// the control characters XML 1.0 cannot hold.
 fn escape_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\r' | '\n' => out.push(c),
-            c if (c as u32) < 0x20 => {}
-            c => out.push(c),
-        }
-    }
-    out
+    let held: String = text
+        .chars()
+        .filter(|&c| matches!(c, '\t' | '\r' | '\n') || (c as u32) >= 0x20)
+        .collect();
+    crate::report::html::escape(&held)
 }
 
 #[cfg(test)]
