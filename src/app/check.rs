@@ -203,15 +203,16 @@ pub fn check_files(
         let text = match read_solution_text(path) {
             Ok(t) => t,
             Err(e) => {
-                if !opts.json {
+                unreadable += 1;
+                if opts.json {
+                    checked.push(FileCheck {
+                        file: name,
+                        unreadable: Some(e.to_string()),
+                        diagnostics: Vec::new(),
+                    });
+                } else {
                     let _ = writeln!(err, "error: {e}");
                 }
-                unreadable += 1;
-                checked.push(FileCheck {
-                    file: name,
-                    unreadable: Some(e.to_string()),
-                    diagnostics: Vec::new(),
-                });
                 continue;
             }
         };

@@ -24,15 +24,6 @@ impl Exit {
     pub fn code(self) -> u8 {
         self as u8
     }
-
-    /// The worse of two outcomes, for commands that go on after a failure.
-    pub fn max(self, other: Exit) -> Exit {
-        if other.code() > self.code() {
-            other
-        } else {
-            self
-        }
-    }
 }
 
 impl From<Exit> for std::process::ExitCode {
