@@ -115,7 +115,9 @@ fn find(profile: Profile) -> Result<PathBuf, String> {
         offline: cookingbot::app::data::offline_from_env(),
     };
     match cookingbot::app::data::locate(request, || true, &mut std::io::stderr()) {
-        Ok(DataSource::Folder(dir)) => Ok(dir),
+        // Absolute, so that runs started in another folder (a scratch folder, the README's
+        // examples) find it too when COOKINGBOT_BENCHMARK is relative, as `.ci/run` sets it.
+        Ok(DataSource::Folder(dir)) => Ok(std::path::absolute(&dir).unwrap_or(dir)),
         Ok(DataSource::Demo) => Err("the demo is not the benchmark".into()),
         Err(e) => {
             let why = e.to_string();
