@@ -409,7 +409,8 @@ enum Command {
         #[arg(long, default_value_t = 0.9)]
         pass_threshold: f32,
         /// Folder for baseline-<translator>.csv and .md (created; the committed baselines are
-        /// regenerated with `--out docs`).
+        /// regenerated with `--out docs`) and samples/<recipe>/<k>.solution + <k>.json, every
+        /// sample with its provenance and notes (k from 0; the folder is replaced whole).
         #[arg(long, default_value = "cookingbot-baseline")]
         out: PathBuf,
         #[command(flatten)]
