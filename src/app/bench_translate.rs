@@ -1,6 +1,6 @@
 //! `benchmark`: translate every benchmark recipe's text, score each translation against its
 //! gold network with the four metrics, and write the table (CSV and markdown) with the mean of
-//! each metric and pass@k over K samples.
+//! each metric and pass@k over K samples, and every sample with what it was made from.
 
 use super::data::{self, DataContext};
 use super::outcome::{AppError, Exit, Outcome};
@@ -8,11 +8,15 @@ use crate::benchmark::{self, DataSource};
 use crate::evaluate::Evaluator;
 use crate::language::diagnostic::terminal_safe;
 use crate::metrics::corpus::corpus_mean;
+use crate::report::batch::{Mean, means};
+use crate::report::json::pretty;
+use crate::report::model::RecipeReport;
 use crate::report::{Metric, MetricSet, RecipeResult, write_atomically};
-use crate::translate::{Translator, recipe_text};
+use crate::translate::{Provenance, Translation, Translator, recipe_text};
+use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Component, Path, PathBuf};
 
 pub struct BenchOptions {
     pub data: DataContext,
@@ -20,7 +24,7 @@ pub struct BenchOptions {
     pub samples: usize,
     /// A sample passes when its dish approximation score is at least this.
     pub pass_threshold: f32,
-    /// Folder for `baseline-<translator>.csv` and `.md`.
+    /// Folder for `baseline-<translator>.csv` and `.md` and the `samples` folder.
     pub out: PathBuf,
 }
 
@@ -30,6 +34,32 @@ struct Row {
     passed: usize,
     /// Why the first sample has no scores (translation or evaluation refused).
     problem: Option<String>,
+}
+
+/// What is stored of one sample: `samples/<recipe>/<k>.solution` (when a network came out)
+/// and, beside it, `<k>.json`, this record, so that the network can be re-scored and audited.
+struct Sample {
+    recipe: String,
+    index: usize,
+    solution: Option<String>,
+    record: String,
+}
+
+/// The `<k>.json` beside a sample: how it was made and what the checker said of it.
+#[derive(Serialize)]
+struct SampleRecord<'a> {
+    recipe: &'a str,
+    /// 0-based, as the translator's `sample` (the LLM's seed).
+    sample: usize,
+    translator: &'a str,
+    /// The program that translated and scored it (version, commit, features).
+    version: &'static str,
+    #[serde(flatten)]
+    provenance: Provenance,
+    /// What the translator left out or repaired, located where it can be.
+    notes: &'a [String],
+    /// Why the sample has no scores: the translation or the evaluation was refused.
+    problem: Option<&'a str>,
 }
 
 /// Run the benchmark with a translator; the table on `out`, files under `opts.out`.
@@ -55,6 +85,7 @@ pub fn run(
         .into_iter()
         .fold(MetricSet::empty(), MetricSet::with);
     let mut rows = Vec::new();
+    let mut samples = Vec::new();
     for entry in benchmark::manifest(opts.data.profile).recipes {
         let text = recipe_text::read(&root.join(&entry.recipe_text))
             .map_err(|e| AppError::Failed(e.to_string()))?;
@@ -78,6 +109,7 @@ pub fn run(
                 t => t,
             };
             let scored = translated
+                .as_ref()
                 .map_err(|e| terminal_safe(&e.message).into_owned())
                 .and_then(|t| {
                     evaluator
@@ -85,6 +117,22 @@ pub fn run(
                         .map_err(|r| r.message)
                 })
                 .and_then(|mut results| results.pop().ok_or_else(|| "no network".into()));
+            let translation = translated.ok();
+            let record = SampleRecord {
+                recipe: &entry.id,
+                sample,
+                translator: translator.name(),
+                version: env!("COOKINGBOT_LONG_VERSION"),
+                provenance: translator.provenance(&text, sample),
+                notes: translation.as_ref().map_or(&[], |t| &t.notes),
+                problem: scored.as_ref().err().map(String::as_str),
+            };
+            samples.push(Sample {
+                recipe: entry.id.clone(),
+                index: sample,
+                record: pretty(&record),
+                solution: translation.map(|t: Translation| t.solution),
+            });
             match scored {
                 Ok(result) => {
                     if result
@@ -111,7 +159,58 @@ pub fn run(
         write_atomically(&path, body.as_bytes())
             .map_err(|source| AppError::Write { path, source })?;
     }
+    store_samples(&opts.out, &samples)?;
     Ok(Exit::Success)
+}
+
+/// Replace `out/samples` with this run's samples as a whole: they are written into a new
+/// folder beside it, which then takes its place, so the folder never mixes two runs.
+fn store_samples(out: &Path, samples: &[Sample]) -> Result<(), AppError> {
+    let write_error = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| AppError::Write { path, source }
+    };
+    std::fs::create_dir_all(out).map_err(write_error(out))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".samples-")
+        .tempdir_in(out)
+        .map_err(write_error(out))?;
+    for s in samples {
+        if !is_one_name(&s.recipe) {
+            return Err(AppError::Failed(format!(
+                "recipe id `{}` cannot name a folder of samples",
+                terminal_safe(&s.recipe)
+            )));
+        }
+        let stem = staging.path().join(&s.recipe).join(s.index.to_string());
+        let mut files = vec![(stem.with_extension("json"), s.record.as_str())];
+        files.extend(
+            s.solution
+                .as_deref()
+                .map(|t| (stem.with_extension("solution"), t)),
+        );
+        for (path, body) in files {
+            write_atomically(&path, body.as_bytes()).map_err(write_error(&path))?;
+        }
+    }
+    let target = out.join("samples");
+    if target.exists() {
+        std::fs::remove_dir_all(&target).map_err(write_error(&target))?;
+    }
+    let staged = staging.keep();
+    std::fs::rename(&staged, &target).map_err(|source| {
+        let _ = std::fs::remove_dir_all(&staged);
+        AppError::Write {
+            path: target.clone(),
+            source,
+        }
+    })
+}
+
+/// Whether `id` is one plain path component (no separator, not `.` or `..`).
+fn is_one_name(id: &str) -> bool {
+    let mut components = Path::new(id).components();
+    matches!(components.next(), Some(Component::Normal(_))) && components.next().is_none()
 }
 
 /// pass@k with n samples of which c passed (the unbiased estimator 1 − C(n−c,k)/C(n,k)).
@@ -128,27 +227,33 @@ pub fn pass_at_k(n: usize, c: usize, k: usize) -> f64 {
 
 const COLUMNS: [Metric; 4] = Metric::ALL;
 
-/// The means: scores follow the corpus NIL policy (`metrics::corpus`: a missing value counts
-/// as 0); the time averages the recipes that have one.
-fn means(rows: &[Row], samples: usize) -> ([f64; 4], usize, f64) {
-    let n = rows.len().max(1) as f64;
-    let score = |value: fn(&Row) -> Option<f64>| {
-        corpus_mean(&rows.iter().map(value).collect::<Vec<_>>()).mean
-    };
-    let smatch = score(|r| r.result.smatch.as_ref().map(|s| s.f_score));
-    let gcs = score(|r| r.result.goal_condition_success.map(|g| g.to_f64()));
-    let dish = score(|r| r.result.dish_approximation_score.map(f64::from));
-    let times: Vec<f64> = rows
+/// The summary every report prints (`report::batch::means`: a score without a value counts as
+/// 0, the time averages the recipes that have one) over the rows' first samples, and the mean
+/// pass@k.
+fn summary(rows: &[Row], samples: usize) -> (Vec<Mean>, f64) {
+    let metrics = COLUMNS
+        .into_iter()
+        .fold(MetricSet::empty(), MetricSet::with);
+    let reports: Vec<RecipeReport> = rows
         .iter()
-        .filter_map(|r| r.result.execution_time.map(|t| t.to_f64()))
+        .map(|r| RecipeReport::new(&r.result, &metrics))
         .collect();
-    let time = times.iter().sum::<f64>() / times.len().max(1) as f64;
-    let pass = rows
+    let means = means(&reports.iter().collect::<Vec<_>>(), &metrics, None);
+    let pass: Vec<Option<f64>> = rows
         .iter()
-        .map(|r| pass_at_k(samples, r.passed, samples))
-        .sum::<f64>()
-        / n;
-    ([smatch, gcs, dish, time], times.len(), pass)
+        .map(|r| Some(pass_at_k(samples, r.passed, samples)))
+        .collect();
+    (means, corpus_mean(&pass).mean)
+}
+
+/// A mean as the tables print it: three decimals for a score, one for the time, NIL when no
+/// recipe has a value.
+fn mean_cell(m: &Mean) -> String {
+    match (m.mean, m.metric) {
+        (None, _) => "NIL".into(),
+        (Some(v), Metric::ExecutionTime) => format!("{v:.1}"),
+        (Some(v), _) => format!("{v:.3}"),
+    }
 }
 
 fn markdown(rows: &[Row], name: &str, opts: &BenchOptions) -> String {
@@ -173,11 +278,16 @@ fn markdown(rows: &[Row], name: &str, opts: &BenchOptions) -> String {
             cells.join(" | ")
         );
     }
-    let (m, timed, pass) = means(rows, k);
+    let (means, pass) = summary(rows, k);
+    let cells: Vec<String> = means.iter().map(mean_cell).collect();
+    let timed = means
+        .iter()
+        .find(|m| m.metric == Metric::ExecutionTime)
+        .map_or(0, |m| m.with_value);
     let _ = writeln!(
         s,
-        "| **mean** | {:.3} | {:.3} | {:.3} | {:.1} ({timed} recipes) | | {pass:.3} |",
-        m[0], m[1], m[2], m[3]
+        "| **mean** | {} ({timed} recipes) | | {pass:.3} |",
+        cells.join(" | ")
     );
     let problems: Vec<&Row> = rows.iter().filter(|r| r.problem.is_some()).collect();
     if !problems.is_empty() {
@@ -212,11 +322,8 @@ fn csv(rows: &[Row], opts: &BenchOptions) -> String {
     for (id, cells, passed, pass) in printed(rows, k) {
         let _ = writeln!(s, "{id},{},{passed},{k},{pass}", cells.join(","));
     }
-    let (m, _, pass) = means(rows, k);
-    let _ = writeln!(
-        s,
-        "mean,{:.3},{:.3},{:.3},{:.1},,{k},{pass:.3}",
-        m[0], m[1], m[2], m[3]
-    );
+    let (means, pass) = summary(rows, k);
+    let cells: Vec<String> = means.iter().map(mean_cell).collect();
+    let _ = writeln!(s, "mean,{},,{k},{pass:.3}", cells.join(","));
     s
 }

@@ -409,7 +409,8 @@ enum Command {
         #[arg(long, default_value_t = 0.9)]
         pass_threshold: f32,
         /// Folder for baseline-<translator>.csv and .md (created; the committed baselines are
-        /// regenerated with `--out docs`).
+        /// regenerated with `--out docs`) and samples/<recipe>/<k>.solution + <k>.json, every
+        /// sample with its provenance and notes (k from 0; the folder is replaced whole).
         #[arg(long, default_value = "cookingbot-baseline")]
         out: PathBuf,
         #[command(flatten)]
@@ -459,8 +460,9 @@ fn demo_recipes(
 /// Open the launcher; where no window can be opened, say why and how to use the command line.
 #[cfg(feature = "gui")]
 fn launch(settings: crate::gui::Settings) -> Outcome {
-    crate::gui::run(settings)
-        .map_err(|e| AppError::Failed(format!("cannot open the launcher window: {e}\n{USAGE}")))?;
+    crate::gui::run(settings).map_err(|e| {
+        AppError::Failed(format!("cannot open the launcher window: {e}\n{}", usage()))
+    })?;
     Ok(Exit::Success)
 }
 
@@ -481,7 +483,28 @@ Exit status:
   2  the input, the data, the options or the output could not be used (usage errors too); nothing
      was written";
 
-const USAGE: &str = "usage: cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output RESULTS.csv [-metrics ...] [--format csv|json|junit|markdown] [--fail-under METRIC=VALUE] [--shard I/N] [--ci [--bootstrap N] [--seed S]]\n       cookingbot-evaluator merge SHARD.json... -o OUT [--format csv|json|junit|markdown]\n       cookingbot-evaluator simulate FILE [--recipe ID] [--trace] [--json]\n       cookingbot-evaluator check FILE...\n       cookingbot-evaluator compare BASELINE SYSTEM... [-o OUT] [--format text|csv|json|markdown|html] [--bootstrap N] [--seed S]\n       cookingbot-evaluator report FILE [--recipe ID] [-o OUT.html] [--open] [--ci]\n       cookingbot-evaluator --help";
+/// The usage printed where the command line was not understood or no window could open: the
+/// reference's invocation, then every command's usage rendered from the parser's definition,
+/// so that a new command is listed without anyone adding it here.
+pub fn usage() -> String {
+    let mut cli = command();
+    cli.build();
+    let commands = cli
+        .get_subcommands_mut()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| c.render_usage().to_string());
+    let mut lines = vec![
+        "cookingbot-evaluator -input FILE.solution|DIR [-input ...] -output FILE [OPTIONS]"
+            .to_string(),
+    ];
+    lines.extend(commands.map(|u| u.trim_start_matches("Usage: ").trim_end().to_string()));
+    format!("usage: {}", lines.join("\n       "))
+}
+
+/// The command line's definition (options, commands, help), as clap builds it.
+pub fn command() -> clap::Command {
+    Cli::command()
+}
 
 /// Run the command line on `args` (the program name first, as `std::env::args_os` gives it)
 /// in this process, and return its exit status: the binary, the Python package's
@@ -602,7 +625,8 @@ impl EvaluateArgs {
                     _ => "-output FILE (or -o FILE; - for standard output)",
                 };
                 return Err(AppError::Options(format!(
-                    "the evaluation needs {missing}\n{USAGE}"
+                    "the evaluation needs {missing}\n{}",
+                    usage()
                 )));
             }
         };

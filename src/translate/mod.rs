@@ -15,6 +15,7 @@ use crate::language::parse::parse;
 use crate::language::validate::{Validator, check};
 use crate::simulation::{Execution, Model};
 use recipe_text::RecipeText;
+use serde::Serialize;
 use std::fmt;
 
 /// A translated recipe: the `.solution` entry and what the translator could not do.
@@ -62,9 +63,22 @@ impl fmt::Display for TranslateError {
 
 impl std::error::Error for TranslateError {}
 
+/// How a translation is made, recorded beside a stored sample (`benchmark --out`) so that it
+/// can be audited: which model was asked and a digest of exactly what the translator read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Provenance {
+    /// The model asked, for a translator that asks one.
+    pub model: Option<String>,
+    /// What `input_sha256` is the digest of.
+    pub input: &'static str,
+    pub input_sha256: String,
+}
+
 /// Recipe text in, network out.
 pub trait Translator {
     fn name(&self) -> &str;
+    /// How this translator makes sample `sample` of `recipe` (computed without translating).
+    fn provenance(&self, recipe: &RecipeText, sample: usize) -> Provenance;
     /// Translate one recipe; `sample` numbers repeated attempts (a sampling translator
     /// varies its output by it, a deterministic one ignores it).
     fn translate(

@@ -2,7 +2,11 @@
 //! a benchmark recipe XML file, a plain-text file or a web page carrying a schema.org `Recipe`
 //! in JSON-LD.
 
+use quick_xml::escape::{resolve_html5_entity, unescape_with};
+use quick_xml::events::{BytesRef, Event};
+use quick_xml::reader::Reader;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::fmt;
 use std::path::Path;
 
@@ -66,72 +70,117 @@ pub fn from_text(text: &str, fallback_id: &str) -> Result<RecipeText, ReadError>
 
 /// The benchmark's `<recipe>` files: `<id>`, `<title>`, `<ingredient>` and `<instruction>`.
 fn from_xml(text: &str, fallback_id: &str) -> RecipeText {
-    let first = |tag: &str| elements(text, tag).into_iter().next().map(|(_, t)| t);
-    let (ingredient_lines, ingredients) = elements(text, "ingredient").into_iter().unzip();
-    let (instruction_lines, instructions) = elements(text, "instruction").into_iter().unzip();
-    RecipeText {
-        id: first("id").unwrap_or_else(|| fallback_id.to_string()),
-        title: first("title").unwrap_or_default(),
-        ingredients,
-        instructions,
-        ingredient_lines,
-        instruction_lines,
-    }
-}
-
-/// The whitespace-normalised, entity-decoded text of every `<tag>…</tag>` element, with the
-/// line its text starts on.
-fn elements(text: &str, tag: &str) -> Vec<(usize, String)> {
-    let open = format!("<{tag}>");
-    let close = format!("</{tag}>");
-    let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(start) = rest.find(&open) {
-        let body = &rest[start + open.len()..];
-        let Some(end) = body.find(&close) else { break };
-        let item = squeeze(&decode_entities(&body[..end]));
-        if !item.is_empty() {
-            let offset = text.len() - body.len() + (body.len() - body.trim_start().len());
-            out.push((line_at(text, offset), item));
+    let mut recipe = RecipeText {
+        id: String::new(),
+        title: String::new(),
+        ingredients: Vec::new(),
+        instructions: Vec::new(),
+        ingredient_lines: Vec::new(),
+        instruction_lines: Vec::new(),
+    };
+    let mut reader = lenient_reader(text);
+    // The element being read: its name, its text so far and where that text starts.
+    let mut open: Option<(&'static str, String, usize)> = None;
+    loop {
+        let before = offset(&reader);
+        match reader.read_event() {
+            Ok(Event::Start(e)) if open.is_none() => {
+                open = ["id", "title", "ingredient", "instruction"]
+                    .into_iter()
+                    .find(|tag| e.name().as_ref() == tag.as_bytes())
+                    .map(|tag| (tag, String::new(), offset(&reader)));
+            }
+            Ok(Event::Text(t)) => {
+                if let Some((_, body, start)) = open.as_mut() {
+                    let raw = t.decode().unwrap_or_default();
+                    if body.trim().is_empty() {
+                        *start = before + (raw.len() - raw.trim_start().len());
+                    }
+                    body.push_str(&raw);
+                }
+            }
+            Ok(Event::CData(t)) => {
+                if let Some((_, body, _)) = open.as_mut() {
+                    body.push_str(&t.decode().unwrap_or_default());
+                }
+            }
+            Ok(Event::GeneralRef(r)) => {
+                if let Some((_, body, _)) = open.as_mut() {
+                    push_reference(body, &r);
+                }
+            }
+            Ok(Event::End(e)) => {
+                let Some((tag, body, start)) =
+                    open.take_if(|(tag, ..)| e.name().as_ref() == tag.as_bytes())
+                else {
+                    continue;
+                };
+                let item = squeeze(&body);
+                if item.is_empty() {
+                    continue;
+                }
+                let line = line_at(text, start);
+                match tag {
+                    "id" if recipe.id.is_empty() => recipe.id = item,
+                    "title" if recipe.title.is_empty() => recipe.title = item,
+                    "ingredient" => {
+                        recipe.ingredients.push(item);
+                        recipe.ingredient_lines.push(line);
+                    }
+                    "instruction" => {
+                        recipe.instructions.push(item);
+                        recipe.instruction_lines.push(line);
+                    }
+                    _ => {}
+                }
+            }
+            Ok(Event::Eof) | Err(_) => break,
+            Ok(_) => {}
         }
-        rest = &body[end + close.len()..];
     }
-    out
+    if recipe.id.is_empty() {
+        recipe.id = fallback_id.to_string();
+    }
+    recipe
 }
 
+/// A reader that takes what real files hold rather than refusing it: end tags that do not
+/// match (HTML leaves many elements open) and `&` standing alone.
+fn lenient_reader(text: &str) -> Reader<&[u8]> {
+    let mut reader = Reader::from_str(text);
+    let config = reader.config_mut();
+    config.check_end_names = false;
+    config.allow_unmatched_ends = true;
+    config.allow_dangling_amp = true;
+    reader
+}
+
+/// The reader's byte offset into the text.
+fn offset(reader: &Reader<&[u8]>) -> usize {
+    usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX)
+}
+
+/// An entity or character reference as the character it names (HTML's named entities
+/// included, since recipe pages use them); one nothing names is kept as written.
+fn push_reference(body: &mut String, reference: &BytesRef<'_>) {
+    let name = reference.decode().unwrap_or_default();
+    match reference.resolve_char_ref() {
+        Ok(Some(c)) => body.push(c),
+        _ => match resolve_html5_entity(&name) {
+            Some(s) => body.push_str(s),
+            None => {
+                body.push('&');
+                body.push_str(&name);
+                body.push(';');
+            }
+        },
+    }
+}
+
+/// Text from JSON-LD with its entity references decoded (pages often escape `&` twice); text
+/// whose `&` starts no reference is kept as written.
 fn decode_entities(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find('&') {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
-        let end = after.find(';').filter(|e| *e <= 8);
-        let decoded = end.and_then(|e| match &after[..e] {
-            "amp" => Some('&'),
-            "lt" => Some('<'),
-            "gt" => Some('>'),
-            "quot" => Some('"'),
-            "apos" => Some('\''),
-            "nbsp" => Some(' '),
-            n if n.starts_with("#x") => u32::from_str_radix(&n[2..], 16)
-                .ok()
-                .and_then(char::from_u32),
-            n if n.starts_with('#') => n[1..].parse().ok().and_then(char::from_u32),
-            _ => None,
-        });
-        match (decoded, end) {
-            (Some(c), Some(e)) => {
-                out.push(c);
-                rest = &after[e + 1..];
-            }
-            _ => {
-                out.push('&');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+    unescape_with(s, resolve_html5_entity).map_or_else(|_| s.to_string(), Cow::into_owned)
 }
 
 /// The 1-based line of byte `offset`.
@@ -269,27 +318,37 @@ fn strip_bullet(line: &str) -> &str {
 }
 
 /// A web page: the first schema.org `Recipe` in its `application/ld+json` scripts (also inside
-/// `@graph` or a list).
+/// `@graph` or a list). Every script's content is read as raw text up to its end tag, as
+/// browsers do, so neither JavaScript nor markup inside JSON strings is taken for elements.
 fn from_html(text: &str, fallback_id: &str) -> Result<RecipeText, ReadError> {
-    let lower = text.to_ascii_lowercase();
-    let mut at = 0;
-    while let Some(i) = lower[at..].find("<script") {
-        let start = at + i;
-        let Some(tag_end) = lower[start..].find('>').map(|e| start + e + 1) else {
-            break;
-        };
-        let Some(close) = lower[tag_end..].find("</script>").map(|e| tag_end + e) else {
-            break;
-        };
-        at = close + "</script>".len();
-        if !lower[start..tag_end].contains("application/ld+json") {
-            continue;
-        }
-        let Ok(json) = serde_json::from_str::<Value>(&text[tag_end..close]) else {
-            continue;
-        };
-        if let Some(recipe) = find_recipe(&json) {
-            return Ok(from_json_ld(recipe, fallback_id, line_at(text, tag_end)));
+    let mut reader = lenient_reader(text);
+    loop {
+        match reader.read_event() {
+            Ok(Event::Start(e)) if e.name().as_ref().eq_ignore_ascii_case(b"script") => {
+                let json_ld = e.html_attributes().flatten().any(|a| {
+                    a.key.as_ref().eq_ignore_ascii_case(b"type")
+                        && String::from_utf8_lossy(&a.value)
+                            .to_ascii_lowercase()
+                            .contains("application/ld+json")
+                });
+                let start = offset(&reader);
+                let end = e.to_end().into_owned();
+                let Ok(content) = reader.read_text(end.name()) else {
+                    break;
+                };
+                if !json_ld {
+                    continue;
+                }
+                let json = content.decode().unwrap_or_default();
+                let Ok(json) = serde_json::from_str::<Value>(&json) else {
+                    continue;
+                };
+                if let Some(recipe) = find_recipe(&json) {
+                    return Ok(from_json_ld(recipe, fallback_id, line_at(text, start)));
+                }
+            }
+            Ok(Event::Eof) | Err(_) => break,
+            Ok(_) => {}
         }
     }
     Err(ReadError(
@@ -327,7 +386,7 @@ fn from_json_ld(recipe: &Value, fallback_id: &str, line: usize) -> RecipeText {
             .map(|s| squeeze(&decode_entities(s)))
             .filter(|s| !s.is_empty())
             .collect(),
-        Some(Value::String(s)) => vec![squeeze(s)],
+        Some(Value::String(s)) => vec![squeeze(&decode_entities(s))],
         _ => Vec::new(),
     };
     RecipeText {
@@ -335,7 +394,7 @@ fn from_json_ld(recipe: &Value, fallback_id: &str, line: usize) -> RecipeText {
         title: recipe
             .get("name")
             .and_then(Value::as_str)
-            .map(squeeze)
+            .map(|s| squeeze(&decode_entities(s)))
             .unwrap_or_default(),
         ingredient_lines: vec![line; ingredients.len()],
         instruction_lines: vec![line; instructions.len()],

@@ -3,10 +3,12 @@
 //! the current mixture through the steps. Deterministic and offline; the benchmark's baseline.
 
 use super::inventory::{Inventory, content_tokens};
+use super::llm::retrieve::render_recipe;
 use super::network::NetworkBuilder;
 use super::quantity::{number, parse_line};
 use super::recipe_text::RecipeText;
-use super::{Translation, Translator, check_solution};
+use super::{Provenance, Translation, Translator, check_solution};
+use crate::manifest::sha256_hex;
 use crate::simulation::Model;
 use num_rational::Rational64;
 
@@ -181,6 +183,16 @@ impl<'m> RulesTranslator<'m> {
 impl Translator for RulesTranslator<'_> {
     fn name(&self) -> &str {
         "rules"
+    }
+
+    /// The rules read only the recipe (and the program's own version, which the stored sample
+    /// records), so the digest is of the recipe as the translators render it.
+    fn provenance(&self, recipe: &RecipeText, _sample: usize) -> Provenance {
+        Provenance {
+            model: None,
+            input: "the recipe text as rendered for the translators",
+            input_sha256: sha256_hex(render_recipe(recipe).as_bytes()),
+        }
     }
 
     fn translate(

@@ -269,4 +269,16 @@ fn no_arguments_without_a_display_explains_and_shows_the_usage() {
         stderr.contains("\nusage: cookingbot-evaluator -input FILE.solution|DIR"),
         "{stderr}"
     );
+    let names: Vec<String> = cookingbot::app::cli::command()
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| c.get_name().to_string())
+        .collect();
+    assert!(names.len() >= 12, "{names:?}");
+    for name in names {
+        assert!(
+            stderr.contains(&format!("\n       cookingbot-evaluator {name}")),
+            "{name}: {stderr}"
+        );
+    }
 }

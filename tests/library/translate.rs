@@ -92,6 +92,52 @@ fn reads_json_ld_recipe_from_a_page() {
     );
 }
 
+/// What real pages hold around the recipe: unclosed and unquoted markup, `<` in scripts and
+/// text, markup inside JSON strings, HTML entities, a script tag in capitals. The recipe is
+/// the second JSON-LD block (the first is not a recipe); its line is its script's.
+#[test]
+fn reads_the_json_ld_recipe_of_a_real_world_page() {
+    let page = r#"<!DOCTYPE html>
+<html lang=en><head><meta charset=utf-8><link rel=stylesheet href=a.css>
+<script async src=https://example.org/ads.js></script>
+<script>if (a < b && c > d) { document.write("<div class='x'>"); }</script>
+<script type="application/ld+json">{"@type":"WebSite","name":"<b>Site</b>"}</script>
+<style>p > a { color: red }</style>
+</head><body><p>Salt & pepper, 1 < 2<br><img src=x.png alt></p>
+<SCRIPT TYPE='application/ld+json'>
+{"@context":"https://schema.org","@graph":[{"@type":["Recipe"],"name":"Tom &amp; Basil",
+ "recipeIngredient":["2 tomatoes &frac12; sliced","<p>1 cup basil</p>"],
+ "recipeInstructions":[{"@type":"HowToStep","text":"Slice the tomatoes &amp; chop the basil."},
+  {"@type":"HowToStep","text":"Mix in a bowl </div> gently."}]}]}
+</SCRIPT>
+<p>Footer &copy; 2024</body></html>"#;
+    let r = recipe_text::from_text(page, "page").unwrap();
+    assert_eq!(r.id, "page");
+    assert_eq!(r.title, "Tom & Basil");
+    assert_eq!(r.ingredients, ["2 tomatoes ½ sliced", "<p>1 cup basil</p>"]);
+    assert_eq!(
+        r.instructions,
+        [
+            "Slice the tomatoes & chop the basil.",
+            "Mix in a bowl </div> gently."
+        ]
+    );
+    assert_eq!(r.ingredient_lines, [8, 8]);
+}
+
+/// XML entities, HTML entities, character references and CDATA are read as the characters
+/// they stand for; markup inside an element is not its text.
+#[test]
+fn reads_xml_entities_cdata_and_nested_markup() {
+    let xml = "<recipe>\n<id>soup</id>\n<ingredients>\n<ingredient>\n  &#189; cup cr&egrave;me &amp; <b>salt</b>\n</ingredient>\n<ingredient><![CDATA[1 l water & ice]]></ingredient>\n</ingredients>\n<instructions><instruction>Stir &unknown; well.</instruction></instructions>\n</recipe>\n";
+    let r = recipe_text::from_text(xml, "x").unwrap();
+    assert_eq!(r.id, "soup");
+    assert_eq!(r.ingredients, ["½ cup crème & salt", "1 l water & ice"]);
+    assert_eq!(r.ingredient_lines, [5, 7]);
+    assert_eq!(r.instructions, ["Stir &unknown; well."]);
+    assert_eq!(r.instruction_lines, [9]);
+}
+
 #[test]
 fn a_page_without_a_recipe_is_an_error() {
     let e = recipe_text::from_text(

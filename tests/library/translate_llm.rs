@@ -419,6 +419,23 @@ fn diagnostics_go_back_to_the_model_and_the_repaired_network_is_kept() {
     );
 }
 
+/// A stored sample's digest is the key its first request has in the response cache: each
+/// sample's own (its seed differs), whatever the repair rounds sent after it.
+#[test]
+fn the_provenance_digest_is_the_first_requests_cache_key() {
+    let model = Model::builtin(Profile::R2024);
+    let broken = GOOD.replace("(mingle ", "(minglee ");
+    let (mut t, requests) = scripted(&model, &[&broken, GOOD], Vec::new());
+    let recipe = from_text(RECIPE, "x").unwrap();
+    let provenance = t.provenance(&recipe, 3);
+    t.translate(&recipe, 3).unwrap();
+    let requests = requests.lock().unwrap();
+    assert_eq!(requests.len(), 2);
+    assert_eq!(provenance.input_sha256, requests[0].key());
+    assert_eq!(provenance.model.as_deref(), Some("default"));
+    assert_ne!(t.provenance(&recipe, 4).input_sha256, requests[0].key());
+}
+
 #[test]
 fn recipe_text_cannot_change_the_output_format() {
     let model = Model::builtin(Profile::R2024);

@@ -374,3 +374,106 @@ fn a_changed_gold_file_makes_the_signature_say_modified() {
         stdout(&demo)
     );
 }
+
+/// The cells of a CSV line after its first `skip` fields.
+fn cells(line: &str, skip: usize) -> Vec<String> {
+    line.split(',').skip(skip).map(str::to_string).collect()
+}
+
+#[test]
+fn benchmark_samples_rescore_to_its_table_and_its_means_are_the_reports() {
+    common::require_data!();
+    let dir = Scratch::new("benchmark-samples");
+    let out = dir.path("run");
+    let o = run(&[
+        "benchmark",
+        "--translator",
+        "rules",
+        "--out",
+        &out.display().to_string(),
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = common::read(&out.join("baseline-rules.csv"));
+    let (mean_line, recipe_lines) = {
+        let mut lines: Vec<&str> = table.lines().skip(1).collect();
+        (lines.pop().unwrap(), lines)
+    };
+    // Every sample is stored, numbered from 0, with its record beside it.
+    for line in &recipe_lines {
+        let id = line.split(',').next().unwrap();
+        let stored = out.join("samples").join(id);
+        let solution = common::read(&stored.join("0.solution"));
+        assert!(solution.starts_with(&format!("#{id}\n")), "{solution}");
+        let record: serde_json::Value =
+            serde_json::from_str(&common::read(&stored.join("0.json"))).unwrap();
+        assert_eq!(record["recipe"], *id);
+        assert_eq!(record["sample"], 0);
+        assert_eq!(record["translator"], "rules");
+        assert_eq!(record["input_sha256"].as_str().map(str::len), Some(64));
+    }
+    // Re-scoring the samples gives the table's values, recipe by recipe.
+    let samples = out.join("samples").display().to_string();
+    let metrics = [
+        "-metrics",
+        "smatch-score",
+        "goal-condition-success",
+        "dish-approximation-score",
+        "execution-time",
+    ];
+    let rescored = dir.path("rescored.csv").display().to_string();
+    let mut args = vec!["-input", &samples, "-output", &rescored, "-q"];
+    args.extend(metrics);
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut want: Vec<Vec<String>> = recipe_lines
+        .iter()
+        .map(|l| cells(l, 0)[..5].to_vec())
+        .collect();
+    let mut got: Vec<Vec<String>> = common::read(Path::new(&rescored))
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| cells(l, 1))
+        .collect();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want);
+    assert!(want.iter().any(|row| row.contains(&"NIL".to_string())));
+    // The mean line is the summary `evaluate` (and every report) prints of the same rows,
+    // the recipe scored NIL counting as 0 in the scores and left out of the time.
+    let summary = dir.path("summary.json").display().to_string();
+    let mut args = vec![
+        "-input",
+        &samples,
+        "-output",
+        &summary,
+        "--format",
+        "json",
+        "--ci",
+        "--bootstrap",
+        "10",
+        "-q",
+    ];
+    args.extend(metrics);
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report: serde_json::Value =
+        serde_json::from_str(&common::read(Path::new(&summary))).unwrap();
+    let means: Vec<String> = report["summary"]["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let mean = m["mean"].as_f64().unwrap();
+            if m["metric"] == "execution-time" {
+                let timed = want.iter().filter(|row| row[4] != "NIL").count();
+                assert_eq!(m["with_value"].as_u64(), Some(timed as u64));
+                format!("{mean:.1}")
+            } else {
+                format!("{mean:.3}")
+            }
+        })
+        .collect();
+    assert_eq!(cells(mean_line, 1)[..4], means[..]);
+}

@@ -13,7 +13,7 @@ use super::inventory::Inventory;
 use super::quantity::parse_line;
 use super::recipe_text::RecipeText;
 use super::rules::RulesTranslator;
-use super::{TranslateError, Translation, Translator, check_solution};
+use super::{Provenance, TranslateError, Translation, Translator, check_solution};
 use crate::language::ast::Arg;
 use crate::language::diagnostic::line_col;
 use crate::language::parse::parse;
@@ -95,6 +95,23 @@ impl<'m> LlmTranslator<'m> {
             inventory,
             system,
             fallback: RulesTranslator::new(model),
+        }
+    }
+
+    /// The first request for sample `sample` of `recipe`: the system prompt and the recipe
+    /// with its retrieved examples.
+    fn opening_request(&self, recipe: &RecipeText, sample: usize) -> ChatRequest {
+        let user = prompt::user_prompt(&self.examples_for(recipe), &render_recipe(recipe));
+        ChatRequest {
+            model: self.config.model.clone(),
+            messages: vec![
+                Message::new("system", self.system.clone()),
+                Message::new("user", user),
+            ],
+            temperature: self.config.temperature,
+            seed: sample as u64,
+            max_tokens: self.config.max_tokens,
+            grammar: self.config.grammar.then(|| GRAMMAR.to_string()),
         }
     }
 
@@ -231,33 +248,29 @@ impl Translator for LlmTranslator<'_> {
         "llm"
     }
 
+    /// The first request's digest is the response cache's key for its answer.
+    fn provenance(&self, recipe: &RecipeText, sample: usize) -> Provenance {
+        Provenance {
+            model: Some(self.config.model.clone()),
+            input: "the first chat request (prompt and sampling settings): its response cache key",
+            input_sha256: self.opening_request(recipe, sample).key(),
+        }
+    }
+
     fn translate(
         &mut self,
         recipe: &RecipeText,
         sample: usize,
     ) -> Result<Translation, TranslateError> {
-        let text = render_recipe(recipe);
-        let user = prompt::user_prompt(&self.examples_for(recipe), &text);
+        let mut request = self.opening_request(recipe, sample);
         // A repair turn shows only the latest answer and its problems, so the context stays
         // bounded whatever the number of rounds (small models have 8k tokens or fewer).
-        let opening = [
-            Message::new("system", self.system.clone()),
-            Message::new("user", user),
-        ];
-        let mut messages = opening.to_vec();
+        let opening = request.messages.len();
         let mut notes = Vec::new();
         let mut best: Option<(f64, String)> = None;
         let deadline = Instant::now() + self.config.deadline;
         let mut unavailable = false;
         for round in 0..=self.config.repair_rounds {
-            let request = ChatRequest {
-                model: self.config.model.clone(),
-                messages: messages.clone(),
-                temperature: self.config.temperature,
-                seed: sample as u64,
-                max_tokens: self.config.max_tokens,
-                grammar: self.config.grammar.then(|| GRAMMAR.to_string()),
-            };
             let answer = match self.backend.complete(&request, deadline) {
                 Ok(a) => a,
                 Err(e) => {
@@ -279,9 +292,11 @@ impl Translator for LlmTranslator<'_> {
                 assessment.problems.len(),
                 assessment.problems[0]
             ));
-            messages.truncate(opening.len());
-            messages.push(Message::new("assistant", answer));
-            messages.push(prompt::repair_prompt(&assessment.problems));
+            request.messages.truncate(opening);
+            request.messages.push(Message::new("assistant", answer));
+            request
+                .messages
+                .push(prompt::repair_prompt(&assessment.problems));
         }
         match best {
             Some((_, solution)) => Ok(Translation { solution, notes }),
