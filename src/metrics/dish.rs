@@ -15,6 +15,7 @@ use crate::ontology::SlotId;
 use crate::simulation::primitives::common::{convert_to_g, quantity_of};
 use crate::simulation::{Execution, Model, SimError};
 use crate::world::{Entity, Maker, Value};
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -59,8 +60,8 @@ pub struct Unfolded {
     pub hierarchy: Vec<Arc<Entity>>,
 }
 
-/// How one gold ingredient was matched.
-#[derive(Clone, Debug)]
+/// How one gold ingredient was matched (as the JSON report shows it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct IngredientMatch {
     pub class: String,
     /// `0.6 × slot ratio + 0.4 × hierarchy ratio` of the best predicted candidate.

@@ -15,7 +15,6 @@ use crate::language::parse::parse;
 use crate::language::validate::{Validator, check};
 use crate::simulation::{Execution, Model};
 use recipe_text::RecipeText;
-use std::fmt;
 
 /// A translated recipe: the `.solution` entry and what the translator could not do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,7 +36,8 @@ impl Translation {
 }
 
 /// Why no network came out.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
 pub struct TranslateError {
     pub message: String,
     /// The model could not be asked (no server, its deadline passed, no cached answer): a
@@ -53,14 +53,6 @@ impl TranslateError {
         }
     }
 }
-
-impl fmt::Display for TranslateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for TranslateError {}
 
 /// Recipe text in, network out.
 pub trait Translator {

@@ -589,39 +589,46 @@ fn goals(out: &mut String, n: usize, goals: &[GoalLine]) {
     out.push_str("</table>\n");
 }
 
+/// One item of the dish's differences: a coloured badge, then what differs.
+fn difference(out: &mut String, class: &str, badge: &str, text: &str) {
+    let _ = write!(
+        out,
+        "<li><span class=\"badge {class}\">{badge}</span> {text}</li>"
+    );
+}
+
 fn dish(out: &mut String, d: &DishComparison) {
     let x = &d.differences;
     out.push_str("<ul class=\"diffs\">");
     let list = |v: &[String]| escape(&v.join(", "));
-    if !x.missing.is_empty() {
-        let _ = write!(
-            out,
-            "<li><span class=\"badge missing\">missing</span> gold ingredients the prediction lacks: <b>{}</b></li>",
-            list(&x.missing)
-        );
-    }
-    if !x.surplus.is_empty() {
-        let _ = write!(
-            out,
-            "<li><span class=\"badge surplus\">surplus</span> predicted ingredients the gold lacks: <b>{}</b></li>",
-            list(&x.surplus)
-        );
+    for (items, badge, what) in [
+        (
+            &x.missing,
+            "missing",
+            "gold ingredients the prediction lacks",
+        ),
+        (
+            &x.surplus,
+            "surplus",
+            "predicted ingredients the gold lacks",
+        ),
+    ] {
+        if !items.is_empty() {
+            let text = format!("{what}: <b>{}</b>", list(items));
+            difference(out, badge, badge, &text);
+        }
     }
     for i in x.ingredients.iter().filter(|i| !i.differing.is_empty()) {
-        let _ = write!(
-            out,
-            "<li><span class=\"badge differs\">differs</span> <b>{}</b> (score {:.2}) differs in {}</li>",
+        let text = format!(
+            "<b>{}</b> (score {:.2}) differs in {}",
             escape(&i.class),
             i.score,
             list(&i.differing)
         );
+        difference(out, "differs", "differs", &text);
     }
     if !x.container.is_empty() {
-        let _ = write!(
-            out,
-            "<li><span class=\"badge differs\">container</span> {}</li>",
-            list(&x.container)
-        );
+        difference(out, "differs", "container", &list(&x.container));
     }
     let _ = writeln!(
         out,
