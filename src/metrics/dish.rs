@@ -70,18 +70,21 @@ pub struct IngredientMatch {
     pub differing: Vec<String>,
 }
 
-/// What lies behind one dish comparison.
-#[derive(Clone, Debug, Default)]
+/// What lies behind one dish comparison, in the JSON report's field order and names.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DishDetail {
+    pub contents_ratio: f32,
+    pub container_ratio: f32,
+    /// Matched gold ingredients with their score and the slots that differ.
+    #[serde(rename = "ingredients")]
     pub matched: Vec<IngredientMatch>,
     /// Gold base ingredients with no predicted ingredient of the same class.
     pub missing: Vec<String>,
     /// Predicted base ingredients left unmatched.
     pub surplus: Vec<String>,
     /// Container aspects that differ (location, class, slots, number of portions).
+    #[serde(rename = "container")]
     pub container_differences: Vec<String>,
-    pub contents_ratio: f32,
-    pub container_ratio: f32,
 }
 
 /// The comparison of one predicted output with the gold dish.

@@ -5,7 +5,7 @@
 use super::{Metric, MetricSet, RecipeResult};
 use crate::benchmark::DataStatus;
 use crate::metrics::Detail;
-use crate::metrics::dish::{DishDetail, IngredientMatch};
+use crate::metrics::dish::DishDetail;
 use crate::metrics::smatch::SmatchResult;
 use crate::number::Number;
 use serde::{Deserialize, Serialize};
@@ -114,17 +114,13 @@ pub struct MissedGoal {
     pub reason: String,
 }
 
+/// How the chosen predicted dish differs from the gold dish.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DishDifferences {
     /// 1-based position of the predicted action whose output was compared.
     pub action: usize,
-    pub contents_ratio: f32,
-    pub container_ratio: f32,
-    /// Matched gold ingredients with their score and the slots that differ.
-    pub ingredients: Vec<IngredientMatch>,
-    pub missing: Vec<String>,
-    pub surplus: Vec<String>,
-    pub container: Vec<String>,
+    #[serde(flatten)]
+    pub detail: DishDetail,
 }
 
 impl Signature {
@@ -174,16 +170,9 @@ impl DishDifferences {
     /// How the dish approximation score's chosen predicted dish differs from the gold dish.
     pub fn of(detail: &Detail) -> Option<DishDifferences> {
         let best = &detail.dish.scored[detail.dish.best?];
-        let empty = DishDetail::default();
-        let d = best.detail.as_ref().unwrap_or(&empty);
         Some(DishDifferences {
             action: best.predicate + 1,
-            contents_ratio: d.contents_ratio,
-            container_ratio: d.container_ratio,
-            ingredients: d.matched.clone(),
-            missing: d.missing.clone(),
-            surplus: d.surplus.clone(),
-            container: d.container_differences.clone(),
+            detail: best.detail.clone().unwrap_or_default(),
         })
     }
 }
