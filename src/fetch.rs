@@ -121,45 +121,34 @@ pub enum Progress {
 }
 
 /// Why benchmark data could not be installed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FetchError {
     /// No `--data-dir`, no `$COOKINGBOT_DATA_DIR` and no platform data directory.
+    #[error(
+        "no data directory for the benchmark cache; pass --data-dir DIR or set {}",
+        DATA_DIR_VAR
+    )]
     NoDataDir,
     /// The server could not be reached or did not deliver the archive.
+    #[error("cannot download {url}: {reason}")]
     Download { url: String, reason: String },
     /// The archive or folder (`origin`: its URL or path) could not be read: not an archive,
     /// truncated, corrupt.
+    #[error("cannot read {origin}: {reason}")]
     Unreadable { origin: String, reason: String },
     /// The archive is not laid out like GitHub's (one top-level folder, relative paths).
+    #[error("{origin}: {reason}")]
     Layout { origin: String, reason: String },
     /// A file of the manifest is absent (path relative to the data root).
+    #[error("{file} is missing")]
     Missing { file: String },
     /// A file of the manifest has another size or SHA-256 sum than the manifest says.
+    #[error("{file} {reason}")]
     Differs { file: String, reason: String },
     /// Writing the cache failed.
+    #[error("{}: {reason}", .path.display())]
     Io { path: PathBuf, reason: String },
 }
-
-impl fmt::Display for FetchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FetchError::NoDataDir => write!(
-                f,
-                "no data directory for the benchmark cache; pass --data-dir DIR or set {DATA_DIR_VAR}"
-            ),
-            FetchError::Download { url, reason } => write!(f, "cannot download {url}: {reason}"),
-            FetchError::Unreadable { origin, reason } => {
-                write!(f, "cannot read {origin}: {reason}")
-            }
-            FetchError::Layout { origin, reason } => write!(f, "{origin}: {reason}"),
-            FetchError::Missing { file } => write!(f, "{file} is missing"),
-            FetchError::Differs { file, reason } => write!(f, "{file} {reason}"),
-            FetchError::Io { path, reason } => write!(f, "{}: {reason}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for FetchError {}
 
 fn io_error(path: &Path) -> impl Fn(io::Error) -> FetchError + '_ {
     move |e| FetchError::Io {
@@ -608,25 +597,26 @@ mod tests {
 
     #[test]
     fn repository_folders_map_to_the_data_root() {
-        let thesis = Upstream::of(Profile::R2023);
-        assert_eq!(
-            thesis.data_path(Path::new(
-                "Benchmark/data/gold standard solutions/meaning-only/cole-slaw.solution"
-            )),
-            Some(PathBuf::from(
-                "data/gold-standard-solutions/meaning-only/cole-slaw.solution"
-            ))
-        );
-        assert_eq!(thesis.data_path(Path::new("Thesis/thesis.pdf")), None);
-        let official = Upstream::of(Profile::R2024);
-        assert_eq!(
-            official.data_path(Path::new(
-                "documentation/examples/gold standard annotations/a b.solution"
-            )),
-            Some(PathBuf::from(
-                "documentation/examples/gold-standard-annotations/a b.solution"
-            ))
-        );
+        let cases = [
+            (
+                Profile::R2023,
+                "Benchmark/data/gold standard solutions/meaning-only/cole-slaw.solution",
+                Some("data/gold-standard-solutions/meaning-only/cole-slaw.solution"),
+            ),
+            (Profile::R2023, "Thesis/thesis.pdf", None),
+            (
+                Profile::R2024,
+                "documentation/examples/gold standard annotations/a b.solution",
+                Some("documentation/examples/gold-standard-annotations/a b.solution"),
+            ),
+        ];
+        for (profile, in_repository, in_data_root) in cases {
+            assert_eq!(
+                Upstream::of(profile).data_path(Path::new(in_repository)),
+                in_data_root.map(PathBuf::from),
+                "{in_repository}"
+            );
+        }
     }
 
     #[test]

@@ -219,6 +219,14 @@ impl Golds {
         (sig.arity() == step.args.len()).then(|| sig.args[arg].role)
     }
 
+    /// Where a step puts the kitchen state it makes (`get-kitchen` makes the first one).
+    fn state_out(&self, step: &Step) -> Option<usize> {
+        (0..step.args.len()).find(|&k| {
+            self.role(step, k) == Some(Role::KitchenStateOut)
+                || (step.name == "get-kitchen" && k == 0)
+        })
+    }
+
     /// Positions of variables a step produces: its outputs, and defaulted inputs it is the
     /// first to mention.
     fn produced(&self, net: &Network, at: usize) -> Vec<usize> {
@@ -362,15 +370,7 @@ impl Golds {
     fn exhaust(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
         const THINGS: [&str; 4] = ["large-bowl", "medium-bowl", "small-bowl", "baking-tray"];
         let with_state: Vec<(usize, usize)> = (0..net.steps.len())
-            .filter_map(|i| {
-                let s = &net.steps[i];
-                (0..s.args.len())
-                    .find(|&k| {
-                        self.role(s, k) == Some(Role::KitchenStateOut)
-                            || (s.name == "get-kitchen" && k == 0)
-                    })
-                    .map(|k| (i, k))
-            })
+            .filter_map(|i| self.state_out(&net.steps[i]).map(|k| (i, k)))
             .collect();
         let &(at, k) = rng.pick(&with_state)?;
         let state = net.steps[at].args[k].clone();
@@ -453,12 +453,7 @@ impl Golds {
         let earlier: Vec<String> = (0..i.saturating_sub(1))
             .filter_map(|j| {
                 let s = &net.steps[j];
-                (0..s.args.len())
-                    .find(|&m| {
-                        self.role(s, m) == Some(Role::KitchenStateOut)
-                            || (s.name == "get-kitchen" && m == 0)
-                    })
-                    .map(|m| s.args[m].clone())
+                self.state_out(s).map(|m| s.args[m].clone())
             })
             .filter(|v| *v != net.steps[i].args[k])
             .collect();

@@ -107,10 +107,7 @@ pub(crate) fn parse_init(
 
 impl Ontology {
     pub fn builtin(profile: Profile) -> Ontology {
-        let text = match profile {
-            Profile::R2023 => ONTOLOGY_2023,
-            Profile::R2024 => ONTOLOGY_2024,
-        };
+        let text = profile.pick(ONTOLOGY_2023, ONTOLOGY_2024);
         // Checked by the test suite; a failure here is a build defect, not a user error.
         Self::from_json(text, profile).expect("embedded ontology is valid")
     }

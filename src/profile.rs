@@ -16,6 +16,14 @@ pub enum Profile {
 impl Profile {
     pub const ALL: [Profile; 2] = [Profile::R2023, Profile::R2024];
 
+    /// Of two versions of something (embedded data come one per profile), this profile's.
+    pub fn pick<T>(self, r2023: T, r2024: T) -> T {
+        match self {
+            Profile::R2023 => r2023,
+            Profile::R2024 => r2024,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Profile::R2023 => "2023",

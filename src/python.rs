@@ -70,6 +70,16 @@ fn metric_set(words: Option<Vec<String>>, default: MetricSet) -> PyResult<Metric
     Ok(MetricSet::from_words(&words))
 }
 
+/// A call's work on the profile named as on the command line, done with the GIL released.
+fn detached(
+    py: Python<'_>,
+    reference: &str,
+    work: impl FnOnce(Profile) -> PyResult<String> + Send,
+) -> PyResult<String> {
+    let profile = profile(reference)?;
+    py.detach(|| work(profile))
+}
+
 fn to_json(value: &impl serde::Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
@@ -86,9 +96,8 @@ fn evaluate_texts(
     benchmark: Option<PathBuf>,
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
-    let profile = profile(reference)?;
-    let metrics = metric_set(metrics, MetricSet::default())?;
-    py.detach(|| {
+    detached(py, reference, |profile| {
+        let metrics = metric_set(metrics, MetricSet::default())?;
         let evaluator =
             evaluator((profile, benchmark, kitchen)).map_err(PyRuntimeError::new_err)?;
         let outcomes: Vec<Value> = texts
@@ -102,8 +111,7 @@ fn evaluate_texts(
 /// Every diagnostic of a text, located.
 #[pyfunction]
 fn check(py: Python<'_>, text: String, reference: &str) -> PyResult<String> {
-    let profile = profile(reference)?;
-    py.detach(|| {
+    detached(py, reference, |profile| {
         let onto = crate::ontology::Ontology::builtin(profile);
         to_json(&check_text(&text, profile, &onto))
     })
@@ -120,8 +128,7 @@ fn simulate(
     benchmark: Option<PathBuf>,
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
-    let profile = profile(reference)?;
-    py.detach(|| {
+    detached(py, reference, |profile| {
         let (model, kitchen_name) = load_model(profile, kitchen.as_deref())
             .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         let mut gold = |_: &str| {
@@ -185,8 +192,7 @@ fn smatch(py: Python<'_>, test: String, gold: String, exact: bool) -> PyResult<S
 /// Translate recipe text with the rule-based translator: `{"solution", "notes"}`.
 #[pyfunction]
 fn translate(py: Python<'_>, text: String, reference: &str) -> PyResult<String> {
-    let profile = profile(reference)?;
-    py.detach(|| {
+    detached(py, reference, |profile| {
         let model = crate::simulation::Model::builtin(profile);
         let out = recipe_text::from_text(&text, "recipe")
             .map_err(|e| e.to_string())
@@ -207,8 +213,7 @@ fn translate(py: Python<'_>, text: String, reference: &str) -> PyResult<String> 
 #[pyfunction]
 #[pyo3(signature = (reference, path=None))]
 fn benchmark_recipes(py: Python<'_>, reference: &str, path: Option<PathBuf>) -> PyResult<String> {
-    let profile = profile(reference)?;
-    py.detach(|| {
+    detached(py, reference, |profile| {
         let e = evaluator((profile, path, None)).map_err(PyRuntimeError::new_err)?;
         let b: &Benchmark = &e.benchmark;
         let entries = b

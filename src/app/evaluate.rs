@@ -233,7 +233,7 @@ fn note_smatch_shortfalls(scored: &ShardReport, err: &mut dyn Write) {
                 let _ = writeln!(
                     err,
                     "note: {}: {}: hill-climbing fell short of the exact Smatch optimum ({} matched triples); the exact score is reported",
-                    f.file, row.recipe.recipe_id, s.matched_triples
+                    f.file, row.recipe.recipe_id, s.matched
                 );
             }
         }

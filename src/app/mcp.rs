@@ -56,6 +56,23 @@ struct CheckArgs {
     network: String,
 }
 
+/// Tool arguments that carry a network's text.
+trait NetworkText {
+    fn network(&self) -> &str;
+}
+
+impl NetworkText for NetworkArgs {
+    fn network(&self) -> &str {
+        &self.network
+    }
+}
+
+impl NetworkText for CheckArgs {
+    fn network(&self) -> &str {
+        &self.network
+    }
+}
+
 /// The tool server: one profile's model, and its benchmark once a tool needs it.
 #[derive(Clone)]
 pub struct KitchenServer {
@@ -93,12 +110,17 @@ impl KitchenServer {
 
     /// Run a call's work off the protocol's thread; past [`CALL_SECONDS`] the call is answered
     /// with an error (the simulation has no cancellation, so the work finishes unseen).
-    async fn timed(
+    /// A network larger than [`MAX_NETWORK_BYTES`] is refused before any work starts.
+    async fn timed<A: NetworkText + Send + 'static>(
         &self,
-        work: impl FnOnce(KitchenServer) -> CallToolResult + Send + 'static,
+        args: A,
+        work: fn(&KitchenServer, &A) -> CallToolResult,
     ) -> CallToolResult {
+        if let Err(refusal) = bounded(args.network()) {
+            return refusal;
+        }
         let server = self.clone();
-        let running = tokio::task::spawn_blocking(move || work(server));
+        let running = tokio::task::spawn_blocking(move || work(&server, &args));
         match tokio::time::timeout(Duration::from_secs(CALL_SECONDS), running).await {
             Ok(Ok(result)) => result,
             Ok(Err(e)) => refuse(json!({ "error": format!("the call failed: {e}") })),
@@ -130,13 +152,10 @@ impl KitchenServer {
         description = "Check a MUHAI Cooking Language network without running it: every error and warning with its line, column, code and a hint. `ok` is true when the evaluator would accept the text."
     )]
     async fn check_network(&self, Parameters(args): Parameters<CheckArgs>) -> CallToolResult {
-        self.timed(move |server| server.check(&args)).await
+        self.timed(args, Self::check).await
     }
 
     fn check(&self, args: &CheckArgs) -> CallToolResult {
-        if let Err(refusal) = bounded(&args.network) {
-            return refusal;
-        }
         let diagnostics = check_text(&args.network, self.model.profile, &self.model.onto);
         CallToolResult::structured(json!({
             "ok": !diagnostics.iter().any(|d| d.severity == "error"),
@@ -148,13 +167,10 @@ impl KitchenServer {
         description = "Run a network in the simulated kitchen: each executed action with its start and end time, the actions that never ran and why, the execution time and the final dish."
     )]
     async fn simulate_network(&self, Parameters(args): Parameters<NetworkArgs>) -> CallToolResult {
-        self.timed(move |server| server.simulate(&args)).await
+        self.timed(args, Self::simulate).await
     }
 
     fn simulate(&self, args: &NetworkArgs) -> CallToolResult {
-        if let Err(refusal) = bounded(&args.network) {
-            return refusal;
-        }
         let mut gold = |_: &str| Ok(self.evaluator().ok().map(|e| e.benchmark.clone()));
         let simulated = simulate_text(
             &self.model,
@@ -198,13 +214,10 @@ impl KitchenServer {
         description = "Score a network against the benchmark's gold network of its recipe: Smatch, goal-condition success, dish approximation score and execution time, with the gold goals it missed and how its dish differs."
     )]
     async fn score_network(&self, Parameters(args): Parameters<CheckArgs>) -> CallToolResult {
-        self.timed(move |server| server.score(&args)).await
+        self.timed(args, Self::score).await
     }
 
     fn score(&self, args: &CheckArgs) -> CallToolResult {
-        if let Err(refusal) = bounded(&args.network) {
-            return refusal;
-        }
         let evaluator = match self.evaluator() {
             Ok(e) => e,
             Err(e) => return refuse(json!({ "error": e })),
@@ -245,6 +258,11 @@ impl KitchenServer {
     }
 }
 
+/// The benchmark could not be located or loaded: resources are unavailable.
+fn unavailable(reason: String) -> ErrorData {
+    ErrorData::internal_error(reason, None)
+}
+
 /// A failed simulation as located JSON.
 fn failure_json(text: &str, failure: SimulateFailure) -> Value {
     match failure {
@@ -280,9 +298,7 @@ impl ServerHandler for KitchenServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let evaluator = self
-            .evaluator()
-            .map_err(|e| ErrorData::internal_error(e, None))?;
+        let evaluator = self.evaluator().map_err(unavailable)?;
         let resources = evaluator
             .benchmark
             .recipes
@@ -300,9 +316,7 @@ impl ServerHandler for KitchenServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let evaluator = self
-            .evaluator()
-            .map_err(|e| ErrorData::internal_error(e, None))?;
+        let evaluator = self.evaluator().map_err(unavailable)?;
         let recipe = request
             .uri
             .strip_prefix(RECIPE_URI)

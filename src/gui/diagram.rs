@@ -27,6 +27,11 @@ fn hex(rgb: u32) -> Color32 {
 }
 
 /// `s` cut to `max` characters with an ellipsis.
+/// A filled box whose border lies inside it, as every box of these diagrams is drawn.
+fn framed(painter: &egui::Painter, rect: Rect, radius: f32, fill: Color32, stroke: Stroke) {
+    painter.rect(rect, radius, fill, stroke, egui::StrokeKind::Inside);
+}
+
 fn clip(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_string();
@@ -75,13 +80,7 @@ pub fn network(ui: &mut egui::Ui, d: &NetworkDiagram) {
         let rect = Rect::from_min_size(at(corner), node_size);
         let (fill, stroke) = node.status.colours();
         let (fill, stroke) = (hex(fill), hex(stroke));
-        painter.rect(
-            rect,
-            6.0,
-            fill,
-            Stroke::new(1.5, stroke),
-            egui::StrokeKind::Inside,
-        );
+        framed(&painter, rect, 6.0, fill, Stroke::new(1.5, stroke));
         painter.text(
             rect.min + Vec2::new(7.0, 6.0),
             Align2::LEFT_TOP,
@@ -180,13 +179,7 @@ pub fn timeline(ui: &mut egui::Ui, t: &Timeline) {
         } else {
             (hex(0x3f7fd8), hex(0x2f65b3), Color32::WHITE)
         };
-        painter.rect(
-            rect,
-            3.0,
-            fill,
-            Stroke::new(1.0, stroke),
-            egui::StrokeKind::Inside,
-        );
+        framed(&painter, rect, 3.0, fill, Stroke::new(1.0, stroke));
         let label = b.labels().into_iter().find(|l| !in_run(i) && fits(l, w));
         if let Some(label) = label {
             painter.text(
@@ -267,12 +260,12 @@ pub fn legend(ui: &mut egui::Ui, entries: &[(u32, &str)]) {
     ui.horizontal_wrapped(|ui| {
         for &(rgb, text) in entries {
             let (rect, _) = ui.allocate_exact_size(Vec2::splat(12.0), Sense::hover());
-            ui.painter().rect(
+            framed(
+                ui.painter(),
                 rect,
                 2.0,
                 hex(rgb),
                 Stroke::new(1.0, hex(0x9aa5b1)),
-                egui::StrokeKind::Inside,
             );
             ui.label(egui::RichText::new(text).small());
             ui.add_space(8.0);

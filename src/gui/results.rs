@@ -178,11 +178,11 @@ fn goals(ui: &mut egui::Ui, page: &RecipePage) {
 
 fn dish(ui: &mut egui::Ui, page: &RecipePage) {
     let Some(d) = &page.dish else { return };
-    let x = &d.differences;
+    let x = &d.differences.detail;
     ui.separator();
     ui.strong(format!(
         "Dish differences (the output of action #{}: {})",
-        x.action, d.predicted_text
+        d.differences.action, d.predicted_text
     ));
     let mut any = false;
     let mut line = |ui: &mut egui::Ui, text: String| {
@@ -195,7 +195,7 @@ fn dish(ui: &mut egui::Ui, page: &RecipePage) {
     for s in &x.surplus {
         line(ui, format!("not in the gold dish: {s}"));
     }
-    for i in x.ingredients.iter().filter(|i| !i.differing.is_empty()) {
+    for i in x.matched.iter().filter(|i| !i.differing.is_empty()) {
         line(
             ui,
             format!(
@@ -206,10 +206,13 @@ fn dish(ui: &mut egui::Ui, page: &RecipePage) {
             ),
         );
     }
-    if !x.container.is_empty() {
+    if !x.container_differences.is_empty() {
         line(
             ui,
-            format!("container differs in {}", x.container.join(", ")),
+            format!(
+                "container differs in {}",
+                x.container_differences.join(", ")
+            ),
         );
     }
     if !any {

@@ -355,33 +355,26 @@ impl<'a> Reader<'a> {
             };
             let start = self.pos;
             let mut datum = match c {
-                '(' => {
+                '(' | '\'' => {
+                    let (frame, what) = if c == '(' {
+                        let list = Frame::List {
+                            open: start,
+                            items: Vec::new(),
+                            spans: Vec::new(),
+                        };
+                        (list, "lists")
+                    } else {
+                        (Frame::Quote { at: start }, "quotes")
+                    };
                     if stack.len() >= MAX_DEPTH {
                         return Err(self.error(
                             DiagnosticKind::NestingTooDeep,
                             start,
                             start + 1,
-                            format!("lists nested deeper than {MAX_DEPTH} levels"),
+                            format!("{what} nested deeper than {MAX_DEPTH} levels"),
                         ));
                     }
-                    stack.push(Frame::List {
-                        open: start,
-                        items: Vec::new(),
-                        spans: Vec::new(),
-                    });
-                    self.pos += 1;
-                    continue;
-                }
-                '\'' => {
-                    if stack.len() >= MAX_DEPTH {
-                        return Err(self.error(
-                            DiagnosticKind::NestingTooDeep,
-                            start,
-                            start + 1,
-                            format!("quotes nested deeper than {MAX_DEPTH} levels"),
-                        ));
-                    }
-                    stack.push(Frame::Quote { at: start });
+                    stack.push(frame);
                     self.pos += 1;
                     continue;
                 }

@@ -15,6 +15,7 @@ use crate::ontology::SlotId;
 use crate::simulation::primitives::common::{convert_to_g, quantity_of};
 use crate::simulation::{Execution, Model, SimError};
 use crate::world::{Entity, Maker, Value};
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -59,8 +60,8 @@ pub struct Unfolded {
     pub hierarchy: Vec<Arc<Entity>>,
 }
 
-/// How one gold ingredient was matched.
-#[derive(Clone, Debug)]
+/// How one gold ingredient was matched (as the JSON report shows it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct IngredientMatch {
     pub class: String,
     /// `0.6 × slot ratio + 0.4 × hierarchy ratio` of the best predicted candidate.
@@ -69,18 +70,21 @@ pub struct IngredientMatch {
     pub differing: Vec<String>,
 }
 
-/// What lies behind one dish comparison.
-#[derive(Clone, Debug, Default)]
+/// What lies behind one dish comparison, in the JSON report's field order and names.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DishDetail {
+    pub contents_ratio: f32,
+    pub container_ratio: f32,
+    /// Matched gold ingredients with their score and the slots that differ.
+    #[serde(rename = "ingredients")]
     pub matched: Vec<IngredientMatch>,
     /// Gold base ingredients with no predicted ingredient of the same class.
     pub missing: Vec<String>,
     /// Predicted base ingredients left unmatched.
     pub surplus: Vec<String>,
     /// Container aspects that differ (location, class, slots, number of portions).
+    #[serde(rename = "container")]
     pub container_differences: Vec<String>,
-    pub contents_ratio: f32,
-    pub container_ratio: f32,
 }
 
 /// The comparison of one predicted output with the gold dish.

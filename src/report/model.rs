@@ -6,6 +6,7 @@ use super::{Metric, MetricSet, RecipeResult};
 use crate::benchmark::DataStatus;
 use crate::metrics::Detail;
 use crate::metrics::dish::DishDetail;
+use crate::metrics::smatch::SmatchResult;
 use crate::number::Number;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -87,7 +88,7 @@ pub struct SmatchSettings {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecipeReport {
     pub recipe_id: String,
-    pub smatch: Option<SmatchReport>,
+    pub smatch: Option<SmatchResult>,
     pub goal_condition_success: Option<GoalRatio>,
     pub dish_approximation_score: Option<f32>,
     pub execution_time: Option<serde_json::Value>,
@@ -95,27 +96,6 @@ pub struct RecipeReport {
     pub missed_goals: Vec<MissedGoal>,
     /// How the chosen predicted dish differs from the gold dish.
     pub dish: Option<DishDifferences>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SmatchReport {
-    pub f_score: f64,
-    pub precision: f64,
-    pub recall: f64,
-    pub matched_triples: usize,
-    pub test_triples: usize,
-    pub gold_triples: usize,
-    /// Matched triples of the reference's own search (smatch.py replayed), whatever the mode.
-    pub reference_climb: usize,
-    /// Exact mode only (null otherwise): matched triples of the best mapping exact mode found,
-    /// the optimum when `proven`.
-    pub optimum: Option<usize>,
-    /// Exact mode proved `optimum` is the maximum.
-    pub proven: bool,
-    /// Exact mode only: no mapping matches more triples (`optimum` when proven; otherwise the
-    /// bound reached when the search budget ran out).
-    pub bound: Option<usize>,
-    pub hill_climbing_fell_short: bool,
 }
 
 /// Reached gold goals over all gold goals, exactly and as a float.
@@ -134,24 +114,13 @@ pub struct MissedGoal {
     pub reason: String,
 }
 
+/// How the chosen predicted dish differs from the gold dish.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DishDifferences {
     /// 1-based position of the predicted action whose output was compared.
     pub action: usize,
-    pub contents_ratio: f32,
-    pub container_ratio: f32,
-    /// Matched gold ingredients with their score and the slots that differ.
-    pub ingredients: Vec<IngredientDifference>,
-    pub missing: Vec<String>,
-    pub surplus: Vec<String>,
-    pub container: Vec<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct IngredientDifference {
-    pub class: String,
-    pub score: f32,
-    pub differing: Vec<String>,
+    #[serde(flatten)]
+    pub detail: DishDetail,
 }
 
 impl Signature {
@@ -201,24 +170,9 @@ impl DishDifferences {
     /// How the dish approximation score's chosen predicted dish differs from the gold dish.
     pub fn of(detail: &Detail) -> Option<DishDifferences> {
         let best = &detail.dish.scored[detail.dish.best?];
-        let empty = DishDetail::default();
-        let d = best.detail.as_ref().unwrap_or(&empty);
         Some(DishDifferences {
             action: best.predicate + 1,
-            contents_ratio: d.contents_ratio,
-            container_ratio: d.container_ratio,
-            ingredients: d
-                .matched
-                .iter()
-                .map(|m| IngredientDifference {
-                    class: m.class.clone(),
-                    score: m.score,
-                    differing: m.differing.clone(),
-                })
-                .collect(),
-            missing: d.missing.clone(),
-            surplus: d.surplus.clone(),
-            container: d.container_differences.clone(),
+            detail: best.detail.clone().unwrap_or_default(),
         })
     }
 }
@@ -263,19 +217,7 @@ impl RecipeReport {
             .and_then(DishDifferences::of);
         RecipeReport {
             recipe_id: r.recipe_id.clone(),
-            smatch: r.smatch.as_ref().map(|s| SmatchReport {
-                f_score: s.f_score,
-                precision: s.precision,
-                recall: s.recall,
-                matched_triples: s.matched,
-                test_triples: s.test_triples,
-                gold_triples: s.gold_triples,
-                reference_climb: s.reference_climb,
-                optimum: s.optimum,
-                proven: s.proven,
-                bound: s.bound,
-                hill_climbing_fell_short: s.hill_climbing_fell_short,
-            }),
+            smatch: r.smatch.clone(),
             goal_condition_success,
             dish_approximation_score: r.dish_approximation_score,
             execution_time: r.execution_time.map(number),

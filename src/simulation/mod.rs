@@ -25,7 +25,6 @@ use dead_ends::{DeadEnds, DoneSet};
 use known::Known;
 use runnable::Runnable;
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -74,10 +73,7 @@ const KITCHEN_2024: &str = include_str!("../../kitchens/full-kitchen-2024.json")
 impl Model {
     /// The built-in ontology, catalogue and kitchen of a profile.
     pub fn builtin(profile: Profile) -> Model {
-        let kitchen = match profile {
-            Profile::R2023 => KITCHEN_2023,
-            Profile::R2024 => KITCHEN_2024,
-        };
+        let kitchen = profile.pick(KITCHEN_2023, KITCHEN_2024);
         // The embedded data is checked by the test suite; failing here is a build defect.
         Self::with_kitchen(profile, kitchen).expect("embedded kitchen data is valid")
     }
@@ -197,7 +193,8 @@ fn expand_counts(v: &mut serde_json::Value) {
 }
 
 /// A run-time error that aborts the reference's whole evaluation (it writes no CSV).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{message}")]
 pub struct SimError {
     pub message: String,
     /// Index of the predicate being executed, when known.
@@ -212,14 +209,6 @@ impl SimError {
         }
     }
 }
-
-impl fmt::Display for SimError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for SimError {}
 
 /// One variable's binding: its value (`Nil` = unbound), score and availability time.
 #[derive(Clone, Debug)]

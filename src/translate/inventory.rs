@@ -286,23 +286,22 @@ mod tests {
         let model = Model::builtin(Profile::R2024);
         let inv = Inventory::of(&model);
         let find = |w: &str| inv.find(w).map(|s| s.class.clone());
-        assert_eq!(find("unsalted butter").as_deref(), Some("butter"));
-        assert_eq!(
-            find("unsweetened cocoa powder").as_deref(),
-            Some("cocoa-powder")
-        );
-        assert_eq!(find("caster sugar").as_deref(), Some("caster-sugar"));
-        assert_eq!(find("icing sugar").as_deref(), Some("powdered-white-sugar"));
-        assert_eq!(find("brown sugar").as_deref(), Some("brown-sugar"));
-        assert_eq!(
-            find("all-purpose flour").as_deref(),
-            Some("all-purpose-flour")
-        );
-        assert_eq!(find("large cucumbers").as_deref(), Some("cucumber"));
-        assert_eq!(find("onion").as_deref(), Some("onion"));
-        assert_eq!(find("tomatoes").as_deref(), Some("tomato"));
-        assert_eq!(find("egs").as_deref(), None);
-        assert_eq!(find("unicorn tears").as_deref(), None);
+        let cases = [
+            ("unsalted butter", Some("butter")),
+            ("unsweetened cocoa powder", Some("cocoa-powder")),
+            ("caster sugar", Some("caster-sugar")),
+            ("icing sugar", Some("powdered-white-sugar")),
+            ("brown sugar", Some("brown-sugar")),
+            ("all-purpose flour", Some("all-purpose-flour")),
+            ("large cucumbers", Some("cucumber")),
+            ("onion", Some("onion")),
+            ("tomatoes", Some("tomato")),
+            ("egs", None),
+            ("unicorn tears", None),
+        ];
+        for (word, class) in cases {
+            assert_eq!(find(word).as_deref(), class, "{word}");
+        }
     }
 
     #[test]

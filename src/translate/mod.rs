@@ -16,7 +16,6 @@ use crate::language::validate::{Validator, check};
 use crate::simulation::{Execution, Model};
 use recipe_text::RecipeText;
 use serde::Serialize;
-use std::fmt;
 
 /// A translated recipe: the `.solution` entry and what the translator could not do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,7 +37,8 @@ impl Translation {
 }
 
 /// Why no network came out.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
 pub struct TranslateError {
     pub message: String,
     /// The model could not be asked (no server, its deadline passed, no cached answer): a
@@ -54,14 +54,6 @@ impl TranslateError {
         }
     }
 }
-
-impl fmt::Display for TranslateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for TranslateError {}
 
 /// How a translation is made, recorded beside a stored sample (`benchmark --out`) so that it
 /// can be audited: which model was asked and a digest of exactly what the translator read.

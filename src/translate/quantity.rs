@@ -213,36 +213,48 @@ mod tests {
 
     #[test]
     fn amounts_units_and_names() {
-        let l = parse_line("1 1/2 cups all-purpose flour, sifted");
-        assert_eq!(
-            (l.quantity, l.unit, l.name.as_str()),
-            (r(3, 2), TextUnit::Cup, "all-purpose flour")
-        );
-        let l = parse_line("½ tsp salt");
-        assert_eq!((l.quantity, l.unit), (r(1, 2), TextUnit::Teaspoon));
-        let l = parse_line("1½ Tablespoons (20 g) sugar");
-        assert_eq!(
-            (l.quantity, l.unit, l.name.as_str()),
-            (r(3, 2), TextUnit::Tablespoon, "sugar")
-        );
-        let l = parse_line("200g unsalted butter, at room temperature");
-        assert_eq!(
-            (l.quantity, l.unit, l.name.as_str()),
-            (r(200, 1), TextUnit::Gram, "unsalted butter")
-        );
-        let l = parse_line("2-3 large cucumbers");
-        assert_eq!(
-            (l.quantity, l.unit, l.name.as_str()),
-            (r(2, 1), TextUnit::Piece, "large cucumbers")
-        );
-        let l = parse_line("0.25 l of milk");
-        assert_eq!(
-            (l.quantity, l.unit, l.name.as_str()),
-            (r(1, 4), TextUnit::Litre, "milk")
-        );
-        let l = parse_line("salt to taste");
-        assert_eq!((l.quantity, l.unit), (r(1, 1), TextUnit::Piece));
-        let l = parse_line("3 cloves garlic, minced");
-        assert_eq!((l.unit, l.name.as_str()), (TextUnit::Piece, "garlic"));
+        let cases = [
+            (
+                "1 1/2 cups all-purpose flour, sifted",
+                r(3, 2),
+                TextUnit::Cup,
+                "all-purpose flour",
+            ),
+            ("½ tsp salt", r(1, 2), TextUnit::Teaspoon, "salt"),
+            (
+                "1½ Tablespoons (20 g) sugar",
+                r(3, 2),
+                TextUnit::Tablespoon,
+                "sugar",
+            ),
+            (
+                "200g unsalted butter, at room temperature",
+                r(200, 1),
+                TextUnit::Gram,
+                "unsalted butter",
+            ),
+            (
+                "2-3 large cucumbers",
+                r(2, 1),
+                TextUnit::Piece,
+                "large cucumbers",
+            ),
+            ("0.25 l of milk", r(1, 4), TextUnit::Litre, "milk"),
+            ("salt to taste", r(1, 1), TextUnit::Piece, "salt to taste"),
+            (
+                "3 cloves garlic, minced",
+                r(3, 1),
+                TextUnit::Piece,
+                "garlic",
+            ),
+        ];
+        for (line, quantity, unit, name) in cases {
+            let l = parse_line(line);
+            assert_eq!(
+                (l.quantity, l.unit, l.name.as_str()),
+                (quantity, unit, name),
+                "{line}"
+            );
+        }
     }
 }

@@ -19,6 +19,7 @@ mod python;
 
 use crate::language::ast::{Arg, Predicate};
 use problem::Problem;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// An attribute triple `(role, node, value)`: a constant argument of a predicate node.
@@ -94,13 +95,14 @@ impl Default for SmatchConfig {
     }
 }
 
-/// Outcome of one comparison.
-#[derive(Clone, Debug, PartialEq)]
+/// Outcome of one comparison, in the JSON report's field order and names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SmatchResult {
+    pub f_score: f64,
     pub precision: f64,
     pub recall: f64,
-    pub f_score: f64,
     /// Matched triples of the best mapping found (by either search).
+    #[serde(rename = "matched_triples")]
     pub matched: usize,
     pub test_triples: usize,
     pub gold_triples: usize,

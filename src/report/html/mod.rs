@@ -518,7 +518,7 @@ fn metric_card(m: Metric, r: &RecipeResult, gold_time: Option<f64>) -> MetricCar
                     Some(f64::from(s)),
                     format!(
                         "contents {:.2}, container {:.2} (dish of action {})",
-                        d.contents_ratio, d.container_ratio, d.action
+                        d.detail.contents_ratio, d.detail.container_ratio, d.action
                     ),
                 ),
                 (Some(s), None) => (Some(f64::from(s)), "no dish to compare".into()),

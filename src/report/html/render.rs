@@ -4,10 +4,10 @@ use super::{
     ActionStatus, DishComparison, GoalLine, Grid, NetworkDiagram, RecipePage, ReportModel, Route,
     Timeline, TimelineBar, goal_runs, missed_run_text, with_decimals,
 };
+use crate::metrics::dish::DishDetail;
 use crate::report::Metric;
 use crate::report::dish_tree::DishNode;
 use crate::report::json::Summary;
-use crate::report::model::DishDifferences;
 use std::fmt::Write;
 
 /// The page style, shared with the leaderboard page.
@@ -205,7 +205,7 @@ fn lead(out: &mut String, r: &RecipePage) {
         ));
     }
     if let Some(d) = &r.dish {
-        let x = &d.differences;
+        let x = &d.differences.detail;
         if !x.missing.is_empty() {
             said.push(format!("The dish lacks {}.", x.missing.join(", ")));
         }
@@ -589,45 +589,52 @@ fn goals(out: &mut String, n: usize, goals: &[GoalLine]) {
     out.push_str("</table>\n");
 }
 
+/// One item of the dish's differences: a coloured badge, then what differs.
+fn difference(out: &mut String, class: &str, badge: &str, text: &str) {
+    let _ = write!(
+        out,
+        "<li><span class=\"badge {class}\">{badge}</span> {text}</li>"
+    );
+}
+
 fn dish(out: &mut String, d: &DishComparison) {
-    let x = &d.differences;
+    let x = &d.differences.detail;
     out.push_str("<ul class=\"diffs\">");
     let list = |v: &[String]| escape(&v.join(", "));
-    if !x.missing.is_empty() {
-        let _ = write!(
-            out,
-            "<li><span class=\"badge missing\">missing</span> gold ingredients the prediction lacks: <b>{}</b></li>",
-            list(&x.missing)
-        );
+    for (items, badge, what) in [
+        (
+            &x.missing,
+            "missing",
+            "gold ingredients the prediction lacks",
+        ),
+        (
+            &x.surplus,
+            "surplus",
+            "predicted ingredients the gold lacks",
+        ),
+    ] {
+        if !items.is_empty() {
+            let text = format!("{what}: <b>{}</b>", list(items));
+            difference(out, badge, badge, &text);
+        }
     }
-    if !x.surplus.is_empty() {
-        let _ = write!(
-            out,
-            "<li><span class=\"badge surplus\">surplus</span> predicted ingredients the gold lacks: <b>{}</b></li>",
-            list(&x.surplus)
-        );
-    }
-    for i in x.ingredients.iter().filter(|i| !i.differing.is_empty()) {
-        let _ = write!(
-            out,
-            "<li><span class=\"badge differs\">differs</span> <b>{}</b> (score {:.2}) differs in {}</li>",
+    for i in x.matched.iter().filter(|i| !i.differing.is_empty()) {
+        let text = format!(
+            "<b>{}</b> (score {:.2}) differs in {}",
             escape(&i.class),
             i.score,
             list(&i.differing)
         );
+        difference(out, "differs", "differs", &text);
     }
-    if !x.container.is_empty() {
-        let _ = write!(
-            out,
-            "<li><span class=\"badge differs\">container</span> {}</li>",
-            list(&x.container)
-        );
+    if !x.container_differences.is_empty() {
+        difference(out, "differs", "container", &list(&x.container_differences));
     }
     let _ = writeln!(
         out,
         "<li>{} of {} gold ingredients matched; contents {:.2}, container {:.2}; score 0.98 × contents + 0.02 × container = {:.2}</li></ul>",
-        x.ingredients.len(),
-        x.ingredients.len() + x.missing.len(),
+        x.matched.len(),
+        x.matched.len() + x.missing.len(),
         x.contents_ratio,
         x.container_ratio,
         d.score
@@ -635,7 +642,7 @@ fn dish(out: &mut String, d: &DishComparison) {
     let _ = write!(
         out,
         "<div class=\"dishes\"><div class=\"dish\"><h4>Predicted dish</h4><div class=\"from\">output of action {}: <code>{}</code></div><ul class=\"tree\">",
-        x.action,
+        d.differences.action,
         escape(&d.predicted_text)
     );
     tree(out, &d.predicted, x, Side::Predicted);
@@ -665,9 +672,9 @@ enum Side {
     Gold,
 }
 
-fn tree(out: &mut String, node: &DishNode, x: &DishDifferences, side: Side) {
+fn tree(out: &mut String, node: &DishNode, x: &DishDetail, side: Side) {
     let differing: &[String] = x
-        .ingredients
+        .matched
         .iter()
         .find(|i| i.class == node.class)
         .map_or(&[], |i| i.differing.as_slice());

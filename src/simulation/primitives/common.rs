@@ -7,14 +7,16 @@ use crate::number::Number;
 use crate::ontology::{ClassId, SlotId};
 use crate::profile::Profile;
 use crate::simulation::kitchen::{self, Path};
-use crate::simulation::{Call, Model, SimError};
+use crate::simulation::{Call, Known, Model, SimError};
 use crate::world::{Entity, Maker, Pid, Value};
 use std::sync::Arc;
 
-/// What every primitive starts from: the model, a copy of the input kitchen state (the one
-/// the primitive changes and binds as its output) and that state's time.
+/// What every primitive starts from: the model and its known classes and slots, a copy of the
+/// input kitchen state (the one the primitive changes and binds as its output) and that
+/// state's time.
 pub struct Start<'m> {
     pub m: &'m Model,
+    pub k: &'m Known,
     pub ks: Arc<Entity>,
     pub kt: Number,
 }
@@ -34,9 +36,18 @@ impl<'m> Call<'m, '_> {
         let kt = self.kitchen_time(&ks);
         Ok(Start {
             m: self.model,
+            k: &self.model.k,
             ks,
             kt,
         })
+    }
+
+    /// [`Call::start`] for a primitive that takes `duration` seconds once input `arg` is
+    /// ready, with the time it is done.
+    pub fn start_after(&self, arg: &str, duration: i64) -> Result<(Start<'m>, Number), SimError> {
+        let start = self.start()?;
+        let at = self.ready_at(start.kt, arg)?.add(Number::int(duration));
+        Ok((start, at))
     }
 
     /// Persistent id of input `arg` when it is found in `ks`.

@@ -35,9 +35,7 @@ fn take_off_counter(ks: &mut Arc<Entity>, m: &Model, pid: Pid) -> Option<Arc<Ent
 /// `cover`: the cover (a lid matching the bowl, else plastic wrap, P9) leaves the counter-top
 /// and sits in the object's `covered-with`. 20 s.
 fn cover(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
-    let k = &m.k;
-    let t = call.ready_at(kt, "object")?.add(Number::int(20));
+    let (Start { m, k, mut ks, .. }, t) = call.start_after("object", 20)?;
     let object = call.input("object")?.clone();
     let given = call.is_bound("cover");
     let cover = if given {
@@ -93,8 +91,7 @@ fn cover(call: &mut Call<'_, '_>) -> Result<(), SimError> {
 
 /// `uncover`: the cover goes back to the front of the counter-top (still used). 20 s.
 fn uncover(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
-    let t = call.ready_at(kt, "object")?.add(Number::int(20));
+    let (Start { m, mut ks, .. }, t) = call.start_after("object", 20)?;
     let object = call.input("object")?;
     let container = find_in_kitchen(&ks, m, object)
         .map(|_| object.pid)
@@ -155,7 +152,7 @@ fn line_args(call: &Call<'_, '_>) -> LineArgs {
 /// every element of a list of lineable things: with fresh baking papers, or with copies of the
 /// first content of a given bowl (lettuce on plates). 150 s.
 fn line(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, ks, kt } = call.start()?;
+    let Start { m, ks, kt, .. } = call.start()?;
     let a = line_args(call);
     let t = kt.add(Number::int(150));
     let thing = call.input(a.thing)?.clone();
@@ -380,18 +377,17 @@ fn line_list_with_paper(
     let Some(mut list) = found.filter(|_| n > 0) else {
         return not_lined(call, ks, a, true);
     };
-    let (is_lining, lined_with) = (m.slot("is-lining")?, m.slot("lined-with")?);
+    let is_lining = m.slot("is-lining")?;
     let mut linings = Vec::with_capacity(n);
-    let mut items = list.val(k.items).items().to_vec();
-    for (elem, paper) in items.iter_mut().zip(&papers) {
+    let papers = papers.iter().map(|paper| {
         let paper = paper.ok_or(LispError::nil("(SETF IS-LINING)"))?;
         let p = obj_mut(&mut ks, m, paper).ok_or(LispError::nil("(SETF IS-LINING)"))?;
         mark_lining(m, p, is_lining)?;
         let p = arc_by_pid(&ks, m, paper).ok_or(LispError::nil("(SETF IS-LINING)"))?;
-        line_item(m, elem, lined_with, Value::Obj(p.clone()))?;
-        linings.push(Value::Obj(p));
-    }
-    set(m, &mut list, k.items, Value::list(items))?;
+        linings.push(Value::Obj(p.clone()));
+        Ok(Value::Obj(p))
+    });
+    line_elements(m, &mut list, papers)?;
     call.bind(a.lining, 1.0, Value::list(linings), None)?;
     Ok((Value::obj(list), ks))
 }
@@ -405,23 +401,34 @@ fn line_list_with_contents(
     bowl: &Entity,
 ) -> Result<(Value, Arc<Entity>), SimError> {
     let m = call.model;
-    let k = &m.k;
     let list = kitchen_entities(call, &ks, thing)?;
     let mut list = list.ok_or(LispError::nil("ITEMS"))?;
     let source = find_in_kitchen(&ks, m, bowl).and_then(|p| at(&ks, m, &p).cloned());
     let first = source.as_ref().and_then(|b| first_of(m, b));
-    let (is_lining, lined_with) = (m.slot("is-lining")?, m.slot("lined-with")?);
-    let mut items = list.val(k.items).items().to_vec();
-    for elem in items.iter_mut() {
-        let Some(first) = &first else {
-            return Err(LispError::nil("(SETF IS-LINING)").into());
-        };
+    let is_lining = m.slot("is-lining")?;
+    let copies = std::iter::repeat_with(|| {
+        let first = first.as_ref().ok_or(LispError::nil("(SETF IS-LINING)"))?;
         let mut copy = call.maker.copy(first);
         set(m, &mut copy, is_lining, Value::T)?;
-        line_item(m, elem, lined_with, Value::obj(copy))?;
-    }
-    set(m, &mut list, k.items, Value::list(items))?;
+        Ok(Value::obj(copy))
+    });
+    line_elements(m, &mut list, copies)?;
     Ok((Value::obj(list), ks))
+}
+
+/// Line the elements of `list` in order, each with the next of `linings` (made only while
+/// elements are left).
+fn line_elements(
+    m: &Model,
+    list: &mut Entity,
+    linings: impl Iterator<Item = Result<Value, SimError>>,
+) -> Result<(), SimError> {
+    let lined_with = m.slot("lined-with")?;
+    let mut items = list.val(m.k.items).items().to_vec();
+    for (elem, lining) in items.iter_mut().zip(linings) {
+        line_item(m, elem, lined_with, lining?)?;
+    }
+    set(m, list, m.k.items, Value::list(items))
 }
 
 /// `find-kitchen-entities` of the list `thing` on the counter-top of `ks`.

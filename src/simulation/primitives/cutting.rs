@@ -3,9 +3,7 @@
 //! Mash, peel and seed work on a detached copy of their input container (the kitchen state
 //! keeps the unprocessed one); cut, wash and grind change the container in the kitchen.
 
-use super::common::{
-    Lookup, Start, bound, done_at, mark_used, node_at, node_mut, set, update_contents,
-};
+use super::common::{Lookup, Start, bound, mark_used, node_at, node_mut, set, update_contents};
 use super::errors::LispError;
 use crate::profile::Profile;
 use crate::simulation::kitchen;
@@ -24,8 +22,7 @@ pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
 
 /// `cut`: every content gets the cut pattern; 2024 also needs a cutting board.
 fn cut(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let at = done_at(call, "object", 60)?;
-    let Start { m, mut ks, .. } = call.start()?;
+    let (Start { m, mut ks, .. }, at) = call.start_after("object", 60)?;
     let tool_given = call.is_bound("cutting-tool");
     let with_board = m.profile == Profile::R2024;
     let surface_given = with_board && call.is_bound("cutting-surface");
@@ -84,21 +81,16 @@ fn cut(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         call.bind("cutting-tool", 0.0, found, Some(at))?;
     }
     if let (Some(board), false) = (board, surface_given) {
+        let score = if tool_given { 1.0 } else { 0.0 };
         let found = bound(m, &ks, board, LispError::USED_OF_NIL)?;
-        call.bind(
-            "cutting-surface",
-            if tool_given { 1.0 } else { 0.0 },
-            found,
-            Some(at),
-        )?;
+        call.bind("cutting-surface", score, found, Some(at))?;
     }
     call.finish(ks, at)
 }
 
 /// `mash`: a detached copy of the input whose contents are mashed; a fork by default.
 fn mash(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let at = done_at(call, "input-ingredient", 60)?;
-    let Start { m, mut ks, .. } = call.start()?;
+    let (Start { m, mut ks, .. }, at) = call.start_after("input-ingredient", 60)?;
     let input = call.input_arc("input-ingredient")?.clone();
     let tool_given = call.is_bound("mashing-tool");
     let (fork, ok) = call.deferred_tool(&mut ks, "mashing-tool", "fork", &input)?;
@@ -153,8 +145,7 @@ const SEED: Strip = Strip {
 
 impl Primitive for Strip {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let at = done_at(call, "input-ingredient", 60)?;
-        let Start { m, mut ks, .. } = call.start()?;
+        let (Start { m, mut ks, .. }, at) = call.start_after("input-ingredient", 60)?;
         let tool_given = call.is_bound(self.tool);
         let tool = call.tool(&mut ks, self.tool, "knife", Lookup::Counter)?;
         let bowl = kitchen::take_default(&mut ks, m, m.class("medium-bowl")?, &[]);
@@ -255,8 +246,7 @@ impl Strip {
 fn wash(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let input = "container-with-input-ingredients";
     let output = "container-with-washed-ingredients";
-    let at = done_at(call, input, 60)?;
-    let Start { m, mut ks, .. } = call.start()?;
+    let (Start { m, mut ks, .. }, at) = call.start_after(input, 60)?;
     let Some(path) = kitchen::find_on_counter(&ks, m, call.input(input)?) else {
         call.fail(&[(output, 1.0, Some(at))])?;
         return call.finish(ks, at);
@@ -289,8 +279,7 @@ fn flag_contents(
 fn grind(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let input = "container-with-ingredients-to-be-ground";
     let output = "container-with-ground-contents";
-    let at = done_at(call, input, 90)?;
-    let Start { m, mut ks, .. } = call.start()?;
+    let (Start { m, mut ks, .. }, at) = call.start_after(input, 90)?;
     let tool_given = call.is_bound("grinding-tool");
     let tool = call.tool(&mut ks, "grinding-tool", "food-processor", Lookup::Kitchen)?;
     let container = kitchen::find_in_kitchen(&ks, m, call.input(input)?);

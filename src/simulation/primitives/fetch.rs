@@ -45,7 +45,7 @@ fn check_reusable(ks: &Entity, m: &Model, class: ClassId) -> Result<(), SimError
 /// `fetch`: bring one object, or a list of `quantity` objects, of the concept's class to the
 /// counter-top (not marked used). Takes 30 s per object.
 fn fetch(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
+    let Start { m, mut ks, kt, .. } = call.start()?;
     let n = call.number("quantity")?;
     let at_time = n.mul(Number::int(30)).add(kt);
     let class = call.input("concept-to-fetch")?.class;
@@ -92,7 +92,7 @@ fn fetch(call: &mut Call<'_, '_>) -> Result<(), SimError> {
 /// `fetch-and-proportion`: weigh an amount of an ingredient from its store into a (default:
 /// fresh medium) bowl; the source bowl goes back to the front of its location. 30 s.
 fn fetch_and_proportion(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
+    let Start { m, mut ks, kt, .. } = call.start()?;
     let ks_in = ks.clone();
     let at_time = kt.add(Number::int(30));
     let given_target = call.is_bound("target-container");

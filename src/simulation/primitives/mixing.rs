@@ -4,9 +4,7 @@
 //! in the tool (taken by default or given), the kind of mixture and its flag, the duration and
 //! in which failures the reference guards against.
 
-use super::common::{
-    Lookup, Start, bound, done_at, mark_used, mix_in_container, node_at, node_mut,
-};
+use super::common::{Lookup, Start, bound, mark_used, mix_in_container, node_at, node_mut};
 use super::errors::LispError;
 use crate::simulation::kitchen;
 use crate::simulation::{Call, Primitive, SimError};
@@ -77,8 +75,7 @@ const MINGLE: Blend = Blend {
 
 impl Primitive for Blend {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
-        let at = done_at(call, self.input, self.duration)?;
-        let Start { m, mut ks, .. } = call.start()?;
+        let (Start { m, mut ks, .. }, at) = call.start_after(self.input, self.duration)?;
         let given_tool = call.is_bound(self.tool);
         let tool = call.tool(&mut ks, self.tool, self.default_tool, self.tool_lookup)?;
         let container = kitchen::find_on_counter(&ks, m, call.input(self.input)?);
@@ -116,8 +113,7 @@ impl Primitive for Blend {
 /// `shake`: only a covered container can be shaken.
 fn shake(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let input = "container-with-input-ingredients";
-    let at = done_at(call, input, 30)?;
-    let Start { m, mut ks, .. } = call.start()?;
+    let (Start { m, mut ks, .. }, at) = call.start_after(input, 30)?;
     let coverable = m.class("coverable-container")?;
     let covered_with = m.slot("covered-with")?;
     let found = kitchen::find_on_counter(&ks, m, call.input(input)?).filter(|p| {

@@ -31,8 +31,7 @@ fn portion_and_arrange(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     if call.is_bound("destination") && !call.is_bound("quantity") {
         return fill_tins(call);
     }
-    let at = done_at(call, DOUGH, 80)?;
-    let Start { m, mut ks, .. } = call.start()?;
+    let (Start { m, mut ks, .. }, at) = call.start_after(DOUGH, 80)?;
     let ks_in = ks.clone();
     let to_counter = !call.is_bound("destination");
     let pattern_given = call.is_bound("arrangement-pattern");
@@ -156,8 +155,7 @@ fn cut_portions(
 
 /// Case without portion size: only muffin tins, one equal portion per tin.
 fn fill_tins(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let at = done_at(call, DOUGH, 80)?;
-    let Start { m, mut ks, .. } = call.start()?;
+    let (Start { m, mut ks, .. }, at) = call.start_after(DOUGH, 80)?;
     let destination = kitchen::find_in_kitchen(&ks, m, call.input("destination")?);
     let container = kitchen::find_on_counter(&ks, m, call.input(DOUGH)?);
     let pattern = Value::obj(call.maker.make(m.class("evenly-spread")?));

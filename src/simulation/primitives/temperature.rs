@@ -39,6 +39,19 @@ fn place(ks: &Arc<Entity>, m: &Model, class: &str) -> Result<(Pid, Value), SimEr
     Ok((e.pid, Value::Obj(e)))
 }
 
+/// Bind the defaulted tool `arg` to the kitchen's `class` (oven, fridge, microwave) as it is in
+/// `ks`.
+fn bind_place(
+    call: &mut Call<'_, '_>,
+    arg: &str,
+    ks: &Arc<Entity>,
+    class: &str,
+    at: Number,
+) -> Result<(), SimError> {
+    let (_, found) = place(ks, call.model, class)?;
+    call.bind(arg, 0.0, found, Some(at))
+}
+
 /// Set `slot` of every content of the object `pid` that is an instance of `only` (all when
 /// `None`), failing like the reference when a content lacks the slot.
 fn set_on_contents(
@@ -69,8 +82,7 @@ fn set_on_contents(
 /// `bake`: contents take the oven temperature and are baked (they never enter the oven). The
 /// time unit is ignored: always minutes (P1). Object kt∨thing(∨oven) + 60·t, kitchen +30.
 fn bake(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
-    let k = &m.k;
+    let Start { m, k, mut ks, kt } = call.start()?;
     let oven_given = call.is_bound("oven-to-bake-in");
     let temp_given = call.is_bound("target-temperature-quantity");
     let ready = call.ready_at(kt, "thing-to-bake")?;
@@ -140,8 +152,7 @@ fn bake(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         call.fail(&[("thing-baked", 1.0, Some(at))])?;
     }
     if !oven_given {
-        let o = place(&ks, m, "oven")?.1;
-        call.bind("oven-to-bake-in", 0.0, o, Some(at))?;
+        bind_place(call, "oven-to-bake-in", &ks, "oven", at)?;
     }
     call.finish(ks, ks_at)
 }
@@ -167,8 +178,7 @@ fn mode_temperature(call: &mut Call<'_, '_>, mode: &Entity) -> Result<Value, Sim
 /// `fry`: always 30 minutes on the kitchen's stove (P1); fryable contents take the stove
 /// temperature. Only heatable containers (pots, pans) can be fried in.
 fn fry(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
-    let k = &m.k;
+    let Start { m, k, mut ks, kt } = call.start()?;
     let ready = call.ready_at(kt, "thing-to-fry")?;
     let at = ready.add(Number::int(1800));
     let ks_at = ready.add(Number::int(30));
@@ -218,8 +228,7 @@ fn fry(call: &mut Call<'_, '_>) -> Result<(), SimError> {
 /// `bring-to-temperature`: contents of a container on the counter-top take the given (or the
 /// room) temperature; object kt + 800, kitchen time unchanged (P2).
 fn bring_to_temperature(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
-    let k = &m.k;
+    let Start { k, mut ks, kt, .. } = call.start()?;
     let at = kt.add(Number::int(800));
     let given = call.is_bound("temperature-quantity");
     let temperature = if given {
@@ -327,7 +336,7 @@ fn leave_for_time(call: &mut Call<'_, '_>) -> Result<(), SimError> {
 /// `refrigerate`: contents take the fridge's temperature; the container stays where it is.
 /// The time is quadratic in the given value (P1); default 1 hour.
 fn refrigerate(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
+    let Start { m, mut ks, kt, .. } = call.start()?;
     let ks_in = ks.clone();
     let k = &m.k;
     let time_given = call.is_bound("cooling-quantity");
@@ -362,8 +371,7 @@ fn refrigerate(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         _ => call.failed(),
     };
     if !fridge_given {
-        let f = place(&ks_in, m, "fridge")?.1;
-        call.bind("refrigerator", 0.0, f, Some(kt))?;
+        bind_place(call, "refrigerator", &ks_in, "fridge", kt)?;
     }
     if !time_given {
         let (q, h) = default_time(call, 1, "hour")?;
@@ -375,7 +383,7 @@ fn refrigerate(call: &mut Call<'_, '_>) -> Result<(), SimError> {
 
 /// `preheat-oven`: the oven takes the temperature; oven kt + 615, kitchen kt + 15.
 fn preheat_oven(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
+    let Start { m, mut ks, kt, .. } = call.start()?;
     let ks_in = ks.clone();
     let k = &m.k;
     let (oven_at, ks_at) = (kt.add(Number::int(615)), kt.add(Number::int(15)));
@@ -396,8 +404,7 @@ fn preheat_oven(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     };
     call.bind("preheated-oven", 1.0, out, Some(oven_at))?;
     if !given {
-        let old = place(&ks_in, m, "oven")?.1;
-        call.bind("oven", 0.0, old, Some(kt))?;
+        bind_place(call, "oven", &ks_in, "oven", kt)?;
     }
     call.finish(ks, ks_at)
 }
@@ -405,10 +412,7 @@ fn preheat_oven(call: &mut Call<'_, '_>) -> Result<(), SimError> {
 /// `melt`: meltable contents are melted (the microwave is the default tool, never marked used;
 /// a given tool is not even looked up). 60 s.
 fn melt(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
-    let at = call
-        .ready_at(kt, "container-with-input-ingredients")?
-        .add(Number::int(60));
+    let (Start { m, mut ks, .. }, at) = call.start_after("container-with-input-ingredients", 60)?;
     let given = call.is_bound("melting-tool");
     let failed = call.is_failed(call.input("container-with-input-ingredients")?)
         || (given && call.is_failed(call.input("melting-tool")?));
@@ -430,8 +434,7 @@ fn melt(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     };
     call.bind("container-with-melted-ingredients", 1.0, out, Some(at))?;
     if !given {
-        let mw = place(&ks, m, "microwave")?.1;
-        call.bind("melting-tool", 0.0, mw, Some(at))?;
+        bind_place(call, "melting-tool", &ks, "microwave", at)?;
     }
     call.finish(ks, at)
 }
@@ -442,8 +445,7 @@ fn melt(call: &mut Call<'_, '_>) -> Result<(), SimError> {
 /// Only case 1 insists on a heatable container; a container without liquid or spice makes the
 /// reference fail.
 fn boil(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
-    let k = &m.k;
+    let Start { m, k, mut ks, kt } = call.start()?;
     let stove_given = call.is_bound("stove-to-boil-on");
     let time_given = call.is_bound("time-to-boil-quantity");
     let mode_given = call.is_bound("heating-mode");

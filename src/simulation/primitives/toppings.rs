@@ -14,7 +14,7 @@ use crate::number::Number;
 use crate::ontology::SlotId;
 use crate::simulation::kitchen::{self, Path};
 use crate::simulation::{Call, Primitive, SimError};
-use crate::world::{Entity, Value};
+use crate::world::{Entity, Maker, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -87,29 +87,81 @@ fn find_portions(
     })
 }
 
-/// Divide the first content of the topping container (in grams) equally over the portions:
-/// each gets a copy with that amount in `slot`; the topping container is emptied. Returns the
-/// primary output and the per-portion amount.
-fn share_out(
-    call: &mut Call<'_, '_>,
-    ks: &mut Arc<Entity>,
-    portions: &Portions,
-    topping_container: &Path,
+/// A topping shared out: the portions that receive it, the container it is taken from (emptied
+/// afterwards) and the slot of each portion that holds its share.
+struct Serving {
+    portions: Portions,
+    topping_container: Path,
     slot: SlotId,
-) -> Result<(Value, Value), SimError> {
-    let m = call.model;
-    let topping = first_content(m, ks, topping_container)?;
-    let total = grams(m, call.maker, &topping)?;
-    let n = portions.count(call, ks) as i64;
-    let each = total.div(Number::int(n)).ok_or(LispError::DivisionByZero)?;
-    let each = amount(m, call.maker, each, m.k.g);
-    let out = portions.update(call, ks, |call, portion, _| {
-        let mut t = call.maker.copy(&topping);
-        set(m, &mut t, m.k.amount, each.clone())?;
-        set(m, portion, slot, Value::obj(t))
-    })?;
-    set_at(m, ks, topping_container, m.k.contents, Value::Nil)?;
-    Ok((out, each))
+}
+
+impl Serving {
+    /// Divide the first content of the topping container (in grams) equally over the
+    /// portions. Returns the primary output and the per-portion amount.
+    fn equally(
+        &self,
+        call: &mut Call<'_, '_>,
+        ks: &mut Arc<Entity>,
+    ) -> Result<(Value, Value), SimError> {
+        let m = call.model;
+        let topping = first_content(m, ks, &self.topping_container)?;
+        let total = grams(m, call.maker, &topping)?;
+        let n = self.portions.count(call, ks) as i64;
+        let each = total.div(Number::int(n)).ok_or(LispError::DivisionByZero)?;
+        let each = amount(m, call.maker, each, m.k.g);
+        let out = self.serve(call, ks, |maker| {
+            let mut t = maker.copy(&topping);
+            set(m, &mut t, m.k.amount, each.clone())?;
+            Ok(Some(t))
+        })?;
+        Ok((out, each))
+    }
+
+    /// Given amount per portion (converted to grams), compared with what is left of the
+    /// topping in its own unit; the last portion served gets the rest in grams, later ones
+    /// nothing.
+    fn by_amount(&self, call: &mut Call<'_, '_>, ks: &mut Arc<Entity>) -> Result<Value, SimError> {
+        let m = call.model;
+        let topping = first_content(m, ks, &self.topping_container)?;
+        let mut left = amount_value(
+            m,
+            topping
+                .val(m.k.amount)
+                .as_obj()
+                .ok_or(LispError::nil_argument("QUANTITY"))?,
+        )
+        .ok_or(LispError::nil_argument("VALUE"))?;
+        let (size, size_value) = portion_size(call, &topping, "topping-quantity", "topping-unit")?;
+        let size_value = size_value.ok_or(LispError::nil_argument("VALUE"))?;
+        self.serve(call, ks, |maker| {
+            if left.num_cmp(&Number::ZERO) != Ordering::Greater {
+                return Ok(None);
+            }
+            let mut t = maker.copy(&topping);
+            let share = next_portion(m, maker, &mut left, size_value, &size);
+            set(m, &mut t, m.k.amount, share)?;
+            Ok(Some(t))
+        })
+    }
+
+    /// Put what `share` makes (nothing for `None`) into each portion's slot, in order, then
+    /// empty the topping container. Returns the primary output.
+    fn serve(
+        &self,
+        call: &mut Call<'_, '_>,
+        ks: &mut Arc<Entity>,
+        mut share: impl FnMut(&mut Maker<'_>) -> Result<Option<Entity>, SimError>,
+    ) -> Result<Value, SimError> {
+        let m = call.model;
+        let out = self
+            .portions
+            .update(call, ks, |call, portion, _| match share(call.maker)? {
+                Some(t) => set(m, portion, self.slot, Value::obj(t)),
+                None => Ok(()),
+            })?;
+        set_at(m, ks, &self.topping_container, m.k.contents, Value::Nil)?;
+        Ok(out)
+    }
 }
 
 /// Sprinkle and dip: what differs is the slot, which kind of input is tried first and when
@@ -149,8 +201,7 @@ impl Primitive for Share {
             // Neither a list nor a container: the reference binds nothing.
             return Ok(());
         }
-        let at = done_at(call, "object", 50)?;
-        let Start { m, mut ks, .. } = call.start()?;
+        let (Start { m, mut ks, .. }, at) = call.start_after("object", 50)?;
         let portions = find_portions(call, &ks, "object", as_list)?;
         let topping_obj = call.input_arc(self.topping)?.clone();
         let topping = kitchen::find_on_counter(&ks, m, &topping_obj);
@@ -165,7 +216,12 @@ impl Primitive for Share {
         }
         let topping = topping.ok_or(LispError::nil_argument("CONTENTS"))?;
         let portions = portions.ok_or(LispError::nil_argument("CONTENTS"))?;
-        let (out, _) = share_out(call, &mut ks, &portions, &topping, m.slot(self.slot)?)?;
+        let serving = Serving {
+            portions,
+            topping_container: topping,
+            slot: m.slot(self.slot)?,
+        };
+        let (out, _) = serving.equally(call, &mut ks)?;
         call.bind(self.output, 1.0, out, Some(at))?;
         call.finish(ks, at)
     }
@@ -174,8 +230,7 @@ impl Primitive for Share {
 /// `top-with` (2024): every portion gets some of the topping on top, equal shares or a given
 /// amount each until the topping runs out.
 fn top_with(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let at = done_at(call, "thing-to-be-topped", 50)?;
-    let Start { m, mut ks, .. } = call.start()?;
+    let (Start { m, mut ks, .. }, at) = call.start_after("thing-to-be-topped", 50)?;
     let thing = call.input_arc("thing-to-be-topped")?.clone();
     let given_amount = call.is_bound("topping-quantity");
     let can_have_on_top = m.class("can-have-on-top")?;
@@ -215,9 +270,13 @@ fn top_with(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         call.fail(&[("topped-object", 1.0, Some(at))])?;
         return call.finish(ks, at);
     };
-    let has_on_top = m.slot("has-on-top")?;
+    let serving = Serving {
+        portions,
+        topping_container: topping,
+        slot: m.slot("has-on-top")?,
+    };
     if !given_amount {
-        let (out, each) = share_out(call, &mut ks, &portions, &topping, has_on_top)?;
+        let (out, each) = serving.equally(call, &mut ks)?;
         let each = each
             .as_obj()
             .cloned()
@@ -232,43 +291,9 @@ fn top_with(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         call.bind("topping-unit", 1.0, each.val(m.k.unit).clone(), None)?;
         return call.finish(ks, at);
     }
-    let out = top_by_amount(call, &mut ks, &portions, &topping, has_on_top)?;
+    let out = serving.by_amount(call, &mut ks)?;
     call.bind("topped-object", 1.0, out, Some(at))?;
     call.finish(ks, at)
-}
-
-/// Given amount per portion (converted to grams), compared with what is left of the topping in
-/// its own unit; the last portion served gets the rest in grams, later ones nothing.
-fn top_by_amount(
-    call: &mut Call<'_, '_>,
-    ks: &mut Arc<Entity>,
-    portions: &Portions,
-    topping_container: &Path,
-    slot: SlotId,
-) -> Result<Value, SimError> {
-    let m = call.model;
-    let topping = first_content(m, ks, topping_container)?;
-    let mut left = amount_value(
-        m,
-        topping
-            .val(m.k.amount)
-            .as_obj()
-            .ok_or(LispError::nil_argument("QUANTITY"))?,
-    )
-    .ok_or(LispError::nil_argument("VALUE"))?;
-    let (size, size_value) = portion_size(call, &topping, "topping-quantity", "topping-unit")?;
-    let size_value = size_value.ok_or(LispError::nil_argument("VALUE"))?;
-    let out = portions.update(call, ks, |call, portion, _| {
-        if left.num_cmp(&Number::ZERO) != Ordering::Greater {
-            return Ok(());
-        }
-        let mut t = call.maker.copy(&topping);
-        let share = next_portion(m, call.maker, &mut left, size_value, &size);
-        set(m, &mut t, m.k.amount, share)?;
-        set(m, portion, slot, Value::obj(t))
-    })?;
-    set_at(m, ks, topping_container, m.k.contents, Value::Nil)?;
-    Ok(out)
 }
 
 /// `spread`: the spread is divided (as a float, in its own unit) over the items of the object
@@ -278,8 +303,8 @@ fn spread(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let tool_arg = "can-spread-kitchen-tool";
     let output = "container-with-objects-that-have-been-spread";
     let tool_given = call.is_bound(tool_arg);
-    let at = done_at(call, object_arg, if tool_given { 120 } else { 20 })?;
-    let Start { m, mut ks, .. } = call.start()?;
+    let (Start { m, mut ks, .. }, at) =
+        call.start_after(object_arg, if tool_given { 120 } else { 20 })?;
     let tool = call.tool(&mut ks, tool_arg, "spatula", Lookup::Kitchen)?;
     // Looked up after the spatula moved, so that the paths are those of the final state.
     let object = kitchen::find_in_kitchen(&ks, m, call.input(object_arg)?);
@@ -469,18 +494,8 @@ impl Coat {
         // The stored ingredient loses 10 of whatever unit it is in.
         let (value, _) = quantity_of(m, &first)?;
         let mut reduced = first.clone();
-        let amt = reduced
-            .val(m.k.amount)
-            .as_obj()
-            .cloned()
-            .ok_or(LispError::nil_argument("QUANTITY"))?;
-        let mut amt = amt;
-        let q = amt
-            .val(m.k.quantity)
-            .as_obj()
-            .cloned()
-            .ok_or(LispError::nil_argument("VALUE"))?;
-        let mut q = q;
+        let mut amt = inner_copy(&reduced, m.k.amount, "QUANTITY")?;
+        let mut q = inner_copy(&amt, m.k.quantity, "VALUE")?;
         set(m, &mut q, m.k.value, Value::Num(value.sub(Number::int(10))))?;
         set(m, &mut amt, m.k.quantity, Value::obj(q))?;
         set(m, &mut reduced, m.k.amount, Value::obj(amt))?;
@@ -533,4 +548,13 @@ impl Coat {
         set_at(m, &mut ks, &bowl, m.k.contents, Value::Nil)?;
         self.coat(call, ks, container, Value::obj(coating), at)
     }
+}
+
+/// A copy of the object in `slot` of `e`, to change and set back; `missing` is the argument the
+/// reference finds nil when there is none.
+fn inner_copy(e: &Entity, slot: SlotId, missing: &'static str) -> Result<Entity, SimError> {
+    Ok(e.val(slot)
+        .as_obj()
+        .cloned()
+        .ok_or(LispError::nil_argument(missing))?)
 }

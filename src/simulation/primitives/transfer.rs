@@ -30,6 +30,19 @@ fn old(call: &Call<'_, '_>, pid: Option<Pid>) -> Result<Value, SimError> {
         .unwrap_or(Value::Nil))
 }
 
+/// Bind output `name` to the object `pid` as it is in the new kitchen state `ks`.
+fn bind_now(
+    call: &mut Call<'_, '_>,
+    name: &str,
+    score: f32,
+    ks: &Arc<Entity>,
+    pid: Pid,
+    at: Number,
+) -> Result<(), SimError> {
+    let found = bound(call.model, ks, pid, LispError::NOT_KITCHEN_ENTITY)?;
+    call.bind(name, score, found, Some(at))
+}
+
 /// Replace the contents of the object `pid` by `f(old contents)`.
 fn replace_contents(
     ks: &mut Arc<Entity>,
@@ -51,11 +64,8 @@ fn contents_of(ks: &Arc<Entity>, m: &Model, pid: Pid) -> Vec<Value> {
 /// `transfer-contents`: everything from the source (on the counter-top) to the front of the
 /// target, in reverse order; 20 s after the source is available.
 fn transfer_contents(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
-    let k = &m.k;
-    let at = call
-        .ready_at(kt, "container-with-input-ingredients")?
-        .add(Number::int(20));
+    let (Start { m, k, mut ks, .. }, at) =
+        call.start_after("container-with-input-ingredients", 20)?;
     let given = call.is_bound("target-container");
     let target = if given {
         call.find(&ks, "target-container", Lookup::Kitchen)?
@@ -98,10 +108,8 @@ fn transfer_contents(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         let o = old(call, Some(target))?;
         call.bind("target-container", 0.0, o, None)?;
     }
-    let found = bound(m, &ks, target, LispError::NOT_KITCHEN_ENTITY)?;
-    call.bind("container-with-all-ingredients", 1.0, found, Some(at))?;
-    let found = bound(m, &ks, source, LispError::NOT_KITCHEN_ENTITY)?;
-    call.bind("container-with-rest", 1.0, found, Some(at))?;
+    bind_now(call, "container-with-all-ingredients", 1.0, &ks, target, at)?;
+    bind_now(call, "container-with-rest", 1.0, &ks, source, at)?;
     let q = call
         .maker
         .make_with(k.quantity_class, &[(k.value, Value::Num(total))]);
@@ -113,8 +121,7 @@ fn transfer_contents(call: &mut Call<'_, '_>) -> Result<(), SimError> {
 /// `transfer-items`: a list of portions from the counter-top, or a container's contents, become
 /// the destination's contents (replacing them, P8); 120 s.
 fn transfer_items(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
-    let k = &m.k;
+    let Start { m, k, mut ks, kt } = call.start()?;
     let items = call.input("items-to-transfer")?.clone();
     let given_pattern = call.is_bound("arrangement-pattern");
     let pattern = if given_pattern {
@@ -199,8 +206,7 @@ fn eggs_time(call: &Call<'_, '_>, kt: Number) -> Result<Number, SimError> {
 /// `crack`: every entry of the eggs container yields ⌊value⌋ fresh 50 g whole eggs (no check
 /// that it is an egg, P9) and as many shells; the eggs themselves are then removed.
 fn crack(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
-    let k = &m.k;
+    let Start { m, k, mut ks, kt } = call.start()?;
     let at = eggs_time(call, kt)?;
     let eggs_failed = call.is_failed(call.input("eggs")?);
     let given = call.is_bound("target-container");
@@ -260,16 +266,14 @@ fn crack(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         let o = old(call, Some(target))?;
         call.bind("target-container", 0.0, o, None)?;
     }
-    let found = bound(m, &ks, target, LispError::NOT_KITCHEN_ENTITY)?;
-    call.bind("container-with-cracked-eggs", 1.0, found, Some(at))?;
+    bind_now(call, "container-with-cracked-eggs", 1.0, &ks, target, at)?;
     call.finish(ks, at)
 }
 
 /// `separate-eggs`: every entry gives 0.36 of its value as yolk and 0.64 as white (same unit);
 /// whole eggs are then removed from the eggs container.
 fn separate_eggs(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
-    let k = &m.k;
+    let Start { m, k, mut ks, kt } = call.start()?;
     let given = call.is_bound("egg-separator");
     let eggs = call.find(&ks, "eggs", Lookup::Kitchen)?;
     let (whites, yolks, separator) = if given {
@@ -343,16 +347,13 @@ fn separate_eggs(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     for p in [yolks, whites, separator] {
         mark_used(m, &mut ks, p, LispError::NOT_KITCHEN_ENTITY)?;
     }
-    let found = bound(m, &ks, yolks, LispError::NOT_KITCHEN_ENTITY)?;
-    call.bind("container-with-egg-yolks", 1.0, found, Some(at))?;
-    let found = bound(m, &ks, whites, LispError::NOT_KITCHEN_ENTITY)?;
-    call.bind("container-with-egg-whites", 1.0, found, Some(at))?;
+    bind_now(call, "container-with-egg-yolks", 1.0, &ks, yolks, at)?;
+    bind_now(call, "container-with-egg-whites", 1.0, &ks, whites, at)?;
     if !given {
         let (y, w) = (old(call, Some(yolks))?, old(call, Some(whites))?);
         call.bind("target-container-for-yolks", 0.0, y, Some(at))?;
         call.bind("target-container-for-whites", 0.0, w, Some(at))?;
-        let found = bound(m, &ks, separator, LispError::NOT_KITCHEN_ENTITY)?;
-        call.bind("egg-separator", 0.0, found, Some(at))?;
+        bind_now(call, "egg-separator", 0.0, &ks, separator, at)?;
     }
     call.finish(ks, at)
 }
@@ -360,11 +361,7 @@ fn separate_eggs(call: &mut Call<'_, '_>) -> Result<(), SimError> {
 /// `drain`: liquids (and liquid parts of heterogeneous mixtures) go to a fresh medium bowl,
 /// the rest stays; a heterogeneous mixture without liquid part is dropped (P9). 60 s.
 fn drain(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
-    let k = &m.k;
-    let at = call
-        .ready_at(kt, "container-with-ingredients")?
-        .add(Number::int(60));
+    let (Start { m, k, mut ks, .. }, at) = call.start_after("container-with-ingredients", 60)?;
     let container = call.find(&ks, "container-with-ingredients", Lookup::Counter)?;
     let given = call.is_bound("draining-tool");
     let tool = if given {
@@ -432,13 +429,10 @@ fn drain(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     replace_contents(&mut ks, m, container, |_| solids)?;
     mark_used(m, &mut ks, tool, LispError::NOT_KITCHEN_ENTITY)?;
     mark_used(m, &mut ks, bowl, LispError::NOT_KITCHEN_ENTITY)?;
-    let found = bound(m, &ks, container, LispError::NOT_KITCHEN_ENTITY)?;
-    call.bind("drained-ingredient", 1.0, found, Some(at))?;
-    let found = bound(m, &ks, bowl, LispError::NOT_KITCHEN_ENTITY)?;
-    call.bind("liquid-rests", 1.0, found, Some(at))?;
+    bind_now(call, "drained-ingredient", 1.0, &ks, container, at)?;
+    bind_now(call, "liquid-rests", 1.0, &ks, bowl, at)?;
     if !given {
-        let found = bound(m, &ks, tool, LispError::NOT_KITCHEN_ENTITY)?;
-        call.bind("draining-tool", 0.0, found, Some(at))?;
+        bind_now(call, "draining-tool", 0.0, &ks, tool, at)?;
     }
     call.finish(ks, at)
 }
@@ -446,7 +440,7 @@ fn drain(call: &mut Call<'_, '_>) -> Result<(), SimError> {
 /// `sift`: the source's contents go to the target (replacing its contents unless both the
 /// target and the sift are given, P8) and are marked sifted. 90 s, 60 s with everything given.
 fn sift(call: &mut Call<'_, '_>) -> Result<(), SimError> {
-    let Start { m, mut ks, kt } = call.start()?;
+    let Start { m, mut ks, kt, .. } = call.start()?;
     let given_target = call.is_bound("target-container");
     let given_sift = call.is_bound("sifting-tool");
     let both = given_target && given_sift;
@@ -503,11 +497,9 @@ fn sift(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     mark_used(m, &mut ks, target, LispError::NOT_KITCHEN_ENTITY)?;
     mark_used(m, &mut ks, sift, LispError::NOT_KITCHEN_ENTITY)?;
     replace_contents(&mut ks, m, source, |_| Vec::new())?;
-    let found = bound(m, &ks, target, LispError::NOT_KITCHEN_ENTITY)?;
-    call.bind("container-with-sifted-contents", 1.0, found, Some(at))?;
+    bind_now(call, "container-with-sifted-contents", 1.0, &ks, target, at)?;
     if !given_sift {
-        let found = bound(m, &ks, sift, LispError::NOT_KITCHEN_ENTITY)?;
-        call.bind("sifting-tool", 1.0, found, Some(at))?;
+        bind_now(call, "sifting-tool", 1.0, &ks, sift, at)?;
     }
     call.finish(ks, at)
 }
