@@ -5,7 +5,8 @@
 //! program runs on a fresh machine with no data at all.
 
 use crate::language::ast::Recipe;
-use crate::manifest::{self, ProfileManifest};
+use crate::language::validate::closest;
+use crate::manifest::{self, ProfileManifest, USER_MANIFEST, UserManifest};
 pub use crate::manifest::{FileEntry, RecipeEntry, manifest, sha256_hex};
 use crate::profile::Profile;
 use serde::{Deserialize, Serialize};
@@ -46,6 +47,9 @@ pub enum DataStatus {
     Modified,
     /// The embedded demo benchmark: our own recipes, not the benchmark's.
     Demo,
+    /// A user benchmark (`new-benchmark`, `add-recipe`) or a gold network given alone
+    /// (`--gold`): never the published benchmark, even where it includes official recipes.
+    User,
 }
 
 impl DataStatus {
@@ -54,6 +58,7 @@ impl DataStatus {
             DataStatus::Official => "official",
             DataStatus::Modified => "modified",
             DataStatus::Demo => "demo",
+            DataStatus::User => "user",
         }
     }
 }
@@ -75,6 +80,173 @@ pub enum DataSource {
     Folder(PathBuf),
     /// The demo benchmark compiled into the program (profile 2024 only).
     Demo,
+    /// A user benchmark: a folder with [`USER_MANIFEST`].
+    User(UserData),
+}
+
+/// A user benchmark: recipes of one's own in a folder laid out as the official data is, and
+/// official recipes it includes by id.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UserData {
+    pub root: PathBuf,
+    pub manifest: UserManifest,
+    /// The official data folder, found as without `--benchmark`, when the manifest includes
+    /// official recipes.
+    pub official: Option<PathBuf>,
+}
+
+impl UserData {
+    /// Whether `dir` holds a user benchmark (its manifest), rather than the official data.
+    pub fn is_in(dir: &Path) -> bool {
+        dir.join(USER_MANIFEST).is_file()
+    }
+
+    /// Read the user benchmark in `root` for `profile`; the official recipes it includes must
+    /// be the profile's, and are found in the official data ([`locate`] without a folder).
+    pub fn open(profile: Profile, root: &Path) -> Result<UserData, DataError> {
+        let manifest = UserData::read_manifest(root)?;
+        let path = root.join(USER_MANIFEST);
+        let invalid = |reason: String| DataError::Manifest {
+            path: path.clone(),
+            at: None,
+            reason,
+        };
+        let official_ids = manifest::manifest(profile);
+        if let Some(id) = manifest
+            .official_recipes
+            .iter()
+            .find(|id| !official_ids.has(id))
+        {
+            let close = closest(id, official_ids.recipes.iter().map(|r| r.id.as_str()), 3);
+            return Err(invalid(format!(
+                "`{id}` is not a recipe of the official benchmark (profile {profile}){}",
+                did_you_mean(&close)
+            )));
+        }
+        let mut ids: Vec<&str> = manifest
+            .official_recipes
+            .iter()
+            .map(String::as_str)
+            .collect();
+        ids.extend(manifest.recipes.iter().map(|r| r.id.as_str()));
+        ids.sort_unstable();
+        if let Some(pair) = ids.windows(2).find(|pair| pair[0] == pair[1]) {
+            return Err(invalid(format!("the recipe `{}` is listed twice", pair[0])));
+        }
+        let official = if manifest.official_recipes.is_empty() {
+            None
+        } else {
+            match locate(profile, None)? {
+                DataSource::Folder(dir) => Some(dir),
+                _ => None,
+            }
+        };
+        Ok(UserData {
+            root: root.to_path_buf(),
+            manifest,
+            official,
+        })
+    }
+
+    /// The manifest in `root`, as written; a JSON error is located by line and column.
+    pub fn read_manifest(root: &Path) -> Result<UserManifest, DataError> {
+        let path = root.join(USER_MANIFEST);
+        let text = std::fs::read_to_string(&path).map_err(|e| DataError::Unreadable {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+        UserManifest::parse(&text).map_err(|e| {
+            let place = format!(" at line {} column {}", e.line(), e.column());
+            DataError::Manifest {
+                reason: e.to_string().trim_end_matches(&place).to_owned(),
+                at: Some((e.line(), e.column())),
+                path,
+            }
+        })
+    }
+
+    /// A benchmark of the one gold network in `file` (`--gold`): the recipe's id is the
+    /// file's header, its dish `dish` or else [`default_dish`].
+    pub fn single(file: &Path, dish: Option<&str>) -> Result<UserData, DataError> {
+        let text = std::fs::read_to_string(file).map_err(|e| DataError::Unreadable {
+            path: file.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        let network = first_network(file, &text)?;
+        let primary_output_var = match dish {
+            Some(var) => var.to_owned(),
+            None => default_dish(&network).ok_or_else(|| DataError::Malformed {
+                path: file.to_path_buf(),
+                reason: "no action names a dish; give the dish variable with --dish ?VAR".into(),
+            })?,
+        };
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
+        let entry = RecipeEntry {
+            id: network.id.clone(),
+            gold_file: name.unwrap_or_default(),
+            gold_file_header: Some(network.id),
+            primary_output_var,
+            recipe_text: None,
+        };
+        Ok(UserData {
+            root: file.parent().map(Path::to_path_buf).unwrap_or_default(),
+            manifest: UserManifest {
+                official_recipes: Vec::new(),
+                recipes: vec![entry],
+            },
+            official: None,
+        })
+    }
+
+    /// Its recipes, official and own, in id order.
+    fn profile_manifest(&self, profile: Profile) -> ProfileManifest {
+        let official = manifest::manifest(profile).recipes.into_iter();
+        let mut recipes: Vec<RecipeEntry> = official
+            .filter(|r| self.manifest.official_recipes.contains(&r.id))
+            .chain(self.manifest.recipes.iter().cloned())
+            .collect();
+        recipes.sort_by(|a, b| a.id.cmp(&b.id));
+        ProfileManifest {
+            recipes,
+            files: Vec::new(),
+        }
+    }
+}
+
+/// The variable the benchmark would name as a recipe's dish: the output (first argument) of
+/// the network's last action, as for 29 of the 30 official recipes (broccoli-salad names an
+/// earlier one).
+pub fn default_dish(network: &Recipe) -> Option<String> {
+    let last = network.predicates.last()?;
+    last.args.first()?.as_var().map(|v| format!("?{v}"))
+}
+
+/// The first network of a gold file's text; a file with errors or none is malformed.
+pub fn first_network(path: &Path, text: &str) -> Result<Recipe, DataError> {
+    let parsed = crate::language::parse::parse(text);
+    if let Some(d) = parsed.diagnostics.iter().find(|d| d.is_error()) {
+        return Err(DataError::Malformed {
+            path: path.to_path_buf(),
+            reason: d.message.clone(),
+        });
+    }
+    parsed
+        .file
+        .recipes
+        .into_iter()
+        .next()
+        .ok_or_else(|| DataError::Malformed {
+            path: path.to_path_buf(),
+            reason: "no recipe".into(),
+        })
+}
+
+fn did_you_mean(close: &[&str]) -> String {
+    if close.is_empty() {
+        String::new()
+    } else {
+        format!("; did you mean {}?", close.join(", "))
+    }
 }
 
 /// A path is always a folder, even `demo`: the name selects the demo only through [`locate`].
@@ -92,32 +264,47 @@ impl DataSource {
             DataSource::Demo => {
                 manifest::parse(DEMO_MANIFEST, profile).ok_or(DataError::NoDemo { profile })
             }
+            DataSource::User(user) => Ok(user.profile_manifest(profile)),
         }
     }
 
-    /// The text of a gold file named by the manifest, with the path to show in messages.
-    fn gold_text(&self, gold_file: &str) -> Result<(PathBuf, Cow<'static, str>), DataError> {
-        match self {
-            DataSource::Folder(root) => {
-                let path = root.join(gold_file);
-                match std::fs::read_to_string(&path) {
-                    Ok(text) => Ok((path, Cow::Owned(text))),
-                    Err(e) => Err(DataError::Unreadable {
-                        path,
-                        reason: e.to_string(),
-                    }),
-                }
+    /// Where a file of recipe `id` (named relative to its data folder) is on disk: none for
+    /// the demo, whose files are compiled in.
+    pub fn file(&self, id: &str, relative: &str) -> Option<PathBuf> {
+        let root = match self {
+            DataSource::Folder(root) => root,
+            DataSource::Demo => return None,
+            DataSource::User(user) if user.manifest.official_recipes.iter().any(|r| r == id) => {
+                user.official.as_ref()?
             }
-            DataSource::Demo => {
-                let path = Path::new("gold/demo").join(gold_file);
-                match DEMO_GOLD.iter().find(|(name, _)| *name == gold_file) {
-                    Some((_, text)) => Ok((path, Cow::Borrowed(text))),
-                    None => Err(DataError::Unreadable {
-                        path,
-                        reason: "not compiled into the program".into(),
-                    }),
-                }
-            }
+            DataSource::User(user) => &user.root,
+        };
+        Some(root.join(relative))
+    }
+
+    /// The recipe text of a manifest entry, where it is on disk.
+    pub fn recipe_text(&self, entry: &RecipeEntry) -> Option<PathBuf> {
+        self.file(&entry.id, entry.recipe_text.as_deref()?)
+    }
+
+    /// The text of a recipe's gold file, with the path to show in messages.
+    fn gold_text(&self, entry: &RecipeEntry) -> Result<(PathBuf, Cow<'static, str>), DataError> {
+        if let Some(path) = self.file(&entry.id, &entry.gold_file) {
+            return match std::fs::read_to_string(&path) {
+                Ok(text) => Ok((path, Cow::Owned(text))),
+                Err(e) => Err(DataError::Unreadable {
+                    path,
+                    reason: e.to_string(),
+                }),
+            };
+        }
+        let path = Path::new("gold/demo").join(&entry.gold_file);
+        match DEMO_GOLD.iter().find(|(name, _)| *name == entry.gold_file) {
+            Some((_, text)) => Ok((path, Cow::Borrowed(text))),
+            None => Err(DataError::Unreadable {
+                path,
+                reason: "not compiled into the program".into(),
+            }),
         }
     }
 }
@@ -127,6 +314,7 @@ impl fmt::Display for DataSource {
         match self {
             DataSource::Folder(dir) => write!(f, "{}", dir.display()),
             DataSource::Demo => write!(f, "the embedded demo benchmark"),
+            DataSource::User(user) => write!(f, "{}", user.root.display()),
         }
     }
 }
@@ -151,6 +339,13 @@ pub enum DataError {
     Unreadable { path: PathBuf, reason: String },
     /// A gold file does not parse as a network.
     Malformed { path: PathBuf, reason: String },
+    /// A user benchmark's manifest is not valid JSON of its shape (`at`: line and column), or
+    /// names recipes that do not fit.
+    Manifest {
+        path: PathBuf,
+        at: Option<(usize, usize)>,
+        reason: String,
+    },
 }
 
 impl fmt::Display for DataError {
@@ -179,6 +374,13 @@ impl fmt::Display for DataError {
             DataError::Unreadable { path, reason } => write!(f, "{}: {reason}", path.display()),
             DataError::Malformed { path, reason } => {
                 write!(f, "{}: not a valid gold network: {reason}", path.display())
+            }
+            DataError::Manifest { path, at, reason } => {
+                write!(f, "{}", path.display())?;
+                if let Some((line, column)) = at {
+                    write!(f, ":{line}:{column}")?;
+                }
+                write!(f, ": not a usable benchmark manifest: {reason}")
             }
         }
     }
@@ -212,7 +414,8 @@ pub fn env_var(profile: Profile) -> &'static str {
     }
 }
 
-/// Where a profile's data is: `--benchmark demo` is the embedded demo; `--benchmark DIR`, else
+/// Where a profile's data is: `--benchmark demo` is the embedded demo; `--benchmark DIR` holding
+/// a user benchmark's manifest is that benchmark ([`UserData::open`]); `--benchmark DIR`, else
 /// the profile's environment variable, else (profile 2023) a `benchmark-2023` folder beside the
 /// 2024 data, else the data installed by `cookingbot-evaluator fetch`
 /// ([`crate::fetch::cache_dir`]).
@@ -220,6 +423,9 @@ pub fn locate(profile: Profile, explicit: Option<&Path>) -> Result<DataSource, D
     if explicit == Some(Path::new(DEMO)) {
         DataSource::Demo.manifest(profile)?;
         return Ok(DataSource::Demo);
+    }
+    if let Some(dir) = explicit.filter(|dir| UserData::is_in(dir)) {
+        return UserData::open(profile, dir).map(DataSource::User);
     }
     let mut tried = Vec::new();
     let mut candidates: Vec<PathBuf> = Vec::new();
@@ -278,9 +484,9 @@ impl Benchmark {
         let mut sum = Sha256::new();
         let mut first_difference = None;
         for entry in manifest.recipes {
-            let (path, text) = source.gold_text(&entry.gold_file)?;
+            let (path, text) = source.gold_text(&entry)?;
             sum.update(text.as_bytes());
-            if first_difference.is_none() && *source != DataSource::Demo {
+            if first_difference.is_none() && matches!(source, DataSource::Folder(_)) {
                 let published = manifest.files.iter().find(|f| f.path == entry.gold_file);
                 first_difference = match published.map(|f| f.check(text.as_bytes())) {
                     Some(Ok(())) => None,
@@ -291,23 +497,7 @@ impl Benchmark {
                     )),
                 };
             }
-            let parsed = crate::language::parse::parse(&text);
-            if let Some(d) = parsed.diagnostics.iter().find(|d| d.is_error()) {
-                return Err(DataError::Malformed {
-                    path,
-                    reason: d.message.clone(),
-                });
-            }
-            let network =
-                parsed
-                    .file
-                    .recipes
-                    .into_iter()
-                    .next()
-                    .ok_or_else(|| DataError::Malformed {
-                        path: path.clone(),
-                        reason: "no recipe".into(),
-                    })?;
+            let network = first_network(&path, &text)?;
             recipes.push(GoldRecipe {
                 id: entry.id,
                 network,
@@ -317,6 +507,7 @@ impl Benchmark {
         }
         let status = match (source, &first_difference) {
             (DataSource::Demo, _) => DataStatus::Demo,
+            (DataSource::User(_), _) => DataStatus::User,
             (_, None) => DataStatus::Official,
             (_, Some(_)) => DataStatus::Modified,
         };

@@ -4,7 +4,7 @@
 //! downloading the data (`benchmark`, `fetch`) are built over it.
 
 use crate::profile::Profile;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 const MANIFEST: &str = include_str!("../gold/benchmark.json");
@@ -36,14 +36,21 @@ impl ProfileManifest {
     }
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecipeEntry {
     pub id: String,
     /// The gold network's file, relative to the data folder.
     pub gold_file: String,
+    /// The header (`#id`) the gold file starts with, which need not be the id
+    /// (`black-bean-salad-2.solution` is headed `#black-bean-salad-4`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gold_file_header: Option<String>,
     /// The variable whose value is the recipe's dish (`?almond-crescent-cookies`).
     pub primary_output_var: String,
-    pub recipe_text: String,
+    /// The recipe text's file, relative to the data folder; none for a gold network given
+    /// alone (`--gold`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recipe_text: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -90,6 +97,48 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// Bytes in lower-case hex.
 pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Where a benchmark folder keeps its gold networks, as the official data lays them out.
+pub const GOLD_DIR: &str = "data/gold-standard-solutions/meaning-only";
+/// Where a benchmark folder keeps its recipe texts, as the official data lays them out.
+pub const TEXT_DIR: &str = "data/recipe-texts";
+/// The manifest of a user benchmark (recipes of one's own), at its folder's root.
+pub const USER_MANIFEST: &str = "benchmark.json";
+
+/// The manifest of a user benchmark (`benchmark.json`, written by `add-recipe`): its own
+/// recipes, with files relative to its folder, and the official recipes it includes by id, read
+/// from the official data.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserManifest {
+    #[serde(default)]
+    pub official_recipes: Vec<String>,
+    #[serde(default)]
+    pub recipes: Vec<RecipeEntry>,
+}
+
+impl UserManifest {
+    pub fn parse(json: &str) -> Result<UserManifest, serde_json::Error> {
+        serde_json::from_str(json)
+    }
+
+    /// Stable JSON: ids sorted, fields in a fixed order, so that adding a recipe changes only
+    /// its own lines.
+    pub fn to_json(&self) -> String {
+        let mut sorted = self.clone();
+        sorted.official_recipes.sort();
+        sorted.recipes.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut text =
+            serde_json::to_string_pretty(&sorted).expect("a manifest is plain strings and lists");
+        text.push('\n');
+        text
+    }
+
+    /// Whether `id` names one of its recipes, its own or an official one.
+    pub fn has(&self, id: &str) -> bool {
+        self.official_recipes.iter().any(|r| r == id) || self.recipes.iter().any(|r| r.id == id)
+    }
 }
 
 /// The manifest of a profile.

@@ -9,7 +9,7 @@ use crate::app::data::DataContext;
 use crate::app::evaluate::{self, EvaluateOptions, score_text};
 use crate::app::load_model;
 use crate::app::simulate::{SimulateFailure, simulate_text};
-use crate::benchmark::{Benchmark, DataSource};
+use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
 use crate::metrics::smatch::{SmatchConfig, smatch as smatch_score};
@@ -221,12 +221,9 @@ fn benchmark_recipes(py: Python<'_>, reference: &str, path: Option<PathBuf>) -> 
             .manifest(profile)
             .map(|m| m.recipes)
             .unwrap_or_default();
-        let text = |id: &str| match &b.source {
-            DataSource::Folder(root) => entries
-                .iter()
-                .find(|entry| entry.id == id)
-                .and_then(|entry| std::fs::read_to_string(root.join(&entry.recipe_text)).ok()),
-            DataSource::Demo => None,
+        let text = |id: &str| {
+            let entry = entries.iter().find(|entry| entry.id == id)?;
+            std::fs::read_to_string(b.source.recipe_text(entry)?).ok()
         };
         let recipes: Vec<Value> = b
             .recipes

@@ -4,7 +4,7 @@
 
 use super::data::{self, DataContext};
 use super::outcome::{AppError, Exit, Outcome};
-use crate::benchmark::{self, DataSource};
+use super::translate::benchmark_text;
 use crate::evaluate::Evaluator;
 use crate::language::diagnostic::terminal_safe;
 use crate::metrics::corpus::corpus_mean;
@@ -12,7 +12,7 @@ use crate::report::batch::{Mean, means};
 use crate::report::json::pretty;
 use crate::report::model::RecipeReport;
 use crate::report::{Metric, MetricSet, RecipeResult, write_atomically};
-use crate::translate::{Provenance, Translation, Translator, recipe_text};
+use crate::translate::{Provenance, Translation, Translator};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -71,24 +71,20 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Outcome {
-    // Every recipe of the benchmark is an official one.
-    let root = match data::locate(opts.data.request(), || true, err)? {
-        DataSource::Folder(root) => root,
-        DataSource::Demo => {
-            return Err(AppError::Options(
-                "the demo benchmark has no recipe texts compiled in; pass --benchmark DIR".into(),
-            ));
-        }
-    };
-    let evaluator = Evaluator::new(opts.data.profile, root.as_path())?;
+    // Without --benchmark, the recipes are the official ones (downloaded when missing).
+    let source = data::locate(opts.data.request(), || true, err)?;
+    let entries = source.manifest(opts.data.profile)?.recipes;
+    let texts = entries
+        .iter()
+        .map(|entry| benchmark_text(&source, entry))
+        .collect::<Result<Vec<_>, _>>()?;
+    let evaluator = Evaluator::new(opts.data.profile, source)?;
     let metrics = Metric::ALL
         .into_iter()
         .fold(MetricSet::empty(), MetricSet::with);
     let mut rows = Vec::new();
     let mut samples = Vec::new();
-    for entry in benchmark::manifest(opts.data.profile).recipes {
-        let text = recipe_text::read(&root.join(&entry.recipe_text))
-            .map_err(|e| AppError::Failed(e.to_string()))?;
+    for (entry, text) in entries.into_iter().zip(texts) {
         let mut row = Row {
             result: RecipeResult {
                 recipe_id: entry.id.clone(),

@@ -6,7 +6,7 @@ use crate::app::check::{self, CheckOptions};
 use crate::app::compare::{self, CompareFormat, CompareOptions};
 use crate::app::console::{ColorWhen, Console};
 use crate::app::data::DataContext;
-use crate::app::evaluate::{self, EvaluateOptions, Format, MergeOptions};
+use crate::app::evaluate::{self, EvaluateOptions, Format, GoldFile, MergeOptions};
 use crate::app::fetch::{self, FetchOptions};
 use crate::app::outcome::{AppError, Exit, Outcome};
 use crate::app::report::{self, ReportOptions};
@@ -14,7 +14,8 @@ use crate::app::simulate::{self, SimulateOptions};
 use crate::app::translate::{
     self, Fallback, LlmOptions, Setup, TranslateFormat, TranslateOptions, TranslatorKind,
 };
-use crate::benchmark::{self, DataError, DataSource};
+use crate::app::user_benchmark::{self, AddRecipe};
+use crate::benchmark::{self, DataError, UserData};
 use crate::metrics::smatch::SmatchConfig;
 use crate::ontology::Ontology;
 use crate::profile::Profile;
@@ -107,6 +108,13 @@ struct EvaluateArgs {
     timeout_per_recipe: u64,
     #[command(flatten)]
     ci: CiArgs,
+    /// Score against this gold network alone (its first network, matched by its header), with
+    /// no benchmark: the signature says `user`.
+    #[arg(long, value_name = "FILE", conflicts_with = "benchmark")]
+    gold: Option<PathBuf>,
+    /// The dish variable of --gold (default: the output of its last action).
+    #[arg(long, value_name = "?VAR", requires = "gold")]
+    dish: Option<String>,
 }
 
 #[derive(Args)]
@@ -213,8 +221,8 @@ enum Command {
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Recipe ids to accept (default: the benchmark's 30 recipes; with `--benchmark demo`,
-        /// the demo's).
+        /// Recipe ids to accept (default: the benchmark's 30 recipes; with `--benchmark demo`
+        /// or a user benchmark's folder, its recipes).
         #[arg(long, num_args = 1..)]
         known_recipes: Option<Vec<String>>,
         /// human: rendered diagnostics on stderr; json: a report on stdout (each file's
@@ -389,6 +397,36 @@ enum Command {
         #[command(flatten)]
         llm: LlmOptions,
     },
+    /// Create a benchmark of your own recipes: the official data's layout (recipe texts under
+    /// data/recipe-texts/, gold networks under data/gold-standard-solutions/meaning-only/) and
+    /// an empty manifest, benchmark.json. Every command reads it with --benchmark DIR.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator new-benchmark my-benchmark\n  cookingbot-evaluator add-recipe --benchmark my-benchmark --text pancakes.txt --gold pancakes.solution\n  cookingbot-evaluator --benchmark my-benchmark -input my.solution -output results.csv"
+    )]
+    NewBenchmark {
+        /// The folder to create (or an empty one to fill).
+        dir: PathBuf,
+    },
+    /// Add a recipe to a benchmark of your own: its text and gold network are copied in and
+    /// listed in the manifest. A gold network with errors is refused (exit 1).
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator add-recipe --benchmark my-benchmark --text pancakes.txt --gold pancakes.solution\n  cookingbot-evaluator add-recipe --benchmark my-benchmark --text soup.xml --gold soup.solution --id tomato-soup --dish ?served-soup"
+    )]
+    AddRecipe {
+        /// The recipe text: benchmark XML, plain text, or an HTML page with a schema.org Recipe.
+        #[arg(long)]
+        text: PathBuf,
+        /// The gold network (.solution; the first network in the file).
+        #[arg(long)]
+        gold: PathBuf,
+        /// The recipe's id (default: the gold network's header).
+        #[arg(long)]
+        id: Option<String>,
+        /// The variable whose value is the dish (default: the output of the gold network's
+        /// last action, as the official recipes name it).
+        #[arg(long, value_name = "?VAR")]
+        dish: Option<String>,
+    },
     /// Serve the Model Context Protocol on stdin and stdout: tools for an LLM agent to check,
     /// simulate and score networks, list the primitives and the kitchen; the benchmark's gold
     /// networks as resources.
@@ -445,15 +483,17 @@ fn is_single_dash_word(a: &str) -> bool {
     })
 }
 
-/// The demo's recipe ids when `--benchmark demo` selects it.
-fn demo_recipes(
+/// The recipe ids of the benchmark `--benchmark` names when it is the demo or a user benchmark
+/// (otherwise `check` accepts the official recipes).
+fn named_benchmark_recipes(
     profile: Profile,
     benchmark: Option<&Path>,
 ) -> Result<Option<Vec<String>>, DataError> {
-    if benchmark != Some(Path::new(benchmark::DEMO)) {
+    let Some(dir) = benchmark.filter(|d| *d == Path::new(benchmark::DEMO) || UserData::is_in(d))
+    else {
         return Ok(None);
-    }
-    let manifest = DataSource::Demo.manifest(profile)?;
+    };
+    let manifest = benchmark::locate(profile, Some(dir))?.manifest(profile)?;
     Ok(Some(manifest.recipes.into_iter().map(|r| r.id).collect()))
 }
 
@@ -568,7 +608,8 @@ fn check_placement(matches: &ArgMatches) -> Result<(), clap::Error> {
         .find(|id| given(matches, id))
         .map(|id| format!("--{id} is an option of the evaluation, not of `{name}`"));
     let reads = |data: &str| match name {
-        "merge" | "completions" | "manpage" => false,
+        "merge" | "completions" | "manpage" | "new-benchmark" => false,
+        "add-recipe" => data != "kitchen" && data != "offline",
         "graph" | "fetch" => data == "profile",
         _ => true,
     };
@@ -648,6 +689,10 @@ impl EvaluateArgs {
             quiet,
             time_budget: std::time::Duration::from_secs(self.timeout_per_recipe),
             ci: self.ci.bootstrap(),
+            gold: self.gold.map(|path| GoldFile {
+                path,
+                dish: self.dish,
+            }),
         };
         let exit = evaluate::run(&opts, out, err)?;
         match self.show_output {
@@ -692,7 +737,7 @@ impl Command {
             } => {
                 let known_recipes = match known_recipes {
                     Some(ids) => Some(ids),
-                    None => demo_recipes(data.profile, data.benchmark.as_deref())?,
+                    None => named_benchmark_recipes(data.profile, data.benchmark.as_deref())?,
                 };
                 let onto = Ontology::builtin(data.profile);
                 let files: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
@@ -846,6 +891,29 @@ impl Command {
             }
             #[cfg(feature = "mcp")]
             Command::Mcp => crate::app::mcp::run(data.profile, data.offline),
+            Command::NewBenchmark { dir } => user_benchmark::new_benchmark(&dir, out),
+            Command::AddRecipe {
+                text,
+                gold,
+                id,
+                dish,
+            } => {
+                let Some(benchmark) = data.benchmark else {
+                    return Err(AppError::Options(
+                        "add-recipe needs --benchmark DIR, the benchmark to add the recipe to"
+                            .into(),
+                    ));
+                };
+                let opts = AddRecipe {
+                    benchmark,
+                    profile: data.profile,
+                    text,
+                    gold,
+                    id,
+                    dish,
+                };
+                user_benchmark::add_recipe(&opts, out, err)
+            }
             Command::Benchmark {
                 translator,
                 samples,

@@ -7,7 +7,7 @@ use crate::app::batch::{self, Run};
 use crate::app::check::{located, read_solution_text};
 use crate::app::data::{self, DataContext};
 use crate::app::outcome::{AppError, Exit, Outcome};
-use crate::benchmark::Benchmark;
+use crate::benchmark::{Benchmark, DataSource, UserData};
 use crate::evaluate::Evaluator;
 use crate::metrics::smatch::SmatchConfig;
 use crate::report::batch::{
@@ -68,6 +68,15 @@ pub struct EvaluateOptions {
     pub time_budget: std::time::Duration,
     /// Bootstrap intervals of the means in the markdown and JSON reports (`--ci`).
     pub ci: Option<Bootstrap>,
+    /// A gold network to score against in place of a benchmark (`--gold`).
+    pub gold: Option<GoldFile>,
+}
+
+/// A gold network given alone (`--gold FILE [--dish ?VAR]`): a one-recipe user benchmark.
+pub struct GoldFile {
+    pub path: PathBuf,
+    /// The dish variable; default [`crate::benchmark::default_dish`].
+    pub dish: Option<String>,
 }
 
 impl EvaluateOptions {
@@ -87,6 +96,7 @@ impl EvaluateOptions {
             quiet: false,
             time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
             ci: None,
+            gold: None,
         }
     }
 }
@@ -458,7 +468,8 @@ pub(crate) fn write_report(
 }
 
 /// The evaluator for the options, and the name of its kitchen. Missing data is downloaded
-/// when the solutions name official recipes (`names_official`, see [`data::locate`]). Gold
+/// when the solutions name official recipes (`names_official`, see [`data::locate`]); `--gold`
+/// replaces the benchmark with its one network. Gold
 /// data that differs from the published benchmark is warned about here, once per run.
 pub(crate) fn load(
     opts: &EvaluateOptions,
@@ -467,7 +478,10 @@ pub(crate) fn load(
 ) -> Result<(Evaluator, String), AppError> {
     let (mut model, kitchen) = super::load_model(opts.data.profile, opts.data.kitchen.as_deref())?;
     model.time_budget = opts.time_budget;
-    let source = data::locate(opts.data.request(), names_official, err)?;
+    let source = match &opts.gold {
+        Some(gold) => DataSource::User(UserData::single(&gold.path, gold.dish.as_deref())?),
+        None => data::locate(opts.data.request(), names_official, err)?,
+    };
     let data = Benchmark::load(opts.data.profile, &source)?;
     if let Some(difference) = &data.fingerprint.first_difference {
         let _ = writeln!(

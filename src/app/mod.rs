@@ -16,6 +16,7 @@ pub mod outcome;
 pub mod report;
 pub mod simulate;
 pub mod translate;
+pub mod user_benchmark;
 
 use crate::catalogue::DataFileError;
 use crate::profile::Profile;

@@ -4,14 +4,14 @@
 use super::data::{self, DataContext};
 use super::evaluate::STDOUT;
 use super::outcome::{AppError, Exit, Outcome};
-use crate::benchmark::{self, DataSource};
+use crate::benchmark::{Benchmark, DataSource, RecipeEntry};
 use crate::language::diagnostic::terminal_safe;
 use crate::profile::Profile;
 use crate::simulation::Model;
 use crate::translate::llm::chat::{CachedBackend, ChatBackend, HttpBackend, ServerConfig};
 use crate::translate::llm::retrieve::{Example, render_recipe};
 use crate::translate::llm::{LlmConfig, LlmTranslator};
-use crate::translate::recipe_text;
+use crate::translate::recipe_text::{self, RecipeText};
 use crate::translate::rules::RulesTranslator;
 use crate::translate::{Translator, check_solution};
 use std::io::Write;
@@ -181,29 +181,28 @@ fn llm_translator<'m>(
     Ok(LlmTranslator::new(model, backend, config, examples))
 }
 
-/// The benchmark data folder the prompt's examples come from (downloaded when missing, as
-/// evaluation does: the examples are official recipes).
-fn example_source(setup: &Setup<'_>, err: &mut dyn Write) -> Result<PathBuf, AppError> {
+/// The benchmark data the prompt's examples come from (downloaded when missing, as evaluation
+/// does: the examples are official recipes); a user benchmark's recipes serve as well.
+fn example_source(setup: &Setup<'_>, err: &mut dyn Write) -> Result<DataSource, AppError> {
     match data::locate(setup.data.request(), || true, err)? {
-        DataSource::Folder(root) => Ok(root),
         DataSource::Demo => Err(AppError::Options(
             "the demo benchmark has no recipe texts compiled in".into(),
         )),
+        source => Ok(source),
     }
 }
 
-/// Every benchmark recipe's text with its gold network (from the data folder `root`), for
-/// retrieval.
-pub fn examples(profile: Profile, root: &Path) -> Result<Vec<Example>, AppError> {
-    benchmark::manifest(profile)
+/// Every benchmark recipe's text with its gold network (from `source`), for retrieval.
+pub fn examples(profile: Profile, source: &DataSource) -> Result<Vec<Example>, AppError> {
+    let benchmark = Benchmark::load(profile, source)?;
+    benchmark
         .recipes
         .iter()
-        .map(|entry| {
-            let text = recipe_text::read(&root.join(&entry.recipe_text))
-                .map_err(|e| AppError::Failed(e.to_string()))?;
-            let gold = root.join(&entry.gold_file);
-            let network = std::fs::read_to_string(&gold).map_err(|e| AppError::File {
-                path: gold.clone(),
+        .zip(source.manifest(profile)?.recipes)
+        .map(|(gold, entry)| {
+            let text = benchmark_text(source, &entry)?;
+            let network = std::fs::read_to_string(&gold.file).map_err(|e| AppError::File {
+                path: gold.file.clone(),
                 reason: e.to_string(),
             })?;
             Ok(Example {
@@ -217,6 +216,18 @@ pub fn examples(profile: Profile, root: &Path) -> Result<Vec<Example>, AppError>
             })
         })
         .collect()
+}
+
+/// The text of a benchmark recipe, read as `translate` reads a file; a recipe with none on disk
+/// (the demo's, compiled in) is an error naming it.
+pub fn benchmark_text(source: &DataSource, entry: &RecipeEntry) -> Result<RecipeText, AppError> {
+    let path = source.recipe_text(entry).ok_or_else(|| {
+        AppError::Options(format!(
+            "the recipe `{}` of {source} has no recipe text on disk; pass --benchmark DIR",
+            entry.id
+        ))
+    })?;
+    recipe_text::read(&path).map_err(|e| AppError::Failed(e.to_string()))
 }
 
 /// Translate with a given translator; outcomes as [`run`].

@@ -31,6 +31,10 @@ impl Data {
                 Some(DataSource::Folder(dir.clone())),
                 format!("Benchmark data found: {}", dir.display()),
             ),
+            Ok(DataSource::User(user)) => (
+                Some(DataSource::User(user.clone())),
+                format!("Your own benchmark: {}", user.root.display()),
+            ),
             Err(DataError::NotFound { .. }) if explicit.is_none() => {
                 match benchmark::locate(profile, Some(Path::new(benchmark::DEMO))) {
                     Ok(demo) => (
@@ -51,9 +55,12 @@ impl Data {
         }
     }
 
-    /// Whether the data is the real benchmark (nothing to fetch).
+    /// Whether the data is on disk, the real benchmark or one's own (nothing to fetch).
     fn has_folder(&self) -> bool {
-        matches!(self.source, Some(DataSource::Folder(_)))
+        matches!(
+            self.source,
+            Some(DataSource::Folder(_) | DataSource::User(_))
+        )
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui) {

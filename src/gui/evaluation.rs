@@ -31,6 +31,7 @@ impl Request {
         let benchmark = match &self.data {
             DataSource::Demo => PathBuf::from(crate::benchmark::DEMO),
             DataSource::Folder(dir) => dir.clone(),
+            DataSource::User(user) => user.root.clone(),
         };
         let data = DataContext {
             profile: self.profile,

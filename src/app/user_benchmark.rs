@@ -1,0 +1,194 @@
+//! `new-benchmark` and `add-recipe`: a user benchmark of one's own recipes, laid out as the
+//! official data is (texts under `data/recipe-texts/`, gold networks under
+//! `data/gold-standard-solutions/meaning-only/`) with the manifest `benchmark.json`, which every
+//! command reads through `--benchmark DIR` ([`crate::benchmark::UserData`]).
+
+use crate::app::check::{self, CheckOptions, read_solution_text};
+use crate::app::outcome::{AppError, Exit, Outcome};
+use crate::benchmark::{RecipeEntry, UserData, default_dish, first_network};
+use crate::manifest::{GOLD_DIR, TEXT_DIR, USER_MANIFEST, UserManifest};
+use crate::ontology::Ontology;
+use crate::profile::Profile;
+use crate::translate::recipe_text;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Create the layout and an empty manifest in `dir` (created when missing). A folder that is
+/// already a user benchmark is left as it is; any other non-empty folder is refused, so that
+/// nothing of the user's is mixed into a benchmark by mistake.
+pub fn new_benchmark(dir: &Path, out: &mut dyn Write) -> Outcome {
+    if UserData::is_in(dir) {
+        let _ = writeln!(out, "{} is already a benchmark", dir.display());
+        return Ok(Exit::Success);
+    }
+    let unusable = |reason: String| AppError::File {
+        path: dir.to_owned(),
+        reason,
+    };
+    if dir.exists() {
+        let mut entries = std::fs::read_dir(dir).map_err(|e| unusable(e.to_string()))?;
+        if entries.next().is_some() {
+            return Err(unusable(format!(
+                "not empty and not a benchmark (no {USER_MANIFEST}); new-benchmark makes a new folder or fills an empty one"
+            )));
+        }
+    }
+    for sub in [GOLD_DIR, TEXT_DIR] {
+        std::fs::create_dir_all(dir.join(sub)).map_err(|e| unusable(e.to_string()))?;
+    }
+    write(
+        &dir.join(USER_MANIFEST),
+        UserManifest::default().to_json().as_bytes(),
+    )?;
+    let _ = writeln!(
+        out,
+        "created the benchmark {0}; add recipes with `cookingbot-evaluator add-recipe --benchmark {0} --text RECIPE.txt --gold RECIPE.solution`",
+        dir.display()
+    );
+    Ok(Exit::Success)
+}
+
+/// What `add-recipe` adds to which benchmark.
+pub struct AddRecipe {
+    pub benchmark: PathBuf,
+    pub profile: Profile,
+    /// The recipe text (benchmark XML, plain text or a page with a schema.org Recipe).
+    pub text: PathBuf,
+    /// The gold network (`.solution`; its first network is the gold).
+    pub gold: PathBuf,
+    /// Default: the gold network's header.
+    pub id: Option<String>,
+    /// Default: [`default_dish`].
+    pub dish: Option<String>,
+}
+
+/// Copy a recipe's text and gold network into the benchmark and list it in the manifest. The
+/// gold network is checked first: one with errors is refused with its located diagnostics
+/// (exit 1) and nothing is written. The manifest is written last and whole, so an
+/// interrupted run leaves at most unlisted files.
+pub fn add_recipe(opts: &AddRecipe, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+    let dir = &opts.benchmark;
+    if !UserData::is_in(dir) {
+        return Err(AppError::Options(format!(
+            "{} is not a benchmark of your own (no {USER_MANIFEST}); create it with `cookingbot-evaluator new-benchmark {}`",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    let mut manifest = UserData::read_manifest(dir)?;
+    let gold_text = read_solution_text(&opts.gold)?;
+    let header = crate::language::parse::parse(&gold_text)
+        .file
+        .recipes
+        .first()
+        .map(|r| r.id.clone());
+    let onto = Ontology::builtin(opts.profile);
+    let checking = CheckOptions {
+        profile: opts.profile,
+        known_recipes: Some(header.iter().cloned().collect()),
+        classes: Some(&onto),
+        json: false,
+    };
+    match check::check_files(&[opts.gold.as_path()], &checking, out, err)? {
+        Exit::Success => {}
+        refused => {
+            let _ = writeln!(
+                err,
+                "error: {}: the gold network has errors; nothing was added",
+                opts.gold.display()
+            );
+            return Ok(refused);
+        }
+    }
+    let network = first_network(&opts.gold, &gold_text)?;
+    let id = opts.id.clone().unwrap_or_else(|| network.id.clone());
+    check_id(&id)?;
+    if manifest.has(&id) {
+        return Err(AppError::Options(format!(
+            "{} already has a recipe `{id}`; give another id with --id",
+            dir.display()
+        )));
+    }
+    let primary_output_var = dish(opts.dish.as_deref(), &network, &opts.gold)?;
+    recipe_text::read(&opts.text).map_err(|e| AppError::Failed(e.to_string()))?;
+    let text_bytes = std::fs::read(&opts.text).map_err(|e| AppError::File {
+        path: opts.text.clone(),
+        reason: e.to_string(),
+    })?;
+    let extension = opts
+        .text
+        .extension()
+        .map_or("txt".into(), |e| e.to_string_lossy());
+    let entry = RecipeEntry {
+        id: id.clone(),
+        gold_file: format!("{GOLD_DIR}/{id}.solution"),
+        gold_file_header: Some(network.id),
+        primary_output_var,
+        recipe_text: Some(format!("{TEXT_DIR}/{id}.{extension}")),
+    };
+    write(&dir.join(&entry.gold_file), gold_text.as_bytes())?;
+    if let Some(text_file) = &entry.recipe_text {
+        write(&dir.join(text_file), &text_bytes)?;
+    }
+    let _ = writeln!(
+        out,
+        "added `{id}` (dish {}) to {}",
+        entry.primary_output_var,
+        dir.display()
+    );
+    manifest.recipes.push(entry);
+    write(&dir.join(USER_MANIFEST), manifest.to_json().as_bytes())?;
+    Ok(Exit::Success)
+}
+
+/// An id names the recipe's files, so it is a file name anywhere: ASCII letters, digits, `-`
+/// and `_`.
+fn check_id(id: &str) -> Result<(), AppError> {
+    let fits = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    if !id.is_empty() && id.chars().all(fits) {
+        return Ok(());
+    }
+    Err(AppError::Options(format!(
+        "`{id}` cannot be a recipe id: use ASCII letters, digits, `-` and `_` (--id ID)"
+    )))
+}
+
+/// The dish variable: `--dish`, which must be a variable of the gold network, or the output of
+/// its last action.
+fn dish(
+    given: Option<&str>,
+    network: &crate::language::ast::Recipe,
+    gold: &Path,
+) -> Result<String, AppError> {
+    let unusable = |reason: String| AppError::File {
+        path: gold.to_owned(),
+        reason,
+    };
+    let Some(var) = given else {
+        return default_dish(network).ok_or_else(|| {
+            unusable(
+                "its last action has no output variable; name the dish with --dish ?VAR".into(),
+            )
+        });
+    };
+    let name = var.trim_start_matches('?').to_lowercase();
+    let used = network
+        .predicates
+        .iter()
+        .flat_map(|p| &p.args)
+        .any(|a| a.as_var() == Some(name.as_str()));
+    if used {
+        Ok(format!("?{name}"))
+    } else {
+        Err(unusable(format!(
+            "the gold network has no variable {var} (--dish)"
+        )))
+    }
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), AppError> {
+    crate::report::write_atomically(path, bytes).map_err(|source| AppError::Write {
+        path: path.to_owned(),
+        source,
+    })
+}
