@@ -111,17 +111,8 @@ impl UserData {
             at: None,
             reason,
         };
-        let official_ids = manifest::manifest(profile);
-        if let Some(id) = manifest
-            .official_recipes
-            .iter()
-            .find(|id| !official_ids.has(id))
-        {
-            let close = closest(id, official_ids.recipes.iter().map(|r| r.id.as_str()), 3);
-            return Err(invalid(format!(
-                "`{id}` is not a recipe of the official benchmark (profile {profile}){}",
-                did_you_mean(&close)
-            )));
+        for id in &manifest.official_recipes {
+            official_recipe(profile, id).map_err(|e| invalid(e.to_string()))?;
         }
         let mut ids: Vec<&str> = manifest
             .official_recipes
@@ -136,9 +127,17 @@ impl UserData {
         let official = if manifest.official_recipes.is_empty() {
             None
         } else {
-            match locate(profile, None)? {
-                DataSource::Folder(dir) => Some(dir),
-                _ => None,
+            match locate(profile, None) {
+                Ok(DataSource::Folder(dir)) => Some(dir),
+                Ok(_) => None,
+                Err(DataError::NotFound { tried, .. }) => {
+                    return Err(DataError::NoOfficialData {
+                        manifest: root.join(USER_MANIFEST),
+                        profile,
+                        tried,
+                    });
+                }
+                Err(e) => return Err(e),
             }
         };
         Ok(UserData {
@@ -241,12 +240,18 @@ pub fn first_network(path: &Path, text: &str) -> Result<Recipe, DataError> {
         })
 }
 
-fn did_you_mean(close: &[&str]) -> String {
-    if close.is_empty() {
-        String::new()
-    } else {
-        format!("; did you mean {}?", close.join(", "))
+/// `Ok` when `id` is a recipe of the profile's official benchmark.
+pub fn official_recipe(profile: Profile, id: &str) -> Result<(), DataError> {
+    let official = manifest::manifest(profile);
+    if official.has(id) {
+        return Ok(());
     }
+    let close = closest(id, official.recipes.iter().map(|r| r.id.as_str()), 3);
+    Err(DataError::NotOfficial {
+        profile,
+        id: id.to_owned(),
+        close: close.into_iter().map(str::to_owned).collect(),
+    })
 }
 
 /// A path is always a folder, even `demo`: the name selects the demo only through [`locate`].
@@ -339,6 +344,19 @@ pub enum DataError {
     Unreadable { path: PathBuf, reason: String },
     /// A gold file does not parse as a network.
     Malformed { path: PathBuf, reason: String },
+    /// A user benchmark includes official recipes and no official data was found.
+    NoOfficialData {
+        manifest: PathBuf,
+        profile: Profile,
+        tried: Vec<PathBuf>,
+    },
+    /// A recipe named as official is not one of the profile's official recipes.
+    NotOfficial {
+        profile: Profile,
+        id: String,
+        /// The closest official ids.
+        close: Vec<String>,
+    },
     /// A user benchmark's manifest is not valid JSON of its shape (`at`: line and column), or
     /// names recipes that do not fit.
     Manifest {
@@ -374,6 +392,33 @@ impl fmt::Display for DataError {
             DataError::Unreadable { path, reason } => write!(f, "{}: {reason}", path.display()),
             DataError::Malformed { path, reason } => {
                 write!(f, "{}: not a valid gold network: {reason}", path.display())
+            }
+            DataError::NoOfficialData {
+                manifest,
+                profile,
+                tried,
+            } => {
+                write!(
+                    f,
+                    "{} includes official recipes, read from the official data, and ",
+                    manifest.display()
+                )?;
+                not_found(f, *profile, tried)?;
+                write!(
+                    f,
+                    "; get it with `cookingbot-evaluator fetch --reference {profile}` or set {}",
+                    env_var(*profile)
+                )
+            }
+            DataError::NotOfficial { profile, id, close } => {
+                write!(
+                    f,
+                    "`{id}` is not a recipe of the official benchmark (profile {profile})"
+                )?;
+                if !close.is_empty() {
+                    write!(f, "; did you mean {}?", close.join(", "))?;
+                }
+                Ok(())
             }
             DataError::Manifest { path, at, reason } => {
                 write!(f, "{}", path.display())?;

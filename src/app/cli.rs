@@ -14,7 +14,7 @@ use crate::app::simulate::{self, SimulateOptions};
 use crate::app::translate::{
     self, Fallback, LlmOptions, Setup, TranslateFormat, TranslateOptions, TranslatorKind,
 };
-use crate::app::user_benchmark::{self, AddRecipe};
+use crate::app::user_benchmark::{self, AddRecipe, NewRecipe};
 use crate::benchmark::{self, DataError, UserData};
 use crate::metrics::smatch::SmatchConfig;
 use crate::ontology::Ontology;
@@ -410,15 +410,15 @@ enum Command {
     /// Add a recipe to a benchmark of your own: its text and gold network are copied in and
     /// listed in the manifest. A gold network with errors is refused (exit 1).
     #[command(
-        after_help = "Examples:\n  cookingbot-evaluator add-recipe --benchmark my-benchmark --text pancakes.txt --gold pancakes.solution\n  cookingbot-evaluator add-recipe --benchmark my-benchmark --text soup.xml --gold soup.solution --id tomato-soup --dish ?served-soup"
+        after_help = "Examples:\n  cookingbot-evaluator add-recipe --benchmark my-benchmark --text pancakes.txt --gold pancakes.solution\n  cookingbot-evaluator add-recipe --benchmark my-benchmark --text soup.xml --gold soup.solution --id tomato-soup --dish ?served-soup\n  cookingbot-evaluator add-recipe --benchmark my-benchmark --official cole-slaw"
     )]
     AddRecipe {
         /// The recipe text: benchmark XML, plain text, or an HTML page with a schema.org Recipe.
-        #[arg(long)]
-        text: PathBuf,
+        #[arg(long, required_unless_present = "official")]
+        text: Option<PathBuf>,
         /// The gold network (.solution; the first network in the file).
-        #[arg(long)]
-        gold: PathBuf,
+        #[arg(long, required_unless_present = "official")]
+        gold: Option<PathBuf>,
         /// The recipe's id (default: the gold network's header).
         #[arg(long)]
         id: Option<String>,
@@ -426,6 +426,10 @@ enum Command {
         /// last action, as the official recipes name it).
         #[arg(long, value_name = "?VAR")]
         dish: Option<String>,
+        /// Include a recipe of the official benchmark instead, read from the official data
+        /// (found as without --benchmark).
+        #[arg(long, value_name = "ID", conflicts_with_all = ["text", "gold", "id", "dish"])]
+        official: Option<String>,
     },
     /// Serve the Model Context Protocol on stdin and stdout: tools for an LLM agent to check,
     /// simulate and score networks, list the primitives and the kitchen; the benchmark's gold
@@ -897,6 +901,7 @@ impl Command {
                 gold,
                 id,
                 dish,
+                official,
             } => {
                 let Some(benchmark) = data.benchmark else {
                     return Err(AppError::Options(
@@ -904,13 +909,24 @@ impl Command {
                             .into(),
                     ));
                 };
+                let recipe = match (official, text, gold) {
+                    (Some(id), _, _) => NewRecipe::Official(id),
+                    (None, Some(text), Some(gold)) => NewRecipe::Own {
+                        text,
+                        gold,
+                        id,
+                        dish,
+                    },
+                    _ => {
+                        return Err(AppError::Options(
+                            "add-recipe needs --text and --gold, or --official ID".into(),
+                        ));
+                    }
+                };
                 let opts = AddRecipe {
                     benchmark,
                     profile: data.profile,
-                    text,
-                    gold,
-                    id,
-                    dish,
+                    recipe,
                 };
                 user_benchmark::add_recipe(&opts, out, err)
             }

@@ -91,18 +91,20 @@ pub struct DataRequest<'a> {
 /// allowed and `names_official()` says the work is on official recipes (asked only then), the
 /// pinned data is downloaded into the user's cache; a failed download is
 /// [`DataError::NotDownloaded`], which names the cause and the other ways to get the data.
-/// Anything else (the demo's recipes, unknown ids) gets the plain [`DataError::NotFound`].
+/// Anything else (the demo's recipes, unknown ids) gets the plain [`DataError::NotFound`]. A
+/// user benchmark that includes official recipes gets them downloaded the same way.
 pub fn locate(
     request: DataRequest<'_>,
     names_official: impl FnOnce() -> bool,
     err: &mut dyn Write,
 ) -> Result<DataSource, DataError> {
     let profile = request.profile;
-    let tried = match benchmark::locate(profile, request.explicit) {
-        Err(DataError::NotFound { tried, .. }) if request.explicit.is_none() => tried,
+    let (tried, user_benchmark) = match benchmark::locate(profile, request.explicit) {
+        Err(DataError::NotFound { tried, .. }) if request.explicit.is_none() => (tried, false),
+        Err(DataError::NoOfficialData { tried, .. }) if !request.offline => (tried, true),
         found => return found,
     };
-    if request.offline || !names_official() {
+    if request.offline || !(user_benchmark || names_official()) {
         return Err(DataError::NotFound { profile, tried });
     }
     let installed = Cache::user()
@@ -115,7 +117,12 @@ pub fn locate(
                 "installed the verified benchmark data for profile {profile} in {}",
                 dir.display()
             );
-            Ok(DataSource::Folder(dir))
+            // A user benchmark's official recipes are now found where `fetch` installs.
+            if user_benchmark {
+                benchmark::locate(profile, request.explicit)
+            } else {
+                Ok(DataSource::Folder(dir))
+            }
         }
         Err(cause) => Err(DataError::NotDownloaded {
             profile,

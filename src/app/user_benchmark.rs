@@ -5,7 +5,7 @@
 
 use crate::app::check::{self, CheckOptions, read_solution_text};
 use crate::app::outcome::{AppError, Exit, Outcome};
-use crate::benchmark::{RecipeEntry, UserData, default_dish, first_network};
+use crate::benchmark::{RecipeEntry, UserData, default_dish, first_network, official_recipe};
 use crate::manifest::{GOLD_DIR, TEXT_DIR, USER_MANIFEST, UserManifest};
 use crate::ontology::Ontology;
 use crate::profile::Profile;
@@ -52,20 +52,29 @@ pub fn new_benchmark(dir: &Path, out: &mut dyn Write) -> Outcome {
 pub struct AddRecipe {
     pub benchmark: PathBuf,
     pub profile: Profile,
-    /// The recipe text (benchmark XML, plain text or a page with a schema.org Recipe).
-    pub text: PathBuf,
-    /// The gold network (`.solution`; its first network is the gold).
-    pub gold: PathBuf,
-    /// Default: the gold network's header.
-    pub id: Option<String>,
-    /// Default: [`default_dish`].
-    pub dish: Option<String>,
+    pub recipe: NewRecipe,
 }
 
-/// Copy a recipe's text and gold network into the benchmark and list it in the manifest. The
-/// gold network is checked first: one with errors is refused with its located diagnostics
-/// (exit 1) and nothing is written. The manifest is written last and whole, so an
-/// interrupted run leaves at most unlisted files.
+/// A recipe to add: one's own, or an official one by id.
+pub enum NewRecipe {
+    Own {
+        /// The recipe text (benchmark XML, plain text or a page with a schema.org Recipe).
+        text: PathBuf,
+        /// The gold network (`.solution`; its first network is the gold).
+        gold: PathBuf,
+        /// Default: the gold network's header.
+        id: Option<String>,
+        /// Default: [`default_dish`].
+        dish: Option<String>,
+    },
+    /// Read from the official data wherever it is found.
+    Official(String),
+}
+
+/// Add a recipe to a user benchmark's manifest; one's own recipe's text and gold network are
+/// copied in first. Its gold network is checked before anything is written: one with errors is
+/// refused with its located diagnostics (exit 1). The manifest is written last and whole, so
+/// an interrupted run leaves at most unlisted files.
 pub fn add_recipe(opts: &AddRecipe, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let dir = &opts.benchmark;
     if !UserData::is_in(dir) {
@@ -76,69 +85,106 @@ pub fn add_recipe(opts: &AddRecipe, out: &mut dyn Write, err: &mut dyn Write) ->
         )));
     }
     let mut manifest = UserData::read_manifest(dir)?;
-    let gold_text = read_solution_text(&opts.gold)?;
-    let header = crate::language::parse::parse(&gold_text)
-        .file
-        .recipes
-        .first()
-        .map(|r| r.id.clone());
-    let onto = Ontology::builtin(opts.profile);
+    let not_listed = |id: &str| {
+        if manifest.has(id) {
+            return Err(AppError::Options(format!(
+                "{} already has a recipe `{id}`",
+                dir.display()
+            )));
+        }
+        Ok(())
+    };
+    let added = match &opts.recipe {
+        NewRecipe::Official(id) => {
+            official_recipe(opts.profile, id)?;
+            not_listed(id)?;
+            manifest.official_recipes.push(id.clone());
+            format!("added the official recipe `{id}` to {}", dir.display())
+        }
+        NewRecipe::Own {
+            text,
+            gold,
+            id,
+            dish,
+        } => {
+            let gold_text = read_solution_text(gold)?;
+            let header = crate::language::parse::parse(&gold_text)
+                .file
+                .recipes
+                .first()
+                .map(|r| r.id.clone());
+            let Some(id) = id.clone().or_else(|| header.clone()) else {
+                return Err(AppError::File {
+                    path: gold.clone(),
+                    reason: "holds no network to take the id from; give it with --id".into(),
+                });
+            };
+            check_id(&id)?;
+            not_listed(&id)?;
+            if let refused @ (Exit::Failed | Exit::Unusable) =
+                check_gold(gold, header, opts.profile, out, err)?
+            {
+                return Ok(refused);
+            }
+            let network = first_network(gold, &gold_text)?;
+            let primary_output_var = dish_variable(dish.as_deref(), &network, gold)?;
+            recipe_text::read(text).map_err(|e| AppError::Failed(e.to_string()))?;
+            let text_bytes = std::fs::read(text).map_err(|e| AppError::File {
+                path: text.clone(),
+                reason: e.to_string(),
+            })?;
+            let extension = text
+                .extension()
+                .map_or("txt".into(), |e| e.to_string_lossy());
+            let text_file = format!("{TEXT_DIR}/{id}.{extension}");
+            let entry = RecipeEntry {
+                id: id.clone(),
+                gold_file: format!("{GOLD_DIR}/{id}.solution"),
+                gold_file_header: Some(network.id),
+                primary_output_var,
+                recipe_text: Some(text_file.clone()),
+            };
+            write(&dir.join(&entry.gold_file), gold_text.as_bytes())?;
+            write(&dir.join(text_file), &text_bytes)?;
+            let added = format!(
+                "added `{id}` (dish {}) to {}",
+                entry.primary_output_var,
+                dir.display()
+            );
+            manifest.recipes.push(entry);
+            added
+        }
+    };
+    write(&dir.join(USER_MANIFEST), manifest.to_json().as_bytes())?;
+    let _ = writeln!(out, "{added}");
+    Ok(Exit::Success)
+}
+
+/// Check a gold network as `check` does (its own header the one recipe id accepted); with
+/// errors, say that nothing was added.
+fn check_gold(
+    gold: &Path,
+    header: Option<String>,
+    profile: Profile,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Outcome {
+    let onto = Ontology::builtin(profile);
     let checking = CheckOptions {
-        profile: opts.profile,
-        known_recipes: Some(header.iter().cloned().collect()),
+        profile,
+        known_recipes: Some(header.into_iter().collect()),
         classes: Some(&onto),
         json: false,
     };
-    match check::check_files(&[opts.gold.as_path()], &checking, out, err)? {
-        Exit::Success => {}
-        refused => {
-            let _ = writeln!(
-                err,
-                "error: {}: the gold network has errors; nothing was added",
-                opts.gold.display()
-            );
-            return Ok(refused);
-        }
+    let exit = check::check_files(&[gold], &checking, out, err)?;
+    if exit != Exit::Success {
+        let _ = writeln!(
+            err,
+            "error: {}: the gold network has errors; nothing was added",
+            gold.display()
+        );
     }
-    let network = first_network(&opts.gold, &gold_text)?;
-    let id = opts.id.clone().unwrap_or_else(|| network.id.clone());
-    check_id(&id)?;
-    if manifest.has(&id) {
-        return Err(AppError::Options(format!(
-            "{} already has a recipe `{id}`; give another id with --id",
-            dir.display()
-        )));
-    }
-    let primary_output_var = dish(opts.dish.as_deref(), &network, &opts.gold)?;
-    recipe_text::read(&opts.text).map_err(|e| AppError::Failed(e.to_string()))?;
-    let text_bytes = std::fs::read(&opts.text).map_err(|e| AppError::File {
-        path: opts.text.clone(),
-        reason: e.to_string(),
-    })?;
-    let extension = opts
-        .text
-        .extension()
-        .map_or("txt".into(), |e| e.to_string_lossy());
-    let entry = RecipeEntry {
-        id: id.clone(),
-        gold_file: format!("{GOLD_DIR}/{id}.solution"),
-        gold_file_header: Some(network.id),
-        primary_output_var,
-        recipe_text: Some(format!("{TEXT_DIR}/{id}.{extension}")),
-    };
-    write(&dir.join(&entry.gold_file), gold_text.as_bytes())?;
-    if let Some(text_file) = &entry.recipe_text {
-        write(&dir.join(text_file), &text_bytes)?;
-    }
-    let _ = writeln!(
-        out,
-        "added `{id}` (dish {}) to {}",
-        entry.primary_output_var,
-        dir.display()
-    );
-    manifest.recipes.push(entry);
-    write(&dir.join(USER_MANIFEST), manifest.to_json().as_bytes())?;
-    Ok(Exit::Success)
+    Ok(exit)
 }
 
 /// An id names the recipe's files, so it is a file name anywhere: ASCII letters, digits, `-`
@@ -155,7 +201,7 @@ fn check_id(id: &str) -> Result<(), AppError> {
 
 /// The dish variable: `--dish`, which must be a variable of the gold network, or the output of
 /// its last action.
-fn dish(
+fn dish_variable(
     given: Option<&str>,
     network: &crate::language::ast::Recipe,
     gold: &Path,
