@@ -172,13 +172,7 @@ impl UserData {
             reason: e.to_string(),
         })?;
         let network = first_network(file, &text)?;
-        let primary_output_var = match dish {
-            Some(var) => var.to_owned(),
-            None => default_dish(&network).ok_or_else(|| DataError::Malformed {
-                path: file.to_path_buf(),
-                reason: "no action names a dish; give the dish variable with --dish ?VAR".into(),
-            })?,
-        };
+        let primary_output_var = dish_variable(file, &network, dish)?;
         let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
         let entry = RecipeEntry {
             id: network.id.clone(),
@@ -218,6 +212,37 @@ impl UserData {
 pub fn default_dish(network: &Recipe) -> Option<String> {
     let last = network.predicates.last()?;
     last.args.first()?.as_var().map(|v| format!("?{v}"))
+}
+
+/// A gold network's dish variable: `given`, which must be one of its variables, else
+/// [`default_dish`].
+pub fn dish_variable(
+    path: &Path,
+    network: &Recipe,
+    given: Option<&str>,
+) -> Result<String, DataError> {
+    let unusable = |reason: String| DataError::Malformed {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let Some(var) = given else {
+        return default_dish(network).ok_or_else(|| {
+            unusable(
+                "its last action has no output variable; name the dish with --dish ?VAR".into(),
+            )
+        });
+    };
+    let name = var.trim_start_matches('?').to_lowercase();
+    let used = network
+        .predicates
+        .iter()
+        .flat_map(|p| &p.args)
+        .any(|a| a.as_var() == Some(name.as_str()));
+    if used {
+        Ok(format!("?{name}"))
+    } else {
+        Err(unusable(format!("it has no variable {var} (--dish)")))
+    }
 }
 
 /// The first network of a gold file's text; a file with errors or none is malformed.

@@ -5,7 +5,7 @@
 
 use crate::app::check::{self, CheckOptions, read_solution_text};
 use crate::app::outcome::{AppError, Exit, Outcome};
-use crate::benchmark::{RecipeEntry, UserData, default_dish, first_network, official_recipe};
+use crate::benchmark::{RecipeEntry, UserData, dish_variable, first_network, official_recipe};
 use crate::manifest::{GOLD_DIR, TEXT_DIR, USER_MANIFEST, UserManifest};
 use crate::ontology::Ontology;
 use crate::profile::Profile;
@@ -64,7 +64,7 @@ pub enum NewRecipe {
         gold: PathBuf,
         /// Default: the gold network's header.
         id: Option<String>,
-        /// Default: [`default_dish`].
+        /// Default: [`crate::benchmark::default_dish`].
         dish: Option<String>,
     },
     /// Read from the official data wherever it is found.
@@ -127,7 +127,7 @@ pub fn add_recipe(opts: &AddRecipe, out: &mut dyn Write, err: &mut dyn Write) ->
                 return Ok(refused);
             }
             let network = first_network(gold, &gold_text)?;
-            let primary_output_var = dish_variable(dish.as_deref(), &network, gold)?;
+            let primary_output_var = dish_variable(gold, &network, dish.as_deref())?;
             recipe_text::read(text).map_err(|e| AppError::Failed(e.to_string()))?;
             let text_bytes = std::fs::read(text).map_err(|e| AppError::File {
                 path: text.clone(),
@@ -197,39 +197,6 @@ fn check_id(id: &str) -> Result<(), AppError> {
     Err(AppError::Options(format!(
         "`{id}` cannot be a recipe id: use ASCII letters, digits, `-` and `_` (--id ID)"
     )))
-}
-
-/// The dish variable: `--dish`, which must be a variable of the gold network, or the output of
-/// its last action.
-fn dish_variable(
-    given: Option<&str>,
-    network: &crate::language::ast::Recipe,
-    gold: &Path,
-) -> Result<String, AppError> {
-    let unusable = |reason: String| AppError::File {
-        path: gold.to_owned(),
-        reason,
-    };
-    let Some(var) = given else {
-        return default_dish(network).ok_or_else(|| {
-            unusable(
-                "its last action has no output variable; name the dish with --dish ?VAR".into(),
-            )
-        });
-    };
-    let name = var.trim_start_matches('?').to_lowercase();
-    let used = network
-        .predicates
-        .iter()
-        .flat_map(|p| &p.args)
-        .any(|a| a.as_var() == Some(name.as_str()));
-    if used {
-        Ok(format!("?{name}"))
-    } else {
-        Err(unusable(format!(
-            "the gold network has no variable {var} (--dish)"
-        )))
-    }
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), AppError> {

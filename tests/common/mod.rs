@@ -118,7 +118,9 @@ fn find(profile: Profile) -> Result<PathBuf, String> {
         // Absolute, so that runs started in another folder (a scratch folder, the README's
         // examples) find it too when COOKINGBOT_BENCHMARK is relative, as `.ci/run` sets it.
         Ok(DataSource::Folder(dir)) => Ok(std::path::absolute(&dir).unwrap_or(dir)),
-        Ok(DataSource::Demo) => Err("the demo is not the benchmark".into()),
+        Ok(DataSource::Demo | DataSource::User(_)) => {
+            Err("found data is not the official benchmark".into())
+        }
         Err(e) => {
             let why = e.to_string();
             let _ = std::fs::write(&failed, &why);

@@ -219,7 +219,7 @@ fn rules_translate_every_benchmark_recipe_into_a_valid_running_network() {
     let manifest = cookingbot::benchmark::manifest(Profile::R2024);
     assert_eq!(manifest.recipes.len(), 30);
     for entry in &manifest.recipes {
-        let path = root.join(&entry.recipe_text);
+        let path = root.join(entry.recipe_text.as_deref().unwrap());
         let recipe = recipe_text::read(&path).unwrap();
         assert_eq!(recipe.id, entry.id);
         let tr = RulesTranslator::new(&model).translate(&recipe, 0).unwrap();

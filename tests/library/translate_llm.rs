@@ -6,6 +6,7 @@
 use crate::common;
 use common::evaluator as evaluator_command;
 
+use cookingbot::benchmark::DataSource;
 use cookingbot::profile::Profile;
 use cookingbot::simulation::Model;
 use cookingbot::translate::llm::chat::{
@@ -551,7 +552,8 @@ fn examples_are_retrieved_by_bm25_and_never_the_recipe_itself() {
 fn benchmark_examples_never_include_the_recipe_being_translated() {
     common::require_data!();
     let root = common::benchmark_dir();
-    let examples = cookingbot::app::translate::examples(Profile::R2024, &root).unwrap();
+    let examples =
+        cookingbot::app::translate::examples(Profile::R2024, &DataSource::from(&root)).unwrap();
     assert_eq!(examples.len(), 30);
     for e in &examples {
         let got = retrieve(&examples, &e.text, &e.id, 30);

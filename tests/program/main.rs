@@ -13,3 +13,4 @@ mod errors;
 mod fetch;
 mod html_report;
 mod snapshots;
+mod user_benchmark;
