@@ -23,6 +23,30 @@ fn run_in(dir: &Path, args: &[&str]) -> Outcome {
     outcome(evaluator().current_dir(dir).args(args))
 }
 
+/// `add-recipe --benchmark bench` run in `dir`.
+fn add_recipe(dir: &Path, text: &Path, gold: &Path) -> Outcome {
+    let mut command = evaluator();
+    command
+        .current_dir(dir)
+        .args(["add-recipe", "--benchmark", "bench"]);
+    outcome(command.arg("--text").arg(text).arg("--gold").arg(gold))
+}
+
+/// `--benchmark bench -input INPUT -output - MORE...` run in `dir`.
+fn score(dir: &Path, input: &str, more: &[&str]) -> Outcome {
+    let mut args = vec!["--benchmark", "bench", "-input", input, "-output", "-"];
+    args.extend(more);
+    run_in(dir, &args)
+}
+
+/// Every line of `lines` is in the run's standard output.
+fn assert_lines(run: &Outcome, lines: &[&str]) {
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for line in lines {
+        assert!(run.stdout.contains(line), "{line}\n{}", run.stdout);
+    }
+}
+
 /// `new-benchmark bench` and both recipes added in `scratch`.
 fn two_recipe_benchmark(scratch: &Scratch) {
     let made = run_in(scratch, &["new-benchmark", "bench"]);
@@ -30,15 +54,7 @@ fn two_recipe_benchmark(scratch: &Scratch) {
     for id in RECIPES {
         let text = fixture(&format!("{id}.txt"));
         let gold = fixture(&format!("{id}.solution"));
-        let added = outcome(evaluator().current_dir(&**scratch).args([
-            "add-recipe".as_ref(),
-            "--benchmark".as_ref(),
-            "bench".as_ref(),
-            "--text".as_ref(),
-            text.as_os_str(),
-            "--gold".as_ref(),
-            gold.as_os_str(),
-        ]));
+        let added = add_recipe(scratch, &text, &gold);
         assert_eq!(added.code, 0, "{}", added.stderr);
         assert_eq!(
             added.stdout,
@@ -113,16 +129,7 @@ fn every_command_scores_against_a_user_benchmark() {
         .map(|id| common::read(&fixture(&format!("{id}.solution"))))
         .concat();
     scratch.write("gold.solution", both);
-    let mut args = vec![
-        "--benchmark",
-        "bench",
-        "-input",
-        "gold.solution",
-        "-output",
-        "-",
-    ];
-    args.extend(ALL_METRICS);
-    let perfect = run_in(&scratch, &args);
+    let perfect = score(&scratch, "gold.solution", &ALL_METRICS);
     assert_eq!(perfect.code, 0, "{}", perfect.stderr);
     assert!(perfect.stdout.starts_with(
         "recipe-id,smatch-score,goal-condition-success,dish-approximation-score,execution-time\n\
@@ -136,32 +143,11 @@ fn every_command_scores_against_a_user_benchmark() {
     );
 
     one_mistake(&scratch);
-    let mut args = vec![
-        "--benchmark",
-        "bench",
-        "-input",
-        "mistake.solution",
-        "-output",
-        "-",
-    ];
-    args.extend(ALL_METRICS);
-    let mistaken = run_in(&scratch, &args);
+    let mistaken = score(&scratch, "mistake.solution", &ALL_METRICS);
     assert_eq!(mistaken.code, 0, "{}", mistaken.stderr);
     let row = "mango-lime-cups,0.99,0.56,0.98,270\n";
     assert!(mistaken.stdout.contains(row), "{}", mistaken.stdout);
-    let json = run_in(
-        &scratch,
-        &[
-            "--benchmark",
-            "bench",
-            "-input",
-            "mistake.solution",
-            "-output",
-            "-",
-            "--format",
-            "json",
-        ],
-    );
+    let json = score(&scratch, "mistake.solution", &["--format", "json"]);
     let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON report");
     let recipe = &report["recipes"][0];
     assert_eq!(report["signature"]["data"]["status"], "user");
@@ -222,13 +208,14 @@ fn every_command_scores_against_a_user_benchmark() {
         &["--benchmark", "bench", "compare", "gold", "mine"],
     );
     assert_eq!(compare.code, 0, "{}", compare.stderr);
-    for line in [
-        "gold    1.0000  [1.0000, 1.0000]  2/2       baseline",
-        "mine    0.7778  [0.5556, 1.0000]  2/2       -0.2222     [-0.4444, 0.0000]  0.2308                1.0000                         0/1/1",
-        "mine    0.9878  [0.9755, 1.0000]  2/2       -0.0122     [-0.0245, 0.0000]  0.2308                1.0000                         0/1/1",
-    ] {
-        assert!(compare.stdout.contains(line), "{line}\n{}", compare.stdout);
-    }
+    assert_lines(
+        &compare,
+        &[
+            "gold    1.0000  [1.0000, 1.0000]  2/2       baseline",
+            "mine    0.7778  [0.5556, 1.0000]  2/2       -0.2222     [-0.4444, 0.0000]  0.2308                1.0000                         0/1/1",
+            "mine    0.9878  [0.9755, 1.0000]  2/2       -0.0122     [-0.0245, 0.0000]  0.2308                1.0000                         0/1/1",
+        ],
+    );
 
     let rules = run_in(
         &scratch,
@@ -243,13 +230,14 @@ fn every_command_scores_against_a_user_benchmark() {
         ],
     );
     assert_eq!(rules.code, 0, "{}", rules.stderr);
-    for line in [
-        "| mango-lime-cups | 0.94 | 0.44 | 1.00 | 240 | 1/1 | 1.00 |",
-        "| tomato-basil-salad | 0.96 | 1.00 | 1.00 | 350 | 1/1 | 1.00 |",
-        "| **mean** | 0.950 | 0.722 | 0.999 | 295.0 (2 recipes) | | 1.000 |",
-    ] {
-        assert!(rules.stdout.contains(line), "{line}\n{}", rules.stdout);
-    }
+    assert_lines(
+        &rules,
+        &[
+            "| mango-lime-cups | 0.94 | 0.44 | 1.00 | 240 | 1/1 | 1.00 |",
+            "| tomato-basil-salad | 0.96 | 1.00 | 1.00 | 350 | 1/1 | 1.00 |",
+            "| **mean** | 0.950 | 0.722 | 0.999 | 295.0 (2 recipes) | | 1.000 |",
+        ],
+    );
 }
 
 /// `--gold FILE` scores as the benchmark does, without one; `--dish` names another variable.
@@ -260,18 +248,10 @@ fn a_gold_network_given_alone_scores_as_through_the_benchmark() {
     one_mistake(&scratch);
     let gold = fixture("mango-lime-cups.solution");
     let gold = gold.to_str().expect("UTF-8 path");
-    let mut through = vec![
-        "--benchmark",
-        "bench",
-        "-input",
-        "mistake.solution",
-        "-output",
-        "-",
-    ];
-    through.extend(ALL_METRICS);
     let mut alone = vec!["--gold", gold, "-input", "mistake.solution", "-output", "-"];
     alone.extend(ALL_METRICS);
-    let (through, alone) = (run_in(&scratch, &through), run_in(&scratch, &alone));
+    let through = score(&scratch, "mistake.solution", &ALL_METRICS);
+    let alone = run_in(&scratch, &alone);
     assert_eq!((through.code, alone.code), (0, 0), "{}", alone.stderr);
     let csv = |o: &Outcome| o.stdout.lines().take(2).collect::<Vec<_>>().join("\n");
     assert_eq!(csv(&alone), csv(&through));
@@ -332,23 +312,11 @@ fn user_benchmark_errors_are_located_and_change_nothing() {
     two_recipe_benchmark(&scratch);
     let manifest = common::read(&scratch.path("bench/benchmark.json"));
     let text = fixture("mango-lime-cups.txt");
-    let text = text.to_str().expect("UTF-8 path");
     scratch.write(
         "bad.solution",
         "#bad-salad\n(get-kitchen ?kitchen)\n(fetch-and-proportion ?x ?ks ?kitchen ?c cherry-tomatoe 200 g)\n",
     );
-    let bad = run_in(
-        &scratch,
-        &[
-            "add-recipe",
-            "--benchmark",
-            "bench",
-            "--text",
-            text,
-            "--gold",
-            "bad.solution",
-        ],
-    );
+    let bad = add_recipe(&scratch, &text, Path::new("bad.solution"));
     assert_eq!(bad.code, 1, "{}", bad.stderr);
     assert!(
         bad.stderr
@@ -361,18 +329,7 @@ fn user_benchmark_errors_are_located_and_change_nothing() {
     );
 
     let gold = fixture("mango-lime-cups.solution");
-    let twice = run_in(
-        &scratch,
-        &[
-            "add-recipe",
-            "--benchmark",
-            "bench",
-            "--text",
-            text,
-            "--gold",
-            gold.to_str().unwrap(),
-        ],
-    );
+    let twice = add_recipe(&scratch, &text, &gold);
     assert_eq!(
         (twice.code, twice.stderr.as_str()),
         (2, "error: bench already has a recipe `mango-lime-cups`\n")
@@ -400,17 +357,7 @@ fn user_benchmark_errors_are_located_and_change_nothing() {
     );
 
     scratch.write("other.solution", "#unknown-soup\n(get-kitchen ?kitchen)\n");
-    let unknown = run_in(
-        &scratch,
-        &[
-            "--benchmark",
-            "bench",
-            "-input",
-            "other.solution",
-            "-output",
-            "-",
-        ],
-    );
+    let unknown = score(&scratch, "other.solution", &[]);
     assert_eq!(unknown.code, 1, "{}", unknown.stderr);
     assert!(
         unknown
@@ -440,17 +387,7 @@ fn user_benchmark_errors_are_located_and_change_nothing() {
         "{\n  \"recipes\": [\n    {\"id\": 3}\n  ]\n}\n",
     )
     .expect("manifest replaced");
-    let broken = run_in(
-        &scratch,
-        &[
-            "--benchmark",
-            "bench",
-            "-input",
-            "other.solution",
-            "-output",
-            "-",
-        ],
-    );
+    let broken = score(&scratch, "other.solution", &[]);
     assert_eq!(
         (broken.code, broken.stderr.as_str()),
         (
@@ -483,17 +420,7 @@ fn a_user_benchmark_includes_official_recipes() {
     ]
     .concat();
     scratch.write("mixed.solution", solutions);
-    let scored = run_in(
-        &scratch,
-        &[
-            "--benchmark",
-            "bench",
-            "-input",
-            "mixed.solution",
-            "-output",
-            "-",
-        ],
-    );
+    let scored = score(&scratch, "mixed.solution", &[]);
     assert_eq!(scored.code, 0, "{}", scored.stderr);
     assert!(
         scored.stdout.starts_with(
