@@ -10,6 +10,7 @@ use cookingbot::app::compare::{self, CompareFormat, CompareOptions};
 use cookingbot::app::data::DataContext;
 use cookingbot::app::evaluate::{EvaluateOptions, STDOUT};
 use cookingbot::app::outcome::Exit;
+use cookingbot::benchmark::DataChoice;
 use cookingbot::profile::Profile;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::PathBuf;
@@ -23,7 +24,7 @@ fn options(systems: usize) -> CompareOptions {
         evaluation: EvaluateOptions::scoring(
             DataContext {
                 profile,
-                benchmark: Some(data),
+                benchmark: Some(DataChoice::Folder(data)),
                 kitchen: None,
                 offline: true,
             },

@@ -36,6 +36,37 @@ const DEMO_GOLD: [(&str, &str); 3] = [
 /// The `--benchmark` value that selects the embedded demo instead of a data folder.
 pub const DEMO: &str = "demo";
 
+/// What `--benchmark` names, told apart once where the command line is read, so that a front
+/// end holding a located [`DataSource`] names it again without spelling it as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DataChoice {
+    /// The demo compiled into the program (`--benchmark demo`).
+    Demo,
+    /// A folder: the official data, or a user benchmark with its own manifest.
+    Folder(PathBuf),
+}
+
+impl From<std::ffi::OsString> for DataChoice {
+    fn from(arg: std::ffi::OsString) -> DataChoice {
+        if arg == DEMO {
+            DataChoice::Demo
+        } else {
+            DataChoice::Folder(PathBuf::from(arg))
+        }
+    }
+}
+
+impl From<&DataSource> for DataChoice {
+    /// The choice that [`locate`] turns into this source again.
+    fn from(source: &DataSource) -> DataChoice {
+        match source {
+            DataSource::Demo => DataChoice::Demo,
+            DataSource::Folder(dir) => DataChoice::Folder(dir.clone()),
+            DataSource::User(user) => DataChoice::Folder(user.root.clone()),
+        }
+    }
+}
+
 /// Whether a run scored against the published benchmark: the signature says which, so that a
 /// replaced gold file cannot pass for the benchmark's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -489,11 +520,15 @@ pub fn env_var(profile: Profile) -> &'static str {
 /// the profile's environment variable, else (profile 2023) a `benchmark-2023` folder beside the
 /// 2024 data, else the data installed by `cookingbot-evaluator fetch`
 /// ([`crate::fetch::cache_dir`]).
-pub fn locate(profile: Profile, explicit: Option<&Path>) -> Result<DataSource, DataError> {
-    if explicit == Some(Path::new(DEMO)) {
-        DataSource::Demo.manifest(profile)?;
-        return Ok(DataSource::Demo);
-    }
+pub fn locate(profile: Profile, explicit: Option<&DataChoice>) -> Result<DataSource, DataError> {
+    let explicit = match explicit {
+        Some(DataChoice::Demo) => {
+            DataSource::Demo.manifest(profile)?;
+            return Ok(DataSource::Demo);
+        }
+        Some(DataChoice::Folder(dir)) => Some(dir.as_path()),
+        None => None,
+    };
     if let Some(dir) = explicit.filter(|dir| UserData::is_in(dir)) {
         return UserData::open(profile, dir).map(DataSource::User);
     }

@@ -15,7 +15,7 @@ use crate::app::translate::{
     self, Fallback, LlmOptions, Setup, TranslateFormat, TranslateOptions, TranslatorKind,
 };
 use crate::app::user_benchmark::{self, AddRecipe, NewRecipe};
-use crate::benchmark::{self, DataError, UserData};
+use crate::benchmark::{self, DataChoice, DataError, UserData};
 use crate::metrics::smatch::SmatchConfig;
 use crate::ontology::Ontology;
 use crate::profile::Profile;
@@ -491,13 +491,15 @@ fn is_single_dash_word(a: &str) -> bool {
 /// (otherwise `check` accepts the official recipes).
 fn named_benchmark_recipes(
     profile: Profile,
-    benchmark: Option<&Path>,
+    benchmark: Option<&DataChoice>,
 ) -> Result<Option<Vec<String>>, DataError> {
-    let Some(dir) = benchmark.filter(|d| *d == Path::new(benchmark::DEMO) || UserData::is_in(d))
-    else {
+    let Some(choice) = benchmark.filter(|c| match c {
+        DataChoice::Demo => true,
+        DataChoice::Folder(dir) => UserData::is_in(dir),
+    }) else {
         return Ok(None);
     };
-    let manifest = benchmark::locate(profile, Some(dir))?.manifest(profile)?;
+    let manifest = benchmark::locate(profile, Some(choice))?.manifest(profile)?;
     Ok(Some(manifest.recipes.into_iter().map(|r| r.id).collect()))
 }
 
@@ -741,7 +743,7 @@ impl Command {
             } => {
                 let known_recipes = match known_recipes {
                     Some(ids) => Some(ids),
-                    None => named_benchmark_recipes(data.profile, data.benchmark.as_deref())?,
+                    None => named_benchmark_recipes(data.profile, data.benchmark.as_ref())?,
                 };
                 let onto = Ontology::builtin(data.profile);
                 let files: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
@@ -903,11 +905,21 @@ impl Command {
                 dish,
                 official,
             } => {
-                let Some(benchmark) = data.benchmark else {
-                    return Err(AppError::Options(
-                        "add-recipe needs --benchmark DIR, the benchmark to add the recipe to"
-                            .into(),
-                    ));
+                let benchmark = match data.benchmark {
+                    Some(DataChoice::Folder(dir)) => dir,
+                    Some(DataChoice::Demo) => {
+                        return Err(AppError::Options(
+                            "add-recipe adds to a folder: the demo is built into the program \
+                             (make your own with new-benchmark DIR)"
+                                .into(),
+                        ));
+                    }
+                    None => {
+                        return Err(AppError::Options(
+                            "add-recipe needs --benchmark DIR, the benchmark to add the recipe to"
+                                .into(),
+                        ));
+                    }
                 };
                 let recipe = match (official, text, gold) {
                     (Some(id), _, _) => NewRecipe::Official(id),

@@ -3,13 +3,13 @@
 //! `fetch` does (progress bar on a terminal, messages on stderr). Every command that reads the
 //! data goes through [`locate`], so they all download, or stay offline, the same way.
 
-use crate::benchmark::{self, DataError, DataSource};
+use crate::benchmark::{self, DataChoice, DataError, DataSource};
 use crate::fetch::{Cache, FetchError, Source};
 use crate::profile::Profile;
 use clap::Args;
 use clap::builder::BoolishValueParser;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Turns off downloading missing data (as `--offline` does).
 pub const OFFLINE_VAR: &str = "COOKINGBOT_OFFLINE";
@@ -40,8 +40,8 @@ pub struct DataContext {
     /// Folder of the benchmark data (holding `data/gold-standard-solutions`), or `demo` for
     /// the small demo benchmark built into the program; default $COOKINGBOT_BENCHMARK, else
     /// the data `fetch` installs (downloaded first when missing, unless --offline).
-    #[arg(long, global = true)]
-    pub benchmark: Option<PathBuf>,
+    #[arg(long, global = true, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    pub benchmark: Option<DataChoice>,
     /// Another initial kitchen state (a JSON file in the format of `kitchens/`).
     #[arg(long, global = true)]
     pub kitchen: Option<PathBuf>,
@@ -55,6 +55,7 @@ pub struct DataContext {
 impl DataContext {
     /// The context of a front end without a command line (the Python package): downloads are
     /// allowed unless [`OFFLINE_VAR`] turns them off.
+    /// `benchmark` is read as `--benchmark` reads it (`demo` names the demo).
     pub fn from_env(
         profile: Profile,
         benchmark: Option<PathBuf>,
@@ -62,7 +63,7 @@ impl DataContext {
     ) -> DataContext {
         DataContext {
             profile,
-            benchmark,
+            benchmark: benchmark.map(|b| DataChoice::from(b.into_os_string())),
             kitchen,
             offline: offline_from_env(),
         }
@@ -71,7 +72,7 @@ impl DataContext {
     pub fn request(&self) -> DataRequest<'_> {
         DataRequest {
             profile: self.profile,
-            explicit: self.benchmark.as_deref(),
+            explicit: self.benchmark.as_ref(),
             offline: self.offline,
         }
     }
@@ -82,7 +83,7 @@ impl DataContext {
 pub struct DataRequest<'a> {
     pub profile: Profile,
     /// `--benchmark DIR` or `demo`: only that, never a download.
-    pub explicit: Option<&'a Path>,
+    pub explicit: Option<&'a DataChoice>,
     /// `--offline`: never download.
     pub offline: bool,
 }

@@ -3,16 +3,16 @@
 //! (`fetch`) on a background thread.
 
 use super::task::{Progress, Task};
-use crate::benchmark::{self, DataError, DataSource};
+use crate::benchmark::{self, DataChoice, DataError, DataSource};
 use crate::fetch::{self, FetchError, Source};
 use crate::profile::Profile;
 use eframe::egui;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 pub struct Data {
     pub profile: Profile,
     /// `--benchmark`, if given.
-    explicit: Option<PathBuf>,
+    explicit: Option<DataChoice>,
     /// What evaluations use; `None` when the profile has no usable data at all.
     pub source: Option<DataSource>,
     /// One line on the state of the data.
@@ -21,8 +21,8 @@ pub struct Data {
 }
 
 impl Data {
-    pub fn locate(profile: Profile, explicit: Option<PathBuf>) -> Data {
-        let (source, note) = match benchmark::locate(profile, explicit.as_deref()) {
+    pub fn locate(profile: Profile, explicit: Option<DataChoice>) -> Data {
+        let (source, note) = match benchmark::locate(profile, explicit.as_ref()) {
             Ok(DataSource::Demo) => (
                 Some(DataSource::Demo),
                 "Benchmark: the embedded demo (three recipes of our own).".to_string(),
@@ -36,7 +36,7 @@ impl Data {
                 format!("Your own benchmark: {}", user.root.display()),
             ),
             Err(DataError::NotFound { .. }) if explicit.is_none() => {
-                match benchmark::locate(profile, Some(Path::new(benchmark::DEMO))) {
+                match benchmark::locate(profile, Some(&DataChoice::Demo)) {
                     Ok(demo) => (
                         Some(demo),
                         "No benchmark data found: using the embedded demo benchmark (three recipes of our own).".to_string(),

@@ -7,7 +7,7 @@ use crate::app::check::read_solution_text;
 use crate::app::data::DataContext;
 use crate::app::evaluate::{self, EvaluateOptions};
 use crate::app::report::recipe_page;
-use crate::benchmark::DataSource;
+use crate::benchmark::{DataChoice, DataSource};
 use crate::evaluate::Refusal;
 use crate::language::diagnostic::line_col;
 use crate::profile::Profile;
@@ -28,14 +28,9 @@ pub struct Request {
 impl Request {
     /// The same run as the command line's `-input I -output O -metrics ...`.
     fn options(&self) -> EvaluateOptions {
-        let benchmark = match &self.data {
-            DataSource::Demo => PathBuf::from(crate::benchmark::DEMO),
-            DataSource::Folder(dir) => dir.clone(),
-            DataSource::User(user) => user.root.clone(),
-        };
         let data = DataContext {
             profile: self.profile,
-            benchmark: Some(benchmark),
+            benchmark: Some(DataChoice::from(&self.data)),
             kitchen: None,
             // The window names its data folder (or the demo) and fetches only from its button.
             offline: true,

@@ -7,7 +7,7 @@ use super::evaluation::{self, Outcome, Request};
 use super::results::{self, View};
 use super::task::Task;
 use crate::app::report::{beside, open_in_browser};
-use crate::benchmark;
+use crate::benchmark::DataChoice;
 use crate::profile::Profile;
 use crate::report::html::render;
 use crate::report::{Metric, MetricSet, write_atomically};
@@ -22,7 +22,7 @@ pub struct Settings {
     pub metrics: MetricSet,
     pub profile: Profile,
     /// `--benchmark`: a data folder or `demo`.
-    pub benchmark: Option<PathBuf>,
+    pub benchmark: Option<DataChoice>,
     /// Start the evaluation at once (input and output given).
     pub start: bool,
 }
@@ -299,7 +299,7 @@ impl Launcher {
             .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
         self.input = input.display().to_string();
         self.output = dir.join("results.csv").display().to_string();
-        self.data = Data::locate(self.data.profile, Some(PathBuf::from(benchmark::DEMO)));
+        self.data = Data::locate(self.data.profile, Some(DataChoice::Demo));
         self.request()
             .ok_or_else(|| "tick a metric to evaluate the demo example".to_string())
     }

@@ -5,6 +5,7 @@
 
 use crate::common;
 
+use cookingbot::benchmark::DataChoice;
 use cookingbot::gui::{Launcher, Settings, egui};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -20,7 +21,7 @@ fn launcher(settings: Settings) -> Harness<'static, Launcher> {
 
 fn demo() -> Settings {
     Settings {
-        benchmark: Some(PathBuf::from("demo")),
+        benchmark: Some(DataChoice::Demo),
         ..Settings::default()
     }
 }
@@ -87,7 +88,7 @@ fn documentation_example_shows_the_reference_values_and_each_rows_details() {
     let out = tempfile::tempdir().unwrap();
     let csv = out.path().join("results.csv");
     let mut h = launcher(Settings {
-        benchmark: Some(bench.clone()),
+        benchmark: Some(DataChoice::Folder(bench.clone())),
         ..Settings::default()
     });
     type_into(&mut h, "Input .solution file", &input.display().to_string());

@@ -243,12 +243,13 @@ fn rules_translate_every_benchmark_recipe_into_a_valid_running_network() {
 fn the_committed_rules_baseline_is_what_the_rules_translator_scores() {
     common::require_data!();
     use cookingbot::app::bench_translate::{BenchOptions, run};
+    use cookingbot::benchmark::DataChoice;
     let model = Model::builtin(Profile::R2024);
     let out = tempfile::tempdir().unwrap();
     let opts = BenchOptions {
         data: DataContext {
             profile: Profile::R2024,
-            benchmark: Some(common::benchmark_dir()),
+            benchmark: Some(DataChoice::Folder(common::benchmark_dir())),
             kitchen: None,
             offline: true,
         },

@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use cookingbot::benchmark::{self, Benchmark, DataError, DataSource};
+use cookingbot::benchmark::{self, Benchmark, DataChoice, DataError, DataSource};
 use cookingbot::evaluate::Evaluator;
 use cookingbot::metrics::{gold_run, primary_output};
 use cookingbot::number::Number;
@@ -193,7 +193,9 @@ fn demo_mistake_lowers_the_shortbread_scores_only() {
 
 #[test]
 fn demo_is_selected_by_name_and_only_for_profile_2024() {
-    let demo = Some(Path::new(benchmark::DEMO));
+    let named = DataChoice::from(std::ffi::OsString::from(benchmark::DEMO));
+    assert_eq!(named, DataChoice::Demo);
+    let demo = Some(&named);
     assert_eq!(
         benchmark::locate(Profile::R2024, demo),
         Ok(DataSource::Demo)

@@ -382,6 +382,24 @@ fn user_benchmark_errors_are_located_and_change_nothing() {
     );
     assert_eq!(scratch.path("full").read_dir().unwrap().count(), 1);
 
+    let into_demo = run_in(
+        &scratch,
+        &[
+            "add-recipe",
+            "--benchmark",
+            "demo",
+            "--official",
+            "cole-slaw",
+        ],
+    );
+    assert_eq!(
+        (into_demo.code, into_demo.stderr.as_str()),
+        (
+            2,
+            "error: add-recipe adds to a folder: the demo is built into the program (make your own with new-benchmark DIR)\n"
+        )
+    );
+
     std::fs::write(
         scratch.path("bench/benchmark.json"),
         "{\n  \"recipes\": [\n    {\"id\": 3}\n  ]\n}\n",
