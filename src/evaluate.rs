@@ -2,7 +2,7 @@
 //! refuse it whole where the reference refuses it, otherwise score every recipe against its
 //! gold run, rows in the reference's order (the reverse of the file).
 
-use crate::benchmark::{Benchmark, DataError, DataSource};
+use crate::benchmark::{Benchmark, DataError, DataSource, UserData};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostic, render_all, terminal_safe};
 use crate::language::validate::{Validator, closest};
@@ -50,9 +50,16 @@ pub struct Evaluator {
 }
 
 impl Evaluator {
-    /// An evaluator for a data folder (any path) or a [`DataSource`] such as the demo.
+    /// An evaluator for a data folder (any path: the official data, or a user benchmark when
+    /// it holds one's manifest) or a [`DataSource`] such as the demo.
     pub fn new(profile: Profile, data: impl Into<DataSource>) -> Result<Evaluator, DataError> {
-        let benchmark = Benchmark::load(profile, &data.into())?;
+        let source = match data.into() {
+            DataSource::Folder(dir) if UserData::is_in(&dir) => {
+                DataSource::User(UserData::open(profile, &dir)?)
+            }
+            source => source,
+        };
+        let benchmark = Benchmark::load(profile, &source)?;
         Ok(Self::with(Model::builtin(profile), benchmark))
     }
 

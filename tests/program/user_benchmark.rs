@@ -3,6 +3,10 @@
 //! network given alone (`--gold`).
 
 use crate::common::{self, Outcome, Scratch, evaluator, outcome};
+use cookingbot::benchmark::DataStatus;
+use cookingbot::evaluate::Evaluator;
+use cookingbot::profile::Profile;
+use cookingbot::report::MetricSet;
 use std::path::{Path, PathBuf};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/user-benchmark");
@@ -61,6 +65,24 @@ fn two_recipe_benchmark(scratch: &Scratch) {
             format!("added `{id}` (dish ?{id}) to bench\n")
         );
     }
+}
+
+/// The library's evaluator reads a user benchmark's folder as the command line does.
+#[test]
+fn the_library_opens_a_user_benchmark_by_its_folder() {
+    let scratch = Scratch::new("user-benchmark-library");
+    two_recipe_benchmark(&scratch);
+    let evaluator = Evaluator::new(Profile::R2024, scratch.path("bench")).expect("the benchmark");
+    assert_eq!(evaluator.benchmark.fingerprint.status, DataStatus::User);
+    assert_eq!(
+        evaluator.benchmark.ids(),
+        ["mango-lime-cups", "tomato-basil-salad"]
+    );
+    let gold = common::read(&fixture("mango-lime-cups.solution"));
+    let results = evaluator
+        .evaluate(&gold, &MetricSet::default())
+        .expect("scored");
+    assert_eq!(results[0].dish_approximation_score, Some(1.0));
 }
 
 /// The mango recipe with one mistake: one mango fetched where the gold fetches two.
