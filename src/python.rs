@@ -108,12 +108,22 @@ fn evaluate_texts(
     })
 }
 
-/// Every diagnostic of a text, located.
+/// Every diagnostic of a text, located; recipe ids against `benchmark`'s when one is named.
 #[pyfunction]
-fn check(py: Python<'_>, text: String, reference: &str) -> PyResult<String> {
+#[pyo3(signature = (text, reference, benchmark=None))]
+fn check(
+    py: Python<'_>,
+    text: String,
+    reference: &str,
+    benchmark: Option<PathBuf>,
+) -> PyResult<String> {
     detached(py, reference, |profile| {
         let onto = crate::ontology::Ontology::builtin(profile);
-        to_json(&check_text(&text, profile, &onto))
+        let named = benchmark
+            .map(|b| evaluator((profile, Some(b), None)).map_err(PyRuntimeError::new_err))
+            .transpose()?;
+        let ids = named.as_ref().map(|e| e.benchmark.ids());
+        to_json(&check_text(&text, profile, &onto, ids.as_deref()))
     })
 }
 

@@ -188,9 +188,13 @@ def compare(
     )
 
 
-def check(text: str, *, reference: str = "2024") -> list[Diagnostic]:
-    """Every error and warning of a network text, located (what `check` prints)."""
-    return _diagnostics(json.loads(_native.check(text, reference)))
+def check(
+    text: str, *, reference: str = "2024", benchmark: PathArg = None
+) -> list[Diagnostic]:
+    """Every error and warning of a network text, located (what `check` prints); recipe ids are
+    those of ``benchmark`` (a folder of your own, or ``"demo"``) when it is given, else the
+    official benchmark's."""
+    return _diagnostics(json.loads(_native.check(text, reference, _path(benchmark))))
 
 
 @dataclass(frozen=True)

@@ -325,12 +325,17 @@ pub fn located(text: &str, diagnostics: &[Diagnostic]) -> Vec<LocatedDiagnostic>
 }
 
 /// Every diagnostic of a text, located, as `check` finds them: against the profile's classes and
-/// the benchmark's recipe ids.
-pub fn check_text(text: &str, profile: Profile, onto: &Ontology) -> Vec<LocatedDiagnostic> {
-    let ids = benchmark::manifest(profile).recipes;
-    let ids: Vec<&str> = ids.iter().map(|r| r.id.as_str()).collect();
+/// the recipe ids of a benchmark (`None`: the official benchmark's).
+pub fn check_text(
+    text: &str,
+    profile: Profile,
+    onto: &Ontology,
+    recipes: Option<&[&str]>,
+) -> Vec<LocatedDiagnostic> {
+    let official = benchmark::manifest(profile).recipes;
+    let official: Vec<&str> = official.iter().map(|r| r.id.as_str()).collect();
     let validator = Validator::new(profile)
         .with_classes(onto)
-        .with_known_recipes(&ids);
+        .with_known_recipes(recipes.unwrap_or(&official));
     located(text, &crate::language::validate::check(text, &validator))
 }

@@ -156,7 +156,7 @@ impl KitchenServer {
     }
 
     fn check(&self, args: &CheckArgs) -> CallToolResult {
-        let diagnostics = check_text(&args.network, self.model.profile, &self.model.onto);
+        let diagnostics = check_text(&args.network, self.model.profile, &self.model.onto, None);
         CallToolResult::structured(json!({
             "ok": !diagnostics.iter().any(|d| d.severity == "error"),
             "diagnostics": diagnostics,

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 import cookingbot
-from conftest import reference_rows
+from conftest import ROOT, reference_rows
 
 
 def cli_json(command, tmp_path, solution, reference):
@@ -114,3 +114,14 @@ def test_translate_a_benchmark_recipe_text_into_a_network_that_checks():
     translation = cookingbot.translate(recipe.text)
     assert translation.solution.startswith("#afghan-biscuits\n")
     assert [d for d in cookingbot.check(translation.solution) if d.severity == "error"] == []
+
+
+def test_check_knows_the_recipes_of_the_benchmark_it_is_given():
+    demo = (ROOT / "examples" / "demo-perfect.solution").read_text()
+    official = [d for d in cookingbot.check(demo) if d.severity == "error"]
+    assert [(d.code, d.line, d.column) for d in official] == [
+        ("E0201", 1, 2),
+        ("E0201", 22, 2),
+        ("E0201", 41, 2),
+    ]
+    assert cookingbot.check(demo, benchmark="demo") == []
