@@ -71,6 +71,7 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Outcome {
+    let samples_folder = samples_folder(&opts.out)?;
     // Without --benchmark, the recipes are the official ones (downloaded when missing).
     let source = data::locate(opts.data.request(), || true, err)?;
     let entries = source.manifest(opts.data.profile)?.recipes;
@@ -155,13 +156,26 @@ pub fn run(
         write_atomically(&path, body.as_bytes())
             .map_err(|source| AppError::Write { path, source })?;
     }
-    store_samples(&opts.out, &samples)?;
+    store_samples(&opts.out, &samples_folder, &samples)?;
     Ok(Exit::Success)
 }
 
-/// Replace `out/samples` with this run's samples as a whole: they are written into a new
-/// folder beside it, which then takes its place, so the folder never mixes two runs.
-fn store_samples(out: &Path, samples: &[Sample]) -> Result<(), AppError> {
+/// `out/samples`, refused before any work when it is a link or a file: a run replaces only a
+/// folder of samples.
+fn samples_folder(out: &Path) -> Result<PathBuf, AppError> {
+    let folder = out.join("samples");
+    match folder.symlink_metadata() {
+        Ok(meta) if !meta.is_dir() => Err(AppError::Failed(format!(
+            "{}: a link or a file, not a folder of samples; nothing was written",
+            folder.display()
+        ))),
+        _ => Ok(folder),
+    }
+}
+
+/// Replace `target` (`out/samples`) with this run's samples as a whole: they are written into a
+/// new folder beside it, which then takes its place, so the folder never mixes two runs.
+fn store_samples(out: &Path, target: &Path, samples: &[Sample]) -> Result<(), AppError> {
     let write_error = |path: &Path| {
         let path = path.to_path_buf();
         move |source| AppError::Write { path, source }
@@ -189,15 +203,14 @@ fn store_samples(out: &Path, samples: &[Sample]) -> Result<(), AppError> {
             write_atomically(&path, body.as_bytes()).map_err(write_error(&path))?;
         }
     }
-    let target = out.join("samples");
     if target.exists() {
-        std::fs::remove_dir_all(&target).map_err(write_error(&target))?;
+        std::fs::remove_dir_all(target).map_err(write_error(target))?;
     }
     let staged = staging.keep();
-    std::fs::rename(&staged, &target).map_err(|source| {
+    std::fs::rename(&staged, target).map_err(|source| {
         let _ = std::fs::remove_dir_all(&staged);
         AppError::Write {
-            path: target.clone(),
+            path: target.to_path_buf(),
             source,
         }
     })

@@ -380,6 +380,36 @@ fn cells(line: &str, skip: usize) -> Vec<String> {
     line.split(',').skip(skip).map(str::to_string).collect()
 }
 
+/// A `samples` that is a link is never replaced: the run stops before any work, writing nothing.
+#[test]
+fn benchmark_refuses_a_samples_link_and_writes_nothing() {
+    common::require_data!();
+    let dir = Scratch::new("benchmark-samples-link");
+    let out = dir.path("run");
+    let elsewhere = dir.path("elsewhere");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, out.join("samples")).unwrap();
+    let o = run(&[
+        "benchmark",
+        "--translator",
+        "rules",
+        "--out",
+        &out.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: {}: a link or a file, not a folder of samples; nothing was written\n",
+            out.join("samples").display()
+        )
+    );
+    assert!(out.join("samples").symlink_metadata().unwrap().is_symlink());
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 1);
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+}
+
 #[test]
 fn benchmark_samples_rescore_to_its_table_and_its_means_are_the_reports() {
     common::require_data!();
