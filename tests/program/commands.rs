@@ -380,6 +380,14 @@ fn cells(line: &str, skip: usize) -> Vec<String> {
     line.split(',').skip(skip).map(str::to_string).collect()
 }
 
+/// `benchmark --translator rules --out OUT MORE...`.
+fn rules_benchmark(out: &Path, more: &[&str]) -> Output {
+    let out = out.display().to_string();
+    let mut args = vec!["benchmark", "--translator", "rules", "--out", &out];
+    args.extend(more);
+    run(&args)
+}
+
 /// A `samples` that is a link is never replaced: the run stops before any work, writing nothing.
 #[test]
 fn benchmark_refuses_a_samples_link_and_writes_nothing() {
@@ -390,13 +398,7 @@ fn benchmark_refuses_a_samples_link_and_writes_nothing() {
     std::fs::create_dir_all(&out).unwrap();
     std::fs::create_dir_all(&elsewhere).unwrap();
     std::os::unix::fs::symlink(&elsewhere, out.join("samples")).unwrap();
-    let o = run(&[
-        "benchmark",
-        "--translator",
-        "rules",
-        "--out",
-        &out.display().to_string(),
-    ]);
+    let o = rules_benchmark(&out, &[]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert_eq!(
         stderr(&o),
@@ -415,14 +417,7 @@ fn benchmark_samples_rescore_to_its_table_and_its_means_are_the_reports() {
     common::require_data!();
     let dir = Scratch::new("benchmark-samples");
     let out = dir.path("run");
-    let o = run(&[
-        "benchmark",
-        "--translator",
-        "rules",
-        "--out",
-        &out.display().to_string(),
-        "-q",
-    ]);
+    let o = rules_benchmark(&out, &["-q"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let table = common::read(&out.join("baseline-rules.csv"));
     let (mean_line, recipe_lines) = {
