@@ -318,6 +318,16 @@ impl<P: AsRef<Path>> From<P> for DataSource {
 }
 
 impl DataSource {
+    /// What a folder holds: a user benchmark when it has one's manifest, else the official
+    /// data's layout.
+    pub fn of_folder(profile: Profile, dir: PathBuf) -> Result<DataSource, DataError> {
+        if UserData::is_in(&dir) {
+            UserData::open(profile, &dir).map(DataSource::User)
+        } else {
+            Ok(DataSource::Folder(dir))
+        }
+    }
+
     /// Which recipes the source has for a profile.
     pub fn manifest(&self, profile: Profile) -> Result<ProfileManifest, DataError> {
         match self {
@@ -526,12 +536,12 @@ pub fn locate(profile: Profile, explicit: Option<&DataChoice>) -> Result<DataSou
             DataSource::Demo.manifest(profile)?;
             return Ok(DataSource::Demo);
         }
-        Some(DataChoice::Folder(dir)) => Some(dir.as_path()),
+        Some(DataChoice::Folder(dir)) => match DataSource::of_folder(profile, dir.clone())? {
+            DataSource::Folder(_) => Some(dir.as_path()),
+            user => return Ok(user),
+        },
         None => None,
     };
-    if let Some(dir) = explicit.filter(|dir| UserData::is_in(dir)) {
-        return UserData::open(profile, dir).map(DataSource::User);
-    }
     let mut tried = Vec::new();
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Some(dir) = explicit {

@@ -2,7 +2,7 @@
 //! refuse it whole where the reference refuses it, otherwise score every recipe against its
 //! gold run, rows in the reference's order (the reverse of the file).
 
-use crate::benchmark::{Benchmark, DataError, DataSource, UserData};
+use crate::benchmark::{Benchmark, DataError, DataSource};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostic, render_all, terminal_safe};
 use crate::language::validate::{Validator, closest};
@@ -54,9 +54,7 @@ impl Evaluator {
     /// it holds one's manifest) or a [`DataSource`] such as the demo.
     pub fn new(profile: Profile, data: impl Into<DataSource>) -> Result<Evaluator, DataError> {
         let source = match data.into() {
-            DataSource::Folder(dir) if UserData::is_in(&dir) => {
-                DataSource::User(UserData::open(profile, &dir)?)
-            }
+            DataSource::Folder(dir) => DataSource::of_folder(profile, dir)?,
             source => source,
         };
         let benchmark = Benchmark::load(profile, &source)?;

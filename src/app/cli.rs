@@ -15,7 +15,7 @@ use crate::app::translate::{
     self, Fallback, LlmOptions, Setup, TranslateFormat, TranslateOptions, TranslatorKind,
 };
 use crate::app::user_benchmark::{self, AddRecipe, NewRecipe};
-use crate::benchmark::{self, DataChoice, DataError, UserData};
+use crate::benchmark::{DataChoice, DataError, DataSource};
 use crate::metrics::smatch::SmatchConfig;
 use crate::ontology::Ontology;
 use crate::profile::Profile;
@@ -493,13 +493,15 @@ fn named_benchmark_recipes(
     profile: Profile,
     benchmark: Option<&DataChoice>,
 ) -> Result<Option<Vec<String>>, DataError> {
-    let Some(choice) = benchmark.filter(|c| match c {
-        DataChoice::Demo => true,
-        DataChoice::Folder(dir) => UserData::is_in(dir),
-    }) else {
-        return Ok(None);
+    let source = match benchmark {
+        None => return Ok(None),
+        Some(DataChoice::Demo) => DataSource::Demo,
+        Some(DataChoice::Folder(dir)) => match DataSource::of_folder(profile, dir.clone())? {
+            DataSource::Folder(_) => return Ok(None),
+            user => user,
+        },
     };
-    let manifest = benchmark::locate(profile, Some(choice))?.manifest(profile)?;
+    let manifest = source.manifest(profile)?;
     Ok(Some(manifest.recipes.into_iter().map(|r| r.id).collect()))
 }
 

@@ -54,8 +54,8 @@ pub struct DataContext {
 
 impl DataContext {
     /// The context of a front end without a command line (the Python package): downloads are
-    /// allowed unless [`OFFLINE_VAR`] turns them off.
-    /// `benchmark` is read as `--benchmark` reads it (`demo` names the demo).
+    /// allowed unless [`OFFLINE_VAR`] turns them off. `benchmark` is read as `--benchmark` reads
+    /// it (`demo` names the demo).
     pub fn from_env(
         profile: Profile,
         benchmark: Option<PathBuf>,

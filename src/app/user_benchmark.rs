@@ -128,8 +128,12 @@ pub fn add_recipe(opts: &AddRecipe, out: &mut dyn Write, err: &mut dyn Write) ->
             }
             let network = first_network(gold, &gold_text)?;
             let primary_output_var = dish_variable(gold, &network, dish.as_deref())?;
-            recipe_text::read(text).map_err(|e| AppError::Failed(e.to_string()))?;
-            let text_bytes = std::fs::read(text).map_err(|e| AppError::File {
+            // Read once: checked as a recipe text, then copied in as it is.
+            let text_body = std::fs::read_to_string(text).map_err(|e| AppError::File {
+                path: text.clone(),
+                reason: format!("cannot read: {e}"),
+            })?;
+            recipe_text::from_text(&text_body, &id).map_err(|e| AppError::File {
                 path: text.clone(),
                 reason: e.to_string(),
             })?;
@@ -145,7 +149,7 @@ pub fn add_recipe(opts: &AddRecipe, out: &mut dyn Write, err: &mut dyn Write) ->
                 recipe_text: Some(text_file.clone()),
             };
             write(&dir.join(&entry.gold_file), gold_text.as_bytes())?;
-            write(&dir.join(text_file), &text_bytes)?;
+            write(&dir.join(text_file), text_body.as_bytes())?;
             let added = format!(
                 "added `{id}` (dish {}) to {}",
                 entry.primary_output_var,
