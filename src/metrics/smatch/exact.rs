@@ -3,7 +3,10 @@
 //! A matched relation triple pairs a test relation with a gold relation. Its point is split
 //! between the pair of source nodes (share λ) and the pair of target nodes (share 1 − λ), so a
 //! node pair earns its unary triples plus, per incident test relation, the best share it could
-//! receive there. Every mapping then scores at most the sum of its pairs' earnings, and the best
+//! receive there — and where several test relations meet at one node pair, the best matching of
+//! them to distinct gold relations, since a mapping pairs them so (on the benchmark's
+//! same-family pairs this is what smatch++'s LP gains from its gold-side constraints). Every
+//! mapping then scores at most the sum of its pairs' earnings, and the best
 //! assignment over those earnings bounds them all. Subgradient steps on the shares tighten the
 //! bound towards the LP relaxation that smatch++ hands to an ILP solver (on the benchmark's
 //! same-family pairs that LP is within about two triples of the optimum). The assignment's
@@ -35,6 +38,9 @@ const NODE_STEPS: usize = 30;
 const PATIENCE: usize = 20;
 /// Rounds of [`Search::alternate`] at most (it usually settles in two or three).
 const MAX_ROUNDS: usize = 8;
+/// Test relations into one node matched exactly at a node pair, at most (beyond, each takes
+/// its best: a weaker but still valid bound).
+const MAX_MEET: usize = 4;
 /// Float slack when comparing a bound with an integer score.
 const SLACK: f64 = 1e-6;
 
@@ -102,6 +108,7 @@ const NO_PAYER: u32 = u32::MAX;
 #[derive(Clone, Copy)]
 struct RelationPair {
     a: u32,
+    role: u32,
     i: u32,
     k: u32,
     x: u32,
@@ -123,6 +130,11 @@ struct Search<'a> {
     /// Per segment, the relation pair that pays there (the largest share).
     payer_src: Vec<u32>,
     payer_tgt: Vec<u32>,
+    /// Target segments grouped by node pair: ranges into `meet_order`. Test relations into
+    /// one node take distinct gold relations into its image, so their shares there are a
+    /// matching, not each its best.
+    meets: Vec<(u32, u32)>,
+    meet_order: Vec<u32>,
     /// Pairs fixed on the search path (test → gold or -1), gold nodes they use, and pairs
     /// forbidden on the path.
     fixed: Vec<i32>,
@@ -196,9 +208,10 @@ fn components(p: &Problem) -> Vec<(Vec<usize>, Vec<usize>)> {
 impl<'a> Search<'a> {
     fn new(p: &'a Problem, start: &[i32], start_score: i64, budget: u64) -> Self {
         let mut pairs = Vec::new();
-        p.relation_pairs(|a, i, k, x, y, copies| {
+        p.relation_pairs(|a, role, i, k, x, y, copies| {
             pairs.push(RelationPair {
                 a: a as u32,
+                role,
                 i: i as u32,
                 k: k as u32,
                 x: x as u32,
@@ -244,8 +257,21 @@ impl<'a> Search<'a> {
                 .map(|(n, &q)| (n as u32, &pairs[q as usize])),
             false,
         );
+        // Target segments meeting at one node pair, for `update_earnings` to match.
+        let mut order: Vec<u32> = (0..targets.len() as u32).collect();
+        order.sort_by_key(|&n| (targets[n as usize].node, targets[n as usize].gold, n));
+        let mut meets: Vec<(u32, u32)> = Vec::new();
+        for (m, &n) in order.iter().enumerate() {
+            let key = |n: u32| (targets[n as usize].node, targets[n as usize].gold);
+            match meets.last_mut() {
+                Some(g) if key(order[g.0 as usize]) == key(n) => g.1 = m as u32 + 1,
+                _ => meets.push((m as u32, m as u32 + 1)),
+            }
+        }
         let groups = components(p);
         Search {
+            meets,
+            meet_order: order,
             p,
             lambda: vec![0.5; pairs.len()],
             earn: vec![0.0; p.n1 * p.n2],
@@ -328,29 +354,115 @@ impl<'a> Search<'a> {
             self.payer_src[n] = top.1;
             self.earn[s.node as usize * n2 + s.gold as usize] += top.0;
         }
-        for n in 0..self.targets.len() {
-            let s = self.targets[n];
-            let mut top = (0.0, NO_PAYER);
-            for m in s.from..s.to {
-                let q = self.by_target[m as usize];
-                if let Some(share) = self.source_share(q as usize) {
-                    let share = (1.0 - share) * self.pairs[q as usize].copies;
-                    if top.1 == NO_PAYER || share > top.0 {
-                        top = (share, q);
+        for g in 0..self.meets.len() {
+            let (from, to) = self.meets[g];
+            let (mut total, mut at) = (0.0, (0, 0));
+            let mut options: Vec<Vec<(f64, u32)>> = Vec::new();
+            for m in from..to {
+                let n = self.meet_order[m as usize] as usize;
+                let s = self.targets[n];
+                at = (s.node as usize, s.gold as usize);
+                let mut list: Vec<(f64, u32)> = Vec::new();
+                for m in s.from..s.to {
+                    let q = self.by_target[m as usize];
+                    if let Some(share) = self.source_share(q as usize) {
+                        list.push(((1.0 - share) * self.pairs[q as usize].copies, q));
                     }
                 }
+                options.push(list);
             }
-            self.payer_tgt[n] = top.1;
-            self.earn[s.node as usize * n2 + s.gold as usize] += top.0;
+            let single = options.len() == 1
+                || options.len() > MAX_MEET
+                || options
+                    .iter()
+                    .flatten()
+                    .any(|&(_, q)| self.pairs[q as usize].copies != 1.0);
+            let chosen: Vec<u32> = if single {
+                options
+                    .iter()
+                    .map(|list| {
+                        list.iter()
+                            .fold((0.0, NO_PAYER), |top, &(v, q)| {
+                                if top.1 == NO_PAYER || v > top.0 {
+                                    (v, q)
+                                } else {
+                                    top
+                                }
+                            })
+                            .1
+                    })
+                    .collect()
+            } else {
+                self.best_meet(&options)
+            };
+            for (m, &q) in (from..to).zip(&chosen) {
+                let n = self.meet_order[m as usize] as usize;
+                self.payer_tgt[n] = q;
+                if q != NO_PAYER {
+                    let share = options[(m - from) as usize]
+                        .iter()
+                        .find(|o| o.1 == q)
+                        .map_or(0.0, |o| o.0);
+                    total += share;
+                }
+            }
+            self.earn[at.0 * n2 + at.1] += total;
         }
     }
 
-    /// The relaxation's value under the current shares; leaves its solution in `relaxed`.
-    ///
-    /// With `exact`, each group's assignment is solved and its column duals kept; otherwise
-    /// large groups are bounded by those duals alone (every row takes its best column at the
-    /// kept prices: weak duality, so still an upper bound, and exact while the shares have not
-    /// moved), which costs a scan instead of a cubic solve. The rows' picks may then collide.
+    /// The best matching of a node pair's test relations (rows of `options`: share and
+    /// relation pair) to distinct gold relations (a gold source and role), by trying every
+    /// choice: rows are few (see [`MAX_MEET`]). A row may pay nothing.
+    #[allow(clippy::too_many_arguments)]
+    fn best_meet(&self, options: &[Vec<(f64, u32)>]) -> Vec<u32> {
+        fn go(
+            s: &Search,
+            options: &[Vec<(f64, u32)>],
+            row: usize,
+            taken: &mut Vec<(u32, u32)>,
+            now: &mut Vec<u32>,
+            value: f64,
+            best: &mut (f64, Vec<u32>),
+        ) {
+            if row == options.len() {
+                if value > best.0 {
+                    *best = (value, now.clone());
+                }
+                return;
+            }
+            // Paying rows first, so that on a tie (zero shares) a row keeps a payer, which
+            // the subgradient needs to move its share.
+            for &(v, q) in &options[row] {
+                let r = &s.pairs[q as usize];
+                let gold = (r.x, r.role);
+                if taken.contains(&gold) {
+                    continue;
+                }
+                taken.push(gold);
+                now.push(q);
+                go(s, options, row + 1, taken, now, value + v, best);
+                now.pop();
+                taken.pop();
+            }
+            now.push(NO_PAYER);
+            go(s, options, row + 1, taken, now, value, best);
+            now.pop();
+        }
+        let mut best = (-1.0, vec![NO_PAYER; options.len()]);
+        go(
+            self,
+            options,
+            0,
+            &mut Vec::new(),
+            &mut Vec::new(),
+            0.0,
+            &mut best,
+        );
+        best.1
+    }
+
+    /// The relaxation's value under the current shares: one assignment per group of nodes,
+    /// whose duals are kept for reduced-cost fixing; leaves its solution in `relaxed`.
     fn relax(&mut self) -> f64 {
         let (p, n1, n2) = (self.p, self.p.n1, self.p.n2);
         let earn = |i: usize, x: usize| {

@@ -441,11 +441,11 @@ impl Problem {
         }
     }
 
-    /// Calls `f(a, i, k, x, y, copies)` for every test relation a (numbered from 0) from i to
+    /// Calls `f(a, role, i, k, x, y, copies)` for every test relation a (numbered from 0) from i to
     /// k ≠ i and every gold relation from x to y ≠ x of the same role, identical gold relations
     /// once with their number of `copies`: the relation pairs a mapping can match besides its
     /// unary triples.
-    pub fn relation_pairs(&self, mut f: impl FnMut(usize, usize, usize, usize, usize, i32)) {
+    pub fn relation_pairs(&self, mut f: impl FnMut(usize, u32, usize, usize, usize, usize, i32)) {
         let mut gold: Vec<(u32, u32, u32)> = Vec::new();
         for x in 0..self.n2 {
             for &(r, y, src) in self.inc2.of(x) {
@@ -470,7 +470,7 @@ impl Problem {
                     continue;
                 }
                 for &(x, y, copies) in by_role.get(&r).map_or(&[][..], |v| v) {
-                    f(a, i, k as usize, x, y, copies);
+                    f(a, r, i, k as usize, x, y, copies);
                 }
                 a += 1;
             }
