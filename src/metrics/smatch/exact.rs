@@ -342,15 +342,10 @@ impl<'a> Search<'a> {
         }
         for n in 0..self.sources.len() {
             let s = self.sources[n];
-            let mut top = (0.0, NO_PAYER);
-            for q in s.from..s.to {
-                if let Some(share) = self.source_share(q as usize) {
-                    let share = share * self.pairs[q as usize].copies;
-                    if top.1 == NO_PAYER || share > top.0 {
-                        top = (share, q);
-                    }
-                }
-            }
+            let top = largest((s.from..s.to).filter_map(|q| {
+                let share = self.source_share(q as usize)?;
+                Some((share * self.pairs[q as usize].copies, q))
+            }));
             self.payer_src[n] = top.1;
             self.earn[s.node as usize * n2 + s.gold as usize] += top.0;
         }
@@ -380,17 +375,7 @@ impl<'a> Search<'a> {
             let chosen: Vec<u32> = if single {
                 options
                     .iter()
-                    .map(|list| {
-                        list.iter()
-                            .fold((0.0, NO_PAYER), |top, &(v, q)| {
-                                if top.1 == NO_PAYER || v > top.0 {
-                                    (v, q)
-                                } else {
-                                    top
-                                }
-                            })
-                            .1
-                    })
+                    .map(|list| largest(list.iter().copied()).1)
                     .collect()
             } else {
                 self.best_meet(&options)
@@ -615,11 +600,7 @@ impl<'a> Search<'a> {
         if !self.closed(bound) {
             // The relaxed solution is often a few moves from a better mapping.
             self.alternate();
-            let score = self.p.score_of(&self.mapping);
-            if score > self.best {
-                self.best = score;
-                self.best_f.copy_from_slice(&self.mapping);
-            }
+            self.keep_mapping();
             self.climber.climb_from(&self.mapping);
             if self.climber.score > self.best {
                 self.best = self.climber.score;
@@ -679,6 +660,11 @@ impl<'a> Search<'a> {
             self.tried.copy_from_slice(&self.mapping);
             self.alternate();
         }
+        self.keep_mapping();
+    }
+
+    /// Keep `mapping` as the best if it scores more.
+    fn keep_mapping(&mut self) {
         let score = self.p.score_of(&self.mapping);
         if score > self.best {
             self.best = score;
@@ -894,7 +880,7 @@ impl Assignment {
     /// The last solution's dual of column c (what c is worth to any row; zero for columns
     /// left free), so that earn(r, c) ≤ row dual + column dual.
     fn col_dual(&self, c: usize) -> f64 {
-        debug_assert!(c < self.cols);
+        debug_assert!(c + 1 < self.v.len());
         -self.v[c + 1]
     }
 
@@ -902,6 +888,18 @@ impl Assignment {
     fn row_dual(&self, r: usize) -> f64 {
         -self.u[r + 1]
     }
+}
+
+/// The largest share and its relation pair (the first on a tie, even at zero: a payer lets the
+/// subgradient move its share), or `(0, NO_PAYER)` when there is none.
+fn largest(shares: impl Iterator<Item = (f64, u32)>) -> (f64, u32) {
+    shares.fold((0.0, NO_PAYER), |top, (v, q)| {
+        if top.1 == NO_PAYER || v > top.0 {
+            (v, q)
+        } else {
+            top
+        }
+    })
 }
 
 /// A matching of rows to columns of the largest total gain, over few positive-gain edges
@@ -980,7 +978,6 @@ struct Assignment {
     way: Vec<usize>,
     min: Vec<f64>,
     seen: Vec<bool>,
-    cols: usize,
 }
 
 impl Assignment {
@@ -1045,7 +1042,6 @@ impl Assignment {
                 c0 = c1;
             }
         }
-        self.cols = cols;
         let mut col_of = vec![0; rows];
         for c in 1..=cols {
             if self.row_of[c] != 0 {
