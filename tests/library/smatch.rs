@@ -415,6 +415,7 @@ fn oracle_rows() -> Vec<OracleRow> {
 /// the same, and replays smatch.py exactly under each of the oracle's seeds.
 #[test]
 fn default_prints_what_the_references_smatch_prints() {
+    common::require_data!();
     let rows = oracle_rows();
     let (mut stable, mut stable_equal, mut failures) = (0, 0, Vec::new());
     for row in &rows {
@@ -490,6 +491,7 @@ fn default_prints_what_the_references_smatch_prints() {
 /// reference's climb beside it.
 #[test]
 fn default_keeps_the_references_local_optimum_and_exact_mode_the_true_one() {
+    common::require_data!();
     let (test, gold) = edited_pair("almond-crescent-cookies-5/drop:7");
     for seed in 0..3 {
         let r = smatch(
@@ -520,6 +522,7 @@ fn default_keeps_the_references_local_optimum_and_exact_mode_the_true_one() {
 /// of the reference's runs print (others give 0.85–0.89).
 #[test]
 fn default_prints_the_documented_values() {
+    common::require_data!(Profile::R2024, Profile::R2023);
     let gold = reference_gold("almond-crescent-cookies");
     let expected = [
         ("additional-side-dish", "0.90"),
