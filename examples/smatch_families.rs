@@ -5,7 +5,8 @@
 //! `COOKINGBOT_BENCHMARK` set: one line per pair (test, gold, triples of each, optimum found,
 //! bound, the replayed reference climb, seconds), then a summary on stderr. Pairs are unordered
 //! (the optimum is symmetric); `K/N` runs only the pairs whose number is K modulo N, so that
-//! N processes share the work.
+//! N processes share the work; a third argument keeps only the pairs whose two names, joined
+//! by a space, contain it.
 
 use cookingbot::language::ast::Predicate;
 use cookingbot::metrics::smatch::{SmatchConfig, smatch};
@@ -28,6 +29,7 @@ fn main() {
             Some((k.parse().ok()?, n.parse().ok()?))
         })
         .unwrap_or((0, 1));
+    let only = args.get(2).cloned().unwrap_or_default();
     let Some(root) = std::env::var_os("COOKINGBOT_BENCHMARK") else {
         eprintln!("set COOKINGBOT_BENCHMARK to the benchmark's folder");
         std::process::exit(2);
@@ -69,7 +71,7 @@ fn main() {
                 continue;
             }
             n += 1;
-            if n % shard.1 != shard.0 {
+            if n % shard.1 != shard.0 || !format!("{a} {b}").contains(&only) {
                 continue;
             }
             let clock = Instant::now();
