@@ -43,6 +43,12 @@ const PATIENCE: usize = 20;
 /// 1,000 steps at 298.9, where the LP (HiGHS, 297.7) proves the optimum 297; keeping 0.9 of
 /// the direction reaches 298 within 780.
 const MOMENTUM: f64 = 0.9;
+/// A neighbourhood of [`Search::improve_by_neighbourhoods`]: predicates up to this many
+/// shared variables away from its centre, searched by this many relaxation steps. On the 20
+/// same-family pairs left unproven without it, 2 hops and 10 steps proved 8 (1 hop: 7; 3
+/// hops: 6; 20 steps: 8, slower) and halved the summed gap (78 → 41 triples) in the same time.
+const NEIGHBOURHOOD_HOPS: usize = 2;
+const NEIGHBOURHOOD_STEPS: usize = 10;
 /// Rounds of [`Search::alternate`] at most (it usually settles in two or three).
 const MAX_ROUNDS: usize = 8;
 /// Test relations into one node matched exactly at a node pair, at most (beyond, each takes
@@ -881,6 +887,63 @@ impl<'a> Search<'a> {
         })
     }
 
+    /// Look for a better mapping around the best one (a large-neighbourhood search, once, at
+    /// the root): for each predicate, free it and the predicates near it (see
+    /// [`NEIGHBOURHOOD_HOPS`]), pin every other predicate to its image in the best mapping,
+    /// and take a few relaxation steps there (each relaxed solution is scored
+    /// and improved as at the root). Pinned, the relaxation is nearly exact, so its solutions
+    /// are the best rearrangements of that neighbourhood: on different recipes of one family
+    /// the best mapping often differs from the optimum by a stage of several predicates that
+    /// no single move or swap reaches.
+    fn improve_by_neighbourhoods(&mut self) {
+        let (p, n1) = (self.p, self.p.n1);
+        let shares = self.lambda.clone();
+        let centres: Vec<usize> = (0..n1)
+            .filter(|&i| self.source[i] && self.fixed[i] < 0)
+            .collect();
+        for i in centres {
+            let mut free = vec![false; n1];
+            free[i] = true;
+            for _ in 0..NEIGHBOURHOOD_HOPS {
+                let now: Vec<usize> = (0..n1).filter(|&j| free[j] && self.source[j]).collect();
+                for k in now {
+                    for &v in p.linked(k) {
+                        for &j in p.linked(v as usize) {
+                            free[j as usize] = true;
+                        }
+                    }
+                }
+            }
+            let anchor = self.best_f.clone();
+            let mut pinned = Vec::new();
+            for j in 0..n1 {
+                if !self.source[j] || free[j] || self.fixed[j] >= 0 {
+                    continue;
+                }
+                let x = anchor[j];
+                if x >= 0 && !self.used[x as usize] {
+                    self.fixed[j] = x;
+                    self.used[x as usize] = true;
+                    pinned.push(j);
+                }
+            }
+            let mark = self.trail.len();
+            self.lambda.copy_from_slice(&shares);
+            self.bound(NEIGHBOURHOOD_STEPS);
+            for q in self.trail.drain(mark..) {
+                self.forbidden[q] = false;
+            }
+            for j in pinned {
+                self.used[self.fixed[j] as usize] = false;
+                self.fixed[j] = -1;
+            }
+        }
+        // Back to the root's relaxation, which branching reads.
+        self.lambda.copy_from_slice(&shares);
+        self.update_earnings();
+        self.relax();
+    }
+
     /// Search below the current path; a child's mappings are some of its parent's, so the
     /// parent's bound holds for it too.
     fn node(&mut self, steps: usize, parent_bound: f64) {
@@ -894,6 +957,9 @@ impl<'a> Search<'a> {
 
     fn search_below(&mut self, steps: usize, parent_bound: f64) {
         let bound = self.bound(steps).min(parent_bound);
+        if self.nodes == 1 && !self.closed(bound) {
+            self.improve_by_neighbourhoods();
+        }
         if self.closed(bound) {
             return;
         }
