@@ -79,8 +79,8 @@ pub struct SmatchConfig {
     /// hill-climbing reaches the counting bound.
     pub exact: bool,
     /// Search nodes branch and bound may visit before giving up on a proof (the root runs up
-    /// to 1,000 subgradient steps, every other node up to 30, each an assignment problem:
-    /// about 0.2–10 ms on a benchmark-sized pair).
+    /// to 500 subgradient steps and a neighbourhood search, every other node up to 50 steps,
+    /// each an assignment problem: about 0.2–10 ms on a benchmark-sized pair).
     pub exact_budget: u64,
 }
 
