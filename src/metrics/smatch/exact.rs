@@ -6,9 +6,9 @@
 //! receive there — and where several test relations meet at one node pair, the best matching of
 //! them to distinct gold relations, since a mapping pairs them so (on the benchmark's
 //! same-family pairs this is what smatch++'s LP gains from its gold-side constraints). Every
-//! mapping then scores at most the sum of its pairs' earnings, and the best
-//! assignment over those earnings bounds them all. Subgradient steps on the shares tighten the
-//! bound towards the LP relaxation that smatch++ hands to an ILP solver (on the benchmark's
+//! mapping then scores at most the sum of its pairs' earnings, and the best assignment over
+//! those earnings bounds them all. Deflected subgradient steps on the shares tighten the bound
+//! towards the LP relaxation that smatch++ hands to an ILP solver (on the benchmark's
 //! same-family pairs that LP is within about two triples of the optimum). The assignment's
 //! duals also bound every mapping that uses a given pair, so pairs that cannot reach the best
 //! mapping found plus one are forbidden on the spot (reduced-cost fixing). Branching fixes or
@@ -16,8 +16,9 @@
 //!
 //! Mappings to beat come from the relaxed solutions: each is made a mapping, improved by
 //! alternating exact assignments of the variables given the predicates and of the predicates
-//! given the variables, then climbed. On different recipes the best mapping, not the bound,
-//! is usually what is missing for a proof.
+//! given the variables, then climbed; at the root, a large-neighbourhood search re-solves the
+//! neighbourhood of each predicate with the others pinned. On different recipes the best
+//! mapping, as much as the bound, is what is missing for a proof.
 //!
 //! Its tables are dense over test nodes × gold nodes, so it only runs where that product is
 //! at most [`MAX_PAIRS`]; beyond, the result is reported unproven.
@@ -192,21 +193,28 @@ struct Search<'a> {
     source: Vec<bool>,
 }
 
+/// The representative of v's set in a union-find forest.
+fn root(parent: &mut [usize], mut v: usize) -> usize {
+    while parent[v] != v {
+        parent[v] = parent[parent[v]];
+        v = parent[v];
+    }
+    v
+}
+
+/// Merge the sets of a and b (the smaller representative stays, so roots are deterministic).
+fn join(parent: &mut [usize], a: usize, b: usize) {
+    let (a, b) = (root(parent, a), root(parent, b));
+    parent[a.max(b)] = a.min(b);
+}
+
 /// Groups of test and gold nodes linked by candidate pairs (connected components).
 fn components(p: &Problem) -> Vec<(Vec<usize>, Vec<usize>)> {
     // Union-find over test nodes 0..n1 and gold nodes n1..n1+n2.
     let mut parent: Vec<usize> = (0..p.n1 + p.n2).collect();
-    fn root(parent: &mut [usize], mut v: usize) -> usize {
-        while parent[v] != v {
-            parent[v] = parent[parent[v]];
-            v = parent[v];
-        }
-        v
-    }
     for i in 0..p.n1 {
         for &x in p.cand(i) {
-            let (a, b) = (root(&mut parent, i), root(&mut parent, p.n1 + x as usize));
-            parent[a.max(b)] = a.min(b);
+            join(&mut parent, i, p.n1 + x as usize);
         }
     }
     let mut index = vec![usize::MAX; p.n1 + p.n2];
@@ -1018,9 +1026,53 @@ fn largest(shares: impl Iterator<Item = (f64, u32)>) -> (f64, u32) {
 }
 
 /// A matching of rows to columns of the largest total gain, over few positive-gain edges
-/// (`edges[r]`: column and gain), by successive best augmenting paths found by Bellman–Ford
-/// on the alternating graph; each row's column, if any.
+/// (`edges[r]`: column and gain); each row's column, if any. The edges usually fall apart into
+/// many small groups (a variable's votes for the images of its predicates' arguments), matched
+/// one by one by [`matching_in_part`].
 fn sparse_matching(cols: usize, edges: &[Vec<(usize, f64)>]) -> Vec<Option<usize>> {
+    let rows = edges.len();
+    // Union-find over rows 0..rows and columns rows..rows + cols.
+    let mut parent: Vec<usize> = (0..rows + cols).collect();
+    for (r, list) in edges.iter().enumerate() {
+        for &(c, _) in list {
+            join(&mut parent, r, rows + c);
+        }
+    }
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); rows + cols];
+    for r in 0..rows {
+        let k = root(&mut parent, r);
+        members[k].push(r);
+    }
+    let mut col_of = vec![None; rows];
+    let mut local_col = vec![usize::MAX; cols];
+    for part in members.iter().filter(|m| !m.is_empty()) {
+        // The part's columns, numbered in order of appearance.
+        let mut part_cols: Vec<usize> = Vec::new();
+        let local: Vec<Vec<(usize, f64)>> = part
+            .iter()
+            .map(|&r| {
+                edges[r]
+                    .iter()
+                    .map(|&(c, g)| {
+                        if local_col[c] == usize::MAX {
+                            local_col[c] = part_cols.len();
+                            part_cols.push(c);
+                        }
+                        (local_col[c], g)
+                    })
+                    .collect()
+            })
+            .collect();
+        for (&r, c) in part.iter().zip(matching_in_part(part_cols.len(), &local)) {
+            col_of[r] = c.map(|c| part_cols[c]);
+        }
+    }
+    col_of
+}
+
+/// [`sparse_matching`] of one group, by successive best augmenting paths found by
+/// Bellman–Ford on the alternating graph.
+fn matching_in_part(cols: usize, edges: &[Vec<(usize, f64)>]) -> Vec<Option<usize>> {
     let rows = edges.len();
     let mut col_of: Vec<Option<usize>> = vec![None; rows];
     let mut row_of: Vec<Option<usize>> = vec![None; cols];
