@@ -1247,6 +1247,17 @@ mod tests {
         // A row is left out rather than matched at a loss to the total.
         let edges = vec![vec![(0, 1.0)], vec![(0, 5.0)]];
         assert_eq!(sparse_matching(1, &edges), vec![None, Some(0)]);
+        // Independent groups (columns 0–1 and 3) are matched each on its own, in place.
+        let edges = vec![
+            vec![(3, 1.0)],
+            vec![(0, 3.0), (1, 2.0)],
+            vec![],
+            vec![(0, 2.5)],
+        ];
+        assert_eq!(
+            sparse_matching(4, &edges),
+            vec![Some(3), Some(1), None, Some(0)]
+        );
     }
 
     #[test]
