@@ -922,13 +922,12 @@ impl<'a> Search<'a> {
                     }
                 }
             }
-            let anchor = self.best_f.clone();
             let mut pinned = Vec::new();
-            for j in 0..n1 {
-                if !self.source[j] || free[j] || self.fixed[j] >= 0 {
+            for (j, &near) in free.iter().enumerate() {
+                if near || !self.source[j] || self.fixed[j] >= 0 {
                     continue;
                 }
-                let x = anchor[j];
+                let x = self.best_f[j];
                 if x >= 0 && !self.used[x as usize] {
                     self.fixed[j] = x;
                     self.used[x as usize] = true;
