@@ -52,9 +52,6 @@ const NEIGHBOURHOOD_HOPS: usize = 2;
 const NEIGHBOURHOOD_STEPS: usize = 10;
 /// Rounds of [`Search::alternate`] at most (it usually settles in two or three).
 const MAX_ROUNDS: usize = 8;
-/// Test relations into one node matched exactly at a node pair, at most (beyond, each takes
-/// its best: a weaker but still valid bound).
-const MAX_MEET: usize = 4;
 /// Float slack when comparing a bound with an integer score.
 const SLACK: f64 = 1e-6;
 
@@ -156,6 +153,7 @@ struct Search<'a> {
     /// one node take distinct gold relations into its image, so their shares there are a
     /// matching, not each its best.
     meets: Vec<(u32, u32)>,
+    meet: Meet,
     meet_order: Vec<u32>,
     /// Pairs fixed on the search path (test → gold or -1), gold nodes they use, and pairs
     /// forbidden on the path.
@@ -302,6 +300,7 @@ impl<'a> Search<'a> {
         let groups = components(p);
         Search {
             meets,
+            meet: Meet::default(),
             meet_order: order,
             p,
             lambda: vec![0.5; pairs.len()],
@@ -410,7 +409,6 @@ impl<'a> Search<'a> {
                 rows.push((start, options.len()));
             }
             let single = rows.len() == 1
-                || rows.len() > MAX_MEET
                 || options
                     .iter()
                     .any(|&(_, q)| self.pairs[q as usize].copies != 1.0);
@@ -421,7 +419,7 @@ impl<'a> Search<'a> {
                         .map(|&(a, b)| largest(options[a..b].iter().copied())),
                 );
             } else {
-                self.best_meet(&options, &rows, &mut chosen);
+                self.meet.solve(&self.pairs, &options, &rows, &mut chosen);
             }
             let mut total = 0.0;
             for (m, &(share, q)) in (from..to).zip(&chosen) {
@@ -434,63 +432,6 @@ impl<'a> Search<'a> {
         self.options = options;
         self.option_rows = rows;
         self.chosen = chosen;
-    }
-
-    /// The best matching of a node pair's test relations (`rows` of `options`: share and
-    /// relation pair) to distinct gold relations (a gold source and role), by trying every
-    /// choice: rows are few (see [`MAX_MEET`]). A row may pay nothing. Each row's share and
-    /// payer go to `chosen`.
-    fn best_meet(
-        &self,
-        options: &[(f64, u32)],
-        rows: &[(usize, usize)],
-        chosen: &mut Vec<(f64, u32)>,
-    ) {
-        struct Walk<'b> {
-            pairs: &'b [RelationPair],
-            options: &'b [(f64, u32)],
-            rows: &'b [(usize, usize)],
-            taken: Vec<(u32, u32)>,
-            now: Vec<(f64, u32)>,
-            best: f64,
-        }
-        fn go(w: &mut Walk, row: usize, value: f64, chosen: &mut Vec<(f64, u32)>) {
-            if row == w.rows.len() {
-                if value > w.best {
-                    w.best = value;
-                    chosen.clear();
-                    chosen.extend_from_slice(&w.now);
-                }
-                return;
-            }
-            // Paying rows first, so that on a tie (zero shares) a row keeps a payer, which
-            // the subgradient needs to move its share.
-            let (a, b) = w.rows[row];
-            for &(v, q) in &w.options[a..b] {
-                let r = &w.pairs[q as usize];
-                let gold = (r.x, r.role);
-                if w.taken.contains(&gold) {
-                    continue;
-                }
-                w.taken.push(gold);
-                w.now.push((v, q));
-                go(w, row + 1, value + v, chosen);
-                w.now.pop();
-                w.taken.pop();
-            }
-            w.now.push((0.0, NO_PAYER));
-            go(w, row + 1, value, chosen);
-            w.now.pop();
-        }
-        let mut walk = Walk {
-            pairs: &self.pairs,
-            options,
-            rows,
-            taken: Vec::with_capacity(rows.len()),
-            now: Vec::with_capacity(rows.len()),
-            best: -1.0,
-        };
-        go(&mut walk, 0, 0.0, chosen);
     }
 
     /// The relaxation's value under the current shares: one assignment per group of nodes,
@@ -1134,6 +1075,97 @@ fn matching_in_part(cols: usize, edges: &[Vec<(usize, f64)>]) -> Vec<Option<usiz
     }
 }
 
+/// The best matching of a node pair's test relations to distinct gold relations (a gold
+/// source and role), solved as an assignment: a variable used by many predicates meets many
+/// rows (on black-bean-salad-4 against cole-slaw, capping the exact matching at four rows
+/// left the root bound at 304 where the LP gives 300.8). Buffers reused between calls.
+#[derive(Default)]
+struct Meet {
+    lap: Assignment,
+    matrix: Vec<f64>,
+    golds: Vec<(u32, u32)>,
+    /// `option[row * golds + gold]`: index into the options, or `u32::MAX`.
+    option: Vec<u32>,
+    taken: Vec<bool>,
+}
+
+impl Meet {
+    /// Each row's share and payer (`rows` are ranges of `options`: share and relation pair) in
+    /// a matching of the largest total; a row may pay nothing. A row the assignment leaves
+    /// without an option takes a free one if it has any (its share is at least zero), so that
+    /// on a tie a row keeps a payer, which the subgradient needs to move its share.
+    fn solve(
+        &mut self,
+        pairs: &[RelationPair],
+        options: &[(f64, u32)],
+        rows: &[(usize, usize)],
+        chosen: &mut Vec<(f64, u32)>,
+    ) {
+        let key = |q: u32| (pairs[q as usize].x, pairs[q as usize].role);
+        self.golds.clear();
+        for &(_, q) in options {
+            if !self.golds.contains(&key(q)) {
+                self.golds.push(key(q));
+            }
+        }
+        let (nr, nc) = (rows.len(), self.golds.len());
+        self.option.clear();
+        self.option.resize(nr * nc, u32::MAX);
+        for (r, &(a, b)) in rows.iter().enumerate() {
+            for (o, &(_, q)) in options.iter().enumerate().take(b).skip(a) {
+                let c = self.golds.iter().position(|&g| g == key(q)).unwrap_or(0);
+                self.option[r * nc + c] = o as u32;
+            }
+        }
+        let value = |option: &[u32], r: usize, c: usize| match option[r * nc + c] {
+            u32::MAX => 0.0,
+            o => options[o as usize].0,
+        };
+        self.matrix.clear();
+        let col_of: Vec<usize> = if nr <= nc {
+            for r in 0..nr {
+                self.matrix
+                    .extend((0..nc).map(|c| value(&self.option, r, c)));
+            }
+            self.lap.solve(nr, nc, &self.matrix)
+        } else {
+            for c in 0..nc {
+                self.matrix
+                    .extend((0..nr).map(|r| value(&self.option, r, c)));
+            }
+            let row_of = self.lap.solve(nc, nr, &self.matrix);
+            let mut col_of = vec![usize::MAX; nr];
+            for (c, &r) in row_of.iter().enumerate() {
+                col_of[r] = c;
+            }
+            col_of
+        };
+        self.taken.clear();
+        self.taken.resize(nc, false);
+        chosen.clear();
+        for (r, &c) in col_of.iter().enumerate() {
+            match self.option.get(r * nc + c) {
+                Some(&o) if c < nc && o != u32::MAX => {
+                    self.taken[c] = true;
+                    chosen.push(options[o as usize]);
+                }
+                _ => chosen.push((0.0, NO_PAYER)),
+            }
+        }
+        for (r, pick) in chosen.iter_mut().enumerate() {
+            if pick.1 != NO_PAYER {
+                continue;
+            }
+            if let Some(c) =
+                (0..nc).find(|&c| !self.taken[c] && self.option[r * nc + c] != u32::MAX)
+            {
+                self.taken[c] = true;
+                *pick = options[self.option[r * nc + c] as usize];
+            }
+        }
+    }
+}
+
 /// Best assignment of every row to its own column (rows ≤ columns) by shortest augmenting
 /// paths, O(rows² · columns); buffers reused between calls.
 #[derive(Default)]
@@ -1257,6 +1289,36 @@ mod tests {
             sparse_matching(4, &edges),
             vec![Some(3), Some(1), None, Some(0)]
         );
+    }
+
+    #[test]
+    fn meets_match_rows_to_distinct_gold_relations() {
+        // Relation pairs 0 and 1 end in the same gold relation (source 0, role 1); pair 2 in
+        // another (source 1).
+        let pair = |x| RelationPair {
+            a: 0,
+            role: 1,
+            i: 0,
+            k: 0,
+            x,
+            y: 0,
+            copies: 1.0,
+        };
+        let pairs = [pair(0), pair(0), pair(1)];
+        let mut meet = Meet::default();
+        let mut chosen = Vec::new();
+        // Row 0 gives up its best share (0.6) so that row 1 can take the gold relation.
+        let options = [(0.6, 0), (0.5, 2), (0.9, 1)];
+        meet.solve(&pairs, &options, &[(0, 2), (2, 3)], &mut chosen);
+        assert_eq!(chosen, vec![(0.5, 2), (0.9, 1)]);
+        // More rows than gold relations: one row pays, the others pay nothing.
+        let options = [(0.2, 0), (0.7, 1), (0.4, 0)];
+        meet.solve(&pairs, &options, &[(0, 1), (1, 2), (2, 3)], &mut chosen);
+        assert_eq!(chosen, vec![(0.0, NO_PAYER), (0.7, 1), (0.0, NO_PAYER)]);
+        // Zero shares still name their payers.
+        let options = [(0.0, 0), (0.0, 2)];
+        meet.solve(&pairs, &options, &[(0, 1), (1, 2)], &mut chosen);
+        assert_eq!(chosen, vec![(0.0, 0), (0.0, 2)]);
     }
 
     #[test]
