@@ -159,9 +159,16 @@ fn simulate(
     })
 }
 
-/// Smatch between the first recipes of two texts: `{"f_score", "precision", ...}`.
+/// Smatch between the first recipes of two texts: `{"f_score", "precision", ...}`; in exact
+/// mode branch and bound takes at most `exact_budget` search nodes (at least the root).
 #[pyfunction]
-fn smatch(py: Python<'_>, test: String, gold: String, exact: bool) -> PyResult<String> {
+fn smatch(
+    py: Python<'_>,
+    test: String,
+    gold: String,
+    exact: bool,
+    exact_budget: u64,
+) -> PyResult<String> {
     py.detach(|| {
         let first = |text: &str, which: &str| {
             let parsed = parse(text);
@@ -183,6 +190,7 @@ fn smatch(py: Python<'_>, test: String, gold: String, exact: bool) -> PyResult<S
             (Ok(t), Ok(g)) => {
                 let cfg = SmatchConfig {
                     exact,
+                    exact_budget,
                     ..SmatchConfig::default()
                 };
                 let s = smatch_score(&t.predicates, &g.predicates, &cfg);

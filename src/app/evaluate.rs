@@ -115,6 +115,7 @@ pub(crate) fn signature(
             seed: opts.smatch.seed,
             restarts: opts.smatch.restarts,
             exact: opts.smatch.exact,
+            exact_budget: opts.smatch.exact.then_some(opts.smatch.exact_budget),
         },
         DataSignature {
             status: evaluator.benchmark.fingerprint.status,

@@ -89,7 +89,13 @@ pub fn render(report: &BatchReport, thresholds: &[Threshold]) -> String {
         ("data", s.data.status.name().to_string()),
         ("gold-sha256", s.data.gold_sha256.clone()),
         ("kitchen-sha256", s.data.kitchen_sha256.clone()),
-    ];
+    ]
+    .into_iter()
+    .chain(
+        s.smatch
+            .exact_budget
+            .map(|nodes| ("smatch-exact-budget", nodes.to_string())),
+    );
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         out,

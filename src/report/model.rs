@@ -83,6 +83,10 @@ pub struct SmatchSettings {
     pub seed: u64,
     pub restarts: usize,
     pub exact: bool,
+    /// Search nodes branch and bound may take per pair, when `exact`: a larger budget proves
+    /// more pairs, so it is part of what makes two runs comparable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact_budget: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -146,7 +150,7 @@ impl Signature {
 
 /// One line for text reports: `cookingbot-evaluator 0.1.0; profile 2024; kitchen builtin;
 /// metrics goal-condition-success,...; smatch seed 42, restarts 4, exact no; data official,
-/// gold sha256 1a2b..., kitchen sha256 3c4d...`.
+/// gold sha256 1a2b..., kitchen sha256 3c4d...` (in exact mode `exact yes (200 nodes)`).
 impl fmt::Display for Signature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let metrics: Vec<&str> = self.metrics.iter().map(|m| m.name()).collect();
@@ -160,7 +164,11 @@ impl fmt::Display for Signature {
             metrics.join(","),
             self.smatch.seed,
             self.smatch.restarts,
-            if self.smatch.exact { "yes" } else { "no" },
+            match (self.smatch.exact, self.smatch.exact_budget) {
+                (false, _) => "no".to_string(),
+                (true, Some(nodes)) => format!("yes ({nodes} nodes)"),
+                (true, None) => "yes".to_string(),
+            },
             self.data
         )
     }

@@ -341,6 +341,8 @@ fn json_reports_the_exact_value_beside_the_default() {
         "-metrics",
         "smatch-score",
         "--smatch-exact",
+        "--smatch-exact-budget",
+        "50",
         "--format",
         "json",
     ])
@@ -354,6 +356,7 @@ fn json_reports_the_exact_value_beside_the_default() {
     );
     let text = std::fs::read_to_string(&output).expect("JSON written");
     let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(v["signature"]["smatch"]["exact_budget"], 50);
     let s = &v["recipes"][0]["smatch"];
     let number = |key: &str| s[key].as_u64().unwrap_or_else(|| panic!("{key} in {s}"));
     assert_eq!(number("matched_triples"), number("optimum"));

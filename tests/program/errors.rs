@@ -65,6 +65,32 @@ fn missing_input_file() {
 }
 
 #[test]
+fn exact_budget_needs_exact_mode_and_a_node() {
+    let s = Scratch::new("exact-budget");
+    let input = s.path("demo.solution");
+    std::fs::write(&input, "#afghan-biscuits\n").expect("scratch file");
+    let out = s.path("results.csv");
+    let o = evaluate_with(&input, &out, &["--smatch-exact-budget", "50"]);
+    assert_failed(
+        &o,
+        2,
+        &["error: the following required arguments were not provided:\n  --smatch-exact\n"],
+        &out,
+    );
+    let o = evaluate_with(
+        &input,
+        &out,
+        &["--smatch-exact", "--smatch-exact-budget", "0"],
+    );
+    assert_failed(
+        &o,
+        2,
+        &["invalid value '0' for '--smatch-exact-budget <NODES>'"],
+        &out,
+    );
+}
+
+#[test]
 fn directory_as_input() {
     let s = Scratch::new("directory");
     let input = s.path("folder.solution");

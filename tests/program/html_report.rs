@@ -376,6 +376,7 @@ fn user_text_is_escaped() {
                 seed: 0,
                 restarts: 4,
                 exact: false,
+                exact_budget: None,
             },
             DataSignature {
                 status: evaluator.benchmark.fingerprint.status,

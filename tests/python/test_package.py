@@ -109,6 +109,15 @@ def test_smatch_of_a_network_with_itself_is_one():
     assert cookingbot.smatch(gold, gold).f_score == 1.0
 
 
+def test_exact_smatch_proves_two_recipes_within_its_budget():
+    benchmark = cookingbot.Benchmark()
+    test, gold = benchmark["afghan-biscuits"].gold, benchmark["almond-crescent-cookies"].gold
+    s = cookingbot.smatch(test, gold, exact=True, exact_budget=2000)
+    assert s.proven and s.bound == s.optimum == s.matched_triples >= s.reference_climb
+    with pytest.raises(ValueError, match="exact_budget"):
+        cookingbot.smatch(test, gold, exact=True, exact_budget=0)
+
+
 def test_translate_a_benchmark_recipe_text_into_a_network_that_checks():
     recipe = cookingbot.Benchmark()["afghan-biscuits"]
     translation = cookingbot.translate(recipe.text)
