@@ -69,9 +69,9 @@ fn bench(c: &mut Criterion) {
     c.bench_function("smatch/croutons-vinegar-salad file vs embedded gold", |b| {
         b.iter(|| black_box(smatch(&file_net, &embedded, &cfg)))
     });
-    exact_mode(c, &gold, (&file_net, &embedded));
-
     let afghan = find(&gold, "afghan-biscuits");
+    exact_mode(c, &gold, (&file_net, &embedded), &afghan);
+
     let mut group = c.benchmark_group("smatch/chain against afghan-biscuits");
     group.sampling_mode(SamplingMode::Flat);
     for n in [1_000, 10_000, MAX_ACTIONS] {
@@ -95,11 +95,14 @@ type Perturbation = dyn Fn(usize, &[Predicate]) -> Vec<Predicate>;
 /// network against its perturbations, generated here from the data (lines permuted, variables
 /// renamed, one line dropped), each proven by the alignment; near-miss pairs (every gold network
 /// against the next recipe of its family) under a 20-node budget, where branch and bound runs
-/// without proving most of them; and the croutons-vinegar-salad pair of files.
+/// without proving most of them; the croutons-vinegar-salad pair of files; and a 2,000-action
+/// chain against afghan-biscuits at the root alone, where the work limit, not the node budget,
+/// ends the search.
 fn exact_mode(
     c: &mut Criterion,
     gold: &[(String, Vec<Predicate>)],
     croutons: (&[Predicate], &[Predicate]),
+    afghan: &[Predicate],
 ) {
     let exact = SmatchConfig {
         exact: true,
@@ -170,6 +173,18 @@ fn exact_mode(
     });
     group.bench_function("croutons-vinegar-salad file vs embedded gold", |b| {
         b.iter(|| black_box(smatch(croutons.0, croutons.1, &exact)))
+    });
+    let chain = cookingbot::language::parse::parse(&support::chain(2_000))
+        .file
+        .recipes[0]
+        .predicates
+        .clone();
+    let root = SmatchConfig {
+        exact_budget: 1,
+        ..exact.clone()
+    };
+    group.bench_function("2,000-action chain vs afghan-biscuits, root only", |b| {
+        b.iter(|| black_box(smatch(&chain, afghan, &root)))
     });
     group.finish();
 }
