@@ -1185,12 +1185,17 @@ impl Meet {
         self.taken.resize(nc, false);
         chosen.clear();
         for (r, &c) in col_of.iter().enumerate() {
-            match self.option.get(r * nc + c) {
-                Some(&o) if c < nc && o != u32::MAX => {
-                    self.taken[c] = true;
-                    chosen.push(options[o as usize]);
-                }
-                _ => chosen.push((0.0, NO_PAYER)),
+            // A row the transposed assignment left out has no column.
+            let o = if c < nc {
+                self.option[r * nc + c]
+            } else {
+                u32::MAX
+            };
+            if o == u32::MAX {
+                chosen.push((0.0, NO_PAYER));
+            } else {
+                self.taken[c] = true;
+                chosen.push(options[o as usize]);
             }
         }
         for (r, pick) in chosen.iter_mut().enumerate() {
