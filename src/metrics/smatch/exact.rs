@@ -805,18 +805,16 @@ impl<'a> Search<'a> {
                     self.mapping[rows[r]] = cols[c] as i32;
                 }
             }
-        } else if rows.len() <= nc {
-            let to = self.lap.solve(rows.len(), nc, &w);
-            for (r, &c) in to.iter().enumerate() {
-                self.mapping[rows[r]] = cols[c] as i32;
-            }
         } else {
-            let by_col: Vec<f64> = (0..nc)
-                .flat_map(|c| w.iter().skip(c).step_by(nc).copied())
-                .collect();
-            let to = self.lap.solve(nc, rows.len(), &by_col);
-            for (c, &r) in to.iter().enumerate() {
-                self.mapping[rows[r]] = cols[c] as i32;
+            for (r, c) in self
+                .lap
+                .solve_either(rows.len(), nc, &w)
+                .into_iter()
+                .enumerate()
+            {
+                if let Some(c) = c {
+                    self.mapping[rows[r]] = cols[c] as i32;
+                }
             }
         }
     }
@@ -1163,39 +1161,21 @@ impl Meet {
             o => options[o as usize].0,
         };
         self.matrix.clear();
-        let col_of: Vec<usize> = if nr <= nc {
-            for r in 0..nr {
-                self.matrix
-                    .extend((0..nc).map(|c| value(&self.option, r, c)));
-            }
-            self.lap.solve(nr, nc, &self.matrix)
-        } else {
-            for c in 0..nc {
-                self.matrix
-                    .extend((0..nr).map(|r| value(&self.option, r, c)));
-            }
-            let row_of = self.lap.solve(nc, nr, &self.matrix);
-            let mut col_of = vec![usize::MAX; nr];
-            for (c, &r) in row_of.iter().enumerate() {
-                col_of[r] = c;
-            }
-            col_of
-        };
+        for r in 0..nr {
+            self.matrix
+                .extend((0..nc).map(|c| value(&self.option, r, c)));
+        }
+        let col_of = self.lap.solve_either(nr, nc, &self.matrix);
         self.taken.clear();
         self.taken.resize(nc, false);
         chosen.clear();
-        for (r, &c) in col_of.iter().enumerate() {
-            // A row the transposed assignment left out has no column.
-            let o = if c < nc {
-                self.option[r * nc + c]
-            } else {
-                u32::MAX
-            };
-            if o == u32::MAX {
-                chosen.push((0.0, NO_PAYER));
-            } else {
-                self.taken[c] = true;
-                chosen.push(options[o as usize]);
+        for (r, c) in col_of.into_iter().enumerate() {
+            match c.map(|c| (c, self.option[r * nc + c])) {
+                Some((c, o)) if o != u32::MAX => {
+                    self.taken[c] = true;
+                    chosen.push(options[o as usize]);
+                }
+                _ => chosen.push((0.0, NO_PAYER)),
             }
         }
         for (r, pick) in chosen.iter_mut().enumerate() {
@@ -1220,6 +1200,8 @@ struct Assignment {
     scanned: u64,
     u: Vec<f64>,
     v: Vec<f64>,
+    /// `earn` by column, for [`Assignment::solve_either`].
+    by_col: Vec<f64>,
     row_of: Vec<usize>,
     way: Vec<usize>,
     min: Vec<f64>,
@@ -1227,6 +1209,23 @@ struct Assignment {
 }
 
 impl Assignment {
+    /// [`Assignment::solve`] for any shape: with more rows than columns, the columns are
+    /// assigned to rows instead, and the rows left over get none.
+    fn solve_either(&mut self, rows: usize, cols: usize, earn: &[f64]) -> Vec<Option<usize>> {
+        if rows <= cols {
+            return self.solve(rows, cols, earn).into_iter().map(Some).collect();
+        }
+        let mut by_col = std::mem::take(&mut self.by_col);
+        by_col.clear();
+        by_col.extend((0..cols).flat_map(|c| earn.iter().skip(c).step_by(cols).copied()));
+        let mut col_of = vec![None; rows];
+        for (c, r) in self.solve(cols, rows, &by_col).into_iter().enumerate() {
+            col_of[r] = Some(c);
+        }
+        self.by_col = by_col;
+        col_of
+    }
+
     /// The column of each row in an assignment of the largest total `earn` (rows × columns,
     /// by row).
     fn solve(&mut self, rows: usize, cols: usize, earn: &[f64]) -> Vec<usize> {

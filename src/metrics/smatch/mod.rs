@@ -80,7 +80,8 @@ pub struct SmatchConfig {
     pub exact: bool,
     /// Search nodes branch and bound may visit before giving up on a proof (the root runs up
     /// to 500 subgradient steps and a neighbourhood search, every other node up to 50 steps,
-    /// each an assignment problem: about 0.2–10 ms on a benchmark-sized pair).
+    /// each an assignment problem: about 0.2–10 ms on a benchmark-sized pair). Work is capped
+    /// with it, so that larger networks do not make a node slower without bound.
     pub exact_budget: u64,
 }
 
