@@ -205,6 +205,10 @@ struct Search<'a> {
     /// across (a mapping's predicates and its variables, for networks): one assignment each.
     components: Vec<(Vec<usize>, Vec<usize>)>,
     climber: Climber<'a>,
+    /// Per class of test nodes, the gold nodes by unary value, most first (then ascending),
+    /// and how many gold nodes earn 0, 1, 2 and 3 unary triples: what `reassign` reads.
+    by_unary: Vec<Vec<u32>>,
+    class_count: Vec<[u32; 4]>,
     /// Test nodes that start a relation: branching on them first leaves an exact relaxation.
     source: Vec<bool>,
 }
@@ -316,6 +320,20 @@ impl<'a> Search<'a> {
             }
         }
         let groups = components(p);
+        let (by_unary, class_count) = p
+            .members
+            .iter()
+            .map(|m| {
+                let unary = p.unary_row(m[0] as usize);
+                let mut order: Vec<u32> = (0..p.n2 as u32).collect();
+                order.sort_by_key(|&x| (std::cmp::Reverse(unary[x as usize]), x));
+                let mut count = [0u32; 4];
+                for &u in unary.iter().filter(|u| (0..4).contains(*u)) {
+                    count[u as usize] += 1;
+                }
+                (order, count)
+            })
+            .unzip();
         Search {
             meets,
             meet: Meet::default(),
@@ -355,6 +373,8 @@ impl<'a> Search<'a> {
             floor: vec![0.0; groups.len()],
             components: groups,
             climber: Climber::new(p),
+            by_unary,
+            class_count,
             source,
         }
     }
@@ -721,17 +741,22 @@ impl<'a> Search<'a> {
     }
 
     /// Re-map the test nodes on one side (`sources`: those that start a relation) to their
-    /// best images given the other side's, which stay.
+    /// best images given the other side's, which stay. The table of what each pair would
+    /// earn is its unary triples plus the relation triples the other side's images give, and
+    /// those are few: it is read from the class lists and the raised cells, never written out
+    /// whole (a dense table cost a third of the root's time).
     fn reassign(&mut self, sources: bool) {
         let (p, n2) = (self.p, self.p.n2);
         let side = |i: usize| self.source[i] == sources;
-        let mut col_at = vec![usize::MAX; n2];
+        // Gold nodes the other side holds are out; the others are the columns, ascending.
+        let mut col_at = vec![0usize; n2];
         for (i, &x) in self.mapping.iter().enumerate() {
             if !side(i) && x >= 0 {
-                col_at[x as usize] = 0;
+                col_at[x as usize] = usize::MAX;
             }
         }
-        let cols: Vec<usize> = (0..n2).filter(|&x| col_at[x] == usize::MAX).collect();
+        let held: Vec<usize> = (0..n2).filter(|&x| col_at[x] == usize::MAX).collect();
+        let cols: Vec<usize> = (0..n2).filter(|&x| col_at[x] != usize::MAX).collect();
         for (c, &x) in cols.iter().enumerate() {
             col_at[x] = c;
         }
@@ -741,48 +766,90 @@ impl<'a> Search<'a> {
             row_at[k] = r;
         }
         let nc = cols.len();
-        // The table is built, counted, scanned for edges and for the rows left over.
-        self.cells += 4 * (rows.len() * nc) as u64;
-        let mut w = vec![0.0f64; rows.len() * nc];
-        for (r, &k) in rows.iter().enumerate() {
-            let unary = p.unary_row(k);
-            for (c, &y) in cols.iter().enumerate() {
-                w[r * nc + c] = f64::from(unary[y]);
-            }
-        }
+        let mut hits: Vec<(usize, usize)> = Vec::new();
         for i in (0..p.n1).filter(|&i| !side(i) && self.mapping[i] >= 0) {
             p.adj(i, self.mapping[i] as usize, |k, y| {
-                if row_at[k] != usize::MAX && cols.get(col_at[y]) == Some(&y) {
-                    w[row_at[k] * nc + col_at[y]] += 1.0;
+                if row_at[k] != usize::MAX && col_at[y] != usize::MAX {
+                    hits.push((row_at[k], col_at[y]));
                 }
             });
         }
-        for &k in &rows {
-            self.mapping[k] = -1;
+        hits.sort_unstable();
+        // (row, column, value) of the cells above their unary value, by row and column.
+        let mut raised: Vec<(usize, usize, i32)> = Vec::new();
+        for &(r, c) in &hits {
+            match raised.last_mut() {
+                Some(e) if (e.0, e.1) == (r, c) => e.2 += 1,
+                _ => raised.push((r, c, p.unary(rows[r], cols[c]) + 1)),
+            }
         }
+        let mut row_from = vec![0usize; rows.len() + 1];
+        for &(r, _, _) in &raised {
+            row_from[r + 1] += 1;
+        }
+        for r in 0..rows.len() {
+            row_from[r + 1] += row_from[r];
+        }
+        let raised_in = |r: usize| &raised[row_from[r]..row_from[r + 1]];
         // Most pairs earn the same few triples (two variables: their instance triple), so
         // the pairs earning more are few: a sparse matching over them, then the rest take what
         // is left. Not always the best assignment (a row left over may only find columns
         // below the common value), which `alternate` tolerates: it keeps its best round.
-        let mut count = [0usize; 4];
-        for &v in &w {
-            if (0.0..4.0).contains(&v) {
-                count[v as usize] += 1;
+        // The common value is counted per class of rows: its whole row, less the held columns
+        // and the raised cells.
+        let bucket = |v: i32| (0..4).contains(&v).then_some(v as usize);
+        let mut count = [0i64; 4];
+        let mut classes: Vec<u32> = rows.iter().map(|&k| p.class[k]).collect();
+        classes.sort_unstable();
+        for group in classes.chunk_by(|a, b| a == b) {
+            let c = group[0] as usize;
+            let unary = p.unary_row(p.members[c][0] as usize);
+            let mut h = self.class_count[c].map(i64::from);
+            for b in held.iter().filter_map(|&x| bucket(unary[x])) {
+                h[b] -= 1;
+            }
+            for (total, v) in count.iter_mut().zip(h) {
+                *total += group.len() as i64 * v;
+            }
+        }
+        for &(r, c, v) in &raised {
+            if let Some(b) = bucket(p.unary(rows[r], cols[c])) {
+                count[b] -= 1;
+            }
+            if let Some(b) = bucket(v) {
+                count[b] += 1;
             }
         }
         let common = (0..4)
             .max_by_key(|&v| (count[v], std::cmp::Reverse(v)))
-            .unwrap_or(0) as f64;
+            .unwrap_or(0) as i32;
         let mut edges: Vec<Vec<(usize, f64)>> = vec![Vec::new(); rows.len()];
-        let mut above = 0;
+        let mut walked = 0;
         for (r, list) in edges.iter_mut().enumerate() {
-            for c in 0..nc {
-                let gain = w[r * nc + c] - common;
-                if gain > 0.0 {
-                    list.push((c, gain));
-                    above += 1;
+            let mine = raised_in(r);
+            let unary = p.unary_row(rows[r]);
+            list.extend(
+                mine.iter()
+                    .filter(|e| e.2 > common)
+                    .map(|e| (e.1, f64::from(e.2 - common))),
+            );
+            for &x in self.by_unary[p.class[rows[r]] as usize].iter() {
+                let x = x as usize;
+                walked += 1;
+                if unary[x] <= common {
+                    break;
+                }
+                let c = col_at[x];
+                if c != usize::MAX && mine.binary_search_by_key(&c, |e| e.1).is_err() {
+                    list.push((c, f64::from(unary[x] - common)));
                 }
             }
+            list.sort_unstable_by_key(|e| e.0);
+        }
+        let above: usize = edges.iter().map(Vec::len).sum();
+        self.cells += (p.n1 + n2 + held.len() * classes.len() + hits.len() + walked) as u64;
+        for &k in &rows {
+            self.mapping[k] = -1;
         }
         if above <= 8 * (rows.len() + nc) {
             let col_of = sparse_matching(nc, &edges);
@@ -793,19 +860,55 @@ impl<'a> Search<'a> {
                     self.mapping[rows[r]] = cols[c] as i32;
                 }
             }
+            // A row left over takes its best free column, the first of the best: the best of
+            // its raised cells, or the first free column in its class's order of unary value.
             for (r, c) in col_of.iter().enumerate() {
                 if c.is_some() {
                     continue;
                 }
-                let free = (0..nc)
-                    .filter(|&c| !taken[c])
-                    .max_by(|&a, &b| w[r * nc + a].total_cmp(&w[r * nc + b]).then(b.cmp(&a)));
-                if let Some(c) = free {
+                let (k, mine) = (rows[r], raised_in(r));
+                let unary = p.unary_row(k);
+                let raised_best = mine
+                    .iter()
+                    .filter(|e| !taken[e.1])
+                    .fold(None, |best: Option<(i32, usize)>, e| {
+                        if best.is_none_or(|b| e.2 > b.0) {
+                            Some((e.2, e.1))
+                        } else {
+                            best
+                        }
+                    });
+                let plain_best = self.by_unary[p.class[k] as usize]
+                    .iter()
+                    .map(|&x| (unary[x as usize], col_at[x as usize]))
+                    .inspect(|_| walked += 1)
+                    .find(|&(_, c)| {
+                        c != usize::MAX
+                            && !taken[c]
+                            && mine.binary_search_by_key(&c, |e| e.1).is_err()
+                    });
+                let pick = match (raised_best, plain_best) {
+                    (Some(a), Some(b)) => Some(if (a.0, std::cmp::Reverse(a.1)) > (b.0, std::cmp::Reverse(b.1)) { a } else { b }),
+                    (a, b) => a.or(b),
+                };
+                if let Some((_, c)) = pick {
                     taken[c] = true;
-                    self.mapping[rows[r]] = cols[c] as i32;
+                    self.mapping[k] = cols[c] as i32;
                 }
             }
+            self.cells += walked as u64;
         } else {
+            self.cells += (rows.len() * nc) as u64;
+            let mut w = vec![0.0f64; rows.len() * nc];
+            for (r, &k) in rows.iter().enumerate() {
+                let unary = p.unary_row(k);
+                for (c, &y) in cols.iter().enumerate() {
+                    w[r * nc + c] = f64::from(unary[y]);
+                }
+            }
+            for &(r, c, v) in &raised {
+                w[r * nc + c] = f64::from(v);
+            }
             for (r, c) in self
                 .lap
                 .solve_either(rows.len(), nc, &w)
@@ -1063,10 +1166,13 @@ fn matching_in_part(cols: usize, edges: &[Vec<(usize, f64)>]) -> Vec<Option<usiz
             .map(|c| if c.is_none() { 0.0 } else { f64::NEG_INFINITY })
             .collect();
         let mut came: Vec<Option<(usize, usize)>> = vec![None; rows];
+        // A row whose gain has not risen since its edges were last followed cannot raise
+        // another: only the others are followed again.
+        let mut risen: Vec<bool> = gain.iter().map(|&g| g > f64::NEG_INFINITY).collect();
         for _ in 0..=rows {
             let mut changed = false;
             for r in 0..rows {
-                if gain[r] == f64::NEG_INFINITY {
+                if !std::mem::replace(&mut risen[r], false) {
                     continue;
                 }
                 for &(c, g) in &edges[r] {
@@ -1075,6 +1181,7 @@ fn matching_in_part(cols: usize, edges: &[Vec<(usize, f64)>]) -> Vec<Option<usiz
                         if via > gain[r2] + SLACK {
                             gain[r2] = via;
                             came[r2] = Some((r, c));
+                            risen[r2] = true;
                             changed = true;
                         }
                     }
