@@ -1312,7 +1312,8 @@ struct Assignment {
     row_of: Vec<usize>,
     way: Vec<usize>,
     min: Vec<f64>,
-    seen: Vec<bool>,
+    tree: Vec<usize>,
+    rest: Vec<usize>,
 }
 
 impl Assignment {
@@ -1351,19 +1352,19 @@ impl Assignment {
             let mut c0 = 0;
             self.min.clear();
             self.min.resize(cols + 1, f64::INFINITY);
-            self.seen.clear();
-            self.seen.resize(cols + 1, false);
+            // Columns in the tree (the virtual one first), and the others, ascending: each
+            // scan visits only the others, in the order that breaks ties as a full scan would.
+            self.tree.clear();
+            self.tree.push(0);
+            self.rest.clear();
+            self.rest.extend(1..=cols);
             loop {
-                self.seen[c0] = true;
                 let r0 = self.row_of[c0];
                 let row = &earn[(r0 - 1) * cols..r0 * cols];
                 let u0 = self.u[r0];
-                let (mut delta, mut c1) = (f64::INFINITY, 0);
-                self.scanned += cols as u64;
-                for c in 1..=cols {
-                    if self.seen[c] {
-                        continue;
-                    }
+                let (mut delta, mut c1, mut at) = (f64::INFINITY, 0, 0);
+                self.scanned += self.rest.len() as u64;
+                for (n, &c) in self.rest.iter().enumerate() {
                     let reduced = -row[c - 1] - u0 - self.v[c];
                     if reduced < self.min[c] {
                         self.min[c] = reduced;
@@ -1372,16 +1373,18 @@ impl Assignment {
                     if self.min[c] < delta {
                         delta = self.min[c];
                         c1 = c;
+                        at = n;
                     }
                 }
-                for c in 0..=cols {
-                    if self.seen[c] {
-                        self.u[self.row_of[c]] += delta;
-                        self.v[c] -= delta;
-                    } else {
-                        self.min[c] -= delta;
-                    }
+                for &c in &self.tree {
+                    self.u[self.row_of[c]] += delta;
+                    self.v[c] -= delta;
                 }
+                for &c in &self.rest {
+                    self.min[c] -= delta;
+                }
+                self.rest.remove(at);
+                self.tree.push(c1);
                 c0 = c1;
                 if self.row_of[c0] == 0 {
                     break;
