@@ -51,11 +51,11 @@ const MOMENTUM: f64 = 0.9;
 const NEIGHBOURHOOD_HOPS: usize = 2;
 const NEIGHBOURHOOD_STEPS: usize = 10;
 /// Work ([`Search::work`]) allowed for the root and for every search node of the budget. On
-/// the benchmark's 210 same-family pairs the root does at most 8.1e8 and the nodes below it at
-/// most 2.4e7 each on average (about 2.7e8 a second), so these never bind there; a network of
+/// the benchmark's 210 same-family pairs the root does at most 5.1e8 and the nodes below it at
+/// most 1.9e7 each on average (about 2.5e8 a second), so these never bind there; a network of
 /// thousands of actions, whose every step costs a hundred times more, is stopped after about
 /// twice as much work as those pairs take.
-const ROOT_WORK: u64 = 1_600_000_000;
+const ROOT_WORK: u64 = 1_000_000_000;
 const NODE_WORK: u64 = 40_000_000;
 /// Rounds of [`Search::alternate`] at most (it usually settles in two or three).
 const MAX_ROUNDS: usize = 8;
@@ -868,16 +868,16 @@ impl<'a> Search<'a> {
                 }
                 let (k, mine) = (rows[r], raised_in(r));
                 let unary = p.unary_row(k);
-                let raised_best = mine
-                    .iter()
-                    .filter(|e| !taken[e.1])
-                    .fold(None, |best: Option<(i32, usize)>, e| {
+                let raised_best = mine.iter().filter(|e| !taken[e.1]).fold(
+                    None,
+                    |best: Option<(i32, usize)>, e| {
                         if best.is_none_or(|b| e.2 > b.0) {
                             Some((e.2, e.1))
                         } else {
                             best
                         }
-                    });
+                    },
+                );
                 let plain_best = self.by_unary[p.class[k] as usize]
                     .iter()
                     .map(|&x| (unary[x as usize], col_at[x as usize]))
@@ -888,7 +888,13 @@ impl<'a> Search<'a> {
                             && mine.binary_search_by_key(&c, |e| e.1).is_err()
                     });
                 let pick = match (raised_best, plain_best) {
-                    (Some(a), Some(b)) => Some(if (a.0, std::cmp::Reverse(a.1)) > (b.0, std::cmp::Reverse(b.1)) { a } else { b }),
+                    (Some(a), Some(b)) => Some(
+                        if (a.0, std::cmp::Reverse(a.1)) > (b.0, std::cmp::Reverse(b.1)) {
+                            a
+                        } else {
+                            b
+                        },
+                    ),
                     (a, b) => a.or(b),
                 };
                 if let Some((_, c)) = pick {
@@ -922,8 +928,8 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Work done so far, deterministic and in proportion to time: table cells written or read
-    /// and columns scanned by the assignments.
+    /// Work done so far, deterministic and in proportion to time: table cells written or read,
+    /// list entries walked and columns scanned by the assignments.
     fn work(&self) -> u64 {
         self.cells + self.lap.scanned + self.meet.lap.scanned
     }
