@@ -98,7 +98,7 @@ struct EvaluateArgs {
     smatch_exact: bool,
     /// Search nodes branch and bound may take per pair in exact mode. Every pair of 2024 gold
     /// networks of one family is proven within 2,000. The work is capped with it, whatever the
-    /// networks' size: a pair left unproven costs at most about 6 s plus 0.15 s a node.
+    /// networks' size: a pair left unproven costs at most about 4 s plus 0.16 s a node.
     #[arg(
         long,
         help_heading = "Smatch",

@@ -868,16 +868,6 @@ impl<'a> Search<'a> {
                 }
                 let (k, mine) = (rows[r], raised_in(r));
                 let unary = p.unary_row(k);
-                let raised_best = mine.iter().filter(|e| !taken[e.1]).fold(
-                    None,
-                    |best: Option<(i32, usize)>, e| {
-                        if best.is_none_or(|b| e.2 > b.0) {
-                            Some((e.2, e.1))
-                        } else {
-                            best
-                        }
-                    },
-                );
                 let plain_best = self.by_unary[p.class[k] as usize]
                     .iter()
                     .map(|&x| (unary[x as usize], col_at[x as usize]))
@@ -887,16 +877,12 @@ impl<'a> Search<'a> {
                             && !taken[c]
                             && mine.binary_search_by_key(&c, |e| e.1).is_err()
                     });
-                let pick = match (raised_best, plain_best) {
-                    (Some(a), Some(b)) => Some(
-                        if (a.0, std::cmp::Reverse(a.1)) > (b.0, std::cmp::Reverse(b.1)) {
-                            a
-                        } else {
-                            b
-                        },
-                    ),
-                    (a, b) => a.or(b),
-                };
+                let pick = mine
+                    .iter()
+                    .filter(|e| !taken[e.1])
+                    .map(|e| (e.2, e.1))
+                    .chain(plain_best)
+                    .max_by_key(|&(value, c)| (value, std::cmp::Reverse(c)));
                 if let Some((_, c)) = pick {
                     taken[c] = true;
                     self.mapping[k] = cols[c] as i32;
