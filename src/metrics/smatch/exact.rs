@@ -12,7 +12,9 @@
 //! same-family pairs that LP is within about two triples of the optimum). The assignment's
 //! duals also bound every mapping that uses a given pair, so pairs that cannot reach the best
 //! mapping found plus one are forbidden on the spot (reduced-cost fixing). Branching fixes or
-//! forbids one pair.
+//! forbids one pair. Relations into nodes used once on both sides are counted with their
+//! source pair, unsplit ([`Problem::settled_with_sources`]): some best mapping matches them
+//! whenever it pairs their sources.
 //!
 //! Mappings to beat come from the relaxed solutions: each is made a mapping, improved by
 //! alternating exact assignments of the variables given the predicates and of the predicates
@@ -211,6 +213,20 @@ struct Search<'a> {
     class_count: Vec<[u32; 4]>,
     /// Test nodes that start a relation: branching on them first leaves an exact relaxation.
     source: Vec<bool>,
+    /// Relation pairs counted as unary triples of their source pair: see
+    /// [`Problem::settled_with_sources`]. They need no share, and the target pairs they leave
+    /// earn only their floor, which keeps them out of the assignment.
+    settled: Vec<Settled>,
+}
+
+/// A relation pair settled by its source pair `(i, x)` (`cell` = i · n2 + x), while its target
+/// pair `(k, y)` is still possible.
+#[derive(Clone, Copy)]
+struct Settled {
+    cell: u32,
+    k: u32,
+    y: u32,
+    copies: f64,
 }
 
 /// The representative of v's set in a union-find forest.
@@ -258,8 +274,20 @@ fn components(p: &Problem) -> Vec<(Vec<usize>, Vec<usize>)> {
 
 impl<'a> Search<'a> {
     fn new(p: &'a Problem, start: &[i32], start_score: i64, budget: u64, work_limit: u64) -> Self {
-        let mut pairs = Vec::new();
+        let (mut pairs, mut settled) = (Vec::new(), Vec::new());
+        let mut source = vec![false; p.n1];
+        let settled_with_sources = p.settled_with_sources();
         p.relation_pairs(|a, role, i, k, x, y, copies| {
+            source[i] = true;
+            if settled_with_sources(role, i, k, x, y) {
+                settled.push(Settled {
+                    cell: (i * p.n2 + x) as u32,
+                    k: k as u32,
+                    y: y as u32,
+                    copies: f64::from(copies),
+                });
+                return;
+            }
             pairs.push(RelationPair {
                 a: a as u32,
                 role,
@@ -270,10 +298,6 @@ impl<'a> Search<'a> {
                 copies: f64::from(copies),
             })
         });
-        let mut source = vec![false; p.n1];
-        for q in &pairs {
-            source[q.i as usize] = true;
-        }
         pairs.sort_by_key(|q| (q.a, q.x, q.y));
         let mut by_target: Vec<u32> = (0..pairs.len() as u32).collect();
         by_target.sort_by_key(|&n| {
@@ -376,6 +400,7 @@ impl<'a> Search<'a> {
             by_unary,
             class_count,
             source,
+            settled,
         }
     }
 
@@ -408,13 +433,19 @@ impl<'a> Search<'a> {
     /// Earnings under the current shares.
     fn update_earnings(&mut self) {
         let (p, n2) = (self.p, self.p.n2);
-        self.cells += (p.n1 * n2 + self.pairs.len()) as u64;
+        self.cells += (p.n1 * n2 + self.pairs.len() + self.settled.len()) as u64;
         for i in 0..p.n1 {
             for (e, &u) in self.earn[i * n2..(i + 1) * n2]
                 .iter_mut()
                 .zip(p.unary_row(i))
             {
                 *e = f64::from(u);
+            }
+        }
+        // Below a node that rules the target pair out, the relation is matched by no mapping.
+        for s in &self.settled {
+            if self.open(s.k as usize, s.y as usize) {
+                self.earn[s.cell as usize] += s.copies;
             }
         }
         for q in 0..self.pairs.len() {
@@ -1402,6 +1433,86 @@ impl Assignment {
 mod tests {
     use super::super::triples_from_text;
     use super::*;
+
+    /// The relation pairs `settled_with_sources` accepts, as (role, test target, gold target),
+    /// each target named by `names` at the position of its relation (the two sides are written
+    /// alike, so a gold variable takes the name of the test variable in its place).
+    fn settled(
+        t: &super::super::Triples,
+        g: &super::super::Triples,
+        names: &[&str],
+    ) -> Vec<(String, String, String)> {
+        let p = Problem::new(t, g);
+        let test = p.settled_with_sources();
+        let name = |r: &[super::super::Relation], n: usize| {
+            let at = r.iter().position(|r| r.target == n).expect("a target");
+            names[at].to_string()
+        };
+        let mut out = Vec::new();
+        p.relation_pairs(|a, role, i, k, x, y, _| {
+            if test(role, i, k, x, y) {
+                let (tn, gn) = (name(&t.relations, k), name(&g.relations, y));
+                out.push((t.relations[a].role.clone(), tn, gn));
+            }
+        });
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn relations_to_variables_used_once_on_both_sides_are_settled_by_their_sources() {
+        // ?B/?D and ?E/?F are used once on each side; ?A/?C twice, so a pair into them can
+        // meet a rival claim and stays in the relaxation.
+        let (t, g) = (
+            triples_from_text("(FETCH ?A ?B) (MIX ?E ?A)"),
+            triples_from_text("(FETCH ?C ?D) (MIX ?F ?C)"),
+        );
+        // Relation targets in triple order: FETCH's two arguments, then MIX's.
+        let names = ["?a", "?b", "?e", "?a"];
+        assert_eq!(
+            settled(&t, &g, &names),
+            [
+                ("arg0".to_string(), "?e".to_string(), "?e".to_string()),
+                ("arg1".to_string(), "?b".to_string(), "?b".to_string()),
+            ]
+        );
+        // A gold node where some test node earns more than the variable would (an attribute
+        // it matches) is not settled: moving the variable there could cost that triple.
+        let mut g2 = g.clone();
+        let d = g2.relations[1].target;
+        g2.attributes.push(super::super::Attribute {
+            role: "mod".into(),
+            node: d,
+            value: "big".into(),
+        });
+        let mut t2 = t.clone();
+        t2.instances.push("var".into());
+        t2.attributes.push(super::super::Attribute {
+            role: "mod".into(),
+            node: t2.instances.len() - 1,
+            value: "big".into(),
+        });
+        assert_eq!(
+            settled(&t2, &g2, &names),
+            [("arg0".to_string(), "?e".to_string(), "?e".to_string())]
+        );
+        // A source that starts two relations of the role: the variable has a rival sibling.
+        let (t3, g3) = (
+            triples_from_text("(FETCH ?A ?B)"),
+            triples_from_text("(FETCH ?C ?D)"),
+        );
+        let mut t3 = t3;
+        let b = t3.relations[1].clone();
+        t3.instances.push("var".into());
+        t3.relations.push(super::super::Relation {
+            target: t3.instances.len() - 1,
+            ..b
+        });
+        assert_eq!(
+            settled(&t3, &g3, &["?a", "?b", "?b2"]),
+            [("arg0".to_string(), "?a".to_string(), "?a".to_string())]
+        );
+    }
 
     #[test]
     fn pairs_over_the_table_size_stay_unproven() {

@@ -477,6 +477,36 @@ impl Problem {
         }
     }
 
+    /// A test of relation pairs (role, i → k, x → y) that some best mapping matches whenever it
+    /// maps i to x, so that a bound may count them as unary triples of (i, x): k and y take
+    /// part in no other relation triple, k earns at most one unary triple anywhere and none
+    /// earns more at y, and neither i nor x starts another relation of that role. Then k can
+    /// always be moved to y: its relation is matched there and nowhere else, and the node it
+    /// displaces matched no relation at y and loses at most the one unary triple k gains.
+    /// (On a network: a variable used once, such as the container of a fetch, against one
+    /// used once in gold; 42 % of the benchmark's variables are used once.)
+    pub fn settled_with_sources(&self) -> impl Fn(u32, usize, usize, usize, usize) -> bool + '_ {
+        let low: Vec<bool> = (0..self.members.len())
+            .map(|c| {
+                self.unary[c * self.n2..(c + 1) * self.n2]
+                    .iter()
+                    .all(|&u| u <= 1)
+            })
+            .collect();
+        let alone = |inc: &Rows<Incident>, n: usize| inc.of(n).len() == 1;
+        let one_of_role = |inc: &[Incident], role: u32| {
+            inc.iter().filter(|&&(r, _, src)| src && r == role).count() == 1
+        };
+        move |role, i, k, x, y| {
+            alone(&self.inc1, k)
+                && alone(&self.inc2, y)
+                && low[self.class[k] as usize]
+                && self.at_gold[y].first().map_or(0, |e| e.0) <= self.unary(k, y)
+                && one_of_role(self.inc1.of(i), role)
+                && one_of_role(self.inc2.of(x), role)
+        }
+    }
+
     /// Relation triples matched by mapping i → x together with k → y.
     pub fn w(&self, i: usize, x: i32, k: usize, y: i32) -> i32 {
         if x < 0 || y < 0 || i == k {
