@@ -44,10 +44,31 @@ pub enum Kind {
     /// A step given an earlier kitchen state than the one before it: the work in between is
     /// lost to it (a branch of the kitchen).
     StaleState,
+    /// An action replaced by another primitive of the catalogue, its arguments kept (most often
+    /// one of the same arity, sometimes one with more or fewer arguments).
+    SwapPrimitive,
+    /// Two arguments of one action exchanged: two inputs, an input and an output, or a
+    /// constant and a variable.
+    SwapArguments,
+    /// Two to four mistakes of the kinds above in one network, as a model's output rarely has
+    /// only one.
+    Combined,
+    /// The network cut short after some action, as by a model that stopped early (most often
+    /// in the final steps).
+    Truncate,
+    /// An action the recipe does not have (mixing, beating, baking, cutting, moving, cooling
+    /// ...) done to an intermediate object or the final dish; the steps after it take its
+    /// kitchen state, and sometimes its object.
+    ExtraAction,
+    /// One variable named as the output of two actions: a later action's output (and its
+    /// consumers) given the name of an earlier output.
+    ReuseVariable,
+    /// An action given its own output, or a later action's output, as an input.
+    SelfInput,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 13] = [
+    pub const ALL: [Kind; 20] = [
         Kind::DropRewire,
         Kind::RenameOutput,
         Kind::Quantity,
@@ -61,6 +82,13 @@ impl Kind {
         Kind::UnknownSymbol,
         Kind::MultiRecipe,
         Kind::StaleState,
+        Kind::SwapPrimitive,
+        Kind::SwapArguments,
+        Kind::Combined,
+        Kind::Truncate,
+        Kind::ExtraAction,
+        Kind::ReuseVariable,
+        Kind::SelfInput,
     ];
 
     pub fn name(self) -> &'static str {
@@ -78,6 +106,13 @@ impl Kind {
             Kind::UnknownSymbol => "unknown-symbol",
             Kind::MultiRecipe => "multi-recipe",
             Kind::StaleState => "stale-state",
+            Kind::SwapPrimitive => "swap-primitive",
+            Kind::SwapArguments => "swap-arguments",
+            Kind::Combined => "combined",
+            Kind::Truncate => "truncate",
+            Kind::ExtraAction => "extra-action",
+            Kind::ReuseVariable => "reuse-variable",
+            Kind::SelfInput => "self-input",
         }
     }
 
@@ -195,23 +230,39 @@ impl Golds {
     }
 
     fn make(&self, gold: &Network, kind: Kind, rng: &mut Rng) -> Option<String> {
-        let mut net = gold.clone();
-        match kind {
-            Kind::DropRewire => self.drop_rewire(&mut net, rng)?,
-            Kind::RenameOutput => self.rename_output(&mut net, rng)?,
-            Kind::Quantity => quantity(&mut net, rng)?,
-            Kind::SwapIngredient => self.swap_symbol(&mut net, rng, true)?,
-            Kind::SwapSymbol => self.swap_symbol(&mut net, rng, false)?,
-            Kind::SwapVariable => self.swap_variable(&mut net, rng)?,
-            Kind::Duplicate => self.duplicate(&mut net, rng)?,
-            Kind::Reorder => reorder(&mut net, rng)?,
-            Kind::Exhaust => self.exhaust(&mut net, rng)?,
-            Kind::Arity => arity(&mut net, rng)?,
-            Kind::UnknownSymbol => self.unknown_symbol(&mut net, rng)?,
-            Kind::MultiRecipe => return self.multi_recipe(gold, rng),
-            Kind::StaleState => self.stale_state(&mut net, rng)?,
+        if kind == Kind::MultiRecipe {
+            return self.multi_recipe(gold, rng);
         }
+        let mut net = gold.clone();
+        self.apply(&mut net, kind, rng)?;
         Some(net.text())
+    }
+
+    /// One mistake of `kind` (any but `MultiRecipe`, which makes a file of several networks)
+    /// made in `net`; None when it does not apply.
+    fn apply(&self, net: &mut Network, kind: Kind, rng: &mut Rng) -> Option<()> {
+        match kind {
+            Kind::DropRewire => self.drop_rewire(net, rng),
+            Kind::RenameOutput => self.rename_output(net, rng),
+            Kind::Quantity => quantity(net, rng),
+            Kind::SwapIngredient => self.swap_symbol(net, rng, true),
+            Kind::SwapSymbol => self.swap_symbol(net, rng, false),
+            Kind::SwapVariable => self.swap_variable(net, rng),
+            Kind::Duplicate => self.duplicate(net, rng),
+            Kind::Reorder => reorder(net, rng),
+            Kind::Exhaust => self.exhaust(net, rng),
+            Kind::Arity => arity(net, rng),
+            Kind::UnknownSymbol => self.unknown_symbol(net, rng),
+            Kind::MultiRecipe => None,
+            Kind::StaleState => self.stale_state(net, rng),
+            Kind::SwapPrimitive => self.swap_primitive(net, rng),
+            Kind::SwapArguments => self.swap_arguments(net, rng),
+            Kind::Combined => self.combined(net, rng),
+            Kind::Truncate => truncate(net, rng),
+            Kind::ExtraAction => self.extra_action(net, rng),
+            Kind::ReuseVariable => self.reuse_variable(net, rng),
+            Kind::SelfInput => self.self_input(net, rng),
+        }
     }
 
     fn role(&self, step: &Step, arg: usize) -> Option<Role> {
@@ -461,6 +512,224 @@ impl Golds {
         Some(())
     }
 
+    /// Most often a primitive of the same arity, so that only the meaning changes; one time in
+    /// four one of another arity.
+    fn swap_primitive(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
+        let at = *rng.pick(&self.editable(net))?;
+        let (name, arity) = (&net.steps[at].name, net.steps[at].args.len());
+        let same_arity = rng.below(4) != 0;
+        let pool: Vec<&str> = self
+            .catalogue
+            .iter()
+            .filter(|p| p.name != *name && p.name != "get-kitchen")
+            .filter(|p| (p.arity() == arity) == same_arity)
+            .map(|p| p.name.as_str())
+            .collect();
+        net.steps[at].name = rng.pick(&pool)?.to_string();
+        Some(())
+    }
+
+    fn swap_arguments(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
+        let input = |r: Option<Role>| {
+            matches!(r, Some(Role::Input | Role::Optional | Role::KitchenStateIn))
+        };
+        let output = |r: Option<Role>| matches!(r, Some(Role::Output | Role::KitchenStateOut));
+        let mode = rng.below(3);
+        let mut pairs = Vec::new();
+        for i in self.editable(net) {
+            let s = &net.steps[i];
+            for a in 0..s.args.len() {
+                for b in a + 1..s.args.len() {
+                    let (ra, rb) = (self.role(s, a), self.role(s, b));
+                    let fits = match mode {
+                        0 => input(ra) && input(rb),
+                        1 => input(ra) && output(rb) || output(ra) && input(rb),
+                        _ => s.args[a].starts_with('?') != s.args[b].starts_with('?'),
+                    };
+                    if fits && s.args[a] != s.args[b] {
+                        pairs.push((i, a, b));
+                    }
+                }
+            }
+        }
+        let &(i, a, b) = rng.pick(&pairs)?;
+        net.steps[i].args.swap(a, b);
+        Some(())
+    }
+
+    /// Mistakes of the single kinds, each drawn from the same stream; a kind that does not
+    /// apply (or changes nothing) is drawn again, a few times at most.
+    fn combined(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
+        const KINDS: [Kind; 12] = [
+            Kind::DropRewire,
+            Kind::RenameOutput,
+            Kind::Quantity,
+            Kind::SwapIngredient,
+            Kind::SwapSymbol,
+            Kind::SwapVariable,
+            Kind::Duplicate,
+            Kind::Reorder,
+            Kind::Exhaust,
+            Kind::Arity,
+            Kind::UnknownSymbol,
+            Kind::StaleState,
+        ];
+        let count = 2 + rng.below(3);
+        let mut made = 0;
+        for _ in 0..3 * count {
+            if made == count {
+                break;
+            }
+            let kind = *rng.pick(&KINDS)?;
+            let mut trial = net.clone();
+            if self.apply(&mut trial, kind, rng).is_some() && trial != *net {
+                *net = trial;
+                made += 1;
+            }
+        }
+        (made >= 2).then_some(())
+    }
+
+    /// An action of the benchmark's gold networks (one whose other arguments are all made by
+    /// the action itself) applied to an object made earlier, inserted anywhere after that
+    /// object is made and threaded into the kitchen-state chain.
+    fn extra_action(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
+        const ACTIONS: [&str; 8] = [
+            "mix",
+            "beat",
+            "mingle",
+            "bake",
+            "cut",
+            "transfer-contents",
+            "leave-for-time",
+            "refrigerate",
+        ];
+        // Templates: the action, and where its object and kitchen state go.
+        let mut templates: Vec<(&Step, usize, usize)> = Vec::new();
+        for s in self.networks.iter().flat_map(|n| &n.steps) {
+            if !ACTIONS.contains(&s.name.as_str()) || self.catalogue.get(&s.name).is_none() {
+                continue;
+            }
+            let role = |k| self.role(s, k);
+            let object = (0..s.args.len())
+                .find(|&k| role(k) == Some(Role::Input) && s.args[k].starts_with('?'));
+            let state = (0..s.args.len()).find(|&k| role(k) == Some(Role::KitchenStateIn));
+            let (Some(object), Some(state)) = (object, state) else {
+                continue;
+            };
+            let made_by_itself = (0..s.args.len()).all(|k| {
+                k == object
+                    || k == state
+                    || !s.args[k].starts_with('?')
+                    || role(k) != Some(Role::Input)
+            });
+            if made_by_itself
+                && !templates
+                    .iter()
+                    .any(|(t, _, _)| t.args == s.args && t.name == s.name)
+            {
+                templates.push((s, object, state));
+            }
+        }
+        let &(template, object_at, state_at) = rng.pick(&templates)?;
+        let objects: Vec<(usize, usize)> = self
+            .editable(net)
+            .into_iter()
+            .flat_map(|i| self.produced(net, i).into_iter().map(move |k| (i, k)))
+            .filter(|&(i, k)| self.role(&net.steps[i], k) == Some(Role::Output))
+            .collect();
+        let &(made_at, k) = rng.pick(&objects)?;
+        let object = net.steps[made_at].args[k].clone();
+        let at = made_at + 1 + rng.below(net.steps.len() - made_at);
+        let state = (0..at).rev().find_map(|j| {
+            self.state_out(&net.steps[j])
+                .map(|m| net.steps[j].args[m].clone())
+        })?;
+        let sig = self.catalogue.get(&template.name)?;
+        let mut step = Step {
+            name: template.name.clone(),
+            args: template.args.clone(),
+        };
+        for (k, a) in step.args.iter_mut().enumerate() {
+            if k == object_at {
+                *a = object.clone();
+            } else if k == state_at {
+                *a = state.clone();
+            } else if a.starts_with('?') {
+                *a = format!("?extra-{}", sig.args[k].name);
+            }
+        }
+        let new_state = self.state_out(&step).map(|m| step.args[m].clone())?;
+        let new_object = step.args[0].clone();
+        let takes_object = rng.below(2) == 0;
+        for s in &mut net.steps[at..] {
+            for a in &mut s.args {
+                if *a == state {
+                    *a = new_state.clone();
+                } else if takes_object && *a == object {
+                    *a = new_object.clone();
+                }
+            }
+        }
+        net.steps.insert(at, step);
+        Some(())
+    }
+
+    /// Kitchen states are named like kitchen states, objects like objects.
+    fn reuse_variable(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
+        let outputs: Vec<(usize, usize, Option<Role>)> = self
+            .editable(net)
+            .into_iter()
+            .flat_map(|i| self.produced(net, i).into_iter().map(move |k| (i, k)))
+            .map(|(i, k)| (i, k, self.role(&net.steps[i], k)))
+            .filter(|(_, _, r)| matches!(r, Some(Role::Output | Role::KitchenStateOut)))
+            .collect();
+        let later: Vec<&(usize, usize, Option<Role>)> = outputs
+            .iter()
+            .filter(|(j, _, r)| outputs.iter().any(|(i, _, q)| i < j && q == r))
+            .collect();
+        let &&(at, k, role) = rng.pick(&later)?;
+        let earlier: Vec<&str> = outputs
+            .iter()
+            .filter(|(i, _, r)| *i < at && *r == role)
+            .map(|&(i, m, _)| net.steps[i].args[m].as_str())
+            .collect();
+        let name = rng.pick(&earlier)?.to_string();
+        let old = net.steps[at].args[k].clone();
+        for s in &mut net.steps[at..] {
+            for a in &mut s.args {
+                if *a == old {
+                    *a = name.clone();
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// Half the time the action's own output, else the output of an action after it.
+    fn self_input(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
+        let candidates = positions(net, self.editable(net), |s, k| {
+            s.args[k].starts_with('?') && self.role(s, k) == Some(Role::Input)
+        });
+        let &(at, k) = rng.pick(&candidates)?;
+        let steps = if rng.below(2) == 0 {
+            at..at + 1
+        } else {
+            at + 1..net.steps.len()
+        };
+        let pool: Vec<String> = steps
+            .flat_map(|j| {
+                let s = &net.steps[j];
+                (0..s.args.len())
+                    .filter(|&m| self.role(s, m) == Some(Role::Output))
+                    .map(|m| s.args[m].clone())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        net.steps[at].args[k] = rng.pick(&pool)?.clone();
+        Some(())
+    }
+
     fn multi_recipe(&self, gold: &Network, rng: &mut Rng) -> Option<String> {
         if rng.below(3) == 0 {
             return Some(format!("{}{}", gold.text(), gold.text()));
@@ -550,6 +819,22 @@ fn reorder(net: &mut Network, rng: &mut Rng) -> Option<()> {
     Some(())
 }
 
+/// The first `k` actions kept, `k` at least two: most often the last one to four actions
+/// lost, else a cut anywhere.
+fn truncate(net: &mut Network, rng: &mut Rng) -> Option<()> {
+    let n = net.steps.len();
+    if n < 3 {
+        return None;
+    }
+    let keep = if rng.below(3) == 0 {
+        2 + rng.below(n - 2)
+    } else {
+        n - 1 - rng.below((n - 2).min(4))
+    };
+    net.steps.truncate(keep);
+    Some(())
+}
+
 /// A missing last argument, an extra variable, or an extra constant.
 fn arity(net: &mut Network, rng: &mut Rng) -> Option<()> {
     let at = 1 + rng.below(net.steps.len().checked_sub(1).filter(|&n| n > 0)?);
@@ -623,6 +908,75 @@ mod tests {
             .filter(|k| !a.iter().any(|m| m.kind == **k))
             .collect();
         assert!(missing.is_empty(), "no mistake of kinds {missing:?}");
+    }
+
+    /// The networks of the first `count` ids of a kind for recipe `r` that apply.
+    fn made(g: &Golds, kind: Kind, count: usize) -> Vec<Network> {
+        (0..64)
+            .filter_map(|n| {
+                let mut net = g.networks[0].clone();
+                let mut rng = Rng::from_text(&format!("r/{}/{n}", kind.name()));
+                g.apply(&mut net, kind, &mut rng).map(|_| net)
+            })
+            .take(count)
+            .collect()
+    }
+
+    #[test]
+    fn truncate_keeps_a_prefix_of_at_least_two_actions() {
+        let g = golds();
+        let gold = &g.networks[0].steps;
+        for net in made(&g, Kind::Truncate, 8) {
+            assert!((2..gold.len()).contains(&net.steps.len()), "{}", net.text());
+            assert_eq!(net.steps[..], gold[..net.steps.len()]);
+        }
+    }
+
+    #[test]
+    fn extra_action_is_threaded_into_the_kitchen_state_chain() {
+        let g = golds();
+        for net in made(&g, Kind::ExtraAction, 8) {
+            assert_eq!(net.steps.len(), g.networks[0].steps.len() + 1);
+            let at = net
+                .steps
+                .iter()
+                .position(|s| s.args.iter().any(|a| a.starts_with("?extra-")))
+                .expect("an extra action");
+            let extra = &net.steps[at];
+            let k = (0..extra.args.len())
+                .find(|&k| g.role(extra, k) == Some(Role::KitchenStateIn))
+                .expect("a kitchen state in");
+            let state_in = &extra.args[k];
+            // It takes the state made just before it, and is the only one to take it.
+            assert_eq!(
+                g.state_out(&net.steps[at - 1])
+                    .map(|k| &net.steps[at - 1].args[k]),
+                Some(state_in)
+            );
+            let takers = net
+                .steps
+                .iter()
+                .filter(|s| s.args.contains(state_in))
+                .count();
+            assert_eq!(takers, 2, "{}", net.text());
+        }
+    }
+
+    #[test]
+    fn reuse_variable_names_two_outputs_alike() {
+        let g = golds();
+        for net in made(&g, Kind::ReuseVariable, 8) {
+            let mut outputs = Vec::new();
+            for s in &net.steps {
+                for k in 0..s.args.len() {
+                    if matches!(g.role(s, k), Some(Role::Output | Role::KitchenStateOut)) {
+                        outputs.push(&s.args[k]);
+                    }
+                }
+            }
+            let distinct: std::collections::HashSet<_> = outputs.iter().collect();
+            assert_eq!(distinct.len() + 1, outputs.len(), "{}", net.text());
+        }
     }
 
     #[test]
