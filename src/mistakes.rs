@@ -65,10 +65,17 @@ pub enum Kind {
     ReuseVariable,
     /// An action given its own output, or a later action's output, as an input.
     SelfInput,
+    /// The file written loosely: letter case, spacing, blank lines and comments, a number
+    /// written another way, parentheses or line breaks wrong, the header varied or missing,
+    /// `get-kitchen` missing or written twice.
+    Format,
+    /// An object named by its concept where the gold has a variable: `whisk` for the fetched
+    /// whisk, `butter` for the proportioned butter, `baking-tray` for a tool left to default.
+    ObjectAsConcept,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 20] = [
+    pub const ALL: [Kind; 22] = [
         Kind::DropRewire,
         Kind::RenameOutput,
         Kind::Quantity,
@@ -89,6 +96,8 @@ impl Kind {
         Kind::ExtraAction,
         Kind::ReuseVariable,
         Kind::SelfInput,
+        Kind::Format,
+        Kind::ObjectAsConcept,
     ];
 
     pub fn name(self) -> &'static str {
@@ -113,6 +122,8 @@ impl Kind {
             Kind::ExtraAction => "extra-action",
             Kind::ReuseVariable => "reuse-variable",
             Kind::SelfInput => "self-input",
+            Kind::Format => "format",
+            Kind::ObjectAsConcept => "object-as-concept",
         }
     }
 
@@ -230,16 +241,18 @@ impl Golds {
     }
 
     fn make(&self, gold: &Network, kind: Kind, rng: &mut Rng) -> Option<String> {
-        if kind == Kind::MultiRecipe {
-            return self.multi_recipe(gold, rng);
+        match kind {
+            Kind::MultiRecipe => return self.multi_recipe(gold, rng),
+            Kind::Format => return format(gold, rng),
+            _ => {}
         }
         let mut net = gold.clone();
         self.apply(&mut net, kind, rng)?;
         Some(net.text())
     }
 
-    /// One mistake of `kind` (any but `MultiRecipe`, which makes a file of several networks)
-    /// made in `net`; None when it does not apply.
+    /// One mistake of `kind` made in `net`; None when it does not apply, and for the kinds
+    /// that are mistakes of the file rather than of one network (`MultiRecipe`, `Format`).
     fn apply(&self, net: &mut Network, kind: Kind, rng: &mut Rng) -> Option<()> {
         match kind {
             Kind::DropRewire => self.drop_rewire(net, rng),
@@ -253,7 +266,7 @@ impl Golds {
             Kind::Exhaust => self.exhaust(net, rng),
             Kind::Arity => arity(net, rng),
             Kind::UnknownSymbol => self.unknown_symbol(net, rng),
-            Kind::MultiRecipe => None,
+            Kind::MultiRecipe | Kind::Format => None,
             Kind::StaleState => self.stale_state(net, rng),
             Kind::SwapPrimitive => self.swap_primitive(net, rng),
             Kind::SwapArguments => self.swap_arguments(net, rng),
@@ -262,6 +275,7 @@ impl Golds {
             Kind::ExtraAction => self.extra_action(net, rng),
             Kind::ReuseVariable => self.reuse_variable(net, rng),
             Kind::SelfInput => self.self_input(net, rng),
+            Kind::ObjectAsConcept => self.object_as_concept(net, rng),
         }
     }
 
@@ -730,6 +744,60 @@ impl Golds {
         Some(())
     }
 
+    /// The concept a network's variable was fetched as: `fetch`'s concept, or
+    /// `fetch-and-proportion`'s ingredient.
+    fn fetched_concept<'n>(net: &'n Network, var: &str) -> Option<&'n str> {
+        net.steps.iter().find_map(|s| {
+            let at = match s.name.as_str() {
+                "fetch" => 3,
+                "fetch-and-proportion" => 4,
+                _ => return None,
+            };
+            (s.args.first().map(String::as_str) == Some(var))
+                .then(|| s.args.get(at).map(String::as_str))
+                .flatten()
+                .filter(|c| is_symbol(c))
+        })
+    }
+
+    /// The variable's own concept when it was fetched, else a concept the gold networks fetch
+    /// for that argument of that primitive.
+    fn object_as_concept(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
+        // Concepts seen per (primitive, argument) across the gold networks.
+        let mut seen: Vec<(&str, usize, &str)> = Vec::new();
+        for n in &self.networks {
+            for s in &n.steps {
+                for (k, a) in s.args.iter().enumerate() {
+                    if let Some(c) = Self::fetched_concept(n, a).filter(|_| k > 0)
+                        && !seen.contains(&(s.name.as_str(), k, c))
+                    {
+                        seen.push((s.name.as_str(), k, c));
+                    }
+                }
+            }
+        }
+        let pool = |s: &Step, k: usize| -> Vec<&str> {
+            seen.iter()
+                .filter(|(name, at, _)| *name == s.name && *at == k)
+                .map(|t| t.2)
+                .collect()
+        };
+        let candidates = positions(net, self.editable(net), |s, k| {
+            s.args[k].starts_with('?')
+                && matches!(self.role(s, k), Some(Role::Input | Role::Optional))
+                && (Self::fetched_concept(net, &s.args[k]).is_some() || !pool(s, k).is_empty())
+        });
+        let &(i, k) = rng.pick(&candidates)?;
+        let own = Self::fetched_concept(net, &net.steps[i].args[k]);
+        let others = pool(&net.steps[i], k);
+        let concept = match own {
+            Some(c) if others.is_empty() || rng.below(2) == 0 => c,
+            _ => *rng.pick(&others)?,
+        };
+        net.steps[i].args[k] = concept.to_string();
+        Some(())
+    }
+
     fn multi_recipe(&self, gold: &Network, rng: &mut Rng) -> Option<String> {
         if rng.below(3) == 0 {
             return Some(format!("{}{}", gold.text(), gold.text()));
@@ -833,6 +901,124 @@ fn truncate(net: &mut Network, rng: &mut Rng) -> Option<()> {
     };
     net.steps.truncate(keep);
     Some(())
+}
+
+/// The gold network's file with one slip of writing.
+fn format(gold: &Network, rng: &mut Rng) -> Option<String> {
+    let text = gold.text();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    // Line 0 is the header, line 1 `get-kitchen`; the steps follow.
+    let step = 1 + rng.below(lines.len().checked_sub(1).filter(|&n| n > 0)?);
+    let line = &mut lines[step];
+    match rng.below(8) {
+        // Letter case: one step, or the whole file, in capitals.
+        0 => match rng.below(3) {
+            0 => *line = line.to_uppercase(),
+            1 => {
+                let end = line.find(' ')?;
+                let name = line[..end].to_uppercase();
+                line.replace_range(..end, &name);
+            }
+            _ => return Some(text.to_uppercase()),
+        },
+        // Spacing: doubled spaces or tabs between arguments, spaces inside the parentheses,
+        // or the step indented.
+        1 => match rng.below(4) {
+            0 => *line = line.replace(' ', "  "),
+            1 => *line = line.replace(' ', "\t"),
+            2 => *line = format!("( {} )", &line[1..line.len() - 1]),
+            _ => *line = format!("{}{line}", ["  ", "\t"][rng.below(2)]),
+        },
+        // A blank line (empty, spaces, a tab, a carriage return), or Windows line ends.
+        2 => match rng.below(5) {
+            4 => return Some(text.replace('\n', "\r\n")),
+            k => lines.insert(step, ["", "   ", "\t", "\r"][k].to_string()),
+        },
+        // A comment: a line of its own (maybe indented), or after the step.
+        3 => match rng.below(3) {
+            0 => lines.insert(step, ";; next step".into()),
+            1 => lines.insert(step, "  ; next step".into()),
+            _ => line.push_str(" ; as the recipe says"),
+        },
+        // A number written another way.
+        4 => {
+            let at: Vec<usize> = (1..lines.len())
+                .filter(|&i| lines[i].split(' ').any(is_number))
+                .collect();
+            let i = *rng.pick(&at)?;
+            let mut words: Vec<String> = lines[i].split(' ').map(String::from).collect();
+            let numbers: Vec<usize> = (0..words.len()).filter(|&k| is_number(&words[k])).collect();
+            let k = *rng.pick(&numbers)?;
+            let (word, close) = match words[k].strip_suffix(')') {
+                Some(w) => (w.to_string(), ")"),
+                None => (words[k].clone(), ""),
+            };
+            if word.contains('/') {
+                return None;
+            }
+            let written = if word.contains('.') {
+                match rng.below(3) {
+                    0 => word.strip_prefix('0')?.to_string(),
+                    1 => format!("{word}0"),
+                    _ => format!("{word}e0"),
+                }
+            } else {
+                match rng.below(4) {
+                    0 => format!("{word}.0"),
+                    1 => format!("{word}."),
+                    2 => format!("{word}.00"),
+                    _ => format!("{word}e0"),
+                }
+            };
+            words[k] = format!("{written}{close}");
+            lines[i] = words.join(" ");
+        }
+        // Parentheses and line breaks: the closing parenthesis missing, one too many, two
+        // steps on one line, a step broken over two lines.
+        5 => match rng.below(4) {
+            0 => {
+                line.pop();
+            }
+            1 => line.push(')'),
+            2 => {
+                let next = lines.get(step + 1)?.clone();
+                lines[step].push(' ');
+                lines[step].push_str(&next);
+                lines.remove(step + 1);
+            }
+            _ => {
+                let cut = line.rfind(' ')?;
+                let rest = line.split_off(cut);
+                lines.insert(step + 1, rest.trim_start().to_string());
+            }
+        },
+        // The header: a space after `#`, capitals, words after the id, or no header.
+        6 => {
+            let id = &gold.id;
+            match rng.below(4) {
+                0 => lines[0] = format!("# {id}"),
+                1 => lines[0] = format!("#{}", id.to_uppercase()),
+                2 => lines[0] = format!("#{id} (from the recipe text)"),
+                _ => {
+                    lines.remove(0);
+                }
+            }
+        }
+        // `get-kitchen` left out, or written twice (the same or another variable).
+        _ => {
+            let kitchen = lines[1].clone();
+            match rng.below(3) {
+                0 => {
+                    lines.remove(1);
+                }
+                1 => lines.insert(2, kitchen),
+                _ => lines.insert(2, "(get-kitchen ?another-kitchen)".into()),
+            }
+        }
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    Some(out)
 }
 
 /// A missing last argument, an extra variable, or an extra constant.
