@@ -324,9 +324,26 @@ impl<'m> Call<'m, '_> {
     }
 
     /// The availability time of input `name` (`None` for constants and untimed outputs).
+    /// The reference looks the time up by the object's id among the primitive's arguments in
+    /// their order. In 2024 every copy of an object keeps its id, so when an earlier argument
+    /// holds the same object (another kitchen state's copy of it, as when two branches fetched
+    /// the same bowl) that argument's time is the one used; in 2023 a copy gets an id of its
+    /// own and each argument has its own time.
     pub fn available_at(&self, name: &str) -> Result<Option<Number>, SimError> {
         let i = self.index(name)?;
-        Ok(self.args[i].as_ref().and_then(|a| a.available_at))
+        let Some(arg) = &self.args[i] else {
+            return Ok(None);
+        };
+        let first = match &arg.value {
+            Value::Obj(object) if self.model.profile == Profile::R2024 => self
+                .args
+                .iter()
+                .flatten()
+                .find(|a| matches!(&a.value, Value::Obj(o) if o.pid == object.pid))
+                .unwrap_or(arg),
+            _ => arg,
+        };
+        Ok(first.available_at)
     }
 
     /// `max(kitchen time, availability of input)`: the reference fails with a type error
