@@ -574,27 +574,20 @@ impl Golds {
     /// Mistakes of the single kinds, each drawn from the same stream; a kind that does not
     /// apply (or changes nothing) is drawn again, a few times at most.
     fn combined(&self, net: &mut Network, rng: &mut Rng) -> Option<()> {
-        const KINDS: [Kind; 12] = [
-            Kind::DropRewire,
-            Kind::RenameOutput,
-            Kind::Quantity,
-            Kind::SwapIngredient,
-            Kind::SwapSymbol,
-            Kind::SwapVariable,
-            Kind::Duplicate,
-            Kind::Reorder,
-            Kind::Exhaust,
-            Kind::Arity,
-            Kind::UnknownSymbol,
-            Kind::StaleState,
-        ];
+        // The first round's kinds, each a mistake within the network (not `multi-recipe`,
+        // which adds a network).
+        let kinds: Vec<Kind> = Kind::ALL
+            .into_iter()
+            .take_while(|&k| k != Kind::SwapPrimitive)
+            .filter(|&k| k != Kind::MultiRecipe)
+            .collect();
         let count = 2 + rng.below(3);
         let mut made = 0;
         for _ in 0..3 * count {
             if made == count {
                 break;
             }
-            let kind = *rng.pick(&KINDS)?;
+            let kind = *rng.pick(&kinds)?;
             let mut trial = net.clone();
             if self.apply(&mut trial, kind, rng).is_some() && trial != *net {
                 *net = trial;
