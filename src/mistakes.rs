@@ -739,16 +739,16 @@ impl Golds {
 
     /// The concept a network's variable was fetched as: `fetch`'s concept, or
     /// `fetch-and-proportion`'s ingredient.
-    fn fetched_concept<'n>(net: &'n Network, var: &str) -> Option<&'n str> {
+    fn fetched_concept<'n>(&self, net: &'n Network, var: &str) -> Option<&'n str> {
         net.steps.iter().find_map(|s| {
-            let at = match s.name.as_str() {
-                "fetch" => 3,
-                "fetch-and-proportion" => 4,
+            let concept = match s.name.as_str() {
+                "fetch" => "concept-to-fetch",
+                "fetch-and-proportion" => "ingredient-concept",
                 _ => return None,
             };
+            let at = (0..s.args.len()).find(|&k| self.arg_name(s, k) == Some(concept))?;
             (s.args.first().map(String::as_str) == Some(var))
-                .then(|| s.args.get(at).map(String::as_str))
-                .flatten()
+                .then(|| s.args[at].as_str())
                 .filter(|c| is_symbol(c))
         })
     }
@@ -761,7 +761,7 @@ impl Golds {
         for n in &self.networks {
             for s in &n.steps {
                 for (k, a) in s.args.iter().enumerate() {
-                    if let Some(c) = Self::fetched_concept(n, a).filter(|_| k > 0)
+                    if let Some(c) = self.fetched_concept(n, a).filter(|_| k > 0)
                         && !seen.contains(&(s.name.as_str(), k, c))
                     {
                         seen.push((s.name.as_str(), k, c));
@@ -778,10 +778,10 @@ impl Golds {
         let candidates = positions(net, self.editable(net), |s, k| {
             s.args[k].starts_with('?')
                 && matches!(self.role(s, k), Some(Role::Input | Role::Optional))
-                && (Self::fetched_concept(net, &s.args[k]).is_some() || !pool(s, k).is_empty())
+                && (self.fetched_concept(net, &s.args[k]).is_some() || !pool(s, k).is_empty())
         });
         let &(i, k) = rng.pick(&candidates)?;
-        let own = Self::fetched_concept(net, &net.steps[i].args[k]);
+        let own = self.fetched_concept(net, &net.steps[i].args[k]);
         let others = pool(&net.steps[i], k);
         let concept = match own {
             Some(c) if others.is_empty() || rng.below(2) == 0 => c,
