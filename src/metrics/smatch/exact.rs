@@ -1431,20 +1431,16 @@ impl Assignment {
 
 #[cfg(test)]
 mod tests {
-    use super::super::triples_from_text;
+    use super::super::{Attribute, Relation, Triples, triples_from_text};
     use super::*;
 
     /// The relation pairs `settled_with_sources` accepts, as (role, test target, gold target),
     /// each target named by `names` at the position of its relation (the two sides are written
     /// alike, so a gold variable takes the name of the test variable in its place).
-    fn settled(
-        t: &super::super::Triples,
-        g: &super::super::Triples,
-        names: &[&str],
-    ) -> Vec<(String, String, String)> {
+    fn settled(t: &Triples, g: &Triples, names: &[&str]) -> Vec<(String, String, String)> {
         let p = Problem::new(t, g);
         let test = p.settled_with_sources();
-        let name = |r: &[super::super::Relation], n: usize| {
+        let name = |r: &[Relation], n: usize| {
             let at = r.iter().position(|r| r.target == n).expect("a target");
             names[at].to_string()
         };
@@ -1480,14 +1476,14 @@ mod tests {
         // it matches) is not settled: moving the variable there could cost that triple.
         let mut g2 = g.clone();
         let d = g2.relations[1].target;
-        g2.attributes.push(super::super::Attribute {
+        g2.attributes.push(Attribute {
             role: "mod".into(),
             node: d,
             value: "big".into(),
         });
         let mut t2 = t.clone();
         t2.instances.push("var".into());
-        t2.attributes.push(super::super::Attribute {
+        t2.attributes.push(Attribute {
             role: "mod".into(),
             node: t2.instances.len() - 1,
             value: "big".into(),
@@ -1497,14 +1493,13 @@ mod tests {
             [("arg0".to_string(), "?e".to_string(), "?e".to_string())]
         );
         // A source that starts two relations of the role: the variable has a rival sibling.
-        let (t3, g3) = (
+        let (mut t3, g3) = (
             triples_from_text("(FETCH ?A ?B)"),
             triples_from_text("(FETCH ?C ?D)"),
         );
-        let mut t3 = t3;
         let b = t3.relations[1].clone();
         t3.instances.push("var".into());
-        t3.relations.push(super::super::Relation {
+        t3.relations.push(Relation {
             target: t3.instances.len() - 1,
             ..b
         });
