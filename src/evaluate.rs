@@ -3,6 +3,7 @@
 //! gold run, rows in the reference's order (the reverse of the file).
 
 use crate::benchmark::{Benchmark, DataError, DataSource};
+use crate::budget::{self, Budget, Phase};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostic, render_all, terminal_safe};
 use crate::language::validate::{Validator, closest};
@@ -132,16 +133,32 @@ impl Evaluator {
         Ok(recipes)
     }
 
-    /// Score one recipe of a prepared file.
+    /// Score one recipe of a prepared file, within the model's time budget for the whole of
+    /// it (Smatch, the simulation and the metrics).
     pub fn evaluate_recipe(
         &self,
         recipe: &Recipe,
         metrics: &MetricSet,
     ) -> Result<RecipeResult, Refusal> {
         let (gold_network, gold) = self.gold(&recipe.id)?;
+        Budget::new(self.model.time_budget)
+            .run(|| self.score_recipe(recipe, metrics, gold_network, gold))
+    }
+
+    fn score_recipe(
+        &self,
+        recipe: &Recipe,
+        metrics: &MetricSet,
+        gold_network: &Recipe,
+        gold: &GoldRun,
+    ) -> Result<RecipeResult, Refusal> {
         let mut result = RecipeResult {
             recipe_id: recipe.id.clone(),
             ..Default::default()
+        };
+        let over_budget = |spent: budget::Exhausted| {
+            let name = |p: usize| recipe.predicates.get(p).map(|a| a.name.clone());
+            Refusal::new(spent.message(&recipe.id, name))
         };
         if metrics.contains(Metric::SmatchScore) {
             let actions = recipe.predicates.len();
@@ -152,13 +169,30 @@ impl Evaluator {
                     smatch::MAX_ACTIONS
                 )));
             }
+            budget::enter(Phase::Smatch);
             let s = smatch(&recipe.predicates, &gold_network.predicates, &self.smatch);
+            budget::check().map_err(over_budget)?;
+            if !s.climb_complete && !self.smatch.exact {
+                return Err(Refusal::new(format!(
+                    "recipe {}: Smatch's replay of the reference's search stopped at its work \
+                     bound ({} gain-table cells; {} test and {} gold triples), so the value the \
+                     reference prints is not known; --smatch-exact reports the best alignment \
+                     found instead, or leave smatch-score out of --metrics",
+                    recipe.id, self.smatch.climb_work, s.test_triples, s.gold_triples
+                )));
+            }
             result.smatch = Some(s);
         }
         if metrics.needs_simulation() {
-            let refuse = |e: SimError| Refusal::new(e.message);
-            let execution = self.model.execute(recipe).map_err(refuse)?;
-            let scores = score(&self.model, recipe, &execution, gold).map_err(refuse)?;
+            budget::enter(Phase::Simulation);
+            // The simulation's own refusal over budget says what its search had done.
+            let execution = self
+                .model
+                .execute(recipe)
+                .map_err(|e| Refusal::new(e.message))?;
+            let scores = score(&self.model, recipe, &execution, gold);
+            budget::check().map_err(over_budget)?;
+            let scores = scores.map_err(|e| Refusal::new(e.message))?;
             if metrics.contains(Metric::GoalConditionSuccess) {
                 result.goal_condition_success = scores.goal_condition_success;
             }

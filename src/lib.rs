@@ -2,7 +2,7 @@
 //! MUHAI Recipe Execution Benchmark's reference evaluator does.
 //!
 //! Layers, each depending only on its own and those before it (checked by a unit test on the
-//! source): [`number`], [`profile`], [`random`] → [`manifest`] (the benchmark's manifest as
+//! source): [`number`], [`profile`], [`random`], [`budget`] (the time a recipe may take) → [`manifest`] (the benchmark's manifest as
 //! data), [`catalogue`], [`fetch`] → [`language`] (text → networks, diagnostics) and
 //! [`network`] (dependency graph) → [`ontology`], [`world`] (kitchen entities), [`mistakes`]
 //! (networks with a parser's typical mistakes), [`benchmark`] (the gold data, located) →
@@ -37,6 +37,7 @@
 
 pub mod app;
 pub mod benchmark;
+pub mod budget;
 pub mod catalogue;
 pub mod evaluate;
 pub mod fetch;
@@ -64,7 +65,7 @@ pub mod world;
 #[cfg(test)]
 mod layering {
     const LAYERS: [&[&str]; 9] = [
-        &["number", "profile", "random"],
+        &["number", "profile", "random", "budget"],
         &["manifest", "catalogue", "fetch"],
         &["language", "network"],
         &["ontology", "world", "mistakes", "benchmark"],

@@ -139,8 +139,9 @@ fn simulate(
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
     detached(py, reference, |profile| {
-        let (model, kitchen_name) = load_model(profile, kitchen.as_deref())
-            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let data = DataContext::from_env(profile, benchmark.clone(), kitchen);
+        let (model, kitchen_name) =
+            load_model(&data).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         let mut gold = |_: &str| {
             Ok(evaluator((profile, benchmark.clone(), None))
                 .ok()

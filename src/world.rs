@@ -72,6 +72,62 @@ impl Value {
     pub fn truthy(&self) -> bool {
         !self.is_nil()
     }
+
+    /// Whether some path from this value down through objects' slots and lists' items is
+    /// longer than `limit` values. Walked with an explicit stack, each object or list once
+    /// (shared ones are remembered by address), so the walk itself neither recurses nor
+    /// follows the paths of a shared value twice.
+    pub fn nested_deeper_than(&self, limit: usize) -> bool {
+        /// The identity of an object or list, whose height is remembered.
+        fn key(v: &Value) -> Option<usize> {
+            match v {
+                Value::Obj(e) => Some(Arc::as_ptr(e) as usize),
+                Value::List(l) => Some(Arc::as_ptr(l) as *const Value as usize),
+                _ => None,
+            }
+        }
+        fn child(v: &Value, i: usize) -> Option<&Value> {
+            match v {
+                Value::Obj(e) => e.slots.get(i).map(|(_, c)| c),
+                Value::List(l) => l.get(i),
+                _ => None,
+            }
+        }
+        if key(self).is_none() {
+            return false;
+        }
+        // Heights of the values walked so far: 1 for an object of plain slots.
+        let mut heights: std::collections::HashMap<usize, usize> = Default::default();
+        // The path: each value, its next child, the greatest height among its children.
+        let mut path: Vec<(&Value, usize, usize)> = vec![(self, 0, 0)];
+        loop {
+            let depth = path.len();
+            if depth > limit {
+                return true;
+            }
+            let Some((value, next, tallest)) = path.last_mut() else {
+                return false;
+            };
+            let Some(c) = child(value, *next) else {
+                let (value, _, tallest) = path.pop().expect("the path is not empty");
+                let height = tallest + 1;
+                if let Some(k) = key(value) {
+                    heights.insert(k, height);
+                }
+                if let Some(parent) = path.last_mut() {
+                    parent.2 = parent.2.max(height);
+                }
+                continue;
+            };
+            *next += 1;
+            let Some(k) = key(c) else { continue };
+            match heights.get(&k) {
+                Some(&h) if depth + h > limit => return true,
+                Some(&h) => *tallest = (*tallest).max(h),
+                None => path.push((c, 0, 0)),
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -200,5 +256,66 @@ impl<'o> Maker<'o> {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An object holding `inner` in its one slot.
+    fn wrap(inner: Value) -> Value {
+        Value::obj(Entity {
+            class: 0,
+            pid: 0,
+            slots: vec![(0, inner)],
+        })
+    }
+
+    fn chain(levels: usize) -> Value {
+        (1..levels).fold(wrap(Value::Nil), |v, _| wrap(v))
+    }
+
+    #[test]
+    fn nesting_counts_objects_and_lists_on_the_longest_path() {
+        assert!(!Value::Nil.nested_deeper_than(0));
+        assert!(!chain(5).nested_deeper_than(5));
+        assert!(chain(5).nested_deeper_than(4));
+        // A list is a level of its own: object → list → object.
+        let listed = wrap(Value::list(vec![wrap(Value::Nil), Value::T]));
+        assert!(!listed.nested_deeper_than(3));
+        assert!(listed.nested_deeper_than(2));
+        // The deepest of several branches decides.
+        let uneven = Value::list(vec![chain(2), chain(7), chain(1)]);
+        assert!(!uneven.nested_deeper_than(8));
+        assert!(uneven.nested_deeper_than(7));
+    }
+
+    #[test]
+    fn shared_values_are_walked_once_and_measured_where_they_sit() {
+        // Each level holds the one below twice: 2^60 paths, 60 distinct objects.
+        let mut v = wrap(Value::Nil);
+        for _ in 0..59 {
+            v = Value::obj(Entity {
+                class: 0,
+                pid: 0,
+                slots: vec![(0, v.clone()), (1, v)],
+            });
+        }
+        assert!(!v.nested_deeper_than(60));
+        assert!(v.nested_deeper_than(59));
+        // A value first met shallow and then deeper is measured at its deeper place.
+        let shared = chain(3);
+        let v = Value::list(vec![shared.clone(), wrap(wrap(shared))]);
+        assert!(!v.nested_deeper_than(6));
+        assert!(v.nested_deeper_than(5));
+    }
+
+    #[test]
+    fn a_chain_far_deeper_than_the_call_stack_allows_is_measured() {
+        // Dropping it would recurse as deep: it is leaked, as the simulator never builds it.
+        let deep = std::mem::ManuallyDrop::new(chain(200_000));
+        assert!(deep.nested_deeper_than(199_999));
+        assert!(!deep.nested_deeper_than(200_000));
     }
 }

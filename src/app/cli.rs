@@ -115,9 +115,6 @@ struct EvaluateArgs {
     /// Smatch's random restarts after the smart start.
     #[arg(long, help_heading = "Smatch", default_value_t = SmatchConfig::default().restarts)]
     smatch_restarts: usize,
-    /// Seconds one recipe's simulation may take; a recipe over it is refused (no hang).
-    #[arg(long, value_name = "SECONDS", default_value_t = crate::simulation::DEFAULT_TIME_BUDGET.as_secs())]
-    timeout_per_recipe: u64,
     #[command(flatten)]
     ci: CiArgs,
     /// Score against this gold network alone (its first network, matched by its header), with
@@ -624,22 +621,34 @@ fn check_placement(matches: &ArgMatches) -> Result<(), clap::Error> {
     let evaluation = EvaluateArgs::augment_args(clap::Command::new("evaluate"));
     let misplaced = evaluation
         .get_arguments()
-        .map(|a| a.get_id().as_str())
-        .find(|id| given(matches, id))
-        .map(|id| format!("--{id} is an option of the evaluation, not of `{name}`"));
+        .find(|a| given(matches, a.get_id().as_str()))
+        .map(|a| {
+            let option = a.get_long().unwrap_or(a.get_id().as_str());
+            format!("--{option} is an option of the evaluation, not of `{name}`")
+        });
     let reads = |data: &str| match name {
         "merge" | "completions" | "manpage" | "new-benchmark" => false,
-        "add-recipe" => data != "kitchen" && data != "offline",
+        "add-recipe" => data != "kitchen" && data != "offline" && data != "timeout_per_recipe",
         "graph" | "fetch" => data == "profile",
+        "check" => data != "timeout_per_recipe",
         _ => true,
     };
-    let unread = ["profile", "benchmark", "kitchen", "offline"]
-        .into_iter()
-        .find(|id| !reads(id) && (given(matches, id) || given(sub, id)))
-        .map(|id| {
-            let option = if id == "profile" { "reference" } else { id };
-            format!("`{name}` reads no benchmark data: --{option} would do nothing")
-        });
+    let unread = [
+        "profile",
+        "benchmark",
+        "kitchen",
+        "offline",
+        "timeout_per_recipe",
+    ]
+    .into_iter()
+    .find(|id| !reads(id) && (given(matches, id) || given(sub, id)))
+    .map(|id| match id {
+        "timeout_per_recipe" => {
+            format!("`{name}` runs no recipe: --timeout-per-recipe would do nothing")
+        }
+        "profile" => format!("`{name}` reads no benchmark data: --reference would do nothing"),
+        _ => format!("`{name}` reads no benchmark data: --{id} would do nothing"),
+    });
     match misplaced.or(unread) {
         Some(message) => {
             Err(Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message))
@@ -708,7 +717,6 @@ impl EvaluateArgs {
             fail_under: self.fail_under.fail_under,
             progress: !quiet && std::io::stderr().is_terminal(),
             quiet,
-            time_budget: std::time::Duration::from_secs(self.timeout_per_recipe),
             ci: self.ci.bootstrap(),
             gold: self.gold.map(|path| GoldFile {
                 path,

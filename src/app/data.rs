@@ -4,12 +4,14 @@
 //! data goes through [`locate`], so they all download, or stay offline, the same way.
 
 use crate::benchmark::{self, DataChoice, DataError, DataSource};
+use crate::budget::DEFAULT_TIME_BUDGET;
 use crate::fetch::{Cache, FetchError, Source};
 use crate::profile::Profile;
 use clap::Args;
 use clap::builder::BoolishValueParser;
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Turns off downloading missing data (as `--offline` does).
 pub const OFFLINE_VAR: &str = "COOKINGBOT_OFFLINE";
@@ -28,9 +30,9 @@ fn says_yes(value: &str) -> bool {
 }
 
 /// Where a command's data comes from: the reference version, the benchmark data, the initial
-/// kitchen state and whether missing data may be downloaded. Declared once for every command
+/// kitchen state, whether missing data may be downloaded, and how long a recipe may take. Declared once for every command
 /// of the command line, and built directly by the launcher and the Python package.
-#[derive(Args, Clone, Debug, Default)]
+#[derive(Args, Clone, Debug)]
 #[command(next_help_heading = "Data")]
 pub struct DataContext {
     /// Reference version to reproduce: 2024 (Babel HEAD, official benchmark data) or 2023
@@ -50,6 +52,30 @@ pub struct DataContext {
     /// installs it first, as `fetch` does.
     #[arg(long, global = true, env = OFFLINE_VAR, value_parser = BoolishValueParser::new())]
     pub offline: bool,
+    /// Seconds one recipe may take, Smatch, simulation and metrics together; a recipe over it
+    /// is refused, naming the phase and action it was in (no hang). Benchmark recipes take
+    /// milliseconds.
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDS",
+        help_heading = "Limits",
+        default_value_t = DEFAULT_TIME_BUDGET.as_secs(),
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub timeout_per_recipe: u64,
+}
+
+impl Default for DataContext {
+    fn default() -> Self {
+        DataContext {
+            profile: Profile::default(),
+            benchmark: None,
+            kitchen: None,
+            offline: false,
+            timeout_per_recipe: DEFAULT_TIME_BUDGET.as_secs(),
+        }
+    }
 }
 
 impl DataContext {
@@ -66,7 +92,13 @@ impl DataContext {
             benchmark: benchmark.map(|b| DataChoice::from(b.into_os_string())),
             kitchen,
             offline: offline_from_env(),
+            ..DataContext::default()
         }
+    }
+
+    /// The time one recipe may take (`--timeout-per-recipe`).
+    pub fn time_budget(&self) -> Duration {
+        Duration::from_secs(self.timeout_per_recipe)
     }
 
     pub fn request(&self) -> DataRequest<'_> {

@@ -64,8 +64,6 @@ pub struct EvaluateOptions {
     pub progress: bool,
     /// Leave out the console summary (`--quiet`).
     pub quiet: bool,
-    /// The time one recipe's simulation may take before it is refused (`--timeout-per-recipe`).
-    pub time_budget: std::time::Duration,
     /// Bootstrap intervals of the means in the markdown and JSON reports (`--ci`).
     pub ci: Option<Bootstrap>,
     /// A gold network to score against in place of a benchmark (`--gold`).
@@ -94,7 +92,6 @@ impl EvaluateOptions {
             fail_under: Vec::new(),
             progress: false,
             quiet: false,
-            time_budget: crate::simulation::DEFAULT_TIME_BUDGET,
             ci: None,
             gold: None,
         }
@@ -477,8 +474,7 @@ pub(crate) fn load(
     names_official: impl FnOnce() -> bool,
     err: &mut dyn Write,
 ) -> Result<(Evaluator, String), AppError> {
-    let (mut model, kitchen) = super::load_model(opts.data.profile, opts.data.kitchen.as_deref())?;
-    model.time_budget = opts.time_budget;
+    let (model, kitchen) = super::load_model(&opts.data)?;
     let source = match &opts.gold {
         Some(gold) => DataSource::User(UserData::single(&gold.path, gold.dish.as_deref())?),
         None => data::locate(opts.data.request(), names_official, err)?,

@@ -33,7 +33,7 @@ pub struct SimulateOptions {
 /// benchmark data cannot be used.
 pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let text = read_solution_text(&opts.file)?;
-    let (model, kitchen) = super::load_model(opts.data.profile, opts.data.kitchen.as_deref())?;
+    let (model, kitchen) = super::load_model(&opts.data)?;
     let name = opts.file.display().to_string();
     let mut gold = |id: &str| gold_benchmark(opts, id, err);
     let simulated = match simulate_text(&model, &kitchen, &text, opts.recipe.as_deref(), &mut gold)

@@ -111,7 +111,7 @@ pub fn with_translator(
     err: &mut dyn Write,
     f: impl FnOnce(&Model, &mut dyn Translator, &mut dyn Write) -> Outcome,
 ) -> Outcome {
-    let (model, _) = super::load_model(setup.data.profile, setup.data.kitchen.as_deref())?;
+    let (model, _) = super::load_model(setup.data)?;
     match setup.kind {
         TranslatorKind::Rules => f(&model, &mut RulesTranslator::new(&model), err),
         TranslatorKind::Llm => {

@@ -34,6 +34,7 @@ impl Request {
             kitchen: None,
             // The window names its data folder (or the demo) and fetches only from its button.
             offline: true,
+            ..DataContext::default()
         };
         EvaluateOptions {
             inputs: vec![self.input.clone()],

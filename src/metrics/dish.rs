@@ -10,6 +10,7 @@ use super::equality::{
     differing_slots, entities_similar, find_location, similar, similar_locations,
 };
 use super::{GoldRun, output_kitchen_state, primary_output};
+use crate::budget;
 use crate::number::Number;
 use crate::ontology::SlotId;
 use crate::simulation::primitives::common::{convert_to_g, quantity_of};
@@ -132,6 +133,7 @@ pub fn best_dish_score(
         if seen.contains(&first) {
             continue;
         }
+        budget::at_action(p);
         // An error names the step whose output was being compared.
         let (score, detail) = cmp.compare(predicted, step).map_err(|e| SimError {
             predicate: e.predicate.or(Some(p)),
@@ -431,6 +433,7 @@ pub fn unfold_dish(
     let mut nodes = Nodes::default();
     let mut pieces = Vec::new();
     for item in all_ingredients(m, &copy) {
+        budget::check().map_err(|_| SimError::new("the time budget ran out"))?;
         let Some(e) = item.as_obj() else { continue };
         if m.onto.is_a(e.class, k.mixture) {
             let g = convert_to_g(m, maker, e)?;
@@ -556,6 +559,7 @@ fn unfold_mixture(
     hierarchy.push(node);
     let mut parts = Vec::with_capacity(components.len());
     for comp in &components {
+        budget::check().map_err(|_| SimError::new("the time budget ran out"))?;
         let Some(c) = comp.as_obj() else {
             parts.push(Err(comp.clone()));
             continue;
@@ -615,6 +619,8 @@ fn merge(m: &Model, nodes: &mut Nodes, mut rest: Vec<Piece>) -> Result<Vec<Piece
     let ignore = [k.amount];
     let mut merged: Vec<Piece> = Vec::new();
     while !rest.is_empty() {
+        // Quadratic in the pieces (a dish of thousands of portions).
+        budget::check().map_err(|_| SimError::new("the time budget ran out"))?;
         let item = rest.remove(0);
         let e = &nodes.entities;
         let matching: Vec<usize> = (0..rest.len())

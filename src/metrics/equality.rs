@@ -4,6 +4,7 @@
 //! Goal conditions and the dish score both rest on this deep, id-blind equality: two objects
 //! are "similar" when they have the same exact class and every slot is recursively similar.
 
+use crate::budget;
 use crate::ontology::{ClassId, SlotId};
 use crate::simulation::Model;
 use crate::world::{Entity, Value};
@@ -33,10 +34,12 @@ pub fn similar_ignoring(a: &Value, b: &Value, ignore: &[SlotId]) -> bool {
         (Value::Num(x), Value::Num(y)) => x.num_eq(y),
         // Strings compare case-insensitively (`equalp`).
         (Value::Str(x), Value::Str(y)) => x.eq_ignore_ascii_case(y),
+        // Quadratic in the lists' lengths (thousands of portions): past the recipe's budget
+        // the answer is no, and the recipe is refused.
         (Value::List(x), Value::List(y)) => {
             x.len() == y.len()
                 && x.iter()
-                    .all(|e| y.iter().any(|f| similar_ignoring(e, f, ignore)))
+                    .all(|e| !budget::spent() && y.iter().any(|f| similar_ignoring(e, f, ignore)))
         }
         (Value::Obj(x), Value::Obj(y)) => Arc::ptr_eq(x, y) || entities_similar(x, y, ignore),
         _ => false,

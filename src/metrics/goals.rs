@@ -7,6 +7,7 @@
 
 use super::equality::{differing_slots, find_location, location_names, similar, similar_locations};
 use super::{output_kitchen_state, primary_output};
+use crate::budget;
 use crate::language::ast::Recipe;
 use crate::number::Number;
 use crate::ontology::ClassId;
@@ -85,6 +86,10 @@ pub fn evaluate(
         .collect();
     let mut report = GoalReport::default();
     for s in 0..gold.steps.len() {
+        // Past the budget the report is partial; the caller refuses the recipe.
+        if budget::spent() {
+            break;
+        }
         if is_get_kitchen(gold_recipe, gold.steps[s].predicate) {
             continue;
         }

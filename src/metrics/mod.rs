@@ -13,6 +13,7 @@ pub mod goals;
 pub mod significance;
 pub mod smatch;
 
+use crate::budget::{self, Phase};
 use crate::language::ast::Recipe;
 use crate::number::Number;
 use crate::simulation::{Execution, Model, SimError};
@@ -99,7 +100,9 @@ pub fn score(
             gold.recipe.id
         )));
     }
+    budget::enter(Phase::GoalConditions);
     let goals = goals::evaluate(model, recipe, predicted, &gold.recipe, &gold.execution);
+    budget::enter(Phase::Dish);
     let dish = dish::best_dish_score(model, predicted, gold)?;
     Ok(Scores {
         goal_condition_success: Some(goals.ratio()),

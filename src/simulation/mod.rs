@@ -15,6 +15,7 @@ pub mod known;
 pub mod primitives;
 mod runnable;
 
+use crate::budget::{self, Budget, Phase};
 use crate::catalogue::{Catalogue, DataFileError, PrimitiveSig, Role};
 use crate::language::ast::{Arg, Recipe};
 use crate::number::Number;
@@ -26,7 +27,7 @@ use known::Known;
 use runnable::Runnable;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The most actions a network may have to be simulated. A run keeps every kitchen state it
 /// produced (bindings are snapshots), about 17 KB per action on long networks, so this bounds a
@@ -34,10 +35,12 @@ use std::time::{Duration, Instant};
 /// the run starts.
 pub const MAX_ACTIONS: usize = 100_000;
 
-/// The time one recipe's run may take before it is refused (`--timeout-per-recipe`): bounds on
-/// the network and its quantities keep real runs far below it (gold networks take
-/// milliseconds), so it only stops what no bound foresaw, as a refusal rather than a hang.
-pub const DEFAULT_TIME_BUDGET: Duration = Duration::from_secs(600);
+/// The deepest an object a primitive makes may be nested (objects in slots, items in lists):
+/// the metrics compare and copy objects level by level, so this bounds their recursion (and
+/// their time, which grows with the depth times the number of outputs compared). Gold dishes
+/// are nested a few levels deep; a chain of a thousand mixtures, each the input of the next,
+/// is refused at the action that would nest it deeper.
+pub const MAX_NESTING: usize = 1_000;
 
 /// The most actions the 2024 search runs after it has found the execution, looking for an
 /// error in another ordering. The reference walks every ordering without a memo, so a tree
@@ -63,7 +66,9 @@ pub struct Model {
     /// SHA-256 of the kitchen data, for the signature: a changed kitchen changes the scores.
     pub kitchen_sha256: String,
     registry: HashMap<&'static str, &'static dyn Primitive>,
-    /// The time one recipe's run may take ([`DEFAULT_TIME_BUDGET`] unless set).
+    /// The time one recipe may take ([`budget::DEFAULT_TIME_BUDGET`] unless set): a run
+    /// started with [`Model::execute`] has it, and an evaluation that runs the recipe inside a
+    /// budget of its own keeps the sooner deadline.
     pub time_budget: Duration,
 }
 
@@ -95,7 +100,7 @@ impl Model {
             kitchen_pids,
             kitchen_sha256: crate::manifest::sha256_hex(kitchen_json.as_bytes()),
             registry,
-            time_budget: DEFAULT_TIME_BUDGET,
+            time_budget: budget::DEFAULT_TIME_BUDGET,
         })
     }
 
@@ -118,8 +123,10 @@ impl Model {
     /// Run one recipe network. `Err` is a run-time error that makes the reference refuse the
     /// whole file; `Ok` with `solved == false` is a recipe with no execution.
     pub fn execute(&self, recipe: &Recipe) -> Result<Execution, SimError> {
-        let deadline = Instant::now() + self.time_budget;
-        Engine::new(self, recipe)?.run(deadline)
+        Budget::new(self.time_budget).run(|| {
+            budget::enter(Phase::Simulation);
+            Engine::new(self, recipe)?.run()
+        })
     }
 }
 
@@ -458,6 +465,39 @@ struct Undo<'m> {
     maker: Maker<'m>,
 }
 
+/// What a search has done so far, for the refusal of one that runs out of time.
+struct Searched {
+    actions_run: u64,
+    /// Sets of executed actions whose every continuation was tried.
+    dead_ends: u64,
+    /// Per action, whether any ordering ran it.
+    ever_run: Vec<bool>,
+}
+
+impl Searched {
+    fn new(actions: usize) -> Searched {
+        Searched {
+            actions_run: 0,
+            dead_ends: 0,
+            ever_run: vec![false; actions],
+        }
+    }
+
+    fn run(&mut self, p: usize) {
+        self.actions_run += 1;
+        self.ever_run[p] = true;
+        budget::at_action(p);
+    }
+
+    fn never_run(&self, repeat: &[bool]) -> usize {
+        self.ever_run
+            .iter()
+            .zip(repeat)
+            .filter(|(r, rep)| !**r && !**rep)
+            .count()
+    }
+}
+
 /// Whether `v` is of the argument type `ty` (`t`: anything), as IRL's `typep`.
 fn has_type(model: &Model, v: &Value, ty: &str) -> bool {
     if ty == "t" {
@@ -560,7 +600,7 @@ impl<'m> Engine<'m> {
         })
     }
 
-    fn run(mut self, deadline: Instant) -> Result<Execution, SimError> {
+    fn run(mut self) -> Result<Execution, SimError> {
         let mut best = Attempt {
             bindings: self.initial.clone(),
             steps: Vec::new(),
@@ -569,7 +609,7 @@ impl<'m> Engine<'m> {
             bindings: self.initial.clone(),
             steps: Vec::new(),
         };
-        let solved = self.search(&mut state, &mut best, deadline)?;
+        let solved = self.search(&mut state, &mut best)?;
         let mut result = if solved { state } else { best };
         aliases::show(self.model, &result.steps, &mut result.bindings);
         Ok(Execution {
@@ -594,12 +634,7 @@ impl<'m> Engine<'m> {
     /// can run is kept up to date per changed slot ([`Runnable`]) and executed sets are
     /// remembered as trail cells ([`DeadEnds`]): each step costs the same however long the
     /// network.
-    fn search(
-        &mut self,
-        state: &mut Attempt,
-        best: &mut Attempt,
-        deadline: Instant,
-    ) -> Result<bool, SimError> {
+    fn search(&mut self, state: &mut Attempt, best: &mut Attempt) -> Result<bool, SimError> {
         let actions = self.slots.len();
         // Actions to run for a complete network: repeats run with their first occurrence.
         let n = actions - self.repeat.iter().filter(|r| **r).count();
@@ -614,18 +649,17 @@ impl<'m> Engine<'m> {
         let mut path: Vec<Node<'m>> = Vec::new();
         let mut done = DeadEnds::empty();
         let mut undo = None;
+        let mut searched = Searched::new(actions);
         loop {
-            let over_time = Instant::now() > deadline;
-            if over_time || checked > CHECK_AFTER_SOLUTION {
-                // Over budget with an execution in hand: the rest of the tree goes unchecked.
+            // Over budget with an execution in hand: the rest of the tree goes unchecked.
+            if let Err(spent) = budget::check() {
                 if solution.is_some() {
                     return Ok(adopt(solution, state));
                 }
-                let last = path.last().and_then(|n| n.undo.as_ref()).map(|u| u.p);
-                return Err(SimError {
-                    message: self.over_time(last),
-                    predicate: last,
-                });
+                return Err(self.over_budget(spent, &searched));
+            }
+            if checked > CHECK_AFTER_SOLUTION {
+                return Ok(adopt(solution, state));
             }
             // Enter a node.
             let explore = if state.steps.len() == n {
@@ -663,7 +697,13 @@ impl<'m> Engine<'m> {
                     done = dead_ends.with(node.done, p * cases + case);
                     let maker = self.maker.clone();
                     checked += u32::from(solution.is_some());
-                    let replaced = self.execute(p, case, state)?;
+                    searched.run(p);
+                    let replaced = match self.execute(p, case, state) {
+                        Err(_) if budget::spent() => {
+                            return Err(self.over_budget(budget::check().unwrap_err(), &searched));
+                        }
+                        replaced => replaced?,
+                    };
                     runnable.run(p);
                     runnable.refresh_users(replaced.iter().map(|(s, _)| *s), |q| {
                         self.applicable(q, &state.bindings)
@@ -674,6 +714,7 @@ impl<'m> Engine<'m> {
                 let node = path.pop().expect("the deepest node exists");
                 if node.explore {
                     dead_ends.mark_dead(node.done);
+                    searched.dead_ends += 1;
                 }
                 // The first attempt to reach a new length has no longer descendant: keep it.
                 if state.steps.len() > best.steps.len() {
@@ -696,17 +737,32 @@ impl<'m> Engine<'m> {
         }
     }
 
-    /// The refusal of a run over its time budget, naming the last action run (`last`).
-    fn over_time(&self, last: Option<usize>) -> String {
-        let at = match last.and_then(|p| Some((p, self.recipe.predicates.get(p)?))) {
-            Some((p, action)) => format!("; it was at action {} (`{}`)", p + 1, action.name),
-            None => String::new(),
-        };
-        format!(
-            "recipe {} was not simulated within its time budget of {} s (--timeout-per-recipe){at}",
-            self.recipe.id,
-            self.model.time_budget.as_secs_f64()
-        )
+    /// The refusal of a run over its time budget: where it was, and what it had searched.
+    fn over_budget(&self, spent: budget::Exhausted, searched: &Searched) -> SimError {
+        let name = |p: usize| self.recipe.predicates.get(p).map(|a| a.name.clone());
+        let mut message = spent.message(&self.recipe.id, name);
+        message.push_str(&format!(
+            ": {} actions run over {} sets of executed actions searched to the end",
+            searched.actions_run, searched.dead_ends
+        ));
+        let never: Vec<String> = (0..searched.ever_run.len())
+            .filter(|&p| !searched.ever_run[p] && !self.repeat[p])
+            .take(5)
+            .map(|p| format!("{} (`{}`)", p + 1, self.recipe.predicates[p].name))
+            .collect();
+        if !never.is_empty() {
+            let more = searched.never_run(&self.repeat).saturating_sub(never.len());
+            let more = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            message.push_str(&format!("; never run: action {}{more}", never.join(", ")));
+        }
+        SimError {
+            message,
+            predicate: spent.action,
+        }
     }
 
     /// The case whose input set is exactly the bound arguments, if every bound value has the
@@ -797,6 +853,21 @@ impl<'m> Engine<'m> {
                         sig.name.to_uppercase(),
                         arg.name.to_uppercase(),
                         arg.ty.to_uppercase()
+                    ),
+                    predicate: Some(p),
+                });
+            }
+        }
+        for (out, arg) in call.out.iter().zip(&sig.args) {
+            if let Some(b) = out
+                && arg.role != Role::KitchenStateOut
+                && b.value.nested_deeper_than(MAX_NESTING)
+            {
+                return Err(SimError {
+                    message: format!(
+                        "{} would nest {} deeper than {MAX_NESTING} levels (objects within objects); \
+                         networks whose objects nest that deep are not simulated",
+                        sig.name, arg.name
                     ),
                     predicate: Some(p),
                 });

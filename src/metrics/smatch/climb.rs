@@ -21,14 +21,38 @@ pub(super) struct Mapping {
 /// reports as its k-th (it seeds `random` with 1000 + k), so the two can be compared run by run.
 pub(super) const PYTHON_SEED_BASE: u128 = 1000;
 
+/// The work a search may do, counted in gain-table cells scanned: each step of a climb scans
+/// the mapped test nodes against every gold node and against each other, so a climb over
+/// networks of n nodes costs about n³ cells. Counted, not timed, so that where a search stops
+/// is the same on every machine.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Work {
+    pub done: u64,
+    pub limit: u64,
+}
+
+impl Work {
+    pub fn new(limit: u64) -> Work {
+        Work { done: 0, limit }
+    }
+
+    /// Whether the search went past its limit (or past the recipe's time budget) and so
+    /// stopped before its end.
+    pub fn exhausted(&self) -> bool {
+        self.done > self.limit
+    }
+}
+
 /// One start, then `restarts` random starts, each climbed to a local optimum; the best wins.
 /// `smart` keeps the first climb for the next run when its start drew nothing from `random`
-/// (every run then climbs it the same way).
+/// (every run then climbs it the same way). Past `work`'s limit the climbing stops and the
+/// best mapping so far is returned.
 pub(super) fn hill_climb(
     p: &Problem,
     restarts: usize,
     seed: u64,
     smart: &mut Option<Mapping>,
+    work: &mut Work,
 ) -> Mapping {
     let mut best = Mapping {
         mapping: vec![-1; p.n1],
@@ -53,7 +77,14 @@ pub(super) fn hill_climb(
                     st.random_start(&mut rng);
                     true
                 };
-                st.climb();
+                st.climb(work);
+                if work.exhausted() {
+                    if st.score > best.score {
+                        best.score = st.score;
+                        best.mapping.copy_from_slice(&st.f);
+                    }
+                    break;
+                }
                 if !drew {
                     *smart = Some(Mapping {
                         mapping: st.f.clone(),
@@ -314,12 +345,12 @@ impl<'a> Climber<'a> {
     }
 
     /// Climb from a given mapping (exact mode's relaxed solutions) instead of smatch.py's starts.
-    pub fn climb_from(&mut self, mapping: &[i32]) {
+    pub fn climb_from(&mut self, mapping: &[i32], work: &mut Work) {
         self.clear();
         for (i, &x) in mapping.iter().enumerate() {
             self.set(i, x);
         }
-        self.climb();
+        self.climb(work);
     }
 
     /// Gain of exchanging the images of test nodes i and j.
@@ -383,9 +414,18 @@ impl<'a> Climber<'a> {
 
     /// Apply the best improving move (to a free candidate) or swap until none improves;
     /// moves are preferred on ties, earlier nodes before later ones, as in smatch's scan.
-    pub fn climb(&mut self) {
+    /// Stops early once `work` is past its limit or the recipe's time budget is spent.
+    pub fn climb(&mut self, work: &mut Work) {
         let p = self.p;
         loop {
+            let mapped = self.mapped.len().max(1) as u64;
+            work.done += mapped * (p.n2 as u64 + mapped);
+            if crate::budget::spent() {
+                work.done = work.done.max(work.limit.saturating_add(1));
+            }
+            if work.exhausted() {
+                return;
+            }
             self.free.clear();
             self.mapped.clear();
             for x in 0..p.n2 {
@@ -711,11 +751,12 @@ mod tests {
             seed in 0u64..4,
             restarts in 0usize..3,
         ) {
-            let fast = hill_climb(&Problem::new(&t, &g), restarts, seed, &mut None);
+            let mut work = Work::new(u64::MAX);
+            let fast = hill_climb(&Problem::new(&t, &g), restarts, seed, &mut None, &mut work);
             let (mapping, score) = Naive::new(&t, &g).hill_climb(restarts, seed);
             prop_assert_eq!(fast.score, score);
             prop_assert_eq!(fast.mapping, mapping);
-            let back = hill_climb(&Problem::new(&g, &t), restarts, seed, &mut None);
+            let back = hill_climb(&Problem::new(&g, &t), restarts, seed, &mut None, &mut work);
             let (mapping, score) = Naive::new(&g, &t).hill_climb(restarts, seed);
             prop_assert_eq!(back.score, score);
             prop_assert_eq!(back.mapping, mapping);

@@ -25,7 +25,7 @@
 //! Its tables are dense over test nodes × gold nodes, so it only runs where that product is
 //! at most [`MAX_PAIRS`]; beyond, the result is reported unproven.
 
-use super::climb::Climber;
+use super::climb::{Climber, Work};
 use super::problem::Problem;
 
 /// The most test × gold node pairs exact mode builds tables for (about 50 MB).
@@ -671,7 +671,7 @@ impl<'a> Search<'a> {
             if self.closed(bound) || !self.step(value, size) {
                 break;
             }
-            if self.work() > self.work_limit {
+            if self.over_work() {
                 self.aborted = true;
                 break;
             }
@@ -680,7 +680,9 @@ impl<'a> Search<'a> {
             // The relaxed solution is often a few moves from a better mapping.
             self.alternate();
             self.keep_mapping();
-            self.climber.climb_from(&self.mapping);
+            let mut work = Work::new(self.work_limit.saturating_sub(self.work()));
+            self.climber.climb_from(&self.mapping, &mut work);
+            self.cells += work.done;
             if self.climber.score > self.best {
                 self.best = self.climber.score;
                 self.best_f.copy_from_slice(&self.climber.f);
@@ -951,6 +953,11 @@ impl<'a> Search<'a> {
         self.cells + self.lap.scanned + self.meet.lap.scanned
     }
 
+    /// Past the work limit, or past the recipe's time budget (which then refuses the recipe).
+    fn over_work(&self) -> bool {
+        self.work() > self.work_limit || crate::budget::spent()
+    }
+
     /// No mapping below a node bounded by `bound` beats the best found.
     fn closed(&self, bound: f64) -> bool {
         bound < self.best as f64 + 1.0 - SLACK
@@ -1082,7 +1089,7 @@ impl<'a> Search<'a> {
         let shares = self.lambda.clone();
         let q = i * self.p.n2 + x;
         for fix in [true, false] {
-            if self.nodes >= self.budget || self.work() > self.work_limit {
+            if self.nodes >= self.budget || self.over_work() {
                 self.aborted = true;
             }
             if self.aborted {

@@ -18,6 +18,7 @@ mod problem;
 mod python;
 
 use crate::language::ast::{Arg, Predicate};
+use climb::Work;
 use problem::Problem;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -83,7 +84,18 @@ pub struct SmatchConfig {
     /// each an assignment problem: about 0.2–10 ms on a benchmark-sized pair). Work is capped
     /// with it, so that larger networks do not make a node slower without bound.
     pub exact_budget: u64,
+    /// Work (gain-table cells scanned, see `climb::Work`) the replayed runs of smatch.py's
+    /// search may do together before they stop: [`CLIMB_WORK`] unless set.
+    pub climb_work: u64,
 }
+
+/// The work the replayed searches may do by default, about 8 s (some 2.5e8 cells a second).
+/// The most the benchmark's pairs take is 7e7 (a 403- against a 375-triple gold network of
+/// another variant), a 500-action chain against a gold network 4.5e7; the cost grows with the
+/// cube of the networks' size, so a 400-action network against a 400-action gold network of
+/// its own would take over a minute. Past this bound the recipe is refused with a message,
+/// since the value the reference would print is not known.
+pub const CLIMB_WORK: u64 = 2_000_000_000;
 
 impl Default for SmatchConfig {
     fn default() -> Self {
@@ -93,6 +105,7 @@ impl Default for SmatchConfig {
             seed: 0,
             exact: false,
             exact_budget: 200,
+            climb_work: CLIMB_WORK,
         }
     }
 }
@@ -121,6 +134,16 @@ pub struct SmatchResult {
     pub bound: Option<usize>,
     /// Exact mode found a better mapping than hill-climbing.
     pub hill_climbing_fell_short: bool,
+    /// The replay of smatch.py's search ran to its end. When false it stopped at its work
+    /// bound ([`SmatchConfig::climb_work`]) or the recipe's time budget, and `reference_climb`
+    /// is where it had got: no run of the reference prints that value, so the evaluation
+    /// refuses the recipe unless exact mode reports its best alignment instead.
+    #[serde(default = "yes")]
+    pub climb_complete: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The most actions a network may have to be compared: the simulator's bound, so that one
@@ -266,12 +289,23 @@ pub fn compute_f(matched: usize, test: usize, gold: usize) -> (f64, f64, f64) {
 /// The run of smatch.py whose printed value most of `cfg.runs` replayed runs print (the
 /// earliest on ties): the value a user of the reference sees most often. Runs stop as soon as
 /// one value has more than half of them.
-fn reference_run(p: &Problem, test: usize, gold: usize, cfg: &SmatchConfig) -> climb::Mapping {
+fn reference_run(
+    p: &Problem,
+    test: usize,
+    gold: usize,
+    cfg: &SmatchConfig,
+    work: &mut Work,
+) -> climb::Mapping {
     let runs = cfg.runs.max(1);
     let mut done: Vec<(String, climb::Mapping)> = Vec::with_capacity(runs);
     let mut smart = None;
     for k in 0..runs {
-        let m = climb::hill_climb(p, cfg.restarts, cfg.seed.wrapping_add(k as u64), &mut smart);
+        let seed = cfg.seed.wrapping_add(k as u64);
+        let m = climb::hill_climb(p, cfg.restarts, seed, &mut smart, work);
+        if work.exhausted() {
+            // Not the value of any run of smatch.py; the caller says so.
+            return m;
+        }
         let printed = format_score(compute_f(m.score.max(0) as usize, test, gold).2);
         let same = done.iter().filter(|(v, _)| *v == printed).count() + 1;
         done.push((printed, m));
@@ -297,7 +331,8 @@ pub fn smatch(test: &[Predicate], gold: &[Predicate], cfg: &SmatchConfig) -> Sma
 /// Compare two triple sets (exposed so tests can feed the same triples to other tools).
 pub fn smatch_triples(test: &Triples, gold: &Triples, cfg: &SmatchConfig) -> SmatchResult {
     let problem = Problem::new(test, gold);
-    let hill = reference_run(&problem, test.len(), gold.len(), cfg);
+    let mut work = Work::new(cfg.climb_work);
+    let hill = reference_run(&problem, test.len(), gold.len(), cfg, &mut work);
     let exact = cfg.exact.then(|| {
         let (aligned, score) = if problem.n1.saturating_mul(problem.n2) <= EXACT_MAX_PAIRS {
             canonical::aligned_mapping(&problem, test, gold)
@@ -325,6 +360,7 @@ pub fn smatch_triples(test: &Triples, gold: &Triples, cfg: &SmatchConfig) -> Sma
         proven: exact.is_some_and(|e| e.proven()),
         bound: exact.map(|e| e.bound.max(0) as usize),
         hill_climbing_fell_short: matched as i64 > hill.score,
+        climb_complete: !work.exhausted(),
     }
 }
 
