@@ -29,6 +29,11 @@ use std::time::{Duration, Instant};
 
 /// An input slower than this is a reproducer (the bound).
 const TIME_BUDGET: Duration = Duration::from_secs(20);
+/// The time budget of each recipe (`--timeout-per-recipe`): an input has at most a few
+/// recipes (spliced headers), so all of them refused at this budget stay under the input's.
+const RECIPE_BUDGET: Duration = Duration::from_secs(1);
+/// One mutation in this many is a structure mutation (see [`Corpus::mutate`]).
+const STRUCTURE_ONE_IN: usize = 400;
 /// An input that raises the process's peak resident memory above this is a reproducer.
 const MEMORY_BUDGET_KB: u64 = 2 * 1024 * 1024;
 
@@ -136,6 +141,17 @@ impl Corpus {
             lines.push("(get-kitchen ?kitchen)".into());
         }
         let at = rng.below(lines.len());
+        // The structure mutations make inputs that run up to the recipe budget: one mutation
+        // in STRUCTURE_ONE_IN, so that they are a few thousand of a million inputs.
+        if rng.below(STRUCTURE_ONE_IN) == 0 {
+            match rng.below(4) {
+                0 => chain(lines, at, rng),
+                1 => repeat_constant(&mut lines[at], rng),
+                2 => deep_mixture(lines, rng),
+                _ => independent_actions(lines, at, rng),
+            }
+            return;
+        }
         match rng.below(8) {
             0 => lines.insert(at, lines[at].clone()),
             1 => {
@@ -171,6 +187,105 @@ impl Corpus {
             }
         }
     }
+}
+
+/// The variables of a line, in order.
+fn variables(line: &str) -> Vec<String> {
+    token_spans(line)
+        .into_iter()
+        .map(|(s, e)| &line[s..e])
+        .filter(|t| t.starts_with('?') && t.len() > 1)
+        .map(str::to_string)
+        .collect()
+}
+
+/// Up to `most` actions of `primitive` inserted at `at`, each taking the previous one's first
+/// two outputs (a container and a kitchen state, as mixing primitives have them) and all
+/// sharing one tool variable: the chains that once overflowed the stack and took cubic time.
+fn chain_of(
+    lines: &mut Vec<String>,
+    at: usize,
+    mut container: String,
+    mut kitchen: String,
+    tool: &str,
+    most: usize,
+    rng: &mut SplitMix64,
+) {
+    const MIXERS: [&str; 4] = ["mix", "beat", "mingle", "shake"];
+    let primitive = MIXERS[rng.below(MIXERS.len())];
+    let length = 1 + rng.below(most);
+    let chain = (0..length).map(|i| {
+        let line =
+            format!("({primitive} ?fz-chain-{i} ?fz-chain-ks-{i} {kitchen} {container} {tool})");
+        container = format!("?fz-chain-{i}");
+        kitchen = format!("?fz-chain-ks-{i}");
+        line
+    });
+    let chain: Vec<String> = chain.collect();
+    lines.splice(at..at, chain);
+}
+
+/// A chain over variables drawn from the network (often of the wrong types: then the chain's
+/// actions never run, and the search has them to try).
+fn chain(lines: &mut Vec<String>, at: usize, rng: &mut SplitMix64) {
+    let all: Vec<String> = lines.iter().flat_map(|l| variables(l)).collect();
+    let mut pick = || rng.pick(&all).cloned().unwrap_or_else(|| "?x".into());
+    let (container, kitchen, tool) = (pick(), pick(), pick());
+    chain_of(lines, at, container, kitchen, &tool, 1_500, rng);
+}
+
+/// A chain of mixing actions after the network's last action, on its output container and
+/// kitchen state: each mixture holds the one before, nested as deep as the chain is long.
+fn deep_mixture(lines: &mut Vec<String>, rng: &mut SplitMix64) {
+    let Some(last) = lines.iter().rev().find(|l| variables(l).len() >= 2) else {
+        return;
+    };
+    let vars = variables(last);
+    let at = lines.len();
+    chain_of(
+        lines,
+        at,
+        vars[0].clone(),
+        vars[1].clone(),
+        "?fz-tool",
+        1_500,
+        rng,
+    );
+}
+
+/// A constant of a line repeated up to 20,000 times after it.
+fn repeat_constant(line: &mut String, rng: &mut SplitMix64) {
+    let constants: Vec<String> = token_spans(line)
+        .into_iter()
+        .map(|(s, e)| line[s..e].to_string())
+        .filter(|t| !t.starts_with('?') && !t.starts_with('#'))
+        .collect();
+    let Some(constant) = rng.pick(&constants).cloned() else {
+        return;
+    };
+    let times = 1 + rng.below(20_000);
+    let at = line.rfind(')').unwrap_or(line.len());
+    line.insert_str(at, &format!(" {constant}").repeat(times));
+}
+
+/// Up to 24 copies of a line with fresh outputs (so that none needs another: every ordering
+/// of them is a path of the search) and one action that can never run, so that no ordering
+/// completes the network: 2^N sets of executed actions to search.
+fn independent_actions(lines: &mut Vec<String>, at: usize, rng: &mut SplitMix64) {
+    let line = lines[at].clone();
+    let vars = variables(&line);
+    if vars.len() < 2 {
+        return;
+    }
+    let copies = 1 + rng.below(24);
+    let mut inserted: Vec<String> = (0..copies)
+        .map(|i| {
+            line.replacen(&vars[0], &format!("?fz-copy-{i}"), 1)
+                .replacen(&vars[1], &format!("?fz-copy-ks-{i}"), 1)
+        })
+        .collect();
+    inserted.push(line.replacen(&vars[vars.len() - 1], "?fz-never-bound", 1));
+    lines.splice(at + 1..at + 1, inserted);
 }
 
 /// Where each token of a line starts and ends (parentheses are their own tokens).
@@ -247,7 +362,7 @@ fn fuzz(
     };
     let root = root.clone();
     let mut evaluator = Evaluator::new(profile, source).map_err(|e| e.to_string())?;
-    evaluator.model.time_budget = TIME_BUDGET;
+    evaluator.model.time_budget = RECIPE_BUDGET;
     // One replay of smatch.py's search instead of three: the same code runs, at a third of
     // the cost, which buys three times the inputs.
     evaluator.smatch.runs = 1;
@@ -265,6 +380,7 @@ fn fuzz(
     let current = dir.join("current.solution");
     let mut rng = SplitMix64::new(seed);
     let (mut panics, mut slow, mut heavy, mut refused) = (0u64, 0u64, 0u64, 0u64);
+    let mut over_recipe_budget = 0u64;
     let (mut max_time, mut max_cpu, mut max_peak) = (Duration::ZERO, Duration::ZERO, 0u64);
     let started = Instant::now();
     eprintln!("seed {seed}; Smatch on every {smatch_every}. input, the other metrics on all");
@@ -295,7 +411,12 @@ fn fuzz(
         max_peak = max_peak.max(peak);
         match outcome {
             Ok(Ok(_)) => {}
-            Ok(Err(_)) => refused += 1,
+            Ok(Err(refusal)) => {
+                refused += 1;
+                if refusal.message.contains("--timeout-per-recipe") {
+                    over_recipe_budget += 1;
+                }
+            }
             Err(payload) => {
                 panics += 1;
                 let message = payload
@@ -321,9 +442,10 @@ fn fuzz(
         }
         if (n + 1) % 1_000 == 0 || n + 1 == executions {
             eprintln!(
-                "{} executions in {:.0} s: {refused} refused, {panics} panics, {slow} over {} s, {heavy} over {} MB; slowest {:.3} s ({:.3} s of CPU at most), highest peak {} MB",
+                "{} executions in {:.0} s: {refused} refused ({over_recipe_budget} at the recipe budget of {} s), {panics} panics, {slow} over {} s, {heavy} over {} MB; slowest {:.3} s ({:.3} s of CPU at most), highest peak {} MB",
                 n + 1,
                 started.elapsed().as_secs_f64(),
+                RECIPE_BUDGET.as_secs(),
                 TIME_BUDGET.as_secs(),
                 MEMORY_BUDGET_KB / 1024,
                 max_time.as_secs_f64(),

@@ -12,6 +12,7 @@ use crate::network::Network;
 use crate::number::Number;
 use crate::profile::Profile;
 use num_rational::Rational64;
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 /// What validation needs to know about the ontology's classes (names are lower case).
@@ -37,6 +38,9 @@ pub struct Validator<'a> {
     other: Catalogue,
     classes: Option<&'a dyn ClassLookup>,
     known_recipes: Option<&'a [&'a str]>,
+    /// The did-you-mean hint of each unknown class name met so far: a file may repeat one
+    /// unknown word thousands of times, and each suggestion measures it against the ontology.
+    class_hints: RefCell<HashMap<String, Option<String>>>,
 }
 
 impl<'a> Validator<'a> {
@@ -51,6 +55,7 @@ impl<'a> Validator<'a> {
             other: Catalogue::builtin(other),
             classes: None,
             known_recipes: None,
+            class_hints: RefCell::default(),
         }
     }
 
@@ -284,10 +289,19 @@ impl<'a> Validator<'a> {
                         span,
                         format!("`{s}` is not a class of the ontology"),
                     );
-                    let names = classes.class_names();
-                    let close = closest(s, names.iter().copied(), 3);
-                    if !close.is_empty() {
-                        d = d.with_hint(format!("did you mean {}?", quoted_list(&close)));
+                    let hint = self
+                        .class_hints
+                        .borrow_mut()
+                        .entry(s.clone())
+                        .or_insert_with(|| {
+                            let names = classes.class_names();
+                            let close = closest(s, names.iter().copied(), 3);
+                            (!close.is_empty())
+                                .then(|| format!("did you mean {}?", quoted_list(&close)))
+                        })
+                        .clone();
+                    if let Some(hint) = hint {
+                        d = d.with_hint(hint);
                     }
                     out.push(d);
                     continue;
