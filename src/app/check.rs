@@ -2,7 +2,7 @@
 
 use crate::app::outcome::{AppError, Exit, InputError, Outcome};
 use crate::benchmark;
-use crate::language::diagnostic::{Diagnostic, line_col, render_all};
+use crate::language::diagnostic::{Diagnostic, LineIndex, render_all};
 use crate::language::parse::parse;
 use crate::language::validate::{ClassLookup, Validator};
 use crate::network::Network;
@@ -308,18 +308,18 @@ pub struct LocatedDiagnostic {
 }
 
 pub fn located(text: &str, diagnostics: &[Diagnostic]) -> Vec<LocatedDiagnostic> {
+    let starts: Vec<usize> = diagnostics.iter().map(|d| d.span.start).collect();
+    let places = LineIndex::new(text).line_cols(&starts);
     diagnostics
         .iter()
-        .map(|d| {
-            let (line, column) = line_col(text, d.span.start);
-            LocatedDiagnostic {
-                severity: if d.is_error() { "error" } else { "warning" },
-                code: d.kind.code(),
-                line,
-                column,
-                message: d.message.clone(),
-                hint: d.hint.clone(),
-            }
+        .zip(places)
+        .map(|(d, (line, column))| LocatedDiagnostic {
+            severity: if d.is_error() { "error" } else { "warning" },
+            code: d.kind.code(),
+            line,
+            column,
+            message: d.message.clone(),
+            hint: d.hint.clone(),
         })
         .collect()
 }

@@ -307,13 +307,56 @@ fn clamp(span: Span, text: &str) -> std::ops::Range<usize> {
 
 /// 1-based line and 1-based character column of a byte offset (lines end at LF only).
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = clamp(Span::new(offset, offset), text).start;
-    let before = &text.as_bytes()[..offset];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let col = text[line_start..offset].chars().count() + 1;
-    (line, col)
+    LineIndex::new(text).line_col(offset)
+}
+
+/// The starts of a text's lines, to locate many offsets without rescanning the text for each
+/// (a network of 20,000 actions, or 80,000 diagnostics on one line).
+pub struct LineIndex<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+}
+
+impl<'t> LineIndex<'t> {
+    pub fn new(text: &'t str) -> LineIndex<'t> {
+        let starts = std::iter::once(0)
+            .chain(
+                text.bytes()
+                    .enumerate()
+                    .filter(|(_, b)| *b == b'\n')
+                    .map(|(i, _)| i + 1),
+            )
+            .collect();
+        LineIndex { text, starts }
+    }
+
+    /// 1-based line and character column of a byte offset (clamped into the text).
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = clamp(Span::new(offset, offset), self.text).start;
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        (line, self.text[start..offset].chars().count() + 1)
+    }
+
+    /// [`LineIndex::line_col`] of many offsets, in their order: columns are counted on from
+    /// the previous offset of the same line, so the cost is the text's length however many
+    /// offsets share a line.
+    pub fn line_cols(&self, offsets: &[usize]) -> Vec<(usize, usize)> {
+        let mut order: Vec<usize> = (0..offsets.len()).collect();
+        order.sort_by_key(|&i| offsets[i]);
+        let mut out = vec![(0, 0); offsets.len()];
+        // The last offset located, and its line and column.
+        let mut last: Option<(usize, usize, usize)> = None;
+        for i in order {
+            let offset = clamp(Span::new(offsets[i], offsets[i]), self.text).start;
+            let line = self.starts.partition_point(|&s| s <= offset);
+            let col = match last {
+                Some((at, l, c)) if l == line => c + self.text[at..offset].chars().count(),
+                _ => self.text[self.starts[line - 1]..offset].chars().count() + 1,
+            };
+            out[i] = (line, col);
+            last = Some((offset, line, col));
+        }
+        out
+    }
 }

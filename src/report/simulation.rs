@@ -6,7 +6,7 @@ use super::dish_tree::{self, DishNode};
 use super::model::number;
 use crate::catalogue::Role;
 use crate::language::ast::Recipe;
-use crate::language::diagnostic::line_col;
+use crate::language::diagnostic::LineIndex;
 use crate::simulation::{Execution, Model};
 use serde::Serialize;
 use std::fmt::Write;
@@ -84,9 +84,10 @@ impl SimulationReport {
         kitchen: &str,
         dish: Option<(usize, &str, Option<f32>)>,
     ) -> SimulationReport {
+        let lines = LineIndex::new(text);
         let action = |p: usize| {
             let pred = &recipe.predicates[p];
-            let (line, column) = line_col(text, pred.span.start);
+            let (line, column) = lines.line_col(pred.span.start);
             ActionRef {
                 action: p + 1,
                 line,

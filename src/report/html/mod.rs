@@ -599,6 +599,7 @@ fn diagram(
     for &l in &layer {
         per_layer[l] += 1;
     }
+    let lines = crate::language::diagnostic::LineIndex::new(text);
     let nodes = recipe
         .predicates
         .iter()
@@ -612,7 +613,7 @@ fn diagram(
                 .collect();
             DiagramNode {
                 action: i + 1,
-                line: crate::language::diagnostic::line_col(text, p.span.start).0,
+                line: lines.line_col(p.span.start).0,
                 primitive: p.name.clone(),
                 constants: constants.join(" "),
                 text: p.to_string(),

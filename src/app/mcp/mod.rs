@@ -8,6 +8,7 @@ use super::data::{self, DataRequest};
 use super::evaluate::score_text;
 use super::outcome::{AppError, Exit, Outcome};
 use super::simulate::{SimulateFailure, simulate_text};
+use crate::budget::Budget;
 use crate::evaluate::Evaluator;
 use crate::profile::Profile;
 use crate::report::dish_tree;
@@ -21,23 +22,37 @@ use rmcp::model::{
     ResourceContents, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
-use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, schemars, tool, tool_handler};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
+use transport::LineTransport;
+
+mod transport;
 
 /// The largest network text a tool takes: gold networks are a few kilobytes, so a megabyte is
 /// far beyond any real network and keeps one call's work small.
 pub const MAX_NETWORK_BYTES: usize = 1 << 20;
 
-/// The longest JSON-RPC message read: larger than any accepted argument with room to spare, so
-/// that an oversized argument still arrives and gets a clear error instead of being dropped.
-const MAX_MESSAGE_BYTES: usize = 128 << 20;
+/// The longest JSON-RPC message read: larger than any accepted argument with room to spare
+/// (a network's text escaped in JSON), so that an oversized network still arrives and gets a
+/// clear refusal; a longer line gets a JSON-RPC error.
+const MAX_MESSAGE_BYTES: usize = 16 << 20;
 
-/// The longest a tool call may take before it is answered with an error.
+/// The longest a tool call may take: past it the call is answered with an error and its work
+/// stops (the work runs within a [`Budget`] that the answer cancels).
 const CALL_SECONDS: u64 = 60;
+
+/// The most entries a list in an answer holds (diagnostics, steps, actions that never ran):
+/// the rest is counted in a `<list>_omitted` field beside it, so that an answer stays short
+/// for an agent's context whatever the network.
+const MAX_LIST_ITEMS: usize = 100;
+
+/// The longest text in an answer (an action's text, a message): longer ones are cut, marked
+/// with an ellipsis.
+const MAX_TEXT_CHARS: usize = 1_000;
 
 const RECIPE_URI: &str = "cookingbot://recipe/";
 
@@ -108,9 +123,11 @@ impl KitchenServer {
         }
     }
 
-    /// Run a call's work off the protocol's thread; past [`CALL_SECONDS`] the call is answered
-    /// with an error (the simulation has no cancellation, so the work finishes unseen).
-    /// A network larger than [`MAX_NETWORK_BYTES`] is refused before any work starts.
+    /// Run a call's work off the protocol's thread, within a [`Budget`] of [`CALL_SECONDS`]
+    /// that also stops it when the call is answered without it (past the deadline, or when
+    /// the client cancels and the call's future is dropped). A network larger than
+    /// [`MAX_NETWORK_BYTES`] is refused before any work starts; the answer is shortened
+    /// ([`shorten`]).
     async fn timed<A: NetworkText + Send + 'static>(
         &self,
         args: A,
@@ -120,12 +137,29 @@ impl KitchenServer {
             return refusal;
         }
         let server = self.clone();
-        let running = tokio::task::spawn_blocking(move || work(&server, &args));
+        let stop = Arc::new(AtomicBool::new(false));
+        let _stop_on_drop = StopOnDrop(stop.clone());
+        let budget = Budget::new(Duration::from_secs(CALL_SECONDS)).cancelled_by(stop);
+        let running = tokio::task::spawn_blocking(move || {
+            let result = budget.run(|| work(&server, &args));
+            // The text content repeats the structured answer, so both are made again.
+            match result.structured_content {
+                Some(mut answer) => {
+                    shorten(&mut answer);
+                    if result.is_error == Some(true) {
+                        refuse(answer)
+                    } else {
+                        CallToolResult::structured(answer)
+                    }
+                }
+                None => result,
+            }
+        });
         match tokio::time::timeout(Duration::from_secs(CALL_SECONDS), running).await {
             Ok(Ok(result)) => result,
             Ok(Err(e)) => refuse(json!({ "error": format!("the call failed: {e}") })),
             Err(_) => refuse(json!({
-                "error": format!("the call took over {CALL_SECONDS} s; a smaller network answers sooner"),
+                "error": format!("the call took over {CALL_SECONDS} s and was stopped; a smaller network answers sooner"),
             })),
         }
     }
@@ -258,6 +292,50 @@ impl KitchenServer {
     }
 }
 
+/// Sets a call's stop flag when the call ends, however it ends: its work, if still running,
+/// stops at its next look at the budget.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Keep an answer short: lists past [`MAX_LIST_ITEMS`] cut (with `<key>_omitted` counting
+/// the rest) and texts past [`MAX_TEXT_CHARS`] cut, at every depth, walked with an explicit
+/// stack (a dish tree nests as deep as the simulation allows).
+fn shorten(value: &mut Value) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                let mut omitted = Vec::new();
+                for (key, field) in map.iter_mut() {
+                    if let Value::Array(items) = field
+                        && items.len() > MAX_LIST_ITEMS
+                    {
+                        omitted.push((format!("{key}_omitted"), items.len() - MAX_LIST_ITEMS));
+                        items.truncate(MAX_LIST_ITEMS);
+                    }
+                }
+                for (key, n) in omitted {
+                    map.insert(key, json!(n));
+                }
+                stack.extend(map.values_mut());
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            Value::String(text) => {
+                if let Some((cut, _)) = text.char_indices().nth(MAX_TEXT_CHARS) {
+                    text.truncate(cut);
+                    text.push('…');
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The benchmark could not be located or loaded: resources are unavailable.
 fn unavailable(reason: String) -> ErrorData {
     ErrorData::internal_error(reason, None)
@@ -336,8 +414,8 @@ pub fn run(profile: Profile, offline: bool) -> Outcome {
         .build()
         .map_err(|e| AppError::Failed(format!("cannot start the tool server: {e}")))?;
     let served = runtime.block_on(async {
-        let transport = AsyncRwTransport::new_server(tokio::io::stdin(), tokio::io::stdout())
-            .with_max_line_length(MAX_MESSAGE_BYTES);
+        let transport =
+            LineTransport::new(tokio::io::stdin(), tokio::io::stdout(), MAX_MESSAGE_BYTES);
         let service = KitchenServer::new(profile, offline)
             .serve(transport)
             .await
