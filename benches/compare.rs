@@ -33,6 +33,7 @@ fn options(systems: usize) -> CompareOptions {
         output: PathBuf::from(STDOUT),
         format: CompareFormat::Text,
         bootstrap: 1000,
+        trials: compare::RANDOMIZATION_TRIALS,
         seed: 12345,
         dump_resamples: None,
     }

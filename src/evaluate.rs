@@ -21,6 +21,9 @@ pub struct Refusal {
     pub message: String,
     /// Located diagnostics, when the problem is in the text.
     pub diagnostics: Vec<Diagnostic>,
+    /// The recipe ids the refused text names, in file order, when it was refused whole before
+    /// scoring (empty for one recipe refused while scored: its file knows the ids).
+    pub recipes: Vec<String>,
 }
 
 impl Refusal {
@@ -28,6 +31,7 @@ impl Refusal {
         Refusal {
             message: message.into(),
             diagnostics: Vec::new(),
+            recipes: Vec::new(),
         }
     }
 
@@ -126,6 +130,7 @@ impl Evaluator {
             return Err(Refusal {
                 message,
                 diagnostics: errors,
+                recipes: parsed.file.recipes.iter().map(|r| r.id.clone()).collect(),
             });
         }
         let mut recipes = parsed.file.recipes;

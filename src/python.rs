@@ -263,13 +263,14 @@ fn benchmark_recipes(py: Python<'_>, reference: &str, path: Option<PathBuf>) -> 
 /// `compare`'s JSON for a baseline and systems (paths of `.solution` files or folders), scored
 /// and tested exactly as the command does.
 #[pyfunction]
-#[pyo3(signature = (systems, metrics, bootstrap, seed, reference, benchmark=None, kitchen=None))]
+#[pyo3(signature = (systems, metrics, bootstrap, trials, seed, reference, benchmark=None, kitchen=None))]
 #[allow(clippy::too_many_arguments)]
 fn compare_systems(
     py: Python<'_>,
     systems: Vec<PathBuf>,
     metrics: Option<Vec<String>>,
     bootstrap: usize,
+    trials: usize,
     seed: u64,
     reference: &str,
     benchmark: Option<PathBuf>,
@@ -285,6 +286,7 @@ fn compare_systems(
         output: PathBuf::from(evaluate::STDOUT),
         format: CompareFormat::Json,
         bootstrap,
+        trials,
         seed,
         dump_resamples: None,
     };

@@ -164,6 +164,7 @@ def compare(
     *systems: "os.PathLike[str] | str",
     metrics: Optional[Sequence[str]] = None,
     bootstrap: int = 1000,
+    trials: int = 10000,
     seed: int = 12345,
     reference: str = "2024",
     benchmark: PathArg = None,
@@ -171,15 +172,18 @@ def compare(
 ) -> dict[str, Any]:
     """Is a system better? Each argument is one system, a `.solution` file or a folder of them,
     scored exactly as `evaluate` scores it; the result is what `compare --format json` writes:
-    per metric, each system's corpus mean (NIL as 0) with its bootstrap interval and coverage,
-    against the baseline the paired-bootstrap interval and p-value, the approximate-
-    randomization p-value and wins/ties/losses, and the leaderboard. Deterministic for a seed
+    per metric, each system's corpus mean with its bootstrap interval and coverage (a recipe
+    the system lacks scores 0; a recipe solved several times scores the mean of its solutions,
+    a refused or NIL one as 0), against the baseline the paired-bootstrap interval and p-value,
+    the paired randomization p-value (exact when at most 20 recipes differ, else `trials`
+    sampled assignments) and wins/ties/losses, and the leaderboard. Deterministic for a seed
     (`metrics` default: goal-condition success and the dish approximation score)."""
     return json.loads(
         _native.compare_systems(
             [os.fspath(baseline), *(os.fspath(s) for s in systems)],
             None if metrics is None else list(metrics),
             bootstrap,
+            trials,
             seed,
             reference,
             _path(benchmark),

@@ -123,6 +123,7 @@ fn refusal_report(input: &Input, refusal: &Refusal) -> RefusalReport {
     RefusalReport {
         message: refusal.message.clone(),
         rendered: refusal.render(&input.name, text),
+        recipes: refusal.recipes.clone(),
     }
 }
 
@@ -249,6 +250,7 @@ fn prepare(run: &Run<'_>, input: &Input) -> Result<Vec<Recipe>, RefusalReport> {
         Err(message) => Err(RefusalReport {
             message: message.clone(),
             rendered: format!("error: {message}\n"),
+            recipes: Vec::new(),
         }),
     }
 }
@@ -261,7 +263,12 @@ fn score_unit(run: &Run<'_>, p: &Prepared<'_>, unit: usize) -> UnitOutcome {
             .evaluate(run.evaluator, &recipes[unit], run.metrics)
         {
             Ok(result) => UnitOutcome::Scored(Box::new(Row::new(&result, run.metrics))),
-            Err(refusal) => UnitOutcome::Refused(refusal_report(p.input, &refusal)),
+            // One recipe refused refuses the file: all its recipes score 0. Prepared recipes
+            // are in the reference's order, the reverse of the file.
+            Err(refusal) => UnitOutcome::Refused(RefusalReport {
+                recipes: recipes.iter().rev().map(|r| r.id.clone()).collect(),
+                ..refusal_report(p.input, &refusal)
+            }),
         },
     }
 }

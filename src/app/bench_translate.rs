@@ -247,7 +247,8 @@ fn summary(rows: &[Row], samples: usize) -> (Vec<Mean>, f64) {
         .iter()
         .map(|r| RecipeReport::new(&r.result, &metrics))
         .collect();
-    let means = means(&reports.iter().collect::<Vec<_>>(), &metrics, None);
+    // Every benchmark recipe is a row: a refused sample is its row without values.
+    let means = means(&reports.iter().collect::<Vec<_>>(), 0, &metrics, None);
     let pass: Vec<Option<f64>> = rows
         .iter()
         .map(|r| Some(pass_at_k(samples, r.passed, samples)))

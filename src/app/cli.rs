@@ -132,7 +132,7 @@ struct CiArgs {
     /// json, and the HTML report), drawn as `compare` draws its intervals.
     #[arg(long)]
     ci: bool,
-    /// Bootstrap resamples for --ci.
+    /// Bootstrap resamples for --ci (1 to 1,000,000; warned under 1,000).
     #[arg(long, default_value_t = 1000, requires = "ci")]
     bootstrap: usize,
     /// Seed of the --ci resamples; the same seed gives the same intervals.
@@ -316,7 +316,7 @@ enum Command {
     /// of them) as `evaluate` scores an --input; per metric print the corpus mean (a recipe
     /// without execution scores 0) with its 95 % bootstrap interval and coverage, and against
     /// the baseline the difference with its paired-bootstrap interval, the paired bootstrap
-    /// and approximate-randomization p-values and the per-recipe wins/ties/losses.
+    /// and randomization p-values and the per-recipe wins/ties/losses.
     #[command(
         after_help = "Examples:\n  cookingbot-evaluator compare baseline/ system-a/ system-b/\n  cookingbot-evaluator compare baseline/ system-a/ --format html -o leaderboard.html\n  cookingbot-evaluator compare baseline/ system-a/ --metrics smatch-score,dish-approximation-score --seed 7"
     )]
@@ -329,9 +329,13 @@ enum Command {
         output: PathBuf,
         #[arg(long, value_enum, default_value = "text")]
         format: CompareFormatArg,
-        /// Bootstrap resamples of the recipes.
+        /// Bootstrap resamples of the recipes (1 to 1,000,000; warned under 1,000).
         #[arg(long, default_value_t = 1000)]
         bootstrap: usize,
+        /// Randomization trials when more than 20 recipes differ (fewer are enumerated
+        /// exactly; 1 to 1,000,000, warned under 1,000).
+        #[arg(long, default_value_t = compare::RANDOMIZATION_TRIALS)]
+        trials: usize,
         /// Seed of the resamples and randomization trials; the same seed gives the same output.
         #[arg(long, default_value_t = 12345)]
         seed: u64,
@@ -833,6 +837,7 @@ impl Command {
                 output,
                 format,
                 bootstrap,
+                trials,
                 seed,
                 metrics,
                 dump_resamples,
@@ -848,6 +853,7 @@ impl Command {
                     output,
                     format: format.into(),
                     bootstrap,
+                    trials,
                     seed,
                     dump_resamples,
                 };

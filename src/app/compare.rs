@@ -1,7 +1,7 @@
 //! `compare BASELINE SYSTEM...`: each system scored exactly as `evaluate` scores an `--input`
 //! (the same batch path), then per metric the corpus mean under the NIL policy with its
 //! bootstrap interval and coverage, and for every system against the baseline the paired
-//! bootstrap and approximate-randomization tests and the per-recipe wins, ties and losses.
+//! bootstrap and randomization tests and the per-recipe wins, ties and losses.
 
 use crate::app::batch::{self, Memo, Run};
 use crate::app::evaluate::{self, EvaluateOptions};
@@ -11,17 +11,19 @@ use crate::metrics::corpus::{
     CorpusMean, WinsTiesLosses, corpus_mean, nil_as_zero, wins_ties_losses,
 };
 use crate::metrics::significance::{
-    Interval, PairedBootstrap, Resamples, bootstrap_interval, paired_bootstrap,
-    paired_randomization_p,
+    Interval, MAX_EXACT_DIFFERING, PairedBootstrap, Randomization, Resamples, bootstrap_interval,
+    check_draws, paired_bootstrap, paired_randomization,
 };
-use crate::report::batch::{Row, Shard, UnitOutcome};
+use crate::report::batch::{Shard, assemble};
 use crate::report::leaderboard::{Board, Entry, LEVEL, Leaderboard};
+use crate::report::model::RecipeReport;
 use crate::report::{self, Metric, MetricSet};
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Approximate-randomization trials: sacrebleu's default.
+/// Randomization trials when more than [`MAX_EXACT_DIFFERING`] recipes differ: sacrebleu's
+/// default.
 pub const RANDOMIZATION_TRIALS: usize = 10_000;
 
 /// What `compare` writes.
@@ -37,7 +39,10 @@ pub enum CompareFormat {
 }
 
 /// The test that decides whether a system is told apart from the best on the leaderboard.
-const TEST_AGAINST_BEST: &str = "paired approximate-randomization test";
+const TEST_AGAINST_BEST: &str = "paired randomization test";
+
+/// What every output says of refused, NIL and missing solutions.
+const NIL_POLICY: &str = "a recipe a system lacks scores 0; a recipe solved several times scores the mean of its solutions, a refused or NIL one scoring 0";
 
 pub struct CompareOptions {
     /// The baseline first, then the systems; each a `.solution` file or a directory of them.
@@ -48,6 +53,8 @@ pub struct CompareOptions {
     pub format: CompareFormat,
     /// Bootstrap resamples.
     pub bootstrap: usize,
+    /// Randomization trials when more than [`MAX_EXACT_DIFFERING`] recipes differ.
+    pub trials: usize,
     pub seed: u64,
     /// Also write the resample indices and the per-recipe scores they index, so that another
     /// implementation can recompute the bootstrap statistics (`--dump-resamples`).
@@ -65,7 +72,7 @@ struct SystemStats {
 
 struct Paired {
     bootstrap: PairedBootstrap,
-    randomization_p: f64,
+    randomization: Randomization,
     outcome: WinsTiesLosses,
 }
 
@@ -73,8 +80,15 @@ struct MetricComparison {
     metric: Metric,
     systems: Vec<SystemStats>,
     /// Indices into `systems` by corpus mean, best first (input order among equal means),
-    /// each with the p-value of the test against the best (`None` for the best).
-    ranking: Vec<(usize, Option<f64>)>,
+    /// each with the test against the best (`None` for the best).
+    ranking: Vec<(usize, Option<Randomization>)>,
+}
+
+/// One system's scores: per metric, per benchmark recipe (`None` for NIL), and per benchmark
+/// recipe whether the system has a solution for it (a refused one included).
+struct SystemScores {
+    scores: Vec<Vec<Option<f64>>>,
+    solved: Vec<bool>,
 }
 
 /// The metrics compared when none are named: goal-condition success and the dish score
@@ -92,29 +106,46 @@ pub fn run(opts: &CompareOptions, out: &mut dyn Write, err: &mut dyn Write) -> O
     Ok(Exit::Success)
 }
 
-fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricComparison>, String> {
+/// Refuse what cannot be compared, before any work; warn about too few draws.
+fn check_options(opts: &CompareOptions, err: &mut dyn Write) -> Result<(), String> {
     if opts.systems.len() < 2 {
         return Err("compare needs a baseline and at least one system".into());
     }
-    if opts.evaluation.metrics.contains(Metric::ExecutionTime) {
+    let metrics = &opts.evaluation.metrics;
+    if metrics.none || metrics.iter().next().is_none() {
+        return Err(
+            "--metrics none leaves nothing to compare: name smatch-score, goal-condition-success or dish-approximation-score (default: the last two)"
+                .into(),
+        );
+    }
+    if metrics.contains(Metric::ExecutionTime) {
         return Err(
             "execution-time cannot be compared: a recipe without an execution has no time, and scoring it 0 would reward it"
                 .into(),
         );
     }
-    if opts.bootstrap == 0 {
-        return Err("--bootstrap needs at least one resample".into());
+    for (flag, count) in [("--bootstrap", opts.bootstrap), ("--trials", opts.trials)] {
+        if let Some(warning) = check_draws(flag, count)? {
+            let _ = writeln!(err, "warning: {warning}");
+        }
     }
+    Ok(())
+}
+
+fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricComparison>, String> {
+    check_options(opts, err)?;
     let (evaluator, kitchen) =
         evaluate::load(&opts.evaluation, || true, err).map_err(|e| e.to_string())?;
     let recipes = evaluator.benchmark.ids().len();
     // Shared by every system: a network two systems hold is scored once.
     let memo = Memo::default();
-    let scored: Vec<Vec<Vec<Option<f64>>>> = opts
+    let systems: Vec<SystemScores> = opts
         .systems
         .iter()
         .map(|system| system_scores(&evaluator, opts, &kitchen, &memo, system, err))
         .collect::<Result<_, _>>()?;
+    warn_of_different_coverage(opts, &systems, recipes, err);
+    let scored: Vec<Vec<Vec<Option<f64>>>> = systems.into_iter().map(|s| s.scores).collect();
     let resamples = Resamples::draw(recipes, opts.bootstrap, opts.seed);
     if let Some(path) = &opts.dump_resamples {
         dump(path, opts, &resamples, &scored)?;
@@ -139,10 +170,10 @@ fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricCompa
                         interval: bootstrap_interval(&values, &resamples),
                         paired: (k > 0).then(|| Paired {
                             bootstrap: paired_bootstrap(&values, &baseline, &resamples),
-                            randomization_p: paired_randomization_p(
+                            randomization: paired_randomization(
                                 &values,
                                 &baseline,
-                                RANDOMIZATION_TRIALS,
+                                opts.trials,
                                 opts.seed,
                             ),
                             outcome: wins_ties_losses(&values, &baseline),
@@ -153,7 +184,7 @@ fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricCompa
             let values: Vec<Vec<f64>> = scored.iter().map(|s| nil_as_zero(&s[m])).collect();
             MetricComparison {
                 metric,
-                ranking: ranking(&systems, &values, opts.seed),
+                ranking: ranking(&systems, &values, opts),
                 systems,
             }
         })
@@ -161,21 +192,51 @@ fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricCompa
     Ok(comparisons)
 }
 
-/// The systems by corpus mean, best first, each with the p-value of the paired
-/// approximate-randomization test against the best.
-fn ranking(systems: &[SystemStats], values: &[Vec<f64>], seed: u64) -> Vec<(usize, Option<f64>)> {
+/// The systems by corpus mean, best first, each with the paired randomization test against
+/// the best.
+fn ranking(
+    systems: &[SystemStats],
+    values: &[Vec<f64>],
+    opts: &CompareOptions,
+) -> Vec<(usize, Option<Randomization>)> {
     let mut order: Vec<usize> = (0..systems.len()).collect();
     order.sort_by(|&a, &b| systems[b].mean.mean.total_cmp(&systems[a].mean.mean));
     let best = order[0];
     order
         .into_iter()
         .map(|k| {
-            let p = (k != best).then(|| {
-                paired_randomization_p(&values[k], &values[best], RANDOMIZATION_TRIALS, seed)
-            });
-            (k, p)
+            let test = (k != best)
+                .then(|| paired_randomization(&values[k], &values[best], opts.trials, opts.seed));
+            (k, test)
         })
         .collect()
+}
+
+/// A warning when the systems do not all solve the same benchmark recipes, naming how many
+/// each lacks: a lacking recipe scores 0, so part of a difference may be coverage, not quality.
+fn warn_of_different_coverage(
+    opts: &CompareOptions,
+    systems: &[SystemScores],
+    recipes: usize,
+    err: &mut dyn Write,
+) {
+    if systems.iter().all(|s| s.solved == systems[0].solved) {
+        return;
+    }
+    let lacking: Vec<String> = opts
+        .systems
+        .iter()
+        .zip(systems)
+        .map(|(path, s)| {
+            let lacks = s.solved.iter().filter(|solved| !**solved).count();
+            format!("{} lacks {lacks}", path.display())
+        })
+        .collect();
+    let _ = writeln!(
+        err,
+        "warning: the systems do not solve the same recipes: of the {recipes} benchmark recipes, {}; a recipe a system lacks scores 0 in its means",
+        lacking.join(", ")
+    );
 }
 
 /// Write the resamples and, per metric and system, the per-recipe scores (NIL as 0) as JSON.
@@ -200,7 +261,7 @@ fn dump(
     let document = json!({
         "seed": opts.seed,
         "systems": opts.systems.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-        "resamples": resamples.rows,
+        "resamples": resamples.rows().collect::<Vec<_>>(),
         "metrics": metrics,
     });
     report::write_atomically(path, format!("{document}\n").as_bytes())
@@ -208,7 +269,7 @@ fn dump(
 }
 
 /// Per metric, per benchmark recipe, the system's score (`None` for NIL: a recipe the system
-/// leaves out, a refused file, or no execution).
+/// leaves out, or whose solutions are all refused or NIL).
 fn system_scores(
     evaluator: &Evaluator,
     opts: &CompareOptions,
@@ -216,7 +277,7 @@ fn system_scores(
     memo: &Memo,
     system: &Path,
     err: &mut dyn Write,
-) -> Result<Vec<Vec<Option<f64>>>, String> {
+) -> Result<SystemScores, String> {
     let files = batch::solution_files(std::slice::from_ref(&system.to_path_buf()), err)
         .map_err(|e| e.to_string())?;
     let run = Run {
@@ -228,31 +289,47 @@ fn system_scores(
         progress: false,
         memo,
     };
-    let scored = batch::score(run, &files);
+    // Assembled as `evaluate` assembles a batch: a file with a refused recipe is refused whole.
+    let scored = assemble(vec![batch::score(run, &files)]).map_err(|e| e.to_string())?;
     let ids = evaluator.benchmark.ids();
-    let mut solutions: Vec<Vec<&Row>> = vec![Vec::new(); ids.len()];
-    let mut refused = 0;
-    for file in &scored.files {
-        for result in &file.results {
-            match &result.outcome {
-                UnitOutcome::Scored(row) => {
-                    if let Some(i) = ids.iter().position(|id| *id == row.recipe.recipe_id) {
-                        solutions[i].push(row);
-                    }
-                }
-                UnitOutcome::Refused(_) => refused += 1,
-            }
+    // Per benchmark recipe, the system's solutions of it: `None` for one in a refused file.
+    let mut solutions: Vec<Vec<Option<&RecipeReport>>> = vec![Vec::new(); ids.len()];
+    let mut solve = |id: &str, solution| {
+        let position = ids.iter().position(|known| *known == id);
+        if let Some(i) = position {
+            solutions[i].push(solution);
+        }
+        position.is_some()
+    };
+    let (mut refused, mut unplaced) = (0, 0);
+    for (_, row) in scored.rows() {
+        solve(row.recipe.recipe_id.as_str(), Some(&row.recipe));
+    }
+    for (_, refusal) in scored.refusals() {
+        refused += 1;
+        let placed = refusal
+            .recipes
+            .iter()
+            .filter(|id| solve(id.as_str(), None))
+            .count();
+        if placed == 0 {
+            unplaced += 1;
         }
     }
     if refused > 0 {
+        let unplaced = if unplaced > 0 {
+            format!(" ({unplaced} naming no benchmark recipe)")
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             err,
-            "warning: {}: {refused} of {} files were refused; their recipes score 0",
+            "warning: {}: {refused} of {} files were refused{unplaced}; each scores 0 as a solution of every recipe it names",
             system.display(),
             scored.files.len()
         );
     }
-    Ok(opts
+    let scores = opts
         .evaluation
         .metrics
         .iter()
@@ -262,14 +339,22 @@ fn system_scores(
                 .map(|rows| recipe_score(rows, metric))
                 .collect()
         })
-        .collect())
+        .collect();
+    Ok(SystemScores {
+        scores,
+        solved: solutions.iter().map(|s| !s.is_empty()).collect(),
+    })
 }
 
 /// A recipe's score in a system: NIL when no solution of the system has a value; otherwise the
-/// mean over the system's solutions of the recipe, NIL counted as 0, so that a set of
-/// variants (such as the perturbed solutions) is one system whose output is any of them.
-fn recipe_score(rows: &[&Row], metric: Metric) -> Option<f64> {
-    let values: Vec<Option<f64>> = rows.iter().map(|r| r.recipe.value(metric)).collect();
+/// mean over the system's solutions of the recipe, a NIL or refused one counted as 0, so that
+/// a set of variants (such as the perturbed solutions) is one system whose output is any of
+/// them.
+fn recipe_score(solutions: &[Option<&RecipeReport>], metric: Metric) -> Option<f64> {
+    let values: Vec<Option<f64>> = solutions
+        .iter()
+        .map(|s| s.and_then(|r| r.value(metric)))
+        .collect();
     values
         .iter()
         .any(Option::is_some)
@@ -307,18 +392,19 @@ fn cells(s: &SystemStats) -> Vec<String> {
             score(p.bootstrap.difference),
             interval(p.bootstrap.interval),
             p_value(p.bootstrap.p),
-            p_value(p.randomization_p),
+            p_value(p.randomization.p),
+            p.randomization.method.describe(),
             format!("{}/{}/{}", p.outcome.wins, p.outcome.ties, p.outcome.losses),
         ]),
         None => {
             row.push("baseline".into());
-            row.extend(std::iter::repeat_n(String::new(), 4));
+            row.extend(std::iter::repeat_n(String::new(), 5));
         }
     }
     row
 }
 
-const HEADER: [&str; 9] = [
+const HEADER: [&str; 10] = [
     "system",
     "mean",
     "95% CI",
@@ -326,14 +412,24 @@ const HEADER: [&str; 9] = [
     "difference",
     "difference 95% CI",
     "p (paired bootstrap)",
-    "p (approximate randomization)",
+    "p (paired randomization)",
+    "randomization",
     "wins/ties/losses",
 ];
 
+/// How the randomization test is computed, as the output says it.
+fn randomization_rule(trials: usize) -> String {
+    format!(
+        "exact over the 2^n sign assignments when n ≤ {MAX_EXACT_DIFFERING} recipes differ, else {trials} sampled trials"
+    )
+}
+
 fn render(comparisons: &[MetricComparison], opts: &CompareOptions) -> String {
     let settings = format!(
-        "bootstrap resamples {}, approximate-randomization trials {}, seed {}; a recipe without execution scores 0",
-        opts.bootstrap, RANDOMIZATION_TRIALS, opts.seed
+        "bootstrap resamples {}, randomization {}, seed {}; {NIL_POLICY}",
+        opts.bootstrap,
+        randomization_rule(opts.trials),
+        opts.seed
     );
     match opts.format {
         CompareFormat::Text => {
@@ -359,10 +455,10 @@ fn render(comparisons: &[MetricComparison], opts: &CompareOptions) -> String {
                 text.push('\n');
             }
             text.push_str(&format!("_{settings}._\n\n"));
-            text.push_str(&leaderboard(comparisons, settings).markdown());
+            text.push_str(&leaderboard(comparisons, settings, opts).markdown());
             text
         }
-        CompareFormat::Html => leaderboard(comparisons, settings).html(),
+        CompareFormat::Html => leaderboard(comparisons, settings, opts).html(),
         CompareFormat::Csv => {
             let mut writer = csv::Writer::from_writer(Vec::new());
             let mut header = vec!["metric"];
@@ -389,20 +485,22 @@ fn render(comparisons: &[MetricComparison], opts: &CompareOptions) -> String {
                     json!({
                         "metric": c.metric.name(),
                         "systems": c.systems.iter().map(system_json).collect::<Vec<_>>(),
-                        "leaderboard": c.ranking.iter().enumerate().map(|(rank, &(k, p))| json!({
+                        "leaderboard": c.ranking.iter().enumerate().map(|(rank, &(k, test))| json!({
                             "rank": rank + 1,
                             "system": c.systems[k].name,
-                            "p_against_best": p,
-                            "not_significantly_different_from_best": p.is_none_or(|p| p >= LEVEL),
+                            "p_against_best": test.map(|t| t.p),
+                            "randomization": test.map(|t| t.method.describe()),
+                            "not_significantly_different_from_best": test.is_none_or(|t| t.p >= LEVEL),
                         })).collect::<Vec<_>>(),
                     })
                 })
                 .collect();
             let document = json!({
                 "bootstrap_resamples": opts.bootstrap,
-                "randomization_trials": RANDOMIZATION_TRIALS,
+                "randomization_trials": opts.trials,
+                "randomization_exact_up_to": MAX_EXACT_DIFFERING,
                 "seed": opts.seed,
-                "nil_policy": "a recipe left out or without execution scores 0",
+                "nil_policy": NIL_POLICY,
                 "leaderboard_test": format!("{TEST_AGAINST_BEST} against the best, p >= {LEVEL}"),
                 "metrics": metrics,
             });
@@ -414,9 +512,13 @@ fn render(comparisons: &[MetricComparison], opts: &CompareOptions) -> String {
     }
 }
 
-fn leaderboard(comparisons: &[MetricComparison], settings: String) -> Leaderboard {
+fn leaderboard(
+    comparisons: &[MetricComparison],
+    settings: String,
+    opts: &CompareOptions,
+) -> Leaderboard {
     Leaderboard {
-        test: TEST_AGAINST_BEST,
+        test: format!("{TEST_AGAINST_BEST} ({})", randomization_rule(opts.trials)),
         settings,
         boards: comparisons
             .iter()
@@ -425,7 +527,7 @@ fn leaderboard(comparisons: &[MetricComparison], settings: String) -> Leaderboar
                 entries: c
                     .ranking
                     .iter()
-                    .map(|&(k, p)| {
+                    .map(|&(k, test)| {
                         let s = &c.systems[k];
                         Entry {
                             system: s.name.clone(),
@@ -433,7 +535,7 @@ fn leaderboard(comparisons: &[MetricComparison], settings: String) -> Leaderboar
                             low: s.interval.low,
                             high: s.interval.high,
                             coverage: coverage(&s.mean),
-                            p_against_best: p,
+                            p_against_best: test.map(|t| t.p),
                         }
                     })
                     .collect(),
@@ -454,7 +556,8 @@ fn system_json(s: &SystemStats) -> serde_json::Value {
         v["difference"] = json!(p.bootstrap.difference);
         v["difference_ci"] = json!([p.bootstrap.interval.low, p.bootstrap.interval.high]);
         v["p_paired_bootstrap"] = json!(p.bootstrap.p);
-        v["p_approximate_randomization"] = json!(p.randomization_p);
+        v["p_randomization"] = json!(p.randomization.p);
+        v["randomization"] = json!(p.randomization.method.describe());
         v["wins"] = json!(p.outcome.wins);
         v["ties"] = json!(p.outcome.ties);
         v["losses"] = json!(p.outcome.losses);

@@ -9,6 +9,7 @@ use crate::app::data::{self, DataContext};
 use crate::app::outcome::{AppError, Exit, Outcome};
 use crate::benchmark::{Benchmark, DataSource, UserData};
 use crate::evaluate::Evaluator;
+use crate::metrics::significance::check_draws;
 use crate::metrics::smatch::SmatchConfig;
 use crate::report::batch::{
     BatchReport, Bootstrap, Shard, ShardReport, Threshold, UnitOutcome, assemble,
@@ -130,6 +131,7 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         return Ok(Exit::Success);
     }
     check_options(opts).map_err(AppError::Options)?;
+    check_ci(opts.ci, err)?;
     let files = batch::solution_files(&opts.inputs, err)?;
     if opts.output != Path::new(STDOUT) {
         report::refuse_input_as_output(&opts.output, inputs_read(opts, &files))?;
@@ -197,10 +199,16 @@ fn check_options(opts: &EvaluateOptions) -> Result<(), String> {
     if opts.ci.is_some() && !matches!(opts.format, Format::Json | Format::Markdown) {
         return Err("--ci adds intervals to the means of the summary: use it with --format markdown or json".into());
     }
-    if opts.ci.is_some_and(|b| b.resamples == 0) {
-        return Err("--bootstrap needs at least one resample".into());
-    }
     check_thresholds(&opts.fail_under, &opts.metrics)
+}
+
+/// `--bootstrap` within its bounds (`significance::check_draws`), warning on `err` when low.
+pub(crate) fn check_ci(ci: Option<Bootstrap>, err: &mut dyn Write) -> Result<(), AppError> {
+    let Some(b) = ci else { return Ok(()) };
+    if let Some(warning) = check_draws("--bootstrap", b.resamples).map_err(AppError::Options)? {
+        let _ = writeln!(err, "warning: {warning}");
+    }
+    Ok(())
 }
 
 /// Every file a run reads besides the benchmark: its solutions and the kitchen.

@@ -72,6 +72,7 @@ pub fn run(opts: &ReportOptions, out: &mut dyn Write, err: &mut dyn Write) -> Ou
 /// has no such recipe (said on `err`).
 fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<Option<ReportModel>, AppError> {
     let e = &opts.evaluation;
+    evaluate::check_ci(e.ci, err)?;
     let input = match e.inputs.as_slice() {
         [one] => one,
         _ => {
@@ -122,7 +123,7 @@ fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<Option<ReportModel
     }
     let summary = e.ci.map(|b| {
         let rows: Vec<&RecipeReport> = shown.iter().collect();
-        Summary::new(means(&rows, &e.metrics, Some(b)), b)
+        Summary::new(means(&rows, 0, &e.metrics, Some(b)), b)
     });
     Ok(Some(ReportModel {
         source: name,

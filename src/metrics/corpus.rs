@@ -66,32 +66,6 @@ pub fn wins_ties_losses(system: &[f64], baseline: &[f64]) -> WinsTiesLosses {
     out
 }
 
-/// Exact two-sided paired randomization p-value: the share of the 2^n sign assignments of
-/// the per-recipe differences whose mean is at least as far from 0 as the observed one.
-/// `None` when 2^n would not fit in the enumeration (n > 20): the caller samples instead.
-pub fn exact_randomization_p(system: &[f64], baseline: &[f64]) -> Option<f64> {
-    let diffs: Vec<f64> = system.iter().zip(baseline).map(|(s, b)| s - b).collect();
-    let n = diffs.len();
-    if n > 20 {
-        return None;
-    }
-    let observed = diffs.iter().sum::<f64>().abs();
-    // Tolerance so that assignments equal to the observed sum up to rounding count as extreme.
-    let tolerance = 1e-12 * (1.0 + observed);
-    let total = 1u64 << n;
-    let extreme = (0..total)
-        .filter(|mask| {
-            let sum: f64 = diffs
-                .iter()
-                .enumerate()
-                .map(|(i, d)| if mask >> i & 1 == 1 { -d } else { *d })
-                .sum();
-            sum.abs() + tolerance >= observed
-        })
-        .count();
-    Some(extreme as f64 / total as f64)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,18 +79,9 @@ mod tests {
     }
 
     #[test]
-    fn identical_systems_tie_everywhere_with_p_one() {
+    fn identical_systems_tie_everywhere() {
         let s = [0.2, 0.4, 0.9];
         let w = wins_ties_losses(&s, &s);
         assert_eq!((w.wins, w.ties, w.losses), (0, 3, 0));
-        assert_eq!(exact_randomization_p(&s, &s), Some(1.0));
-    }
-
-    #[test]
-    fn three_recipes_match_the_hand_enumeration() {
-        // Differences 1, 2, 3: observed |sum| = 6; of the 8 sign assignments only
-        // (+,+,+) and (-,-,-) reach 6, so p = 2/8.
-        let p = exact_randomization_p(&[1.0, 2.0, 3.0], &[0.0, 0.0, 0.0]);
-        assert_eq!(p, Some(0.25));
     }
 }

@@ -100,6 +100,19 @@ pub struct RefusalReport {
     pub message: String,
     /// The located diagnostics as rustc-style text (or the message as an `error:` line).
     pub rendered: String,
+    /// The recipe ids the refused file names, in file order (none for a file unread). The
+    /// reference writes no row for any of them; every mean counts each as a solution that
+    /// scores 0 (see [`RefusalReport::rows`]).
+    #[serde(default)]
+    pub recipes: Vec<String>,
+}
+
+impl RefusalReport {
+    /// The rows the refused file stands for in a mean over rows: one per recipe it names, one
+    /// when it names none (it still was one solution that failed).
+    pub fn rows(&self) -> usize {
+        self.recipes.len().max(1)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -368,26 +381,34 @@ impl BatchReport {
             .collect()
     }
 
-    /// The mean of each computed metric over the rows, in output order (see [`means`]).
+    /// The mean of each computed metric over the rows, in output order, a refused file's
+    /// recipes counted as rows without a value (see [`means`]).
     pub fn means(&self, bootstrap: Option<Bootstrap>) -> Vec<Mean> {
         let rows: Vec<&RecipeReport> = self.rows().map(|(_, r)| &r.recipe).collect();
-        means(&rows, &self.metrics(), bootstrap)
+        let refused = self.refusals().map(|(_, r)| r.rows()).sum();
+        means(&rows, refused, &self.metrics(), bootstrap)
     }
 }
 
-/// The mean of each metric's unrounded values over `rows`, summed in order. A score follows
-/// the corpus NIL policy (`metrics::corpus`: a row without a value counts as 0); the execution
-/// time, where 0 would be a reward, averages the rows that have one. With `bootstrap`, each
-/// mean also gets its 95 % bootstrap interval.
+/// The mean of each metric's unrounded values over `rows` and `refused` rows of refused files
+/// (after them), summed in order. A score follows the corpus NIL policy (`metrics::corpus`: a
+/// row without a value, a refused one included, counts as 0); the execution time, where 0
+/// would be a reward, averages the rows that have one. With `bootstrap`, each mean also gets
+/// its 95 % bootstrap interval.
 pub fn means(
     rows: &[&RecipeReport],
+    refused: usize,
     metrics: &MetricSet,
     bootstrap: Option<Bootstrap>,
 ) -> Vec<Mean> {
     metrics
         .iter()
         .map(|metric| {
-            let values: Vec<Option<f64>> = rows.iter().map(|r| r.value(metric)).collect();
+            let values: Vec<Option<f64>> = rows
+                .iter()
+                .map(|r| r.value(metric))
+                .chain(std::iter::repeat_n(None, refused))
+                .collect();
             let with_value: Vec<Option<f64>> =
                 values.iter().copied().filter(Option::is_some).collect();
             let averaged = if metric == Metric::ExecutionTime {
@@ -403,7 +424,7 @@ pub fn means(
                 metric,
                 mean: (!with_value.is_empty()).then(|| corpus_mean(averaged).mean),
                 with_value: with_value.len(),
-                rows: rows.len(),
+                rows: values.len(),
                 interval,
             }
         })

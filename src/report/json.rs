@@ -42,7 +42,7 @@ impl Summary {
         Summary {
             bootstrap_resamples: bootstrap.resamples,
             seed: bootstrap.seed,
-            nil_policy: "a recipe without a score counts as 0; execution-time averages the recipes that have one".into(),
+            nil_policy: "a recipe without a score counts as 0, and so does each recipe a refused file names (a file naming none counts once); execution-time averages the recipes that have one".into(),
             metrics: means.iter().map(SummaryMean::from).collect(),
         }
     }

@@ -12,7 +12,7 @@ pub const LEVEL: f64 = 0.05;
 /// The whole leaderboard: one board per metric.
 pub struct Leaderboard {
     /// The paired test against the best, as the output names it.
-    pub test: &'static str,
+    pub test: String,
     /// How the statistics were drawn (resamples, trials, seed, NIL policy).
     pub settings: String,
     pub boards: Vec<Board>,

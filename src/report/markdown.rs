@@ -39,7 +39,7 @@ pub fn render(
     let rows = means.first().map_or(0, |m| m.rows);
     let _ = write!(
         out,
-        "### Mean over {rows} recipes of {files} files ({refused} refused)\n\nA recipe without a score counts as 0 in the score's mean; execution-time averages the recipes that have one.\n\n"
+        "### Mean over {rows} recipes of {files} files ({refused} refused)\n\nA recipe without a score counts as 0 in the score's mean, and so does each recipe a refused file names (a file naming none counts once); execution-time averages the recipes that have one.\n\n"
     );
     let ci = bootstrap.is_some();
     if ci {

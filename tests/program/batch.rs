@@ -226,6 +226,16 @@ fn a_refused_file_does_not_stop_the_others() {
         files[2]["refusal"]["message"],
         "The ingredient EGG-YOLK has no entry in the conversion table!"
     );
+    // The recipes each refused file names, whether refused before scoring or while scoring
+    // one of its recipes: each scores 0 in the means.
+    assert_eq!(
+        files[0]["refusal"]["recipes"],
+        serde_json::json!(["broccoli-salad"])
+    );
+    assert_eq!(
+        files[2]["refusal"]["recipes"],
+        serde_json::json!(["almond-crescent-cookies-5"])
+    );
     assert_eq!(v["signature"]["profile"], "2024");
     assert_eq!(v["signature"]["smatch"]["restarts"], 4);
 
@@ -320,7 +330,7 @@ fn markdown_has_a_table_per_file_and_the_means() {
     )), "{md}");
     // Means of the unrounded values.
     assert!(md.contains(
-        "### Mean over 2 recipes of 2 files (0 refused)\n\nA recipe without a score counts as 0 in the score's mean; execution-time averages the recipes that have one.\n\n| metric | mean | coverage |\n|---|---:|---:|\n| goal-condition-success | 0.97 | 2 of 2 |\n"
+        "### Mean over 2 recipes of 2 files (0 refused)\n\nA recipe without a score counts as 0 in the score's mean, and so does each recipe a refused file names (a file naming none counts once); execution-time averages the recipes that have one.\n\n| metric | mean | coverage |\n|---|---:|---:|\n| goal-condition-success | 0.97 | 2 of 2 |\n"
     ), "{md}");
     assert!(md.contains("| execution-time | 2735.00 | 2 of 2 |\n"));
     assert!(md.ends_with(&format!(
@@ -662,7 +672,7 @@ fn compare_finds_gold_significantly_better_than_the_perturbed_set_on_any_thread_
     assert_eq!(system["recipes"], 30);
     let difference = system["difference"].as_f64().expect("difference");
     assert!(difference > 0.0, "{system}");
-    for test in ["p_paired_bootstrap", "p_approximate_randomization"] {
+    for test in ["p_paired_bootstrap", "p_randomization"] {
         let p = system[test].as_f64().expect("p-value");
         assert!(p < 0.05, "{test} = {p}");
     }
@@ -674,14 +684,11 @@ fn compare_finds_gold_significantly_better_than_the_perturbed_set_on_any_thread_
     assert_eq!(board[0]["p_against_best"], serde_json::Value::Null);
     assert_eq!(board[1]["rank"], 2);
     assert_eq!(board[1]["system"], path(&perturbed));
-    assert_eq!(
-        board[1]["p_against_best"],
-        system["p_approximate_randomization"]
-    );
+    assert_eq!(board[1]["p_against_best"], system["p_randomization"]);
     assert_eq!(board[1]["not_significantly_different_from_best"], false);
     assert_eq!(
         report["leaderboard_test"],
-        "paired approximate-randomization test against the best, p >= 0.05"
+        "paired randomization test against the best, p >= 0.05"
     );
     // Another seed draws other resamples: the intervals move, the means do not.
     let mut reseeded = args.to_vec();
@@ -716,7 +723,14 @@ fn compare_of_a_system_with_itself_finds_no_difference() {
         .collect();
     assert_eq!(
         cells[4..],
-        ["0.0000", "[0.0000, 0.0000]", "1.0000", "1.0000", "0/30/0"],
+        [
+            "0.0000",
+            "[0.0000, 0.0000]",
+            "1.0000",
+            "1.0000",
+            "exact, 2^0 assignments",
+            "0/30/0"
+        ],
         "{text}"
     );
 }
@@ -743,21 +757,23 @@ fn compare_writes_csv_and_markdown_files() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "metric,system,mean,95% CI,coverage,difference,difference 95% CI,p (paired bootstrap),p (approximate randomization),wins/ties/losses"
+        "metric,system,mean,95% CI,coverage,difference,difference 95% CI,p (paired bootstrap),p (paired randomization),randomization,wins/ties/losses"
     );
     assert!(
         lines[1].starts_with(&format!("goal-condition-success,{g},")),
         "{text}"
     );
-    assert!(lines[1].ends_with(",29/30,baseline,,,,"), "{text}");
+    assert!(lines[1].ends_with(",29/30,baseline,,,,,"), "{text}");
     assert!(
-        lines[2].ends_with(",29/30,0.0000,\"[0.0000, 0.0000]\",1.0000,1.0000,0/30/0"),
+        lines[2].ends_with(
+            ",29/30,0.0000,\"[0.0000, 0.0000]\",1.0000,1.0000,\"exact, 2^0 assignments\",0/30/0"
+        ),
         "{text}"
     );
     assert_eq!(lines.len(), 6, "{text}");
     assert_eq!(
         lines[5],
-        "# bootstrap resamples 1000, approximate-randomization trials 10000, seed 12345; a recipe without execution scores 0"
+        "# bootstrap resamples 1000, randomization exact over the 2^n sign assignments when n ≤ 20 recipes differ, else 10000 sampled trials, seed 12345; a recipe a system lacks scores 0; a recipe solved several times scores the mean of its solutions, a refused or NIL one scoring 0"
     );
     let md = dir.join("c.md");
     let o = run(&[

@@ -524,7 +524,9 @@ fn leaderboard_page_ranks_the_systems_and_plots_one_interval_each() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let html = std::fs::read_to_string(&out).expect("the page is written");
     assert_self_contained(&html);
-    assert!(html.contains("paired approximate-randomization test against the best gives p ≥ 0.05"));
+    assert!(html.contains(
+        "paired randomization test (exact over the 2^n sign assignments when n ≤ 20 recipes differ, else 10000 sampled trials) against the best gives p ≥ 0.05"
+    ));
     let boards: Vec<&str> = html
         .split("<section class=\"recipe board\">")
         .skip(1)

@@ -8,6 +8,7 @@ mod common;
 
 mod batch;
 mod commands;
+mod compare;
 mod demo;
 mod errors;
 mod fetch;
