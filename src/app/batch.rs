@@ -41,11 +41,11 @@ pub fn solution_files(inputs: &[PathBuf], err: &mut dyn Write) -> Result<Vec<Pat
                     continue;
                 }
                 if entry.path_is_symlink() && entry.path().is_dir() {
-                    let _ = writeln!(
-                        err,
+                    let warning = format!(
                         "warning: {} is a link to a directory; links to directories are not followed, so it is skipped",
                         entry.path().display()
                     );
+                    let _ = writeln!(err, "{}", terminal_safe(&warning));
                     continue;
                 }
                 found.push(entry.into_path());
@@ -73,11 +73,11 @@ pub fn solution_files(inputs: &[PathBuf], err: &mut dyn Write) -> Result<Vec<Pat
                 } else {
                     format!(" (also as {})", first.display())
                 };
-                let _ = writeln!(
-                    err,
+                let warning = format!(
                     "warning: {} is named twice{also}; it is scored once",
                     f.display()
                 );
+                let _ = writeln!(err, "{}", terminal_safe(&warning));
                 false
             }
             None => {

@@ -323,3 +323,20 @@ fn an_oversized_recipe_text_is_refused_by_its_name() {
         )
     );
 }
+
+#[test]
+fn invisible_characters_in_names_are_shown_by_their_code() {
+    let dir = Scratch::new("invisible-names");
+    let text = std::fs::read_to_string(perfect()).expect("demo solution");
+    // A right-to-left override and a zero-width space inside a variable's name.
+    let odd = text.replace("?proportioned-olive-oil", "?olive\u{202E}lio-\u{200B}");
+    let input = dir.write("odd.solution", odd);
+    let o = demo(&["simulate", "--trace", s(&input)]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout.contains("?olive\\u{202E}lio-\\u{200B}"),
+        "{}",
+        o.stdout
+    );
+    assert!(!o.stdout.contains(['\u{202E}', '\u{200B}']), "{}", o.stdout);
+}
