@@ -141,6 +141,27 @@ fn an_empty_file_is_warned_about_and_fails_fail_under() {
         "{}",
         o.stderr
     );
+    // In JUnit, a failing test case of its own.
+    let xml = dir.path("results.xml");
+    let o = demo(&[
+        "-input",
+        s(&empty),
+        "-output",
+        s(&xml),
+        "--format",
+        "junit",
+        "--fail-under",
+        "goal-condition-success=0.5",
+    ]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let junit = std::fs::read_to_string(&xml).expect("junit");
+    assert!(
+        junit.contains(&format!(
+            "    <testcase classname=\"{}\" name=\"(no recipe)\">\n      <failure type=\"fail-under\" message=\"the file holds no recipe to score\"/>\n    </testcase>\n",
+            empty.display()
+        )),
+        "{junit}"
+    );
 }
 
 #[test]
