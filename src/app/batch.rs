@@ -6,6 +6,7 @@ use crate::app::check::{STDIN, read_solution_text};
 use crate::app::outcome::AppError;
 use crate::evaluate::{Evaluator, Refusal};
 use crate::language::ast::Recipe;
+use crate::language::diagnostic::terminal_safe;
 use crate::report::batch::{
     RefusalReport, Row, Shard, ShardFile, ShardReport, UnitOutcome, UnitResult,
 };
@@ -19,7 +20,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// The solution files the inputs name, in order: a file as given (`-`: standard input); for a
-/// directory, every `*.solution` file below it, sorted by path. A file named twice (given and
+/// directory, every `*.solution` below it that is not a directory, sorted by path: links to
+/// files are followed, and what cannot be read (a dangling link, a FIFO) is that file's
+/// refusal, never left out unsaid; a link to a directory is skipped with a warning (followed,
+/// it could loop). A file named twice (given and
 /// found in a folder given too, say) is scored once, with a warning on `err`. `Err` names an
 /// input that does not exist or a batch with no file at all.
 pub fn solution_files(inputs: &[PathBuf], err: &mut dyn Write) -> Result<Vec<PathBuf>, AppError> {
@@ -33,9 +37,18 @@ pub fn solution_files(inputs: &[PathBuf], err: &mut dyn Write) -> Result<Vec<Pat
                     reason: e.to_string(),
                 })?;
                 let is_solution = entry.path().extension().is_some_and(|x| x == "solution");
-                if entry.file_type().is_file() && is_solution {
-                    found.push(entry.into_path());
+                if !is_solution || entry.file_type().is_dir() {
+                    continue;
                 }
+                if entry.path_is_symlink() && entry.path().is_dir() {
+                    let warning = format!(
+                        "warning: {} is a link to a directory; links to directories are not followed, so it is skipped",
+                        entry.path().display()
+                    );
+                    let _ = writeln!(err, "{}", terminal_safe(&warning));
+                    continue;
+                }
+                found.push(entry.into_path());
             }
             found.sort();
             files.extend(found);
@@ -60,11 +73,11 @@ pub fn solution_files(inputs: &[PathBuf], err: &mut dyn Write) -> Result<Vec<Pat
                 } else {
                     format!(" (also as {})", first.display())
                 };
-                let _ = writeln!(
-                    err,
+                let warning = format!(
                     "warning: {} is named twice{also}; it is scored once",
                     f.display()
                 );
+                let _ = writeln!(err, "{}", terminal_safe(&warning));
                 false
             }
             None => {
@@ -249,7 +262,7 @@ fn prepare(run: &Run<'_>, input: &Input) -> Result<Vec<Recipe>, RefusalReport> {
             .map_err(|r| refusal_report(input, &r)),
         Err(message) => Err(RefusalReport {
             message: message.clone(),
-            rendered: format!("error: {message}\n"),
+            rendered: terminal_safe(&format!("error: {message}\n")).into_owned(),
             recipes: Vec::new(),
         }),
     }

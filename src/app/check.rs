@@ -2,7 +2,7 @@
 
 use crate::app::outcome::{AppError, Exit, InputError, Outcome};
 use crate::benchmark;
-use crate::language::diagnostic::{Diagnostic, LineIndex, render_all};
+use crate::language::diagnostic::{Diagnostic, line_cols, render_all};
 use crate::language::parse::parse;
 use crate::language::validate::{ClassLookup, Validator};
 use crate::network::Network;
@@ -116,6 +116,12 @@ fn decode(path: &Path, bytes: Vec<u8>) -> Result<String, InputError> {
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(too_large(path, bytes.len() as u64));
     }
+    if let Some(encoding) = utf16_encoding(&bytes) {
+        return Err(InputError::Utf16 {
+            path: path.to_owned(),
+            encoding,
+        });
+    }
     if let Some(at) = bytes.iter().position(|&b| b == 0) {
         return Err(InputError::Binary {
             path: path.to_owned(),
@@ -131,6 +137,27 @@ fn decode(path: &Path, bytes: Vec<u8>) -> Result<String, InputError> {
             byte: bytes[at],
         }
     })
+}
+
+/// UTF-16 text, as `iconv` names its encoding: `UTF-16` with a byte-order mark, else
+/// `UTF-16LE` or `UTF-16BE` when the first characters (up to four) are ASCII with their other
+/// byte 0, as every `.solution` starts. Said as UTF-16, not as the binary file its NUL bytes
+/// would make it.
+fn utf16_encoding(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Some("UTF-16");
+    }
+    let ascii_in = |unit: &[u8], i: usize| unit[i] != 0 && unit[i].is_ascii() && unit[1 - i] == 0;
+    let first: Vec<&[u8]> = bytes.chunks_exact(2).take(4).collect();
+    if first.is_empty() {
+        None
+    } else if first.iter().all(|u| ascii_in(u, 0)) {
+        Some("UTF-16LE")
+    } else if first.iter().all(|u| ascii_in(u, 1)) {
+        Some("UTF-16BE")
+    } else {
+        None
+    }
 }
 
 fn too_large(path: &Path, size: u64) -> InputError {
@@ -307,12 +334,12 @@ pub struct LocatedDiagnostic {
     pub hint: Option<String>,
 }
 
+/// Diagnostics with their lines and columns, located in one pass over the text.
 pub fn located(text: &str, diagnostics: &[Diagnostic]) -> Vec<LocatedDiagnostic> {
-    let starts: Vec<usize> = diagnostics.iter().map(|d| d.span.start).collect();
-    let places = LineIndex::new(text).line_cols(&starts);
+    let at = line_cols(text, diagnostics.iter().map(|d| d.span.start));
     diagnostics
         .iter()
-        .zip(places)
+        .zip(at)
         .map(|(d, (line, column))| LocatedDiagnostic {
             severity: if d.is_error() { "error" } else { "warning" },
             code: d.kind.code(),

@@ -589,8 +589,10 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
             let mut out = Console::new(std::io::stdout(), color, false);
             let mut err = Console::new(std::io::stderr(), color, quiet);
             let outcome = cli.run(&mut out, &mut err);
-            let _ = out.flush();
-            exit_status(outcome, &mut err)
+            // What is still held for standard output is part of the result: not written, the
+            // command failed.
+            let flushed = out.flush().map_err(AppError::Stdout);
+            exit_status(outcome.and_then(|exit| flushed.map(|()| exit)), &mut err)
         }
         Err(e) => {
             // Help and version print to stdout and succeed; usage errors exit 2, as clap does.
@@ -704,6 +706,16 @@ impl EvaluateArgs {
                 )));
             }
         };
+        let show_output = self
+            .show_output
+            .as_deref()
+            .is_some_and(report::show_output_requested);
+        if show_output && output.as_os_str() == evaluate::STDOUT {
+            // The page goes beside the output file, and `-` is none: it would be `-.html`.
+            return Err(AppError::Options(
+                "-show-output t writes the HTML page beside the output file, and -output - names no file: write the results to a file, or make the page with `cookingbot-evaluator report FILE -o PAGE.html`".into(),
+            ));
+        }
         let opts = EvaluateOptions {
             inputs: self.input,
             output,
@@ -728,18 +740,16 @@ impl EvaluateArgs {
             }),
         };
         let exit = evaluate::run(&opts, out, err)?;
-        match self.show_output {
-            Some(v) if exit == Exit::Success && report::show_output_requested(&v) => {
-                let opts = ReportOptions {
-                    html: report::beside(&opts.output),
-                    evaluation: opts,
-                    recipe: None,
-                    open: true,
-                };
-                report::run(&opts, out, err)
-            }
-            _ => Ok(exit),
+        if !show_output || exit != Exit::Success {
+            return Ok(exit);
         }
+        let opts = ReportOptions {
+            html: report::beside(&opts.output),
+            evaluation: opts,
+            recipe: None,
+            open: true,
+        };
+        report::run(&opts, out, err)
     }
 }
 

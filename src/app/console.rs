@@ -6,6 +6,25 @@ use anstream::stream::{AsLockedWrite, RawStream};
 use anstream::{AutoStream, ColorChoice};
 use anstyle::{AnsiColor, Style};
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set when standard output was closed as the process started (see [`stdout_was_closed`]).
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Record that standard output was closed when the process started. The binary reads this
+/// before `main`: by then std's runtime has opened `/dev/null` in its place (so that no file
+/// opened later takes its number), where a report would be lost without a word.
+pub fn stdout_was_closed() {
+    STDOUT_CLOSED.store(true, Ordering::Relaxed);
+}
+
+/// Whether a report can be written to standard output: not when it was closed at the start.
+pub fn stdout_open() -> io::Result<()> {
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return Err(io::Error::other("it is closed"));
+    }
+    Ok(())
+}
 
 /// `--color`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

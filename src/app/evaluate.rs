@@ -5,10 +5,12 @@
 
 use crate::app::batch::{self, Run};
 use crate::app::check::{located, read_solution_text};
+use crate::app::console;
 use crate::app::data::{self, DataContext};
 use crate::app::outcome::{AppError, Exit, Outcome};
 use crate::benchmark::{Benchmark, DataSource, UserData};
 use crate::evaluate::Evaluator;
+use crate::language::diagnostic::terminal_safe;
 use crate::metrics::significance::check_draws;
 use crate::metrics::smatch::SmatchConfig;
 use crate::report::batch::{
@@ -345,6 +347,13 @@ fn finish(
     for (_, refusal) in &refusals {
         let _ = write!(err, "{}", refusal.rendered);
     }
+    for file in report.empty_files() {
+        let _ = writeln!(
+            err,
+            "warning: {} holds no recipe (no `#recipe-id` line): nothing in it is scored",
+            terminal_safe(file)
+        );
+    }
     if !report.batch
         && matches!(format, Format::Csv | Format::Json)
         && let Some((name, _)) = refusals.first()
@@ -465,7 +474,10 @@ pub(crate) fn write_report(
     out: &mut dyn Write,
 ) -> Result<(), AppError> {
     if output == Path::new(STDOUT) {
-        return out.write_all(bytes).map_err(AppError::Stdout);
+        return console::stdout_open()
+            .and_then(|()| out.write_all(bytes))
+            .and_then(|()| out.flush())
+            .map_err(AppError::Stdout);
     }
     report::write_atomically(output, bytes).map_err(|source| AppError::Write {
         path: output.to_owned(),

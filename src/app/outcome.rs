@@ -98,6 +98,11 @@ pub enum InputError {
         size: u64,
         limit: u64,
     },
+    #[error("{}: UTF-16 text; solution files are read as UTF-8: convert it, e.g. `iconv -f {encoding} -t UTF-8`", path.display())]
+    Utf16 {
+        path: PathBuf,
+        encoding: &'static str,
+    },
     #[error("{}:{at}: a NUL byte: a binary file, not a .solution text", path.display())]
     Binary { path: PathBuf, at: String },
     #[error("{}:{at}: not UTF-8 text (invalid byte 0x{byte:02X})", path.display())]

@@ -6,7 +6,7 @@ use super::data::{self, DataContext};
 use super::outcome::{AppError, Exit, Outcome};
 use crate::benchmark::{self, Benchmark, DataError};
 use crate::language::ast::Recipe;
-use crate::language::diagnostic::{Diagnostic, line_col, render_all};
+use crate::language::diagnostic::{Diagnostic, line_col, render_all, terminal_safe};
 use crate::language::parse::parse;
 use crate::language::validate::{Validator, closest};
 use crate::metrics::{gold_run, score};
@@ -60,12 +60,12 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             .map_err(std::io::Error::other)
             .and_then(|s| writeln!(out, "{s}"))
     } else {
-        out.write_all(report.render(opts.trace).as_bytes())
+        out.write_all(terminal_safe(&report.render(opts.trace)).as_bytes())
     };
     written.map_err(AppError::Stdout)?;
     match simulated.refused {
         Some(failure) => {
-            let _ = writeln!(err, "{}", failure.render(&name));
+            let _ = writeln!(err, "{}", terminal_safe(&failure.render(&name)));
             Ok(Exit::Failed)
         }
         None => Ok(Exit::Success),

@@ -2,9 +2,10 @@
 
 use crate::language::ast::Span;
 use codespan_reporting::diagnostic as cs;
-use codespan_reporting::files::SimpleFile;
+use codespan_reporting::files::{self, Files};
 use codespan_reporting::term;
 use std::fmt;
+use std::ops::Range;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
@@ -34,6 +35,10 @@ pub enum DiagnosticKind {
     NestingTooDeep,
     /// More predicate (or unreadable) lines than a file may hold; the rest is not read.
     TooManyLines,
+    /// The text starts with a byte-order mark, which the reference reads as a character.
+    ByteOrderMark,
+    /// Lines ended by a carriage return alone, which the reference's `read-line` does not end.
+    CarriageReturnLineEnds,
     /// `()` or a predicate whose head is not a symbol.
     InvalidPredicate,
     /// Not exactly one `get-kitchen` in a recipe.
@@ -72,7 +77,7 @@ pub enum DiagnosticKind {
 }
 
 impl DiagnosticKind {
-    pub const ALL: [DiagnosticKind; 27] = [
+    pub const ALL: [DiagnosticKind; 29] = [
         DiagnosticKind::InvalidLine,
         DiagnosticKind::UnterminatedForm,
         DiagnosticKind::PredicateBeforeHeader,
@@ -81,6 +86,8 @@ impl DiagnosticKind {
         DiagnosticKind::InvalidToken,
         DiagnosticKind::NestingTooDeep,
         DiagnosticKind::TooManyLines,
+        DiagnosticKind::ByteOrderMark,
+        DiagnosticKind::CarriageReturnLineEnds,
         DiagnosticKind::InvalidPredicate,
         DiagnosticKind::GetKitchenCount,
         DiagnosticKind::DuplicateArgument,
@@ -115,6 +122,8 @@ impl DiagnosticKind {
             NestingTooDeep => "E0007",
             InvalidPredicate => "E0008",
             TooManyLines => "E0009",
+            ByteOrderMark => "E0010",
+            CarriageReturnLineEnds => "E0011",
             GetKitchenCount => "E0101",
             DuplicateArgument => "E0102",
             UnknownPrimitive => "E0103",
@@ -148,6 +157,8 @@ impl DiagnosticKind {
             NestingTooDeep => "nesting-too-deep",
             InvalidPredicate => "invalid-predicate",
             TooManyLines => "too-many-lines",
+            ByteOrderMark => "byte-order-mark",
+            CarriageReturnLineEnds => "carriage-return-line-ends",
             GetKitchenCount => "get-kitchen-count",
             DuplicateArgument => "duplicate-argument",
             UnknownPrimitive => "unknown-primitive",
@@ -219,8 +230,9 @@ impl Diagnostic {
         render_all([self], file_name, text)
     }
 
-    fn emit(&self, file: &SimpleFile<&str, &str>, text: &str) -> String {
-        let range = clamp(self.span, text);
+    /// Render against the one line the diagnostic points into, shown as [`Excerpt`] shows it.
+    fn emit(&self, file_name: &str, text: &str, (line, column): (usize, usize)) -> String {
+        let excerpt = Excerpt::new(file_name, text, clamp(self.span, text), (line, column));
         let base = match self.severity {
             Severity::Error => cs::Diagnostic::error(),
             Severity::Warning => cs::Diagnostic::warning(),
@@ -229,16 +241,125 @@ impl Diagnostic {
             .with_code(self.kind.code())
             .with_message(&self.message)
             .with_labels(vec![
-                cs::Label::primary((), range).with_message(self.kind.name()),
+                cs::Label::primary((), excerpt.label.clone()).with_message(self.kind.name()),
             ]);
         if let Some(h) = &self.hint {
             d = d.with_notes(vec![format!("help: {h}")]);
         }
         let config = term::Config::default();
-        term::emit_into_string(&config, file, &d).unwrap_or_else(|_| {
-            let (line, col) = line_col(text, self.span.start);
-            format!("{}:{line}:{col}: {}\n", file.name(), self.message)
-        })
+        term::emit_into_string(&config, &excerpt, &d)
+            .unwrap_or_else(|_| format!("{file_name}:{line}:{column}: {}\n", self.message))
+    }
+}
+
+/// Lines of more characters than this are shown as a window around the problem, as rustc trims
+/// long lines: every diagnostic on a 12 MB line would otherwise print the 12 MB again.
+pub const LONG_LINE: usize = 160;
+
+/// In a trimmed line: the characters shown before the problem, and in all.
+const BEFORE: usize = 40;
+const SHOWN: usize = 120;
+
+/// Marks where a trimmed line was cut.
+const CUT: &str = "...";
+
+/// The one line a diagnostic points into, as it is shown: whole, or a window of [`SHOWN`]
+/// characters around the problem when longer than [`LONG_LINE`]; every character a terminal
+/// would act on or hide written as [`push_shown`] writes it. Its line and column are those of
+/// the problem in the whole text, so the `-->` location does not change with the trimming.
+struct Excerpt<'a> {
+    name: &'a str,
+    line: usize,
+    column: usize,
+    shown: String,
+    /// The problem's range in `shown` (cut at the window's end).
+    label: Range<usize>,
+}
+
+impl<'a> Excerpt<'a> {
+    fn new(
+        name: &'a str,
+        text: &str,
+        range: Range<usize>,
+        (line, column): (usize, usize),
+    ) -> Excerpt<'a> {
+        let line_start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[range.start..]
+            .find('\n')
+            .map_or(text.len(), |i| range.start + i);
+        let whole = text[line_start..line_end].chars().nth(LONG_LINE).is_none();
+        let (from, to) = if whole {
+            (line_start, line_end)
+        } else {
+            let before = &text[line_start..range.start];
+            let from = before
+                .char_indices()
+                .rev()
+                .nth(BEFORE - 1)
+                .map_or(line_start, |(i, _)| line_start + i);
+            let to = text[from..line_end]
+                .char_indices()
+                .nth(SHOWN)
+                .map_or(line_end, |(i, _)| from + i);
+            (from, to)
+        };
+        let end = range.end.min(to);
+        let mut shown = String::new();
+        if from > line_start {
+            shown.push_str(CUT);
+        }
+        let (mut label_start, mut label_end) = (None, None);
+        for (i, c) in text[from..to].char_indices() {
+            if from + i == range.start {
+                label_start = Some(shown.len());
+            }
+            if from + i == end {
+                label_end = Some(shown.len());
+            }
+            push_shown(c, &mut shown);
+        }
+        let label_start = label_start.unwrap_or(shown.len());
+        let label_end = label_end.unwrap_or(shown.len()).max(label_start);
+        if to < line_end {
+            shown.push_str(CUT);
+        }
+        Excerpt {
+            name,
+            line,
+            column,
+            shown,
+            label: label_start..label_end,
+        }
+    }
+}
+
+impl<'a> Files<'a> for Excerpt<'_> {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, files::Error> {
+        Ok(self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, files::Error> {
+        Ok(&self.shown)
+    }
+
+    fn line_index(&'a self, (): (), _: usize) -> Result<usize, files::Error> {
+        Ok(0)
+    }
+
+    fn line_number(&'a self, (): (), _: usize) -> Result<usize, files::Error> {
+        Ok(self.line)
+    }
+
+    fn column_number(&'a self, (): (), _: usize, _: usize) -> Result<usize, files::Error> {
+        Ok(self.column)
+    }
+
+    fn line_range(&'a self, (): (), _: usize) -> Result<Range<usize>, files::Error> {
+        Ok(0..self.shown.len())
     }
 }
 
@@ -247,49 +368,107 @@ impl Diagnostic {
 pub const MAX_RENDERED: usize = 100;
 
 /// Render diagnostics of one text, one after the other: the first [`MAX_RENDERED`], then how
-/// many more there are. The text's line index is built once: building it per diagnostic made
-/// a file with many diagnostics quadratic.
+/// many more there are. They are located in one pass over the text: locating each from the
+/// start made a file with many diagnostics quadratic.
 pub fn render_all<'d>(
     diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
     file_name: &str,
     text: &str,
 ) -> String {
-    let file = SimpleFile::new(file_name, text);
     let mut diagnostics = diagnostics.into_iter();
-    let mut rendered: String = diagnostics
-        .by_ref()
-        .take(MAX_RENDERED)
-        .map(|d| terminal_safe(&d.emit(&file, text)).into_owned())
+    let shown: Vec<&Diagnostic> = diagnostics.by_ref().take(MAX_RENDERED).collect();
+    let located = line_cols(text, shown.iter().map(|d| d.span.start));
+    let mut rendered: String = shown
+        .iter()
+        .zip(located)
+        .map(|(d, at)| terminal_safe(&d.emit(file_name, text, at)).into_owned())
         .collect();
     let more = diagnostics.count();
     if more > 0 {
         rendered.push_str(&format!(
-            "{file_name}: and {more} more diagnostic(s), not shown\n"
+            "{}: and {more} more diagnostic(s), not shown\n",
+            terminal_safe(file_name)
         ));
     }
     rendered
 }
 
+/// The 1-based line and character column of each byte offset (as [`line_col`] gives them),
+/// counted in one pass over the text, however many offsets fall on one line.
+pub fn line_cols(text: &str, offsets: impl Iterator<Item = usize>) -> Vec<(usize, usize)> {
+    let offsets: Vec<usize> = offsets
+        .map(|o| clamp(Span::new(o, o), text).start)
+        .collect();
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_by_key(|&i| offsets[i]);
+    let mut located = vec![(1, 1); offsets.len()];
+    let (mut counted, mut line, mut column) = (0, 1, 1);
+    for i in order {
+        for &b in &text.as_bytes()[counted..offsets[i]] {
+            if b == b'\n' {
+                (line, column) = (line + 1, 1);
+            } else if !is_continuation(b) {
+                column += 1;
+            }
+        }
+        counted = offsets[i];
+        located[i] = (line, column);
+    }
+    located
+}
+
+/// A byte inside a UTF-8 character (not its first).
+fn is_continuation(b: u8) -> bool {
+    b & 0xC0 == 0x80
+}
+
 /// Text as a terminal may show it: every control character but newline and tab becomes `?`
 /// (`??` for the two-byte C1 controls), so nothing echoed from a file or a server can move the
-/// cursor, retitle the window or change colours, and byte offsets into the text stay valid.
+/// cursor, retitle the window or change colours; and every character that hides itself or
+/// reorders the text around it (zero-width characters, bidirectional controls, the byte-order
+/// mark) is written as its code, `\u{202E}`, so a name that looks like another is told apart.
 pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(is_unsafe) {
+    if !text.chars().any(|c| is_unsafe(c) || is_invisible(c)) {
         return std::borrow::Cow::Borrowed(text);
     }
-    text.chars()
-        .map(|c| {
-            if is_unsafe(c) {
-                "?".repeat(c.len_utf8())
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    let mut shown = String::with_capacity(text.len());
+    text.chars().for_each(|c| push_shown(c, &mut shown));
+    std::borrow::Cow::Owned(shown)
+}
+
+/// One character as [`terminal_safe`] shows it.
+fn push_shown(c: char, out: &mut String) {
+    if is_unsafe(c) {
+        out.extend(std::iter::repeat_n('?', c.len_utf8()));
+    } else if is_invisible(c) {
+        out.push_str(&format!("\\u{{{:04X}}}", u32::from(c)));
+    } else {
+        out.push(c);
+    }
 }
 
 fn is_unsafe(c: char) -> bool {
     c.is_control() && c != '\n' && c != '\t'
+}
+
+/// Characters shown as nothing, or that change the order or the joining of the characters
+/// around them: the soft hyphen, the Arabic letter mark, the Mongolian vowel separator, the
+/// zero-width space, joiners and direction marks, line and paragraph separators, the
+/// bidirectional embeddings, overrides and isolates, the word joiner and invisible operators,
+/// the byte-order mark and the tag characters.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{AD}'
+            | '\u{61C}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{E0000}'..='\u{E007F}'
+    )
 }
 
 /// Keep a span inside the text and on character boundaries, so rendering never fails.
@@ -310,8 +489,8 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     LineIndex::new(text).line_col(offset)
 }
 
-/// The starts of a text's lines, to locate many offsets without rescanning the text for each
-/// (a network of 20,000 actions, or 80,000 diagnostics on one line).
+/// The starts of a text's lines, to locate offsets one at a time without rescanning the text
+/// for each (the actions of a network of 20,000 lines); [`line_cols`] locates a batch.
 pub struct LineIndex<'t> {
     text: &'t str,
     starts: Vec<usize>,
@@ -336,27 +515,5 @@ impl<'t> LineIndex<'t> {
         let line = self.starts.partition_point(|&s| s <= offset);
         let start = self.starts[line - 1];
         (line, self.text[start..offset].chars().count() + 1)
-    }
-
-    /// [`LineIndex::line_col`] of many offsets, in their order: columns are counted on from
-    /// the previous offset of the same line, so the cost is the text's length however many
-    /// offsets share a line.
-    pub fn line_cols(&self, offsets: &[usize]) -> Vec<(usize, usize)> {
-        let mut order: Vec<usize> = (0..offsets.len()).collect();
-        order.sort_by_key(|&i| offsets[i]);
-        let mut out = vec![(0, 0); offsets.len()];
-        // The last offset located, and its line and column.
-        let mut last: Option<(usize, usize, usize)> = None;
-        for i in order {
-            let offset = clamp(Span::new(offsets[i], offsets[i]), self.text).start;
-            let line = self.starts.partition_point(|&s| s <= offset);
-            let col = match last {
-                Some((at, l, c)) if l == line => c + self.text[at..offset].chars().count(),
-                _ => self.text[self.starts[line - 1]..offset].chars().count() + 1,
-            };
-            out[i] = (line, col);
-            last = Some((offset, line, col));
-        }
-        out
     }
 }

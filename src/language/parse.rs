@@ -7,7 +7,7 @@
 //! stack, nesting bounded by [`MAX_DEPTH`]) and linear in the input size.
 
 use crate::language::ast::{Arg, Predicate, Recipe, SolutionFile, Span};
-use crate::language::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::language::diagnostic::{Diagnostic, DiagnosticKind, LONG_LINE};
 use crate::number::Number;
 use nom::branch::alt;
 use nom::bytes::complete::{take_while, take_while1};
@@ -40,9 +40,32 @@ impl Parsed {
 /// Parse a whole `.solution` text.
 pub fn parse(text: &str) -> Parsed {
     let mut out = Parsed::default();
+    if let Some(cr) = carriage_return_line_end(text) {
+        out.diagnostics.push(
+            Diagnostic::new(
+                DiagnosticKind::CarriageReturnLineEnds,
+                Span::new(cr, cr + 1),
+                "the lines end with a carriage return (CR) alone: the reference reads the file as one line, a recipe id followed by text it ignores, and refuses it",
+            )
+            .with_hint("end lines with LF (or CR LF): `tr '\\r' '\\n' < old.solution > new.solution`"),
+        );
+        return out;
+    }
     let mut at = 0;
+    if text.starts_with(BYTE_ORDER_MARK) {
+        out.diagnostics.push(
+            Diagnostic::new(
+                DiagnosticKind::ByteOrderMark,
+                Span::new(0, BYTE_ORDER_MARK.len_utf8()),
+                "the file starts with a UTF-8 byte-order mark, which the reference reads as a character of the first line and refuses the file",
+            )
+            .with_hint("save the file as UTF-8 without a byte-order mark (BOM)"),
+        );
+        // The rest is read as if the mark were not there: this is the one error it causes.
+        at = BYTE_ORDER_MARK.len_utf8();
+    }
     let mut read = 0;
-    for line in text.split('\n') {
+    for line in text[at..].split('\n') {
         if read_line(line, at, &mut out) {
             read += 1;
             if read > MAX_LINES {
@@ -72,6 +95,33 @@ fn read_line(line: &str, at: usize, out: &mut Parsed) -> bool {
         _ => out.diagnostics.push(invalid_line(line, at)),
     }
     true
+}
+
+/// U+FEFF at the start of a text: a byte-order mark. The reference (SBCL's UTF-8 decoder, which
+/// keeps it as a character) sees a first line that starts with neither `#` nor `(` and refuses
+/// the file, so it is refused here too, with one error rather than one per line.
+const BYTE_ORDER_MARK: char = '\u{FEFF}';
+
+/// Where a text whose lines end with CR alone (classic Mac OS) has its first line end: a CR
+/// with more than blanks after it in a text with no LF at all. The reference's `read-line`
+/// ends lines at LF only, so such a file is one line to it: a header whose rest is ignored, a
+/// recipe with no action, refused. A CR inside a file that has LFs is left to the line's
+/// reader, as the reference leaves it.
+fn carriage_return_line_end(text: &str) -> Option<usize> {
+    if text.contains('\n') {
+        return None;
+    }
+    let cr = text.find('\r')?;
+    (!text[cr..].trim_start_matches(['\r', ' ']).is_empty()).then_some(cr)
+}
+
+/// A line as a message quotes it: its first [`LONG_LINE`] characters, so that a message never
+/// repeats a long line whole.
+fn quoted(line: &str) -> String {
+    match line.char_indices().nth(LONG_LINE) {
+        Some((cut, _)) => format!("{:?}...", &line[..cut]),
+        None => format!("{line:?}"),
+    }
 }
 
 fn invalid_line(line: &str, at: usize) -> Diagnostic {
@@ -112,7 +162,8 @@ fn invalid_line(line: &str, at: usize) -> Diagnostic {
         DiagnosticKind::InvalidLine,
         span,
         format!(
-            "a line must hold a recipe id (#recipe-id) or a predicate (op ?a ?b), found {shown:?}"
+            "a line must hold a recipe id (#recipe-id) or a predicate (op ?a ?b), found {}",
+            quoted(shown)
         ),
     )
     .with_hint(hint)

@@ -310,6 +310,9 @@ impl FromStr for Threshold {
     }
 }
 
+/// What stands for the recipe of a file that holds none, where rows are listed.
+pub const NO_RECIPE: &str = "(no recipe)";
+
 /// A recipe row below a threshold.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shortfall<'a> {
@@ -363,22 +366,40 @@ impl BatchReport {
             .filter_map(|f| f.outcome.as_ref().err().map(|r| (f.file.as_str(), r)))
     }
 
-    /// The rows that print less than a threshold or `NIL`, row by row, thresholds in order.
+    /// The files read whole that hold no recipe (empty, or comments only).
+    pub fn empty_files(&self) -> impl Iterator<Item = &str> {
+        self.files
+            .iter()
+            .filter(|f| f.outcome.as_ref().is_ok_and(Vec::is_empty))
+            .map(|f| f.file.as_str())
+    }
+
+    /// The rows that print less than a threshold or `NIL`, row by row, thresholds in order;
+    /// then each file with no recipe, as [`NO_RECIPE`] printing `NIL` (a file meant to be
+    /// scored that scores nothing must not pass a threshold).
     pub fn shortfalls(&self, thresholds: &[Threshold]) -> Vec<Shortfall<'_>> {
         let metrics = self.metrics();
-        self.rows()
-            .flat_map(|(file, row)| {
-                thresholds.iter().filter_map(move |t| {
-                    Some(Shortfall {
-                        file,
-                        recipe: &row.recipe.recipe_id,
-                        metric: t.metric,
-                        printed: row.falls_short(&metrics, t)?,
-                        threshold: t.value,
-                    })
+        let rows = self.rows().flat_map(|(file, row)| {
+            thresholds.iter().filter_map(move |t| {
+                Some(Shortfall {
+                    file,
+                    recipe: &row.recipe.recipe_id,
+                    metric: t.metric,
+                    printed: row.falls_short(&metrics, t)?,
+                    threshold: t.value,
                 })
             })
-            .collect()
+        });
+        let empty = self.empty_files().flat_map(|file| {
+            thresholds.iter().map(move |t| Shortfall {
+                file,
+                recipe: NO_RECIPE,
+                metric: t.metric,
+                printed: "NIL",
+                threshold: t.value,
+            })
+        });
+        rows.chain(empty).collect()
     }
 
     /// The mean of each computed metric over the rows, in output order, a refused file's

@@ -1,9 +1,10 @@
 //! JUnit XML for CI test reporters (`--format junit`): one test suite whose properties are the
 //! signature; one test case per recipe row (class name: the file; name: the recipe id, `#2`
 //! and on for a repeated id) failing when the row is below a `--fail-under` threshold; one
-//! failing test case `(refused)` per refused file, holding its diagnostics.
+//! failing test case `(refused)` per refused file, holding its diagnostics; with thresholds, a
+//! failing test case `(no recipe)` per file that holds none.
 
-use super::batch::{BatchReport, Threshold};
+use super::batch::{BatchReport, NO_RECIPE, Threshold};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -28,6 +29,15 @@ pub fn render(report: &BatchReport, thresholds: &[Threshold]) -> String {
                 continue;
             }
         };
+        if rows.is_empty() && !thresholds.is_empty() {
+            tests += 1;
+            failures += 1;
+            let _ = writeln!(
+                cases,
+                "    <testcase classname=\"{}\" name=\"{NO_RECIPE}\">\n      <failure type=\"fail-under\" message=\"the file holds no recipe to score\"/>\n    </testcase>",
+                escape(&f.file)
+            );
+        }
         let mut seen: HashMap<&str, usize> = HashMap::new();
         for row in rows {
             tests += 1;

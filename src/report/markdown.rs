@@ -90,11 +90,11 @@ pub fn render(
     out
 }
 
-/// Text in a table cell: one line, pipes escaped.
+/// Text in a table cell or a heading: one line, every line break written as `\n` or `\r` (a
+/// file name may hold one: cut there, it would name another file), pipes escaped, no markup.
 fn cell(text: &str) -> String {
-    text.lines()
-        .next()
-        .unwrap_or("")
+    text.replace('\n', "\\n")
+        .replace('\r', "\\r")
         .replace('|', "\\|")
         .replace('<', "&lt;")
 }

@@ -36,11 +36,36 @@ impl fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
+/// The largest recipe file read: 8 MiB. The benchmark's texts are under 13 KB and a recipe page
+/// with its markup and scripts a few megabytes; reading costs a few bytes per byte of text.
+pub const MAX_TEXT_BYTES: u64 = 8 << 20;
+
+/// The most ingredient and instruction lines translated from one recipe: the benchmark's
+/// longest has 26, and the translators' work grows faster than the number of lines (every
+/// instruction is matched against every ingredient, every candidate network simulated).
+pub const MAX_RECIPE_LINES: usize = 1_000;
+
 /// Read a recipe file, telling the form from its content: `<recipe>` XML, an HTML page with
-/// JSON-LD, else plain text. The file stem is the id where the text has none.
+/// JSON-LD, else plain text. The file stem is the id where the text has none. A file over
+/// [`MAX_TEXT_BYTES`] or a recipe over [`MAX_RECIPE_LINES`] is refused, naming the file.
 pub fn read(path: &Path) -> Result<RecipeText, ReadError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ReadError(format!("{}: cannot read: {e}", path.display())))?;
+    use std::io::Read;
+    let refused = |why: String| ReadError(format!("{}: {why}", path.display()));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_TEXT_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| refused(format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_TEXT_BYTES {
+        return Err(refused(format!(
+            "more than {MAX_TEXT_BYTES} bytes (8 MiB); recipe texts of at most that are read"
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        refused(format!(
+            "not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -65,6 +90,14 @@ pub fn from_text(text: &str, fallback_id: &str) -> Result<RecipeText, ReadError>
     if recipe.instructions.is_empty() {
         return Err(ReadError("no instruction lines found".into()));
     }
+    let lines = recipe.ingredients.len() + recipe.instructions.len();
+    if lines > MAX_RECIPE_LINES {
+        return Err(ReadError(format!(
+            "{} ingredient and {} instruction lines; recipes of at most {MAX_RECIPE_LINES} lines are translated",
+            recipe.ingredients.len(),
+            recipe.instructions.len()
+        )));
+    }
     Ok(recipe)
 }
 
@@ -79,6 +112,7 @@ fn from_xml(text: &str, fallback_id: &str) -> RecipeText {
         instruction_lines: Vec::new(),
     };
     let mut reader = lenient_reader(text);
+    let mut lines = Lines::new(text);
     // The element being read: its name, its text so far and where that text starts.
     let mut open: Option<(&'static str, String, usize)> = None;
     loop {
@@ -119,7 +153,7 @@ fn from_xml(text: &str, fallback_id: &str) -> RecipeText {
                 if item.is_empty() {
                     continue;
                 }
-                let line = line_at(text, start);
+                let line = lines.at(start);
                 match tag {
                     "id" if recipe.id.is_empty() => recipe.id = item,
                     "title" if recipe.title.is_empty() => recipe.title = item,
@@ -185,10 +219,40 @@ fn decode_entities(s: &str) -> String {
 
 /// The 1-based line of byte `offset`.
 fn line_at(text: &str, offset: usize) -> usize {
-    1 + text.as_bytes()[..offset.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
+    Lines::new(text).at(offset)
+}
+
+/// The lines of byte offsets asked for in increasing order, the text counted once: counted
+/// from the start for each item, a file of many items took time of their number squared.
+struct Lines<'t> {
+    text: &'t [u8],
+    counted: usize,
+    line: usize,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Lines<'t> {
+        Lines {
+            text: text.as_bytes(),
+            counted: 0,
+            line: 1,
+        }
+    }
+
+    /// The 1-based line of byte `offset` (an offset before the last one asked is counted
+    /// again from the start).
+    fn at(&mut self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        if offset < self.counted {
+            (self.counted, self.line) = (0, 1);
+        }
+        self.line += self.text[self.counted..offset]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.counted = offset;
+        self.line
+    }
 }
 
 /// Collapse runs of whitespace into one space and trim.
@@ -322,6 +386,8 @@ fn strip_bullet(line: &str) -> &str {
 /// browsers do, so neither JavaScript nor markup inside JSON strings is taken for elements.
 fn from_html(text: &str, fallback_id: &str) -> Result<RecipeText, ReadError> {
     let mut reader = lenient_reader(text);
+    // Why the first JSON-LD block that could not be read was not, for the error.
+    let mut unreadable: Option<String> = None;
     loop {
         match reader.read_event() {
             Ok(Event::Start(e)) if e.name().as_ref().eq_ignore_ascii_case(b"script") => {
@@ -340,8 +406,12 @@ fn from_html(text: &str, fallback_id: &str) -> Result<RecipeText, ReadError> {
                     continue;
                 }
                 let json = content.decode().unwrap_or_default();
-                let Ok(json) = serde_json::from_str::<Value>(&json) else {
-                    continue;
+                let json = match serde_json::from_str::<Value>(&json) {
+                    Ok(json) => json,
+                    Err(e) => {
+                        unreadable.get_or_insert_with(|| json_ld_error(&e, line_at(text, start)));
+                        continue;
+                    }
                 };
                 if let Some(recipe) = find_recipe(&json) {
                     return Ok(from_json_ld(recipe, fallback_id, line_at(text, start)));
@@ -351,9 +421,25 @@ fn from_html(text: &str, fallback_id: &str) -> Result<RecipeText, ReadError> {
             Ok(_) => {}
         }
     }
-    Err(ReadError(
-        "no schema.org Recipe in a <script type=\"application/ld+json\"> block".into(),
-    ))
+    let found = "no schema.org Recipe in a <script type=\"application/ld+json\"> block";
+    Err(ReadError(match unreadable {
+        Some(why) => format!("{found}: {why}"),
+        None => found.into(),
+    }))
+}
+
+/// Why a JSON-LD block starting on `line` could not be read. The JSON reader refuses nesting
+/// past its recursion limit (128 levels), which no recipe needs: said as that, since "no
+/// Recipe" alone would send the user looking for a missing one.
+fn json_ld_error(e: &serde_json::Error, line: usize) -> String {
+    let reason = e.to_string();
+    if reason.starts_with("recursion limit exceeded") {
+        format!(
+            "the block on line {line} nests arrays or objects more than 128 levels deep, deeper than is read"
+        )
+    } else {
+        format!("the block on line {line} is not JSON ({reason})")
+    }
 }
 
 fn find_recipe(v: &Value) -> Option<&Value> {

@@ -580,3 +580,130 @@ fn control_characters_are_never_echoed() {
     );
     assert!(shown.contains("(fe?]0;owned?tch ?a"), "{shown}");
 }
+
+/// A byte-order mark is one error at its place, and the text after it is read as if it were
+/// not there: no error on every line after it.
+#[test]
+fn a_byte_order_mark_is_one_error_and_the_rest_is_read() {
+    let text = format!("\u{FEFF}{HEAD}(fetch ?a ?k2 ?k 1 large-bowl)\n");
+    let parsed = parse(&text);
+    assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
+    let d = &parsed.diagnostics[0];
+    assert_eq!((d.kind, d.span), (K::ByteOrderMark, Span::new(0, 3)));
+    assert_eq!(
+        d.message,
+        "the file starts with a UTF-8 byte-order mark, which the reference reads as a character of the first line and refuses the file"
+    );
+    assert_eq!(parsed.file.recipes[0].id, "afghan-biscuits");
+    assert_eq!(parsed.file.recipes[0].predicates.len(), 2);
+    assert_eq!(
+        line_col(&text, parsed.file.recipes[0].predicates[1].span.start),
+        (3, 1)
+    );
+}
+
+/// A text whose lines end with CR alone is the reference's one line: one error, nothing read.
+/// A CR in a text with LFs is the line reader's business, as before.
+#[test]
+fn carriage_return_line_ends_are_one_error() {
+    let text = format!("{HEAD}(fetch ?a ?k2 ?k 1 large-bowl)\n").replace('\n', "\r");
+    let parsed = parse(&text);
+    assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
+    let d = &parsed.diagnostics[0];
+    assert_eq!(
+        (d.kind, d.span),
+        (K::CarriageReturnLineEnds, Span::new(16, 17))
+    );
+    assert!(parsed.file.recipes.is_empty());
+    // One line ending in CR is a blank end, not a line end.
+    assert!(parse("#afghan-biscuits\r \r").diagnostics.is_empty());
+    let crlf = format!("{HEAD}(fetch ?a ?k2 ?k 1 large-bowl)\n").replace('\n', "\r\n");
+    assert!(parse(&crlf).diagnostics.is_empty());
+}
+
+/// Every diagnostic on a long line shows a window of it around the problem (with `...` where
+/// it was cut) and the problem's place in the whole line; a short line is shown whole.
+#[test]
+fn long_lines_are_shown_as_a_window_around_the_problem() {
+    use cookingbot::language::diagnostic::{Diagnostic, render_all};
+    let line = format!(
+        "(get-kitchen ?k {} target {})",
+        "a".repeat(1000),
+        "b".repeat(1000)
+    );
+    let text = format!("#afghan-biscuits\n{line}\n");
+    let at = text.find("target").expect("target");
+    let d = [Diagnostic::new(
+        K::UnknownClass,
+        Span::new(at, at + 6),
+        "`target` is unknown",
+    )];
+    assert_eq!(
+        render_all(&d, "x.solution", &text),
+        format!(
+            "error[E0106]: `target` is unknown\n  ┌─ x.solution:2:1018\n  │\n2 │ ...{} target {}...\n  │ {}^^^^^^ unknown-class\n\n",
+            "a".repeat(39),
+            "b".repeat(73),
+            " ".repeat(43)
+        )
+    );
+    // A span running past the window is cut with it; at the line's start nothing is cut before.
+    let d = [Diagnostic::new(
+        K::InvalidLine,
+        Span::new(17, 17 + line.len()),
+        "long",
+    )];
+    assert_eq!(
+        render_all(&d, "x.solution", &text),
+        format!(
+            "error[E0001]: long\n  ┌─ x.solution:2:1\n  │\n2 │ {}...\n  │ {} invalid-line\n\n",
+            &line[..120],
+            "^".repeat(120)
+        )
+    );
+    let short = format!(
+        "#afghan-biscuits\n(get-kitchen ?k {} target)\n",
+        "a".repeat(100)
+    );
+    let at = short.find("target").expect("target");
+    let d = [Diagnostic::new(
+        K::UnknownClass,
+        Span::new(at, at + 6),
+        "`target` is unknown",
+    )];
+    assert!(render_all(&d, "x.solution", &short).contains(&format!(
+        "2 │ (get-kitchen ?k {} target)\n",
+        "a".repeat(100)
+    )));
+}
+
+/// Characters that hide themselves or reorder the text (zero-width, bidirectional controls) are
+/// shown by their code in the message and the line, with the caret under them.
+#[test]
+fn invisible_characters_in_names_are_shown_escaped() {
+    use cookingbot::language::diagnostic::{Diagnostic, render_all, terminal_safe};
+    let name = "large\u{202E}lwob-\u{200B}";
+    let text = format!("{HEAD}(fetch ?a ?k2 ?k 1 {name})\n");
+    let at = text.find(name).expect("name");
+    let d = [Diagnostic::new(
+        K::UnknownClass,
+        Span::new(at, at + name.len()),
+        format!("`{name}` is not a class of the ontology"),
+    )];
+    assert_eq!(
+        render_all(&d, "x\u{2067}.solution", &text),
+        "error[E0106]: `large\\u{202E}lwob-\\u{200B}` is not a class of the ontology\n  ┌─ x\\u{2067}.solution:3:20\n  │\n3 │ (fetch ?a ?k2 ?k 1 large\\u{202E}lwob-\\u{200B})\n  │                    ^^^^^^^^^^^^^^^^^^^^^^^^^^ unknown-class\n\n"
+    );
+    assert_eq!(terminal_safe("a\u{FEFF}b\u{1b}"), "a\\u{FEFF}b?");
+}
+
+/// Diagnostics located in one pass are located as each alone is, in any order.
+#[test]
+fn diagnostics_located_together_are_located_as_each_alone() {
+    use cookingbot::language::diagnostic::line_cols;
+    let text = "#é\n(fetch ?à ?b)\n\n(x ?ü)";
+    let offsets = [20, 0, 5, 3, 19, 8, text.len(), 4];
+    let together = line_cols(text, offsets.iter().copied());
+    let alone: Vec<(usize, usize)> = offsets.iter().map(|&o| line_col(text, o)).collect();
+    assert_eq!(together, alone);
+}

@@ -536,3 +536,33 @@ fn no_rule_names_a_benchmark_recipe() {
         }
     }
 }
+
+/// JSON-LD nested past what the JSON reader reads is reported as that, not as a page with no
+/// recipe.
+#[test]
+fn json_ld_nested_too_deeply_is_said_so() {
+    let page = format!(
+        "<html>\n<script type=\"application/ld+json\">{}{}</script></html>",
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let e = recipe_text::from_text(&page, "x").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "no schema.org Recipe in a <script type=\"application/ld+json\"> block: the block on line 2 nests arrays or objects more than 128 levels deep, deeper than is read"
+    );
+}
+
+/// Many items are read in time proportional to the text: their lines are counted once.
+#[test]
+fn items_keep_their_lines_in_a_long_file() {
+    let item = "<ingredient>\n200 g sugar\n</ingredient>\n";
+    let xml = format!(
+        "<recipe>\n<ingredients>\n{}</ingredients>\n<instructions><instruction>Mix.</instruction></instructions>\n</recipe>\n",
+        item.repeat(400)
+    );
+    let r = recipe_text::from_text(&xml, "x").unwrap();
+    let expected: Vec<usize> = (0..400).map(|i| 4 + 3 * i).collect();
+    assert_eq!(r.ingredient_lines, expected);
+    assert_eq!(r.instruction_lines, [1204]);
+}

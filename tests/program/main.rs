@@ -13,5 +13,6 @@ mod demo;
 mod errors;
 mod fetch;
 mod html_report;
+mod input;
 mod snapshots;
 mod user_benchmark;
