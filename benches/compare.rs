@@ -27,6 +27,7 @@ fn options(systems: usize) -> CompareOptions {
                 benchmark: Some(DataChoice::Folder(data)),
                 kitchen: None,
                 offline: true,
+                ..DataContext::default()
             },
             compare::default_metrics(),
         ),

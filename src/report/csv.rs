@@ -107,6 +107,7 @@ mod tests {
             proven: false,
             bound: None,
             hill_climbing_fell_short: false,
+            climb_complete: true,
         })
     }
 

@@ -175,3 +175,44 @@ fn unfolding_scales_and_merges_portions() {
     let butter = ingredient(&m, &mut mk, "butter", Number::int(1), "g");
     assert!(unfold_dish(&m, &mut mk, &butter).is_err());
 }
+
+#[test]
+fn the_metrics_stop_when_the_recipes_budget_is_spent_and_say_where() {
+    use cookingbot::benchmark::DataSource;
+    use cookingbot::budget::{self, Budget, Phase};
+    use cookingbot::evaluate::Evaluator;
+    use std::time::Duration;
+    let evaluator = Evaluator::new(Profile::R2024, DataSource::Demo).expect("the demo loads");
+    let model = &evaluator.model;
+    let gold = &evaluator.benchmark.recipes[0];
+    let run = cookingbot::metrics::gold_run(model, &gold.network, &gold.primary_output_var)
+        .expect("the gold runs");
+    let execution = model.execute(&gold.network).expect("it runs");
+    // With time left, the gold scores 1 against itself.
+    let scores = cookingbot::metrics::score(model, &gold.network, &execution, &run).unwrap();
+    assert_eq!(scores.dish_approximation_score, Some(1.0));
+    // With none, the metrics stop early and the budget names the phase they were in.
+    let (scored, spent) = Budget::new(Duration::ZERO).run(|| {
+        let scored = cookingbot::metrics::score(model, &gold.network, &execution, &run);
+        (scored, budget::check())
+    });
+    assert_eq!(
+        scored.err().map(|e| e.message),
+        Some("the time budget ran out".to_string())
+    );
+    let spent = spent.expect_err("spent");
+    assert_eq!(spent.phase, Phase::Dish);
+    assert!(spent.action.is_some());
+    // The simulation's refusal says what its search had done.
+    let refused = Budget::new(Duration::ZERO)
+        .run(|| model.execute(&gold.network))
+        .expect_err("refused");
+    assert!(
+        refused.message.starts_with(&format!(
+            "recipe {} was not scored within its time budget of 0 s (--timeout-per-recipe); it was in the simulation",
+            gold.id
+        )),
+        "{}",
+        refused.message
+    );
+}

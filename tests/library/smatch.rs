@@ -634,3 +634,86 @@ fn campaign_networks_print_what_the_references_smatch_prints() {
         failures.join("\n")
     );
 }
+
+/// A chain of `n` mixing actions on one tool, `flour` its first ingredient.
+fn chain_text(n: usize, flour: &str) -> String {
+    let mut text =
+        format!("(get-kitchen ?k0) (fetch-and-proportion ?m0 ?ks0 ?k0 ?bowl {flour} 100 g)");
+    for i in 1..=n {
+        text.push_str(&format!(
+            " (mix ?m{i} ?ks{i} ?ks{} ?m{} ?whisk)",
+            i - 1,
+            i - 1
+        ));
+    }
+    text
+}
+
+#[test]
+fn the_replayed_search_stops_at_its_work_bound_and_says_so() {
+    let test = cookingbot::metrics::smatch::triples_from_text(&chain_text(60, "white-sugar"));
+    let gold = cookingbot::metrics::smatch::triples_from_text(&chain_text(60, "all-purpose-flour"));
+    let full = smatch_triples(&test, &gold, &SmatchConfig::default());
+    assert!(full.climb_complete);
+    let bounded = SmatchConfig {
+        climb_work: 10_000,
+        ..SmatchConfig::default()
+    };
+    let cut = smatch_triples(&test, &gold, &bounded);
+    assert!(!cut.climb_complete);
+    assert!(
+        cut.reference_climb < full.reference_climb,
+        "{} {}",
+        cut.reference_climb,
+        full.reference_climb
+    );
+    // Exact mode starts from where the climb got, and reports its best alignment found.
+    let exact = smatch_triples(
+        &test,
+        &gold,
+        &SmatchConfig {
+            exact: true,
+            ..bounded
+        },
+    );
+    assert!(!exact.climb_complete);
+    assert_eq!(exact.optimum, Some(exact.matched));
+    assert!(exact.matched >= cut.reference_climb);
+    assert!(exact.bound.is_some_and(|b| b >= exact.matched));
+}
+
+#[test]
+fn an_evaluation_past_the_work_bound_is_a_documented_refusal() {
+    use cookingbot::benchmark::DataSource;
+    use cookingbot::evaluate::Evaluator;
+    use cookingbot::report::{Metric, MetricSet};
+    let mut evaluator = Evaluator::new(Profile::R2024, DataSource::Demo).expect("the demo loads");
+    evaluator.smatch.climb_work = 1_000;
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-perfect.solution"),
+    )
+    .expect("the demo example");
+    let smatch_only = MetricSet::from_words(&[Metric::SmatchScore.name()]);
+    let refusal = evaluator
+        .evaluate(&text, &smatch_only)
+        .expect_err("refused");
+    assert!(
+        refusal.message.starts_with(
+            "recipe demo-shortbread-rounds: Smatch's replay of the reference's search stopped at \
+             its work bound (1000 gain-table cells;"
+        ),
+        "{}",
+        refusal.message
+    );
+    assert!(refusal.message.ends_with(
+        "so the value the reference prints is not known; --smatch-exact reports the best \
+         alignment found instead, or leave smatch-score out of --metrics"
+    ));
+    // The same networks in exact mode print the best alignment found.
+    evaluator.smatch.exact = true;
+    let rows = evaluator.evaluate(&text, &smatch_only).expect("scored");
+    assert!(
+        rows.iter()
+            .all(|r| r.smatch.as_ref().is_some_and(|s| !s.climb_complete))
+    );
+}

@@ -252,6 +252,7 @@ fn the_committed_rules_baseline_is_what_the_rules_translator_scores() {
             benchmark: Some(DataChoice::Folder(common::benchmark_dir())),
             kitchen: None,
             offline: true,
+            ..DataContext::default()
         },
         samples: 1,
         pass_threshold: 0.9,
@@ -442,6 +443,7 @@ fn translate_command(
             benchmark: None,
             kitchen: None,
             offline: true,
+            ..DataContext::default()
         },
         translator: TranslatorKind::Rules,
         llm: Default::default(),

@@ -7,6 +7,7 @@
 mod common;
 
 mod batch;
+mod bounds;
 mod commands;
 mod compare;
 mod demo;

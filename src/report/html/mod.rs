@@ -852,6 +852,7 @@ mod tests {
             proven: true,
             bound: Some(347),
             hill_climbing_fell_short: true,
+            climb_complete: true,
         };
         assert_eq!(
             climb_beside_optimum(&s),

@@ -1,0 +1,195 @@
+//! Bounded cost on hostile input, through the binary: networks whose objects nest deeper than
+//! the metrics can recurse, searches over 2^N orderings, and the one time budget per recipe
+//! (`--timeout-per-recipe`) on every command that runs a recipe. Each network is made here
+//! for the demo benchmark, so these run without the benchmark data.
+
+use crate::common;
+
+use common::{Outcome, Scratch, outcome};
+use std::path::Path;
+
+/// `n` mixing actions on the demo's greens, each on the mixture before it, all with one tool:
+/// the chain whose mixtures nest two levels per action.
+fn mixing_chain(n: usize) -> String {
+    let mut text = String::from(
+        "#demo-garden-salad\n(get-kitchen ?k0)\n\
+         (fetch-and-proportion ?m0 ?ks0 ?k0 ?bowl mixed-greens 150 g)\n",
+    );
+    for i in 1..=n {
+        text.push_str(&format!(
+            "(mix ?m{i} ?ks{i} ?ks{} ?m{} ?whisk)\n",
+            i - 1,
+            i - 1
+        ));
+    }
+    text
+}
+
+/// `n` actions that need only the kitchen, so that every ordering of them is a path of the
+/// search, and one action whose kitchen state nothing makes: no ordering completes.
+fn independent_actions(n: usize) -> String {
+    let mut text = String::from("#demo-garden-salad\n(get-kitchen ?k0)\n");
+    for i in 0..n {
+        text.push_str(&format!(
+            "(fetch-and-proportion ?x{i} ?ks{i} ?k0 ?c{i} salt 1 g)\n"
+        ));
+    }
+    text.push_str("(mix ?m ?ks-mixed ?never-made ?x0 ?whisk)\n");
+    text
+}
+
+fn demo(args: &[&str]) -> Outcome {
+    outcome(
+        common::evaluator()
+            .args(["--benchmark", "demo"])
+            .args(args)
+            // Scored on threads of 1 MiB of stack: half the default, so the margin is shown.
+            .env("RUST_MIN_STACK", "1048576"),
+    )
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("scratch paths are UTF-8")
+}
+
+#[test]
+fn a_chain_past_the_nesting_bound_is_refused_at_its_action_and_costs_no_other_row() {
+    let s = Scratch::new("deep-chain");
+    // 2,000 mixes overflowed the stack (exit 134) and lost every row of the batch.
+    let deep = s.write("deep.solution", mixing_chain(2_000));
+    let perfect = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-perfect.solution");
+    let out = s.path("results.csv");
+    let o = demo(&[
+        "-input",
+        path(&deep),
+        "-input",
+        path(&perfect),
+        "-o",
+        path(&out),
+    ]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(
+        o.stderr.contains(
+            "deep.solution: mix would nest container-with-mixture deeper than 1000 levels \
+             (objects within objects); networks whose objects nest that deep are not simulated"
+        ),
+        "{}",
+        o.stderr
+    );
+    let csv = std::fs::read_to_string(&out).expect("the other file's rows are written");
+    assert_eq!(
+        csv.lines()
+            .filter(|l| l.contains("demo-perfect.solution"))
+            .count(),
+        3
+    );
+    // `simulate` names the action: the 498th mix (line 501) is the first past the bound.
+    let o = demo(&["simulate", path(&deep)]);
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.starts_with("error: ")
+            && o.stderr.contains(
+                "deep.solution:501:1: (mix ?m498 ?ks498 ?ks497 ?m497 ?whisk): mix would nest"
+            ),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn a_chain_just_under_the_nesting_bound_is_scored_on_small_stacks() {
+    let s = Scratch::new("deep-chain-scored");
+    let chain = s.write("chain.solution", mixing_chain(495));
+    let o = demo(&[
+        "-input",
+        path(&chain),
+        "-o",
+        "-",
+        "--metrics",
+        "goal-condition-success,dish-approximation-score",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout.starts_with(
+            "recipe-id,goal-condition-success,dish-approximation-score\ndemo-garden-salad,"
+        ),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn the_time_budget_bounds_a_search_over_every_ordering_on_every_command() {
+    let s = Scratch::new("search");
+    // 2^24 sets of executed actions, none of which runs the last action.
+    let net = s.write("search.solution", independent_actions(24));
+    let html = s.path("search.html");
+    let perfect = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-perfect.solution");
+    let budget = ["--timeout-per-recipe", "1"];
+    let runs: [(&str, Vec<&str>); 4] = [
+        ("evaluation", vec!["-input", path(&net), "-o", "-"]),
+        ("simulate", vec!["simulate", path(&net)]),
+        ("report", vec!["report", path(&net), "-o", path(&html)]),
+        ("compare", vec!["compare", path(&perfect), path(&net)]),
+    ];
+    for (command, args) in runs {
+        let o = demo(&[&budget[..], &args[..]].concat());
+        let refusal = "recipe demo-garden-salad was not scored within its time budget of 1 s \
+                       (--timeout-per-recipe); it was in the simulation at action ";
+        match command {
+            // compare scores the refused file 0 and goes on.
+            "compare" => {
+                assert_eq!(o.code, 0, "{command}: {}", o.stderr);
+                assert!(
+                    o.stderr
+                        .contains("search.solution: 1 of 1 files were refused"),
+                    "{}",
+                    o.stderr
+                );
+            }
+            _ => {
+                assert_eq!(o.code, 1, "{command}: {}", o.stderr);
+                assert!(o.stderr.contains(refusal), "{command}: {}", o.stderr);
+                assert!(
+                    o.stderr.contains(
+                        "sets of executed actions searched to the end; never run: action 26 (`mix`)"
+                    ),
+                    "{command}: {}",
+                    o.stderr
+                );
+            }
+        }
+    }
+    assert!(!html.exists(), "no report is written for a refused recipe");
+}
+
+#[test]
+fn the_time_budget_is_an_option_of_the_commands_that_run_recipes_only() {
+    let s = Scratch::new("budget-options");
+    let net = s.write("n.solution", independent_actions(1));
+    let o = demo(&["check", "--timeout-per-recipe", "5", path(&net)]);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr
+            .starts_with("error: `check` runs no recipe: --timeout-per-recipe would do nothing"),
+        "{}",
+        o.stderr
+    );
+    let o = demo(&["--timeout-per-recipe", "0", "simulate", path(&net)]);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr
+            .contains("invalid value '0' for '--timeout-per-recipe <SECONDS>'"),
+        "{}",
+        o.stderr
+    );
+    // An evaluation option elsewhere is named as it is spelt.
+    let o = demo(&["--smatch-exact", "simulate", path(&net)]);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr
+            .starts_with("error: --smatch-exact is an option of the evaluation, not of `simulate`"),
+        "{}",
+        o.stderr
+    );
+}
