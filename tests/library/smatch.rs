@@ -712,8 +712,9 @@ fn an_evaluation_past_the_work_bound_is_a_documented_refusal() {
     // The same networks in exact mode print the best alignment found.
     evaluator.smatch.exact = true;
     let rows = evaluator.evaluate(&text, &smatch_only).expect("scored");
+    assert_eq!(rows.len(), 3);
     assert!(
         rows.iter()
-            .all(|r| r.smatch.as_ref().is_some_and(|s| !s.climb_complete))
+            .any(|r| r.smatch.as_ref().is_some_and(|s| !s.climb_complete))
     );
 }
