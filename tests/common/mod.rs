@@ -520,3 +520,19 @@ pub fn official_data_signature() -> String {
         &kitchen[..12]
     )
 }
+
+/// A network of recipe `recipe`: `ingredient` fetched, then `n` mixing actions each on the
+/// mixture before it, all with one tool (the chain whose mixtures nest two levels an action).
+pub fn mixing_chain(recipe: &str, ingredient: &str, n: usize) -> String {
+    let mut text = format!(
+        "#{recipe}\n(get-kitchen ?k0)\n(fetch-and-proportion ?m0 ?ks0 ?k0 ?bowl {ingredient} 100 g)\n"
+    );
+    for i in 1..=n {
+        text.push_str(&format!(
+            "(mix ?m{i} ?ks{i} ?ks{} ?m{} ?whisk)\n",
+            i - 1,
+            i - 1
+        ));
+    }
+    text
+}

@@ -635,24 +635,17 @@ fn campaign_networks_print_what_the_references_smatch_prints() {
     );
 }
 
-/// A chain of `n` mixing actions on one tool, `flour` its first ingredient.
-fn chain_text(n: usize, flour: &str) -> String {
-    let mut text =
-        format!("(get-kitchen ?k0) (fetch-and-proportion ?m0 ?ks0 ?k0 ?bowl {flour} 100 g)");
-    for i in 1..=n {
-        text.push_str(&format!(
-            " (mix ?m{i} ?ks{i} ?ks{} ?m{} ?whisk)",
-            i - 1,
-            i - 1
-        ));
-    }
-    text
+/// The triples of a mixing chain of `n` actions, `flour` its first ingredient.
+fn chain_triples(n: usize, flour: &str) -> Triples {
+    let text = common::mixing_chain("afghan-biscuits", flour, n);
+    let parsed = cookingbot::language::parse::parse(&text);
+    triples(&parsed.file.recipes[0].predicates)
 }
 
 #[test]
 fn the_replayed_search_stops_at_its_work_bound_and_says_so() {
-    let test = cookingbot::metrics::smatch::triples_from_text(&chain_text(60, "white-sugar"));
-    let gold = cookingbot::metrics::smatch::triples_from_text(&chain_text(60, "all-purpose-flour"));
+    let test = chain_triples(60, "white-sugar");
+    let gold = chain_triples(60, "all-purpose-flour");
     let full = smatch_triples(&test, &gold, &SmatchConfig::default());
     assert!(full.climb_complete);
     let bounded = SmatchConfig {

@@ -8,21 +8,9 @@ use crate::common;
 use common::{Outcome, Scratch, outcome};
 use std::path::Path;
 
-/// `n` mixing actions on the demo's greens, each on the mixture before it, all with one tool:
-/// the chain whose mixtures nest two levels per action.
+/// A mixing chain of `n` actions on the demo's greens.
 fn mixing_chain(n: usize) -> String {
-    let mut text = String::from(
-        "#demo-garden-salad\n(get-kitchen ?k0)\n\
-         (fetch-and-proportion ?m0 ?ks0 ?k0 ?bowl mixed-greens 150 g)\n",
-    );
-    for i in 1..=n {
-        text.push_str(&format!(
-            "(mix ?m{i} ?ks{i} ?ks{} ?m{} ?whisk)\n",
-            i - 1,
-            i - 1
-        ));
-    }
-    text
+    common::mixing_chain("demo-garden-salad", "mixed-greens", n)
 }
 
 /// `n` actions that need only the kitchen, so that every ordering of them is a path of the

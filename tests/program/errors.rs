@@ -812,29 +812,6 @@ fn a_billion_portions_are_refused_not_cut() {
 }
 
 #[test]
-fn a_recipe_over_its_time_budget_is_refused() {
-    common::require_data!();
-    let s = Scratch::new("timeout");
-    let out = s.path("results.csv");
-    let o = evaluate_with(
-        &gold_file("afghan-biscuits"),
-        &out,
-        &["--timeout-per-recipe", "0"],
-    );
-    assert_failed(
-        &o,
-        1,
-        &[
-            "recipe afghan-biscuits was not simulated within its time budget of 0 s \
-             (--timeout-per-recipe)",
-            REFUSED,
-        ],
-        &out,
-    );
-    assert!(s.listing().is_empty(), "left behind: {:?}", s.listing());
-}
-
-#[test]
 fn translation_over_its_own_input_is_refused() {
     let s = Scratch::new("translate-same");
     let input = s.write("recipe.txt", "Cookies\n\nIngredients\n- 100 g butter\n");

@@ -124,9 +124,12 @@ async fn write_message<W: AsyncWrite + Unpin>(
 /// One line read as a client message, or the error reply it gets.
 fn classify(
     line: &[u8],
-) -> Result<Option<RxJsonRpcMessage<RoleServer>>, TxJsonRpcMessage<RoleServer>> {
+) -> Result<Option<RxJsonRpcMessage<RoleServer>>, Box<TxJsonRpcMessage<RoleServer>>> {
     let error = |code: ErrorCode, message: String, id: Option<RequestId>| {
-        TxJsonRpcMessage::<RoleServer>::error(ErrorData::new(code, message, None), id)
+        Box::new(TxJsonRpcMessage::<RoleServer>::error(
+            ErrorData::new(code, message, None),
+            id,
+        ))
     };
     let Ok(text) = std::str::from_utf8(line) else {
         return Err(error(
@@ -260,7 +263,7 @@ where
             match classify(&line) {
                 Ok(Some(message)) => return Some(message),
                 Ok(None) => {}
-                Err(reply) => self.reply(reply),
+                Err(reply) => self.reply(*reply),
             }
         }
     }
