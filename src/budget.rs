@@ -39,12 +39,6 @@ pub struct Budget {
     cancel: Option<Arc<AtomicBool>>,
 }
 
-impl Default for Budget {
-    fn default() -> Self {
-        Budget::new(DEFAULT_TIME_BUDGET)
-    }
-}
-
 /// The parts of a recipe's evaluation, named in a refusal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
@@ -143,10 +137,6 @@ impl Budget {
     pub fn cancelled_by(mut self, flag: Arc<AtomicBool>) -> Budget {
         self.cancel = Some(flag);
         self
-    }
-
-    pub fn limit(&self) -> Duration {
-        self.limit
     }
 
     /// Run `work` with this budget as the thread's current one. Inside work that already has

@@ -372,6 +372,12 @@ fn additions(m: &Model, e: &Entity) -> Vec<(SlotId, Value)> {
     out
 }
 
+/// `Err` once the recipe's time budget is spent, in the loops that grow with the dish (the
+/// caller refuses the recipe with the budget's own message).
+fn within_budget() -> Result<(), SimError> {
+    budget::check().map_err(|_| SimError::new("the time budget ran out"))
+}
+
 /// `all-ingredients`: the contents (or items) preceded by their additions, those of later
 /// elements first.
 pub fn all_ingredients(m: &Model, dish: &Entity) -> Vec<Value> {
@@ -433,7 +439,7 @@ pub fn unfold_dish(
     let mut nodes = Nodes::default();
     let mut pieces = Vec::new();
     for item in all_ingredients(m, &copy) {
-        budget::check().map_err(|_| SimError::new("the time budget ran out"))?;
+        within_budget()?;
         let Some(e) = item.as_obj() else { continue };
         if m.onto.is_a(e.class, k.mixture) {
             let g = convert_to_g(m, maker, e)?;
@@ -559,7 +565,7 @@ fn unfold_mixture(
     hierarchy.push(node);
     let mut parts = Vec::with_capacity(components.len());
     for comp in &components {
-        budget::check().map_err(|_| SimError::new("the time budget ran out"))?;
+        within_budget()?;
         let Some(c) = comp.as_obj() else {
             parts.push(Err(comp.clone()));
             continue;
@@ -620,7 +626,7 @@ fn merge(m: &Model, nodes: &mut Nodes, mut rest: Vec<Piece>) -> Result<Vec<Piece
     let mut merged: Vec<Piece> = Vec::new();
     while !rest.is_empty() {
         // Quadratic in the pieces (a dish of thousands of portions).
-        budget::check().map_err(|_| SimError::new("the time budget ran out"))?;
+        within_budget()?;
         let item = rest.remove(0);
         let e = &nodes.entities;
         let matching: Vec<usize> = (0..rest.len())

@@ -488,14 +488,6 @@ impl Searched {
         self.ever_run[p] = true;
         budget::at_action(p);
     }
-
-    fn never_run(&self, repeat: &[bool]) -> usize {
-        self.ever_run
-            .iter()
-            .zip(repeat)
-            .filter(|(r, rep)| !**r && !**rep)
-            .count()
-    }
 }
 
 /// Whether `v` is of the argument type `ty` (`t`: anything), as IRL's `typep`.
@@ -745,19 +737,20 @@ impl<'m> Engine<'m> {
             ": {} actions run over {} sets of executed actions searched to the end",
             searched.actions_run, searched.dead_ends
         ));
-        let never: Vec<String> = (0..searched.ever_run.len())
+        let never: Vec<usize> = (0..searched.ever_run.len())
             .filter(|&p| !searched.ever_run[p] && !self.repeat[p])
-            .take(5)
-            .map(|p| format!("{} (`{}`)", p + 1, self.recipe.predicates[p].name))
             .collect();
         if !never.is_empty() {
-            let more = searched.never_run(&self.repeat).saturating_sub(never.len());
-            let more = if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
+            let named: Vec<String> = never
+                .iter()
+                .take(5)
+                .map(|&p| format!("{} (`{}`)", p + 1, self.recipe.predicates[p].name))
+                .collect();
+            let more = match never.len() - named.len() {
+                0 => String::new(),
+                more => format!(" and {more} more"),
             };
-            message.push_str(&format!("; never run: action {}{more}", never.join(", ")));
+            message.push_str(&format!("; never run: action {}{more}", named.join(", ")));
         }
         SimError {
             message,
