@@ -6,12 +6,12 @@
 
 mod support;
 
-use cookingbot::app::compare::{self, CompareFormat, CompareOptions};
-use cookingbot::app::data::DataContext;
-use cookingbot::app::evaluate::{EvaluateOptions, STDOUT};
-use cookingbot::app::outcome::Exit;
+use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataChoice;
-use cookingbot::profile::Profile;
+use cookingbot::service::comparison::{self, CompareFormat, CompareOptions};
+use cookingbot::service::context::DataContext;
+use cookingbot::service::outcome::Exit;
+use cookingbot::service::scoring::{EvaluateOptions, STDOUT};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::PathBuf;
 
@@ -29,12 +29,12 @@ fn options(systems: usize) -> CompareOptions {
                 offline: true,
                 ..DataContext::default()
             },
-            compare::default_metrics(),
+            comparison::default_metrics(),
         ),
         output: PathBuf::from(STDOUT),
         format: CompareFormat::Text,
         bootstrap: 1000,
-        trials: compare::RANDOMIZATION_TRIALS,
+        trials: comparison::RANDOMIZATION_TRIALS,
         seed: 12345,
         dump_resamples: None,
     }
@@ -47,7 +47,7 @@ fn compare_systems(c: &mut Criterion) {
         let opts = options(systems);
         group.bench_function(format!("{systems}-systems"), |b| {
             b.iter(|| {
-                let outcome = compare::run(&opts, &mut std::io::sink(), &mut std::io::sink());
+                let outcome = comparison::run(&opts, &mut std::io::sink(), &mut std::io::sink());
                 assert!(matches!(outcome, Ok(Exit::Success)));
             })
         });

@@ -4,11 +4,11 @@
 
 mod support;
 
+use cookingbot::base::profile::Profile;
 use cookingbot::evaluate::Evaluator;
+use cookingbot::metrics::metric::{Metric, MetricSet};
 use cookingbot::metrics::smatch::{SmatchConfig, smatch};
 use cookingbot::metrics::{dish, goals};
-use cookingbot::profile::Profile;
-use cookingbot::report::{Metric, MetricSet};
 use cookingbot::simulation::Model;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;

@@ -3,10 +3,10 @@
 
 mod support;
 
-use cookingbot::catalogue::Catalogue;
+use cookingbot::base::profile::Profile;
+use cookingbot::data::catalogue::Catalogue;
 use cookingbot::language::parse::parse;
 use cookingbot::network::Network;
-use cookingbot::profile::Profile;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;

@@ -6,8 +6,8 @@
 
 mod support;
 
+use cookingbot::base::profile::Profile;
 use cookingbot::language::parse::parse;
-use cookingbot::profile::Profile;
 use cookingbot::simulation::{MAX_ACTIONS, Model};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;

@@ -4,9 +4,9 @@
 //! in the predicted network's size; and exact mode on perturbed gold networks and near-miss
 //! pairs.
 
+use cookingbot::base::profile::Profile;
 use cookingbot::language::ast::{Arg, Predicate};
 use cookingbot::metrics::smatch::{MAX_ACTIONS, SmatchConfig, smatch};
-use cookingbot::profile::Profile;
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};

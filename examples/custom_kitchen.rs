@@ -8,8 +8,8 @@
 //! cargo run --example custom_kitchen
 //! ```
 
+use cookingbot::base::profile::Profile;
 use cookingbot::language::parse::parse;
-use cookingbot::profile::Profile;
 use cookingbot::report::dish_tree;
 use cookingbot::simulation::Model;
 use serde_json::Value;

@@ -6,8 +6,8 @@
 //! cargo run --example custom_metric
 //! ```
 
+use cookingbot::base::profile::Profile;
 use cookingbot::language::parse::parse;
-use cookingbot::profile::Profile;
 use cookingbot::simulation::{Execution, Model};
 
 /// The new metric: executed actions over all actions of the network (1.0 = everything ran).

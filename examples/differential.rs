@@ -10,12 +10,12 @@
 //! ```
 //! The benchmark data is located as the CLI locates it (`COOKINGBOT_BENCHMARK`, ...).
 
+use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::{Benchmark, locate};
-use cookingbot::catalogue::Catalogue;
+use cookingbot::data::catalogue::Catalogue;
 use cookingbot::evaluate::Evaluator;
+use cookingbot::metrics::metric::{Metric, MetricSet};
 use cookingbot::mistakes::{Golds, Kind};
-use cookingbot::profile::Profile;
-use cookingbot::report::{Metric, MetricSet};
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 

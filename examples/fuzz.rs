@@ -16,11 +16,11 @@
 //! so an abort (which no handler sees) leaves its reproducer too; the slowest input so far is in
 //! `CORPUS_DIR/slowest.solution`.
 
+use cookingbot::base::profile::Profile;
+use cookingbot::base::random::SplitMix64;
 use cookingbot::benchmark::{DataSource, locate, manifest};
 use cookingbot::evaluate::Evaluator;
-use cookingbot::profile::Profile;
-use cookingbot::random::SplitMix64;
-use cookingbot::report::{Metric, MetricSet};
+use cookingbot::metrics::metric::{Metric, MetricSet};
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};

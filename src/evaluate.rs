@@ -2,15 +2,16 @@
 //! refuse it whole where the reference refuses it, otherwise score every recipe against its
 //! gold run, rows in the reference's order (the reverse of the file).
 
+use crate::base::budget::{self, Budget, Phase};
+use crate::base::profile::Profile;
+use crate::base::suggest::closest;
 use crate::benchmark::{Benchmark, DataError, DataSource};
-use crate::budget::{self, Budget, Phase};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostic, render_all, terminal_safe};
-use crate::language::validate::{Validator, closest};
+use crate::language::validate::Validator;
+use crate::metrics::metric::{Metric, MetricSet, RecipeResult};
 use crate::metrics::smatch::{self, SmatchConfig, smatch};
 use crate::metrics::{GoldRun, gold_run, score};
-use crate::profile::Profile;
-use crate::report::{Metric, MetricSet, RecipeResult};
 use crate::simulation::{Model, SimError};
 use std::sync::OnceLock;
 

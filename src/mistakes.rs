@@ -7,9 +7,9 @@
 //! catalogue and that id (each id draws from its own random stream), so adding kinds or
 //! variants never changes the networks of the ids that exist.
 
-use crate::catalogue::{Catalogue, Role};
+use crate::base::random::SplitMix64 as Rng;
+use crate::data::catalogue::{Catalogue, Role};
 use crate::language::ast::Recipe;
-use crate::random::SplitMix64 as Rng;
 
 /// The kinds of mistake, as a parser or a language model makes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1031,8 +1031,8 @@ fn arity(net: &mut Network, rng: &mut Rng) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::profile::Profile;
     use crate::language::parse::parse;
-    use crate::profile::Profile;
 
     const GOLD: &str = "#r\n(get-kitchen ?k)\n\
         (fetch-and-proportion ?b ?k1 ?k ?t butter 200 g)\n\

@@ -1,21 +1,21 @@
-//! `cookingbot._native`: the Python package's extension module (feature `python`, built by
-//! maturin). It speaks JSON text to the typed Python layer in `python/cookingbot/`, which turns
+//! The Python front end: the functions of `cookingbot._native`, the Python package's extension
+//! module (feature `python`, built by maturin; [`crate::entry`] makes the module). It speaks JSON text to the typed Python layer in `python/cookingbot/`, which turns
 //! it into dataclasses and exceptions; every call that works releases the GIL, and batches are
 //! scored in parallel with rayon as the command line scores them.
 
-use crate::app::check::{check_text, located};
-use crate::app::compare::{self, CompareFormat, CompareOptions};
-use crate::app::data::DataContext;
-use crate::app::evaluate::{self, EvaluateOptions, score_text};
-use crate::app::load_model;
-use crate::app::simulate::{SimulateFailure, simulate_text};
+use crate::base::profile::Profile;
 use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
+use crate::metrics::metric::{Metric, MetricSet};
 use crate::metrics::smatch::{SmatchConfig, smatch as smatch_score};
-use crate::profile::Profile;
 use crate::report::json::value;
-use crate::report::{Metric, MetricSet};
+use crate::service::check::{check_text, located};
+use crate::service::comparison::{self, CompareFormat, CompareOptions};
+use crate::service::context::DataContext;
+use crate::service::load_model;
+use crate::service::scoring::{self, EvaluateOptions, score_text};
+use crate::service::simulate::{SimulateFailure, simulate_text};
 use crate::translate::Translator;
 use crate::translate::recipe_text;
 use crate::translate::rules::RulesTranslator;
@@ -23,7 +23,6 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use serde_json::{Value, json};
-use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -52,7 +51,7 @@ fn evaluator(key: EvaluatorKey) -> Result<Arc<Evaluator>, String> {
         MetricSet::default(),
     );
     let (loaded, _) =
-        evaluate::load(&opts, || true, &mut std::io::sink()).map_err(|e| e.to_string())?;
+        scoring::load(&opts, || true, &mut std::io::sink()).map_err(|e| e.to_string())?;
     let loaded = Arc::new(loaded);
     cache.push((key, loaded.clone()));
     Ok(loaded)
@@ -118,7 +117,7 @@ fn check(
     benchmark: Option<PathBuf>,
 ) -> PyResult<String> {
     detached(py, reference, |profile| {
-        let onto = crate::ontology::Ontology::builtin(profile);
+        let onto = crate::world::ontology::Ontology::builtin(profile);
         let named = benchmark
             .map(|b| evaluator((profile, Some(b), None)).map_err(PyRuntimeError::new_err))
             .transpose()?;
@@ -276,14 +275,14 @@ fn compare_systems(
     benchmark: Option<PathBuf>,
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
-    let metrics = metric_set(metrics, compare::default_metrics())?;
+    let metrics = metric_set(metrics, comparison::default_metrics())?;
     let opts = CompareOptions {
         systems,
         evaluation: EvaluateOptions::scoring(
             DataContext::from_env(profile(reference)?, benchmark, kitchen),
             metrics,
         ),
-        output: PathBuf::from(evaluate::STDOUT),
+        output: PathBuf::from(scoring::STDOUT),
         format: CompareFormat::Json,
         bootstrap,
         trials,
@@ -292,7 +291,7 @@ fn compare_systems(
     };
     py.detach(|| {
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        match compare::run(&opts, &mut out, &mut err) {
+        match comparison::run(&opts, &mut out, &mut err) {
             Ok(_) => String::from_utf8(out).map_err(|e| PyRuntimeError::new_err(e.to_string())),
             Err(e) => {
                 // The warnings written before it, then the error, as the command line shows them.
@@ -311,14 +310,8 @@ fn metric_names() -> Vec<&'static str> {
     Metric::ALL.map(Metric::name).to_vec()
 }
 
-/// Run the command line in this process (the `cookingbot-evaluator` entry point).
-#[pyfunction]
-fn main(py: Python<'_>, argv: Vec<OsString>) -> i32 {
-    i32::from(py.detach(|| crate::app::cli::main_from_args(argv)))
-}
-
-#[pymodule]
-fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+/// Add this front end's functions to the extension module [`crate::entry`] builds.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluate_texts, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
@@ -327,6 +320,5 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(benchmark_recipes, m)?)?;
     m.add_function(wrap_pyfunction!(compare_systems, m)?)?;
     m.add_function(wrap_pyfunction!(metric_names, m)?)?;
-    m.add_function(wrap_pyfunction!(main, m)?)?;
     Ok(())
 }

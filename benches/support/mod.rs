@@ -1,9 +1,9 @@
 //! Shared by the benches: where the benchmark data is, and the gold networks with their runs.
 #![allow(dead_code)]
 
+use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::{Benchmark, GoldRecipe};
 use cookingbot::metrics::{GoldRun, gold_run};
-use cookingbot::profile::Profile;
 use cookingbot::simulation::Model;
 use std::path::PathBuf;
 

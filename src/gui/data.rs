@@ -3,9 +3,9 @@
 //! (`fetch`) on a background thread.
 
 use super::task::{Progress, Task};
+use crate::base::profile::Profile;
+use crate::benchmark::download::{self, FetchError, Source};
 use crate::benchmark::{self, DataChoice, DataError, DataSource};
-use crate::fetch::{self, FetchError, Source};
-use crate::profile::Profile;
 use eframe::egui;
 use std::path::PathBuf;
 
@@ -91,14 +91,14 @@ impl Data {
     fn start_fetch(&mut self, ctx: &egui::Context) {
         let profile = self.profile;
         self.fetching = Some(Task::spawn(ctx, "connecting", move |reporter| {
-            fetch::fetch(profile, &Source::download(), &mut |p| {
+            download::fetch(profile, &Source::download(), &mut |p| {
                 let (stage, fraction) = match p {
-                    fetch::Progress::Downloading { received, total } => (
+                    download::Progress::Downloading { received, total } => (
                         format!("downloading: {} kB", received / 1000),
                         total.map(|t| received as f32 / t.max(1) as f32),
                     ),
-                    fetch::Progress::Unpacking => ("unpacking".to_string(), None),
-                    fetch::Progress::Verifying { checked, total } => (
+                    download::Progress::Unpacking => ("unpacking".to_string(), None),
+                    download::Progress::Verifying { checked, total } => (
                         format!("verifying: {checked} of {total} files"),
                         Some(checked as f32 / total.max(1) as f32),
                     ),

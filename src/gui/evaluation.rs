@@ -3,16 +3,17 @@
 //! cancellation between recipes, keeping each recipe's report page for the details view.
 
 use super::task::Reporter;
-use crate::app::check::read_solution_text;
-use crate::app::data::DataContext;
-use crate::app::evaluate::{self, EvaluateOptions};
-use crate::app::report::recipe_page;
+use crate::base::profile::Profile;
 use crate::benchmark::{DataChoice, DataSource};
 use crate::evaluate::Refusal;
 use crate::language::diagnostic::line_col;
-use crate::profile::Profile;
+use crate::metrics::metric::MetricSet;
+use crate::report;
 use crate::report::html::{RecipePage, ReportModel};
-use crate::report::{self, MetricSet};
+use crate::service::context::DataContext;
+use crate::service::report_page::recipe_page;
+use crate::service::scoring::{self, EvaluateOptions};
+use crate::service::solution_file::read_solution_text;
 use std::path::PathBuf;
 
 /// What to evaluate.
@@ -92,7 +93,7 @@ pub fn run(request: &Request, progress: &Reporter<Outcome>) -> Outcome {
         Err(e) => return Outcome::Failed(e.to_string()),
     };
     progress.report(format!("loading {}", request.data), None);
-    let (evaluator, kitchen) = match evaluate::load(&opts, || false, &mut std::io::sink()) {
+    let (evaluator, kitchen) = match scoring::load(&opts, || false, &mut std::io::sink()) {
         Ok(e) => e,
         Err(e) => return Outcome::Failed(e.to_string()),
     };
@@ -129,7 +130,7 @@ pub fn run(request: &Request, progress: &Reporter<Outcome>) -> Outcome {
     }
     let report = ReportModel {
         source: name,
-        signature: evaluate::signature(&opts, kitchen, &evaluator),
+        signature: scoring::signature(&opts, kitchen, &evaluator),
         recipes: rows
             .iter()
             .rev()

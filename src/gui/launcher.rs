@@ -6,41 +6,15 @@ use super::data::{self, Data};
 use super::evaluation::{self, Outcome, Request};
 use super::results::{self, View};
 use super::task::Task;
-use crate::app::report::{beside, open_in_browser};
+use crate::base::profile::Profile;
 use crate::benchmark::DataChoice;
-use crate::profile::Profile;
+use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::html::render;
-use crate::report::{Metric, MetricSet, write_atomically};
+use crate::report::write_atomically;
+use crate::service::launch::LaunchSettings;
+use crate::service::report_page::{beside, open_in_browser};
 use eframe::egui::{self, RichText};
 use std::path::PathBuf;
-
-/// How the launcher opens (the `gui` command's options).
-#[derive(Clone, Debug)]
-pub struct Settings {
-    pub input: Option<PathBuf>,
-    pub output: Option<PathBuf>,
-    pub metrics: MetricSet,
-    pub profile: Profile,
-    /// `--benchmark`: a data folder or `demo`.
-    pub benchmark: Option<DataChoice>,
-    /// Start the evaluation at once (input and output given).
-    pub start: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            input: None,
-            output: None,
-            metrics: Metric::ALL
-                .into_iter()
-                .fold(MetricSet::empty(), MetricSet::with),
-            profile: Profile::R2024,
-            benchmark: None,
-            start: false,
-        }
-    }
-}
 
 pub struct Launcher {
     input: String,
@@ -56,7 +30,7 @@ pub struct Launcher {
 }
 
 impl Launcher {
-    pub fn new(settings: Settings) -> Launcher {
+    pub fn new(settings: LaunchSettings) -> Launcher {
         let path = |p: Option<PathBuf>| p.map(|p| p.display().to_string()).unwrap_or_default();
         Launcher {
             input: path(settings.input),

@@ -4,7 +4,7 @@
 //! predicates, a predicate a name and arguments. Meaning (which primitive, which roles) is added
 //! later by validation against the primitive catalogue.
 
-use crate::number::Number;
+use crate::base::number::Number;
 use std::fmt;
 
 /// A byte range in the source text.

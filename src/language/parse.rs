@@ -6,9 +6,9 @@
 //! [`Diagnostic`], so one run reports all problems of a file. Reading is iterative (an explicit
 //! stack, nesting bounded by [`MAX_DEPTH`]) and linear in the input size.
 
+use crate::base::number::Number;
 use crate::language::ast::{Arg, Predicate, Recipe, SolutionFile, Span};
 use crate::language::diagnostic::{Diagnostic, DiagnosticKind, LONG_LINE};
-use crate::number::Number;
 use nom::branch::alt;
 use nom::bytes::complete::{take_while, take_while1};
 use nom::character::complete::{char, digit0, digit1, one_of};

@@ -4,13 +4,14 @@
 //! then rejected. Warnings flag networks the reference accepts but that will not execute as
 //! meant (broken data flow), so a researcher learns it before a long simulation run.
 
-use crate::catalogue::{Catalogue, PrimitiveSig, Role};
+use crate::base::number::Number;
+use crate::base::profile::Profile;
+use crate::base::suggest::closest;
+use crate::data::catalogue::{Catalogue, PrimitiveSig, Role};
 use crate::language::ast::{Arg, Predicate, Recipe, SolutionFile, Span};
 use crate::language::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::language::parse::parse;
 use crate::network::Network;
-use crate::number::Number;
-use crate::profile::Profile;
 use num_rational::Rational64;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -507,48 +508,10 @@ fn check_duplicate_arguments(p: &Predicate, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Up to `n` candidates closest to `word` by edit distance (within a third of its length).
-pub fn closest<'c>(
-    word: &str,
-    candidates: impl Iterator<Item = &'c str>,
-    n: usize,
-) -> Vec<&'c str> {
-    let length = word.chars().count();
-    let limit = (length / 3).max(2);
-    // The distance is at least the difference in length: a candidate too short or too long is
-    // dropped unmeasured, so a huge unknown token costs its length, not its length times the
-    // vocabulary's.
-    let mut scored: Vec<(usize, &str)> = candidates
-        .filter(|c| c.chars().count().abs_diff(length) <= limit)
-        .map(|c| (strsim::levenshtein(word, c), c))
-        .filter(|(d, _)| *d <= limit)
-        .collect();
-    scored.sort_unstable();
-    scored.dedup();
-    scored.into_iter().take(n).map(|(_, c)| c).collect()
-}
-
 fn quoted_list(items: &[&str]) -> String {
     items
         .iter()
         .map(|s| format!("`{s}`"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn closest_keeps_candidates_within_a_third_of_the_word() {
-        assert_eq!(
-            closest("fecth", ["fetch", "bake"].into_iter(), 3),
-            ["fetch"]
-        );
-        assert_eq!(
-            closest("buter", ["butter", "water", "sugar"].into_iter(), 3),
-            ["butter", "water"]
-        );
-    }
 }

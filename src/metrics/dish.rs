@@ -10,11 +10,11 @@ use super::equality::{
     differing_slots, entities_similar, find_location, similar, similar_locations,
 };
 use super::{GoldRun, output_kitchen_state, primary_output};
-use crate::budget;
-use crate::number::Number;
-use crate::ontology::SlotId;
+use crate::base::budget;
+use crate::base::number::Number;
 use crate::simulation::primitives::common::{convert_to_g, quantity_of};
 use crate::simulation::{Execution, Model, SimError};
+use crate::world::ontology::SlotId;
 use crate::world::{Entity, Maker, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;

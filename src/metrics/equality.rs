@@ -4,9 +4,9 @@
 //! Goal conditions and the dish score both rest on this deep, id-blind equality: two objects
 //! are "similar" when they have the same exact class and every slot is recursively similar.
 
-use crate::budget;
-use crate::ontology::{ClassId, SlotId};
+use crate::base::budget;
 use crate::simulation::Model;
+use crate::world::ontology::{ClassId, SlotId};
 use crate::world::{Entity, Value};
 use std::sync::Arc;
 

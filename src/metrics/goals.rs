@@ -7,12 +7,12 @@
 
 use super::equality::{differing_slots, find_location, location_names, similar, similar_locations};
 use super::{output_kitchen_state, primary_output};
-use crate::budget;
+use crate::base::budget;
+use crate::base::number::Number;
 use crate::language::ast::Recipe;
-use crate::number::Number;
-use crate::ontology::ClassId;
 use crate::simulation::{Execution, Model};
 use crate::world::Value;
+use crate::world::ontology::ClassId;
 
 /// The outcome of one gold goal.
 #[derive(Clone, Debug)]

@@ -10,12 +10,13 @@ pub mod corpus;
 pub mod dish;
 pub mod equality;
 pub mod goals;
+pub mod metric;
 pub mod significance;
 pub mod smatch;
 
-use crate::budget::{self, Phase};
+use crate::base::budget::{self, Phase};
+use crate::base::number::Number;
 use crate::language::ast::Recipe;
-use crate::number::Number;
 use crate::simulation::{Execution, Model, SimError};
 use crate::world::{Entity, Value};
 

@@ -6,7 +6,7 @@
 //! the thread count or the platform. `docs/compare.md` says where this differs from sacrebleu
 //! and why.
 
-use crate::random::SplitMix64;
+use crate::base::random::SplitMix64;
 
 /// The most bootstrap resamples or randomization trials a run may ask for: far more than a
 /// p-value's second decimal needs (10,000 puts its standard error under 0.005), and few enough

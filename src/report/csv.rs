@@ -8,8 +8,8 @@
 //! A batch (several files, or a directory) gets a leading `file` column, no rows for a refused
 //! file, and a last line `# signature: ...` saying how the numbers were computed.
 
-use super::batch::BatchReport;
-use super::{MetricSet, RecipeResult};
+use super::batch_report::BatchReport;
+use crate::metrics::metric::{MetricSet, RecipeResult};
 
 pub fn render(results: &[RecipeResult], metrics: &MetricSet) -> String {
     let rows: Vec<(&str, Vec<String>)> = results
@@ -90,9 +90,9 @@ fn quoted(field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::number::Number;
+    use crate::metrics::metric::Metric;
     use crate::metrics::smatch::SmatchResult;
-    use crate::number::Number;
-    use crate::report::Metric;
 
     fn smatch(f_score: f64) -> Option<SmatchResult> {
         Some(SmatchResult {

@@ -4,8 +4,8 @@
 //! Used by `simulate` for the final dish and for value summaries; serialisable so that the JSON
 //! report (and later the HTML report and GUI) show the same tree.
 
-use crate::ontology::{Init, Ontology};
 use crate::simulation::Model;
+use crate::world::ontology::{Init, Ontology};
 use crate::world::{Entity, Value};
 use serde::Serialize;
 use std::fmt::Write;

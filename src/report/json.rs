@@ -2,9 +2,9 @@
 //! signature saying how they were computed. One file gives one document of recipes; a batch, one
 //! document of files, each with its recipes or its refusal.
 
-use super::Metric;
-use super::batch::{BatchReport, Bootstrap, Mean, RefusalReport};
-use super::model::{RecipeReport, Signature};
+use super::batch_report::{BatchReport, Bootstrap, Mean, RefusalReport};
+use super::content::{RecipeReport, Signature};
+use crate::metrics::metric::Metric;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

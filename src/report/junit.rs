@@ -4,7 +4,7 @@
 //! failing test case `(refused)` per refused file, holding its diagnostics; with thresholds, a
 //! failing test case `(no recipe)` per file that holds none.
 
-use super::batch::{BatchReport, NO_RECIPE, Threshold};
+use super::batch_report::{BatchReport, NO_RECIPE, Threshold};
 use std::collections::HashMap;
 use std::fmt::Write;
 

@@ -2,7 +2,7 @@
 //! (`--format markdown`): a table per file (or the refusal), the mean of each metric over all
 //! rows, the rows below `--fail-under` thresholds, and the signature.
 
-use super::batch::{BatchReport, Bootstrap, Threshold};
+use super::batch_report::{BatchReport, Bootstrap, Threshold};
 use super::json::SummaryMean;
 use std::fmt::Write;
 

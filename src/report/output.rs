@@ -7,6 +7,7 @@ use std::fs::{self, File, Metadata};
 use std::io::{self, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Write `bytes` to `path`, whole or not at all where the path holds (or will hold) a regular
 /// file. Missing parent directories are created, as the reference does.
@@ -145,4 +146,22 @@ pub fn refuse_input_as_output<'a>(
 pub struct OutputIsInput {
     pub output: std::path::PathBuf,
     pub input: std::path::PathBuf,
+}
+
+/// Set when standard output was closed as the process started (see [`stdout_was_closed`]).
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Record that standard output was closed when the process started. The binary reads this
+/// before `main`: by then std's runtime has opened `/dev/null` in its place (so that no file
+/// opened later takes its number), where a report would be lost without a word.
+pub fn stdout_was_closed() {
+    STDOUT_CLOSED.store(true, Ordering::Relaxed);
+}
+
+/// Whether a report can be written to standard output: not when it was closed at the start.
+pub fn stdout_open() -> io::Result<()> {
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return Err(io::Error::other("it is closed"));
+    }
+    Ok(())
 }

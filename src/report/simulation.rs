@@ -2,9 +2,9 @@
 //! (`simulate --json`): the executed actions with their times and bindings, the actions that
 //! never ran and why, the execution time and the final dish.
 
+use super::content::number;
 use super::dish_tree::{self, DishNode};
-use super::model::number;
-use crate::catalogue::Role;
+use crate::data::catalogue::Role;
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::LineIndex;
 use crate::simulation::{Execution, Model};
@@ -233,7 +233,7 @@ impl SimulationReport {
             let how = match d.score {
                 Some(s) => format!(
                     "the dish approximation score's best candidate, {} against the gold dish",
-                    crate::number::two_decimals(crate::number::Number::float(s))
+                    crate::base::number::two_decimals(crate::base::number::Number::float(s))
                 ),
                 None => "the last action whose output no other action uses".into(),
             };

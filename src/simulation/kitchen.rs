@@ -3,8 +3,8 @@
 //! Order matters everywhere: "the closest unused whisk" is the first match of a particular
 //! depth-first walk, and objects that move are put at the front of their new place.
 
-use crate::ontology::ClassId;
 use crate::simulation::Model;
+use crate::world::ontology::ClassId;
 use crate::world::{Entity, Pid, Value};
 use std::sync::Arc;
 

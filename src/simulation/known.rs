@@ -1,6 +1,6 @@
 //! The classes and slots the simulator itself refers to, resolved once per ontology.
 
-use crate::ontology::{ClassId, Ontology, SlotId};
+use crate::world::ontology::{ClassId, Ontology, SlotId};
 
 /// Ids of the ontology names that the engine and the primitives use in hot paths.
 #[derive(Debug)]

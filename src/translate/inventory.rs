@@ -2,8 +2,8 @@
 //! and the units each can be measured in without the simulator lacking a conversion.
 
 use super::quantity::TextUnit;
-use crate::language::validate::closest;
-use crate::number::Number;
+use crate::base::number::Number;
+use crate::base::suggest::closest;
 use crate::simulation::Model;
 use crate::world::{Entity, Value};
 use num_rational::Rational64;
@@ -279,7 +279,7 @@ fn contains_phrase(haystack: &str, phrase: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::Profile;
+    use crate::base::profile::Profile;
 
     #[test]
     fn recipe_words_find_kitchen_classes() {

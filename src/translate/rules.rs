@@ -8,7 +8,7 @@ use super::network::NetworkBuilder;
 use super::quantity::{number, parse_line};
 use super::recipe_text::RecipeText;
 use super::{Provenance, Translation, Translator, check_solution};
-use crate::manifest::sha256_hex;
+use crate::data::manifest::sha256_hex;
 use crate::simulation::Model;
 use num_rational::Rational64;
 

@@ -1,8 +1,8 @@
 //! Test support for the language layer: the benchmark's recipe ids and class lookups.
 
 use super::read;
+use cookingbot::base::profile::Profile;
 use cookingbot::language::validate::ClassLookup;
-use cookingbot::profile::Profile;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 

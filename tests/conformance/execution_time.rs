@@ -3,7 +3,7 @@
 use crate::common;
 
 use common::reference_rows;
-use cookingbot::profile::Profile;
+use cookingbot::base::profile::Profile;
 use cookingbot::simulation::Model;
 
 fn check(profile: Profile) {

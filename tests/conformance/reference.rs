@@ -4,11 +4,11 @@
 use crate::common;
 
 use common::{RefRow, data_dir, reference_rows};
-use cookingbot::catalogue::Catalogue;
+use cookingbot::base::profile::Profile;
+use cookingbot::data::catalogue::Catalogue;
 use cookingbot::evaluate::Evaluator;
+use cookingbot::metrics::metric::{Metric, MetricSet};
 use cookingbot::mistakes::Golds;
-use cookingbot::profile::Profile;
-use cookingbot::report::{Metric, MetricSet};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 

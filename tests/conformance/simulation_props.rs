@@ -5,11 +5,11 @@
 use crate::common;
 use common::data_dir;
 
+use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::{Benchmark, GoldRecipe};
 use cookingbot::language::ast::{Arg, Recipe};
 use cookingbot::metrics::equality::{entities_similar, similar};
 use cookingbot::metrics::{GoldRun, Scores, gold_run, output_kitchen_state, primary_output, score};
-use cookingbot::profile::Profile;
 use cookingbot::simulation::{Execution, Model};
 use cookingbot::world::{Entity, Value};
 use proptest::prelude::*;

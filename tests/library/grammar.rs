@@ -1,9 +1,9 @@
 //! Keeps `grammar/solution.ebnf` and the parser in step: every production has test vectors, and
 //! the productions covered here are exactly those the grammar file defines.
 
+use cookingbot::base::number::Number;
 use cookingbot::language::ast::Arg;
 use cookingbot::language::parse::parse;
-use cookingbot::number::Number;
 use std::collections::BTreeSet;
 
 /// Production → lines that exercise it; each must parse without errors inside a recipe.

@@ -6,23 +6,24 @@
 use crate::common;
 
 use cookingbot::benchmark::DataChoice;
-use cookingbot::gui::{Launcher, Settings, egui};
+use cookingbot::gui::{Launcher, egui};
+use cookingbot::service::launch::LaunchSettings;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-fn launcher(settings: Settings) -> Harness<'static, Launcher> {
+fn launcher(settings: LaunchSettings) -> Harness<'static, Launcher> {
     Harness::builder()
         .with_size([1400.0, 1600.0])
         .build_ui_state(|ui, l: &mut Launcher| l.ui(ui), Launcher::new(settings))
 }
 
-fn demo() -> Settings {
-    Settings {
+fn demo() -> LaunchSettings {
+    LaunchSettings {
         benchmark: Some(DataChoice::Demo),
-        ..Settings::default()
+        ..LaunchSettings::default()
     }
 }
 
@@ -64,7 +65,7 @@ fn start_stays_disabled_until_input_and_output_are_chosen() {
     type_into(&mut h, "Output CSV file", "results.csv");
     assert!(start_enabled(&h));
     // No metric ticked: nothing to compute.
-    for m in cookingbot::report::Metric::ALL {
+    for m in cookingbot::metrics::metric::Metric::ALL {
         h.get_by_label(m.name()).click();
         h.run();
     }
@@ -87,9 +88,9 @@ fn documentation_example_shows_the_reference_values_and_each_rows_details() {
     assert_eq!(expected.len(), 2);
     let out = tempfile::tempdir().unwrap();
     let csv = out.path().join("results.csv");
-    let mut h = launcher(Settings {
+    let mut h = launcher(LaunchSettings {
         benchmark: Some(DataChoice::Folder(bench.clone())),
-        ..Settings::default()
+        ..LaunchSettings::default()
     });
     type_into(&mut h, "Input .solution file", &input.display().to_string());
     type_into(&mut h, "Output CSV file", &csv.display().to_string());
@@ -161,7 +162,7 @@ fn documentation_example_shows_the_reference_values_and_each_rows_details() {
 /// that share a reason said once.
 #[test]
 fn empty_state_opens_the_demo_example() {
-    let mut h = launcher(Settings::default());
+    let mut h = launcher(LaunchSettings::default());
     h.get_by_label_contains("No results yet.");
     h.get_by_role_and_label(Role::Button, "Open the demo example")
         .click();
@@ -195,7 +196,7 @@ fn empty_state_opens_the_demo_example() {
 #[test]
 fn rows_sort_by_a_metric_column() {
     let out = tempfile::tempdir().unwrap();
-    let mut h = launcher(Settings {
+    let mut h = launcher(LaunchSettings {
         input: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-mistake.solution")),
         output: Some(out.path().join("results.csv")),
         start: true,
@@ -228,7 +229,7 @@ fn refused_input_lists_its_problems_with_line_and_column() {
     )
     .unwrap();
     let output = dir.path().join("results.csv");
-    let mut h = launcher(Settings {
+    let mut h = launcher(LaunchSettings {
         input: Some(input),
         output: Some(output.clone()),
         start: true,
@@ -270,7 +271,7 @@ fn no_arguments_without_a_display_explains_and_shows_the_usage() {
         stderr.contains("\nusage: cookingbot-evaluator -input FILE.solution|DIR"),
         "{stderr}"
     );
-    let names: Vec<String> = cookingbot::app::cli::command()
+    let names: Vec<String> = cookingbot::cli::command()
         .get_subcommands()
         .filter(|c| !c.is_hide_set())
         .map(|c| c.get_name().to_string())

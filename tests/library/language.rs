@@ -5,11 +5,11 @@ use crate::common;
 
 use common::language::{TestClasses, known_recipe_ids};
 use common::{read, solution_files};
+use cookingbot::base::profile::Profile;
 use cookingbot::language::ast::{Arg, Predicate, Recipe, SolutionFile, Span};
 use cookingbot::language::diagnostic::{DiagnosticKind as K, line_col};
 use cookingbot::language::parse::parse;
 use cookingbot::language::validate::{Validator, check};
-use cookingbot::profile::Profile;
 use std::path::Path;
 
 const HEAD: &str = "#afghan-biscuits\n(get-kitchen ?k)\n";

@@ -1,12 +1,12 @@
 //! Property tests: no input makes parsing or validation panic, and printed networks read back
 //! as the same tree.
 
+use cookingbot::base::number::Number;
+use cookingbot::base::profile::Profile;
 use cookingbot::language::ast::{Arg, Predicate, Recipe, SolutionFile, Span};
 use cookingbot::language::parse::parse;
 use cookingbot::language::validate::{Validator, check};
 use cookingbot::network::Network;
-use cookingbot::number::Number;
-use cookingbot::profile::Profile;
 use proptest::prelude::*;
 
 fn token() -> impl Strategy<Value = String> {

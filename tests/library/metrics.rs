@@ -1,10 +1,10 @@
 //! Metrics on hand-built objects: equality, locations, unfolding. (The metrics end to end
 //! against the reference's TSVs are `tests/conformance/`.)
 
+use cookingbot::base::number::Number;
+use cookingbot::base::profile::Profile;
 use cookingbot::metrics::dish::unfold_dish;
 use cookingbot::metrics::equality::{find_location, similar, similar_ignoring, similar_locations};
-use cookingbot::number::Number;
-use cookingbot::profile::Profile;
 use cookingbot::simulation::Model;
 use cookingbot::simulation::primitives::common::{amount, amount_value};
 use cookingbot::world::{Entity, Maker, Value};
@@ -178,8 +178,8 @@ fn unfolding_scales_and_merges_portions() {
 
 #[test]
 fn the_metrics_stop_when_the_recipes_budget_is_spent_and_say_where() {
+    use cookingbot::base::budget::{self, Budget, Phase};
     use cookingbot::benchmark::DataSource;
-    use cookingbot::budget::{self, Budget, Phase};
     use cookingbot::evaluate::Evaluator;
     use std::time::Duration;
     let evaluator = Evaluator::new(Profile::R2024, DataSource::Demo).expect("the demo loads");

@@ -3,12 +3,12 @@
 use crate::common;
 use common::{examples_dir, gold_dir, solution_files};
 
+use cookingbot::base::number::Number;
+use cookingbot::base::profile::Profile;
 use cookingbot::language::ast::{Arg, Predicate, Span};
 use cookingbot::metrics::smatch::{
     SmatchConfig, Triples, format_score, smatch, smatch_triples, triples,
 };
-use cookingbot::number::Number;
-use cookingbot::profile::Profile;
 use proptest::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -566,7 +566,7 @@ fn default_prints_the_documented_values() {
 #[test]
 fn campaign_networks_print_what_the_references_smatch_prints() {
     use cookingbot::benchmark::{Benchmark, locate};
-    use cookingbot::catalogue::Catalogue;
+    use cookingbot::data::catalogue::Catalogue;
     use cookingbot::mistakes::Golds;
     common::require_data!();
     let source = locate(Profile::R2024, None).expect("benchmark data");
@@ -679,7 +679,7 @@ fn the_replayed_search_stops_at_its_work_bound_and_says_so() {
 fn an_evaluation_past_the_work_bound_is_a_documented_refusal() {
     use cookingbot::benchmark::DataSource;
     use cookingbot::evaluate::Evaluator;
-    use cookingbot::report::{Metric, MetricSet};
+    use cookingbot::metrics::metric::{Metric, MetricSet};
     let mut evaluator = Evaluator::new(Profile::R2024, DataSource::Demo).expect("the demo loads");
     evaluator.smatch.climb_work = 1_000;
     let text = std::fs::read_to_string(

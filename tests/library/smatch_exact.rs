@@ -3,9 +3,9 @@
 
 use crate::common;
 
+use cookingbot::base::profile::Profile;
 use cookingbot::language::ast::{Arg, Predicate};
 use cookingbot::metrics::smatch::{SmatchConfig, Triples, format_score, smatch, triples};
-use cookingbot::profile::Profile;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 

@@ -4,11 +4,11 @@
 
 use crate::common;
 
-use cookingbot::app::data::DataContext;
-use cookingbot::app::outcome::Exit;
-use cookingbot::app::translate::{TranslateFormat, TranslateOptions, TranslatorKind};
-use cookingbot::profile::Profile;
+use cookingbot::base::profile::Profile;
 use cookingbot::report::dish_tree;
+use cookingbot::service::context::DataContext;
+use cookingbot::service::outcome::Exit;
+use cookingbot::service::translation::{TranslateFormat, TranslateOptions, TranslatorKind};
 use cookingbot::simulation::Model;
 use cookingbot::translate::recipe_text::{self, RecipeText};
 use cookingbot::translate::rules::RulesTranslator;
@@ -242,8 +242,8 @@ fn rules_translate_every_benchmark_recipe_into_a_valid_running_network() {
 #[test]
 fn the_committed_rules_baseline_is_what_the_rules_translator_scores() {
     common::require_data!();
-    use cookingbot::app::bench_translate::{BenchOptions, run};
     use cookingbot::benchmark::DataChoice;
+    use cookingbot::service::translation_bench::{BenchOptions, run};
     let model = Model::builtin(Profile::R2024);
     let out = tempfile::tempdir().unwrap();
     let opts = BenchOptions {
@@ -287,7 +287,7 @@ fn the_committed_rules_baseline_is_what_the_rules_translator_scores() {
 
 #[test]
 fn pass_at_k_is_the_unbiased_estimator() {
-    use cookingbot::app::bench_translate::pass_at_k;
+    use cookingbot::service::translation_bench::pass_at_k;
     assert_eq!(pass_at_k(1, 1, 1), 1.0);
     assert_eq!(pass_at_k(3, 0, 3), 0.0);
     assert_eq!(pass_at_k(3, 3, 3), 1.0);
@@ -297,7 +297,7 @@ fn pass_at_k_is_the_unbiased_estimator() {
 
 #[test]
 fn the_grammar_names_exactly_the_catalogues_primitives() {
-    let catalogue = cookingbot::catalogue::Catalogue::builtin(Profile::R2024);
+    let catalogue = cookingbot::data::catalogue::Catalogue::builtin(Profile::R2024);
     let mut names: Vec<&str> = catalogue
         .iter()
         .map(|p| p.name.as_str())
@@ -451,7 +451,7 @@ fn translate_command(
         format,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = cookingbot::app::translate::run(&opts, &mut out, &mut err).unwrap();
+    let code = cookingbot::service::translation::run(&opts, &mut out, &mut err).unwrap();
     (
         code,
         String::from_utf8(out).unwrap(),

@@ -6,8 +6,8 @@
 use crate::common;
 use common::evaluator as evaluator_command;
 
+use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataSource;
-use cookingbot::profile::Profile;
 use cookingbot::simulation::Model;
 use cookingbot::translate::llm::chat::{
     CachedBackend, ChatBackend, ChatError, ChatRequest, HttpBackend, Message, ServerConfig,
@@ -553,7 +553,8 @@ fn benchmark_examples_never_include_the_recipe_being_translated() {
     common::require_data!();
     let root = common::benchmark_dir();
     let examples =
-        cookingbot::app::translate::examples(Profile::R2024, &DataSource::from(&root)).unwrap();
+        cookingbot::service::translation::examples(Profile::R2024, &DataSource::from(&root))
+            .unwrap();
     assert_eq!(examples.len(), 30);
     for e in &examples {
         let got = retrieve(&examples, &e.text, &e.id, 30);

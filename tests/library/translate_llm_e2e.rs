@@ -4,9 +4,9 @@
 //! `COOKINGBOT_SMOLLM2_GGUF` names the model file (`.ci/run` installs both); the answer must be
 //! a structurally valid network.
 
+use cookingbot::base::profile::Profile;
 use cookingbot::language::parse::parse;
 use cookingbot::language::validate::{Validator, check};
-use cookingbot::profile::Profile;
 use cookingbot::simulation::Model;
 use cookingbot::translate::Translator;
 use cookingbot::translate::llm::chat::{

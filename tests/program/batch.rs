@@ -4,8 +4,8 @@
 use crate::common;
 
 use common::{Scratch, gold_dir, read, run, stderr, stdout};
-use cookingbot::app::batch::deal;
-use cookingbot::report::batch::Shard;
+use cookingbot::report::batch_report::Shard;
+use cookingbot::service::batch::deal;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Output;

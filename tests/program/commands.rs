@@ -148,7 +148,7 @@ fn json_evaluation_keeps_the_detail() {
     assert_eq!(r["goal_condition_success"]["denominator"], 26);
     let dish = r["dish_approximation_score"].as_f64().expect("a score") as f32;
     assert_eq!(
-        cookingbot::number::two_decimals(cookingbot::number::Number::float(dish)),
+        cookingbot::base::number::two_decimals(cookingbot::base::number::Number::float(dish)),
         "0.76"
     );
     assert_eq!(r["execution_time"], 2600);

@@ -5,12 +5,13 @@
 
 use crate::common;
 
+use cookingbot::base::number::Number;
+use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::{self, Benchmark, DataChoice, DataError, DataSource};
 use cookingbot::evaluate::Evaluator;
+use cookingbot::metrics::metric::MetricSet;
 use cookingbot::metrics::{gold_run, primary_output};
-use cookingbot::number::Number;
-use cookingbot::profile::Profile;
-use cookingbot::report::{self, MetricSet};
+use cookingbot::report;
 use cookingbot::simulation::Model;
 use cookingbot::world::Value;
 use std::path::{Path, PathBuf};

@@ -284,8 +284,8 @@ fn metrics_none_writes_nothing() {
 #[test]
 fn profile_2023_reproduces_the_documented_script_example() {
     common::require_data!(
-        cookingbot::profile::Profile::R2024,
-        cookingbot::profile::Profile::R2023
+        cookingbot::base::profile::Profile::R2024,
+        cookingbot::base::profile::Profile::R2023
     );
     let s = Scratch::new("script");
     let example = common::benchmark_dir().join("documentation/examples/script");
@@ -389,7 +389,7 @@ fn smatch_over_its_action_limit_is_refused() {
 fn input_over_the_size_limit_is_refused_unread() {
     let s = Scratch::new("over-size");
     let input = s.path("huge.solution");
-    let size = cookingbot::app::check::MAX_INPUT_BYTES + 1;
+    let size = cookingbot::service::solution_file::MAX_INPUT_BYTES + 1;
     // A sparse file: its size is checked before anything is read.
     std::fs::File::create(&input)
         .and_then(|f| f.set_len(size))

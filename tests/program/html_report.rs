@@ -8,14 +8,14 @@
 use crate::common;
 use common::stderr;
 
+use cookingbot::base::profile::Profile;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::language::ast::Arg;
 use cookingbot::language::parse::parse;
 use cookingbot::metrics::gold_run;
-use cookingbot::profile::Profile;
+use cookingbot::metrics::metric::{Metric, MetricSet};
+use cookingbot::report::content::{DataSignature, Signature, SmatchSettings};
 use cookingbot::report::html::{RecipePage, ReportModel, render};
-use cookingbot::report::model::{DataSignature, Signature, SmatchSettings};
-use cookingbot::report::{Metric, MetricSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

@@ -3,10 +3,10 @@
 //! network given alone (`--gold`).
 
 use crate::common::{self, Outcome, Scratch, evaluator, outcome};
+use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataStatus;
 use cookingbot::evaluate::Evaluator;
-use cookingbot::profile::Profile;
-use cookingbot::report::MetricSet;
+use cookingbot::metrics::metric::MetricSet;
 use std::path::{Path, PathBuf};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/user-benchmark");

@@ -1,5 +1,5 @@
-//! The `cookingbot-evaluator` binary: the command line lives in the library
-//! (`cookingbot::app::cli`) so that the Python package's entry point runs the same code.
+//! The `cookingbot-evaluator` binary: the command line and its wiring live in the library
+//! (`cookingbot::entry`) so that the Python package's entry point runs the same code.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -19,7 +19,7 @@ extern "C" fn record_stdout() {
 
 fn main() -> std::process::ExitCode {
     if STDOUT_CLOSED.load(Ordering::Relaxed) {
-        cookingbot::app::console::stdout_was_closed();
+        cookingbot::report::output::stdout_was_closed();
     }
     // A file-size limit (`ulimit -f`) would kill the process in the middle of a write and leave
     // its temporary file behind; ignored, the write fails with "File too large" instead and the
@@ -28,5 +28,5 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
-    std::process::ExitCode::from(cookingbot::app::cli::main_from_args(std::env::args_os()))
+    std::process::ExitCode::from(cookingbot::entry::main_from_args(std::env::args_os()))
 }

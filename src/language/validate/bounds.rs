@@ -7,8 +7,8 @@
 //! stock: a cook may ask for 20 kg of flour in a kitchen holding 5. They are orders of magnitude
 //! above the benchmark's largest values (a few kilograms, a few dozen pieces, hours).
 
+use crate::base::number::Number;
 use crate::language::ast::{Arg, Predicate};
-use crate::number::Number;
 use num_traits::Signed;
 
 /// The largest magnitude of any quantity, whatever its unit: a tonne in grams, 11 days in

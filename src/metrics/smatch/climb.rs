@@ -7,8 +7,8 @@
 //! gold node is read from the classes ranked there ([`Problem::at_gold`]), correcting only the
 //! nodes next to mapped ones, whose relation triples change the ranking.
 
+use super::cpython::PyRandom;
 use super::problem::Problem;
-use super::python::PyRandom;
 
 /// A node mapping and its number of matched triples; `-1` marks an unmapped test node.
 #[derive(Clone, Debug)]
@@ -420,7 +420,7 @@ impl<'a> Climber<'a> {
         loop {
             let mapped = self.mapped.len().max(1) as u64;
             work.done += mapped * (p.n2 as u64 + mapped);
-            if crate::budget::spent() {
+            if crate::base::budget::spent() {
                 work.done = work.done.max(work.limit.saturating_add(1));
             }
             if work.exhausted() {
@@ -517,7 +517,7 @@ impl<'a> Climber<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::python::set_order;
+    use super::super::cpython::set_order;
     use super::super::{Attribute, Relation, Triples, triples_from_text};
     use super::*;
     use proptest::prelude::*;

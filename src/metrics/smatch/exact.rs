@@ -955,7 +955,7 @@ impl<'a> Search<'a> {
 
     /// Past the work limit, or past the recipe's time budget (which then refuses the recipe).
     fn over_work(&self) -> bool {
-        self.work() > self.work_limit || crate::budget::spent()
+        self.work() > self.work_limit || crate::base::budget::spent()
     }
 
     /// No mapping below a node bounded by `bound` beats the best found.

@@ -13,9 +13,9 @@
 
 mod canonical;
 mod climb;
+mod cpython;
 mod exact;
 mod problem;
-mod python;
 
 use crate::language::ast::{Arg, Predicate};
 use climb::Work;
@@ -421,7 +421,7 @@ mod tests {
         let g = triples_from_text("(A ?P ?Q) (A ?Q ?R) (B ?R ?P 3) (C ?Q 2)");
         let p = Problem::new(&t, &g);
         let mut c = climb::Climber::new(&p);
-        let mut rng = python::PyRandom::new(7);
+        let mut rng = cpython::PyRandom::new(7);
         for _ in 0..50 {
             c.random_start(&mut rng);
             for i in 0..p.n1 {

@@ -8,7 +8,7 @@
 //! from the nodes' incident relations, which are few.
 
 use super::Triples;
-use super::python::set_order;
+use super::cpython::set_order;
 use std::collections::HashMap;
 use std::hash::Hash;
 

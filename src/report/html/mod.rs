@@ -11,13 +11,13 @@ mod render;
 pub(crate) use render::STYLE;
 pub use render::{escape, render};
 
+use super::content::{DishDifferences, Signature};
 use super::dish_tree::{self, DishNode};
 use super::json::Summary;
-use super::model::{DishDifferences, Signature};
 use super::simulation::SimulationReport;
-use super::{Metric, MetricSet, RecipeResult};
-use crate::catalogue::Role;
+use crate::data::catalogue::Role;
 use crate::language::ast::{Arg, Recipe};
+use crate::metrics::metric::{Metric, MetricSet, RecipeResult};
 use crate::metrics::smatch::{SmatchResult, compute_f, format_score};
 use crate::metrics::{GoldRun, primary_output};
 use crate::network::Network;

@@ -5,7 +5,7 @@ use super::{
     Timeline, TimelineBar, goal_runs, missed_run_text, with_decimals,
 };
 use crate::metrics::dish::DishDetail;
-use crate::report::Metric;
+use crate::metrics::metric::Metric;
 use crate::report::dish_tree::DishNode;
 use crate::report::json::Summary;
 use std::fmt::Write;

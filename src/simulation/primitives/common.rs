@@ -3,11 +3,11 @@
 //! mixtures, temperatures.
 
 use super::errors::LispError;
-use crate::number::Number;
-use crate::ontology::{ClassId, SlotId};
-use crate::profile::Profile;
+use crate::base::number::Number;
+use crate::base::profile::Profile;
 use crate::simulation::kitchen::{self, Path};
 use crate::simulation::{Call, Known, Model, SimError};
+use crate::world::ontology::{ClassId, SlotId};
 use crate::world::{Entity, Maker, Pid, Value};
 use std::sync::Arc;
 

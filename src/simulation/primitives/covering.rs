@@ -2,13 +2,13 @@
 
 use super::common::{Start, arc_by_pid, find_kitchen_entities, first_of, obj_mut, set};
 use super::errors::LispError;
-use crate::number::Number;
-use crate::ontology::SlotId;
-use crate::profile::Profile;
+use crate::base::number::Number;
+use crate::base::profile::Profile;
 use crate::simulation::kitchen::{
     at, at_mut, find_in_kitchen, find_on_counter, location, push_front, take_default,
 };
 use crate::simulation::{Call, Model, Primitive, SimError};
+use crate::world::ontology::SlotId;
 use crate::world::{Entity, Pid, Value};
 use std::sync::Arc;
 

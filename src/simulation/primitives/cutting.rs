@@ -5,7 +5,7 @@
 
 use super::common::{Lookup, Start, bound, mark_used, node_at, node_mut, set, update_contents};
 use super::errors::LispError;
-use crate::profile::Profile;
+use crate::base::profile::Profile;
 use crate::simulation::kitchen;
 use crate::simulation::{Call, Primitive, SimError};
 use crate::world::{Entity, Value};

@@ -5,10 +5,10 @@ use super::common::{
     Start, amount, amount_of, arc_by_pid, convert_to_g, grams, obj_mut, quantity_of, set,
 };
 use super::errors::LispError;
-use crate::number::Number;
-use crate::ontology::ClassId;
+use crate::base::number::Number;
 use crate::simulation::kitchen::{at, find_in_kitchen, find_ingredient, location, take_default};
 use crate::simulation::{Call, Model, Primitive, SimError};
+use crate::world::ontology::ClassId;
 use crate::world::{Entity, Maker, Pid, Value};
 use std::sync::Arc;
 

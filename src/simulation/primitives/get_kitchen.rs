@@ -1,6 +1,6 @@
 //! `get-kitchen`: the initial kitchen state, available at time 0.0.
 
-use crate::number::Number;
+use crate::base::number::Number;
 use crate::simulation::{Call, Primitive, SimError};
 use crate::world::Value;
 

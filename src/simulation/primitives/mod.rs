@@ -37,8 +37,8 @@ pub fn registry() -> HashMap<&'static str, &'static dyn Primitive> {
 #[cfg(test)]
 mod tests {
     use super::registry;
-    use crate::catalogue::Catalogue;
-    use crate::profile::Profile;
+    use crate::base::profile::Profile;
+    use crate::data::catalogue::Catalogue;
     use std::collections::BTreeSet;
 
     /// A primitive the catalogue lists without code (or code the catalogue does not list)

@@ -8,8 +8,8 @@ use super::common::{
     node_mut, portion_size, quantity_of, set, update_contents, update_found,
 };
 use super::errors::LispError;
+use crate::base::number::Number;
 use crate::language::validate::bounds::MAX_PORTIONS;
-use crate::number::Number;
 use crate::simulation::kitchen::{self, Path};
 use crate::simulation::{Call, Model, Primitive, SimError};
 use crate::world::{Entity, Value};

@@ -8,7 +8,7 @@ use super::common::{
     Lookup, Start, amount, amount_of, arc_at, arc_by_pid, bound, change_temperature, obj_mut, set,
 };
 use super::errors::LispError;
-use crate::number::Number;
+use crate::base::number::Number;
 use crate::simulation::kitchen::location;
 use crate::simulation::{Call, Model, Primitive, SimError};
 use crate::world::{Entity, Pid, Value};
@@ -58,8 +58,8 @@ fn set_on_contents(
     ks: &mut Arc<Entity>,
     m: &Model,
     pid: Pid,
-    only: Option<crate::ontology::ClassId>,
-    slots: &[(crate::ontology::SlotId, Value)],
+    only: Option<crate::world::ontology::ClassId>,
+    slots: &[(crate::world::ontology::SlotId, Value)],
 ) -> Result<(), SimError> {
     let c = obj_mut(ks, m, pid).ok_or(LispError::CONTENTS_OF_NIL)?;
     let Some(list) = c.list_mut(m.k.contents) else {

@@ -10,10 +10,10 @@ use super::common::{
     node_mut, portion_size, quantity_of, set, set_at, update_contents, update_found,
 };
 use super::errors::LispError;
-use crate::number::Number;
-use crate::ontology::SlotId;
+use crate::base::number::Number;
 use crate::simulation::kitchen::{self, Path};
 use crate::simulation::{Call, Primitive, SimError};
+use crate::world::ontology::SlotId;
 use crate::world::{Entity, Maker, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;

@@ -5,7 +5,7 @@ use super::common::{
     obj_mut, quantity_of, set,
 };
 use super::errors::LispError;
-use crate::number::Number;
+use crate::base::number::Number;
 use crate::simulation::kitchen::{location, take_default};
 use crate::simulation::{Call, Model, Primitive, SimError};
 use crate::world::{Entity, Pid, Value};

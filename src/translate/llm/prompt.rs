@@ -4,7 +4,7 @@
 
 use super::chat::Message;
 use super::retrieve::Example;
-use crate::catalogue::Role;
+use crate::data::catalogue::Role;
 use crate::simulation::Model;
 use crate::translate::inventory::Inventory;
 

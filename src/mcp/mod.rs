@@ -1,0 +1,429 @@
+//! `cookingbot-evaluator mcp`: the kitchen as a Model Context Protocol tool server on stdio,
+//! so that an LLM agent writing a network can ask whether it runs and what fails while it
+//! works. Every tool answers with short structured JSON located at lines and columns; inputs
+//! are bounded ([`MAX_NETWORK_BYTES`], and the simulation's own action limit).
+
+use crate::base::budget::Budget;
+use crate::base::profile::Profile;
+use crate::evaluate::Evaluator;
+use crate::metrics::metric::{Metric, MetricSet};
+use crate::report::dish_tree;
+use crate::report::json::value;
+use crate::service::check::{check_text, located};
+use crate::service::context::{self, DataRequest};
+use crate::service::outcome::{AppError, Exit, Outcome};
+use crate::service::scoring::score_text;
+use crate::service::simulate::{SimulateFailure, simulate_text};
+use crate::simulation::Model;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{
+    CallToolResult, Implementation, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, schemars, tool, tool_handler};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+use transport::LineTransport;
+
+mod transport;
+
+/// The largest network text a tool takes: gold networks are a few kilobytes, so a megabyte is
+/// far beyond any real network and keeps one call's work small.
+pub const MAX_NETWORK_BYTES: usize = 1 << 20;
+
+/// The longest JSON-RPC message read: larger than any accepted argument with room to spare
+/// (a network's text escaped in JSON), so that an oversized network still arrives and gets a
+/// clear refusal; a longer line gets a JSON-RPC error.
+const MAX_MESSAGE_BYTES: usize = 16 << 20;
+
+/// The longest a tool call may take: past it the call is answered with an error and its work
+/// stops (the work runs within a [`Budget`] that the answer cancels).
+const CALL_SECONDS: u64 = 60;
+
+/// The most entries a list in an answer holds (diagnostics, steps, actions that never ran):
+/// the rest is counted in a `<list>_omitted` field beside it, so that an answer stays short
+/// for an agent's context whatever the network.
+const MAX_LIST_ITEMS: usize = 100;
+
+/// The longest text in an answer (an action's text, a message): longer ones are cut, marked
+/// with an ellipsis.
+const MAX_TEXT_CHARS: usize = 1_000;
+
+const RECIPE_URI: &str = "cookingbot://recipe/";
+
+/// The arguments naming a network.
+#[derive(Deserialize, schemars::JsonSchema)]
+struct NetworkArgs {
+    /// The network: the text of a .solution file (`#recipe-id` then the actions).
+    network: String,
+    /// The recipe to use when the text holds several (default: the first).
+    recipe: Option<String>,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct CheckArgs {
+    /// The network: the text of a .solution file.
+    network: String,
+}
+
+/// Tool arguments that carry a network's text.
+trait NetworkText {
+    fn network(&self) -> &str;
+}
+
+impl NetworkText for NetworkArgs {
+    fn network(&self) -> &str {
+        &self.network
+    }
+}
+
+impl NetworkText for CheckArgs {
+    fn network(&self) -> &str {
+        &self.network
+    }
+}
+
+/// The tool server: one profile's model, and its benchmark once a tool needs it.
+#[derive(Clone)]
+pub struct KitchenServer {
+    model: Arc<Model>,
+    offline: bool,
+    evaluator: Arc<OnceLock<Result<Evaluator, String>>>,
+}
+
+/// A refused call: what is wrong, said so that the agent can fix it.
+fn refuse(value: Value) -> CallToolResult {
+    CallToolResult::structured_error(value)
+}
+
+fn bounded(text: &str) -> Result<(), CallToolResult> {
+    if text.len() > MAX_NETWORK_BYTES {
+        return Err(refuse(json!({
+            "error": format!(
+                "the network is {} bytes; networks of at most {MAX_NETWORK_BYTES} bytes are taken",
+                text.len()
+            ),
+        })));
+    }
+    Ok(())
+}
+
+#[rmcp::tool_router]
+impl KitchenServer {
+    pub fn new(profile: Profile, offline: bool) -> KitchenServer {
+        KitchenServer {
+            model: Arc::new(Model::builtin(profile)),
+            offline,
+            evaluator: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// Run a call's work off the protocol's thread, within a [`Budget`] of [`CALL_SECONDS`]
+    /// that also stops it when the call is answered without it (past the deadline, or when
+    /// the client cancels and the call's future is dropped). A network larger than
+    /// [`MAX_NETWORK_BYTES`] is refused before any work starts; the answer is shortened
+    /// ([`shorten`]).
+    async fn timed<A: NetworkText + Send + 'static>(
+        &self,
+        args: A,
+        work: fn(&KitchenServer, &A) -> CallToolResult,
+    ) -> CallToolResult {
+        if let Err(refusal) = bounded(args.network()) {
+            return refusal;
+        }
+        let server = self.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let _stop_on_drop = StopOnDrop(stop.clone());
+        let budget = Budget::new(Duration::from_secs(CALL_SECONDS)).cancelled_by(stop);
+        let running = tokio::task::spawn_blocking(move || {
+            let result = budget.run(|| work(&server, &args));
+            // The text content repeats the structured answer, so both are made again.
+            match result.structured_content {
+                Some(mut answer) => {
+                    shorten(&mut answer);
+                    if result.is_error == Some(true) {
+                        refuse(answer)
+                    } else {
+                        CallToolResult::structured(answer)
+                    }
+                }
+                None => result,
+            }
+        });
+        match tokio::time::timeout(Duration::from_secs(CALL_SECONDS), running).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(e)) => refuse(json!({ "error": format!("the call failed: {e}") })),
+            Err(_) => refuse(json!({
+                "error": format!("the call took over {CALL_SECONDS} s and was stopped; a smaller network answers sooner"),
+            })),
+        }
+    }
+
+    /// The benchmark's evaluator, located as the CLI locates data (downloaded unless offline).
+    fn evaluator(&self) -> Result<&Evaluator, String> {
+        self.evaluator
+            .get_or_init(|| {
+                let profile = self.model.profile;
+                let request = DataRequest {
+                    profile,
+                    explicit: None,
+                    offline: self.offline,
+                };
+                let source = context::locate(request, || true, &mut std::io::sink())
+                    .map_err(|e| e.to_string())?;
+                Evaluator::new(profile, source).map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    #[tool(
+        description = "Check a MUHAI Cooking Language network without running it: every error and warning with its line, column, code and a hint. `ok` is true when the evaluator would accept the text."
+    )]
+    async fn check_network(&self, Parameters(args): Parameters<CheckArgs>) -> CallToolResult {
+        self.timed(args, Self::check).await
+    }
+
+    fn check(&self, args: &CheckArgs) -> CallToolResult {
+        let diagnostics = check_text(&args.network, self.model.profile, &self.model.onto, None);
+        CallToolResult::structured(json!({
+            "ok": !diagnostics.iter().any(|d| d.severity == "error"),
+            "diagnostics": diagnostics,
+        }))
+    }
+
+    #[tool(
+        description = "Run a network in the simulated kitchen: each executed action with its start and end time, the actions that never ran and why, the execution time and the final dish."
+    )]
+    async fn simulate_network(&self, Parameters(args): Parameters<NetworkArgs>) -> CallToolResult {
+        self.timed(args, Self::simulate).await
+    }
+
+    fn simulate(&self, args: &NetworkArgs) -> CallToolResult {
+        let mut gold = |_: &str| Ok(self.evaluator().ok().map(|e| e.benchmark.clone()));
+        let simulated = simulate_text(
+            &self.model,
+            "builtin",
+            &args.network,
+            args.recipe.as_deref(),
+            &mut gold,
+        );
+        match simulated {
+            Ok(s) => {
+                let r = &s.report;
+                let steps: Vec<Value> = r
+                    .steps
+                    .iter()
+                    .map(|s| {
+                        json!({"action": s.action.action, "line": s.action.line,
+                               "column": s.action.column, "text": s.action.text,
+                               "start": s.start, "end": s.end})
+                    })
+                    .collect();
+                CallToolResult::structured(json!({
+                    "recipe": r.recipe,
+                    "solved": r.solved,
+                    "reason": r.reason,
+                    "execution_time": r.execution_time,
+                    "steps": steps,
+                    "not_run": r.not_run,
+                    "dish": r.dish.as_ref().map(|d| json!({
+                        "action": d.action.action, "line": d.action.line, "column": d.action.column,
+                        "chosen_by": d.chosen_by, "score": value(&d.score),
+                        "tree": d.tree,
+                    })),
+                    "refused": s.refused,
+                }))
+            }
+            Err(failure) => refuse(failure_json(&args.network, failure)),
+        }
+    }
+
+    #[tool(
+        description = "Score a network against the benchmark's gold network of its recipe: Smatch, goal-condition success, dish approximation score and execution time, with the gold goals it missed and how its dish differs."
+    )]
+    async fn score_network(&self, Parameters(args): Parameters<CheckArgs>) -> CallToolResult {
+        self.timed(args, Self::score).await
+    }
+
+    fn score(&self, args: &CheckArgs) -> CallToolResult {
+        let evaluator = match self.evaluator() {
+            Ok(e) => e,
+            Err(e) => return refuse(json!({ "error": e })),
+        };
+        let metrics = MetricSet::from_words(&Metric::ALL.map(Metric::name));
+        match score_text(evaluator, &args.network, &metrics) {
+            Ok(scores) => CallToolResult::structured(scores),
+            Err(refusal) => refuse(refusal),
+        }
+    }
+
+    #[tool(
+        description = "The primitives (actions) a network may use, each with its arguments in order: name, ontology type and role (output, input, optional input, kitchen state in or out)."
+    )]
+    fn list_primitives(&self) -> CallToolResult {
+        let primitives: Vec<Value> = self
+            .model
+            .catalogue
+            .iter()
+            .map(|p| {
+                let args: Vec<Value> = p
+                    .args
+                    .iter()
+                    .map(|a| json!({"name": a.name, "type": a.ty, "role": a.role.name()}))
+                    .collect();
+                json!({"name": p.name, "arguments": args})
+            })
+            .collect();
+        CallToolResult::structured(json!({ "primitives": primitives }))
+    }
+
+    #[tool(
+        description = "What the initial kitchen holds: its places and the tools, containers and ingredients in them, with amounts."
+    )]
+    fn kitchen_inventory(&self) -> CallToolResult {
+        let tree = dish_tree::build(&self.model, &self.model.kitchen);
+        CallToolResult::structured(json!({ "kitchen": tree }))
+    }
+}
+
+/// Sets a call's stop flag when the call ends, however it ends: its work, if still running,
+/// stops at its next look at the budget.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Keep an answer short: lists past [`MAX_LIST_ITEMS`] cut (with `<key>_omitted` counting
+/// the rest) and texts past [`MAX_TEXT_CHARS`] cut, at every depth, walked with an explicit
+/// stack (a dish tree nests as deep as the simulation allows).
+fn shorten(value: &mut Value) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                let mut omitted = Vec::new();
+                for (key, field) in map.iter_mut() {
+                    if let Value::Array(items) = field
+                        && items.len() > MAX_LIST_ITEMS
+                    {
+                        omitted.push((format!("{key}_omitted"), items.len() - MAX_LIST_ITEMS));
+                        items.truncate(MAX_LIST_ITEMS);
+                    }
+                }
+                for (key, n) in omitted {
+                    map.insert(key, json!(n));
+                }
+                stack.extend(map.values_mut());
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            Value::String(text) => {
+                if let Some((cut, _)) = text.char_indices().nth(MAX_TEXT_CHARS) {
+                    text.truncate(cut);
+                    text.push('…');
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The benchmark could not be located or loaded: resources are unavailable.
+fn unavailable(reason: String) -> ErrorData {
+    ErrorData::internal_error(reason, None)
+}
+
+/// A failed simulation as located JSON.
+fn failure_json(text: &str, failure: SimulateFailure) -> Value {
+    match failure {
+        SimulateFailure::Invalid(d) => {
+            json!({"error": "the network has errors; nothing ran", "diagnostics": located(text, &d)})
+        }
+        SimulateFailure::Recipe(m) | SimulateFailure::Data(m) => json!({ "error": m }),
+        SimulateFailure::Crashed(e) => json!({ "error": "the simulation crashed", "at": e }),
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for KitchenServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            "cookingbot-evaluator",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_instructions(
+            "Check, simulate and score MUHAI Cooking Language networks. Resources are the \
+             benchmark's gold networks.",
+        )
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let evaluator = self.evaluator().map_err(unavailable)?;
+        let resources = evaluator
+            .benchmark
+            .recipes
+            .iter()
+            .map(|r| {
+                Resource::new(format!("{RECIPE_URI}{}", r.id), r.id.clone())
+                    .with_description("the gold network")
+            })
+            .collect();
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let evaluator = self.evaluator().map_err(unavailable)?;
+        let recipe = request
+            .uri
+            .strip_prefix(RECIPE_URI)
+            .and_then(|id| evaluator.benchmark.recipe(id))
+            .ok_or_else(|| {
+                ErrorData::resource_not_found(format!("no recipe {}", request.uri), None)
+            })?;
+        let text = format!("{}\n", recipe.network);
+        Ok(ReadResourceResult::new(vec![ResourceContents::text(text, request.uri)]).into())
+    }
+}
+
+/// Serve on stdin and stdout until the client closes them.
+pub fn run(profile: Profile, offline: bool) -> Outcome {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| AppError::Failed(format!("cannot start the tool server: {e}")))?;
+    let served = runtime.block_on(async {
+        let transport =
+            LineTransport::new(tokio::io::stdin(), tokio::io::stdout(), MAX_MESSAGE_BYTES);
+        let service = KitchenServer::new(profile, offline)
+            .serve(transport)
+            .await
+            .map_err(|e| e.to_string())?;
+        service.waiting().await.map_err(|e| e.to_string())
+    });
+    // Work abandoned by a timed-out call must not hold the exit.
+    runtime.shutdown_background();
+    served.map_err(|e| AppError::Failed(format!("the tool server stopped: {e}")))?;
+    Ok(Exit::Success)
+}

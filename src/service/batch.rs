@@ -1,0 +1,287 @@
+//! Scoring many solution files at once: finding them, cutting them into work units (one per
+//! recipe, or one for a file refused before scoring), dealing the units to a shard and scoring
+//! them in parallel. Results come back in the batch's order whatever the number of threads.
+
+use crate::evaluate::{Evaluator, Refusal};
+use crate::language::ast::Recipe;
+use crate::language::diagnostic::terminal_safe;
+use crate::metrics::metric::{MetricSet, RecipeResult};
+use crate::report::batch_report::{
+    RefusalReport, Row, Shard, ShardFile, ShardReport, UnitOutcome, UnitResult,
+};
+use crate::report::content::Signature;
+use crate::service::outcome::AppError;
+use crate::service::solution_file::{STDIN, read_solution_text};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The solution files the inputs name, in order: a file as given (`-`: standard input); for a
+/// directory, every `*.solution` below it that is not a directory, sorted by path: links to
+/// files are followed, and what cannot be read (a dangling link, a FIFO) is that file's
+/// refusal, never left out unsaid; a link to a directory is skipped with a warning (followed,
+/// it could loop). A file named twice (given and
+/// found in a folder given too, say) is scored once, with a warning on `err`. `Err` names an
+/// input that does not exist or a batch with no file at all.
+pub fn solution_files(inputs: &[PathBuf], err: &mut dyn Write) -> Result<Vec<PathBuf>, AppError> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let mut found = Vec::new();
+            for entry in walkdir::WalkDir::new(input) {
+                let entry = entry.map_err(|e| AppError::File {
+                    path: input.clone(),
+                    reason: e.to_string(),
+                })?;
+                let is_solution = entry.path().extension().is_some_and(|x| x == "solution");
+                if !is_solution || entry.file_type().is_dir() {
+                    continue;
+                }
+                if entry.path_is_symlink() && entry.path().is_dir() {
+                    let warning = format!(
+                        "warning: {} is a link to a directory; links to directories are not followed, so it is skipped",
+                        entry.path().display()
+                    );
+                    let _ = writeln!(err, "{}", terminal_safe(&warning));
+                    continue;
+                }
+                found.push(entry.into_path());
+            }
+            found.sort();
+            files.extend(found);
+        } else if input.exists() || input.as_path() == Path::new(STDIN) {
+            files.push(input.clone());
+        } else {
+            return Err(AppError::File {
+                path: input.clone(),
+                reason: "no such file or directory".into(),
+            });
+        }
+    }
+    let mut seen: HashMap<PathBuf, PathBuf> = HashMap::new();
+    files.retain(|f| {
+        let Ok(real) = std::fs::canonicalize(f) else {
+            return true;
+        };
+        match seen.get(&real) {
+            Some(first) => {
+                let also = if first == f {
+                    String::new()
+                } else {
+                    format!(" (also as {})", first.display())
+                };
+                let warning = format!(
+                    "warning: {} is named twice{also}; it is scored once",
+                    f.display()
+                );
+                let _ = writeln!(err, "{}", terminal_safe(&warning));
+                false
+            }
+            None => {
+                seen.insert(real, f.clone());
+                true
+            }
+        }
+    });
+    if files.is_empty() {
+        let names: Vec<String> = inputs.iter().map(|i| i.display().to_string()).collect();
+        return Err(AppError::Options(format!(
+            "{}: no .solution files to evaluate",
+            names.join(", ")
+        )));
+    }
+    Ok(files)
+}
+
+/// Whether the inputs make a batch (reports with a file column): more than one file, or a
+/// directory. The shape of the output follows the command, not what a directory happens to
+/// hold.
+pub fn is_batch(inputs: &[PathBuf], files: &[PathBuf]) -> bool {
+    files.len() > 1 || inputs.iter().any(|i| i.is_dir())
+}
+
+/// A solution file as its name in reports and its text, or why it cannot be read.
+struct Input {
+    name: String,
+    text: Result<String, String>,
+}
+
+fn read_inputs(files: &[PathBuf]) -> Vec<Input> {
+    files
+        .par_iter()
+        .map(|path: &PathBuf| Input {
+            name: path.display().to_string(),
+            text: read_solution_text(Path::new(path)).map_err(|e| e.to_string()),
+        })
+        .collect()
+}
+
+/// A file ready to score: its recipes in the reference's order, or its refusal.
+struct Prepared<'a> {
+    input: &'a Input,
+    recipes: Result<Vec<Recipe>, RefusalReport>,
+}
+
+impl Prepared<'_> {
+    fn units(&self) -> usize {
+        self.recipes.as_ref().map_or(1, Vec::len)
+    }
+}
+
+fn refusal_report(input: &Input, refusal: &Refusal) -> RefusalReport {
+    let text = input.text.as_deref().unwrap_or("");
+    RefusalReport {
+        message: refusal.message.clone(),
+        rendered: refusal.render(&input.name, text),
+        recipes: refusal.recipes.clone(),
+    }
+}
+
+/// The units (in order) of a stretch of the batch's unit list starting at position `first`
+/// that belong to `shard`.
+pub fn deal<T>(units: impl IntoIterator<Item = T>, first: usize, shard: Shard) -> Vec<T> {
+    units
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| shard.takes(first + k))
+        .map(|(_, unit)| unit)
+        .collect()
+}
+
+/// What a run scores and how.
+pub struct Run<'a> {
+    pub evaluator: &'a Evaluator,
+    pub metrics: &'a MetricSet,
+    pub shard: Shard,
+    pub batch: bool,
+    pub signature: Signature,
+    /// Draw a progress bar on stderr.
+    pub progress: bool,
+    /// Networks scored earlier with the same evaluator and metrics.
+    pub memo: &'a Memo,
+}
+
+/// Scores of networks already scored, keyed by the network's canonical text: `compare` scores a
+/// network once however many systems hold it (systems agree on many recipes, and a batch may
+/// hold a file twice). A score depends on the network alone, not on where its text lies.
+/// Refusals are not kept: their diagnostics point into the file that holds the network.
+#[derive(Default)]
+pub struct Memo(Mutex<HashMap<String, RecipeResult>>);
+
+impl Memo {
+    fn evaluate(
+        &self,
+        evaluator: &Evaluator,
+        recipe: &Recipe,
+        metrics: &MetricSet,
+    ) -> Result<RecipeResult, Refusal> {
+        let key = recipe.to_string();
+        let known = self.0.lock().ok().and_then(|m| m.get(&key).cloned());
+        if let Some(result) = known {
+            return Ok(result);
+        }
+        let result = evaluator.evaluate_recipe(recipe, metrics)?;
+        if let Ok(mut m) = self.0.lock() {
+            m.insert(key, result.clone());
+        }
+        Ok(result)
+    }
+}
+
+/// Score this run's shard of the files' work units, in parallel. Files are read a few at a
+/// time (one per thread) and dropped once scored, so a batch of any size holds the texts and
+/// networks of a few files only.
+pub fn score(run: Run<'_>, files: &[PathBuf]) -> ShardReport {
+    let bar = if run.progress {
+        ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr()).with_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} recipes · {per_sec} · {elapsed_precise} elapsed, ETA {eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        )
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut shard_files = Vec::with_capacity(files.len());
+    // The batch position of the next file's first unit: units are dealt to shards by it.
+    let mut first = 0;
+    for paths in files.chunks(rayon::current_num_threads().max(1)) {
+        let inputs = read_inputs(paths);
+        let prepared: Vec<Prepared> = inputs
+            .par_iter()
+            .map(|input| Prepared {
+                input,
+                recipes: prepare(&run, input),
+            })
+            .collect();
+        let units: Vec<(usize, usize)> = prepared
+            .iter()
+            .enumerate()
+            .flat_map(|(f, p)| (0..p.units()).map(move |u| (f, u)))
+            .collect();
+        let count = units.len();
+        let units = deal(units, first, run.shard);
+        first += count;
+        bar.inc_length(units.len() as u64);
+        let results: Vec<(usize, UnitResult)> = units
+            .par_iter()
+            .map(|&(f, unit)| {
+                let outcome = score_unit(&run, &prepared[f], unit);
+                bar.inc(1);
+                (f, UnitResult { unit, outcome })
+            })
+            .collect();
+        let chunk_start = shard_files.len();
+        shard_files.extend(prepared.iter().map(|p| ShardFile {
+            file: p.input.name.clone(),
+            units: p.units(),
+            results: Vec::new(),
+        }));
+        for (f, result) in results {
+            shard_files[chunk_start + f].results.push(result);
+        }
+    }
+    bar.finish_and_clear();
+    ShardReport {
+        signature: run.signature,
+        shard: run.shard,
+        batch: run.batch,
+        files: shard_files,
+    }
+}
+
+/// A file's recipes, or the refusal of the whole file.
+fn prepare(run: &Run<'_>, input: &Input) -> Result<Vec<Recipe>, RefusalReport> {
+    match &input.text {
+        Ok(text) => run
+            .evaluator
+            .prepare(text)
+            .map_err(|r| refusal_report(input, &r)),
+        Err(message) => Err(RefusalReport {
+            message: message.clone(),
+            rendered: terminal_safe(&format!("error: {message}\n")).into_owned(),
+            recipes: Vec::new(),
+        }),
+    }
+}
+
+fn score_unit(run: &Run<'_>, p: &Prepared<'_>, unit: usize) -> UnitOutcome {
+    match &p.recipes {
+        Err(refusal) => UnitOutcome::Refused(refusal.clone()),
+        Ok(recipes) => match run
+            .memo
+            .evaluate(run.evaluator, &recipes[unit], run.metrics)
+        {
+            Ok(result) => UnitOutcome::Scored(Box::new(Row::new(&result, run.metrics))),
+            // One recipe refused refuses the file: all its recipes score 0. Prepared recipes
+            // are in the reference's order, the reverse of the file.
+            Err(refusal) => UnitOutcome::Refused(RefusalReport {
+                recipes: recipes.iter().rev().map(|r| r.id.clone()).collect(),
+                ..refusal_report(p.input, &refusal)
+            }),
+        },
+    }
+}

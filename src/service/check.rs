@@ -1,0 +1,208 @@
+//! `check` (diagnostics for `.solution` files) and `graph` (a recipe's dependency DAG as DOT).
+
+use crate::base::profile::Profile;
+use crate::benchmark;
+use crate::language::diagnostic::{Diagnostic, line_cols, render_all};
+use crate::language::parse::parse;
+use crate::language::validate::{ClassLookup, Validator};
+use crate::network::Network;
+use crate::service::outcome::{AppError, Exit, Outcome};
+use crate::service::solution_file::read_solution_text;
+use crate::world::ontology::Ontology;
+use serde::Serialize;
+use std::io::Write;
+use std::path::Path;
+
+pub struct CheckOptions<'a> {
+    pub profile: Profile,
+    /// The recipe ids to accept; `None` = the benchmark's ids for the profile.
+    pub known_recipes: Option<Vec<String>>,
+    /// Class checks are skipped without an ontology.
+    pub classes: Option<&'a dyn ClassLookup>,
+    /// The diagnostics as JSON on standard output instead of rendered on standard error.
+    pub json: bool,
+}
+
+/// `check --format json`: every file's located diagnostics (or why it could not be read) and
+/// the totals.
+#[derive(Serialize)]
+struct CheckReport {
+    profile: String,
+    files: Vec<FileCheck>,
+    errors: usize,
+    warnings: usize,
+    unreadable: usize,
+}
+
+#[derive(Serialize)]
+struct FileCheck {
+    file: String,
+    /// Why the file could not be read; it has no diagnostics then.
+    unreadable: Option<String>,
+    diagnostics: Vec<LocatedDiagnostic>,
+}
+
+/// Check files, rendering every diagnostic to `err`, then a one-line summary (or, with
+/// `opts.json`, the report as JSON on `out`). Clean or warnings only is success; an error
+/// fails; a file that could not be read is unusable.
+pub fn check_files(
+    files: &[&Path],
+    opts: &CheckOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Outcome {
+    let ids: Vec<String> = opts.known_recipes.clone().unwrap_or_else(|| {
+        benchmark::manifest(opts.profile)
+            .recipes
+            .into_iter()
+            .map(|r| r.id)
+            .collect()
+    });
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let mut validator = Validator::new(opts.profile).with_known_recipes(&ids);
+    if let Some(c) = opts.classes {
+        validator = validator.with_classes(c);
+    }
+    let (mut errors, mut warnings, mut unreadable) = (0usize, 0usize, 0usize);
+    let mut checked = Vec::new();
+    for path in files {
+        let name = path.display().to_string();
+        let text = match read_solution_text(path) {
+            Ok(t) => t,
+            Err(e) => {
+                unreadable += 1;
+                if opts.json {
+                    checked.push(FileCheck {
+                        file: name,
+                        unreadable: Some(e.to_string()),
+                        diagnostics: Vec::new(),
+                    });
+                } else {
+                    let _ = writeln!(err, "error: {e}");
+                }
+                continue;
+            }
+        };
+        let diagnostics = crate::language::validate::check(&text, &validator);
+        let e = diagnostics.iter().filter(|d| d.is_error()).count();
+        errors += e;
+        warnings += diagnostics.len() - e;
+        if opts.json {
+            checked.push(FileCheck {
+                file: name,
+                unreadable: None,
+                diagnostics: located(&text, &diagnostics),
+            });
+        } else {
+            let _ = write!(err, "{}", render_all(&diagnostics, &name, &text));
+        }
+    }
+    if opts.json {
+        let report = CheckReport {
+            profile: opts.profile.to_string(),
+            files: checked,
+            errors,
+            warnings,
+            unreadable,
+        };
+        let text = serde_json::to_string_pretty(&report).map_err(std::io::Error::other);
+        text.and_then(|t| writeln!(out, "{t}"))
+            .map_err(AppError::Stdout)?;
+    } else {
+        let _ = writeln!(
+            err,
+            "checked {} file(s) against profile {}: {errors} error(s), {warnings} warning(s){}",
+            files.len(),
+            opts.profile,
+            if unreadable > 0 {
+                format!(", {unreadable} unreadable")
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(if unreadable > 0 {
+        Exit::Unusable
+    } else if errors > 0 {
+        Exit::Failed
+    } else {
+        Exit::Success
+    })
+}
+
+/// Write the dependency graph of one recipe (the first, or `recipe`) as DOT to `out`.
+pub fn graph(
+    path: &Path,
+    recipe: Option<&str>,
+    profile: Profile,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Outcome {
+    let text = read_solution_text(path)?;
+    let parsed = parse(&text);
+    let name = path.display().to_string();
+    let errors = parsed.diagnostics.iter().filter(|d| d.is_error());
+    let _ = write!(err, "{}", render_all(errors, &name, &text));
+    let wanted = recipe.map(str::to_lowercase);
+    let found = parsed
+        .file
+        .recipes
+        .iter()
+        .find(|r| wanted.as_ref().is_none_or(|w| &r.id == w));
+    let Some(r) = found else {
+        let _ = match &wanted {
+            Some(w) => writeln!(err, "error: {name}: no recipe `{w}` in the file"),
+            None => writeln!(err, "error: {name}: the file holds no recipe"),
+        };
+        return Ok(Exit::Failed);
+    };
+    let net = Network::build(r, &crate::data::catalogue::Catalogue::builtin(profile));
+    out.write_all(net.to_dot(r).as_bytes())
+        .map_err(AppError::Stdout)?;
+    Ok(Exit::Success)
+}
+
+/// A diagnostic as a program needs it (the tool server, the Python package): where, what,
+/// and a hint when there is one.
+#[derive(Serialize)]
+pub struct LocatedDiagnostic {
+    pub severity: &'static str,
+    pub code: &'static str,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+/// Diagnostics with their lines and columns, located in one pass over the text.
+pub fn located(text: &str, diagnostics: &[Diagnostic]) -> Vec<LocatedDiagnostic> {
+    let at = line_cols(text, diagnostics.iter().map(|d| d.span.start));
+    diagnostics
+        .iter()
+        .zip(at)
+        .map(|(d, (line, column))| LocatedDiagnostic {
+            severity: if d.is_error() { "error" } else { "warning" },
+            code: d.kind.code(),
+            line,
+            column,
+            message: d.message.clone(),
+            hint: d.hint.clone(),
+        })
+        .collect()
+}
+
+/// Every diagnostic of a text, located, as `check` finds them: against the profile's classes and
+/// the recipe ids of a benchmark (`None`: the official benchmark's).
+pub fn check_text(
+    text: &str,
+    profile: Profile,
+    onto: &Ontology,
+    recipes: Option<&[&str]>,
+) -> Vec<LocatedDiagnostic> {
+    let official = benchmark::manifest(profile).recipes;
+    let official: Vec<&str> = official.iter().map(|r| r.id.as_str()).collect();
+    let validator = Validator::new(profile)
+        .with_classes(onto)
+        .with_known_recipes(recipes.unwrap_or(&official));
+    located(text, &crate::language::validate::check(text, &validator))
+}

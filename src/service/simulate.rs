@@ -1,0 +1,267 @@
+//! `simulate`: run one recipe of a `.solution` file and show what happened, step by step, and
+//! the final dish.
+
+use super::context::{self, DataContext};
+use super::outcome::{AppError, Exit, Outcome};
+use super::solution_file::read_solution_text;
+use crate::base::suggest::closest;
+use crate::benchmark::{self, Benchmark, DataError};
+use crate::language::ast::Recipe;
+use crate::language::diagnostic::{Diagnostic, line_col, render_all, terminal_safe};
+use crate::language::parse::parse;
+use crate::language::validate::Validator;
+use crate::metrics::{gold_run, score};
+use crate::report::simulation::SimulationReport;
+use crate::simulation::{Execution, Model, SimError};
+use serde::Serialize;
+use std::io::Write;
+use std::path::PathBuf;
+
+pub struct SimulateOptions {
+    pub file: PathBuf,
+    /// The recipe to run (default: the first in the file).
+    pub recipe: Option<String>,
+    pub data: DataContext,
+    /// Show every argument's binding.
+    pub trace: bool,
+    pub json: bool,
+}
+
+/// Run the command: the report on `out`, problems on `err`. Exit codes: 0 done (with or
+/// without an execution), 1 the file has errors, the simulation crashed (where the
+/// reference crashes) or the dish approximation score fails (where the evaluator refuses the
+/// file; the report is printed, without a final dish), 2 the file, the kitchen or the
+/// benchmark data cannot be used.
+pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+    let text = read_solution_text(&opts.file)?;
+    let (model, kitchen) = super::load_model(&opts.data)?;
+    let name = opts.file.display().to_string();
+    let mut gold = |id: &str| gold_benchmark(opts, id, err);
+    let simulated = match simulate_text(&model, &kitchen, &text, opts.recipe.as_deref(), &mut gold)
+    {
+        Ok(s) => s,
+        Err(SimulateFailure::Invalid(errors)) => {
+            let _ = write!(err, "{}", render_all(&errors, &name, &text));
+            let _ = writeln!(err, "error: {name} has errors; nothing was simulated");
+            return Ok(Exit::Failed);
+        }
+        Err(SimulateFailure::Recipe(msg)) => {
+            let _ = writeln!(err, "error: {name}: {msg}");
+            return Ok(Exit::Failed);
+        }
+        Err(SimulateFailure::Crashed(e)) => {
+            let _ = writeln!(err, "{}", e.render(&name));
+            return Ok(Exit::Failed);
+        }
+        Err(SimulateFailure::Data(msg)) => return Err(AppError::Failed(msg)),
+    };
+    let report = &simulated.report;
+    let written = if opts.json {
+        serde_json::to_string_pretty(report)
+            .map_err(std::io::Error::other)
+            .and_then(|s| writeln!(out, "{s}"))
+    } else {
+        out.write_all(terminal_safe(&report.render(opts.trace)).as_bytes())
+    };
+    written.map_err(AppError::Stdout)?;
+    match simulated.refused {
+        Some(failure) => {
+            let _ = writeln!(err, "{}", terminal_safe(&failure.render(&name)));
+            Ok(Exit::Failed)
+        }
+        None => Ok(Exit::Success),
+    }
+}
+
+/// A simulation problem at an action of the text (`line`, `column` and `action` are `None`
+/// when it concerns no action).
+#[derive(Clone, Debug, Serialize)]
+pub struct LocatedError {
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    /// The action as written.
+    pub action: Option<String>,
+    pub message: String,
+}
+
+impl LocatedError {
+    fn new(text: &str, recipe: &Recipe, e: &SimError) -> LocatedError {
+        let p = e.predicate.and_then(|p| recipe.predicates.get(p));
+        let at = p.map(|p| line_col(text, p.span.start));
+        LocatedError {
+            line: at.map(|(line, _)| line),
+            column: at.map(|(_, col)| col),
+            action: p.map(ToString::to_string),
+            message: e.message.clone(),
+        }
+    }
+
+    /// `error: FILE:LINE:COL: (action): MESSAGE` at the action, else `error: FILE: MESSAGE`.
+    pub fn render(&self, name: &str) -> String {
+        match (self.line, self.column, &self.action) {
+            (Some(line), Some(col), Some(action)) => {
+                format!("error: {name}:{line}:{col}: {action}: {}", self.message)
+            }
+            _ => format!("error: {name}: {}", self.message),
+        }
+    }
+}
+
+/// Why a text was not simulated.
+#[derive(Debug)]
+pub enum SimulateFailure {
+    /// The text has errors (located diagnostics); nothing ran.
+    Invalid(Vec<Diagnostic>),
+    /// The text holds no recipe, or not the one asked for.
+    Recipe(String),
+    /// The simulation crashed where the reference's crashes.
+    Crashed(LocatedError),
+    /// The benchmark data asked for cannot be used.
+    Data(String),
+}
+
+/// A simulated recipe: the report, and where the evaluator would refuse the file (the dish
+/// approximation score fails), why; the report then has no final dish.
+pub struct Simulated {
+    pub report: SimulationReport,
+    pub refused: Option<LocatedError>,
+}
+
+/// Simulate one recipe of a text (`recipe`, else the first): the one pipeline behind
+/// `simulate`, the tool server and the Python package. `gold` gives the benchmark for a
+/// recipe id, when there is one (asked only once the recipe ran).
+pub fn simulate_text(
+    model: &Model,
+    kitchen: &str,
+    text: &str,
+    recipe: Option<&str>,
+    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+) -> Result<Simulated, SimulateFailure> {
+    let parsed = parse(text);
+    let validator = Validator::new(model.profile).with_classes(&model.onto);
+    let mut diagnostics = parsed.diagnostics;
+    diagnostics.extend(validator.validate(&parsed.file));
+    diagnostics.retain(Diagnostic::is_error);
+    if !diagnostics.is_empty() {
+        return Err(SimulateFailure::Invalid(diagnostics));
+    }
+    let recipe = pick(&parsed.file.recipes, recipe).map_err(SimulateFailure::Recipe)?;
+    let exec = model
+        .execute(recipe)
+        .map_err(|e| SimulateFailure::Crashed(LocatedError::new(text, recipe, &e)))?;
+    let gold = gold(&recipe.id).map_err(SimulateFailure::Data)?;
+    let (dish, refused) = match final_dish(model, recipe, &exec, gold.as_ref()) {
+        Ok(dish) => (dish, None),
+        Err(failure) => {
+            let failure = SimError {
+                message: format!(
+                    "{} (the evaluator refuses the file, as the reference does)",
+                    failure.message
+                ),
+                ..failure
+            };
+            (None, Some(LocatedError::new(text, recipe, &failure)))
+        }
+    };
+    Ok(Simulated {
+        report: SimulationReport::new(model, recipe, text, &exec, kitchen, dish),
+        refused,
+    })
+}
+
+/// The recipe asked for, or the first; an unknown id names the closest ids in the file.
+pub(crate) fn pick<'r>(recipes: &'r [Recipe], id: Option<&str>) -> Result<&'r Recipe, String> {
+    let Some(id) = id.map(str::to_lowercase) else {
+        return recipes
+            .first()
+            .ok_or_else(|| "the file holds no recipe".into());
+    };
+    if let Some(r) = recipes.iter().find(|r| r.id == id) {
+        return Ok(r);
+    }
+    let close = closest(&id, recipes.iter().map(|r| r.id.as_str()), 3);
+    Err(if close.is_empty() {
+        format!("no recipe `{id}` in the file")
+    } else {
+        format!(
+            "no recipe `{id}` in the file; did you mean {}?",
+            close.join(", ")
+        )
+    })
+}
+
+/// The benchmark's gold data, when it can be found: `--benchmark` must be usable; otherwise
+/// the data is located (downloaded for an official recipe, as evaluation does) and simulation
+/// goes on without it, with a warning when the download failed.
+fn gold_benchmark(
+    opts: &SimulateOptions,
+    recipe: &str,
+    err: &mut dyn Write,
+) -> Result<Option<Benchmark>, String> {
+    let request = opts.data.request();
+    let official = || benchmark::manifest(opts.data.profile).has(recipe);
+    let source = match context::locate(request, official, err) {
+        Ok(source) => source,
+        Err(e) if opts.data.benchmark.is_some() => return Err(e.to_string()),
+        Err(e @ DataError::NotDownloaded { .. }) => {
+            let _ = writeln!(err, "warning: {e}");
+            return Ok(None);
+        }
+        Err(_) => return Ok(None),
+    };
+    Benchmark::load(opts.data.profile, &source)
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
+/// The final dish: its step (into `exec.steps`), how it was chosen and its score.
+type ChosenDish = (usize, &'static str, Option<f32>);
+
+/// The step whose primary output is the final dish, how it was chosen and its score: the
+/// dish approximation score's best candidate when the benchmark has the recipe, else the
+/// last executed action whose primary output no other action uses. `Err` is where the
+/// evaluator refuses the file: the gold network does not run, or the dish approximation score
+/// fails (located at the action whose output it was comparing).
+fn final_dish(
+    model: &Model,
+    recipe: &Recipe,
+    exec: &Execution,
+    gold: Option<&Benchmark>,
+) -> Result<Option<ChosenDish>, SimError> {
+    if !exec.solved || exec.steps.is_empty() {
+        return Ok(None);
+    }
+    if let Some(g) = gold.and_then(|b| b.recipe(&recipe.id)) {
+        let run = gold_run(model, &g.network, &g.primary_output_var).map_err(|e| {
+            SimError::new(format!(
+                "the gold network of {} fails to run: {}",
+                recipe.id, e.message
+            ))
+        })?;
+        let scored = score(model, recipe, exec, &run).map_err(|e| SimError {
+            message: format!("the dish approximation score fails: {}", e.message),
+            ..e
+        })?;
+        let best = scored.detail.and_then(|d| {
+            let best = d.dish.scored[d.dish.best?].predicate;
+            let step = exec.steps.iter().position(|s| s.predicate == best)?;
+            Some((step, "gold", Some(d.dish.score)))
+        });
+        return Ok(best);
+    }
+    let used_elsewhere = |step: usize| {
+        let p = exec.steps[step].predicate;
+        exec.slots[p].first().is_some_and(|slot| {
+            exec.slots
+                .iter()
+                .enumerate()
+                .any(|(q, slots)| q != p && slots.contains(slot))
+        })
+    };
+    let last = exec.steps.len() - 1;
+    let step = (0..exec.steps.len())
+        .rev()
+        .find(|&s| !used_elsewhere(s))
+        .unwrap_or(last);
+    Ok(Some((step, "last", None)))
+}

@@ -1,0 +1,303 @@
+//! `translate`: recipe text (benchmark XML, plain text or a page with JSON-LD) → a `.solution`
+//! file, checked by the validator and the simulator before it is written.
+
+use super::context::{self, DataContext};
+use super::outcome::{AppError, Exit, Outcome};
+use super::scoring::STDOUT;
+use crate::base::profile::Profile;
+use crate::benchmark::{Benchmark, DataSource, RecipeEntry};
+use crate::language::diagnostic::terminal_safe;
+use crate::simulation::Model;
+use crate::translate::llm::chat::{CachedBackend, ChatBackend, HttpBackend, ServerConfig};
+use crate::translate::llm::retrieve::{Example, render_recipe};
+use crate::translate::llm::{LlmConfig, LlmTranslator};
+use crate::translate::recipe_text::{self, RecipeText};
+use crate::translate::rules::RulesTranslator;
+use crate::translate::{Translator, check_solution};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Which translator turns text into networks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TranslatorKind {
+    /// Deterministic rules, no model (the offline default and the baseline).
+    Rules,
+    /// A language model on an OpenAI-compatible chat-completions server, checked in the
+    /// simulator with repair rounds.
+    Llm,
+}
+
+/// The language-model translator's settings (flags, else environment).
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct LlmOptions {
+    /// Base URL of an OpenAI-compatible server (`http://127.0.0.1:8080/v1`); default
+    /// $COOKINGBOT_LLM_URL.
+    #[arg(long)]
+    pub llm_url: Option<String>,
+    /// Model name; default $COOKINGBOT_LLM_MODEL.
+    #[arg(long)]
+    pub llm_model: Option<String>,
+    /// API key; default $COOKINGBOT_LLM_KEY.
+    #[arg(long)]
+    pub llm_key: Option<String>,
+    /// Response cache folder: answers are stored there and replayed offline.
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
+    /// Repair rounds after the first answer.
+    #[arg(long, default_value_t = 2)]
+    pub repair_rounds: usize,
+    /// Retrieved examples in the prompt.
+    #[arg(long, default_value_t = 2)]
+    pub examples: usize,
+    /// Send the GBNF grammar (llama.cpp servers).
+    #[arg(long)]
+    pub grammar: bool,
+    /// Seconds one recipe's translation may take, every request and retry included.
+    #[arg(long, default_value_t = 300)]
+    pub timeout: u64,
+    /// Most tokens per answer.
+    #[arg(long, default_value_t = 2048)]
+    pub max_tokens: u32,
+}
+
+/// What `translate` writes when the language model gives no valid network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Fallback {
+    /// The rules translator's network, with a note saying so.
+    Rules,
+}
+
+/// What `translate` writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum TranslateFormat {
+    /// The `.solution` text.
+    #[default]
+    Solution,
+    /// `{"recipe", "solution", "notes"}`: the network with what was left out (`line N: …`).
+    Json,
+}
+
+pub struct TranslateOptions {
+    pub input: PathBuf,
+    /// Where to write the `.solution` file (default, or `-`: standard output).
+    pub output: Option<PathBuf>,
+    pub data: DataContext,
+    pub translator: TranslatorKind,
+    pub llm: LlmOptions,
+    /// Without it, a model that gives no valid network is an error (exit 1): a network that is
+    /// not the model's is never written silently.
+    pub fallback: Option<Fallback>,
+    pub format: TranslateFormat,
+}
+
+/// Run the command: no usable network fails (nothing written); an unreadable input, kitchen or
+/// output is an error.
+pub fn run(opts: &TranslateOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+    let setup = Setup {
+        kind: opts.translator,
+        data: &opts.data,
+        llm: &opts.llm,
+        fallback: opts.fallback == Some(Fallback::Rules),
+    };
+    with_translator(&setup, err, |model, t, err| {
+        run_with(opts, model, t, out, err)
+    })
+}
+
+/// Build the chosen translator over the profile's model and hand both to `f`.
+pub fn with_translator(
+    setup: &Setup<'_>,
+    err: &mut dyn Write,
+    f: impl FnOnce(&Model, &mut dyn Translator, &mut dyn Write) -> Outcome,
+) -> Outcome {
+    let (model, _) = super::load_model(setup.data)?;
+    match setup.kind {
+        TranslatorKind::Rules => f(&model, &mut RulesTranslator::new(&model), err),
+        TranslatorKind::Llm => {
+            let mut t = llm_translator(setup, &model, err).map_err(AppError::Options)?;
+            f(&model, &mut t, err)
+        }
+    }
+}
+
+/// What a translator is built from.
+pub struct Setup<'a> {
+    pub kind: TranslatorKind,
+    /// The kitchen, and where the examples' texts and gold networks come from.
+    pub data: &'a DataContext,
+    pub llm: &'a LlmOptions,
+    /// Whether the LLM translator may fall back to the rules (see [`LlmConfig::fallback`]).
+    pub fallback: bool,
+}
+
+fn llm_translator<'m>(
+    setup: &Setup<'_>,
+    model: &'m Model,
+    err: &mut dyn Write,
+) -> Result<LlmTranslator<'m>, String> {
+    let o = setup.llm;
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let url = o.llm_url.clone().or_else(|| env("COOKINGBOT_LLM_URL"));
+    let server = url.map(|url| {
+        Box::new(HttpBackend::new(ServerConfig {
+            url,
+            key: o.llm_key.clone().or_else(|| env("COOKINGBOT_LLM_KEY")),
+            retries: 3,
+            backoff: Duration::from_millis(500),
+        })) as Box<dyn ChatBackend>
+    });
+    let backend: Box<dyn ChatBackend> = match (&o.cache, server) {
+        (Some(dir), server) => Box::new(CachedBackend::new(dir.clone(), server)),
+        (None, Some(server)) => server,
+        (None, None) => {
+            return Err(
+                "the llm translator needs a server (--llm-url or COOKINGBOT_LLM_URL) or a response cache to replay (--cache DIR)".into(),
+            );
+        }
+    };
+    let examples =
+        match example_source(setup, err).and_then(|root| examples(setup.data.profile, &root)) {
+            Ok(e) => e,
+            Err(msg) => {
+                let _ = writeln!(err, "warning: no examples for the prompt: {msg}");
+                Vec::new()
+            }
+        };
+    let config = LlmConfig {
+        model: o
+            .llm_model
+            .clone()
+            .or_else(|| env("COOKINGBOT_LLM_MODEL"))
+            .unwrap_or_else(|| LlmConfig::default().model),
+        examples: o.examples,
+        repair_rounds: o.repair_rounds,
+        grammar: o.grammar,
+        max_tokens: o.max_tokens,
+        deadline: Duration::from_secs(o.timeout),
+        fallback: setup.fallback,
+        ..LlmConfig::default()
+    };
+    Ok(LlmTranslator::new(model, backend, config, examples))
+}
+
+/// The benchmark data the prompt's examples come from (downloaded when missing, as evaluation
+/// does: the examples are official recipes); a user benchmark's recipes serve as well.
+fn example_source(setup: &Setup<'_>, err: &mut dyn Write) -> Result<DataSource, AppError> {
+    match context::locate(setup.data.request(), || true, err)? {
+        DataSource::Demo => Err(AppError::Options(
+            "the demo benchmark has no recipe texts compiled in".into(),
+        )),
+        source => Ok(source),
+    }
+}
+
+/// Every benchmark recipe's text with its gold network (from `source`), for retrieval.
+pub fn examples(profile: Profile, source: &DataSource) -> Result<Vec<Example>, AppError> {
+    let benchmark = Benchmark::load(profile, source)?;
+    benchmark
+        .recipes
+        .iter()
+        .zip(source.manifest(profile)?.recipes)
+        .map(|(gold, entry)| {
+            let text = benchmark_text(source, &entry)?;
+            let network = std::fs::read_to_string(&gold.file).map_err(|e| AppError::File {
+                path: gold.file.clone(),
+                reason: e.to_string(),
+            })?;
+            Ok(Example {
+                id: entry.id.clone(),
+                text: render_recipe(&text),
+                network: network
+                    .lines()
+                    .filter(|l| !l.starts_with('#'))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            })
+        })
+        .collect()
+}
+
+/// The text of a benchmark recipe, read as `translate` reads a file; a recipe with none on disk
+/// (the demo's, compiled in) is an error naming it.
+pub fn benchmark_text(source: &DataSource, entry: &RecipeEntry) -> Result<RecipeText, AppError> {
+    let path = source.recipe_text(entry).ok_or_else(|| {
+        AppError::Options(format!(
+            "the recipe `{}` of {source} has no recipe text on disk; pass --benchmark DIR",
+            entry.id
+        ))
+    })?;
+    recipe_text::read(&path).map_err(|e| AppError::Failed(e.to_string()))
+}
+
+/// Translate with a given translator; outcomes as [`run`].
+pub fn run_with(
+    opts: &TranslateOptions,
+    model: &Model,
+    translator: &mut dyn Translator,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Outcome {
+    if let Some(path) = opts.output.as_ref().filter(|p| p.as_os_str() != "-") {
+        crate::report::refuse_input_as_output(
+            path,
+            std::iter::once(opts.input.as_path()).chain(opts.data.kitchen.as_deref()),
+        )?;
+    }
+    let recipe = recipe_text::read(&opts.input).map_err(|e| AppError::Failed(e.to_string()))?;
+    let translation = match translator.translate(&recipe, 0) {
+        Ok(t) => t,
+        Err(e) => {
+            let line = format!("error: {}: {e}", opts.input.display());
+            let _ = writeln!(err, "{}", terminal_safe(&line));
+            return Ok(Exit::Failed);
+        }
+    };
+    for note in &translation.notes {
+        let line = format!("note: {}: {note}", recipe.id);
+        let _ = writeln!(err, "{}", terminal_safe(&line));
+    }
+    if translation.is_empty() {
+        let _ = writeln!(
+            err,
+            "error: {}: the {} translator found no action in the recipe; nothing was written",
+            terminal_safe(&opts.input.display().to_string()),
+            translator.name()
+        );
+        return Ok(Exit::Failed);
+    }
+    let checked = check_solution(model, &translation.solution);
+    if !checked.errors.is_empty() || checked.crash.is_some() {
+        for d in &checked.errors {
+            let _ = write!(err, "{}", d.render("<translation>", &translation.solution));
+        }
+        if let Some(c) = &checked.crash {
+            let _ = writeln!(
+                err,
+                "error: the simulator aborts on the translation: {}",
+                c.message
+            );
+        }
+        let _ = writeln!(
+            err,
+            "error: the {} translator produced an unusable network; nothing was written",
+            translator.name()
+        );
+        return Ok(Exit::Failed);
+    }
+    let text = match opts.format {
+        TranslateFormat::Solution => translation.solution,
+        TranslateFormat::Json => {
+            let json = serde_json::json!({
+                "recipe": recipe.id,
+                "solution": translation.solution,
+                "notes": translation.notes,
+            });
+            format!("{json:#}\n")
+        }
+    };
+    // `-` is standard output, as for `evaluate`.
+    let output = opts.output.as_deref().unwrap_or(Path::new(STDOUT));
+    super::scoring::write_report(output, text.as_bytes(), out)?;
+    Ok(Exit::Success)
+}

@@ -1,0 +1,519 @@
+//! The engine: constants become concept objects, every variable one binding slot, and a
+//! depth-first search over orderings runs each action when its bound arguments are exactly one
+//! case's inputs, as IRL does.
+
+use super::*;
+
+/// The most actions the 2024 search runs after it has found the execution, looking for an
+/// error in another ordering. The reference walks every ordering without a memo, so a tree
+/// that needs more distinct steps than this takes it hours (one of 16 independent actions:
+/// 2^16 sets, billions of orderings); there the execution found stands.
+pub(super) const CHECK_AFTER_SOLUTION: u32 = 2_000;
+
+/// Make the execution the search found, if any, the run's state; whether there was one.
+pub(super) fn adopt(solution: Option<Attempt>, state: &mut Attempt) -> bool {
+    solution.map(|found| *state = found).is_some()
+}
+
+pub(super) struct Engine<'m> {
+    pub(super) model: &'m Model,
+    pub(super) recipe: &'m Recipe,
+    pub(super) sigs: Vec<&'m PrimitiveSig>,
+    pub(super) slots: Vec<Vec<usize>>,
+    pub(super) names: Vec<String>,
+    pub(super) initial: Vec<Binding>,
+    pub(super) maker: Maker<'m>,
+    /// Per action, whether it repeats an earlier action (see [`repeats`]).
+    pub(super) repeat: Vec<bool>,
+}
+
+pub(super) struct Attempt {
+    pub(super) bindings: Vec<Binding>,
+    pub(super) steps: Vec<Step>,
+}
+
+/// A node of the search on the current path: its set of executed actions, the next action to
+/// try from it, whether it is explored at all (not complete, not a known dead end), and how to
+/// undo the action that led into it.
+pub(super) struct Node<'m> {
+    pub(super) done: DoneSet,
+    pub(super) next: usize,
+    pub(super) explore: bool,
+    pub(super) undo: Option<Undo<'m>>,
+}
+
+pub(super) struct Undo<'m> {
+    pub(super) p: usize,
+    /// The slots the action filled, with what they held before.
+    pub(super) replaced: Vec<(usize, Binding)>,
+    pub(super) maker: Maker<'m>,
+}
+
+/// What a search has done so far, for the refusal of one that runs out of time.
+pub(super) struct Searched {
+    pub(super) actions_run: u64,
+    /// Sets of executed actions whose every continuation was tried.
+    pub(super) dead_ends: u64,
+    /// Per action, whether any ordering ran it.
+    pub(super) ever_run: Vec<bool>,
+}
+
+impl Searched {
+    pub(super) fn new(actions: usize) -> Searched {
+        Searched {
+            actions_run: 0,
+            dead_ends: 0,
+            ever_run: vec![false; actions],
+        }
+    }
+
+    pub(super) fn run(&mut self, p: usize) {
+        self.actions_run += 1;
+        self.ever_run[p] = true;
+        budget::at_action(p);
+    }
+}
+
+/// Whether `v` is of the argument type `ty` (`t`: anything), as IRL's `typep`.
+pub(super) fn has_type(model: &Model, v: &Value, ty: &str) -> bool {
+    if ty == "t" {
+        return true;
+    }
+    match v {
+        Value::Obj(e) => model.onto.is_a_name(e.class, ty),
+        _ => false,
+    }
+}
+
+/// Which actions repeat an earlier action word for word with variables only. The 2024
+/// reference removes every action `equal` to the one it has just run from those remaining, and
+/// only actions without constants can be equal (each constant becomes a variable of its own), so
+/// such a repeat runs with its first occurrence: it is never run on its own and the network is
+/// complete without it. The 2023 reference removes only the action itself: a repeat never runs.
+pub(super) fn repeats(profile: Profile, recipe: &Recipe) -> Vec<bool> {
+    if profile == Profile::R2023 {
+        return vec![false; recipe.predicates.len()];
+    }
+    let mut seen = std::collections::HashSet::new();
+    recipe
+        .predicates
+        .iter()
+        .map(|p| {
+            let vars: Option<Vec<&str>> = p.args.iter().map(Arg::as_var).collect();
+            vars.is_some_and(|vars| !seen.insert((p.name.as_str(), vars)))
+        })
+        .collect()
+}
+
+impl<'m> Engine<'m> {
+    pub(super) fn new(model: &'m Model, recipe: &'m Recipe) -> Result<Engine<'m>, SimError> {
+        let actions = recipe.predicates.len();
+        if actions > MAX_ACTIONS {
+            return Err(SimError::new(format!(
+                "recipe {} has {actions} actions; networks of at most {MAX_ACTIONS} actions are simulated",
+                recipe.id
+            )));
+        }
+        let mut maker = model.maker();
+        let mut sigs = Vec::with_capacity(recipe.predicates.len());
+        let mut slots = Vec::with_capacity(recipe.predicates.len());
+        let mut names: Vec<String> = Vec::new();
+        let mut initial: Vec<Binding> = Vec::new();
+        let mut var_slot: HashMap<&str, usize> = HashMap::new();
+        for (pi, p) in recipe.predicates.iter().enumerate() {
+            let sig = model.catalogue.get(&p.name).ok_or_else(|| SimError {
+                message: format!("unknown primitive {}", p.name),
+                predicate: Some(pi),
+            })?;
+            if sig.arity() != p.args.len() {
+                return Err(SimError {
+                    message: format!(
+                        "{} takes {} arguments, {} given",
+                        p.name,
+                        sig.arity(),
+                        p.args.len()
+                    ),
+                    predicate: Some(pi),
+                });
+            }
+            sigs.push(sig);
+            let mut ps = Vec::with_capacity(p.args.len());
+            for a in &p.args {
+                let slot = match a {
+                    Arg::Var(v) => *var_slot.entry(v.as_str()).or_insert_with(|| {
+                        names.push(format!("?{v}"));
+                        initial.push(Binding::UNBOUND);
+                        names.len() - 1
+                    }),
+                    constant => {
+                        let value =
+                            instantiate(model, &mut maker, constant).map_err(|m| SimError {
+                                message: m,
+                                predicate: Some(pi),
+                            })?;
+                        names.push(constant.to_string());
+                        initial.push(Binding {
+                            value,
+                            score: 1.0,
+                            available_at: None,
+                        });
+                        names.len() - 1
+                    }
+                };
+                ps.push(slot);
+            }
+            slots.push(ps);
+        }
+        Ok(Engine {
+            model,
+            recipe,
+            sigs,
+            slots,
+            names,
+            initial,
+            maker,
+            repeat: repeats(model.profile, recipe),
+        })
+    }
+
+    pub(super) fn run(mut self) -> Result<Execution, SimError> {
+        let mut best = Attempt {
+            bindings: self.initial.clone(),
+            steps: Vec::new(),
+        };
+        let mut state = Attempt {
+            bindings: self.initial.clone(),
+            steps: Vec::new(),
+        };
+        let solved = self.search(&mut state, &mut best)?;
+        let mut result = if solved { state } else { best };
+        aliases::show(self.model, &result.steps, &mut result.bindings);
+        Ok(Execution {
+            slots: self.slots,
+            names: self.names,
+            bindings: result.bindings,
+            steps: result.steps,
+            solved,
+            repeat: self.repeat,
+        })
+    }
+
+    /// Depth-first search over orderings, remaining actions tried in file order. The first
+    /// complete ordering is the execution. The 2024 reference asks IRL for every solution, so
+    /// its search goes on over every ordering and an action that fails with an error anywhere
+    /// in the tree refuses the network even when another ordering completes it; the 2023
+    /// reference evaluates nothing more once it has a solution. Sets of executed actions (with
+    /// the case each ran with) already explored are not explored again. The path is an
+    /// explicit stack (networks may be far deeper than the call stack) and backtracking
+    /// restores what the undone action replaced, so one set of bindings serves the whole
+    /// search; the longest attempt is copied out only when the search leaves it. Which actions
+    /// can run is kept up to date per changed slot ([`Runnable`]) and executed sets are
+    /// remembered as trail cells ([`DeadEnds`]): each step costs the same however long the
+    /// network.
+    pub(super) fn search(
+        &mut self,
+        state: &mut Attempt,
+        best: &mut Attempt,
+    ) -> Result<bool, SimError> {
+        let actions = self.slots.len();
+        // Actions to run for a complete network: repeats run with their first occurrence.
+        let n = actions - self.repeat.iter().filter(|r| **r).count();
+        let mut runnable = Runnable::new(&self.slots, state.bindings.len());
+        runnable.refresh(0..actions, |q| self.applicable(q, &state.bindings));
+        // One memo key per action and case: the case decides which slots an action binds.
+        let cases = self.sigs.iter().map(|s| s.cases.len()).max().unwrap_or(1);
+        let mut dead_ends = DeadEnds::new(actions * cases);
+        let mut solution: Option<Attempt> = None;
+        // Actions run since the execution was found (2024), against CHECK_AFTER_SOLUTION.
+        let mut checked = 0u32;
+        let mut path: Vec<Node<'m>> = Vec::new();
+        let mut done = DeadEnds::empty();
+        let mut undo = None;
+        let mut searched = Searched::new(actions);
+        loop {
+            // Over budget with an execution in hand: the rest of the tree goes unchecked.
+            if let Err(spent) = budget::check() {
+                if solution.is_some() {
+                    return Ok(adopt(solution, state));
+                }
+                return Err(self.over_budget(spent, &searched));
+            }
+            if checked > CHECK_AFTER_SOLUTION {
+                return Ok(adopt(solution, state));
+            }
+            // Enter a node.
+            let explore = if state.steps.len() == n {
+                if solution.is_none() && state.bindings.iter().all(Binding::is_bound) {
+                    if self.model.profile == Profile::R2023 {
+                        return Ok(true);
+                    }
+                    solution = Some(Attempt {
+                        bindings: state.bindings.clone(),
+                        steps: state.steps.clone(),
+                    });
+                }
+                false
+            } else {
+                !dead_ends.is_dead(done)
+            };
+            path.push(Node {
+                done,
+                next: 0,
+                explore,
+                undo: undo.take(),
+            });
+            // Run the next applicable action of the deepest node, leaving exhausted nodes.
+            loop {
+                let Some(node) = path.last_mut() else {
+                    return Ok(adopt(solution, state));
+                };
+                let child = if node.explore {
+                    runnable.first_from(node.next)
+                } else {
+                    None
+                };
+                if let Some((p, case)) = child {
+                    node.next = p + 1;
+                    done = dead_ends.with(node.done, p * cases + case);
+                    let maker = self.maker.clone();
+                    checked += u32::from(solution.is_some());
+                    searched.run(p);
+                    let replaced = match self.execute(p, case, state) {
+                        Err(_) if budget::spent() => {
+                            return Err(self.over_budget(budget::check().unwrap_err(), &searched));
+                        }
+                        replaced => replaced?,
+                    };
+                    runnable.run(p);
+                    runnable.refresh_users(replaced.iter().map(|(s, _)| *s), |q| {
+                        self.applicable(q, &state.bindings)
+                    });
+                    undo = Some(Undo { p, replaced, maker });
+                    break;
+                }
+                let node = path.pop().expect("the deepest node exists");
+                if node.explore {
+                    dead_ends.mark_dead(node.done);
+                    searched.dead_ends += 1;
+                }
+                // The first attempt to reach a new length has no longer descendant: keep it.
+                if state.steps.len() > best.steps.len() {
+                    best.bindings.clone_from(&state.bindings);
+                    best.steps.clone_from(&state.steps);
+                }
+                if let Some(u) = node.undo {
+                    state.steps.pop();
+                    let filled: Vec<usize> = u.replaced.iter().map(|(s, _)| *s).collect();
+                    for (s, old) in u.replaced.into_iter().rev() {
+                        state.bindings[s] = old;
+                    }
+                    self.maker = u.maker;
+                    runnable.undo(u.p);
+                    let case_of = |q| self.applicable(q, &state.bindings);
+                    runnable.refresh([u.p], case_of);
+                    runnable.refresh_users(filled, case_of);
+                }
+            }
+        }
+    }
+
+    /// The refusal of a run over its time budget: where it was, and what it had searched.
+    pub(super) fn over_budget(&self, spent: budget::Exhausted, searched: &Searched) -> SimError {
+        let name = |p: usize| self.recipe.predicates.get(p).map(|a| a.name.clone());
+        let mut message = spent.message(&self.recipe.id, name);
+        message.push_str(&format!(
+            ": {} actions run over {} sets of executed actions searched to the end",
+            searched.actions_run, searched.dead_ends
+        ));
+        let never: Vec<usize> = (0..searched.ever_run.len())
+            .filter(|&p| !searched.ever_run[p] && !self.repeat[p])
+            .collect();
+        if !never.is_empty() {
+            let named: Vec<String> = never
+                .iter()
+                .take(5)
+                .map(|&p| format!("{} (`{}`)", p + 1, self.recipe.predicates[p].name))
+                .collect();
+            let more = match never.len() - named.len() {
+                0 => String::new(),
+                more => format!(" and {more} more"),
+            };
+            message.push_str(&format!("; never run: action {}{more}", named.join(", ")));
+        }
+        SimError {
+            message,
+            predicate: spent.action,
+        }
+    }
+
+    /// The case whose input set is exactly the bound arguments, if every bound value has the
+    /// argument's type.
+    pub(super) fn applicable(&self, p: usize, bindings: &[Binding]) -> Option<usize> {
+        if self.repeat[p] {
+            return None;
+        }
+        let sig = self.sigs[p];
+        let mut bound = 0u64;
+        for (i, &s) in self.slots[p].iter().enumerate() {
+            let b = &bindings[s];
+            if b.is_bound() {
+                if !self.has_type(&b.value, &sig.args[i].ty) {
+                    return None;
+                }
+                bound |= 1 << i;
+            }
+        }
+        sig.case_for(bound)
+    }
+
+    pub(super) fn has_type(&self, v: &Value, ty: &str) -> bool {
+        has_type(self.model, v, ty)
+    }
+
+    /// Run action `p`; returns the slots it filled with what they held before.
+    pub(super) fn execute(
+        &mut self,
+        p: usize,
+        case: usize,
+        state: &mut Attempt,
+    ) -> Result<Vec<(usize, Binding)>, SimError> {
+        let sig = self.sigs[p];
+        let imp = self
+            .model
+            .registry
+            .get(sig.name.as_str())
+            .copied()
+            .ok_or_else(|| SimError {
+                message: format!("primitive {} is not implemented", sig.name),
+                predicate: Some(p),
+            })?;
+        let args: Vec<Option<ArgIn>> = self.slots[p]
+            .iter()
+            .map(|&s| {
+                let b = &state.bindings[s];
+                b.is_bound().then(|| ArgIn {
+                    value: b.value.clone(),
+                    available_at: b.available_at,
+                })
+            })
+            .collect();
+        let start = args
+            .iter()
+            .zip(&sig.args)
+            .find(|(_, a)| a.role == Role::KitchenStateIn)
+            .and_then(|(a, _)| a.as_ref())
+            .and_then(|a| a.value.as_obj())
+            .and_then(|ks| ks.val(self.model.k.kitchen_time).as_num());
+        let model = self.model;
+        let mut call = Call {
+            model,
+            maker: &mut self.maker,
+            sig,
+            case,
+            out: vec![None; args.len()],
+            args,
+        };
+        effects::take();
+        imp.run(&mut call).map_err(|mut e| {
+            e.predicate.get_or_insert(p);
+            e
+        })?;
+        // IRL checks every value a primitive binds against its argument's type, and an error
+        // there aborts the whole evaluation (a failed-object is not every type: not a tool).
+        for (out, arg) in call.out.iter().zip(&sig.args) {
+            if let Some(b) = out
+                && !has_type(model, &b.value, &arg.ty)
+            {
+                let shown = match &b.value {
+                    Value::Obj(e) => model.onto.class_name(e.class).to_uppercase(),
+                    other => format!("{other:?}"),
+                };
+                return Err(SimError {
+                    message: format!(
+                        "Primitive {}. The bound value {shown} for slot {} is not of expected type {}.",
+                        sig.name.to_uppercase(),
+                        arg.name.to_uppercase(),
+                        arg.ty.to_uppercase()
+                    ),
+                    predicate: Some(p),
+                });
+            }
+        }
+        for (out, arg) in call.out.iter().zip(&sig.args) {
+            if let Some(b) = out
+                && arg.role != Role::KitchenStateOut
+                && b.value.nested_deeper_than(MAX_NESTING)
+            {
+                return Err(SimError {
+                    message: format!(
+                        "{} would nest {} deeper than {MAX_NESTING} levels (objects within objects); \
+                         networks whose objects nest that deep are not simulated",
+                        sig.name, arg.name
+                    ),
+                    predicate: Some(p),
+                });
+            }
+        }
+        let effects = effects::take();
+        if !effects.lost.is_empty() {
+            for (out, arg) in call.out.iter_mut().zip(&sig.args) {
+                if let (Some(b), Role::KitchenStateOut) = (out, arg.role)
+                    && let Value::Obj(ks) = &mut b.value
+                {
+                    kitchen::remove_from_counter(ks, model, &effects.lost);
+                }
+            }
+        }
+        // Outputs only fill unbound slots; the reference never overwrites a binding.
+        let mut replaced = Vec::new();
+        for (i, out) in call.out.into_iter().enumerate() {
+            let s = self.slots[p][i];
+            if let Some(b) = out
+                && !state.bindings[s].is_bound()
+            {
+                replaced.push((s, std::mem::replace(&mut state.bindings[s], b)));
+            }
+        }
+        state.steps.push(Step {
+            predicate: p,
+            case,
+            start,
+            aliased: effects.aliased,
+        });
+        Ok(replaced)
+    }
+}
+
+/// A constant of a network as the object the reference makes of it: a number becomes a
+/// `quantity`, a list a `list-of-kitchen-entities`, a symbol an instance of its class marked as
+/// a concept.
+pub(super) fn instantiate(
+    model: &Model,
+    maker: &mut Maker<'_>,
+    arg: &Arg,
+) -> Result<Value, String> {
+    let k = &model.k;
+    Ok(match arg {
+        Arg::Num(n) => Value::obj(maker.make_with(k.quantity_class, &[(k.value, Value::Num(*n))])),
+        Arg::List(items) => {
+            let raw = items
+                .iter()
+                .map(|i| Value::Sym(Arc::from(i.to_string().as_str())))
+                .collect();
+            Value::obj(maker.make_with(k.list_of_kitchen_entities, &[(k.items, Value::list(raw))]))
+        }
+        Arg::Sym(s) => {
+            let class = model
+                .onto
+                .class_id(s)
+                .ok_or_else(|| format!("There is no class named {s}"))?;
+            let mut e = maker.make(class);
+            if !e.set(k.is_concept, Value::T) {
+                return Err(format!("Invalid initarg :IS-CONCEPT for class {s}"));
+            }
+            Value::obj(e)
+        }
+        Arg::Str(s) => return Err(format!("a string constant {s:?} is not a concept")),
+        Arg::Var(v) => return Err(format!("?{v} is a variable, not a constant")),
+    })
+}

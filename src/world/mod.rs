@@ -1,0 +1,323 @@
+//! Kitchen entities: instances of ontology classes with slots, shared copy-on-write.
+//!
+//! The reference deep-copies the whole kitchen before every action and binds snapshots of
+//! objects to variables. Here every object sits behind an `Arc`; a copy is a pointer copy and a
+//! change copies only the path from the kitchen state down to the changed object
+//! (`Arc::make_mut`). Snapshots therefore come for free and never change afterwards.
+
+pub mod ontology;
+
+use crate::base::number::Number;
+use crate::world::ontology::{ClassId, Init, Ontology, SlotId};
+use std::sync::Arc;
+
+/// Identity that survives copying ("persistent-id"); all look-ups across kitchen states use it.
+pub type Pid = u32;
+
+#[derive(Clone, Debug)]
+pub enum Value {
+    Nil,
+    T,
+    Num(Number),
+    /// A raw symbol inside a list constant of a network (`(a b)`); no primitive can use it.
+    Sym(Arc<str>),
+    /// A Lisp string; compared case-insensitively.
+    Str(Arc<str>),
+    Obj(Arc<Entity>),
+    List(Arc<Vec<Value>>),
+}
+
+impl Value {
+    pub fn obj(e: Entity) -> Value {
+        Value::Obj(Arc::new(e))
+    }
+
+    pub fn list(items: Vec<Value>) -> Value {
+        if items.is_empty() {
+            Value::Nil
+        } else {
+            Value::List(Arc::new(items))
+        }
+    }
+
+    pub fn as_obj(&self) -> Option<&Entity> {
+        match self {
+            Value::Obj(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    pub fn as_num(&self) -> Option<Number> {
+        match self {
+            Value::Num(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// List elements (NIL is the empty list).
+    pub fn items(&self) -> &[Value] {
+        match self {
+            Value::List(v) => v,
+            _ => &[],
+        }
+    }
+
+    /// NIL, which in Lisp is also the empty list.
+    pub fn is_nil(&self) -> bool {
+        match self {
+            Value::Nil => true,
+            Value::List(items) => items.is_empty(),
+            _ => false,
+        }
+    }
+
+    pub fn truthy(&self) -> bool {
+        !self.is_nil()
+    }
+
+    /// Whether some path from this value down through objects' slots and lists' items is
+    /// longer than `limit` values. Walked with an explicit stack, each object or list once
+    /// (shared ones are remembered by address), so the walk itself neither recurses nor
+    /// follows the paths of a shared value twice.
+    pub fn nested_deeper_than(&self, limit: usize) -> bool {
+        /// The identity of an object or list, whose height is remembered.
+        fn key(v: &Value) -> Option<usize> {
+            match v {
+                Value::Obj(e) => Some(Arc::as_ptr(e) as usize),
+                Value::List(l) => Some(Arc::as_ptr(l) as *const Value as usize),
+                _ => None,
+            }
+        }
+        fn child(v: &Value, i: usize) -> Option<&Value> {
+            match v {
+                Value::Obj(e) => e.slots.get(i).map(|(_, c)| c),
+                Value::List(l) => l.get(i),
+                _ => None,
+            }
+        }
+        if key(self).is_none() {
+            return false;
+        }
+        // Heights of the values walked so far: 1 for an object of plain slots.
+        let mut heights: std::collections::HashMap<usize, usize> = Default::default();
+        // The path: each value, its next child, the greatest height among its children.
+        let mut path: Vec<(&Value, usize, usize)> = vec![(self, 0, 0)];
+        loop {
+            let depth = path.len();
+            if depth > limit {
+                return true;
+            }
+            let Some((value, next, tallest)) = path.last_mut() else {
+                return false;
+            };
+            let Some(c) = child(value, *next) else {
+                let (value, _, tallest) = path.pop().expect("the path is not empty");
+                let height = tallest + 1;
+                if let Some(k) = key(value) {
+                    heights.insert(k, height);
+                }
+                if let Some(parent) = path.last_mut() {
+                    parent.2 = parent.2.max(height);
+                }
+                continue;
+            };
+            *next += 1;
+            let Some(k) = key(c) else { continue };
+            match heights.get(&k) {
+                Some(&h) if depth + h > limit => return true,
+                Some(&h) => *tallest = (*tallest).max(h),
+                None => path.push((c, 0, 0)),
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Entity {
+    pub class: ClassId,
+    pub pid: Pid,
+    /// Every effective slot of the class (except the ids), in the class's layout order.
+    pub slots: Vec<(SlotId, Value)>,
+}
+
+impl Entity {
+    pub fn get(&self, slot: SlotId) -> Option<&Value> {
+        self.slots.iter().find(|(s, _)| *s == slot).map(|(_, v)| v)
+    }
+
+    /// The slot's value, NIL when the class has no such slot.
+    pub fn val(&self, slot: SlotId) -> &Value {
+        self.get(slot).unwrap_or(&Value::Nil)
+    }
+
+    pub fn has(&self, slot: SlotId) -> bool {
+        self.get(slot).is_some()
+    }
+
+    /// Set a slot; `false` when the class lacks it (a Lisp error in the reference).
+    #[must_use]
+    pub fn set(&mut self, slot: SlotId, v: Value) -> bool {
+        match self.slots.iter_mut().find(|(s, _)| *s == slot) {
+            Some((_, old)) => {
+                *old = v;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Mutable access to a list-valued slot (NIL becomes an empty list).
+    pub fn list_mut(&mut self, slot: SlotId) -> Option<&mut Vec<Value>> {
+        let (_, v) = self.slots.iter_mut().find(|(s, _)| *s == slot)?;
+        if !matches!(v, Value::List(_)) {
+            *v = Value::List(Arc::new(Vec::new()));
+        }
+        match v {
+            Value::List(l) => Some(Arc::make_mut(l)),
+            _ => None,
+        }
+    }
+
+    /// Normalise an emptied list slot back to NIL (the reference's empty list *is* NIL).
+    pub fn tidy_list(&mut self, slot: SlotId) {
+        if let Some((_, v)) = self.slots.iter_mut().find(|(s, _)| *s == slot)
+            && matches!(v, Value::List(l) if l.is_empty())
+        {
+            *v = Value::Nil;
+        }
+    }
+}
+
+/// Creates objects: the source of fresh persistent ids for one simulation run.
+#[derive(Clone, Debug)]
+pub struct Maker<'o> {
+    pub onto: &'o Ontology,
+    next_pid: Pid,
+}
+
+impl<'o> Maker<'o> {
+    pub fn new(onto: &'o Ontology, first_pid: Pid) -> Self {
+        Maker {
+            onto,
+            next_pid: first_pid,
+        }
+    }
+
+    pub fn fresh_pid(&mut self) -> Pid {
+        self.next_pid += 1;
+        self.next_pid
+    }
+
+    /// `make-instance`: a fresh object with the class defaults.
+    pub fn make(&mut self, class: ClassId) -> Entity {
+        let pid = self.fresh_pid();
+        let c = self.onto.class(class);
+        let mut slots = Vec::with_capacity(c.slots.len());
+        for (slot, init) in c.slots.iter().zip(c.defaults.iter()) {
+            slots.push((*slot, self.init(init)));
+        }
+        Entity { class, pid, slots }
+    }
+
+    /// `make-instance` with some slots given.
+    pub fn make_with(&mut self, class: ClassId, set: &[(SlotId, Value)]) -> Entity {
+        let mut e = self.make(class);
+        for (s, v) in set {
+            let _ = e.set(*s, v.clone());
+        }
+        e
+    }
+
+    pub fn init(&mut self, init: &Init) -> Value {
+        match init {
+            Init::Nil => Value::Nil,
+            Init::T => Value::T,
+            Init::Num(n) => Value::Num(*n),
+            Init::Str(s) => Value::Str(Arc::from(s.as_str())),
+            Init::List(items) => Value::list(items.iter().map(|i| self.init(i)).collect()),
+            Init::Instance(class, set) => {
+                let mut e = self.make(*class);
+                for (s, i) in set {
+                    let v = self.init(i);
+                    let _ = e.set(*s, v);
+                }
+                Value::obj(e)
+            }
+        }
+    }
+
+    /// `copy-object`: same class and persistent id, slots carried over except those the
+    /// class's copy methods do not copy (they take their defaults again).
+    pub fn copy(&mut self, e: &Entity) -> Entity {
+        let c = self.onto.class(e.class);
+        let mut out = e.clone();
+        for &slot in &c.uncopied {
+            if let Some(i) = c.slots.iter().position(|s| *s == slot) {
+                let v = self.init(&c.defaults[i]);
+                let _ = out.set(slot, v);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An object holding `inner` in its one slot.
+    fn wrap(inner: Value) -> Value {
+        Value::obj(Entity {
+            class: 0,
+            pid: 0,
+            slots: vec![(0, inner)],
+        })
+    }
+
+    fn chain(levels: usize) -> Value {
+        (1..levels).fold(wrap(Value::Nil), |v, _| wrap(v))
+    }
+
+    #[test]
+    fn nesting_counts_objects_and_lists_on_the_longest_path() {
+        assert!(!Value::Nil.nested_deeper_than(0));
+        assert!(!chain(5).nested_deeper_than(5));
+        assert!(chain(5).nested_deeper_than(4));
+        // A list is a level of its own: object → list → object.
+        let listed = wrap(Value::list(vec![wrap(Value::Nil), Value::T]));
+        assert!(!listed.nested_deeper_than(3));
+        assert!(listed.nested_deeper_than(2));
+        // The deepest of several branches decides.
+        let uneven = Value::list(vec![chain(2), chain(7), chain(1)]);
+        assert!(!uneven.nested_deeper_than(8));
+        assert!(uneven.nested_deeper_than(7));
+    }
+
+    #[test]
+    fn shared_values_are_walked_once_and_measured_where_they_sit() {
+        // Each level holds the one below twice: 2^60 paths, 60 distinct objects.
+        let mut v = wrap(Value::Nil);
+        for _ in 0..59 {
+            v = Value::obj(Entity {
+                class: 0,
+                pid: 0,
+                slots: vec![(0, v.clone()), (1, v)],
+            });
+        }
+        assert!(!v.nested_deeper_than(60));
+        assert!(v.nested_deeper_than(59));
+        // A value first met shallow and then deeper is measured at its deeper place.
+        let shared = chain(3);
+        let v = Value::list(vec![shared.clone(), wrap(wrap(shared))]);
+        assert!(!v.nested_deeper_than(6));
+        assert!(v.nested_deeper_than(5));
+    }
+
+    #[test]
+    fn a_chain_far_deeper_than_the_call_stack_allows_is_measured() {
+        // Dropping it would recurse as deep: it is leaked, as the simulator never builds it.
+        let deep = std::mem::ManuallyDrop::new(chain(200_000));
+        assert!(deep.nested_deeper_than(199_999));
+        assert!(!deep.nested_deeper_than(200_000));
+    }
+}

@@ -1,0 +1,308 @@
+//! The ontology: classes, their precedence lists, slots with defaults, and the gram conversion
+//! table. Loaded once per profile from `kitchens/ontology-<profile>.json`.
+//!
+//! Every kitchen object is an instance of a class here; "is a" tests use the precedence list,
+//! and object equality and dish scoring walk the slots listed here, so this file decides what
+//! the metrics compare.
+
+use crate::base::number::Number;
+use crate::base::profile::Profile;
+use crate::data::catalogue::DataFileError;
+use serde_json::Value as Json;
+use std::collections::HashMap;
+
+pub type ClassId = u16;
+pub type SlotId = u16;
+
+/// A slot's initial value, instantiated afresh for every new object (as an `:initform` is).
+#[derive(Clone, Debug)]
+pub enum Init {
+    Nil,
+    T,
+    Num(Number),
+    /// A Lisp string (the names HEAD gives its auto-created locations).
+    Str(String),
+    /// A fresh instance of a class with some slots set.
+    Instance(ClassId, Vec<(SlotId, Init)>),
+    List(Vec<Init>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Class {
+    pub name: String,
+    /// Precedence list including the class itself first.
+    pub precedence: Vec<ClassId>,
+    /// Effective slots (without `id` and `persistent-id`) in layout order.
+    pub slots: Vec<SlotId>,
+    pub defaults: Vec<Init>,
+    /// Slots a copy does not carry over (they revert to their default).
+    pub uncopied: Vec<SlotId>,
+}
+
+#[derive(Debug)]
+pub struct Ontology {
+    pub profile: Profile,
+    classes: Vec<Class>,
+    class_by_name: HashMap<String, ClassId>,
+    slot_names: Vec<String>,
+    slot_by_name: HashMap<String, SlotId>,
+    /// `ancestor[c]` as a bitset over class ids, for O(1) `is_a`.
+    ancestors: Vec<Vec<u64>>,
+    /// Grams per unit by exact class.
+    conversions: HashMap<ClassId, Vec<(ClassId, Number)>>,
+}
+
+const ONTOLOGY_2023: &str = include_str!("../../kitchens/ontology-2023.json");
+const ONTOLOGY_2024: &str = include_str!("../../kitchens/ontology-2024.json");
+
+/// Decode the shared value encoding of the kitchen data files (see `kitchens/README.md`).
+pub(crate) fn parse_init(
+    j: &Json,
+    class_of: &mut dyn FnMut(&str) -> Result<ClassId, String>,
+    slot_of: &mut dyn FnMut(&str) -> SlotId,
+) -> Result<Init, String> {
+    Ok(match j {
+        Json::Null => Init::Nil,
+        Json::Bool(true) => Init::T,
+        Json::Bool(false) => Init::Nil,
+        Json::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Init::Num(Number::int(i))
+            } else {
+                Init::Num(Number::float(n.as_f64().unwrap_or(0.0) as f32))
+            }
+        }
+        Json::String(s) => Init::Instance(class_of(s)?, Vec::new()),
+        Json::Array(items) => Init::List(
+            items
+                .iter()
+                .map(|i| parse_init(i, class_of, slot_of))
+                .collect::<Result<_, _>>()?,
+        ),
+        Json::Object(map) => {
+            if let Some(Json::String(text)) = map.get("string") {
+                return Ok(Init::Str(text.clone()));
+            }
+            if let Some(Json::String(r)) = map.get("ratio") {
+                let (n, d) = r.split_once('/').ok_or_else(|| format!("bad ratio {r}"))?;
+                let n: i64 = n.trim().parse().map_err(|_| format!("bad ratio {r}"))?;
+                let d: i64 = d.trim().parse().map_err(|_| format!("bad ratio {r}"))?;
+                return Ok(Init::Num(Number::ratio(n, d).ok_or("zero denominator")?));
+            }
+            let class = match map.get("class") {
+                Some(Json::String(c)) => class_of(c)?,
+                _ => return Err(format!("object without class: {j}")),
+            };
+            let mut slots = Vec::new();
+            for (k, v) in map {
+                if k == "class" || k == "count" {
+                    continue;
+                }
+                slots.push((slot_of(k), parse_init(v, class_of, slot_of)?));
+            }
+            Init::Instance(class, slots)
+        }
+    })
+}
+
+impl Ontology {
+    pub fn builtin(profile: Profile) -> Ontology {
+        let text = profile.pick(ONTOLOGY_2023, ONTOLOGY_2024);
+        // Checked by the test suite; a failure here is a build defect, not a user error.
+        Self::from_json(text, profile).expect("embedded ontology is valid")
+    }
+
+    pub fn from_json(text: &str, profile: Profile) -> Result<Ontology, DataFileError> {
+        let root: Json = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let classes_json = root["classes"]
+            .as_array()
+            .ok_or("ontology: no classes array")?;
+        let mut class_by_name = HashMap::new();
+        for (i, c) in classes_json.iter().enumerate() {
+            let name = c["name"].as_str().ok_or("class without name")?;
+            class_by_name.insert(name.to_string(), i as ClassId);
+        }
+        let mut slot_names: Vec<String> = Vec::new();
+        let mut slot_by_name: HashMap<String, SlotId> = HashMap::new();
+        let mut slot_of = |s: &str| -> SlotId {
+            if let Some(&id) = slot_by_name.get(s) {
+                return id;
+            }
+            let id = slot_names.len() as SlotId;
+            slot_names.push(s.to_string());
+            slot_by_name.insert(s.to_string(), id);
+            id
+        };
+        let class_of_map = class_by_name.clone();
+        let mut class_of = |s: &str| -> Result<ClassId, String> {
+            class_of_map
+                .get(s)
+                .copied()
+                .ok_or_else(|| format!("unknown class {s}"))
+        };
+        let mut classes = Vec::new();
+        for (i, c) in classes_json.iter().enumerate() {
+            let name = c["name"].as_str().unwrap_or_default().to_string();
+            let mut precedence = vec![i as ClassId];
+            for s in c["precedence"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
+                let s = s.as_str().ok_or("precedence entry not a string")?;
+                if s == "entity" || s == "standard-object" {
+                    // IRL's root classes carry no slots of ours.
+                    if let Some(&id) = class_of_map.get(s) {
+                        precedence.push(id);
+                    }
+                    continue;
+                }
+                precedence.push(class_of(s)?);
+            }
+            let mut slots = Vec::new();
+            let mut defaults = Vec::new();
+            for s in c["slots"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
+                let sname = s["name"].as_str().ok_or("slot without name")?;
+                slots.push(slot_of(sname));
+                defaults.push(parse_init(&s["default"], &mut class_of, &mut slot_of)?);
+            }
+            let uncopied = c["uncopied"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str())
+                        .map(&mut slot_of)
+                        .collect()
+                })
+                .unwrap_or_default();
+            classes.push(Class {
+                name,
+                precedence,
+                slots,
+                defaults,
+                uncopied,
+            });
+        }
+        let words = classes.len().div_ceil(64);
+        let ancestors = classes
+            .iter()
+            .map(|c| {
+                let mut bits = vec![0u64; words];
+                for &a in &c.precedence {
+                    bits[a as usize / 64] |= 1 << (a % 64);
+                }
+                bits
+            })
+            .collect();
+        let mut conversions = HashMap::new();
+        if let Some(table) = root["conversions"].as_object() {
+            for (cls, units) in table {
+                let c = class_of(cls)?;
+                let mut v = Vec::new();
+                for (unit, factor) in units.as_object().ok_or("conversion entry not an object")? {
+                    let f = match parse_init(factor, &mut class_of, &mut slot_of)? {
+                        Init::Num(n) => n,
+                        _ => return Err(format!("conversion factor of {cls} not a number").into()),
+                    };
+                    v.push((class_of(unit)?, f));
+                }
+                conversions.insert(c, v);
+            }
+        }
+        Ok(Ontology {
+            profile,
+            classes,
+            class_by_name,
+            slot_names,
+            slot_by_name,
+            ancestors,
+            conversions,
+        })
+    }
+
+    pub fn class(&self, id: ClassId) -> &Class {
+        &self.classes[id as usize]
+    }
+
+    pub fn class_name(&self, id: ClassId) -> &str {
+        &self.classes[id as usize].name
+    }
+
+    pub fn class_id(&self, name: &str) -> Option<ClassId> {
+        self.class_by_name.get(name).copied()
+    }
+
+    /// Class id of a name the code itself relies on (`kitchen-state`, `medium-bowl` ...).
+    /// Missing ones are a defect of the data file, caught by the test suite.
+    pub fn known(&self, name: &str) -> ClassId {
+        self.class_id(name)
+            .unwrap_or_else(|| panic!("ontology lacks class {name}"))
+    }
+
+    pub fn slot_id(&self, name: &str) -> Option<SlotId> {
+        self.slot_by_name.get(name).copied()
+    }
+
+    pub fn slot_name(&self, id: SlotId) -> &str {
+        &self.slot_names[id as usize]
+    }
+
+    /// `class` is `ancestor` or inherits from it.
+    pub fn is_a(&self, class: ClassId, ancestor: ClassId) -> bool {
+        self.ancestors[class as usize][ancestor as usize / 64] & (1 << (ancestor % 64)) != 0
+    }
+
+    pub fn is_a_name(&self, class: ClassId, ancestor: &str) -> bool {
+        self.class_id(ancestor).is_some_and(|a| self.is_a(class, a))
+    }
+
+    pub fn has_slot(&self, class: ClassId, slot: SlotId) -> bool {
+        self.classes[class as usize].slots.contains(&slot)
+    }
+
+    /// Grams per `unit` for objects of exactly `class` (no inheritance, as the reference).
+    pub fn grams_per(&self, class: ClassId, unit: ClassId) -> Option<Number> {
+        self.conversions
+            .get(&class)?
+            .iter()
+            .find(|(u, _)| *u == unit)
+            .map(|(_, f)| *f)
+    }
+
+    /// Whether the conversion table has an entry for exactly `class`.
+    pub fn has_conversions(&self, class: ClassId) -> bool {
+        self.conversions.contains_key(&class)
+    }
+
+    pub fn classes(&self) -> impl Iterator<Item = (ClassId, &Class)> {
+        self.classes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i as ClassId, c))
+    }
+
+    pub fn len(&self) -> usize {
+        self.classes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.classes.is_empty()
+    }
+}
+
+/// Lets validation check constants against the ontology without knowing its representation.
+impl crate::language::validate::ClassLookup for Ontology {
+    fn class_exists(&self, name: &str) -> bool {
+        self.class_id(name).is_some()
+    }
+
+    fn is_a(&self, class: &str, ancestor: &str) -> bool {
+        ancestor == "t"
+            || matches!((self.class_id(class), self.class_id(ancestor)), (Some(c), Some(a)) if Ontology::is_a(self, c, a))
+    }
+
+    fn is_conceptualizable(&self, class: &str) -> bool {
+        self.class_id(class)
+            .is_some_and(|c| self.is_a_name(c, "conceptualizable"))
+    }
+
+    fn class_names(&self) -> Vec<&str> {
+        self.classes.iter().map(|c| c.name.as_str()).collect()
+    }
+}
