@@ -2,8 +2,8 @@
 //! same model (`report::html`) and in the same colours as the HTML report; hovering a node or
 //! a bar shows its action.
 
-use crate::report::html::{Grid, NetworkDiagram, Route, Timeline};
-use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2, pos2};
+use crate::report::html::{Grid, NetworkDiagram, Route, Timeline, TimelineGrid, TimelineLayout};
+use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 use eframe::epaint::CubicBezierShape;
 
 /// The network's drawing units, in points.
@@ -107,71 +107,67 @@ pub fn network(ui: &mut egui::Ui, d: &NetworkDiagram) {
     }
 }
 
-const LANE: f32 = 26.0;
-const BAR: f32 = 18.0;
-const LEFT: f32 = 56.0;
-const TOP: f32 = 22.0;
-/// The width of a character of a bar's label.
-const LABEL_CHAR: f32 = 6.0;
+/// The timeline's drawing units, in points.
+const TIMELINE_GRID: TimelineGrid = TimelineGrid {
+    left: 56.0,
+    top: 22.0,
+    lane: 26.0,
+    bar: 18.0,
+    label_char: 6.0,
+};
 
 /// The executed actions against simulated time, one lane per overlapping action; passive
 /// actions (the kitchen moves on) in orange, the end and the gold's end marked.
 pub fn timeline(ui: &mut egui::Ui, t: &Timeline) {
+    let g = TIMELINE_GRID;
     let width = ui.available_width().max(400.0);
-    let height = TOP + t.lanes as f32 * LANE + 30.0;
+    let height = (g.top + t.lanes as f64 * g.lane) as f32 + 30.0;
     let (response, painter) = ui.allocate_painter(Vec2::new(width, height), Sense::hover());
+    let plot = width - g.left as f32 - 16.0;
+    let l = t.layout(g, f64::from(plot));
     let o = response.rect.min;
-    let (step, axis_end) = t.axis();
-    let plot = width - LEFT - 16.0;
-    let x = |s: f64| o.x + LEFT + (s / axis_end) as f32 * plot;
-    let axis_y = o.y + TOP + t.lanes as f32 * LANE;
+    let at = |x: f64, y: f64| o + Vec2::new(x as f32, y as f32);
     let small = FontId::proportional(11.0);
+    let lane_size = Vec2::new(plot, g.lane as f32);
     for lane in 0..t.lanes {
-        let y = o.y + TOP + lane as f32 * LANE;
-        let band = Rect::from_min_size(pos2(o.x + LEFT, y), Vec2::new(plot, LANE));
+        let top = at(g.left, l.lane_top(lane));
         let fill = if lane % 2 == 0 {
             hex(0xf5f7fa)
         } else {
             Color32::WHITE
         };
-        painter.rect_filled(band, 0.0, fill);
-        painter.text(
-            pos2(o.x + LEFT - 6.0, y + LANE / 2.0),
-            Align2::RIGHT_CENTER,
-            format!("lane {}", lane + 1),
-            small.clone(),
-            MUTED,
-        );
+        painter.rect_filled(Rect::from_min_size(top, lane_size), 0.0, fill);
+        let text = format!("lane {}", lane + 1);
+        let left = top + Vec2::new(-6.0, lane_size.y / 2.0);
+        painter.text(left, Align2::RIGHT_CENTER, text, small.clone(), MUTED);
     }
-    let mut tick = 0.0;
-    while tick <= axis_end + step / 2.0 {
-        let tx = x(tick);
+    for &(tick, x) in &l.ticks {
+        let (top, bottom) = (at(x, g.top), at(x, l.axis_y));
         painter.line_segment(
-            [pos2(tx, o.y + TOP), pos2(tx, axis_y + 4.0)],
+            [top, bottom + Vec2::new(0.0, 4.0)],
             Stroke::new(1.0, hex(0xe1e6ec)),
         );
-        painter.text(
-            pos2(tx, axis_y + 6.0),
-            Align2::CENTER_TOP,
-            tick,
-            small.clone(),
-            MUTED,
-        );
-        tick += step;
+        let below = bottom + Vec2::new(0.0, 6.0);
+        painter.text(below, Align2::CENTER_TOP, tick, small.clone(), MUTED);
     }
-    painter.line_segment(
-        [pos2(o.x + LEFT, axis_y), pos2(o.x + LEFT + plot, axis_y)],
-        Stroke::new(1.0, hex(0x9aa5b1)),
-    );
-    let fits = |label: &str, w: f32| label.chars().count() as f32 * LABEL_CHAR + 8.0 <= w;
-    // Bars too narrow for a two-digit number are labelled by the run they sit in.
-    let runs = t.short_runs(f64::from(2.0 * LABEL_CHAR + 8.0) * axis_end / f64::from(plot));
-    let in_run = |i: usize| runs.iter().any(|r| r.contains(&i));
-    for (i, b) in t.bars.iter().enumerate() {
-        let x1 = x(b.start);
-        let w = (x(b.end) - x1).max(3.0);
-        let y = o.y + TOP + b.lane as f32 * LANE + (LANE - BAR) / 2.0;
-        let rect = Rect::from_min_size(pos2(x1, y), Vec2::new(w, BAR));
+    let axis = [at(g.left, l.axis_y), at(g.left + l.plot, l.axis_y)];
+    painter.line_segment(axis, Stroke::new(1.0, hex(0x9aa5b1)));
+    timeline_bars(ui, &painter, response.id, t, &l, at);
+    timeline_marks(&painter, &l, at);
+}
+
+/// The bars with their labels and hover text.
+fn timeline_bars(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    id: egui::Id,
+    t: &Timeline,
+    l: &TimelineLayout,
+    at: impl Fn(f64, f64) -> Pos2,
+) {
+    let bar = l.grid.bar as f32;
+    for (b, placed) in t.bars.iter().zip(&l.bars) {
+        let rect = Rect::from_min_size(at(placed.x, placed.y), Vec2::new(placed.width as f32, bar));
         let (fill, stroke, ink) = if b.failed {
             (hex(0xf8d7d7), hex(0xd14343), hex(0x7a1f1f))
         } else if b.passive {
@@ -179,79 +175,55 @@ pub fn timeline(ui: &mut egui::Ui, t: &Timeline) {
         } else {
             (hex(0x3f7fd8), hex(0x2f65b3), Color32::WHITE)
         };
-        framed(&painter, rect, 3.0, fill, Stroke::new(1.0, stroke));
-        let label = b.labels().into_iter().find(|l| !in_run(i) && fits(l, w));
-        if let Some(label) = label {
+        framed(painter, rect, 3.0, fill, Stroke::new(1.0, stroke));
+        if let Some(label) = &placed.label {
+            let left = rect.left_center() + Vec2::new(4.0, 0.0);
             painter.text(
-                pos2(x1 + 4.0, y + BAR / 2.0),
+                left,
                 Align2::LEFT_CENTER,
                 label,
-                small.clone(),
+                FontId::proportional(11.0),
                 ink,
             );
         }
         let passive = if b.passive { " (passive)" } else { "" };
-        ui.interact(rect, response.id.with(b.action), Sense::hover())
+        ui.interact(rect, id.with(b.action), Sense::hover())
             .on_hover_text(format!(
                 "#{} {}–{} s{passive}\n{}",
                 b.action, b.start, b.end, b.text
             ));
     }
-    for run in &runs {
-        let (first, last) = (&t.bars[run[0]], &t.bars[run[run.len() - 1]]);
-        let label = t.run_label(run);
-        if fits(&label, x(last.end) - x(first.start)) {
-            let y = o.y + TOP + first.lane as f32 * LANE + LANE / 2.0;
-            // Dark on a light tab: the run's bars may leave gaps under its label.
-            let tab = Rect::from_min_size(
-                pos2(x(first.start) + 1.0, y - BAR / 2.0 + 3.0),
-                Vec2::new(label.chars().count() as f32 * LABEL_CHAR + 8.0, BAR - 6.0),
-            );
-            painter.rect_filled(tab, 3.0, Color32::from_white_alpha(230));
-            painter.text(
-                pos2(x(first.start) + 4.0, y),
-                Align2::LEFT_CENTER,
-                label,
-                small.clone(),
-                INK,
-            );
-        }
+}
+
+/// The labels of runs of short bars, on light tabs, and the end and gold markers.
+fn timeline_marks(painter: &egui::Painter, l: &TimelineLayout, at: impl Fn(f64, f64) -> Pos2) {
+    let g = l.grid;
+    let small = FontId::proportional(11.0);
+    for run in &l.runs {
+        // Dark on a light tab: the run's bars may leave gaps under its label.
+        let tab = Rect::from_min_size(
+            at(run.x + 1.0, run.y + 3.0),
+            Vec2::new(g.label_width(&run.label) as f32, (g.bar - 6.0) as f32),
+        );
+        painter.rect_filled(tab, 3.0, Color32::from_white_alpha(230));
+        let left = at(run.x + 4.0, run.y + g.bar / 2.0);
+        painter.text(left, Align2::LEFT_CENTER, &run.label, small.clone(), INK);
     }
-    let marker = |at: f64, text: String, colour: Color32, anchor: Align2| {
-        let mx = x(at);
+    for m in &l.markers {
+        let colour = if m.gold { GOLD } else { INK };
         painter.add(Shape::dashed_line(
-            &[pos2(mx, o.y + TOP - 4.0), pos2(mx, axis_y)],
+            &[at(m.x, g.top - 4.0), at(m.x, l.axis_y)],
             Stroke::new(1.5, colour),
             5.0,
             3.0,
         ));
-        let dx = if anchor == Align2::RIGHT_TOP {
-            -4.0
+        let (anchor, dx) = if m.text_left {
+            (Align2::RIGHT_TOP, -4.0)
         } else {
-            4.0
+            (Align2::LEFT_TOP, 4.0)
         };
-        painter.text(
-            pos2(mx + dx, o.y + 2.0),
-            anchor,
-            text,
-            FontId::proportional(11.0),
-            colour,
-        );
-    };
-    match t.gold_end {
-        Some(g) if g == t.end => {
-            marker(t.end, format!("end {g} s = gold"), GOLD, Align2::RIGHT_TOP)
-        }
-        Some(g) => {
-            let (gold, end) = if g < t.end {
-                (Align2::RIGHT_TOP, Align2::LEFT_TOP)
-            } else {
-                (Align2::LEFT_TOP, Align2::RIGHT_TOP)
-            };
-            marker(g, format!("gold {g} s"), GOLD, gold);
-            marker(t.end, format!("end {} s", t.end), INK, end);
-        }
-        None => marker(t.end, format!("end {} s", t.end), INK, Align2::RIGHT_TOP),
+        let text_at = at(m.x + dx, 2.0);
+        painter.text(text_at, anchor, &m.text, small.clone(), colour);
     }
 }
 

@@ -180,36 +180,59 @@ impl<'m> Comparer<'m> {
         exec: &Execution,
         step: usize,
     ) -> Result<(Number, Option<DishDetail>), SimError> {
-        let m = self.m;
-        let k = &m.k;
-        let zero = (Number::ZERO, None);
         let value = primary_output(exec, step);
-        let Some(s) = value.as_obj() else {
-            return Ok(zero);
+        let Some(s) = self.dish(value) else {
+            return Ok((Number::ZERO, None));
         };
-        if m.onto.is_a(s.class, k.failed_object) {
-            return Ok(zero);
-        }
-        if !(m.onto.is_a(s.class, k.container) || m.onto.is_a(s.class, k.list_of_kitchen_entities))
-        {
-            return Ok(zero);
-        }
-        let items = all_ingredients(m, s);
-        if items.is_empty()
-            || !items.iter().all(|i| {
-                i.as_obj()
-                    .is_some_and(|e| m.onto.is_a(e.class, k.ingredient))
-            })
-        {
-            return Ok(zero);
-        }
         let gold_value = primary_output(self.gold, self.gold_step);
         let g = gold_value
             .as_obj()
             .ok_or_else(|| SimError::new("the gold dish is not an object"))?;
         let mut detail = DishDetail::default();
+        let container_ratio = self.container_points(exec, step, s, g, &mut detail).ratio();
+        let contents_ratio = self.contents_points(s, g, &mut detail)?.ratio();
+        detail.contents_ratio = contents_ratio.to_f32();
+        detail.container_ratio = container_ratio.to_f32();
+        let score = Number::float(0.98)
+            .mul(contents_ratio)
+            .add(Number::float(0.02).mul(container_ratio));
+        Ok((score, Some(detail)))
+    }
 
-        // Container part.
+    /// The output as a dish, or `None` when it scores 0 without comparison: a failed object,
+    /// neither a container nor a list, or holding anything but ingredients.
+    fn dish<'v>(&self, value: &'v Value) -> Option<&'v Entity> {
+        let (m, k) = (self.m, &self.m.k);
+        let s = value.as_obj()?;
+        if m.onto.is_a(s.class, k.failed_object) {
+            return None;
+        }
+        if !(m.onto.is_a(s.class, k.container) || m.onto.is_a(s.class, k.list_of_kitchen_entities))
+        {
+            return None;
+        }
+        let items = all_ingredients(m, s);
+        let only_ingredients = !items.is_empty()
+            && items.iter().all(|i| {
+                i.as_obj()
+                    .is_some_and(|e| m.onto.is_a(e.class, k.ingredient))
+            });
+        only_ingredients.then_some(s)
+    }
+
+    /// The container part: the same location, class, slots (other than what it holds) and
+    /// number of portions as the gold dish's; what differs goes to `detail`.
+    fn container_points(
+        &self,
+        exec: &Execution,
+        step: usize,
+        s: &Entity,
+        g: &Entity,
+        detail: &mut DishDetail,
+    ) -> Points {
+        let (m, k) = (self.m, &self.m.k);
+        let value = primary_output(exec, step);
+        let gold_value = primary_output(self.gold, self.gold_step);
         let mut container = Points::new();
         let loc_s = find_location(m, value, output_kitchen_state(m, exec, step));
         let loc_g = find_location(
@@ -252,8 +275,19 @@ impl<'m> Comparer<'m> {
                 portions(g)
             ));
         }
+        container
+    }
 
-        // Contents part.
+    /// The contents part: each gold base ingredient against the first best predicted one of
+    /// its class, which it then uses up; gold ingredients without one and predicted ones left
+    /// over count as missed points. The gold dish is unfolded once, at its first comparison.
+    fn contents_points(
+        &mut self,
+        s: &Entity,
+        g: &Entity,
+        detail: &mut DishDetail,
+    ) -> Result<Points, SimError> {
+        let m = self.m;
         let mut sol = unfold_dish(m, &mut self.maker, s)?;
         if self.gold_unfolded.is_none() {
             self.gold_unfolded = Some(unfold_dish(m, &mut self.maker, g)?);
@@ -297,14 +331,7 @@ impl<'m> Comparer<'m> {
             .iter()
             .map(|u| m.onto.class_name(u.ingredient.class).to_string())
             .collect();
-        let contents_ratio = contents.ratio();
-        let container_ratio = container.ratio();
-        detail.contents_ratio = contents_ratio.to_f32();
-        detail.container_ratio = container_ratio.to_f32();
-        let score = Number::float(0.98)
-            .mul(contents_ratio)
-            .add(Number::float(0.02).mul(container_ratio));
-        Ok((score, Some(detail)))
+        Ok(contents)
     }
 }
 

@@ -111,6 +111,39 @@ const VERBS: &[(&str, Verb)] = &[
     ("transfer", Verb::Transfer),
 ];
 
+/// What a verb writes into the network, given the verb (for the primitive or pattern its
+/// word carries), the clause from its word on, and the ingredients the clause mentions (the
+/// rule takes those it uses).
+type Rule = fn(&mut Writer, Verb, &str, &mut Vec<usize>);
+
+/// Each kind of verb and its rule; a verb's words and payload do not matter here. `Nothing`
+/// has no rule: it writes nothing.
+const RULES: &[(Verb, Rule)] = &[
+    (Verb::Preheat, Writer::preheat),
+    (Verb::Combine(None), Writer::combine),
+    (Verb::Sift, Writer::sift),
+    (Verb::Bake, Writer::bake),
+    (Verb::Cut(""), Writer::cut_items),
+    (Verb::Sprinkle, Writer::top_with),
+    (Verb::Dip, Writer::top_with),
+    (Verb::Refrigerate, Writer::refrigerate),
+    (Verb::Cool, Writer::cool),
+    (Verb::Shape, Writer::shape),
+    (Verb::Line, Writer::prepare_bakeware),
+    (Verb::Grease, Writer::prepare_bakeware),
+    (Verb::Peel, Writer::work_items),
+    (Verb::Melt, Writer::work_items),
+    (Verb::Boil, Writer::work_items),
+    (Verb::Drain, Writer::work_items),
+    (Verb::Wash, Writer::work_items),
+    (Verb::Mash, Writer::work_items),
+    (Verb::Soften, Writer::work_items),
+    (Verb::Grind, Writer::work_items),
+    (Verb::Fry, Writer::work_items),
+    (Verb::Cover, Writer::cover),
+    (Verb::Transfer, Writer::move_mixture),
+];
+
 /// Preparation words of an ingredient line (`butter, softened`, `2 eggs, beaten`) and what
 /// they ask for before the ingredient is used; cutting words are the verbs' own.
 const PREPARED: [(&str, Verb); 11] = [
@@ -535,250 +568,286 @@ impl Writer {
         mentioned
     }
 
+    /// Write what `verb` asks for, by its rule in [`RULES`].
     fn verb(&mut self, verb: Verb, clause: &str, mentioned: &mut Vec<usize>) {
-        match verb {
-            Verb::Preheat => {
-                let t = temperature(clause).unwrap_or(DEFAULT_OVEN_CELSIUS);
+        let kind = std::mem::discriminant(&verb);
+        if let Some((_, rule)) = RULES
+            .iter()
+            .find(|(v, _)| std::mem::discriminant(v) == kind)
+        {
+            rule(self, verb, clause, mentioned);
+        }
+    }
+
+    /// `preheat 350°F`: a preheated oven, which later bakes use.
+    fn preheat(&mut self, _verb: Verb, clause: &str, _mentioned: &mut Vec<usize>) {
+        let t = temperature(clause).unwrap_or(DEFAULT_OVEN_CELSIUS);
+        let oven = self.b.fresh("oven");
+        let out = self.b.act(
+            "preheat-oven",
+            &["preheated-oven"],
+            &[oven, t.to_string(), "degrees-celsius".into()],
+        );
+        self.oven = Some(out[0].clone());
+    }
+
+    /// `mix`, `beat`, `add`: the mentioned ingredients into the current mixture (or a mixture set
+    /// aside back into it), then worked with the verb's primitive, if it has one.
+    fn combine(&mut self, verb: Verb, clause: &str, mentioned: &mut Vec<usize>) {
+        let Verb::Combine(op) = verb else {
+            return;
+        };
+        if !self.gather(clause, mentioned, op.is_some()) {
+            self.join_set_aside(clause);
+        }
+        if let (Some(op), Some(Current::Container(c))) = (op, self.current.clone()) {
+            let tool = self.b.fresh(&format!("{op}-tool"));
+            let done = match op {
+                "beat" => "beaten",
+                "mingle" => "mingled",
+                _ => "mixed",
+            };
+            let out = self.b.act(op, &[done], &[c, tool]);
+            self.current = Some(Current::Container(out[0].clone()));
+            self.unmixed = false;
+        }
+    }
+
+    /// `sift`: the mentioned ingredients (or all, to start) gathered, and the mixture sifted.
+    fn sift(&mut self, verb: Verb, clause: &str, mentioned: &mut Vec<usize>) {
+        self.gather(clause, mentioned, true);
+        if let Some(Current::Container(c)) = self.current.clone() {
+            let out = self.apply(verb, c, clause);
+            self.current = Some(Current::Container(out));
+        }
+    }
+
+    /// `bake`: the current mixture or portions onto bakeware, into the preheated oven (or one
+    /// heated to the clause's temperature) for the clause's time.
+    fn bake(&mut self, _verb: Verb, clause: &str, _mentioned: &mut Vec<usize>) {
+        let Some(thing) = self.onto_bakeware(clause) else {
+            return;
+        };
+        let minutes =
+            duration(clause).unwrap_or((Rational64::from_integer(DEFAULT_BAKE_MINUTES), "minute"));
+        let (q, u) = (minutes.0.to_string(), minutes.1.to_string());
+        let inputs = match self.oven.clone() {
+            Some(oven) => {
+                let (tq, tu) = (self.b.fresh("bake-temp"), self.b.fresh("bake-temp-unit"));
+                vec![thing, oven, q, u, tq, tu]
+            }
+            None => {
                 let oven = self.b.fresh("oven");
-                let out = self.b.act(
-                    "preheat-oven",
-                    &["preheated-oven"],
-                    &[oven, t.to_string(), "degrees-celsius".into()],
-                );
-                self.oven = Some(out[0].clone());
+                let t = temperature(clause).unwrap_or(DEFAULT_OVEN_CELSIUS);
+                vec![thing, oven, q, u, t.to_string(), "degrees-celsius".into()]
             }
-            Verb::Combine(op) => {
-                if !self.gather(clause, mentioned, op.is_some()) {
-                    self.join_set_aside(clause);
-                }
-                if let (Some(op), Some(Current::Container(c))) = (op, self.current.clone()) {
-                    let tool = self.b.fresh(&format!("{op}-tool"));
-                    let done = match op {
-                        "beat" => "beaten",
-                        "mingle" => "mingled",
-                        _ => "mixed",
-                    };
-                    let out = self.b.act(op, &[done], &[c, tool]);
-                    self.current = Some(Current::Container(out[0].clone()));
-                    self.unmixed = false;
-                }
+        };
+        let out = self.b.act("bake", &["baked"], &inputs);
+        self.current = Some(Current::Container(out[0].clone()));
+    }
+
+    /// `chop`, `slice`, `dice`: the mentioned ingredients cut once each, or else the mixture.
+    fn cut_items(&mut self, verb: Verb, _clause: &str, mentioned: &mut Vec<usize>) {
+        let Verb::Cut(pattern) = verb else {
+            return;
+        };
+        let targets = self.take(mentioned, false);
+        if targets.is_empty()
+            && let Some(Current::Container(c)) = self.current.clone()
+        {
+            let out = self.cut(&c, pattern);
+            self.current = Some(Current::Container(out));
+        }
+        for i in targets {
+            self.last_item = Some(i);
+            if !self.items[i].cut {
+                self.items[i].var = self.cut(&self.items[i].var.clone(), pattern);
+                self.items[i].cut = true;
             }
-            Verb::Sift => {
-                self.gather(clause, mentioned, true);
-                if let Some(Current::Container(c)) = self.current.clone() {
-                    let out = self.apply(verb, c, clause);
-                    self.current = Some(Current::Container(out));
-                }
-            }
-            Verb::Bake => {
-                let Some(thing) = self.onto_bakeware(clause) else {
-                    return;
-                };
-                let minutes = duration(clause)
-                    .unwrap_or((Rational64::from_integer(DEFAULT_BAKE_MINUTES), "minute"));
-                let (q, u) = (minutes.0.to_string(), minutes.1.to_string());
-                let inputs = match self.oven.clone() {
-                    Some(oven) => {
-                        let (tq, tu) = (self.b.fresh("bake-temp"), self.b.fresh("bake-temp-unit"));
-                        vec![thing, oven, q, u, tq, tu]
-                    }
-                    None => {
-                        let oven = self.b.fresh("oven");
-                        let t = temperature(clause).unwrap_or(DEFAULT_OVEN_CELSIUS);
-                        vec![thing, oven, q, u, t.to_string(), "degrees-celsius".into()]
-                    }
-                };
-                let out = self.b.act("bake", &["baked"], &inputs);
-                self.current = Some(Current::Container(out[0].clone()));
-            }
-            Verb::Cut(pattern) => {
-                let targets = self.take(mentioned, false);
-                if targets.is_empty()
-                    && let Some(Current::Container(c)) = self.current.clone()
-                {
-                    let out = self.cut(&c, pattern);
-                    self.current = Some(Current::Container(out));
-                }
-                for i in targets {
-                    self.last_item = Some(i);
-                    if !self.items[i].cut {
-                        self.items[i].var = self.cut(&self.items[i].var.clone(), pattern);
-                        self.items[i].cut = true;
-                    }
-                }
-            }
-            Verb::Sprinkle | Verb::Dip => {
-                let toppings = self.take(mentioned, true);
-                for i in toppings {
-                    let Some(cur) = self.current.clone() else {
-                        return;
-                    };
-                    let topping = self.items[i].var.clone();
-                    self.items[i].used = true;
-                    let out = if verb == Verb::Dip {
-                        let out = self
-                            .b
-                            .act("dip", &["dipped"], &[cur.var().to_string(), topping]);
-                        cur.with(out[0].clone())
-                    } else {
-                        let out = self.b.act(
-                            "sprinkle",
-                            &["sprinkled"],
-                            &[cur.var().to_string(), topping],
-                        );
-                        Current::Container(out[0].clone())
-                    };
-                    self.current = Some(out);
-                }
-            }
-            Verb::Refrigerate => {
-                let Some(Current::Container(c)) = self.current.clone() else {
-                    return;
-                };
-                let mut inputs = vec![c];
-                if let Some((q, u)) = duration(clause) {
-                    inputs.extend([self.b.fresh("fridge"), q.to_string(), u.to_string()]);
-                } else {
-                    inputs.extend(
-                        ["fridge", "cooling-time", "cooling-unit"].map(|v| self.b.fresh(v)),
-                    );
-                }
-                let out = self.b.act("refrigerate", &["chilled"], &inputs);
-                self.current = Some(Current::Container(out[0].clone()));
-            }
-            Verb::Cool => {
-                let Some(Current::Container(mut c)) = self.current.clone() else {
-                    return;
-                };
-                if clause.contains("rack") {
-                    let rack =
-                        self.b
-                            .act("fetch", &["wire-rack"], &["wire-rack".into(), "1".into()]);
-                    let pattern = self.b.fresh("pattern");
-                    c = self.b.act(
-                        "transfer-items",
-                        &["on-rack"],
-                        &[c, pattern, rack[0].clone()],
-                    )[0]
-                    .clone();
-                }
-                let out = match duration(clause) {
-                    Some((q, u)) => self.b.act(
-                        "leave-for-time",
-                        &["cooled"],
-                        &[c, q.to_string(), u.to_string()],
-                    ),
-                    None => {
-                        let (q, u) = (self.b.fresh("room-temp"), self.b.fresh("room-temp-unit"));
-                        self.b.act("bring-to-temperature", &["cooled"], &[c, q, u])
-                    }
-                };
-                self.current = Some(Current::Container(out[0].clone()));
-            }
-            Verb::Shape => {
-                if clause.starts_with("roll") && clause.contains(" in ") && !mentioned.is_empty() {
-                    return self.verb(Verb::Dip, clause, mentioned);
-                }
-                // Only a mixed dough comes apart in portions of itself.
-                if self.unmixed {
-                    self.verb(Verb::Combine(Some("mix")), "", &mut Vec::new());
-                }
-                let portions = match self.current.clone() {
-                    Some(Current::Container(c)) => {
-                        let grams = grams_per_portion(clause).unwrap_or(DEFAULT_PORTION_GRAMS);
-                        let (pattern, dest) =
-                            (self.b.fresh("pattern"), self.b.fresh("portion-destination"));
-                        self.b.act(
-                            "portion-and-arrange",
-                            &["portions"],
-                            &[c, grams.to_string(), "g".into(), pattern, dest],
-                        )
-                    }
-                    // Portions shaped once more (`roll into balls, then shape crescents`).
-                    Some(Current::Portions(p)) => vec![p],
-                    None => return,
-                };
-                let shape = if clause.contains("crescent") {
-                    "crescent-shape"
-                } else if clause.contains("flat") || clause.contains("press") {
-                    "flattened-ball-shape"
-                } else {
-                    "ball-shape"
-                };
+        }
+    }
+
+    /// `sprinkle` or `dip`: the current mixture or portions with each mentioned ingredient not
+    /// yet used; a dip keeps portions portions, a sprinkle leaves a container.
+    fn top_with(&mut self, verb: Verb, _clause: &str, mentioned: &mut Vec<usize>) {
+        let toppings = self.take(mentioned, true);
+        for i in toppings {
+            let Some(cur) = self.current.clone() else {
+                return;
+            };
+            let topping = self.items[i].var.clone();
+            self.items[i].used = true;
+            let out = if verb == Verb::Dip {
                 let out = self
                     .b
-                    .act("shape", &["shaped"], &[portions[0].clone(), shape.into()]);
-                self.current = Some(Current::Portions(out[0].clone()));
+                    .act("dip", &["dipped"], &[cur.var().to_string(), topping]);
+                cur.with(out[0].clone())
+            } else {
+                let out = self.b.act(
+                    "sprinkle",
+                    &["sprinkled"],
+                    &[cur.var().to_string(), topping],
+                );
+                Current::Container(out[0].clone())
+            };
+            self.current = Some(out);
+        }
+    }
+
+    /// `refrigerate`, `chill`: the current mixture in the fridge, for the clause's time if it
+    /// gives one.
+    fn refrigerate(&mut self, _verb: Verb, clause: &str, _mentioned: &mut Vec<usize>) {
+        let Some(Current::Container(c)) = self.current.clone() else {
+            return;
+        };
+        let mut inputs = vec![c];
+        if let Some((q, u)) = duration(clause) {
+            inputs.extend([self.b.fresh("fridge"), q.to_string(), u.to_string()]);
+        } else {
+            inputs.extend(["fridge", "cooling-time", "cooling-unit"].map(|v| self.b.fresh(v)));
+        }
+        let out = self.b.act("refrigerate", &["chilled"], &inputs);
+        self.current = Some(Current::Container(out[0].clone()));
+    }
+
+    /// `cool`, `let stand`: the current mixture on a wire rack when the clause says so, left for
+    /// the clause's time or brought to room temperature.
+    fn cool(&mut self, _verb: Verb, clause: &str, _mentioned: &mut Vec<usize>) {
+        let Some(Current::Container(mut c)) = self.current.clone() else {
+            return;
+        };
+        if clause.contains("rack") {
+            let rack = self
+                .b
+                .act("fetch", &["wire-rack"], &["wire-rack".into(), "1".into()]);
+            let pattern = self.b.fresh("pattern");
+            c = self.b.act(
+                "transfer-items",
+                &["on-rack"],
+                &[c, pattern, rack[0].clone()],
+            )[0]
+            .clone();
+        }
+        let out = match duration(clause) {
+            Some((q, u)) => self.b.act(
+                "leave-for-time",
+                &["cooled"],
+                &[c, q.to_string(), u.to_string()],
+            ),
+            None => {
+                let (q, u) = (self.b.fresh("room-temp"), self.b.fresh("room-temp-unit"));
+                self.b.act("bring-to-temperature", &["cooled"], &[c, q, u])
             }
-            Verb::Line | Verb::Grease => {
-                let ware = self.fetch_bakeware(clause);
-                let out = if verb == Verb::Line {
-                    let paper = self.b.fresh("baking-paper");
-                    self.b.act("line", &["lined"], &[ware, paper])
-                } else {
-                    mentioned.retain(|&i| is_fat(&self.items[i].class));
-                    let grease = match self.take(mentioned, true).first() {
-                        Some(&i) => {
-                            self.items[i].used = true;
-                            self.items[i].var.clone()
-                        }
-                        None => self.b.fresh("grease-with"),
-                    };
-                    self.b.act("grease", &["greased"], &[ware, grease])
-                };
-                self.bakeware = Some(out[0].clone());
+        };
+        self.current = Some(Current::Container(out[0].clone()));
+    }
+
+    /// `shape`, `form`, `roll`: the mixed dough portioned and shaped (balls, crescents, flat);
+    /// `roll in` an ingredient is a dip.
+    fn shape(&mut self, _verb: Verb, clause: &str, mentioned: &mut Vec<usize>) {
+        if clause.starts_with("roll") && clause.contains(" in ") && !mentioned.is_empty() {
+            return self.top_with(Verb::Dip, clause, mentioned);
+        }
+        // Only a mixed dough comes apart in portions of itself.
+        if self.unmixed {
+            self.combine(Verb::Combine(Some("mix")), "", &mut Vec::new());
+        }
+        let portions = match self.current.clone() {
+            Some(Current::Container(c)) => {
+                let grams = grams_per_portion(clause).unwrap_or(DEFAULT_PORTION_GRAMS);
+                let (pattern, dest) =
+                    (self.b.fresh("pattern"), self.b.fresh("portion-destination"));
+                self.b.act(
+                    "portion-and-arrange",
+                    &["portions"],
+                    &[c, grams.to_string(), "g".into(), pattern, dest],
+                )
             }
-            Verb::Peel
-            | Verb::Melt
-            | Verb::Boil
-            | Verb::Drain
-            | Verb::Wash
-            | Verb::Mash
-            | Verb::Soften
-            | Verb::Grind
-            | Verb::Fry => {
-                let targets = self.take(mentioned, false);
-                if targets.is_empty()
-                    && verb != Verb::Peel
-                    && let Some(Current::Container(c)) = self.current.clone()
-                {
-                    let out = self.apply(verb, c, clause);
-                    self.current = Some(Current::Container(out));
+            // Portions shaped once more (`roll into balls, then shape crescents`).
+            Some(Current::Portions(p)) => vec![p],
+            None => return,
+        };
+        let shape = if clause.contains("crescent") {
+            "crescent-shape"
+        } else if clause.contains("flat") || clause.contains("press") {
+            "flattened-ball-shape"
+        } else {
+            "ball-shape"
+        };
+        let out = self
+            .b
+            .act("shape", &["shaped"], &[portions[0].clone(), shape.into()]);
+        self.current = Some(Current::Portions(out[0].clone()));
+    }
+
+    /// `line` or `grease`: bakeware fetched and lined with paper or greased with a mentioned
+    /// fat, waiting for the mixture.
+    fn prepare_bakeware(&mut self, verb: Verb, clause: &str, mentioned: &mut Vec<usize>) {
+        let ware = self.fetch_bakeware(clause);
+        let out = if verb == Verb::Line {
+            let paper = self.b.fresh("baking-paper");
+            self.b.act("line", &["lined"], &[ware, paper])
+        } else {
+            mentioned.retain(|&i| is_fat(&self.items[i].class));
+            let grease = match self.take(mentioned, true).first() {
+                Some(&i) => {
+                    self.items[i].used = true;
+                    self.items[i].var.clone()
                 }
-                for &i in &targets {
-                    self.last_item = Some(i);
-                    let var = self.items[i].var.clone();
-                    self.items[i].var = self.apply(verb, var, clause);
-                }
-                // `Mash the avocados in a bowl`: what was worked goes into the bowl.
-                if clause.contains("bowl") {
-                    self.gather(clause, &mut targets.clone(), false);
-                }
+                None => self.b.fresh("grease-with"),
+            };
+            self.b.act("grease", &["greased"], &[ware, grease])
+        };
+        self.bakeware = Some(out[0].clone());
+    }
+
+    /// `melt`, `boil`, `peel`, `fry`…: each mentioned ingredient worked with the verb's
+    /// primitive, or else the current mixture (never peeled).
+    fn work_items(&mut self, verb: Verb, clause: &str, mentioned: &mut Vec<usize>) {
+        let targets = self.take(mentioned, false);
+        if targets.is_empty()
+            && verb != Verb::Peel
+            && let Some(Current::Container(c)) = self.current.clone()
+        {
+            let out = self.apply(verb, c, clause);
+            self.current = Some(Current::Container(out));
+        }
+        for &i in &targets {
+            self.last_item = Some(i);
+            let var = self.items[i].var.clone();
+            self.items[i].var = self.apply(verb, var, clause);
+        }
+        // `Mash the avocados in a bowl`: what was worked goes into the bowl.
+        if clause.contains("bowl") {
+            self.gather(clause, &mut targets.clone(), false);
+        }
+    }
+
+    /// `cover`: the current mixture covered.
+    fn cover(&mut self, _verb: Verb, _clause: &str, _mentioned: &mut Vec<usize>) {
+        let Some(Current::Container(c)) = self.current.clone() else {
+            return;
+        };
+        let cover = self.b.fresh("cover");
+        let out = self.b.act("cover", &["covered"], &[c, cover]);
+        self.current = Some(Current::Container(out[0].clone()));
+    }
+
+    /// `transfer`, `pour`, `place`: mentioned ingredients not yet used into the mixture, or the
+    /// mixture into one set aside; onto bakeware when the clause names it.
+    fn move_mixture(&mut self, _verb: Verb, clause: &str, mentioned: &mut Vec<usize>) {
+        if !mentioned.iter().all(|&i| self.items[i].used) {
+            if !self.gather(clause, mentioned, false) {
+                self.join_set_aside(clause);
             }
-            Verb::Cover => {
-                let Some(Current::Container(c)) = self.current.clone() else {
-                    return;
-                };
-                let cover = self.b.fresh("cover");
-                let out = self.b.act("cover", &["covered"], &[c, cover]);
-                self.current = Some(Current::Container(out[0].clone()));
-            }
-            Verb::Nothing => {}
-            Verb::Transfer => {
-                if !mentioned.iter().all(|&i| self.items[i].used) {
-                    if !self.gather(clause, mentioned, false) {
-                        self.join_set_aside(clause);
-                    }
-                } else if let Some(Current::Container(c)) = self.current.clone()
-                    && let Some(into) = self.others.pop()
-                {
-                    let out = self.transfer(into, c);
-                    self.current = Some(Current::Container(out));
-                }
-                if BAKEWARE.iter().any(|(w, _)| clause.contains(w)) {
-                    self.onto_bakeware(clause);
-                }
-            }
+        } else if let Some(Current::Container(c)) = self.current.clone()
+            && let Some(into) = self.others.pop()
+        {
+            let out = self.transfer(into, c);
+            self.current = Some(Current::Container(out));
+        }
+        if BAKEWARE.iter().any(|(w, _)| clause.contains(w)) {
+            self.onto_bakeware(clause);
         }
     }
 
@@ -1214,5 +1283,14 @@ mod tests {
             .map(|(_, v)| v)
             .collect();
         assert_eq!(v, [Verb::Preheat]);
+    }
+
+    #[test]
+    fn every_verb_has_a_rule() {
+        let kind = std::mem::discriminant::<Verb>;
+        for (word, verb) in VERBS.iter().chain(&PREPARED) {
+            let ruled = RULES.iter().any(|(v, _)| kind(v) == kind(verb));
+            assert_eq!(ruled, *verb != Verb::Nothing, "{word}");
+        }
     }
 }

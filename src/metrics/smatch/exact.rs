@@ -229,6 +229,32 @@ struct Settled {
     copies: f64,
 }
 
+/// The table of [`Search::reassign`]: one side's test nodes (rows) against the gold nodes the
+/// other side leaves free (columns), and the cells the other side's images raise above their
+/// unary value.
+struct Reassignment {
+    rows: Vec<usize>,
+    /// Gold nodes left free, ascending.
+    cols: Vec<usize>,
+    /// Per gold node, its column, or `usize::MAX` when the other side holds it.
+    col_at: Vec<usize>,
+    /// Gold nodes the other side holds.
+    held: Vec<usize>,
+    /// (row, column, value) of the cells above their unary value, by row and column.
+    raised: Vec<(usize, usize, i32)>,
+    /// Per row, where its raised cells start (and, one on, end).
+    row_from: Vec<usize>,
+    /// Relation triples the other side's images gave (work done).
+    hits: usize,
+}
+
+impl Reassignment {
+    /// Row r's raised cells.
+    fn raised_in(&self, r: usize) -> &[(usize, usize, i32)] {
+        &self.raised[self.row_from[r]..self.row_from[r + 1]]
+    }
+}
+
 /// The representative of v's set in a union-find forest.
 fn root(parent: &mut [usize], mut v: usize) -> usize {
     while parent[v] != v {
@@ -272,96 +298,117 @@ fn components(p: &Problem) -> Vec<(Vec<usize>, Vec<usize>)> {
     groups
 }
 
-impl<'a> Search<'a> {
-    fn new(p: &'a Problem, start: &[i32], start_score: i64, budget: u64, work_limit: u64) -> Self {
-        let (mut pairs, mut settled) = (Vec::new(), Vec::new());
-        let mut source = vec![false; p.n1];
-        let settled_with_sources = p.settled_with_sources();
-        p.relation_pairs(|a, role, i, k, x, y, copies| {
-            source[i] = true;
-            if settled_with_sources(role, i, k, x, y) {
-                settled.push(Settled {
-                    cell: (i * p.n2 + x) as u32,
-                    k: k as u32,
-                    y: y as u32,
-                    copies: f64::from(copies),
-                });
-                return;
-            }
-            pairs.push(RelationPair {
-                a: a as u32,
-                role,
-                i: i as u32,
+/// The relation pairs that take shares, by (test relation, source gold node, target gold
+/// node); those settled by their source pair instead; and which test nodes start a relation.
+fn relation_pairs(p: &Problem) -> (Vec<RelationPair>, Vec<Settled>, Vec<bool>) {
+    let (mut pairs, mut settled) = (Vec::new(), Vec::new());
+    let mut source = vec![false; p.n1];
+    let settled_with_sources = p.settled_with_sources();
+    p.relation_pairs(|a, role, i, k, x, y, copies| {
+        source[i] = true;
+        if settled_with_sources(role, i, k, x, y) {
+            settled.push(Settled {
+                cell: (i * p.n2 + x) as u32,
                 k: k as u32,
-                x: x as u32,
                 y: y as u32,
                 copies: f64::from(copies),
-            })
-        });
-        pairs.sort_by_key(|q| (q.a, q.x, q.y));
+            });
+            return;
+        }
+        pairs.push(RelationPair {
+            a: a as u32,
+            role,
+            i: i as u32,
+            k: k as u32,
+            x: x as u32,
+            y: y as u32,
+            copies: f64::from(copies),
+        })
+    });
+    pairs.sort_by_key(|q| (q.a, q.x, q.y));
+    (pairs, settled, source)
+}
+
+/// Relation pairs in `order` (position, pair) cut into segments: consecutive pairs of one
+/// test relation at one gold node, the source's (`source`) or the target's.
+fn segments<'q>(
+    order: impl Iterator<Item = (u32, &'q RelationPair)>,
+    source: bool,
+) -> Vec<Segment> {
+    let mut segs: Vec<Segment> = Vec::new();
+    for (n, q) in order {
+        let (node, gold) = if source { (q.i, q.x) } else { (q.k, q.y) };
+        match segs.last_mut() {
+            Some(s) if (s.relation, s.gold) == (q.a, gold) => s.to = n + 1,
+            _ => segs.push(Segment {
+                relation: q.a,
+                node,
+                gold,
+                from: n,
+                to: n + 1,
+            }),
+        }
+    }
+    segs
+}
+
+/// Target segments meeting at one node pair, for `update_earnings` to match: the segments
+/// ordered by node pair, and the ranges of that order sharing one.
+fn meets(targets: &[Segment]) -> (Vec<(u32, u32)>, Vec<u32>) {
+    let key = |n: u32| (targets[n as usize].node, targets[n as usize].gold);
+    let mut order: Vec<u32> = (0..targets.len() as u32).collect();
+    order.sort_by_key(|&n| (key(n), n));
+    let mut meets: Vec<(u32, u32)> = Vec::new();
+    for (m, &n) in order.iter().enumerate() {
+        match meets.last_mut() {
+            Some(g) if key(order[g.0 as usize]) == key(n) => g.1 = m as u32 + 1,
+            _ => meets.push((m as u32, m as u32 + 1)),
+        }
+    }
+    (meets, order)
+}
+
+/// Per class of test nodes, the gold nodes by unary value, most first (then ascending), and
+/// how many gold nodes earn 0, 1, 2 and 3 unary triples.
+fn unary_orders(p: &Problem) -> (Vec<Vec<u32>>, Vec<[u32; 4]>) {
+    p.members
+        .iter()
+        .map(|m| {
+            let unary = p.unary_row(m[0] as usize);
+            let mut order: Vec<u32> = (0..p.n2 as u32).collect();
+            order.sort_by_key(|&x| (std::cmp::Reverse(unary[x as usize]), x));
+            let mut count = [0u32; 4];
+            for &u in unary.iter().filter(|u| (0..4).contains(*u)) {
+                count[u as usize] += 1;
+            }
+            (order, count)
+        })
+        .unzip()
+}
+
+impl<'a> Search<'a> {
+    fn new(p: &'a Problem, start: &[i32], start_score: i64, budget: u64, work_limit: u64) -> Self {
+        let (pairs, settled, source) = relation_pairs(p);
         let mut by_target: Vec<u32> = (0..pairs.len() as u32).collect();
         by_target.sort_by_key(|&n| {
             let q = &pairs[n as usize];
             (q.a, q.y, q.x)
         });
-        let segments = |order: &mut dyn Iterator<Item = (u32, &RelationPair)>, source: bool| {
-            let mut segs: Vec<Segment> = Vec::new();
-            for (n, q) in order {
-                let (node, gold) = if source { (q.i, q.x) } else { (q.k, q.y) };
-                match segs.last_mut() {
-                    Some(s) if (s.relation, s.gold) == (q.a, gold) => s.to = n + 1,
-                    _ => segs.push(Segment {
-                        relation: q.a,
-                        node,
-                        gold,
-                        from: n,
-                        to: n + 1,
-                    }),
-                }
-            }
-            segs
-        };
-        let sources = segments(
-            &mut pairs.iter().enumerate().map(|(n, q)| (n as u32, q)),
-            true,
-        );
+        let sources = segments(pairs.iter().enumerate().map(|(n, q)| (n as u32, q)), true);
         let targets = segments(
-            &mut by_target
+            by_target
                 .iter()
                 .enumerate()
                 .map(|(n, &q)| (n as u32, &pairs[q as usize])),
             false,
         );
-        // Target segments meeting at one node pair, for `update_earnings` to match.
-        let mut order: Vec<u32> = (0..targets.len() as u32).collect();
-        order.sort_by_key(|&n| (targets[n as usize].node, targets[n as usize].gold, n));
-        let mut meets: Vec<(u32, u32)> = Vec::new();
-        for (m, &n) in order.iter().enumerate() {
-            let key = |n: u32| (targets[n as usize].node, targets[n as usize].gold);
-            match meets.last_mut() {
-                Some(g) if key(order[g.0 as usize]) == key(n) => g.1 = m as u32 + 1,
-                _ => meets.push((m as u32, m as u32 + 1)),
-            }
-        }
+        let (meets, meet_order) = meets(&targets);
         let groups = components(p);
-        let (by_unary, class_count) = p
-            .members
-            .iter()
-            .map(|m| {
-                let unary = p.unary_row(m[0] as usize);
-                let mut order: Vec<u32> = (0..p.n2 as u32).collect();
-                order.sort_by_key(|&x| (std::cmp::Reverse(unary[x as usize]), x));
-                let mut count = [0u32; 4];
-                for &u in unary.iter().filter(|u| (0..4).contains(*u)) {
-                    count[u as usize] += 1;
-                }
-                (order, count)
-            })
-            .unzip();
+        let (by_unary, class_count) = unary_orders(p);
         Search {
             meets,
             meet: Meet::default(),
-            meet_order: order,
+            meet_order,
             p,
             lambda: vec![0.5; pairs.len()],
             direction: vec![0.0; pairs.len()],
@@ -779,6 +826,29 @@ impl<'a> Search<'a> {
     /// those are few: it is read from the class lists and the raised cells, never written out
     /// whole (a dense table cost a third of the root's time).
     fn reassign(&mut self, sources: bool) {
+        let t = self.reassignment(sources);
+        // Most pairs earn the same few triples (two variables: their instance triple), so
+        // the pairs earning more are few: a sparse matching over them, then the rest take what
+        // is left. Not always the best assignment (a row left over may only find columns
+        // below the common value), which `alternate` tolerates: it keeps its best round.
+        let common = self.common_value(&t);
+        let (edges, walked) = self.edges_above(&t, common);
+        let above: usize = edges.iter().map(Vec::len).sum();
+        let (rows, nc) = (t.rows.len(), t.cols.len());
+        self.cells += (self.p.n1 + self.p.n2 + t.held.len() * rows + t.hits + walked) as u64;
+        for &k in &t.rows {
+            self.mapping[k] = -1;
+        }
+        if above <= 8 * (rows + nc) {
+            self.assign_sparse(&t, &edges, walked);
+        } else {
+            self.assign_dense(&t);
+        }
+    }
+
+    /// The table [`Search::reassign`] solves for one side: its rows and columns, and the
+    /// cells the other side's images raise above their unary value.
+    fn reassignment(&self, sources: bool) -> Reassignment {
         let (p, n2) = (self.p, self.p.n2);
         let side = |i: usize| self.source[i] == sources;
         // Gold nodes the other side holds are out; the others are the columns, ascending.
@@ -798,7 +868,6 @@ impl<'a> Search<'a> {
         for (r, &k) in rows.iter().enumerate() {
             row_at[k] = r;
         }
-        let nc = cols.len();
         let mut hits: Vec<(usize, usize)> = Vec::new();
         for i in (0..p.n1).filter(|&i| !side(i) && self.mapping[i] >= 0) {
             p.adj(i, self.mapping[i] as usize, |k, y| {
@@ -808,7 +877,6 @@ impl<'a> Search<'a> {
             });
         }
         hits.sort_unstable();
-        // (row, column, value) of the cells above their unary value, by row and column.
         let mut raised: Vec<(usize, usize, i32)> = Vec::new();
         for &(r, c) in &hits {
             match raised.last_mut() {
@@ -823,126 +891,138 @@ impl<'a> Search<'a> {
         for r in 0..rows.len() {
             row_from[r + 1] += row_from[r];
         }
-        let raised_in = |r: usize| &raised[row_from[r]..row_from[r + 1]];
-        // Most pairs earn the same few triples (two variables: their instance triple), so
-        // the pairs earning more are few: a sparse matching over them, then the rest take what
-        // is left. Not always the best assignment (a row left over may only find columns
-        // below the common value), which `alternate` tolerates: it keeps its best round.
-        // The common value is counted per class of rows: its whole row, less the held columns
-        // and the raised cells.
+        Reassignment {
+            rows,
+            cols,
+            col_at,
+            held,
+            raised,
+            row_from,
+            hits: hits.len(),
+        }
+    }
+
+    /// The value most cells of the table hold (0 to 3, the least on a tie). It is counted per
+    /// class of rows: its whole row, less the held columns and the raised cells.
+    fn common_value(&self, t: &Reassignment) -> i32 {
+        let p = self.p;
         let bucket = |v: i32| (0..4).contains(&v).then_some(v as usize);
         let mut count = [0i64; 4];
-        let mut classes: Vec<u32> = rows.iter().map(|&k| p.class[k]).collect();
+        let mut classes: Vec<u32> = t.rows.iter().map(|&k| p.class[k]).collect();
         classes.sort_unstable();
         for group in classes.chunk_by(|a, b| a == b) {
             let c = group[0] as usize;
             let unary = p.unary_row(p.members[c][0] as usize);
             let mut h = self.class_count[c].map(i64::from);
-            for b in held.iter().filter_map(|&x| bucket(unary[x])) {
+            for b in t.held.iter().filter_map(|&x| bucket(unary[x])) {
                 h[b] -= 1;
             }
             for (total, v) in count.iter_mut().zip(h) {
                 *total += group.len() as i64 * v;
             }
         }
-        for &(r, c, v) in &raised {
-            if let Some(b) = bucket(p.unary(rows[r], cols[c])) {
+        for &(r, c, v) in &t.raised {
+            if let Some(b) = bucket(p.unary(t.rows[r], t.cols[c])) {
                 count[b] -= 1;
             }
             if let Some(b) = bucket(v) {
                 count[b] += 1;
             }
         }
-        let common = (0..4)
+        (0..4)
             .max_by_key(|&v| (count[v], std::cmp::Reverse(v)))
-            .unwrap_or(0) as i32;
-        let mut edges: Vec<Vec<(usize, f64)>> = vec![Vec::new(); rows.len()];
+            .unwrap_or(0) as i32
+    }
+
+    /// Per row, the cells above `common` as (column, value above it), by column: its raised
+    /// cells and the head of its class's order of unary value. Also the list entries walked.
+    fn edges_above(&self, t: &Reassignment, common: i32) -> (Vec<Vec<(usize, f64)>>, usize) {
+        let p = self.p;
+        let mut edges: Vec<Vec<(usize, f64)>> = vec![Vec::new(); t.rows.len()];
         let mut walked = 0;
         for (r, list) in edges.iter_mut().enumerate() {
-            let mine = raised_in(r);
-            let unary = p.unary_row(rows[r]);
+            let mine = t.raised_in(r);
+            let unary = p.unary_row(t.rows[r]);
             list.extend(
                 mine.iter()
                     .filter(|e| e.2 > common)
                     .map(|e| (e.1, f64::from(e.2 - common))),
             );
-            for &x in self.by_unary[p.class[rows[r]] as usize].iter() {
+            for &x in self.by_unary[p.class[t.rows[r]] as usize].iter() {
                 let x = x as usize;
                 walked += 1;
                 if unary[x] <= common {
                     break;
                 }
-                let c = col_at[x];
+                let c = t.col_at[x];
                 if c != usize::MAX && mine.binary_search_by_key(&c, |e| e.1).is_err() {
                     list.push((c, f64::from(unary[x] - common)));
                 }
             }
             list.sort_unstable_by_key(|e| e.0);
         }
-        let above: usize = edges.iter().map(Vec::len).sum();
-        self.cells += (p.n1 + n2 + held.len() * classes.len() + hits.len() + walked) as u64;
-        for &k in &rows {
-            self.mapping[k] = -1;
+        (edges, walked)
+    }
+
+    /// Map the rows by a sparse matching over the cells above the common value; a row left
+    /// over takes its best free column. `walked` carries the entries already walked, which
+    /// are counted again with the ones walked here.
+    fn assign_sparse(&mut self, t: &Reassignment, edges: &[Vec<(usize, f64)>], mut walked: usize) {
+        let p = self.p;
+        let col_of = sparse_matching(t.cols.len(), edges);
+        let mut taken = vec![false; t.cols.len()];
+        for (r, c) in col_of.iter().enumerate() {
+            if let Some(c) = *c {
+                taken[c] = true;
+                self.mapping[t.rows[r]] = t.cols[c] as i32;
+            }
         }
-        if above <= 8 * (rows.len() + nc) {
-            let col_of = sparse_matching(nc, &edges);
-            let mut taken = vec![false; nc];
-            for (r, c) in col_of.iter().enumerate() {
-                if let Some(c) = *c {
-                    taken[c] = true;
-                    self.mapping[rows[r]] = cols[c] as i32;
-                }
+        // A row left over takes its best free column, the first of the best: the best of
+        // its raised cells, or the first free column in its class's order of unary value.
+        for (r, c) in col_of.iter().enumerate() {
+            if c.is_some() {
+                continue;
             }
-            // A row left over takes its best free column, the first of the best: the best of
-            // its raised cells, or the first free column in its class's order of unary value.
-            for (r, c) in col_of.iter().enumerate() {
-                if c.is_some() {
-                    continue;
-                }
-                let (k, mine) = (rows[r], raised_in(r));
-                let unary = p.unary_row(k);
-                let plain_best = self.by_unary[p.class[k] as usize]
-                    .iter()
-                    .map(|&x| (unary[x as usize], col_at[x as usize]))
-                    .inspect(|_| walked += 1)
-                    .find(|&(_, c)| {
-                        c != usize::MAX
-                            && !taken[c]
-                            && mine.binary_search_by_key(&c, |e| e.1).is_err()
-                    });
-                let pick = mine
-                    .iter()
-                    .filter(|e| !taken[e.1])
-                    .map(|e| (e.2, e.1))
-                    .chain(plain_best)
-                    .max_by_key(|&(value, c)| (value, std::cmp::Reverse(c)));
-                if let Some((_, c)) = pick {
-                    taken[c] = true;
-                    self.mapping[k] = cols[c] as i32;
-                }
+            let (k, mine) = (t.rows[r], t.raised_in(r));
+            let unary = p.unary_row(k);
+            let plain_best = self.by_unary[p.class[k] as usize]
+                .iter()
+                .map(|&x| (unary[x as usize], t.col_at[x as usize]))
+                .inspect(|_| walked += 1)
+                .find(|&(_, c)| {
+                    c != usize::MAX && !taken[c] && mine.binary_search_by_key(&c, |e| e.1).is_err()
+                });
+            let pick = mine
+                .iter()
+                .filter(|e| !taken[e.1])
+                .map(|e| (e.2, e.1))
+                .chain(plain_best)
+                .max_by_key(|&(value, c)| (value, std::cmp::Reverse(c)));
+            if let Some((_, c)) = pick {
+                taken[c] = true;
+                self.mapping[k] = t.cols[c] as i32;
             }
-            self.cells += walked as u64;
-        } else {
-            self.cells += (rows.len() * nc) as u64;
-            let mut w = vec![0.0f64; rows.len() * nc];
-            for (r, &k) in rows.iter().enumerate() {
-                let unary = p.unary_row(k);
-                for (c, &y) in cols.iter().enumerate() {
-                    w[r * nc + c] = f64::from(unary[y]);
-                }
+        }
+        self.cells += walked as u64;
+    }
+
+    /// Map the rows by an exact assignment over the whole table, written out.
+    fn assign_dense(&mut self, t: &Reassignment) {
+        let (rows, nc) = (t.rows.len(), t.cols.len());
+        self.cells += (rows * nc) as u64;
+        let mut w = vec![0.0f64; rows * nc];
+        for (r, &k) in t.rows.iter().enumerate() {
+            let unary = self.p.unary_row(k);
+            for (c, &y) in t.cols.iter().enumerate() {
+                w[r * nc + c] = f64::from(unary[y]);
             }
-            for &(r, c, v) in &raised {
-                w[r * nc + c] = f64::from(v);
-            }
-            for (r, c) in self
-                .lap
-                .solve_either(rows.len(), nc, &w)
-                .into_iter()
-                .enumerate()
-            {
-                if let Some(c) = c {
-                    self.mapping[rows[r]] = cols[c] as i32;
-                }
+        }
+        for &(r, c, v) in &t.raised {
+            w[r * nc + c] = f64::from(v);
+        }
+        for (r, c) in self.lap.solve_either(rows, nc, &w).into_iter().enumerate() {
+            if let Some(c) = c {
+                self.mapping[t.rows[r]] = t.cols[c] as i32;
             }
         }
     }

@@ -145,98 +145,160 @@ fn kind_bound<K: Hash + Eq, N: Hash + Eq>(
         .sum()
 }
 
-impl Problem {
-    pub fn new(t: &Triples, g: &Triples) -> Problem {
-        let (n1, n2) = (t.instances.len(), g.instances.len());
+/// Both sides' labels, attribute keys and relation roles as numbers, interned over both sides
+/// so that equal strings get equal numbers.
+struct Interned {
+    /// Instance labels, normalised, and how many distinct ones there are.
+    label1: Vec<u32>,
+    label2: Vec<u32>,
+    labels: usize,
+    /// Instance labels as written.
+    raw1: Vec<u32>,
+    raw2: Vec<u32>,
+    /// Attributes as `(key, node)`, the key being role and value.
+    attr1: Vec<(u32, u32)>,
+    attr2: Vec<(u32, u32)>,
+    /// Relations as `(role, source, target)`.
+    rel1: Vec<(u32, usize, usize)>,
+    rel2: Vec<(u32, usize, usize)>,
+}
+
+impl Interned {
+    fn new(t: &Triples, g: &Triples) -> Interned {
         let mut norm = Interner::default();
         let label1: Vec<u32> = t.instances.iter().map(|l| norm.id(normalize(l))).collect();
         let label2: Vec<u32> = g.instances.iter().map(|l| norm.id(normalize(l))).collect();
-        let labels = norm.0.len();
         let mut raw = Interner::default();
         let raw1: Vec<u32> = t.instances.iter().map(|l| raw.id(l.clone())).collect();
         let raw2: Vec<u32> = g.instances.iter().map(|l| raw.id(l.clone())).collect();
-
-        // Attribute keys and roles, interned over both sides.
         let mut keys = Interner::default();
-        let mut key =
-            |role: &str, value: &str| keys.id(format!("{}\0{}", normalize(role), normalize(value)));
-        let attr2: Vec<(u32, u32)> = g
-            .attributes
-            .iter()
-            .map(|a| (key(&a.role, &a.value), a.node as u32))
-            .collect();
-        let attr1: Vec<(u32, u32)> = t
-            .attributes
-            .iter()
-            .map(|a| (key(&a.role, &a.value), a.node as u32))
-            .collect();
-        let mut roles = Interner::default();
-        let rel2: Vec<(u32, usize, usize)> = g
-            .relations
-            .iter()
-            .map(|r| (roles.id(normalize(&r.role)), r.source, r.target))
-            .collect();
-        let rel1: Vec<(u32, usize, usize)> = t
-            .relations
-            .iter()
-            .map(|r| (roles.id(normalize(&r.role)), r.source, r.target))
-            .collect();
-
-        let multiset_bound = kind_bound(
-            label1.iter().enumerate().map(|(i, l)| (l, i)),
-            label2.iter().enumerate().map(|(x, l)| (l, x)),
-        ) + kind_bound(attr1.iter().copied(), attr2.iter().copied())
-            + kind_bound(
-                rel1.iter().map(|&(r, a, b)| (r, (a, b))),
-                rel2.iter().map(|&(r, c, d)| (r, (c, d))),
-            );
-
-        let incidence = |n: usize, rels: &[(u32, usize, usize)]| {
-            let mut pairs = Vec::with_capacity(rels.len() * 2);
-            for &(r, a, b) in rels {
-                pairs.push((a as u32, (r, b as u32, true)));
-                pairs.push((b as u32, (r, a as u32, false)));
-            }
-            Rows::new(n, &pairs)
+        let mut attributes = |side: &Triples| -> Vec<(u32, u32)> {
+            side.attributes
+                .iter()
+                .map(|a| {
+                    let key = format!("{}\0{}", normalize(&a.role), normalize(&a.value));
+                    (keys.id(key), a.node as u32)
+                })
+                .collect()
         };
-        let inc1 = incidence(n1, &rel1);
-        let inc2 = incidence(n2, &rel2);
-        let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(rel1.len() * 2);
-        for &(_, a, b) in &rel1 {
-            pairs.push((a as u32, b as u32));
-            pairs.push((b as u32, a as u32));
+        let attr2 = attributes(g);
+        let attr1 = attributes(t);
+        let mut roles = Interner::default();
+        let mut relations = |side: &Triples| -> Vec<(u32, usize, usize)> {
+            side.relations
+                .iter()
+                .map(|r| (roles.id(normalize(&r.role)), r.source, r.target))
+                .collect()
+        };
+        let rel2 = relations(g);
+        let rel1 = relations(t);
+        Interned {
+            label1,
+            label2,
+            labels: norm.0.len(),
+            raw1,
+            raw2,
+            attr1,
+            attr2,
+            rel1,
+            rel2,
         }
-        pairs.sort_unstable();
-        pairs.dedup();
-        let linked = Rows::new(n1, &pairs);
+    }
 
-        // Gold nodes by what earns there on its own.
-        let mut gold_by_label = vec![Vec::new(); labels];
-        for (x, &l) in label2.iter().enumerate() {
-            gold_by_label[l as usize].push(x as u32);
+    /// [`kind_bound`] summed over instances, attributes and relations.
+    fn multiset_bound(&self) -> i64 {
+        kind_bound(
+            self.label1.iter().enumerate().map(|(i, l)| (l, i)),
+            self.label2.iter().enumerate().map(|(x, l)| (l, x)),
+        ) + kind_bound(self.attr1.iter().copied(), self.attr2.iter().copied())
+            + kind_bound(
+                self.rel1.iter().map(|&(r, a, b)| (r, (a, b))),
+                self.rel2.iter().map(|&(r, c, d)| (r, (c, d))),
+            )
+    }
+}
+
+/// Gold nodes by what earns there on its own (a label, an attribute key, a self-loop role),
+/// and the ends of gold relations by role: the lookups that classes and candidates are read
+/// from.
+struct GoldIndex {
+    by_label: Vec<Vec<u32>>,
+    by_key: HashMap<u32, Vec<u32>>,
+    loops: HashMap<u32, Vec<u32>>,
+    ends: HashMap<u32, Vec<(u32, u32)>>,
+}
+
+impl GoldIndex {
+    fn new(s: &Interned) -> GoldIndex {
+        let mut by_label = vec![Vec::new(); s.labels];
+        for (x, &l) in s.label2.iter().enumerate() {
+            by_label[l as usize].push(x as u32);
         }
-        let mut gold_by_key: HashMap<u32, Vec<u32>> = HashMap::new();
-        for &(k, x) in &attr2 {
-            gold_by_key.entry(k).or_default().push(x);
+        let mut by_key: HashMap<u32, Vec<u32>> = HashMap::new();
+        for &(k, x) in &s.attr2 {
+            by_key.entry(k).or_default().push(x);
         }
-        let mut gold_loops: HashMap<u32, Vec<u32>> = HashMap::new();
-        for &(r, c, d) in &rel2 {
+        let mut loops: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut ends: HashMap<u32, Vec<(u32, u32)>> = HashMap::new();
+        for &(r, c, d) in &s.rel2 {
             if c == d {
-                gold_loops.entry(r).or_default().push(c as u32);
+                loops.entry(r).or_default().push(c as u32);
             }
+            ends.entry(r).or_default().push((c as u32, d as u32));
         }
+        GoldIndex {
+            by_label,
+            by_key,
+            loops,
+            ends,
+        }
+    }
+}
 
-        // Classes of test nodes: raw label, attribute keys and self-loop roles that match
-        // something in gold (sorted, with repeats).
+/// Each node's relations seen from it, in relation order.
+fn incidence(n: usize, rels: &[(u32, usize, usize)]) -> Rows<Incident> {
+    let mut pairs = Vec::with_capacity(rels.len() * 2);
+    for &(r, a, b) in rels {
+        pairs.push((a as u32, (r, b as u32, true)));
+        pairs.push((b as u32, (r, a as u32, false)));
+    }
+    Rows::new(n, &pairs)
+}
+
+/// Each test node's neighbours along relations, either way, ascending and once each.
+fn neighbours(n1: usize, rel1: &[(u32, usize, usize)]) -> Rows<u32> {
+    let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(rel1.len() * 2);
+    for &(_, a, b) in rel1 {
+        pairs.push((a as u32, b as u32));
+        pairs.push((b as u32, a as u32));
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    Rows::new(n1, &pairs)
+}
+
+/// Test nodes in classes that earn the same unary triples everywhere: each node's class, the
+/// members of each class, and each class's row of unary triples per gold node.
+struct Classes {
+    class: Vec<u32>,
+    members: Vec<Vec<u32>>,
+    unary: Vec<i32>,
+}
+
+impl Classes {
+    /// A class is a raw label with the attribute keys and self-loop roles that match
+    /// something in gold (sorted, with repeats); its row is filled when it is first met.
+    fn new(s: &Interned, gold: &GoldIndex, n2: usize) -> Classes {
+        let n1 = s.label1.len();
         let mut own: Vec<Vec<u32>> = vec![Vec::new(); n1];
-        for &(k, i) in &attr1 {
-            if gold_by_key.contains_key(&k) {
+        for &(k, i) in &s.attr1 {
+            if gold.by_key.contains_key(&k) {
                 own[i as usize].push(k);
             }
         }
         let mut loops: Vec<Vec<u32>> = vec![Vec::new(); n1];
-        for &(r, a, b) in &rel1 {
-            if a == b && gold_loops.contains_key(&r) {
+        for &(r, a, b) in &s.rel1 {
+            if a == b && gold.loops.contains_key(&r) {
                 loops[a].push(r);
             }
         }
@@ -249,7 +311,7 @@ impl Problem {
             let mut l = std::mem::take(&mut loops[i]);
             a.sort_unstable();
             l.sort_unstable();
-            let key = (raw1[i], a, l);
+            let key = (s.raw1[i], a, l);
             let c = match class_ids.get(&key) {
                 Some(&c) => c,
                 None => {
@@ -257,9 +319,9 @@ impl Problem {
                     unary.resize(start + n2, 0);
                     let row = &mut unary[start..];
                     let (_, a, l) = &key;
-                    let gold = gold_by_label[label1[i] as usize].iter();
-                    let gold = gold.chain(a.iter().flat_map(|k| &gold_by_key[k]));
-                    for &x in gold.chain(l.iter().flat_map(|r| &gold_loops[r])) {
+                    let earning = gold.by_label[s.label1[i] as usize].iter();
+                    let earning = earning.chain(a.iter().flat_map(|k| &gold.by_key[k]));
+                    for &x in earning.chain(l.iter().flat_map(|r| &gold.loops[r])) {
                         row[x as usize] += 1;
                     }
                     let c = members.len() as u32;
@@ -271,19 +333,39 @@ impl Problem {
             members[c as usize].push(i as u32);
             class.push(c);
         }
+        Classes {
+            class,
+            members,
+            unary,
+        }
+    }
+
+    /// Per gold node, the classes earning unary triples there as `(triples, class)`: most
+    /// triples first, then by first member.
+    fn at_gold(&self, n2: usize) -> Vec<Vec<(i32, u32)>> {
         let mut at_gold: Vec<Vec<(i32, u32)>> = vec![Vec::new(); n2];
-        for c in 0..members.len() {
-            for (x, &u) in unary[c * n2..(c + 1) * n2].iter().enumerate() {
+        for c in 0..self.members.len() {
+            for (x, &u) in self.unary[c * n2..(c + 1) * n2].iter().enumerate() {
                 if u > 0 {
                     at_gold[x].push((u, c as u32));
                 }
             }
         }
         for list in &mut at_gold {
-            list.sort_by_key(|&(u, c)| (std::cmp::Reverse(u), members[c as usize][0]));
+            list.sort_by_key(|&(u, c)| (std::cmp::Reverse(u), self.members[c as usize][0]));
         }
+        at_gold
+    }
 
-        // Candidates: unary triples, or a relation of the same role in the same direction.
+    /// Each test node's candidates, ascending: gold nodes where it earns unary triples, or
+    /// that have a relation of a role it has, in the same direction. Nodes of one class with
+    /// the same roles share a list. The list of each node and the lists.
+    fn candidates(
+        &self,
+        n2: usize,
+        inc1: &Rows<Incident>,
+        inc2: &Rows<Incident>,
+    ) -> (Vec<u32>, Vec<Vec<u32>>) {
         let signature = |inc: &Rows<Incident>, i: usize| {
             let mut s: Vec<(u32, bool)> = inc.of(i).iter().map(|&(r, _, src)| (r, src)).collect();
             s.sort_unstable();
@@ -292,23 +374,23 @@ impl Problem {
         };
         let mut gold_by_sig: HashMap<(u32, bool), Vec<u32>> = HashMap::new();
         for x in 0..n2 {
-            for s in signature(&inc2, x) {
+            for s in signature(inc2, x) {
                 gold_by_sig.entry(s).or_default().push(x as u32);
             }
         }
         let mut cand_ids: HashMap<(u32, Vec<(u32, bool)>), u32> = HashMap::new();
-        let mut cand_of = Vec::with_capacity(n1);
+        let mut cand_of = Vec::with_capacity(self.class.len());
         let mut cands: Vec<Vec<u32>> = Vec::new();
         let mut mark = vec![false; n2];
-        for (i, &c) in class.iter().enumerate() {
-            let sig = signature(&inc1, i);
+        for (i, &c) in self.class.iter().enumerate() {
+            let sig = signature(inc1, i);
             let next = cands.len() as u32;
             let c = c as usize;
             let id = match cand_ids.get(&(c as u32, sig.clone())) {
                 Some(&id) => id,
                 None => {
                     mark.fill(false);
-                    for (x, &u) in unary[c * n2..(c + 1) * n2].iter().enumerate() {
+                    for (x, &u) in self.unary[c * n2..(c + 1) * n2].iter().enumerate() {
                         mark[x] = u > 0;
                     }
                     for s in &sig {
@@ -323,59 +405,82 @@ impl Problem {
             };
             cand_of.push(id);
         }
+        (cand_of, cands)
+    }
+}
 
-        // Candidates in smatch.py's set order: `compute_pool` adds same-label gold nodes, then
-        // per attribute the gold nodes with that attribute, then per relation the gold ends of
-        // relations with that role, each in triple order; the order of adding fixes the order.
-        let mut touches: Vec<Vec<Touch>> = vec![Vec::new(); n1];
-        let mut touch = |i: usize, t: Touch| {
-            if !touches[i].contains(&t) {
-                touches[i].push(t);
-            }
-        };
-        for &(k, i) in &attr1 {
-            if gold_by_key.contains_key(&k) {
-                touch(i as usize, Touch::Attribute(k));
-            }
+/// Each test node's candidates in smatch.py's set order: `compute_pool` adds same-label gold
+/// nodes, then per attribute the gold nodes with that attribute, then per relation the gold
+/// ends of relations with that role, each in triple order; the order of adding fixes the
+/// order. Nodes with the same raw label and the same insertions share a list. The list of
+/// each node and the lists.
+fn start_lists(s: &Interned, gold: &GoldIndex) -> (Vec<u32>, Vec<Vec<u32>>) {
+    let n1 = s.label1.len();
+    let mut touches: Vec<Vec<Touch>> = vec![Vec::new(); n1];
+    let mut touch = |i: usize, t: Touch| {
+        if !touches[i].contains(&t) {
+            touches[i].push(t);
         }
-        let mut gold_ends: HashMap<u32, Vec<(u32, u32)>> = HashMap::new();
-        for &(r, c, d) in &rel2 {
-            gold_ends.entry(r).or_default().push((c as u32, d as u32));
+    };
+    for &(k, i) in &s.attr1 {
+        if gold.by_key.contains_key(&k) {
+            touch(i as usize, Touch::Attribute(k));
         }
-        for &(r, a, b) in &rel1 {
-            if !gold_ends.contains_key(&r) {
-                continue;
-            }
-            if a == b {
-                touch(a, Touch::Loop(r));
-            } else {
-                touch(a, Touch::Source(r));
-                touch(b, Touch::Target(r));
-            }
+    }
+    for &(r, a, b) in &s.rel1 {
+        if !gold.ends.contains_key(&r) {
+            continue;
         }
-        let mut start_ids: HashMap<(u32, Vec<Touch>), u32> = HashMap::new();
-        let mut starts: Vec<Vec<u32>> = Vec::new();
-        let mut start_of = Vec::with_capacity(n1);
-        for (i, t) in touches.into_iter().enumerate() {
-            let next = starts.len() as u32;
-            let id = *start_ids.entry((raw1[i], t)).or_insert_with_key(|(_, t)| {
-                let mut added: Vec<u32> = gold_by_label[label1[i] as usize].clone();
+        if a == b {
+            touch(a, Touch::Loop(r));
+        } else {
+            touch(a, Touch::Source(r));
+            touch(b, Touch::Target(r));
+        }
+    }
+    let mut start_ids: HashMap<(u32, Vec<Touch>), u32> = HashMap::new();
+    let mut starts: Vec<Vec<u32>> = Vec::new();
+    let mut start_of = Vec::with_capacity(n1);
+    for (i, t) in touches.into_iter().enumerate() {
+        let next = starts.len() as u32;
+        let id = *start_ids
+            .entry((s.raw1[i], t))
+            .or_insert_with_key(|(_, t)| {
+                let mut added: Vec<u32> = gold.by_label[s.label1[i] as usize].clone();
                 for touch in t {
+                    let ends = |r: u32| gold.ends[&r].iter();
                     match *touch {
-                        Touch::Attribute(k) => added.extend(&gold_by_key[&k]),
-                        Touch::Source(r) => added.extend(gold_ends[&r].iter().map(|e| e.0)),
-                        Touch::Target(r) => added.extend(gold_ends[&r].iter().map(|e| e.1)),
-                        Touch::Loop(r) => {
-                            added.extend(gold_ends[&r].iter().flat_map(|e| [e.0, e.1]))
-                        }
+                        Touch::Attribute(k) => added.extend(&gold.by_key[&k]),
+                        Touch::Source(r) => added.extend(ends(r).map(|e| e.0)),
+                        Touch::Target(r) => added.extend(ends(r).map(|e| e.1)),
+                        Touch::Loop(r) => added.extend(ends(r).flat_map(|e| [e.0, e.1])),
                     }
                 }
                 starts.push(set_order(added));
                 next
             });
-            start_of.push(id);
-        }
+        start_of.push(id);
+    }
+    (start_of, starts)
+}
 
+impl Problem {
+    pub fn new(t: &Triples, g: &Triples) -> Problem {
+        let (n1, n2) = (t.instances.len(), g.instances.len());
+        let s = Interned::new(t, g);
+        let gold = GoldIndex::new(&s);
+        let inc1 = incidence(n1, &s.rel1);
+        let inc2 = incidence(n2, &s.rel2);
+        let classes = Classes::new(&s, &gold, n2);
+        let at_gold = classes.at_gold(n2);
+        let (cand_of, cands) = classes.candidates(n2, &inc1, &inc2);
+        let (start_of, starts) = start_lists(&s, &gold);
+        let multiset_bound = s.multiset_bound();
+        let Classes {
+            class,
+            members,
+            unary,
+        } = classes;
         Problem {
             n1,
             n2,
@@ -389,9 +494,9 @@ impl Problem {
             starts,
             inc1,
             inc2,
-            linked,
-            raw1,
-            raw2,
+            linked: neighbours(n1, &s.rel1),
+            raw1: s.raw1,
+            raw2: s.raw2,
             multiset_bound,
         }
     }

@@ -808,6 +808,170 @@ impl Timeline {
     }
 }
 
+/// The drawing units of a timeline: the plot's left edge and top, the pitch of the lanes, the
+/// height of a bar and the width of a character of a label.
+#[derive(Clone, Copy, Debug)]
+pub struct TimelineGrid {
+    pub left: f64,
+    pub top: f64,
+    pub lane: f64,
+    pub bar: f64,
+    pub label_char: f64,
+}
+
+impl TimelineGrid {
+    /// The width a label takes inside a bar, with its margins.
+    pub fn label_width(&self, label: &str) -> f64 {
+        label.chars().count() as f64 * self.label_char + 8.0
+    }
+}
+
+/// A timeline placed on a plot of a given width, as the HTML report and the GUI both draw it:
+/// where every tick, bar, label and marker goes, in drawing units.
+#[derive(Clone, Debug)]
+pub struct TimelineLayout {
+    pub grid: TimelineGrid,
+    /// The plot's width.
+    pub plot: f64,
+    /// The time axis, below the last lane.
+    pub axis_y: f64,
+    /// Each tick's time and its x.
+    pub ticks: Vec<(f64, f64)>,
+    /// Each bar's place, in the order of [`Timeline::bars`].
+    pub bars: Vec<PlacedBar>,
+    /// Runs of bars too narrow to label one by one, where the run's label fits over them.
+    pub runs: Vec<PlacedRun>,
+    /// The execution's end and the gold's, each a dashed line with its label.
+    pub markers: Vec<TimeMarker>,
+}
+
+/// A bar's box and the longest of its labels that fits inside it (none inside a run).
+#[derive(Clone, Debug)]
+pub struct PlacedBar {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub label: Option<String>,
+}
+
+/// A run of short bars in one lane with its label (`#2–9`), from its first bar's start to its
+/// last bar's end.
+#[derive(Clone, Debug)]
+pub struct PlacedRun {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub label: String,
+    pub actions: usize,
+    pub start: f64,
+    pub end: f64,
+}
+
+/// A moment marked on the timeline: the execution's end or the gold's.
+#[derive(Clone, Debug)]
+pub struct TimeMarker {
+    pub x: f64,
+    pub text: String,
+    /// Drawn in the gold's colour (the gold's end, or an end equal to it).
+    pub gold: bool,
+    /// The label sits left of the line, away from the other marker.
+    pub text_left: bool,
+}
+
+impl TimelineLayout {
+    /// The top of a lane.
+    pub fn lane_top(&self, lane: usize) -> f64 {
+        self.grid.top + lane as f64 * self.grid.lane
+    }
+}
+
+impl Timeline {
+    /// The timeline placed with `grid` on a plot `plot` wide, its axis as [`Timeline::axis`]
+    /// gives it. Bars too narrow for a two-digit number are labelled by the run they sit in.
+    pub fn layout(&self, grid: TimelineGrid, plot: f64) -> TimelineLayout {
+        let (step, axis_end) = self.axis();
+        let x = |s: f64| grid.left + s / axis_end * plot;
+        let bar_top =
+            |lane: usize| grid.top + lane as f64 * grid.lane + (grid.lane - grid.bar) / 2.0;
+        let mut ticks = Vec::new();
+        let mut tick = 0.0;
+        while tick <= axis_end + step / 2.0 {
+            ticks.push((tick, x(tick)));
+            tick += step;
+        }
+        let fits = |label: &str, w: f64| grid.label_width(label) <= w;
+        let runs = self.short_runs((2.0 * grid.label_char + 8.0) * axis_end / plot);
+        let in_run = |i: usize| runs.iter().any(|r| r.contains(&i));
+        let bars = self
+            .bars
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let x1 = x(b.start);
+                let width = (x(b.end) - x1).max(3.0);
+                PlacedBar {
+                    x: x1,
+                    y: bar_top(b.lane),
+                    width,
+                    label: b
+                        .labels()
+                        .into_iter()
+                        .find(|l| !in_run(i) && fits(l, width)),
+                }
+            })
+            .collect();
+        let runs = runs
+            .iter()
+            .filter_map(|run| {
+                let (first, last) = (&self.bars[run[0]], &self.bars[run[run.len() - 1]]);
+                let (x1, width) = (x(first.start), x(last.end) - x(first.start));
+                let label = self.run_label(run);
+                fits(&label, width).then(|| PlacedRun {
+                    x: x1,
+                    y: bar_top(first.lane),
+                    width,
+                    label,
+                    actions: run.len(),
+                    start: first.start,
+                    end: last.end,
+                })
+            })
+            .collect();
+        TimelineLayout {
+            grid,
+            plot,
+            axis_y: grid.top + self.lanes as f64 * grid.lane,
+            ticks,
+            bars,
+            runs,
+            markers: self.markers(x),
+        }
+    }
+
+    /// The end, and the gold's end when there is one, at their x; the labels on the sides
+    /// away from each other.
+    fn markers(&self, x: impl Fn(f64) -> f64) -> Vec<TimeMarker> {
+        let marker = |at: f64, text: String, gold: bool, text_left: bool| TimeMarker {
+            x: x(at),
+            text,
+            gold,
+            text_left,
+        };
+        let end = self.end;
+        match self.gold_end {
+            Some(g) if g == end => vec![marker(end, format!("end {g} s = gold"), true, true)],
+            Some(g) => {
+                let gold_left = g < end;
+                vec![
+                    marker(g, format!("gold {g} s"), true, gold_left),
+                    marker(end, format!("end {end} s"), false, !gold_left),
+                ]
+            }
+            None => vec![marker(end, format!("end {end} s"), false, true)],
+        }
+    }
+}
+
 /// Greedy interval partitioning: the cook's own (active) actions first, so they share the
 /// first lanes, then the passive ones; each bar takes the first lane free at its start.
 fn assign_lanes(bars: &mut [TimelineBar]) -> usize {

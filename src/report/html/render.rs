@@ -2,7 +2,7 @@
 
 use super::{
     ActionStatus, DishComparison, GoalLine, Grid, NetworkDiagram, RecipePage, ReportModel, Route,
-    Timeline, TimelineBar, goal_runs, missed_run_text, with_decimals,
+    Timeline, TimelineGrid, TimelineLayout, goal_runs, missed_run_text, with_decimals,
 };
 use crate::metrics::dish::DishDetail;
 use crate::metrics::metric::Metric;
@@ -372,6 +372,15 @@ const BAR: f64 = 22.0;
 /// The width of a character of a bar's label.
 const LABEL_CHAR: f64 = 6.3;
 
+/// The timeline's drawing units on the page.
+const TL_GRID: TimelineGrid = TimelineGrid {
+    left: TL_LEFT,
+    top: TL_TOP,
+    lane: LANE,
+    bar: BAR,
+    label_char: LABEL_CHAR,
+};
+
 /// A label inside a timeline bar.
 fn bar_label(out: &mut String, x: f64, y: f64, ink: &str, label: &str) {
     let _ = write!(
@@ -384,11 +393,8 @@ fn bar_label(out: &mut String, x: f64, y: f64, ink: &str, label: &str) {
 }
 
 fn timeline(out: &mut String, n: usize, t: &Timeline) {
-    let (step, axis_end) = t.axis();
-    let plot = TL_WIDTH - TL_LEFT - 24.0;
-    let x = |s: f64| TL_LEFT + s / axis_end * plot;
-    let lanes_h = t.lanes as f64 * LANE;
-    let height = TL_TOP + lanes_h + 34.0;
+    let l = t.layout(TL_GRID, TL_WIDTH - TL_LEFT - 24.0);
+    let height = l.axis_y + 34.0;
     let _ = write!(
         out,
         "<div class=\"legend\"><span><i class=\"active\"></i>active: the cook is busy</span>\
@@ -398,8 +404,19 @@ fn timeline(out: &mut String, n: usize, t: &Timeline) {
          <div class=\"figure\"><svg class=\"fit\" width=\"{TL_WIDTH}\" height=\"{height}\" viewBox=\"0 0 {TL_WIDTH} {height}\" role=\"img\">\n\
          <defs><pattern id=\"hatch-{n}\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fbe3bf\"/><rect width=\"3\" height=\"6\" fill=\"#f3c27c\"/></pattern></defs>\n"
     );
+    timeline_axes(out, t, &l);
+    timeline_bars(out, n, t, &l);
+    timeline_runs(out, &l);
+    timeline_markers(out, &l);
+    out.push_str("</svg></div>\n");
+    timeline_table(out, t);
+}
+
+/// The lanes in alternating bands, the time axis with its ticks and gridlines.
+fn timeline_axes(out: &mut String, t: &Timeline, l: &TimelineLayout) {
+    let plot = l.plot;
     for lane in 0..t.lanes {
-        let y = TL_TOP + lane as f64 * LANE;
+        let y = l.lane_top(lane);
         let fill = if lane % 2 == 0 { "#f5f7fa" } else { "#ffffff" };
         let _ = writeln!(
             out,
@@ -410,10 +427,8 @@ fn timeline(out: &mut String, n: usize, t: &Timeline) {
             lane + 1
         );
     }
-    let axis_y = TL_TOP + lanes_h;
-    let mut tick = 0.0;
-    while tick <= axis_end + step / 2.0 {
-        let tx = x(tick);
+    let axis_y = l.axis_y;
+    for &(tick, tx) in &l.ticks {
         let _ = writeln!(
             out,
             "<line x1=\"{tx}\" y1=\"{TL_TOP}\" x2=\"{tx}\" y2=\"{}\" stroke=\"#e1e6ec\"/>\
@@ -421,7 +436,6 @@ fn timeline(out: &mut String, n: usize, t: &Timeline) {
             axis_y + 5.0,
             axis_y + 18.0
         );
-        tick += step;
     }
     let _ = writeln!(
         out,
@@ -431,26 +445,20 @@ fn timeline(out: &mut String, n: usize, t: &Timeline) {
         TL_LEFT + plot,
         axis_y + 32.0
     );
+}
+
+/// Each executed action as a bar with its hover text: active in blue, passive hatched in
+/// orange, failed in red.
+fn timeline_bars(out: &mut String, n: usize, t: &Timeline, l: &TimelineLayout) {
     let hatch = format!("url(#hatch-{n})");
-    let ink = |b: &TimelineBar| match (b.failed, b.passive) {
-        (true, _) => "#7a1f1f",
-        (false, true) => "#5c3a06",
-        (false, false) => "#ffffff",
-    };
-    let fits = |label: &str, w: f64| label.chars().count() as f64 * LABEL_CHAR + 8.0 <= w;
-    // Bars too narrow for a two-digit number are labelled by the run they sit in.
-    let runs = t.short_runs((2.0 * LABEL_CHAR + 8.0) * axis_end / plot);
-    let in_run = |i: usize| runs.iter().any(|r| r.contains(&i));
-    for (i, b) in t.bars.iter().enumerate() {
-        let x1 = x(b.start);
-        let w = (x(b.end) - x1).max(3.0);
-        let y = TL_TOP + b.lane as f64 * LANE + (LANE - BAR) / 2.0;
-        let (fill, stroke) = if b.failed {
-            ("#f8d7d7", "#d14343")
+    for (b, placed) in t.bars.iter().zip(&l.bars) {
+        let (x1, y, w) = (placed.x, placed.y, placed.width);
+        let (fill, stroke, ink) = if b.failed {
+            ("#f8d7d7", "#d14343", "#7a1f1f")
         } else if b.passive {
-            (hatch.as_str(), "#e59a2f")
+            (hatch.as_str(), "#e59a2f", "#5c3a06")
         } else {
-            ("#3f7fd8", "#2f65b3")
+            ("#3f7fd8", "#2f65b3", "#ffffff")
         };
         let _ = write!(
             out,
@@ -461,26 +469,21 @@ fn timeline(out: &mut String, n: usize, t: &Timeline) {
             if b.passive { " (passive)" } else { "" },
             escape(&b.text)
         );
-        let label = b.labels().into_iter().find(|l| !in_run(i) && fits(l, w));
-        if let Some(label) = label {
-            bar_label(out, x1, y, ink(b), &label);
+        if let Some(label) = &placed.label {
+            bar_label(out, x1, y, ink, label);
         }
         out.push_str("</g>\n");
     }
-    for run in &runs {
-        let (first, last) = (&t.bars[run[0]], &t.bars[run[run.len() - 1]]);
-        let (x1, w) = (x(first.start), x(last.end) - x(first.start));
-        let y = TL_TOP + first.lane as f64 * LANE + (LANE - BAR) / 2.0;
-        let label = t.run_label(run);
-        if !fits(&label, w) {
-            continue;
-        }
+}
+
+/// The labels of runs of short bars, on light tabs over the run.
+fn timeline_runs(out: &mut String, l: &TimelineLayout) {
+    for run in &l.runs {
+        let (x1, y, label) = (run.x, run.y, &run.label);
         let _ = write!(
             out,
             "<g><title>{label}: {} actions, {}–{} s</title>",
-            run.len(),
-            first.start,
-            last.end
+            run.actions, run.start, run.end
         );
         // Dark on a light tab: the run's bars may leave gaps under its label.
         let _ = write!(
@@ -488,38 +491,36 @@ fn timeline(out: &mut String, n: usize, t: &Timeline) {
             "<rect x=\"{:.2}\" y=\"{}\" width=\"{:.2}\" height=\"{}\" rx=\"3\" fill=\"#ffffff\" fill-opacity=\"0.9\"/>",
             x1 + 1.0,
             y + 3.0,
-            label.chars().count() as f64 * LABEL_CHAR + 8.0,
+            TL_GRID.label_width(label),
             BAR - 6.0
         );
-        bar_label(out, x1, y, "#1f2933", &label);
+        bar_label(out, x1, y, "#1f2933", label);
         out.push_str("</g>\n");
     }
-    let mut marker = |at: f64, text: String, colour: &str, anchor: &str| {
-        let mx = x(at);
+}
+
+/// The end and the gold's end as dashed lines labelled above the plot.
+fn timeline_markers(out: &mut String, l: &TimelineLayout) {
+    let axis_y = l.axis_y;
+    for m in &l.markers {
+        let (mx, colour) = (m.x, if m.gold { "#b7892b" } else { "#3e4c59" });
+        let (anchor, tx) = if m.text_left {
+            ("end", mx - 4.0)
+        } else {
+            ("start", mx + 4.0)
+        };
         let _ = writeln!(
             out,
             "<line x1=\"{mx}\" y1=\"{}\" x2=\"{mx}\" y2=\"{axis_y}\" stroke=\"{colour}\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\
-             <text x=\"{}\" y=\"16\" font-size=\"11\" font-weight=\"600\" fill=\"{colour}\" text-anchor=\"{anchor}\">{}</text>",
+             <text x=\"{tx}\" y=\"16\" font-size=\"11\" font-weight=\"600\" fill=\"{colour}\" text-anchor=\"{anchor}\">{}</text>",
             TL_TOP - 4.0,
-            if anchor == "end" { mx - 4.0 } else { mx + 4.0 },
-            escape(&text)
+            escape(&m.text)
         );
-    };
-    match t.gold_end {
-        Some(g) if g == t.end => marker(t.end, format!("end {g} s = gold"), "#b7892b", "end"),
-        Some(g) => {
-            // Each label on the side away from the other marker.
-            let (gold, end) = if g < t.end {
-                ("end", "start")
-            } else {
-                ("start", "end")
-            };
-            marker(g, format!("gold {g} s"), "#b7892b", gold);
-            marker(t.end, format!("end {} s", t.end), "#3e4c59", end);
-        }
-        None => marker(t.end, format!("end {} s", t.end), "#3e4c59", "end"),
     }
-    out.push_str("</svg></div>\n");
+}
+
+/// The executed actions as a table, folded away under the figure.
+fn timeline_table(out: &mut String, t: &Timeline) {
     out.push_str(
         "<details><summary>Executed actions (start, end, lane)</summary><table>\
          <tr><th>#</th><th>start</th><th>end</th><th>lane</th><th>kind</th><th>action</th></tr>\n",
