@@ -237,7 +237,7 @@ pub fn pass_at_k(n: usize, c: usize, k: usize) -> f64 {
 
 const COLUMNS: [Metric; 4] = Metric::ALL;
 
-/// The summary every report prints (`report::batch::means`: a score without a value counts as
+/// The summary every report prints (`report::batch_report::means`: a score without a value counts as
 /// 0, the time averages the recipes that have one) over the rows' first samples, and the mean
 /// pass@k.
 fn summary(rows: &[Row], samples: usize) -> (Vec<Mean>, f64) {
