@@ -6,7 +6,7 @@
 //! data), [`catalogue`], [`fetch`] → [`language`] (text → networks, diagnostics) and
 //! [`network`] (dependency graph) → [`ontology`], [`world`] (kitchen entities), [`mistakes`]
 //! (networks with a parser's typical mistakes), [`benchmark`] (the gold data, located) →
-//! [`simulation`] → [`metrics`] → [`report`] → [`evaluate`], [`translate`]. Front ends (CLI,
+//! [`simulation`] → [`metrics`] → [`report`] → [`evaluate`], [`translate`], [`session`] (the kitchen as an environment for agents). Front ends (CLI,
 //! GUI, LLM, the tool server, the Python package) live in `src/bin`, `src/app`, `src/gui` and
 //! `src/python.rs`.
 //!
@@ -55,6 +55,7 @@ pub mod profile;
 mod python;
 pub mod random;
 pub mod report;
+pub mod session;
 pub mod simulation;
 pub mod translate;
 pub mod world;
@@ -72,7 +73,7 @@ mod layering {
         &["simulation"],
         &["metrics"],
         &["report"],
-        &["evaluate", "translate"],
+        &["evaluate", "translate", "session"],
         &["app", "gui", "python"],
     ];
 

@@ -14,6 +14,7 @@ pub mod kitchen;
 pub mod known;
 pub mod primitives;
 mod runnable;
+pub mod stepwise;
 
 use crate::budget::{self, Budget, Phase};
 use crate::catalogue::{Catalogue, DataFileError, PrimitiveSig, Role};
