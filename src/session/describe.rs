@@ -109,7 +109,9 @@ fn phrase(model: &Model, node: &DishNode) -> String {
     let mut flags = Vec::new();
     for p in &node.properties {
         match (&p.value, &p.entity) {
-            (Some(v), _) if p.name == "temperature" => s.push_str(&format!(" at {}", unit_words(v))),
+            (Some(v), _) if p.name == "temperature" => {
+                s.push_str(&format!(" at {}", unit_words(v)))
+            }
             (Some(v), _) => flags.push(format!("{} {}", spaced(&p.name), unit_words(v))),
             (None, Some(e)) => flags.push(format!("{} {}", spaced(&p.name), phrase(model, e))),
             (None, None) => flags.push(spaced(&p.name)),

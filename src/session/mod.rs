@@ -348,8 +348,12 @@ impl Session {
         let blocked = self.run.blocked(model, p);
         let sig = self.run.sig(model, p);
         let slots = self.run.slots(p);
-        let at = |i: usize| index.line_col(predicate.arg_spans.get(i).unwrap_or(&predicate.span).start);
-        let arg_name = |i: usize| sig.and_then(|s| s.args.get(i)).map_or("", |a| a.name.as_str());
+        let at =
+            |i: usize| index.line_col(predicate.arg_spans.get(i).unwrap_or(&predicate.span).start);
+        let arg_name = |i: usize| {
+            sig.and_then(|s| s.args.get(i))
+                .map_or("", |a| a.name.as_str())
+        };
         let var = |i: usize| self.run.name(slots[i]).to_string();
         let mut notes = Vec::new();
         let mut note = |i: usize, message: String, hint: Option<String>| {
@@ -365,13 +369,24 @@ impl Session {
         };
         for &i in &blocked.mistyped {
             let ty = sig.map_or("", |s| s.args[i].ty.as_str());
-            let held = self.run.binding(slots[i]).map(|b| describe::words(model, &b.value));
+            let held = self
+                .run
+                .binding(slots[i])
+                .map(|b| describe::words(model, &b.value));
             let held = held.unwrap_or_default();
-            note(i, format!("{} ({}) holds {held}, not a {ty}", var(i), arg_name(i)), None);
+            note(
+                i,
+                format!("{} ({}) holds {held}, not a {ty}", var(i), arg_name(i)),
+                None,
+            );
         }
         for &i in &blocked.unbound {
             let hint = self.bound_like(&var(i));
-            let message = format!("{} ({}) is not bound: no action so far made it", var(i), arg_name(i));
+            let message = format!(
+                "{} ({}) is not bound: no action so far made it",
+                var(i),
+                arg_name(i)
+            );
             note(i, message, hint);
         }
         for &i in &blocked.bound {
@@ -467,7 +482,12 @@ impl Session {
             .into_iter()
             .filter_map(|(i, slot)| {
                 let binding = self.run.binding(slot)?;
-                Some(self.view(self.line_of(q), self.run.name(slot), &sig.args[i].name, binding))
+                Some(self.view(
+                    self.line_of(q),
+                    self.run.name(slot),
+                    &sig.args[i].name,
+                    binding,
+                ))
             })
             .collect()
     }
@@ -528,8 +548,17 @@ impl Session {
                 .find(|&p| self.produced(p).iter().any(|&(_, s)| s == slot));
             return Ok(match binding {
                 Some(b) => {
-                    let view = self.view(maker.map_or(0, |p| self.line_of(p)), &format!("?{variable}"), "", b);
-                    View { text: format!("?{variable} = {}", view.words), object: Some(view), place: None }
+                    let view = self.view(
+                        maker.map_or(0, |p| self.line_of(p)),
+                        &format!("?{variable}"),
+                        "",
+                        b,
+                    );
+                    View {
+                        text: format!("?{variable} = {}", view.words),
+                        object: Some(view),
+                        place: None,
+                    }
                 }
                 None => View {
                     text: format!("?{variable} is not bound: no action so far made it"),
@@ -546,10 +575,19 @@ impl Session {
             .find(|e| model.onto.class_name(e.class) == name);
         if let Some(place) = found {
             let place = describe::place(model, place);
-            return Ok(View { text: place.words.clone(), object: None, place: Some(place) });
+            return Ok(View {
+                text: place.words.clone(),
+                object: None,
+                place: Some(place),
+            });
         }
         let mut known: Vec<&str> = self.run.variables().map(|(n, _)| n).collect();
-        known.extend(places.iter().filter_map(|v| v.as_obj()).map(|e| model.onto.class_name(e.class)));
+        known.extend(
+            places
+                .iter()
+                .filter_map(|v| v.as_obj())
+                .map(|e| model.onto.class_name(e.class)),
+        );
         let close = closest(&name, known.into_iter(), 3);
         let hint = match close.is_empty() {
             true => String::new(),

@@ -35,7 +35,9 @@ fn demo() -> Arc<Evaluator> {
 }
 
 fn all_metrics() -> MetricSet {
-    Metric::ALL.into_iter().fold(MetricSet::empty(), MetricSet::with)
+    Metric::ALL
+        .into_iter()
+        .fold(MetricSet::empty(), MetricSet::with)
 }
 
 /// What `evaluate` writes for a file of one recipe, computed here from the file: its CSV and
@@ -100,7 +102,12 @@ fn gold_replay(profile: Profile) {
     let reference = common::reference_rows(profile.name(), "gold.tsv");
     let (mut replayed, mut against_reference) = (0, 0);
     for gold in &ev.benchmark.recipes {
-        let lines: String = gold.network.predicates.iter().map(|p| format!("{p}\n")).collect();
+        let lines: String = gold
+            .network
+            .predicates
+            .iter()
+            .map(|p| format!("{p}\n"))
+            .collect();
         let text = format!("#{}\n{lines}", gold.id);
         let (session, observations) = replay(&ev, &gold.id, &text);
         for o in &observations {
@@ -111,7 +118,10 @@ fn gold_replay(profile: Profile) {
         assert!(session.waiting().is_empty() && session.unbound().is_empty());
         let score = session.finish();
         let name = session.file_name();
-        assert_eq!((score.csv.clone(), score.json.clone()), file_score(&ev, &name, &text));
+        assert_eq!(
+            (score.csv.clone(), score.json.clone()),
+            file_score(&ev, &name, &text)
+        );
         let row = score.result.expect("the gold network scores");
         let cells: Vec<String> = Metric::ALL.iter().map(|&m| row.formatted(m)).collect();
         assert_eq!(cells[0], "1.00", "{}", gold.id);
@@ -120,7 +130,12 @@ fn gold_replay(profile: Profile) {
             r.solution.file_name() == gold.file.file_name() && r.recipe == gold.id
         };
         if let Some(r) = reference.iter().find(same_file) {
-            assert_eq!(cells[1..], [&r.gcs, &r.dish, &r.time], "{}", gold.id);
+            assert_eq!(
+                cells[1..],
+                [r.gcs.clone(), r.dish.clone(), r.time.clone()],
+                "{}",
+                gold.id
+            );
             against_reference += 1;
         }
         replayed += 1;
@@ -175,10 +190,16 @@ fn campaign_network(ev: &Arc<Evaluator>, id: &str, text: &str, tally: &mut Tally
         let expected = file_score(ev, &session.file_name(), &section);
         assert_eq!((score.csv.clone(), score.json.clone()), expected, "{id}");
         for o in observations.iter().filter(|o| !o.ok) {
-            assert!(!o.text.is_empty() && !o.diagnostics.is_empty(), "{id}: {o:?}");
+            assert!(
+                !o.text.is_empty() && !o.diagnostics.is_empty(),
+                "{id}: {o:?}"
+            );
             if o.outcome == Outcome::Waiting {
                 tally.waited += 1;
-                assert!(o.diagnostics.iter().all(|d| d.line == o.line), "{id}: {o:?}");
+                assert!(
+                    o.diagnostics.iter().all(|d| d.line == o.line),
+                    "{id}: {o:?}"
+                );
             } else {
                 assert_eq!(o.outcome, Outcome::Refused, "{id}");
             }
@@ -203,15 +224,23 @@ fn campaign_network(ev: &Arc<Evaluator>, id: &str, text: &str, tally: &mut Tally
 fn campaign_replay(profile: Profile, step: usize) -> Tally {
     let ev = evaluator(profile);
     let golds = Golds::new(
-        ev.benchmark.recipes.iter().map(|r| (r.id.as_str(), &r.network)),
+        ev.benchmark
+            .recipes
+            .iter()
+            .map(|r| (r.id.as_str(), &r.network)),
         Catalogue::builtin(profile),
     );
     let rows = common::differential_rows(profile.name());
-    let mut ids: Vec<String> = rows.iter().map(|r| r.solution.to_string_lossy().into_owned()).collect();
+    let mut ids: Vec<String> = rows
+        .iter()
+        .map(|r| r.solution.to_string_lossy().into_owned())
+        .collect();
     ids.dedup();
     let mut tally = Tally::default();
     for id in ids.iter().step_by(step) {
-        let mistake = golds.mistake(id).unwrap_or_else(|| panic!("{id} is generated"));
+        let mistake = golds
+            .mistake(id)
+            .unwrap_or_else(|| panic!("{id} is generated"));
         campaign_network(&ev, id, &mistake.text, &mut tally);
     }
     eprintln!("profile {profile}: {tally:?}");
@@ -231,7 +260,10 @@ fn campaign_networks_finish_as_their_files() {
 }
 
 fn shortbread() -> (Session, Vec<String>) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/gold/demo/shortbread-rounds.solution");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/gold/demo/shortbread-rounds.solution"
+    );
     let text = std::fs::read_to_string(path).expect("the demo's gold network");
     let lines = text.lines().skip(1).map(String::from).collect();
     let session = Session::with_evaluator(demo(), "demo-shortbread-rounds").expect("a demo recipe");
@@ -272,10 +304,17 @@ fn undo_restores_the_session_exactly() {
 fn look_describes_what_the_kitchen_holds() {
     let (mut session, lines) = shortbread();
     let opening = session.opening();
-    assert!(opening.kitchen.contains("fridge holds"), "{}", opening.kitchen);
+    assert!(
+        opening.kitchen.contains("fridge holds"),
+        "{}",
+        opening.kitchen
+    );
     assert!(opening.places.iter().any(|p| p.place == "pantry"));
     let first = session.act(&lines[0]).expect("acts");
-    assert_eq!((first.ok, first.outcome, first.line), (true, Outcome::Ran, 2));
+    assert_eq!(
+        (first.ok, first.outcome, first.line),
+        (true, Outcome::Ran, 2)
+    );
     let fetched = session.act(&lines[1]).expect("acts");
     assert_eq!(fetched.objects[0].variable, "?proportioned-butter");
     assert!(
@@ -284,8 +323,16 @@ fn look_describes_what_the_kitchen_holds() {
         fetched.objects[0].words
     );
     let butter = session.look("?proportioned-butter").expect("bound");
-    assert!(butter.text.starts_with("?proportioned-butter = a "), "{}", butter.text);
-    assert!(butter.text.contains("holding 115 g butter at 5 °C"), "{}", butter.text);
+    assert!(
+        butter.text.starts_with("?proportioned-butter = a "),
+        "{}",
+        butter.text
+    );
+    assert!(
+        butter.text.contains("holding 115 g butter at 5 °C"),
+        "{}",
+        butter.text
+    );
     let counter = session.look("counter-top").expect("a place");
     assert!(counter.text.contains("115 g butter"), "{}", counter.text);
     let miss = session.look("fridg").expect_err("no such place");
@@ -299,10 +346,19 @@ fn bad_lines_are_located_with_did_you_mean() {
     let typo = session
         .act("(fecth-and-proportion ?b ?ks ?kitchen ?bowl butter 115 g)")
         .expect("an observation");
-    assert_eq!((typo.ok, typo.outcome, typo.line), (false, Outcome::Refused, 3));
+    assert_eq!(
+        (typo.ok, typo.outcome, typo.line),
+        (false, Outcome::Refused, 3)
+    );
     let d = &typo.diagnostics[0];
     assert_eq!((d.line, d.column, d.code), (3, 2, Some("E0103")), "{d:?}");
-    assert!(d.hint.as_deref().unwrap_or("").contains("fetch-and-proportion"), "{d:?}");
+    assert!(
+        d.hint
+            .as_deref()
+            .unwrap_or("")
+            .contains("fetch-and-proportion"),
+        "{d:?}"
+    );
     session.undo().expect("undoes");
     let ingredient = session
         .act("(fetch-and-proportion ?b ?ks ?kitchen ?bowl buter 115 g)")
@@ -312,17 +368,32 @@ fn bad_lines_are_located_with_did_you_mean() {
     assert_eq!((d.line, d.column), (3, 45), "{d:?}");
     assert!(d.hint.as_deref().unwrap_or("").contains("butter"), "{d:?}");
     session.undo().expect("undoes");
-    let syntax = session.act("(beat ?x ?ks ?kitchen ?bowl").expect("an observation");
-    assert_eq!((syntax.outcome, syntax.diagnostics[0].line), (Outcome::Refused, 3));
+    let syntax = session
+        .act("(beat ?x ?ks ?kitchen ?bowl")
+        .expect("an observation");
+    assert_eq!(
+        (syntax.outcome, syntax.diagnostics[0].line),
+        (Outcome::Refused, 3)
+    );
     session.undo().expect("undoes");
     let early = session.act(&lines[2]).expect("an observation");
     assert_eq!(early.outcome, Outcome::Waiting);
-    let d = &early.diagnostics[0];
-    assert!(d.message.starts_with("?ks-with-butter (kitchen-state-in) is not bound"), "{d:?}");
+    let warning = &early.diagnostics[0];
+    assert_eq!((warning.severity, warning.code), ("warning", Some("W0004")));
+    let d = early.diagnostics.iter().find(|d| d.severity == "note");
+    let d = d.expect("a note on why it waits");
+    assert!(
+        d.message
+            .starts_with("?ks-with-butter (kitchen-state-in) is not bound"),
+        "{d:?}"
+    );
     assert_eq!((d.line, d.column), (3, 57), "{d:?}");
     // Given its input, the waiting action runs after the action that makes it.
     let then = session.act(&lines[1]).expect("acts");
-    assert!(then.objects.iter().filter(|o| o.line == 3).count() >= 2, "{then:?}");
+    assert!(
+        then.objects.iter().filter(|o| o.line == 3).count() >= 2,
+        "{then:?}"
+    );
     assert!(then.text.contains("then line 3 ran"), "{}", then.text);
 }
 
@@ -330,9 +401,15 @@ fn bad_lines_are_located_with_did_you_mean() {
 fn lines_out_of_bounds_are_errors_never_panics() {
     let (mut session, lines) = shortbread();
     let long = format!("(get-kitchen ?{})", "k".repeat(MAX_LINE_BYTES));
-    assert!(matches!(session.act(&long), Err(SessionError::LineTooLong { .. })));
+    assert!(matches!(
+        session.act(&long),
+        Err(SessionError::LineTooLong { .. })
+    ));
     assert_eq!(session.act("(a)\n(b)"), Err(SessionError::NotOneLine));
-    assert!(matches!(session.act("#afghan-biscuits"), Err(SessionError::Header { .. })));
+    assert!(matches!(
+        session.act("#afghan-biscuits"),
+        Err(SessionError::Header { .. })
+    ));
     assert_eq!(session.network(), "#demo-shortbread-rounds\n");
     // Every prefix of every gold line, and lines of odd characters, give observations.
     for line in &lines {
@@ -341,7 +418,17 @@ fn lines_out_of_bounds_are_errors_never_panics() {
             session.undo().expect("undoes");
         }
     }
-    for odd in ["(", ")", "((((", "\t", "\r", "\u{feff}(get-kitchen ?k)", "(get-kitchen ?k ?k)", "(x 1/0)", "(bake \"s\")"] {
+    for odd in [
+        "(",
+        ")",
+        "((((",
+        "\t",
+        "\r",
+        "\u{feff}(get-kitchen ?k)",
+        "(get-kitchen ?k ?k)",
+        "(x 1/0)",
+        "(bake \"s\")",
+    ] {
         let o = session.act(odd).expect("an observation");
         assert!(!o.ok || o.outcome == Outcome::NoAction, "{odd:?}: {o:?}");
     }
@@ -353,7 +440,10 @@ fn sessions_side_by_side_stay_independent() {
     fn is_send<T: Send>() {}
     is_send::<Session>();
     let (mut alone, lines) = shortbread();
-    let solo: Vec<serde_json::Value> = lines.iter().map(|l| alone.act(l).expect("acts").json()).collect();
+    let solo: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|l| alone.act(l).expect("acts").json())
+        .collect();
     let (mut a, _) = shortbread();
     let (mut b, _) = shortbread();
     let mut from_a = Vec::new();
@@ -376,7 +466,10 @@ fn sessions_side_by_side_stay_independent() {
             let lines = lines.clone();
             std::thread::spawn(move || {
                 let (mut s, _) = shortbread();
-                lines.iter().map(|l| s.act(l).map(|o| o.json())).collect::<Result<Vec<_>, _>>()
+                lines
+                    .iter()
+                    .map(|l| s.act(l).map(|o| o.json()))
+                    .collect::<Result<Vec<_>, _>>()
             })
         })
         .collect();
