@@ -13,6 +13,7 @@ pub mod launch;
 pub mod outcome;
 pub mod report_page;
 pub mod scoring;
+pub mod session;
 pub mod simulate;
 pub mod solution_file;
 pub mod translation;

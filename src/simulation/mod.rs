@@ -17,6 +17,7 @@ pub mod known;
 mod model;
 pub mod primitives;
 mod runnable;
+pub mod stepwise;
 
 use crate::base::budget::{self, Budget, Phase};
 use crate::base::number::Number;

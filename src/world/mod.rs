@@ -203,6 +203,12 @@ impl<'o> Maker<'o> {
         }
     }
 
+    /// The last persistent id handed out, to go on with the ids of a run later
+    /// ([`Maker::new`] with it).
+    pub fn last_pid(&self) -> Pid {
+        self.next_pid
+    }
+
     pub fn fresh_pid(&mut self) -> Pid {
         self.next_pid += 1;
         self.next_pid

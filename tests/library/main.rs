@@ -11,6 +11,7 @@ mod kitchen_data;
 mod language;
 mod language_props;
 mod metrics;
+mod session;
 mod smatch;
 mod smatch_exact;
 mod translate;

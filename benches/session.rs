@@ -1,0 +1,56 @@
+//! The agent session: one `act` on the largest gold network (the last action, given after all
+//! the others), and a whole replay of that network line by line with its `finish`.
+
+mod support;
+
+use cookingbot::base::profile::Profile;
+use cookingbot::evaluate::Evaluator;
+use cookingbot::service::session::Session;
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::sync::Arc;
+
+fn bench(c: &mut Criterion) {
+    let profile = Profile::R2024;
+    let benchmark = support::benchmark(profile);
+    let evaluator = Arc::new(Evaluator::with(
+        cookingbot::simulation::Model::builtin(profile),
+        benchmark,
+    ));
+    let largest = evaluator
+        .benchmark
+        .recipes
+        .iter()
+        .max_by_key(|g| g.network.predicates.len())
+        .expect("30 gold networks");
+    let id = largest.id.clone();
+    let lines: Vec<String> = largest
+        .network
+        .predicates
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    let (last, before) = lines.split_last().expect("actions");
+    let started = |given: &[String]| {
+        let mut s = Session::with_evaluator(evaluator.clone(), &id).expect("a gold recipe");
+        for line in given {
+            s.act(line).expect("acts");
+        }
+        s
+    };
+    let mut group = c.benchmark_group(format!("session/{id}-{}-actions", lines.len()));
+    group.bench_function("act-last", |b| {
+        b.iter_batched_ref(
+            || started(before),
+            |s| s.act(black_box(last)).expect("acts").ok,
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("replay-and-finish", |b| {
+        b.iter(|| started(black_box(&lines)).finish().csv)
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,178 @@
+//! Kitchen entities as an agent reads them: in words (`a medium bowl holding 200 g butter at
+//! 18 °C`) and as the dish tree's JSON (`report::dish_tree`), built from what the entities
+//! hold, so the words say no more and no less than the simulator knows.
+
+use crate::base::number::Number;
+use crate::report::dish_tree::{self, DishNode};
+use crate::simulation::Model;
+use crate::world::{Entity, Value};
+use serde::Serialize;
+
+/// Parts listed in words before the rest is counted: a pantry holds dozens of bowls.
+const PARTS_IN_WORDS: usize = 40;
+
+/// A kitchen time (the simulator counts seconds) as `m:ss`: 2400 is `40:00`; a time that is
+/// not a whole number of seconds is shown as the number it is.
+pub fn clock(t: Number) -> String {
+    if t.is_integer() {
+        let s = t.floor_i64();
+        format!("{}:{:02}", s / 60, s % 60)
+    } else {
+        format!("{t} s")
+    }
+}
+
+/// A value in words.
+pub fn words(model: &Model, value: &Value) -> String {
+    let k = &model.k;
+    let Value::Obj(e) = value else {
+        return dish_tree::summary(model, value);
+    };
+    let class = spaced(model.onto.class_name(e.class));
+    if model.onto.is_a(e.class, k.failed_object) {
+        "a failed object (the primitive could not do what it was asked)".into()
+    } else if e.class == k.kitchen_state {
+        format!("the kitchen at {}", clock(kitchen_time(model, e)))
+    } else if e.val(k.is_concept).truthy() {
+        format!("{class} (a concept)")
+    } else if e.class == k.amount_class || e.class == k.quantity_class {
+        unit_words(&dish_tree::summary(model, value))
+    } else {
+        phrase(model, &dish_tree::build(model, e))
+    }
+}
+
+/// A value as JSON: the dish tree of an object, none for a kitchen state (its contents are
+/// what [`kitchen`] shows) or a value that is no object.
+pub fn tree(model: &Model, value: &Value) -> Option<DishNode> {
+    match value {
+        Value::Obj(e) if e.class != model.k.kitchen_state => Some(dish_tree::build(model, e)),
+        _ => None,
+    }
+}
+
+/// The kitchen time a kitchen state is at.
+pub fn kitchen_time(model: &Model, kitchen: &Entity) -> Number {
+    kitchen
+        .val(model.k.kitchen_time)
+        .as_num()
+        .unwrap_or(Number::ZERO)
+}
+
+/// One place of the kitchen (fridge, pantry, counter-top ...) and what it holds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Place {
+    pub place: String,
+    pub words: String,
+    pub contents: Vec<DishNode>,
+}
+
+/// Every place of a kitchen state, in the kitchen's order.
+pub fn kitchen(model: &Model, kitchen: &Entity) -> Vec<Place> {
+    kitchen
+        .val(model.k.contents)
+        .items()
+        .iter()
+        .filter_map(Value::as_obj)
+        .map(|place| self::place(model, place))
+        .collect()
+}
+
+/// A place and what it holds, in words and as trees.
+pub fn place(model: &Model, place: &Entity) -> Place {
+    let node = dish_tree::build(model, place);
+    let name = model.onto.class_name(place.class).to_string();
+    let words = if node.parts.is_empty() {
+        format!("{} is empty", spaced(&name))
+    } else {
+        format!("{} holds {}", spaced(&name), parts(model, &node.parts))
+    };
+    Place {
+        place: name,
+        words,
+        contents: node.parts,
+    }
+}
+
+/// A tree in words: count or amount, class, properties, then what it holds.
+fn phrase(model: &Model, node: &DishNode) -> String {
+    let class = spaced(&node.class);
+    let mut s = match (&node.amount, node.count) {
+        (Some(a), 1) => format!("{} {class}", unit_words(&format!("{} {}", a.value, a.unit))),
+        (Some(a), n) => format!(
+            "{n} × {} {class}",
+            unit_words(&format!("{} {}", a.value, a.unit))
+        ),
+        (None, 1) => format!("{} {class}", article(&class)),
+        (None, n) => format!("{n} × {class}"),
+    };
+    let mut flags = Vec::new();
+    for p in &node.properties {
+        match (&p.value, &p.entity) {
+            (Some(v), _) if p.name == "temperature" => {
+                s.push_str(&format!(" at {}", unit_words(v)))
+            }
+            (Some(v), _) => flags.push(format!("{} {}", spaced(&p.name), unit_words(v))),
+            (None, Some(e)) => flags.push(format!("{} {}", spaced(&p.name), phrase(model, e))),
+            (None, None) => flags.push(spaced(&p.name)),
+        }
+    }
+    if !flags.is_empty() {
+        s.push_str(&format!(" ({})", flags.join(", ")));
+    }
+    if !node.parts.is_empty() {
+        let mixture = model
+            .onto
+            .class_id(&node.class)
+            .is_some_and(|c| model.onto.is_a(c, model.k.mixture));
+        let verb = if mixture { "of" } else { "holding" };
+        s.push_str(&format!(" {verb} {}", parts(model, &node.parts)));
+    }
+    s
+}
+
+fn parts(model: &Model, parts: &[DishNode]) -> String {
+    let mut shown: Vec<String> = parts
+        .iter()
+        .take(PARTS_IN_WORDS)
+        .map(|p| phrase(model, p))
+        .collect();
+    if parts.len() > PARTS_IN_WORDS {
+        shown.push(format!("{} more", parts.len() - PARTS_IN_WORDS));
+    }
+    shown.join(", ")
+}
+
+/// Class and slot names as words: `medium-bowl` is `medium bowl`.
+fn spaced(name: &str) -> String {
+    name.replace('-', " ")
+}
+
+fn article(words: &str) -> &'static str {
+    match words.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
+}
+
+/// Units as people write them: `18 degrees-celsius` is `18 °C`.
+fn unit_words(amount: &str) -> String {
+    amount
+        .replace(" degrees-celsius", " °C")
+        .replace(" degrees-fahrenheit", " °F")
+        .replace('-', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_shows_minutes_and_seconds() {
+        assert_eq!(clock(Number::int(2400)), "40:00");
+        assert_eq!(clock(Number::int(65)), "1:05");
+        assert_eq!(clock(Number::ratio(1, 2).expect("a ratio")), "1/2 s");
+        assert_eq!(unit_words("18 degrees-celsius"), "18 °C");
+        assert_eq!(article("egg"), "an");
+    }
+}

@@ -1,0 +1,710 @@
+//! The kitchen as an environment for agents: a network written one action at a time, each
+//! action run on the kitchen the earlier ones left, observed, taken back, and scored at the
+//! end exactly as the network's `.solution` file is scored.
+//!
+//! A [`Session`] holds one recipe's network. [`Session::act`] appends a line and runs its
+//! action on the current bindings ([`Stepwise`]: no search, no replay); every line given is
+//! kept, whatever became of it, because the reference reads a file whole: an action that
+//! cannot run yet may run once later actions bind its inputs, and a line the reference
+//! refuses refuses the file. [`Session::undo`] takes the last line back. So the network is
+//! always the text of the lines given, and [`Session::finish`] evaluates that text through
+//! [`Evaluator::evaluate`], the path of the `evaluate` command: the score is the file's
+//! score by construction. Sessions share nothing but the read-only [`Evaluator`].
+
+pub mod describe;
+pub mod observation;
+
+use crate::base::budget::{self, Budget, Phase};
+use crate::base::profile::Profile;
+use crate::base::suggest::closest;
+use crate::benchmark::DataSource;
+use crate::evaluate::{Evaluator, Refusal};
+use crate::language::ast::Predicate;
+use crate::language::diagnostic::{Diagnostic, LineIndex};
+use crate::language::parse::parse;
+use crate::language::validate::Validator;
+use crate::metrics::metric::{Metric, MetricSet};
+use crate::report::batch_report::{RefusalReport, Row, UnitOutcome};
+use crate::simulation::stepwise::{Pushed, Standing, Stepwise};
+use crate::simulation::{Binding, Model};
+use observation::{Located, ObjectView, Observation, Opening, Outcome, Score, View};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The most lines a session's network may have: twenty times the longest gold network (53
+/// actions). Every line is validated with the network when given, so this bounds an act's
+/// work as well as the session's memory.
+pub const MAX_LINES: usize = 1_000;
+
+/// The longest line accepted, in bytes: the gold networks' lines are under 200.
+pub const MAX_LINE_BYTES: usize = 4_096;
+
+/// Why a session cannot do what it was asked; the session is unchanged.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SessionError {
+    #[error("{0}")]
+    Data(String),
+    #[error("the benchmark has no recipe `{recipe}`{hint}")]
+    UnknownRecipe { recipe: String, hint: String },
+    #[error("a line of {bytes} bytes; lines of at most {MAX_LINE_BYTES} bytes are accepted")]
+    LineTooLong { bytes: usize },
+    #[error("one line at a time: the text holds a line break")]
+    NotOneLine,
+    #[error("the network has {MAX_LINES} lines, the most a session takes")]
+    TooManyLines,
+    #[error(
+        "a session writes the network of `{recipe}` alone: a header may only open it and name it"
+    )]
+    Header { recipe: String },
+    #[error("nothing to undo")]
+    NothingToUndo,
+    #[error("no variable or place `{name}` in the kitchen{hint}")]
+    UnknownName { name: String, hint: String },
+}
+
+/// One line of the network, with its action when it holds one.
+#[derive(Clone, Debug)]
+struct Line {
+    text: String,
+    action: Option<usize>,
+}
+
+/// One agent's network of one recipe, run as it is written.
+pub struct Session {
+    evaluator: Arc<Evaluator>,
+    recipe: String,
+    /// The header line: `#recipe`, or the one the agent gave first.
+    header: String,
+    lines: Vec<Line>,
+    /// The line (index into `lines`) of each action of `run`.
+    action_lines: Vec<usize>,
+    run: Stepwise,
+    /// The errors of the network's text, to tell those a new line adds.
+    errors: Vec<Diagnostic>,
+}
+
+impl Session {
+    /// A session on `recipe` of a profile's benchmark (the official data's folder, a user
+    /// benchmark's or the demo), with an evaluator of its own. Sessions on one benchmark share
+    /// one with [`Session::with_evaluator`].
+    pub fn start(
+        recipe: &str,
+        profile: Profile,
+        benchmark: impl Into<DataSource>,
+    ) -> Result<Session, SessionError> {
+        let evaluator =
+            Evaluator::new(profile, benchmark).map_err(|e| SessionError::Data(e.to_string()))?;
+        Session::with_evaluator(Arc::new(evaluator), recipe)
+    }
+
+    /// A session on `recipe` scored by `evaluator`.
+    pub fn with_evaluator(
+        evaluator: Arc<Evaluator>,
+        recipe: &str,
+    ) -> Result<Session, SessionError> {
+        let recipe = recipe.to_lowercase();
+        if evaluator.benchmark.recipe(&recipe).is_none() {
+            let close = closest(&recipe, evaluator.benchmark.ids().into_iter(), 3);
+            let hint = match close.is_empty() {
+                true => String::new(),
+                false => format!(" (did you mean {}?)", close.join(", ")),
+            };
+            return Err(SessionError::UnknownRecipe { recipe, hint });
+        }
+        let run = Stepwise::new(&evaluator.model, &recipe);
+        let mut session = Session {
+            header: format!("#{recipe}"),
+            recipe,
+            lines: Vec::new(),
+            action_lines: Vec::new(),
+            run,
+            errors: Vec::new(),
+            evaluator,
+        };
+        session.errors = session.check(&session.network()).0;
+        Ok(session)
+    }
+
+    fn model(&self) -> &Model {
+        &self.evaluator.model
+    }
+
+    /// The recipe, its text and the initial kitchen.
+    pub fn opening(&self) -> Opening {
+        let model = self.model();
+        let places = describe::kitchen(model, &model.kitchen);
+        Opening {
+            recipe: self.recipe.clone(),
+            recipe_text: self.recipe_text(),
+            kitchen: places.iter().map(|p| format!("{}.\n", p.words)).collect(),
+            places,
+            time: crate::report::content::number(describe::kitchen_time(model, &model.kitchen)),
+        }
+    }
+
+    fn recipe_text(&self) -> Option<String> {
+        let benchmark = &self.evaluator.benchmark;
+        let manifest = benchmark.source.manifest(benchmark.profile).ok()?;
+        let entry = manifest.recipes.iter().find(|r| r.id == self.recipe)?;
+        let path = benchmark.source.recipe_text(entry)?;
+        let text = crate::translate::recipe_text::read(&path).ok()?;
+        Some(crate::translate::llm::retrieve::render_recipe(&text))
+    }
+
+    /// The network so far as a `.solution` text.
+    pub fn network(&self) -> String {
+        let mut text = format!("{}\n", self.header);
+        for line in &self.lines {
+            text.push_str(&line.text);
+            text.push('\n');
+        }
+        text
+    }
+
+    /// Append one line of MUHAI Cooking Language and run its action on the current kitchen,
+    /// within the model's time budget.
+    pub fn act(&mut self, line: &str) -> Result<Observation, SessionError> {
+        if line.len() > MAX_LINE_BYTES {
+            return Err(SessionError::LineTooLong { bytes: line.len() });
+        }
+        if line.contains('\n') {
+            return Err(SessionError::NotOneLine);
+        }
+        if self.lines.len() >= MAX_LINES {
+            return Err(SessionError::TooManyLines);
+        }
+        if line.starts_with('#') {
+            return self.act_header(line);
+        }
+        Budget::new(self.model().time_budget).run(|| {
+            budget::enter(Phase::Simulation);
+            Ok(self.act_line(line))
+        })
+    }
+
+    /// A header given first names the recipe as the agent writes it (`#AFGHAN-BISCUITS`).
+    fn act_header(&mut self, line: &str) -> Result<Observation, SessionError> {
+        let text = format!("{line}\n");
+        let names_it = parse(&text)
+            .file
+            .recipes
+            .first()
+            .is_some_and(|r| r.id == self.recipe);
+        if !self.lines.is_empty() || !names_it {
+            return Err(SessionError::Header {
+                recipe: self.recipe.clone(),
+            });
+        }
+        self.header = line.to_string();
+        self.errors = self.check(&self.network()).0;
+        Ok(Observation {
+            ok: true,
+            outcome: Outcome::NoAction,
+            line: 1,
+            text: format!("the network of {}", self.recipe),
+            objects: Vec::new(),
+            diagnostics: Vec::new(),
+            time: self.time(),
+        })
+    }
+
+    /// The errors and the other diagnostics of a network text, in the evaluation's terms.
+    fn check(&self, text: &str) -> (Vec<Diagnostic>, Vec<Diagnostic>, Option<Predicate>) {
+        let parsed = parse(text);
+        let ids = self.evaluator.benchmark.ids();
+        let validator = Validator::new(self.model().profile)
+            .with_classes(&self.model().onto)
+            .with_known_recipes(&ids);
+        let mut all = parsed.diagnostics;
+        all.extend(validator.validate(&parsed.file));
+        let last = parsed
+            .file
+            .recipes
+            .into_iter()
+            .last()
+            .and_then(|r| r.predicates.into_iter().last());
+        let (errors, others) = all.into_iter().partition(Diagnostic::is_error);
+        (errors, others, last)
+    }
+
+    fn act_line(&mut self, line: &str) -> Observation {
+        let before = self.network();
+        let start = before.len();
+        let text = format!("{before}{line}\n");
+        let (errors, others, last) = self.check(&text);
+        let new_errors = added(&self.errors, &errors);
+        let index = LineIndex::new(&text);
+        let mut diagnostics: Vec<Located> = errors
+            .iter()
+            .filter(|d| d.span.start >= start || new_errors.iter().any(|n| std::ptr::eq(*n, *d)))
+            .chain(others.iter().filter(|d| d.span.start >= start))
+            .map(|d| Located::diagnostic(d, &index))
+            .collect();
+        let refused = !new_errors.is_empty();
+        self.errors = errors;
+        let number = self.lines.len() + 2;
+        let predicate = last.filter(|p| p.span.start >= start);
+        let action = predicate.as_ref().map(|_| self.action_lines.len());
+        self.lines.push(Line {
+            text: line.to_string(),
+            action,
+        });
+        let Some(predicate) = predicate else {
+            let (outcome, text) = match refused {
+                true => (Outcome::Refused, refusal_words(&diagnostics)),
+                false => (Outcome::NoAction, "nothing to run".to_string()),
+            };
+            return self.observation(number, outcome, text, diagnostics, Vec::new());
+        };
+        self.action_lines.push(number - 2);
+        let pushed = self.run.push(&self.evaluator.model, predicate, !refused);
+        let p = self.action_lines.len() - 1;
+        let (outcome, mut text) = self.standing_words(p, &mut diagnostics, &index);
+        let objects = self.ran_words(&pushed, p, &mut text);
+        if let Some(q) = pushed.refused.filter(|&q| q != p) {
+            self.refusal_note(q, &mut text, &mut diagnostics, &index);
+        }
+        self.observation(number, outcome, text, diagnostics, objects)
+    }
+
+    fn observation(
+        &self,
+        line: usize,
+        outcome: Outcome,
+        text: String,
+        diagnostics: Vec<Located>,
+        objects: Vec<ObjectView>,
+    ) -> Observation {
+        Observation {
+            ok: matches!(
+                outcome,
+                Outcome::Ran | Outcome::RunsWithFirst | Outcome::NoAction
+            ),
+            outcome,
+            line,
+            text,
+            objects,
+            diagnostics,
+            time: self.time(),
+        }
+    }
+
+    /// What became of action `p` and why, in words; notes on why it waits join `diagnostics`.
+    fn standing_words(
+        &self,
+        p: usize,
+        diagnostics: &mut Vec<Located>,
+        index: &LineIndex<'_>,
+    ) -> (Outcome, String) {
+        let name = &self.run.recipe().predicates[p].name;
+        match self.run.standing(p) {
+            Some(Standing::Ran { .. }) => (Outcome::Ran, format!("{name} ran")),
+            Some(Standing::Repeat { first }) => (
+                Outcome::RunsWithFirst,
+                format!(
+                    "{name} repeats line {} word for word: the reference runs it with that one",
+                    self.line_of(*first)
+                ),
+            ),
+            Some(Standing::Refused(e)) => {
+                let span = self.run.recipe().predicates[p].span;
+                let (line, column) = index.line_col(span.start);
+                diagnostics.push(Located {
+                    line,
+                    column,
+                    severity: "error",
+                    code: None,
+                    message: e.message.clone(),
+                    hint: Some("undo() takes the line back".into()),
+                });
+                (
+                    Outcome::Refused,
+                    format!(
+                        "{name} signalled an error, which makes the reference refuse the network: {}",
+                        e.message
+                    ),
+                )
+            }
+            Some(Standing::Inert) => (Outcome::Refused, refusal_words(diagnostics)),
+            Some(Standing::Waiting) | None => {
+                let notes = self.blocked_notes(p, index);
+                let text = format!(
+                    "{name} cannot run yet: {}",
+                    notes
+                        .iter()
+                        .map(|n| n.message.as_str())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                );
+                diagnostics.extend(notes);
+                (Outcome::Waiting, text)
+            }
+        }
+    }
+
+    /// A note per argument that keeps waiting action `p` from running, at the argument.
+    fn blocked_notes(&self, p: usize, index: &LineIndex<'_>) -> Vec<Located> {
+        let model = self.model();
+        let predicate = &self.run.recipe().predicates[p];
+        let blocked = self.run.blocked(model, p);
+        let sig = self.run.sig(model, p);
+        let slots = self.run.slots(p);
+        let at =
+            |i: usize| index.line_col(predicate.arg_spans.get(i).unwrap_or(&predicate.span).start);
+        let arg_name = |i: usize| {
+            sig.and_then(|s| s.args.get(i))
+                .map_or("", |a| a.name.as_str())
+        };
+        let var = |i: usize| self.run.name(slots[i]).to_string();
+        let mut notes = Vec::new();
+        let mut note = |i: usize, message: String, hint: Option<String>| {
+            let (line, column) = at(i);
+            notes.push(Located {
+                line,
+                column,
+                severity: "note",
+                code: None,
+                message,
+                hint,
+            });
+        };
+        for &i in &blocked.mistyped {
+            let ty = sig.map_or("", |s| s.args[i].ty.as_str());
+            let held = self
+                .run
+                .binding(slots[i])
+                .map(|b| describe::words(model, &b.value));
+            let held = held.unwrap_or_default();
+            note(
+                i,
+                format!("{} ({}) holds {held}, not a {ty}", var(i), arg_name(i)),
+                None,
+            );
+        }
+        for &i in &blocked.unbound {
+            let hint = self.bound_like(&var(i));
+            let message = format!(
+                "{} ({}) is not bound: no action so far made it",
+                var(i),
+                arg_name(i)
+            );
+            note(i, message, hint);
+        }
+        for &i in &blocked.bound {
+            let message = format!(
+                "{} ({}) is bound already, and this primitive makes it: an output needs a new variable",
+                var(i),
+                arg_name(i)
+            );
+            note(i, message, None);
+        }
+        if notes.is_empty() {
+            let (line, column) = index.line_col(predicate.span.start);
+            notes.push(Located {
+                line,
+                column,
+                severity: "note",
+                code: None,
+                message: "its bound arguments are no case of the primitive".into(),
+                hint: None,
+            });
+        }
+        notes
+    }
+
+    /// Did-you-mean among the bound variables for an unbound one.
+    fn bound_like(&self, variable: &str) -> Option<String> {
+        let bound: Vec<&str> = self
+            .run
+            .variables()
+            .filter(|(_, b)| b.is_bound())
+            .map(|(n, _)| n)
+            .collect();
+        let close = closest(variable, bound.into_iter(), 3);
+        (!close.is_empty()).then(|| format!("did you mean {}?", close.join(", ")))
+    }
+
+    /// The objects the actions that ran made, their lines added to `text` when they are
+    /// waiting actions that ran now.
+    fn ran_words(&self, pushed: &Pushed, p: usize, text: &mut String) -> Vec<ObjectView> {
+        let mut objects = Vec::new();
+        for &q in &pushed.ran {
+            let made = self.made(q);
+            if q != p {
+                text.push_str(&format!(
+                    "; then line {} ran ({}), which waited for it",
+                    self.line_of(q),
+                    self.run.recipe().predicates[q].name
+                ));
+            }
+            objects.extend(made);
+        }
+        let made: Vec<String> = objects
+            .iter()
+            .map(|o| format!("{} = {}", o.variable, o.words))
+            .collect();
+        if !made.is_empty() {
+            text.push_str(&format!(": {}", made.join("; ")));
+        }
+        objects
+    }
+
+    /// A waiting action `q` ran after this line's and signalled an error.
+    fn refusal_note(
+        &self,
+        q: usize,
+        text: &mut String,
+        diagnostics: &mut Vec<Located>,
+        index: &LineIndex<'_>,
+    ) {
+        if let Some(Standing::Refused(e)) = self.run.standing(q) {
+            let (line, column) = index.line_col(self.run.recipe().predicates[q].span.start);
+            text.push_str(&format!(
+                "; line {line} then signalled an error, which makes the reference refuse the network: {}",
+                e.message
+            ));
+            diagnostics.push(Located {
+                line,
+                column,
+                severity: "error",
+                code: None,
+                message: e.message.clone(),
+                hint: Some("undo() takes this line back".into()),
+            });
+        }
+    }
+
+    /// The objects action `q` bound, with its line.
+    fn made(&self, q: usize) -> Vec<ObjectView> {
+        let Some(sig) = self.run.sig(self.model(), q) else {
+            return Vec::new();
+        };
+        self.produced(q)
+            .into_iter()
+            .filter_map(|(i, slot)| {
+                let binding = self.run.binding(slot)?;
+                Some(self.view(
+                    self.line_of(q),
+                    self.run.name(slot),
+                    &sig.args[i].name,
+                    binding,
+                ))
+            })
+            .collect()
+    }
+
+    /// The arguments (position, slot) action `q` bound when it ran.
+    fn produced(&self, q: usize) -> Vec<(usize, usize)> {
+        let case = match (self.run.standing(q), self.run.sig(self.model(), q)) {
+            (Some(Standing::Ran { case, .. }), Some(sig)) => sig.cases.get(*case),
+            _ => None,
+        };
+        let Some(case) = case else {
+            return Vec::new();
+        };
+        let slots = self.run.slots(q);
+        (0..slots.len())
+            .filter(|&i| !case.is_input(i))
+            .map(|i| (i, slots[i]))
+            .collect()
+    }
+
+    fn view(&self, line: usize, variable: &str, argument: &str, binding: &Binding) -> ObjectView {
+        let model = self.model();
+        let mut words = describe::words(model, &binding.value);
+        if let Some(t) = binding.available_at {
+            words.push_str(&format!(", ready at {}", describe::clock(t)));
+        }
+        ObjectView {
+            line,
+            variable: variable.to_string(),
+            argument: argument.to_string(),
+            words,
+            available_at: binding.available_at.map(crate::report::content::number),
+            object: describe::tree(model, &binding.value),
+        }
+    }
+
+    /// The 1-based network line of action `p`.
+    fn line_of(&self, p: usize) -> usize {
+        self.action_lines.get(p).map_or(0, |l| l + 2)
+    }
+
+    /// The kitchen time of the current kitchen state.
+    fn time(&self) -> serde_json::Value {
+        let model = self.model();
+        let kitchen = self.run.kitchen(model);
+        crate::report::content::number(describe::kitchen_time(model, kitchen))
+    }
+
+    /// A variable (`?bowl`) with what it holds, or a place of the current kitchen (`fridge`)
+    /// with what it holds now.
+    pub fn look(&self, name: &str) -> Result<View, SessionError> {
+        let model = self.model();
+        let name = name.trim().to_lowercase();
+        let variable = name.strip_prefix('?').unwrap_or(&name);
+        if let Some(slot) = self.run.variable(variable) {
+            let binding = self.run.binding(slot).filter(|b| b.is_bound());
+            let maker = (0..self.action_lines.len())
+                .find(|&p| self.produced(p).iter().any(|&(_, s)| s == slot));
+            return Ok(match binding {
+                Some(b) => {
+                    let view = self.view(
+                        maker.map_or(0, |p| self.line_of(p)),
+                        &format!("?{variable}"),
+                        "",
+                        b,
+                    );
+                    View {
+                        text: format!("?{variable} = {}", view.words),
+                        object: Some(view),
+                        place: None,
+                    }
+                }
+                None => View {
+                    text: format!("?{variable} is not bound: no action so far made it"),
+                    object: None,
+                    place: None,
+                },
+            });
+        }
+        let kitchen = self.run.kitchen(model);
+        let places = kitchen.val(model.k.contents).items();
+        let found = places
+            .iter()
+            .filter_map(|v| v.as_obj())
+            .find(|e| model.onto.class_name(e.class) == name);
+        if let Some(place) = found {
+            let place = describe::place(model, place);
+            return Ok(View {
+                text: place.words.clone(),
+                object: None,
+                place: Some(place),
+            });
+        }
+        let mut known: Vec<&str> = self.run.variables().map(|(n, _)| n).collect();
+        known.extend(
+            places
+                .iter()
+                .filter_map(|v| v.as_obj())
+                .map(|e| model.onto.class_name(e.class)),
+        );
+        let close = closest(&name, known.into_iter(), 3);
+        let hint = match close.is_empty() {
+            true => String::new(),
+            false => format!(" (did you mean {}?)", close.join(", ")),
+        };
+        Err(SessionError::UnknownName { name, hint })
+    }
+
+    /// Take back the last line (and its action); the header given first when no line is left.
+    pub fn undo(&mut self) -> Result<String, SessionError> {
+        let Some(line) = self.lines.pop() else {
+            let default = format!("#{}", self.recipe);
+            if self.header == default {
+                return Err(SessionError::NothingToUndo);
+            }
+            let given = std::mem::replace(&mut self.header, default);
+            self.errors = self.check(&self.network()).0;
+            return Ok(given);
+        };
+        if line.action.is_some() {
+            self.action_lines.pop();
+            self.run.undo();
+        }
+        self.errors = self.check(&self.network()).0;
+        Ok(line.text)
+    }
+
+    /// The four metrics of the network written, with their detail: the evaluation of
+    /// [`Session::network`] as a `.solution` file, through the `evaluate` command's path.
+    pub fn finish(&self) -> Score {
+        let text = self.network();
+        let metrics = Metric::ALL
+            .into_iter()
+            .fold(MetricSet::empty(), MetricSet::with);
+        let result = Budget::new(self.model().time_budget).run(|| {
+            let rows = self.evaluator.evaluate(&text, &metrics)?;
+            rows.into_iter().next().ok_or_else(|| Refusal {
+                message: "the network has no recipe".into(),
+                diagnostics: Vec::new(),
+                recipes: Vec::new(),
+            })
+        });
+        let (csv, unit) = match &result {
+            Ok(row) => (
+                crate::report::csv::render(std::slice::from_ref(row), &metrics),
+                UnitOutcome::Scored(Box::new(Row::new(row, &metrics))),
+            ),
+            Err(refusal) => (
+                String::new(),
+                UnitOutcome::Refused(RefusalReport {
+                    message: refusal.message.clone(),
+                    rendered: refusal.render(&self.file_name(), &text),
+                    recipes: refusal.recipes.clone(),
+                }),
+            ),
+        };
+        Score {
+            result,
+            csv,
+            json: crate::report::json::value(&unit),
+        }
+    }
+
+    /// The name the network's diagnostics are rendered under: `RECIPE.solution`.
+    pub fn file_name(&self) -> String {
+        format!("{}.solution", self.recipe)
+    }
+
+    /// The lines of the actions still waiting to run.
+    pub fn waiting(&self) -> Vec<usize> {
+        (0..self.action_lines.len())
+            .filter(|&p| self.run.standing(p) == Some(&Standing::Waiting))
+            .map(|p| self.line_of(p))
+            .collect()
+    }
+
+    /// The variables no action has bound yet: a network is complete when none is left.
+    pub fn unbound(&self) -> Vec<String> {
+        self.run
+            .variables()
+            .filter(|(_, b)| !b.is_bound())
+            .map(|(n, _)| n.to_string())
+            .collect()
+    }
+
+    /// The execution time of what ran so far: the latest time any binding is ready.
+    pub fn execution_time(&self) -> Option<crate::base::number::Number> {
+        self.run
+            .variables()
+            .filter_map(|(_, b)| b.available_at)
+            .reduce(|a, b| a.max(b))
+    }
+}
+
+/// The errors of `now` that `before` did not have (the text only grows at its end, so an error
+/// of the earlier lines is found again equal).
+fn added<'d>(before: &[Diagnostic], now: &'d [Diagnostic]) -> Vec<&'d Diagnostic> {
+    let key = |d: &Diagnostic| (d.span, d.kind.code(), d.message.clone());
+    let mut seen: HashMap<_, usize> = HashMap::new();
+    for d in before {
+        *seen.entry(key(d)).or_default() += 1;
+    }
+    now.iter()
+        .filter(|d| match seen.get_mut(&key(d)) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        })
+        .collect()
+}
+
+/// A line the reference refuses, in words: its first error.
+fn refusal_words(diagnostics: &[Located]) -> String {
+    let first = diagnostics.iter().find(|d| d.severity == "error");
+    let why = first.map_or("an error", |d| d.message.as_str());
+    format!("the reference refuses a network with this line: {why}")
+}

@@ -1,0 +1,407 @@
+//! A network run one action at a time, as an agent writes it: each action given runs on the
+//! bindings the earlier ones left, with no search and no replay of what ran before
+//! (`crate::service::session` builds the agent's environment on it).
+//!
+//! An action runs as soon as its bound arguments are one case's inputs, exactly as in
+//! [`Model::execute`]; one that cannot run yet waits, and runs as soon as the actions given
+//! after it bind what it lacks, the waiting actions in file order. This is the first path the
+//! reference's depth-first search takes (it always runs the first runnable action in file
+//! order), so where that path completes the network, the bindings here are the execution's
+//! (before `aliases` shows list items changed in place in the bindings of earlier actions).
+
+use super::{Attempt, Binding, Engine, Model, SimError, Step, has_type, instantiate};
+use crate::base::budget;
+use crate::base::profile::Profile;
+use crate::data::catalogue::PrimitiveSig;
+use crate::language::ast::{Arg, Predicate, Recipe, Span};
+use crate::world::{Entity, Maker, Pid, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Where one action of a stepwise run stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Standing {
+    /// Not run: its bound arguments are not (yet) one case's inputs.
+    Waiting,
+    /// Ran with this case, as step `step` of the run.
+    Ran { case: usize, step: usize },
+    /// Repeats action `first` word for word with variables only: the 2024 reference runs it
+    /// with that one and never on its own.
+    Repeat { first: usize },
+    /// Never runs: its text makes the reference refuse the network (the caller knows why).
+    Inert,
+    /// Its primitive signalled an error, which makes the reference refuse the network.
+    Refused(SimError),
+}
+
+/// What one [`Stepwise::push`] ran.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Pushed {
+    /// The actions that ran, in order: the pushed one when it could, then the waiting actions
+    /// it let run.
+    pub ran: Vec<usize>,
+    /// The action whose primitive signalled an error, if one did (nothing runs after it).
+    pub refused: Option<usize>,
+}
+
+/// Why a waiting action cannot run: argument positions, against the case nearest to what is
+/// bound.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Blocked {
+    /// Inputs of that case not bound yet.
+    pub unbound: Vec<usize>,
+    /// Arguments bound already that the case produces.
+    pub bound: Vec<usize>,
+    /// Bound arguments whose value is not of the argument's type.
+    pub mistyped: Vec<usize>,
+}
+
+/// A network run action by action; every push can be taken back.
+#[derive(Clone, Debug)]
+pub struct Stepwise {
+    recipe: Recipe,
+    /// Per action, the binding slot of each argument (none for inert actions).
+    slots: Vec<Vec<usize>>,
+    standing: Vec<Standing>,
+    /// Per binding slot, the variable (`?x`) or the constant as written.
+    names: Vec<String>,
+    bindings: Vec<Binding>,
+    var_slot: HashMap<String, usize>,
+    steps: Vec<Step>,
+    last_pid: Pid,
+    history: Vec<Change>,
+}
+
+/// What one push changed, to take it back.
+#[derive(Clone, Debug)]
+struct Change {
+    slots: usize,
+    steps: usize,
+    last_pid: Pid,
+    /// Slots filled, with what they held.
+    filled: Vec<(usize, Binding)>,
+    /// Earlier actions whose standing changed, with their standing before.
+    standing: Vec<(usize, Standing)>,
+}
+
+impl Stepwise {
+    /// An empty network of recipe `id` in the model's initial kitchen.
+    pub fn new(model: &Model, id: &str) -> Stepwise {
+        Stepwise {
+            recipe: Recipe {
+                id: id.to_string(),
+                id_span: Span::default(),
+                predicates: Vec::new(),
+            },
+            slots: Vec::new(),
+            standing: Vec::new(),
+            names: Vec::new(),
+            bindings: Vec::new(),
+            var_slot: HashMap::new(),
+            steps: Vec::new(),
+            last_pid: model.maker().last_pid(),
+            history: Vec::new(),
+        }
+    }
+
+    /// Append an action and run what can run. An action that is not `valid` (its text makes
+    /// the reference refuse the network) is kept, inert.
+    pub fn push(&mut self, model: &Model, predicate: Predicate, valid: bool) -> Pushed {
+        let p = self.recipe.predicates.len();
+        let mut change = Change {
+            slots: self.bindings.len(),
+            steps: self.steps.len(),
+            last_pid: self.last_pid,
+            filled: Vec::new(),
+            standing: Vec::new(),
+        };
+        let (slots, standing) = if valid {
+            match self.bind_arguments(model, &predicate, p) {
+                Ok(slots) => (slots, self.repeated(model.profile, &predicate)),
+                Err(e) => (Vec::new(), Standing::Refused(e)),
+            }
+        } else {
+            (Vec::new(), Standing::Inert)
+        };
+        self.recipe.predicates.push(predicate);
+        self.slots.push(slots);
+        let refused_now = matches!(standing, Standing::Refused(_));
+        self.standing.push(standing);
+        let mut pushed = Pushed::default();
+        if refused_now {
+            pushed.refused = Some(p);
+        } else {
+            self.run_ready(model, &mut change, &mut pushed);
+        }
+        self.history.push(change);
+        pushed
+    }
+
+    /// Take back the last push; whether there was one.
+    pub fn undo(&mut self) -> bool {
+        let Some(change) = self.history.pop() else {
+            return false;
+        };
+        let p = self.recipe.predicates.len() - 1;
+        self.recipe.predicates.truncate(p);
+        self.slots.truncate(p);
+        self.standing.truncate(p);
+        for (s, old) in change.filled.into_iter().rev() {
+            self.bindings[s] = old;
+        }
+        for (q, old) in change.standing.into_iter().rev() {
+            self.standing[q] = old;
+        }
+        self.bindings.truncate(change.slots);
+        self.names.truncate(change.slots);
+        self.var_slot.retain(|_, s| *s < change.slots);
+        self.steps.truncate(change.steps);
+        self.last_pid = change.last_pid;
+        true
+    }
+
+    /// The binding slot of each argument, new slots made for new variables and constants.
+    fn bind_arguments(
+        &mut self,
+        model: &Model,
+        predicate: &Predicate,
+        p: usize,
+    ) -> Result<Vec<usize>, SimError> {
+        let mut maker = Maker::new(&model.onto, self.last_pid);
+        let mut constants = Vec::new();
+        for a in predicate.args.iter().filter(|a| a.as_var().is_none()) {
+            let value = instantiate(model, &mut maker, a).map_err(|message| SimError {
+                message,
+                predicate: Some(p),
+            })?;
+            constants.push(value);
+        }
+        self.last_pid = maker.last_pid();
+        let mut constants = constants.into_iter();
+        let mut slots = Vec::with_capacity(predicate.args.len());
+        for a in &predicate.args {
+            let slot = match a {
+                Arg::Var(v) => match self.var_slot.get(v) {
+                    Some(&s) => s,
+                    None => {
+                        self.var_slot.insert(v.clone(), self.bindings.len());
+                        self.new_slot(format!("?{v}"), Binding::UNBOUND)
+                    }
+                },
+                constant => {
+                    let binding = Binding {
+                        value: constants.next().unwrap_or(Value::Nil),
+                        score: 1.0,
+                        available_at: None,
+                    };
+                    self.new_slot(constant.to_string(), binding)
+                }
+            };
+            slots.push(slot);
+        }
+        Ok(slots)
+    }
+
+    fn new_slot(&mut self, name: String, binding: Binding) -> usize {
+        self.names.push(name);
+        self.bindings.push(binding);
+        self.bindings.len() - 1
+    }
+
+    /// `Repeat` for a word-for-word repeat of an earlier all-variable action in profile 2024
+    /// (see `repeats` in the engine), else `Waiting`.
+    fn repeated(&self, profile: Profile, predicate: &Predicate) -> Standing {
+        let all_variables = predicate.args.iter().all(|a| a.as_var().is_some());
+        let first = self
+            .recipe
+            .predicates
+            .iter()
+            .position(|q| q.name == predicate.name && q.args == predicate.args);
+        match first {
+            Some(first) if profile == Profile::R2024 && all_variables => Standing::Repeat { first },
+            _ => Standing::Waiting,
+        }
+    }
+
+    /// Run the first waiting action (file order) that can run, until none can or one is
+    /// refused.
+    fn run_ready(&mut self, model: &Model, change: &mut Change, pushed: &mut Pushed) {
+        let last = self.standing.len() - 1;
+        while let Some((p, case)) = (0..self.standing.len())
+            .filter(|&p| self.standing[p] == Standing::Waiting)
+            .find_map(|p| self.case_now(model, p).map(|case| (p, case)))
+        {
+            let before = self.standing[p].clone();
+            let now = match self.run(model, p, case) {
+                Ok(filled) => {
+                    change.filled.extend(filled);
+                    pushed.ran.push(p);
+                    Standing::Ran {
+                        case,
+                        step: self.steps.len() - 1,
+                    }
+                }
+                Err(e) => {
+                    pushed.refused = Some(p);
+                    Standing::Refused(e)
+                }
+            };
+            if p != last {
+                change.standing.push((p, before));
+            }
+            self.standing[p] = now;
+            if pushed.refused.is_some() {
+                break;
+            }
+        }
+    }
+
+    /// The engine reduced to action `p`, to ask whether it can run and to run it.
+    fn engine<'m>(&'m self, model: &'m Model, p: usize) -> Option<Engine<'m>> {
+        let sig = self.sig(model, p)?;
+        Some(Engine {
+            model,
+            recipe: &self.recipe,
+            sigs: vec![sig],
+            slots: vec![self.slots[p].clone()],
+            names: Vec::new(),
+            initial: Vec::new(),
+            maker: Maker::new(&model.onto, self.last_pid),
+            repeat: vec![false],
+        })
+    }
+
+    fn case_now(&self, model: &Model, p: usize) -> Option<usize> {
+        self.engine(model, p)?.applicable(0, &self.bindings)
+    }
+
+    /// Run action `p`; the slots it filled with what they held before.
+    fn run(
+        &mut self,
+        model: &Model,
+        p: usize,
+        case: usize,
+    ) -> Result<Vec<(usize, Binding)>, SimError> {
+        budget::at_action(p);
+        let mut attempt = Attempt {
+            bindings: std::mem::take(&mut self.bindings),
+            steps: std::mem::take(&mut self.steps),
+        };
+        let (result, last_pid) = match self.engine(model, p) {
+            Some(mut engine) => (
+                engine.execute(0, case, &mut attempt),
+                engine.maker.last_pid(),
+            ),
+            None => (Err(SimError::new("no such primitive")), self.last_pid),
+        };
+        self.bindings = attempt.bindings;
+        self.steps = attempt.steps;
+        self.last_pid = last_pid;
+        match result {
+            Ok(filled) => {
+                if let Some(step) = self.steps.last_mut() {
+                    step.predicate = p;
+                }
+                Ok(filled)
+            }
+            Err(mut e) => {
+                e.predicate = Some(p);
+                Err(e)
+            }
+        }
+    }
+
+    /// The signature of action `p`'s primitive, when the catalogue has it.
+    pub fn sig<'m>(&self, model: &'m Model, p: usize) -> Option<&'m PrimitiveSig> {
+        model.catalogue.get(&self.recipe.predicates.get(p)?.name)
+    }
+
+    /// The actions pushed so far.
+    pub fn recipe(&self) -> &Recipe {
+        &self.recipe
+    }
+
+    pub fn standing(&self, p: usize) -> Option<&Standing> {
+        self.standing.get(p)
+    }
+
+    /// The binding slot of each argument of action `p` (none for an inert action).
+    pub fn slots(&self, p: usize) -> &[usize] {
+        self.slots.get(p).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn binding(&self, slot: usize) -> Option<&Binding> {
+        self.bindings.get(slot)
+    }
+
+    /// The variable (`?x`) or the constant a slot holds, as written.
+    pub fn name(&self, slot: usize) -> &str {
+        self.names.get(slot).map_or("", String::as_str)
+    }
+
+    /// The slot of variable `name` (without `?`, lower case).
+    pub fn variable(&self, name: &str) -> Option<usize> {
+        self.var_slot.get(name).copied()
+    }
+
+    /// The variables, in the order they first appeared.
+    pub fn variables(&self) -> impl Iterator<Item = (&str, &Binding)> {
+        self.names
+            .iter()
+            .zip(&self.bindings)
+            .filter(|(n, _)| n.starts_with('?'))
+            .map(|(n, b)| (n.as_str(), b))
+    }
+
+    /// The kitchen state the last action that made one made, else the initial kitchen.
+    pub fn kitchen<'a>(&'a self, model: &'a Model) -> &'a Arc<Entity> {
+        self.steps
+            .iter()
+            .rev()
+            .find_map(|step| {
+                let case = self.sig(model, step.predicate)?.cases.get(step.case)?;
+                self.slots[step.predicate]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| !case.is_input(i))
+                    .find_map(|(_, &s)| match &self.bindings[s].value {
+                        Value::Obj(e) if e.class == model.k.kitchen_state => Some(e),
+                        _ => None,
+                    })
+            })
+            .unwrap_or(&model.kitchen)
+    }
+
+    /// Why waiting action `p` cannot run now.
+    pub fn blocked(&self, model: &Model, p: usize) -> Blocked {
+        let (Some(sig), Some(slots)) = (self.sig(model, p), self.slots.get(p)) else {
+            return Blocked::default();
+        };
+        let mut out = Blocked::default();
+        let mut bound = 0u64;
+        for (i, &s) in slots.iter().enumerate() {
+            let b = &self.bindings[s];
+            if b.is_bound() {
+                bound |= 1 << i;
+                if !has_type(model, &b.value, &sig.args[i].ty) {
+                    out.mistyped.push(i);
+                }
+            }
+        }
+        let Some(case) = sig
+            .cases
+            .iter()
+            .min_by_key(|c| (c.inputs ^ bound).count_ones())
+        else {
+            return out;
+        };
+        for i in 0..slots.len() {
+            match (case.is_input(i), bound & (1 << i) != 0) {
+                (true, false) => out.unbound.push(i),
+                (false, true) => out.bound.push(i),
+                _ => {}
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,479 @@
+//! The agent session (`cookingbot::service::session`): gold and campaign networks given line by line
+//! run in file order and finish exactly as their files are evaluated; undo, look, bad lines
+//! and sessions side by side.
+
+use crate::common;
+use cookingbot::base::profile::Profile;
+use cookingbot::benchmark::DataSource;
+use cookingbot::data::catalogue::Catalogue;
+use cookingbot::evaluate::Evaluator;
+use cookingbot::language::parse::parse;
+use cookingbot::metrics::metric::{Metric, MetricSet};
+use cookingbot::mistakes::Golds;
+use cookingbot::report::batch_report::{RefusalReport, Row, UnitOutcome};
+use cookingbot::service::session::observation::{Observation, Outcome};
+use cookingbot::service::session::{MAX_LINE_BYTES, Session, SessionError};
+use std::sync::{Arc, OnceLock};
+
+fn evaluator(profile: Profile) -> Arc<Evaluator> {
+    static CELLS: [OnceLock<Arc<Evaluator>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let cell = &CELLS[(profile == Profile::R2023) as usize];
+    cell.get_or_init(|| {
+        let ev = Evaluator::new(profile, common::data_dir(profile));
+        Arc::new(ev.unwrap_or_else(|e| panic!("{e}")))
+    })
+    .clone()
+}
+
+fn demo() -> Arc<Evaluator> {
+    static DEMO: OnceLock<Arc<Evaluator>> = OnceLock::new();
+    DEMO.get_or_init(|| {
+        let ev = Evaluator::new(Profile::R2024, DataSource::Demo).expect("the demo loads");
+        Arc::new(ev)
+    })
+    .clone()
+}
+
+fn all_metrics() -> MetricSet {
+    Metric::ALL
+        .into_iter()
+        .fold(MetricSet::empty(), MetricSet::with)
+}
+
+/// What `evaluate` writes for a file of one recipe, computed here from the file: its CSV and
+/// its JSON unit (the row with its report, or the refusal).
+fn file_score(ev: &Evaluator, name: &str, text: &str) -> (String, serde_json::Value) {
+    let metrics = all_metrics();
+    match ev.evaluate(text, &metrics) {
+        Ok(rows) => {
+            assert_eq!(rows.len(), 1, "{name}: one recipe");
+            let unit = UnitOutcome::Scored(Box::new(Row::new(&rows[0], &metrics)));
+            let csv = cookingbot::report::csv::render(&rows, &metrics);
+            (csv, cookingbot::report::json::value(&unit))
+        }
+        Err(refusal) => {
+            let unit = UnitOutcome::Refused(RefusalReport {
+                message: refusal.message.clone(),
+                rendered: refusal.render(name, text),
+                recipes: refusal.recipes.clone(),
+            });
+            (String::new(), cookingbot::report::json::value(&unit))
+        }
+    }
+}
+
+/// A network's text given to a new session line by line: the session and every observation.
+fn replay(ev: &Arc<Evaluator>, recipe: &str, text: &str) -> (Session, Vec<Observation>) {
+    let mut session = Session::with_evaluator(ev.clone(), recipe).expect("a benchmark recipe");
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let observations = body
+        .split('\n')
+        .enumerate()
+        .filter(|(i, line)| !(*i == 0 && *line == format!("#{recipe}")))
+        .map(|(_, line)| {
+            let id = session.network().lines().count();
+            session
+                .act(line)
+                .unwrap_or_else(|e| panic!("{recipe}, after line {id}: {line:?}: {e}"))
+        })
+        .collect();
+    (session, observations)
+}
+
+/// The recipe sections of a file: each header with the lines up to the next header.
+fn sections(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in text.split_inclusive('\n') {
+        match out.last_mut() {
+            Some(last) if !line.starts_with('#') => last.push_str(line),
+            _ => out.push(line.to_string()),
+        }
+    }
+    out
+}
+
+/// Every gold network of a profile, given action by action: each runs when given, and
+/// `finish` scores the network as its file is scored: Smatch 1 against itself, the
+/// reference's values for the gold file (`tests/data/reference/<profile>/gold.tsv`), and the
+/// execution time of what ran in file order.
+fn gold_replay(profile: Profile) {
+    common::require_data!(profile);
+    let ev = evaluator(profile);
+    let reference = common::reference_rows(profile.name(), "gold.tsv");
+    let (mut replayed, mut against_reference) = (0, 0);
+    for gold in &ev.benchmark.recipes {
+        let lines: String = gold
+            .network
+            .predicates
+            .iter()
+            .map(|p| format!("{p}\n"))
+            .collect();
+        let text = format!("#{}\n{lines}", gold.id);
+        let (session, observations) = replay(&ev, &gold.id, &text);
+        for o in &observations {
+            assert!(o.ok, "{} line {}: {}", gold.id, o.line, o.text);
+            assert!(matches!(o.outcome, Outcome::Ran | Outcome::RunsWithFirst));
+        }
+        assert_eq!(session.network(), text);
+        assert!(session.waiting().is_empty() && session.unbound().is_empty());
+        let score = session.finish();
+        let name = session.file_name();
+        assert_eq!(
+            (score.csv.clone(), score.json.clone()),
+            file_score(&ev, &name, &text)
+        );
+        let row = score.result.expect("the gold network scores");
+        let cells: Vec<String> = Metric::ALL.iter().map(|&m| row.formatted(m)).collect();
+        assert_eq!(cells[0], "1.00", "{}", gold.id);
+        assert_eq!(row.execution_time, session.execution_time(), "{}", gold.id);
+        let same_file = |r: &&common::RefRow| {
+            r.solution.file_name() == gold.file.file_name() && r.recipe == gold.id
+        };
+        if let Some(r) = reference.iter().find(same_file) {
+            assert_eq!(
+                cells[1..],
+                [r.gcs.clone(), r.dish.clone(), r.time.clone()],
+                "{}",
+                gold.id
+            );
+            against_reference += 1;
+        }
+        replayed += 1;
+    }
+    assert_eq!(replayed, 30);
+    assert!(against_reference >= 29, "{against_reference}");
+    eprintln!(
+        "profile {profile}: {replayed} gold networks replayed, every action ran; \
+         {against_reference} scored as the reference scores their gold file"
+    );
+}
+
+#[test]
+fn gold_networks_2024_replay_in_file_order() {
+    gold_replay(Profile::R2024);
+}
+
+#[test]
+fn gold_networks_2023_replay_in_file_order() {
+    gold_replay(Profile::R2023);
+}
+
+/// Counts of a campaign replay.
+#[derive(Default, Debug)]
+struct Tally {
+    networks: usize,
+    sections: usize,
+    refused: usize,
+    waited: usize,
+    same_time: usize,
+    headless: usize,
+}
+
+/// One campaign network, section by section: the session's network is the section's text,
+/// its score the section's, and every line that does not run says why, at its line.
+fn campaign_network(ev: &Arc<Evaluator>, id: &str, text: &str, tally: &mut Tally) {
+    tally.networks += 1;
+    for section in sections(text) {
+        let parsed = parse(&section);
+        let recipe = match parsed.file.recipes.first() {
+            Some(r) if section.starts_with('#') && ev.benchmark.recipe(&r.id).is_some() => {
+                r.id.clone()
+            }
+            _ => {
+                tally.headless += 1;
+                continue;
+            }
+        };
+        let (session, observations) = replay(ev, &recipe, &section);
+        assert_eq!(session.network(), section, "{id}");
+        let score = session.finish();
+        let expected = file_score(ev, &session.file_name(), &section);
+        assert_eq!((score.csv.clone(), score.json.clone()), expected, "{id}");
+        for o in observations.iter().filter(|o| !o.ok) {
+            assert!(
+                !o.text.is_empty() && !o.diagnostics.is_empty(),
+                "{id}: {o:?}"
+            );
+            if o.outcome == Outcome::Waiting {
+                tally.waited += 1;
+                assert!(
+                    o.diagnostics.iter().all(|d| d.line == o.line),
+                    "{id}: {o:?}"
+                );
+            } else {
+                assert_eq!(o.outcome, Outcome::Refused, "{id}");
+            }
+        }
+        tally.sections += 1;
+        let all_ran = session.waiting().is_empty() && session.unbound().is_empty();
+        let refused_line = observations.iter().any(|o| o.outcome == Outcome::Refused);
+        match &score.result {
+            Err(_) => tally.refused += 1,
+            // What ran in file order is the search's first path: when it completes the
+            // network, it is the execution.
+            Ok(row) if all_ran && !refused_line => {
+                assert_eq!(row.execution_time, session.execution_time(), "{id}");
+                tally.same_time += 1;
+            }
+            Ok(_) => {}
+        }
+    }
+}
+
+/// Every `step`-th network of the differential campaign of a profile.
+fn campaign_replay(profile: Profile, step: usize) -> Tally {
+    let ev = evaluator(profile);
+    let golds = Golds::new(
+        ev.benchmark
+            .recipes
+            .iter()
+            .map(|r| (r.id.as_str(), &r.network)),
+        Catalogue::builtin(profile),
+    );
+    let rows = common::differential_rows(profile.name());
+    let mut ids: Vec<String> = rows
+        .iter()
+        .map(|r| r.solution.to_string_lossy().into_owned())
+        .collect();
+    ids.dedup();
+    let mut tally = Tally::default();
+    for id in ids.iter().step_by(step) {
+        let mistake = golds
+            .mistake(id)
+            .unwrap_or_else(|| panic!("{id} is generated"));
+        campaign_network(&ev, id, &mistake.text, &mut tally);
+    }
+    eprintln!("profile {profile}: {tally:?}");
+    tally
+}
+
+#[test]
+fn campaign_networks_finish_as_their_files() {
+    common::require_data!(Profile::R2024, Profile::R2023);
+    let a = campaign_replay(Profile::R2024, 10);
+    let b = campaign_replay(Profile::R2023, 10);
+    assert!(a.networks + b.networks >= 500, "{a:?} {b:?}");
+    // Every kind of outcome is met: refusals, waiting actions, complete first paths.
+    for t in [&a, &b] {
+        assert!(t.refused > 0 && t.waited > 0 && t.same_time > 0, "{t:?}");
+    }
+}
+
+fn shortbread() -> (Session, Vec<String>) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/gold/demo/shortbread-rounds.solution"
+    );
+    let text = std::fs::read_to_string(path).expect("the demo's gold network");
+    let lines = text.lines().skip(1).map(String::from).collect();
+    let session = Session::with_evaluator(demo(), "demo-shortbread-rounds").expect("a demo recipe");
+    (session, lines)
+}
+
+#[test]
+fn undo_restores_the_session_exactly() {
+    let (mut session, lines) = shortbread();
+    for line in &lines[..8] {
+        session.act(line).expect("acts");
+    }
+    let network = session.network();
+    let looks: Vec<String> = ["?soft-butter", "?output-ks-b", "counter-top"]
+        .iter()
+        .map(|n| format!("{:?}", session.look(n).map(|v| v.text)))
+        .collect();
+    let first = session.act(&lines[8]).expect("acts").json();
+    assert_eq!(session.undo().as_deref(), Ok(lines[8].as_str()));
+    assert_eq!(session.network(), network);
+    let again: Vec<String> = ["?soft-butter", "?output-ks-b", "counter-top"]
+        .iter()
+        .map(|n| format!("{:?}", session.look(n).map(|v| v.text)))
+        .collect();
+    assert_eq!(again, looks);
+    assert!(matches!(
+        session.look("?creamed-butter"),
+        Err(SessionError::UnknownName { .. })
+    ));
+    assert_eq!(session.act(&lines[8]).expect("acts").json(), first);
+    // Back to the start, and no further.
+    while session.undo().is_ok() {}
+    assert_eq!(session.network(), "#demo-shortbread-rounds\n");
+    assert_eq!(session.undo(), Err(SessionError::NothingToUndo));
+}
+
+#[test]
+fn look_describes_what_the_kitchen_holds() {
+    let (mut session, lines) = shortbread();
+    let opening = session.opening();
+    assert!(
+        opening.kitchen.contains("fridge holds"),
+        "{}",
+        opening.kitchen
+    );
+    assert!(opening.places.iter().any(|p| p.place == "pantry"));
+    let first = session.act(&lines[0]).expect("acts");
+    assert_eq!(
+        (first.ok, first.outcome, first.line),
+        (true, Outcome::Ran, 2)
+    );
+    let fetched = session.act(&lines[1]).expect("acts");
+    assert_eq!(fetched.objects[0].variable, "?proportioned-butter");
+    assert!(
+        fetched.objects[0].words.contains("115 g butter"),
+        "{}",
+        fetched.objects[0].words
+    );
+    let butter = session.look("?proportioned-butter").expect("bound");
+    assert!(
+        butter.text.starts_with("?proportioned-butter = a "),
+        "{}",
+        butter.text
+    );
+    assert!(
+        butter.text.contains("holding 115 g butter at 5 °C"),
+        "{}",
+        butter.text
+    );
+    let counter = session.look("counter-top").expect("a place");
+    assert!(counter.text.contains("115 g butter"), "{}", counter.text);
+    let miss = session.look("fridg").expect_err("no such place");
+    assert!(miss.to_string().contains("did you mean fridge"), "{miss}");
+}
+
+#[test]
+fn bad_lines_are_located_with_did_you_mean() {
+    let (mut session, lines) = shortbread();
+    session.act(&lines[0]).expect("acts");
+    let typo = session
+        .act("(fecth-and-proportion ?b ?ks ?kitchen ?bowl butter 115 g)")
+        .expect("an observation");
+    assert_eq!(
+        (typo.ok, typo.outcome, typo.line),
+        (false, Outcome::Refused, 3)
+    );
+    let d = &typo.diagnostics[0];
+    assert_eq!((d.line, d.column, d.code), (3, 2, Some("E0103")), "{d:?}");
+    assert!(
+        d.hint
+            .as_deref()
+            .unwrap_or("")
+            .contains("fetch-and-proportion"),
+        "{d:?}"
+    );
+    session.undo().expect("undoes");
+    let ingredient = session
+        .act("(fetch-and-proportion ?b ?ks ?kitchen ?bowl buter 115 g)")
+        .expect("an observation");
+    assert_eq!(ingredient.outcome, Outcome::Refused);
+    let d = &ingredient.diagnostics[0];
+    assert_eq!((d.line, d.column), (3, 45), "{d:?}");
+    assert!(d.hint.as_deref().unwrap_or("").contains("butter"), "{d:?}");
+    session.undo().expect("undoes");
+    let syntax = session
+        .act("(beat ?x ?ks ?kitchen ?bowl")
+        .expect("an observation");
+    assert_eq!(
+        (syntax.outcome, syntax.diagnostics[0].line),
+        (Outcome::Refused, 3)
+    );
+    session.undo().expect("undoes");
+    let early = session.act(&lines[2]).expect("an observation");
+    assert_eq!(early.outcome, Outcome::Waiting);
+    let warning = &early.diagnostics[0];
+    assert_eq!((warning.severity, warning.code), ("warning", Some("W0004")));
+    let d = early.diagnostics.iter().find(|d| d.severity == "note");
+    let d = d.expect("a note on why it waits");
+    assert!(
+        d.message
+            .starts_with("?ks-with-butter (kitchen-state-in) is not bound"),
+        "{d:?}"
+    );
+    assert_eq!((d.line, d.column), (3, 57), "{d:?}");
+    // Given its input, the waiting action runs after the action that makes it.
+    let then = session.act(&lines[1]).expect("acts");
+    assert!(
+        then.objects.iter().filter(|o| o.line == 3).count() >= 2,
+        "{then:?}"
+    );
+    assert!(then.text.contains("then line 3 ran"), "{}", then.text);
+}
+
+#[test]
+fn lines_out_of_bounds_are_errors_never_panics() {
+    let (mut session, lines) = shortbread();
+    let long = format!("(get-kitchen ?{})", "k".repeat(MAX_LINE_BYTES));
+    assert!(matches!(
+        session.act(&long),
+        Err(SessionError::LineTooLong { .. })
+    ));
+    assert_eq!(session.act("(a)\n(b)"), Err(SessionError::NotOneLine));
+    assert!(matches!(
+        session.act("#afghan-biscuits"),
+        Err(SessionError::Header { .. })
+    ));
+    assert_eq!(session.network(), "#demo-shortbread-rounds\n");
+    // Every prefix of every gold line, and lines of odd characters, give observations.
+    for line in &lines {
+        for cut in (0..=line.len()).filter(|&c| line.is_char_boundary(c)) {
+            session.act(&line[..cut]).expect("an observation");
+            session.undo().expect("undoes");
+        }
+    }
+    for odd in [
+        "(",
+        ")",
+        "((((",
+        "\t",
+        "\r",
+        "\u{feff}(get-kitchen ?k)",
+        "(get-kitchen ?k ?k)",
+        "(x 1/0)",
+        "(bake \"s\")",
+    ] {
+        let o = session.act(odd).expect("an observation");
+        assert!(!o.ok || o.outcome == Outcome::NoAction, "{odd:?}: {o:?}");
+    }
+    assert_eq!(session.network().lines().count(), 10);
+}
+
+#[test]
+fn sessions_side_by_side_stay_independent() {
+    fn is_send<T: Send>() {}
+    is_send::<Session>();
+    let (mut alone, lines) = shortbread();
+    let solo: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|l| alone.act(l).expect("acts").json())
+        .collect();
+    let (mut a, _) = shortbread();
+    let (mut b, _) = shortbread();
+    let mut from_a = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        from_a.push(a.act(line).expect("acts").json());
+        // b lags one line behind and takes each of its lines back once.
+        if i > 0 {
+            b.act(&lines[i - 1]).expect("acts");
+            b.undo().expect("undoes");
+            b.act(&lines[i - 1]).expect("acts");
+        }
+    }
+    assert_eq!(from_a, solo);
+    assert_eq!(a.finish().json, alone.finish().json);
+    assert_ne!(b.network(), a.network());
+    b.act(&lines[lines.len() - 1]).expect("acts");
+    assert_eq!(b.finish().json, a.finish().json);
+    let threads: Vec<_> = (0..2)
+        .map(|_| {
+            let lines = lines.clone();
+            std::thread::spawn(move || {
+                let (mut s, _) = shortbread();
+                lines
+                    .iter()
+                    .map(|l| s.act(l).map(|o| o.json()))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+        })
+        .collect();
+    for t in threads {
+        assert_eq!(t.join().expect("no panic"), Ok(solo.clone()));
+    }
+}
