@@ -16,6 +16,7 @@ pub mod observation;
 
 use crate::benchmark::DataSource;
 use crate::budget::{self, Budget, Phase};
+use crate::catalogue::Catalogue;
 use crate::evaluate::{Evaluator, Refusal};
 use crate::language::ast::Predicate;
 use crate::language::diagnostic::{Diagnostic, LineIndex};
@@ -80,6 +81,8 @@ pub struct Session {
     run: Stepwise,
     /// The errors of the network's text, to tell those a new line adds.
     errors: Vec<Diagnostic>,
+    /// The catalogues a line is validated against (the profile's and the other's), read once.
+    catalogues: Arc<(Catalogue, Catalogue)>,
 }
 
 impl Session {
@@ -111,6 +114,12 @@ impl Session {
             return Err(SessionError::UnknownRecipe { recipe, hint });
         }
         let run = Stepwise::new(&evaluator.model, &recipe);
+        let profile = evaluator.model.profile;
+        let other = Profile::ALL.into_iter().find(|p| *p != profile);
+        let catalogues = Arc::new((
+            evaluator.model.catalogue.clone(),
+            Catalogue::builtin(other.unwrap_or(profile)),
+        ));
         let mut session = Session {
             header: format!("#{recipe}"),
             recipe,
@@ -118,6 +127,7 @@ impl Session {
             action_lines: Vec::new(),
             run,
             errors: Vec::new(),
+            catalogues,
             evaluator,
         };
         session.errors = session.check(&session.network()).0;
@@ -211,7 +221,8 @@ impl Session {
     fn check(&self, text: &str) -> (Vec<Diagnostic>, Vec<Diagnostic>, Option<Predicate>) {
         let parsed = parse(text);
         let ids = self.evaluator.benchmark.ids();
-        let validator = Validator::new(self.model().profile)
+        let (catalogue, other) = &*self.catalogues;
+        let validator = Validator::with_catalogues(catalogue.clone(), other.clone())
             .with_classes(&self.model().onto)
             .with_known_recipes(&ids);
         let mut all = parsed.diagnostics;
