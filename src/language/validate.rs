@@ -51,9 +51,16 @@ impl<'a> Validator<'a> {
             .into_iter()
             .find(|p| *p != profile)
             .unwrap_or(profile);
+        Self::with_catalogues(Catalogue::builtin(profile), Catalogue::builtin(other))
+    }
+
+    /// A validator over catalogues already read, the profile's and the other profile's (to
+    /// recognise a network written for it): reading them is most of the cost of validating a
+    /// short network, which an agent's session does at every line.
+    pub fn with_catalogues(catalogue: Catalogue, other: Catalogue) -> Self {
         Validator {
-            catalogue: Catalogue::builtin(profile),
-            other: Catalogue::builtin(other),
+            catalogue,
+            other,
             classes: None,
             known_recipes: None,
             class_hints: RefCell::default(),

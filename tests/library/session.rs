@@ -110,6 +110,10 @@ fn gold_replay(profile: Profile) {
             .collect();
         let text = format!("#{}\n{lines}", gold.id);
         let (session, observations) = replay(&ev, &gold.id, &text);
+        let opening = session.opening();
+        let recipe_text = opening.recipe_text.unwrap_or_default();
+        assert!(recipe_text.contains("\nIngredients:\n- "), "{}", gold.id);
+        assert_eq!(opening.time, serde_json::json!(0));
         for o in &observations {
             assert!(o.ok, "{} line {}: {}", gold.id, o.line, o.text);
             assert!(matches!(o.outcome, Outcome::Ran | Outcome::RunsWithFirst));

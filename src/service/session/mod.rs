@@ -18,6 +18,7 @@ use crate::base::budget::{self, Budget, Phase};
 use crate::base::profile::Profile;
 use crate::base::suggest::closest;
 use crate::benchmark::DataSource;
+use crate::data::catalogue::Catalogue;
 use crate::evaluate::{Evaluator, Refusal};
 use crate::language::ast::Predicate;
 use crate::language::diagnostic::{Diagnostic, LineIndex};
@@ -81,6 +82,8 @@ pub struct Session {
     run: Stepwise,
     /// The errors of the network's text, to tell those a new line adds.
     errors: Vec<Diagnostic>,
+    /// The catalogues a line is validated against (the profile's and the other's), read once.
+    catalogues: Arc<(Catalogue, Catalogue)>,
 }
 
 impl Session {
@@ -112,6 +115,12 @@ impl Session {
             return Err(SessionError::UnknownRecipe { recipe, hint });
         }
         let run = Stepwise::new(&evaluator.model, &recipe);
+        let profile = evaluator.model.profile;
+        let other = Profile::ALL.into_iter().find(|p| *p != profile);
+        let catalogues = Arc::new((
+            evaluator.model.catalogue.clone(),
+            Catalogue::builtin(other.unwrap_or(profile)),
+        ));
         let mut session = Session {
             header: format!("#{recipe}"),
             recipe,
@@ -119,6 +128,7 @@ impl Session {
             action_lines: Vec::new(),
             run,
             errors: Vec::new(),
+            catalogues,
             evaluator,
         };
         session.errors = session.check(&session.network()).0;
@@ -212,7 +222,8 @@ impl Session {
     fn check(&self, text: &str) -> (Vec<Diagnostic>, Vec<Diagnostic>, Option<Predicate>) {
         let parsed = parse(text);
         let ids = self.evaluator.benchmark.ids();
-        let validator = Validator::new(self.model().profile)
+        let (catalogue, other) = &*self.catalogues;
+        let validator = Validator::with_catalogues(catalogue.clone(), other.clone())
             .with_classes(&self.model().onto)
             .with_known_recipes(&ids);
         let mut all = parsed.diagnostics;
