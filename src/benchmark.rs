@@ -4,6 +4,7 @@
 //! demo benchmark (`gold/demo/`: our own recipes and gold networks) is compiled in, so the
 //! program runs on a fresh machine with no data at all.
 
+use crate::data_file::DataFileProblem;
 use crate::language::ast::Recipe;
 use crate::language::validate::closest;
 use crate::manifest::{self, ProfileManifest, USER_MANIFEST, UserManifest};
@@ -430,6 +431,14 @@ pub enum DataError {
         at: Option<(usize, usize)>,
         reason: String,
     },
+    /// A user benchmark's `ontology.json` or `kitchen.json` cannot be read or used.
+    World(DataFileProblem),
+}
+
+impl From<DataFileProblem> for DataError {
+    fn from(problem: DataFileProblem) -> DataError {
+        DataError::World(problem)
+    }
 }
 
 impl fmt::Display for DataError {
@@ -493,6 +502,7 @@ impl fmt::Display for DataError {
                 }
                 write!(f, ": not a usable benchmark manifest: {reason}")
             }
+            DataError::World(problem) => write!(f, "{problem}"),
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::benchmark::{Benchmark, DataError, DataSource};
 use crate::budget::{self, Budget, Phase};
+use crate::extension::World;
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostic, render_all, terminal_safe};
 use crate::language::validate::{Validator, closest};
@@ -63,7 +64,8 @@ impl Evaluator {
             source => source,
         };
         let benchmark = Benchmark::load(profile, &source)?;
-        Ok(Self::with(Model::builtin(profile), benchmark))
+        let model = World::of_source(&source)?.model(profile)?;
+        Ok(Self::with(model, benchmark))
     }
 
     pub fn with(model: Model, benchmark: Benchmark) -> Evaluator {

@@ -39,7 +39,9 @@ pub mod app;
 pub mod benchmark;
 pub mod budget;
 pub mod catalogue;
+pub mod data_file;
 pub mod evaluate;
+pub mod extension;
 pub mod fetch;
 #[cfg(feature = "gui")]
 pub mod gui;
@@ -65,11 +67,11 @@ pub mod world;
 #[cfg(test)]
 mod layering {
     const LAYERS: [&[&str]; 9] = [
-        &["number", "profile", "random", "budget"],
+        &["number", "profile", "random", "budget", "data_file"],
         &["manifest", "catalogue", "fetch"],
         &["language", "network"],
         &["ontology", "world", "mistakes", "benchmark"],
-        &["simulation"],
+        &["simulation", "extension"],
         &["metrics"],
         &["report"],
         &["evaluate", "translate"],

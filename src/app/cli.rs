@@ -16,8 +16,8 @@ use crate::app::translate::{
 };
 use crate::app::user_benchmark::{self, AddRecipe, NewRecipe};
 use crate::benchmark::{DataChoice, DataError, DataSource};
+use crate::extension::World;
 use crate::metrics::smatch::SmatchConfig;
-use crate::ontology::Ontology;
 use crate::profile::Profile;
 use crate::report::batch::{Bootstrap, Shard, Threshold};
 use crate::report::{Metric, MetricSet};
@@ -782,7 +782,7 @@ impl Command {
                     Some(ids) => Some(ids),
                     None => named_benchmark_recipes(data.profile, data.benchmark.as_ref())?,
                 };
-                let onto = Ontology::builtin(data.profile);
+                let onto = World::of(data.benchmark.as_ref(), None)?.ontology(data.profile)?;
                 let files: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
                 let opts = CheckOptions {
                     profile: data.profile,
@@ -935,7 +935,7 @@ impl Command {
                 translate::run(&opts, out, err)
             }
             #[cfg(feature = "mcp")]
-            Command::Mcp => crate::app::mcp::run(data.profile, data.offline),
+            Command::Mcp => crate::app::mcp::run(&data),
             Command::NewBenchmark { dir } => user_benchmark::new_benchmark(&dir, out),
             Command::AddRecipe {
                 text,

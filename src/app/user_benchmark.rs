@@ -6,8 +6,8 @@
 use crate::app::check::{self, CheckOptions, read_solution_text};
 use crate::app::outcome::{AppError, Exit, Outcome};
 use crate::benchmark::{RecipeEntry, UserData, dish_variable, first_network, official_recipe};
+use crate::extension::World;
 use crate::manifest::{GOLD_DIR, TEXT_DIR, USER_MANIFEST, UserManifest};
-use crate::ontology::Ontology;
 use crate::profile::Profile;
 use crate::translate::recipe_text;
 use std::io::Write;
@@ -122,7 +122,7 @@ pub fn add_recipe(opts: &AddRecipe, out: &mut dyn Write, err: &mut dyn Write) ->
             check_id(&id)?;
             not_listed(&id)?;
             if let refused @ (Exit::Failed | Exit::Unusable) =
-                check_gold(gold, header, opts.profile, out, err)?
+                check_gold(dir, gold, header, opts.profile, out, err)?
             {
                 return Ok(refused);
             }
@@ -164,16 +164,17 @@ pub fn add_recipe(opts: &AddRecipe, out: &mut dyn Write, err: &mut dyn Write) ->
     Ok(Exit::Success)
 }
 
-/// Check a gold network as `check` does (its own header the one recipe id accepted); with
-/// errors, say that nothing was added.
+/// Check a gold network as `check` does, against the benchmark's own classes (its own header
+/// the one recipe id accepted); with errors, say that nothing was added.
 fn check_gold(
+    dir: &Path,
     gold: &Path,
     header: Option<String>,
     profile: Profile,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Outcome {
-    let onto = Ontology::builtin(profile);
+    let onto = World::of_folder(dir)?.ontology(profile)?;
     let checking = CheckOptions {
         profile,
         known_recipes: Some(header.into_iter().collect()),
