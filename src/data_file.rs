@@ -67,6 +67,8 @@ impl fmt::Display for FieldError {
     }
 }
 
+impl std::error::Error for FieldError {}
+
 impl From<String> for FieldError {
     fn from(message: String) -> FieldError {
         FieldError::new(message)

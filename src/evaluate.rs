@@ -7,7 +7,7 @@ use crate::budget::{self, Budget, Phase};
 use crate::extension::World;
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostic, render_all, terminal_safe};
-use crate::language::validate::{Validator, closest};
+use crate::language::validate::closest;
 use crate::metrics::smatch::{self, SmatchConfig, smatch};
 use crate::metrics::{GoldRun, gold_run, score};
 use crate::profile::Profile;
@@ -118,9 +118,7 @@ impl Evaluator {
     pub fn prepare(&self, text: &str) -> Result<Vec<Recipe>, Refusal> {
         let parsed = crate::language::parse::parse(text);
         let ids = self.benchmark.ids();
-        let validator = Validator::new(self.model.profile)
-            .with_classes(&self.model.onto)
-            .with_known_recipes(&ids);
+        let validator = self.model.validator().with_known_recipes(&ids);
         let mut diagnostics = parsed.diagnostics;
         diagnostics.extend(validator.validate(&parsed.file));
         let errors: Vec<Diagnostic> = diagnostics

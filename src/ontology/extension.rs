@@ -3,11 +3,12 @@
 //! built-in ones, so everything the built-in data scores is scored as before.
 //!
 //! ```json
-//! {"classes": {"halloumi": {"is_a": ["feta-cheese"], "slots": {"keep-refrigerated": true}}},
+//! {"classes": {"halloumi": {"is_a": ["feta-cheese"], "slots": {"keep-refrigerated": true},
+//!                           "new_slots": {"grilled": null}}},
 //!  "conversion_to_g": {"halloumi": {"piece": 250}}}
 //! ```
 
-use super::{Class, ClassId, Init, Ontology, ancestor_bits, parse_init};
+use super::{Class, ClassId, Init, Ontology, SlotId, ancestor_bits, parse_init};
 use crate::data_file::FieldError;
 use crate::language::validate::closest;
 use serde_json::{Map, Value as Json};
@@ -16,7 +17,10 @@ use serde_json::{Map, Value as Json};
 struct Declared<'j> {
     name: &'j str,
     parents: Vec<&'j str>,
+    /// Defaults of inherited slots.
     slots: Option<&'j Map<String, Json>>,
+    /// Slots no parent has, with their defaults (for primitives of one's own to set).
+    new_slots: Option<&'j Map<String, Json>>,
 }
 
 impl Ontology {
@@ -60,7 +64,7 @@ impl Ontology {
                     return Err("a class name is lowercase letters, digits and `-`".into());
                 }
                 let body = object(body)?;
-                known_fields(body, &["is_a", "slots"])?;
+                known_fields(body, &["is_a", "slots", "new_slots"])?;
                 let parents = match body.get("is_a") {
                     Some(Json::Array(items)) if !items.is_empty() => items
                         .iter()
@@ -77,14 +81,15 @@ impl Ontology {
                         );
                     }
                 };
-                let slots = match body.get("slots") {
-                    None => None,
-                    Some(s) => Some(object(s).map_err(|e| e.in_key("slots"))?),
+                let map = |field: &str| match body.get(field) {
+                    None => Ok(None),
+                    Some(s) => object(s).map(Some).map_err(|e| e.in_key(field)),
                 };
                 Ok(Declared {
                     name,
                     parents,
-                    slots,
+                    slots: map("slots")?,
+                    new_slots: map("new_slots")?,
                 })
             };
             out.push(declaration().map_err(|e| e.in_key(name))?);
@@ -162,6 +167,17 @@ impl Ontology {
                 })?;
             defaults[at] = self.value(value).map_err(in_key)?;
         }
+        for (name, value) in class.new_slots.into_iter().flatten() {
+            let in_key = |e: FieldError| e.in_key(name).in_key("new_slots");
+            if self.slot_id(name).is_some_and(|s| slots.contains(&s)) {
+                return Err(in_key(FieldError::new(
+                    "a parent has this slot already; set its default under `slots`",
+                )));
+            }
+            let default = self.value(value).map_err(in_key)?;
+            slots.push(self.slot(name));
+            defaults.push(default);
+        }
         self.classes.push(Class {
             name: class.name.to_owned(),
             precedence,
@@ -197,6 +213,17 @@ impl Ontology {
                 l.retain(|c| *c != head);
             }
         }
+    }
+
+    /// The id of a slot name, a new one when no class has it yet.
+    fn slot(&mut self, name: &str) -> SlotId {
+        if let Some(id) = self.slot_id(name) {
+            return id;
+        }
+        let id = self.slot_names.len() as SlotId;
+        self.slot_names.push(name.to_owned());
+        self.slot_by_name.insert(name.to_owned(), id);
+        id
     }
 
     /// A slot value in the kitchen files' encoding, over the classes and slots known so far.

@@ -19,6 +19,7 @@ use crate::budget::{self, Budget, Phase};
 use crate::catalogue::{Catalogue, DataFileError, PrimitiveSig, Role};
 use crate::data_file::FieldError;
 use crate::language::ast::{Arg, Recipe};
+use crate::language::validate::Validator;
 use crate::number::Number;
 use crate::ontology::{ClassId, Ontology, SlotId, parse_init};
 use crate::profile::Profile;
@@ -69,7 +70,7 @@ pub struct Model {
     /// SHA-256 of the ontology extension the ontology was extended with, if any: it decides
     /// which classes exist and how amounts convert, so it changes the scores too.
     pub ontology_sha256: Option<String>,
-    registry: HashMap<&'static str, &'static dyn Primitive>,
+    registry: HashMap<String, Arc<dyn Primitive>>,
     /// The time one recipe may take ([`budget::DEFAULT_TIME_BUDGET`] unless set): a run
     /// started with [`Model::execute`] has it, and an evaluation that runs the recipe inside a
     /// budget of its own keeps the sooner deadline.
@@ -125,6 +126,28 @@ impl Model {
             registry,
             time_budget: budget::DEFAULT_TIME_BUDGET,
         })
+    }
+
+    /// Add a primitive of one's own: its catalogue entry, in the shape of an entry of
+    /// `kitchens/primitives.json` (arguments with types, cases), and its code, which works as
+    /// the built-in primitives do (`call.start()`, the helpers of
+    /// [`primitives::common`], `call.bind`, `call.finish`). Networks using it are then checked,
+    /// simulated and scored like any other.
+    pub fn add_primitive(
+        &mut self,
+        entry: &str,
+        code: impl Primitive + 'static,
+    ) -> Result<(), DataFileError> {
+        let name = self.catalogue.add(entry)?.name.clone();
+        self.registry.insert(name, Arc::new(code));
+        Ok(())
+    }
+
+    /// A validator of networks against this model's primitives and classes.
+    pub fn validator(&self) -> Validator<'_> {
+        Validator::new(self.profile)
+            .with_catalogue(&self.catalogue)
+            .with_classes(&self.onto)
     }
 
     pub fn maker(&self) -> Maker<'_> {
@@ -412,7 +435,7 @@ impl<'m> Call<'m, '_> {
 
 /// One primitive's semantics. Implementations read their inputs from the [`Call`], work on a
 /// copy of the input kitchen state and bind their outputs.
-pub trait Primitive: Sync {
+pub trait Primitive: Send + Sync {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError>;
 }
 
@@ -420,7 +443,7 @@ pub trait Primitive: Sync {
 /// (e.g. beat, mix and mingle) implement [`Primitive`] on a struct of that data instead.
 impl<F> Primitive for F
 where
-    F: Fn(&mut Call<'_, '_>) -> Result<(), SimError> + Sync,
+    F: Fn(&mut Call<'_, '_>) -> Result<(), SimError> + Send + Sync,
 {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
         self(call)
@@ -790,7 +813,6 @@ impl<'m> Engine<'m> {
             .model
             .registry
             .get(sig.name.as_str())
-            .copied()
             .ok_or_else(|| SimError {
                 message: format!("primitive {} is not implemented", sig.name),
                 predicate: Some(p),
