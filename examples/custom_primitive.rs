@@ -118,8 +118,8 @@ pub fn scores(networks: &[&str]) -> Result<Vec<RecipeResult>, Box<dyn std::error
     Ok(out)
 }
 
-#[allow(dead_code)] // the test suite includes this file and calls `scores`
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+#[allow(dead_code)] // the test suite includes this file and calls `main`
+pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (name, row) in ["gold", "never grilled"]
         .iter()
         .zip(scores(&[GOLD, UNGRILLED])?)

@@ -46,70 +46,25 @@ impl Ontology {
 
     /// The declarations of `classes`, checked against each other and the ontology.
     fn declared<'j>(&self, classes: &'j Json) -> Result<Vec<Declared<'j>>, FieldError> {
-        let map = object(classes)?;
         let mut out = Vec::new();
-        for (name, body) in map {
-            let declaration = || -> Result<Declared<'j>, FieldError> {
-                if self.class_id(name).is_some() {
-                    return Err(
-                        "the ontology already has this class; a new class needs a name of its own"
-                            .into(),
-                    );
-                }
-                if name.is_empty()
-                    || !name
-                        .chars()
-                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-                {
-                    return Err("a class name is lowercase letters, digits and `-`".into());
-                }
-                let body = object(body)?;
-                known_fields(body, &["is_a", "slots", "new_slots"])?;
-                let parents = match body.get("is_a") {
-                    Some(Json::Array(items)) if !items.is_empty() => items
-                        .iter()
-                        .enumerate()
-                        .map(|(i, p)| {
-                            p.as_str()
-                                .ok_or_else(|| FieldError::new("a class name").in_item(i))
-                        })
-                        .collect::<Result<Vec<_>, _>>()
-                        .map_err(|e| e.in_key("is_a"))?,
-                    _ => {
-                        return Err(
-                            FieldError::new("a list of one or more parent classes").in_key("is_a")
-                        );
-                    }
-                };
-                let map = |field: &str| match body.get(field) {
-                    None => Ok(None),
-                    Some(s) => object(s).map(Some).map_err(|e| e.in_key(field)),
-                };
-                Ok(Declared {
-                    name,
-                    parents,
-                    slots: map("slots")?,
-                    new_slots: map("new_slots")?,
-                })
-            };
-            out.push(declaration().map_err(|e| e.in_key(name))?);
+        for (name, body) in object(classes)? {
+            if self.class_id(name).is_some() {
+                let taken =
+                    "the ontology already has this class; a new class needs a name of its own";
+                return Err(FieldError::new(taken).in_key(name));
+            }
+            out.push(declaration(name, body).map_err(|e| e.in_key(name))?);
         }
         for class in &out {
             for (i, parent) in class.parents.iter().enumerate() {
                 if self.class_id(parent).is_none() && !out.iter().any(|c| c.name == *parent) {
                     let names = self.classes.iter().map(|c| c.name.as_str());
                     let close = closest(parent, names.chain(out.iter().map(|c| c.name)), 3);
-                    let hint = if close.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (did you mean {}?)", close.join(", "))
-                    };
-                    return Err(
-                        FieldError::new(format!("unknown parent class `{parent}`{hint}"))
-                            .in_item(i)
-                            .in_key("is_a")
-                            .in_key(class.name),
-                    );
+                    let message = format!("unknown parent class `{parent}`{}", hint(&close));
+                    return Err(FieldError::new(message)
+                        .in_item(i)
+                        .in_key("is_a")
+                        .in_key(class.name));
                 }
             }
         }
@@ -156,14 +111,8 @@ impl Ontology {
                 .ok_or_else(|| {
                     let names = slots.iter().map(|&s| self.slot_name(s));
                     let close = closest(name, names, 3);
-                    in_key(FieldError::new(format!(
-                        "the class has no slot `{name}`{}",
-                        if close.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" (did you mean {}?)", close.join(", "))
-                        }
-                    )))
+                    let message = format!("the class has no slot `{name}`{}", hint(&close));
+                    in_key(FieldError::new(message))
                 })?;
             defaults[at] = self.value(value).map_err(in_key)?;
         }
@@ -262,6 +211,50 @@ impl Ontology {
             }
         }
         Ok(())
+    }
+}
+
+/// One class's body: its parents and the slots it sets or adds.
+fn declaration<'j>(name: &'j str, body: &'j Json) -> Result<Declared<'j>, FieldError> {
+    let fits = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
+    if name.is_empty() || !name.chars().all(fits) {
+        return Err("a class name is lowercase letters, digits and `-`".into());
+    }
+    let body = object(body)?;
+    known_fields(body, &["is_a", "slots", "new_slots"])?;
+    let parents = match body.get("is_a") {
+        Some(Json::Array(items)) if !items.is_empty() => items
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                p.as_str()
+                    .ok_or_else(|| FieldError::new("a class name").in_item(i))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.in_key("is_a"))?,
+        _ => {
+            let wanted = "a list of one or more parent classes";
+            return Err(FieldError::new(wanted).in_key("is_a"));
+        }
+    };
+    let map = |field: &str| match body.get(field) {
+        None => Ok(None),
+        Some(s) => object(s).map(Some).map_err(|e| e.in_key(field)),
+    };
+    Ok(Declared {
+        name,
+        parents,
+        slots: map("slots")?,
+        new_slots: map("new_slots")?,
+    })
+}
+
+/// ` (did you mean a, b?)` when there are close names.
+fn hint(close: &[&str]) -> String {
+    if close.is_empty() {
+        String::new()
+    } else {
+        format!(" (did you mean {}?)", close.join(", "))
     }
 }
 
