@@ -123,10 +123,10 @@ fn the_dish_score_compares_amounts_through_the_new_conversion() {
     let expected = 0.98f32 * contents + 0.02 * container;
     let got = two["dish_approximation_score"].as_f64().unwrap() as f32;
     assert!((got - expected).abs() < 1e-6, "{got} against {expected}");
-    assert_eq!(
-        two["dish"]["ingredients"],
-        serde_json::json!([{"class": "halloumi", "score": 0.925, "differing": ["amount"]}])
-    );
+    let halloumi = &two["dish"]["ingredients"][0];
+    assert_eq!(halloumi["class"], "halloumi");
+    assert_eq!(halloumi["differing"], serde_json::json!(["amount"]));
+    assert_eq!(halloumi["score"].as_f64().unwrap() as f32, contents);
     assert_eq!(
         two["dish"]["container"],
         serde_json::json!(["2 portions instead of 1"])
@@ -223,12 +223,12 @@ fn bad_extension_files_are_refused_with_their_line_column_and_field() {
         (
             "ontology.json",
             r#"{"classes": {"halloumi": {"is_a": ["feta-cheese"]}"#.to_owned(),
-            "bench/ontology.json:1:51: not a usable ontology file: EOF while parsing an object",
+            "bench/ontology.json:1:50: not a usable ontology file: EOF while parsing an object",
         ),
         (
             "kitchen.json",
             kitchen_json().replace("\"class\": \"grill-pan\"", "\"class\": \"grill-pann\""),
-            "bench/kitchen.json:1022:13: not a usable kitchen file: kitchen.contents[7].contents[36].class: unknown class `grill-pann`",
+            "bench/kitchen.json:2051:13: not a usable kitchen file: kitchen.contents[8].contents[36].class: unknown class `grill-pann`",
         ),
     ];
     for (file, text, message) in cases {
