@@ -277,11 +277,11 @@ mod tests {
         let key = |k: &str| Step::Key(k.into());
         assert_eq!(at(&[]), (1, 1));
         assert_eq!(at(&[key("d")]), (3, 3));
-        assert_eq!(at(&[key("a"), Step::Index(1)]), (2, 13));
-        assert_eq!(at(&[key("a"), Step::Index(1), key("c")]), (2, 24));
+        assert_eq!(at(&[key("a"), Step::Index(1)]), (2, 12));
+        assert_eq!(at(&[key("a"), Step::Index(1), key("c")]), (2, 23));
         assert_eq!(
             at(&[key("a"), Step::Index(1), key("c"), Step::Index(1)]),
-            (2, 36)
+            (2, 34)
         );
         // A path past what the text holds stops at the deepest field found.
         assert_eq!(at(&[key("d"), key("e")]), (3, 3));
