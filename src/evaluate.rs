@@ -8,10 +8,10 @@ use crate::base::suggest::closest;
 use crate::benchmark::{Benchmark, DataError, DataSource};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostic, render_all, terminal_safe};
-use crate::language::validate::Validator;
 use crate::metrics::metric::{Metric, MetricSet, RecipeResult};
 use crate::metrics::smatch::{self, SmatchConfig, smatch};
 use crate::metrics::{GoldRun, gold_run, score};
+use crate::simulation::benchmark_world::World;
 use crate::simulation::{Model, SimError};
 use std::sync::OnceLock;
 
@@ -64,7 +64,8 @@ impl Evaluator {
             source => source,
         };
         let benchmark = Benchmark::load(profile, &source)?;
-        Ok(Self::with(Model::builtin(profile), benchmark))
+        let model = World::of_source(&source)?.model(profile)?;
+        Ok(Self::with(model, benchmark))
     }
 
     pub fn with(model: Model, benchmark: Benchmark) -> Evaluator {
@@ -117,9 +118,7 @@ impl Evaluator {
     pub fn prepare(&self, text: &str) -> Result<Vec<Recipe>, Refusal> {
         let parsed = crate::language::parse::parse(text);
         let ids = self.benchmark.ids();
-        let validator = Validator::new(self.model.profile)
-            .with_classes(&self.model.onto)
-            .with_known_recipes(&ids);
+        let validator = self.model.validator().with_known_recipes(&ids);
         let mut diagnostics = parsed.diagnostics;
         diagnostics.extend(validator.validate(&parsed.file));
         let errors: Vec<Diagnostic> = diagnostics

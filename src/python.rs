@@ -117,7 +117,10 @@ fn check(
     benchmark: Option<PathBuf>,
 ) -> PyResult<String> {
     detached(py, reference, |profile| {
-        let onto = crate::world::ontology::Ontology::builtin(profile);
+        let world = DataContext::from_env(profile, benchmark.clone(), None);
+        let onto = crate::simulation::benchmark_world::World::of(world.benchmark.as_ref(), None)
+            .and_then(|w| w.ontology(profile))
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         let named = benchmark
             .map(|b| evaluator((profile, Some(b), None)).map_err(PyRuntimeError::new_err))
             .transpose()?;

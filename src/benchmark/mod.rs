@@ -5,9 +5,9 @@
 //! program runs on a fresh machine with no data at all.
 
 pub mod download;
-
 use crate::base::profile::Profile;
 use crate::base::suggest::closest;
+use crate::data::data_file::DataFileProblem;
 use crate::data::manifest::{self, ProfileManifest, USER_MANIFEST, UserManifest};
 pub use crate::data::manifest::{FileEntry, RecipeEntry, manifest, sha256_hex};
 use crate::language::ast::Recipe;
@@ -432,6 +432,14 @@ pub enum DataError {
         at: Option<(usize, usize)>,
         reason: String,
     },
+    /// A user benchmark's `ontology.json` or `kitchen.json` cannot be read or used.
+    World(DataFileProblem),
+}
+
+impl From<DataFileProblem> for DataError {
+    fn from(problem: DataFileProblem) -> DataError {
+        DataError::World(problem)
+    }
 }
 
 impl fmt::Display for DataError {
@@ -495,6 +503,7 @@ impl fmt::Display for DataError {
                 }
                 write!(f, ": not a usable benchmark manifest: {reason}")
             }
+            DataError::World(problem) => write!(f, "{problem}"),
         }
     }
 }

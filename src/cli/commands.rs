@@ -22,7 +22,7 @@ use crate::service::simulate::{self, SimulateOptions};
 use crate::service::translation::{self, Setup, TranslateOptions};
 use crate::service::translation_bench::{self, BenchOptions};
 use crate::service::user_benchmark::{self, AddRecipe, NewRecipe};
-use crate::world::ontology::Ontology;
+use crate::simulation::benchmark_world::World;
 use clap::CommandFactory;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -151,7 +151,7 @@ impl CheckArgs {
             Some(ids) => Some(ids),
             None => named_benchmark_recipes(data.profile, data.benchmark.as_ref())?,
         };
-        let onto = Ontology::builtin(data.profile);
+        let onto = World::of(data.benchmark.as_ref(), None)?.ontology(data.profile)?;
         let files: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
         let opts = CheckOptions {
             profile: data.profile,
@@ -342,7 +342,7 @@ impl TranslateArgs {
 
 #[cfg(feature = "mcp")]
 pub(super) fn mcp(Session(data, _, _, _, front_ends): Session<'_>) -> Outcome {
-    (front_ends.tool_server)(data.profile, data.offline)
+    (front_ends.tool_server)(&data)
 }
 
 impl NewBenchmarkArgs {

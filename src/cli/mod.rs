@@ -6,8 +6,6 @@ mod args;
 mod commands;
 pub mod console;
 
-#[cfg(feature = "mcp")]
-use crate::base::profile::Profile;
 #[cfg(feature = "gui")]
 use crate::cli::console::ColorWhen;
 use crate::cli::console::Console;
@@ -29,9 +27,9 @@ pub struct FrontEnds {
     /// Open the desktop launcher and wait until it is closed; `Err` says why no window opened.
     #[cfg(feature = "gui")]
     pub launcher: fn(LaunchSettings) -> Result<(), String>,
-    /// Serve the tool server on standard input and output (the profile, `--offline`).
+    /// Serve the tool server on standard input and output, on the command's data.
     #[cfg(feature = "mcp")]
-    pub tool_server: fn(Profile, bool) -> Outcome,
+    pub tool_server: fn(&DataContext) -> Outcome,
 }
 
 /// The reference's keys, matched case-insensitively with one dash.

@@ -213,6 +213,23 @@ impl Catalogue {
         })
     }
 
+    /// Add a primitive of one's own from its entry in the shape of `kitchens/primitives.json`'s
+    /// (`{"name", "args": [{"name", "type"}], "cases": [[arg, ...]]}`); a name the catalogue
+    /// has is refused, since redefining a built-in primitive would change official scores.
+    pub fn add(&mut self, entry: &str) -> Result<&PrimitiveSig, DataFileError> {
+        let data: PrimData = serde_json::from_str(entry).map_err(|e| e.to_string())?;
+        if self.get(&data.name).is_some() {
+            return Err(format!("the catalogue already has a primitive `{}`", data.name).into());
+        }
+        if data.cases.is_empty() {
+            return Err(format!("{}: a primitive needs at least one case", data.name).into());
+        }
+        let sig = Self::build(data)?;
+        self.by_name.insert(sig.name.clone(), self.primitives.len());
+        self.primitives.push(sig);
+        Ok(&self.primitives[self.primitives.len() - 1])
+    }
+
     pub fn get(&self, name: &str) -> Option<&PrimitiveSig> {
         self.by_name.get(name).map(|&i| &self.primitives[i])
     }

@@ -2,4 +2,5 @@
 //! catalogue. Plain data, below the language that uses it.
 
 pub mod catalogue;
+pub mod data_file;
 pub mod manifest;

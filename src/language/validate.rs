@@ -72,6 +72,12 @@ impl<'a> Validator<'a> {
         self
     }
 
+    /// Check primitives against this catalogue (the profile's own with primitives added).
+    pub fn with_catalogue(mut self, catalogue: &Catalogue) -> Self {
+        self.catalogue = catalogue.clone();
+        self
+    }
+
     pub fn with_known_recipes(mut self, ids: &'a [&'a str]) -> Self {
         self.known_recipes = Some(ids);
         self

@@ -4,13 +4,12 @@
 //! are bounded ([`MAX_NETWORK_BYTES`], and the simulation's own action limit).
 
 use crate::base::budget::Budget;
-use crate::base::profile::Profile;
 use crate::evaluate::Evaluator;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::dish_tree;
 use crate::report::json::value;
 use crate::service::check::{check_text, located};
-use crate::service::context::{self, DataRequest};
+use crate::service::context::{self, DataContext};
 use crate::service::outcome::{AppError, Exit, Outcome};
 use crate::service::scoring::score_text;
 use crate::service::simulate::{SimulateFailure, simulate_text};
@@ -92,7 +91,7 @@ impl NetworkText for CheckArgs {
 #[derive(Clone)]
 pub struct KitchenServer {
     model: Arc<Model>,
-    offline: bool,
+    data: DataContext,
     evaluator: Arc<OnceLock<Result<Evaluator, String>>>,
 }
 
@@ -115,12 +114,13 @@ fn bounded(text: &str) -> Result<(), CallToolResult> {
 
 #[rmcp::tool_router]
 impl KitchenServer {
-    pub fn new(profile: Profile, offline: bool) -> KitchenServer {
-        KitchenServer {
-            model: Arc::new(Model::builtin(profile)),
-            offline,
+    /// The server of a command line's data: its benchmark's own classes and kitchen too.
+    pub fn new(data: &DataContext) -> Result<KitchenServer, AppError> {
+        Ok(KitchenServer {
+            model: Arc::new(crate::service::load_model(data)?.0),
+            data: data.clone(),
             evaluator: Arc::new(OnceLock::new()),
-        }
+        })
     }
 
     /// Run a call's work off the protocol's thread, within a [`Budget`] of [`CALL_SECONDS`]
@@ -169,12 +169,7 @@ impl KitchenServer {
         self.evaluator
             .get_or_init(|| {
                 let profile = self.model.profile;
-                let request = DataRequest {
-                    profile,
-                    explicit: None,
-                    offline: self.offline,
-                };
-                let source = context::locate(request, || true, &mut std::io::sink())
+                let source = context::locate(self.data.request(), || true, &mut std::io::sink())
                     .map_err(|e| e.to_string())?;
                 Evaluator::new(profile, source).map_err(|e| e.to_string())
             })
@@ -408,7 +403,8 @@ impl ServerHandler for KitchenServer {
 }
 
 /// Serve on stdin and stdout until the client closes them.
-pub fn run(profile: Profile, offline: bool) -> Outcome {
+pub fn run(data: &DataContext) -> Outcome {
+    let server = KitchenServer::new(data)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -416,10 +412,7 @@ pub fn run(profile: Profile, offline: bool) -> Outcome {
     let served = runtime.block_on(async {
         let transport =
             LineTransport::new(tokio::io::stdin(), tokio::io::stdout(), MAX_MESSAGE_BYTES);
-        let service = KitchenServer::new(profile, offline)
-            .serve(transport)
-            .await
-            .map_err(|e| e.to_string())?;
+        let service = server.serve(transport).await.map_err(|e| e.to_string())?;
         service.waiting().await.map_err(|e| e.to_string())
     });
     // Work abandoned by a timed-out call must not hold the exit.

@@ -51,6 +51,9 @@ pub struct DataSignature {
     pub gold_sha256: String,
     /// SHA-256 of the initial kitchen state's file.
     pub kitchen_sha256: String,
+    /// SHA-256 of the benchmark's own `ontology.json`, when it extends the ontology.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ontology_sha256: Option<String>,
 }
 
 impl DataSignature {
@@ -74,7 +77,15 @@ impl fmt::Display for DataSignature {
             self.status.name(),
             self.gold_short(),
             self.kitchen_short()
-        )
+        )?;
+        match &self.ontology_sha256 {
+            Some(sum) => write!(
+                f,
+                ", ontology sha256 {}",
+                &sum[..Self::SHOWN.min(sum.len())]
+            ),
+            None => Ok(()),
+        }
     }
 }
 

@@ -105,6 +105,12 @@ pub fn render(report: &BatchReport, thresholds: &[Threshold]) -> String {
         s.smatch
             .exact_budget
             .map(|nodes| ("smatch-exact-budget", nodes.to_string())),
+    )
+    .chain(
+        s.data
+            .ontology_sha256
+            .clone()
+            .map(|sum| ("ontology-sha256", sum)),
     );
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(

@@ -20,28 +20,17 @@ pub mod translation;
 pub mod translation_bench;
 pub mod user_benchmark;
 
-use crate::data::catalogue::DataFileError;
 use crate::simulation::Model;
+use crate::simulation::benchmark_world::World;
 use context::DataContext;
 use outcome::AppError;
 
-/// The model of a command's profile with the built-in kitchen or the one `--kitchen` names,
-/// its time budget per recipe, and how to name that kitchen in reports.
+/// The model of a command's profile in the world of `--benchmark` and `--kitchen` (a
+/// benchmark's own ontology and kitchen), its time budget per recipe, and how to name its
+/// kitchen in reports.
 pub fn load_model(data: &DataContext) -> Result<(Model, String), AppError> {
-    let (mut model, name) = match data.kitchen.as_deref() {
-        None => (Model::builtin(data.profile), "builtin".to_string()),
-        Some(path) => {
-            let unusable = |reason: String| AppError::Kitchen {
-                path: path.to_owned(),
-                source: DataFileError(reason),
-            };
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| unusable(format!("cannot read the kitchen file: {e}")))?;
-            let model = Model::with_kitchen(data.profile, &text)
-                .map_err(|e| unusable(format!("not a usable kitchen file: {e}")))?;
-            (model, path.display().to_string())
-        }
-    };
+    let world = World::of(data.benchmark.as_ref(), data.kitchen.as_deref())?;
+    let mut model = world.model(data.profile)?;
     model.time_budget = data.time_budget();
-    Ok((model, name))
+    Ok((model, world.kitchen_name()))
 }

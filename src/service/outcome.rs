@@ -4,7 +4,7 @@
 
 use crate::benchmark::DataError;
 use crate::benchmark::download::FetchError;
-use crate::data::catalogue::DataFileError;
+use crate::data::data_file::DataFileProblem;
 use crate::report::OutputIsInput;
 use std::path::PathBuf;
 
@@ -54,13 +54,9 @@ pub enum AppError {
     /// The benchmark data could not be installed.
     #[error(transparent)]
     Fetch(#[from] FetchError),
-    /// `--kitchen` names a file that cannot be read or used.
-    #[error("{}: {source}", path.display())]
-    Kitchen {
-        path: PathBuf,
-        #[source]
-        source: DataFileError,
-    },
+    /// A kitchen or ontology file (`--kitchen`, a benchmark's own) that cannot be read or used.
+    #[error(transparent)]
+    World(#[from] DataFileProblem),
     /// An output path that is one of the inputs, which writing would destroy.
     #[error(transparent)]
     OutputIsInput(#[from] OutputIsInput),

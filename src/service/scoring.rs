@@ -122,6 +122,7 @@ pub(crate) fn signature(
             status: evaluator.benchmark.fingerprint.status,
             gold_sha256: evaluator.benchmark.fingerprint.sha256.clone(),
             kitchen_sha256: evaluator.model.kitchen_sha256.clone(),
+            ontology_sha256: evaluator.model.ontology_sha256.clone(),
         },
     )
 }

@@ -9,7 +9,6 @@ use crate::benchmark::{self, Benchmark, DataError};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostic, line_col, render_all, terminal_safe};
 use crate::language::parse::parse;
-use crate::language::validate::Validator;
 use crate::metrics::{gold_run, score};
 use crate::report::simulation::SimulationReport;
 use crate::simulation::{Execution, Model, SimError};
@@ -138,7 +137,7 @@ pub fn simulate_text(
     gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
 ) -> Result<Simulated, SimulateFailure> {
     let parsed = parse(text);
-    let validator = Validator::new(model.profile).with_classes(&model.onto);
+    let validator = model.validator();
     let mut diagnostics = parsed.diagnostics;
     diagnostics.extend(validator.validate(&parsed.file));
     diagnostics.retain(Diagnostic::is_error);

@@ -9,8 +9,8 @@ use crate::data::manifest::{GOLD_DIR, TEXT_DIR, USER_MANIFEST, UserManifest};
 use crate::service::check::{self, CheckOptions};
 use crate::service::outcome::{AppError, Exit, Outcome};
 use crate::service::solution_file::read_solution_text;
+use crate::simulation::benchmark_world::World;
 use crate::translate::recipe_text;
-use crate::world::ontology::Ontology;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -123,7 +123,7 @@ pub fn add_recipe(opts: &AddRecipe, out: &mut dyn Write, err: &mut dyn Write) ->
             check_id(&id)?;
             not_listed(&id)?;
             if let refused @ (Exit::Failed | Exit::Unusable) =
-                check_gold(gold, header, opts.profile, out, err)?
+                check_gold(dir, gold, header, opts.profile, out, err)?
             {
                 return Ok(refused);
             }
@@ -165,16 +165,17 @@ pub fn add_recipe(opts: &AddRecipe, out: &mut dyn Write, err: &mut dyn Write) ->
     Ok(Exit::Success)
 }
 
-/// Check a gold network as `check` does (its own header the one recipe id accepted); with
-/// errors, say that nothing was added.
+/// Check a gold network as `check` does, against the benchmark's own classes (its own header
+/// the one recipe id accepted); with errors, say that nothing was added.
 fn check_gold(
+    dir: &Path,
     gold: &Path,
     header: Option<String>,
     profile: Profile,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Outcome {
-    let onto = Ontology::builtin(profile);
+    let onto = World::of_folder(dir)?.ontology(profile)?;
     let checking = CheckOptions {
         profile,
         known_recipes: Some(header.into_iter().collect()),

@@ -138,7 +138,7 @@ impl<'m> Call<'m, '_> {
 
 /// One primitive's semantics. Implementations read their inputs from the [`Call`], work on a
 /// copy of the input kitchen state and bind their outputs.
-pub trait Primitive: Sync {
+pub trait Primitive: Send + Sync {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError>;
 }
 
@@ -146,7 +146,7 @@ pub trait Primitive: Sync {
 /// (e.g. beat, mix and mingle) implement [`Primitive`] on a struct of that data instead.
 impl<F> Primitive for F
 where
-    F: Fn(&mut Call<'_, '_>) -> Result<(), SimError> + Sync,
+    F: Fn(&mut Call<'_, '_>) -> Result<(), SimError> + Send + Sync,
 {
     fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
         self(call)

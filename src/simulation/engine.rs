@@ -382,7 +382,6 @@ impl<'m> Engine<'m> {
             .model
             .registry
             .get(sig.name.as_str())
-            .copied()
             .ok_or_else(|| SimError {
                 message: format!("primitive {} is not implemented", sig.name),
                 predicate: Some(p),

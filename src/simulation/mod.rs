@@ -8,6 +8,7 @@
 //! on a copy of its input kitchen state, so bindings are snapshots.
 
 mod aliases;
+pub mod benchmark_world;
 mod call;
 mod dead_ends;
 pub mod effects;
@@ -23,7 +24,9 @@ use crate::base::budget::{self, Budget, Phase};
 use crate::base::number::Number;
 use crate::base::profile::Profile;
 use crate::data::catalogue::{Catalogue, DataFileError, PrimitiveSig, Role};
+use crate::data::data_file::FieldError;
 use crate::language::ast::{Arg, Recipe};
+use crate::language::validate::Validator;
 use crate::world::ontology::{ClassId, Ontology, SlotId, parse_init};
 use crate::world::{Entity, Maker, Pid, Value};
 use dead_ends::{DeadEnds, DoneSet};
@@ -35,7 +38,7 @@ use std::time::Duration;
 
 pub use call::{ArgIn, Call, Primitive};
 use engine::*;
-pub use model::Model;
+pub use model::{Model, builtin_kitchen};
 
 /// The most actions a network may have to be simulated. A run keeps every kitchen state it
 /// produced (bindings are snapshots), about 17 KB per action on long networks, so this bounds a

@@ -15,7 +15,10 @@ pub struct Model {
     pub(super) kitchen_pids: Pid,
     /// SHA-256 of the kitchen data, for the signature: a changed kitchen changes the scores.
     pub kitchen_sha256: String,
-    pub(super) registry: HashMap<&'static str, &'static dyn Primitive>,
+    /// SHA-256 of the ontology extension the ontology was extended with, if any: it decides
+    /// which classes exist and how amounts convert, so it changes the scores too.
+    pub ontology_sha256: Option<String>,
+    pub(super) registry: HashMap<String, Arc<dyn Primitive>>,
     /// The time one recipe may take ([`budget::DEFAULT_TIME_BUDGET`] unless set): a run
     /// started with [`Model::execute`] has it, and an evaluation that runs the recipe inside a
     /// budget of its own keeps the sooner deadline.
@@ -25,10 +28,15 @@ pub struct Model {
 pub(super) const KITCHEN_2023: &str = include_str!("../../kitchens/full-kitchen-2023.json");
 pub(super) const KITCHEN_2024: &str = include_str!("../../kitchens/full-kitchen-2024.json");
 
+/// The text of a profile's built-in kitchen (`kitchens/full-kitchen-<profile>.json`).
+pub fn builtin_kitchen(profile: Profile) -> &'static str {
+    profile.pick(KITCHEN_2023, KITCHEN_2024)
+}
+
 impl Model {
     /// The built-in ontology, catalogue and kitchen of a profile.
     pub fn builtin(profile: Profile) -> Model {
-        let kitchen = profile.pick(KITCHEN_2023, KITCHEN_2024);
+        let kitchen = builtin_kitchen(profile);
         // The embedded data is checked by the test suite; failing here is a build defect.
         Self::with_kitchen(profile, kitchen).expect("embedded kitchen data is valid")
     }
@@ -36,10 +44,23 @@ impl Model {
     /// The built-in ontology and catalogue of a profile with another initial kitchen state
     /// (`--kitchen FILE`).
     pub fn with_kitchen(profile: Profile, kitchen_json: &str) -> Result<Model, DataFileError> {
-        let onto = Ontology::builtin(profile);
+        let kitchen: serde_json::Value =
+            serde_json::from_str(kitchen_json).map_err(|e| e.to_string())?;
+        Self::new(Ontology::builtin(profile), kitchen_json, &kitchen)
+            .map_err(|e| DataFileError(e.to_string()))
+    }
+
+    /// A model over an ontology (the built-in one of its profile, possibly extended) and an
+    /// initial kitchen state, given as its text (which the signature fingerprints) and its JSON.
+    pub fn new(
+        onto: Ontology,
+        kitchen_text: &str,
+        kitchen: &serde_json::Value,
+    ) -> Result<Model, FieldError> {
+        let profile = onto.profile;
         let k = Known::new(&onto);
         let catalogue = Catalogue::builtin(profile);
-        let (kitchen, kitchen_pids) = load_kitchen(&onto, profile, kitchen_json)?;
+        let (kitchen, kitchen_pids) = load_kitchen(&onto, profile, kitchen)?;
         let registry = primitives::registry();
         Ok(Model {
             profile,
@@ -48,10 +69,33 @@ impl Model {
             catalogue,
             kitchen: Arc::new(kitchen),
             kitchen_pids,
-            kitchen_sha256: crate::data::manifest::sha256_hex(kitchen_json.as_bytes()),
+            kitchen_sha256: crate::data::manifest::sha256_hex(kitchen_text.as_bytes()),
+            ontology_sha256: None,
             registry,
             time_budget: budget::DEFAULT_TIME_BUDGET,
         })
+    }
+
+    /// Add a primitive of one's own: its catalogue entry, in the shape of an entry of
+    /// `kitchens/primitives.json` (arguments with types, cases), and its code, which works as
+    /// the built-in primitives do (`call.start()`, the helpers of
+    /// [`primitives::common`], `call.bind`, `call.finish`). Networks using it are then checked,
+    /// simulated and scored like any other.
+    pub fn add_primitive(
+        &mut self,
+        entry: &str,
+        code: impl Primitive + 'static,
+    ) -> Result<(), DataFileError> {
+        let name = self.catalogue.add(entry)?.name.clone();
+        self.registry.insert(name, Arc::new(code));
+        Ok(())
+    }
+
+    /// A validator of networks against this model's primitives and classes.
+    pub fn validator(&self) -> Validator<'_> {
+        Validator::new(self.profile)
+            .with_catalogue(&self.catalogue)
+            .with_classes(&self.onto)
     }
 
     pub fn maker(&self) -> Maker<'_> {
@@ -86,43 +130,31 @@ impl Model {
 pub(super) fn load_kitchen(
     onto: &Ontology,
     profile: Profile,
-    text: &str,
-) -> Result<(Entity, Pid), String> {
-    let root: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    root: &serde_json::Value,
+) -> Result<(Entity, Pid), FieldError> {
     match root.get("profile").and_then(|p| p.as_str()) {
         Some(named) if named == profile.name() => {}
         Some(named) => {
-            return Err(format!(
+            return Err(FieldError::new(format!(
                 "a kitchen of profile {named}, not {profile}: pass --reference {named}, or a kitchen of profile {profile}"
-            ));
+            ))
+            .in_key("profile"));
         }
         None => {
-            return Err(format!(
+            return Err(FieldError::new(format!(
                 "the kitchen names no profile (`\"profile\": \"{profile}\"` at its top, as in kitchens/)"
-            ));
+            )));
         }
     }
-    let mut root = root
+    let root = root
         .get("kitchen")
-        .cloned()
-        .ok_or("kitchen file: no `kitchen` entry")?;
-    expand_counts(&mut root);
+        .ok_or("the file has no `kitchen` entry")?;
     let mut class_of = |s: &str| {
         onto.class_id(s)
-            .ok_or_else(|| format!("kitchen: unknown class {s}"))
+            .ok_or_else(|| format!("unknown class `{s}`"))
     };
-    let mut unknown_slot = None;
-    let mut slot_of = |s: &str| match onto.slot_id(s) {
-        Some(id) => id,
-        None => {
-            unknown_slot = Some(s.to_string());
-            0
-        }
-    };
-    let init = parse_init(&root, &mut class_of, &mut slot_of)?;
-    if let Some(s) = unknown_slot {
-        return Err(format!("kitchen: unknown slot {s}"));
-    }
+    let mut slot_of = |s: &str| onto.slot_id(s).ok_or_else(|| format!("unknown slot `{s}`"));
+    let init = parse_init(root, &mut class_of, &mut slot_of).map_err(|e| e.in_key("kitchen"))?;
     let mut maker = Maker::new(onto, 0);
     match maker.init(&init) {
         Value::Obj(e) if onto.is_a_name(e.class, "kitchen-state") => {
@@ -130,25 +162,6 @@ pub(super) fn load_kitchen(
             let last = maker.fresh_pid();
             Ok((e, last))
         }
-        _ => Err("kitchen: the root must be a kitchen-state".into()),
-    }
-}
-
-/// Replace `{"count": n, ...}` entries of lists by n copies.
-pub(super) fn expand_counts(v: &mut serde_json::Value) {
-    match v {
-        serde_json::Value::Array(items) => {
-            let mut out = Vec::with_capacity(items.len());
-            for mut item in items.drain(..) {
-                expand_counts(&mut item);
-                let n = item.get("count").and_then(|c| c.as_u64()).unwrap_or(1);
-                for _ in 0..n {
-                    out.push(item.clone());
-                }
-            }
-            *items = out;
-        }
-        serde_json::Value::Object(map) => map.values_mut().for_each(expand_counts),
-        _ => {}
+        _ => Err(FieldError::new("the root must be a kitchen-state").in_key("kitchen")),
     }
 }

@@ -12,7 +12,7 @@ pub mod rules;
 
 use crate::language::diagnostic::Diagnostic;
 use crate::language::parse::parse;
-use crate::language::validate::{Validator, check};
+use crate::language::validate::check;
 use crate::simulation::{Execution, Model};
 use recipe_text::RecipeText;
 use serde::Serialize;
@@ -100,7 +100,7 @@ pub struct Crash {
 
 /// Parse, validate and run a one-recipe solution text.
 pub fn check_solution(model: &Model, text: &str) -> Checked {
-    let validator = Validator::new(model.profile).with_classes(&model.onto);
+    let validator = model.validator();
     let errors: Vec<Diagnostic> = check(text, &validator)
         .into_iter()
         .filter(Diagnostic::is_error)

@@ -8,8 +8,11 @@
 use crate::base::number::Number;
 use crate::base::profile::Profile;
 use crate::data::catalogue::DataFileError;
+use crate::data::data_file::FieldError;
 use serde_json::Value as Json;
 use std::collections::HashMap;
+
+mod extension;
 
 pub type ClassId = u16;
 pub type SlotId = u16;
@@ -55,12 +58,17 @@ pub struct Ontology {
 const ONTOLOGY_2023: &str = include_str!("../../kitchens/ontology-2023.json");
 const ONTOLOGY_2024: &str = include_str!("../../kitchens/ontology-2024.json");
 
-/// Decode the shared value encoding of the kitchen data files (see `kitchens/README.md`).
+/// The most copies one `"count"` may ask for: far above any kitchen's (18 bowls), low enough
+/// that a typing slip cannot exhaust memory.
+pub const MAX_COUNT: u64 = 10_000;
+
+/// Decode the shared value encoding of the kitchen data files (see `kitchens/README.md`); a
+/// list item `{"count": n, ...}` stands for n identical items. A problem names its field.
 pub(crate) fn parse_init(
     j: &Json,
     class_of: &mut dyn FnMut(&str) -> Result<ClassId, String>,
-    slot_of: &mut dyn FnMut(&str) -> SlotId,
-) -> Result<Init, String> {
+    slot_of: &mut dyn FnMut(&str) -> Result<SlotId, String>,
+) -> Result<Init, FieldError> {
     Ok(match j {
         Json::Null => Init::Nil,
         Json::Bool(true) => Init::T,
@@ -73,36 +81,77 @@ pub(crate) fn parse_init(
             }
         }
         Json::String(s) => Init::Instance(class_of(s)?, Vec::new()),
-        Json::Array(items) => Init::List(
-            items
-                .iter()
-                .map(|i| parse_init(i, class_of, slot_of))
-                .collect::<Result<_, _>>()?,
-        ),
+        Json::Array(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let count = match item.get("count") {
+                    None => 1,
+                    Some(c) => c.as_u64().filter(|n| *n <= MAX_COUNT).ok_or_else(|| {
+                        FieldError::new(format!("a count from 0 to {MAX_COUNT}"))
+                            .in_key("count")
+                            .in_item(i)
+                    })?,
+                };
+                let init = parse_init(item, class_of, slot_of).map_err(|e| e.in_item(i))?;
+                out.extend(std::iter::repeat_n(init, count as usize));
+            }
+            Init::List(out)
+        }
         Json::Object(map) => {
             if let Some(Json::String(text)) = map.get("string") {
                 return Ok(Init::Str(text.clone()));
             }
             if let Some(Json::String(r)) = map.get("ratio") {
-                let (n, d) = r.split_once('/').ok_or_else(|| format!("bad ratio {r}"))?;
-                let n: i64 = n.trim().parse().map_err(|_| format!("bad ratio {r}"))?;
-                let d: i64 = d.trim().parse().map_err(|_| format!("bad ratio {r}"))?;
-                return Ok(Init::Num(Number::ratio(n, d).ok_or("zero denominator")?));
+                return ratio(r).map_err(|e| e.in_key("ratio"));
             }
             let class = match map.get("class") {
-                Some(Json::String(c)) => class_of(c)?,
-                _ => return Err(format!("object without class: {j}")),
+                Some(Json::String(c)) => {
+                    class_of(c).map_err(|e| FieldError::new(e).in_key("class"))?
+                }
+                _ => {
+                    return Err(FieldError::new(format!(
+                        "an object without a class name: {j}"
+                    )));
+                }
             };
             let mut slots = Vec::new();
             for (k, v) in map {
                 if k == "class" || k == "count" {
                     continue;
                 }
-                slots.push((slot_of(k), parse_init(v, class_of, slot_of)?));
+                let slot = slot_of(k).map_err(|e| FieldError::new(e).in_key(k))?;
+                slots.push((
+                    slot,
+                    parse_init(v, class_of, slot_of).map_err(|e| e.in_key(k))?,
+                ));
             }
             Init::Instance(class, slots)
         }
     })
+}
+
+/// Each class's precedence list as a bitset over class ids.
+fn ancestor_bits(classes: &[Class]) -> Vec<Vec<u64>> {
+    let words = classes.len().div_ceil(64);
+    classes
+        .iter()
+        .map(|c| {
+            let mut bits = vec![0u64; words];
+            for &a in &c.precedence {
+                bits[a as usize / 64] |= 1 << (a % 64);
+            }
+            bits
+        })
+        .collect()
+}
+
+/// An exact ratio written `"n/d"`.
+fn ratio(text: &str) -> Result<Init, FieldError> {
+    let bad = || FieldError::new(format!("`{text}` is not a ratio n/d of integers, d not 0"));
+    let (n, d) = text.split_once('/').ok_or_else(bad)?;
+    let n: i64 = n.trim().parse().map_err(|_| bad())?;
+    let d: i64 = d.trim().parse().map_err(|_| bad())?;
+    Ok(Init::Num(Number::ratio(n, d).ok_or_else(bad)?))
 }
 
 impl Ontology {
@@ -124,14 +173,14 @@ impl Ontology {
         }
         let mut slot_names: Vec<String> = Vec::new();
         let mut slot_by_name: HashMap<String, SlotId> = HashMap::new();
-        let mut slot_of = |s: &str| -> SlotId {
+        let mut slot_of = |s: &str| -> Result<SlotId, String> {
             if let Some(&id) = slot_by_name.get(s) {
-                return id;
+                return Ok(id);
             }
             let id = slot_names.len() as SlotId;
             slot_names.push(s.to_string());
             slot_by_name.insert(s.to_string(), id);
-            id
+            Ok(id)
         };
         let class_of_map = class_by_name.clone();
         let mut class_of = |s: &str| -> Result<ClassId, String> {
@@ -159,15 +208,16 @@ impl Ontology {
             let mut defaults = Vec::new();
             for s in c["slots"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
                 let sname = s["name"].as_str().ok_or("slot without name")?;
-                slots.push(slot_of(sname));
-                defaults.push(parse_init(&s["default"], &mut class_of, &mut slot_of)?);
+                slots.push(slot_of(sname)?);
+                let default = parse_init(&s["default"], &mut class_of, &mut slot_of);
+                defaults.push(default.map_err(|e| e.to_string())?);
             }
             let uncopied = c["uncopied"]
                 .as_array()
                 .map(|a| {
                     a.iter()
                         .filter_map(|s| s.as_str())
-                        .map(&mut slot_of)
+                        .filter_map(|s| slot_of(s).ok())
                         .collect()
                 })
                 .unwrap_or_default();
@@ -179,24 +229,16 @@ impl Ontology {
                 uncopied,
             });
         }
-        let words = classes.len().div_ceil(64);
-        let ancestors = classes
-            .iter()
-            .map(|c| {
-                let mut bits = vec![0u64; words];
-                for &a in &c.precedence {
-                    bits[a as usize / 64] |= 1 << (a % 64);
-                }
-                bits
-            })
-            .collect();
+        let ancestors = ancestor_bits(&classes);
         let mut conversions = HashMap::new();
         if let Some(table) = root["conversions"].as_object() {
             for (cls, units) in table {
                 let c = class_of(cls)?;
                 let mut v = Vec::new();
                 for (unit, factor) in units.as_object().ok_or("conversion entry not an object")? {
-                    let f = match parse_init(factor, &mut class_of, &mut slot_of)? {
+                    let f = match parse_init(factor, &mut class_of, &mut slot_of)
+                        .map_err(|e| e.to_string())?
+                    {
                         Init::Num(n) => n,
                         _ => return Err(format!("conversion factor of {cls} not a number").into()),
                     };

@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod extending;
 mod grammar;
 #[cfg(feature = "gui")]
 mod gui;

@@ -223,9 +223,7 @@ fn malformed_kitchen_is_refused_clearly() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         stderr(&o),
-        format!(
-            "error: {kitchen}: not a usable kitchen file: EOF while parsing a list at line 1 column 14\n"
-        )
+        format!("error: {kitchen}:1:14: not a usable kitchen file: EOF while parsing a list\n")
     );
     assert!(o.stdout.is_empty());
 }
@@ -246,7 +244,7 @@ fn a_kitchen_of_the_other_profile_or_of_none_is_refused() {
     assert_eq!(
         stderr(&o),
         format!(
-            "error: {of_2023}: not a usable kitchen file: a kitchen of profile 2023, not 2024: pass --reference 2023, or a kitchen of profile 2024\n"
+            "error: {of_2023}:1:2: not a usable kitchen file: profile: a kitchen of profile 2023, not 2024: pass --reference 2023, or a kitchen of profile 2024\n"
         )
     );
     let dir = Scratch::new("kitchen-profile");

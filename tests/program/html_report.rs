@@ -382,6 +382,7 @@ fn user_text_is_escaped() {
                 status: evaluator.benchmark.fingerprint.status,
                 gold_sha256: evaluator.benchmark.fingerprint.sha256.clone(),
                 kitchen_sha256: evaluator.model.kitchen_sha256.clone(),
+                ontology_sha256: None,
             },
         ),
         recipes: vec![page],

@@ -15,11 +15,21 @@ mod temperature;
 mod toppings;
 mod transfer;
 
-use crate::simulation::Primitive;
+use crate::simulation::{Call, Primitive, SimError};
 use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A built-in primitive, shared by every model.
+struct Builtin(&'static dyn Primitive);
+
+impl Primitive for Builtin {
+    fn run(&self, call: &mut Call<'_, '_>) -> Result<(), SimError> {
+        self.0.run(call)
+    }
+}
 
 /// Every implemented primitive by name.
-pub fn registry() -> HashMap<&'static str, &'static dyn Primitive> {
+pub fn registry() -> HashMap<String, Arc<dyn Primitive>> {
     let families: &[&[(&'static str, &'static dyn Primitive)]] = &[
         covering::PRIMITIVES,
         cutting::PRIMITIVES,
@@ -31,7 +41,16 @@ pub fn registry() -> HashMap<&'static str, &'static dyn Primitive> {
         toppings::PRIMITIVES,
         transfer::PRIMITIVES,
     ];
-    families.iter().flat_map(|f| f.iter().copied()).collect()
+    let builtin = |&(name, code): &(&str, &'static dyn Primitive)| {
+        (
+            name.to_owned(),
+            Arc::new(Builtin(code)) as Arc<dyn Primitive>,
+        )
+    };
+    families
+        .iter()
+        .flat_map(|f| f.iter().map(builtin))
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,0 +1,290 @@
+//! Problems in the JSON data files a user writes (an ontology extension, a kitchen): which
+//! field, and where in the file, so that a message says `file:line:column` and the field's
+//! path rather than only what went wrong.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// One step of a path into a JSON document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// A problem with one field of a JSON document, by its path from the root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    pub path: Vec<Step>,
+    pub message: String,
+}
+
+impl FieldError {
+    /// A problem with the value being read; callers add the steps that led to it.
+    pub fn new(message: impl Into<String>) -> FieldError {
+        FieldError {
+            path: Vec::new(),
+            message: message.into(),
+        }
+    }
+
+    /// The same problem seen from the object holding `key`.
+    pub fn in_key(mut self, key: &str) -> FieldError {
+        self.path.insert(0, Step::Key(key.to_owned()));
+        self
+    }
+
+    /// The same problem seen from the array holding item `index`.
+    pub fn in_item(mut self, index: usize) -> FieldError {
+        self.path.insert(0, Step::Index(index));
+        self
+    }
+
+    /// The path as written in messages: `classes.halloumi.is_a[0]`.
+    pub fn field(&self) -> String {
+        let mut out = String::new();
+        for step in &self.path {
+            match step {
+                Step::Key(k) if out.is_empty() => out.push_str(k),
+                Step::Key(k) => {
+                    out.push('.');
+                    out.push_str(k);
+                }
+                Step::Index(i) => out.push_str(&format!("[{i}]")),
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.field(), self.message)
+        }
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+impl From<String> for FieldError {
+    fn from(message: String) -> FieldError {
+        FieldError::new(message)
+    }
+}
+
+impl From<&str> for FieldError {
+    fn from(message: &str) -> FieldError {
+        FieldError::new(message)
+    }
+}
+
+/// A data file that cannot be used: read or located, with what kind of file it is (`kitchen`,
+/// `ontology`) so the message says which one is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DataFileProblem {
+    #[error("{}: cannot read the {kind} file: {reason}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        kind: &'static str,
+        reason: String,
+    },
+    #[error("{}:{line}:{column}: not a usable {kind} file: {reason}", path.display())]
+    Unusable {
+        path: PathBuf,
+        kind: &'static str,
+        line: usize,
+        column: usize,
+        reason: String,
+    },
+}
+
+impl DataFileProblem {
+    /// A field error of `text` (the file at `path`), located.
+    pub fn located(path: PathBuf, kind: &'static str, text: &str, e: &FieldError) -> Self {
+        let (line, column) = line_column(text, position(text, &e.path));
+        DataFileProblem::Unusable {
+            path,
+            kind,
+            line,
+            column,
+            reason: e.to_string(),
+        }
+    }
+
+    /// A file that is not JSON at all, located where serde_json stopped.
+    pub fn syntax(path: PathBuf, kind: &'static str, e: &serde_json::Error) -> Self {
+        let place = format!(" at line {} column {}", e.line(), e.column());
+        DataFileProblem::Unusable {
+            path,
+            kind,
+            line: e.line(),
+            column: e.column(),
+            reason: e.to_string().trim_end_matches(&place).to_owned(),
+        }
+    }
+}
+
+/// 1-based line and column (in bytes, as serde_json counts) of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text.as_bytes()[..offset.min(text.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    (line, before.len() - start + 1)
+}
+
+/// The byte offset in `text` (valid JSON) of the field at `path`: the key of an object's
+/// entry, an array's item; the deepest field that exists when the path goes further.
+pub fn position(text: &str, path: &[Step]) -> usize {
+    let mut scan = Scanner {
+        bytes: text.as_bytes(),
+        at: 0,
+    };
+    scan.space();
+    let mut found = scan.at;
+    for step in path {
+        match scan.enter(step) {
+            Some(at) => found = at,
+            None => break,
+        }
+    }
+    found
+}
+
+/// A cursor over valid JSON text that skips values without building them.
+struct Scanner<'t> {
+    bytes: &'t [u8],
+    at: usize,
+}
+
+impl Scanner<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn space(&mut self) {
+        while self.peek().is_some_and(|b| b.is_ascii_whitespace()) {
+            self.at += 1;
+        }
+    }
+
+    /// Move into the value at `step` of the value under the cursor; where its key (or item)
+    /// starts, with the cursor on its value.
+    fn enter(&mut self, step: &Step) -> Option<usize> {
+        let (open, close) = match step {
+            Step::Key(_) => (b'{', b'}'),
+            Step::Index(_) => (b'[', b']'),
+        };
+        if self.peek() != Some(open) {
+            return None;
+        }
+        self.at += 1;
+        let mut index = 0;
+        loop {
+            self.space();
+            match self.peek() {
+                None => return None,
+                Some(b) if b == close => return None,
+                Some(b',') => {
+                    self.at += 1;
+                    continue;
+                }
+                Some(_) => {}
+            }
+            let start = self.at;
+            let hit = match step {
+                Step::Key(key) => {
+                    self.string();
+                    let name: Option<String> = std::str::from_utf8(&self.bytes[start..self.at])
+                        .ok()
+                        .and_then(|raw| serde_json::from_str(raw).ok());
+                    self.space();
+                    self.at += 1; // the colon
+                    self.space();
+                    name.as_deref() == Some(key.as_str())
+                }
+                Step::Index(i) => *i == index,
+            };
+            if hit {
+                return Some(start);
+            }
+            self.value();
+            index += 1;
+        }
+    }
+
+    fn string(&mut self) {
+        self.at += 1;
+        while let Some(b) = self.peek() {
+            self.at += 1;
+            match b {
+                b'\\' => self.at += 1,
+                b'"' => return,
+                _ => {}
+            }
+        }
+    }
+
+    fn value(&mut self) {
+        match self.peek() {
+            Some(b'"') => self.string(),
+            Some(b'{' | b'[') => {
+                let mut depth = 0usize;
+                while let Some(b) = self.peek() {
+                    match b {
+                        b'"' => {
+                            self.string();
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth = depth.saturating_sub(1);
+                            if depth == 0 {
+                                self.at += 1;
+                                return;
+                            }
+                        }
+                        _ => {}
+                    }
+                    self.at += 1;
+                }
+            }
+            _ => {
+                while self
+                    .peek()
+                    .is_some_and(|b| !matches!(b, b',' | b'}' | b']') && !b.is_ascii_whitespace())
+                {
+                    self.at += 1;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Step, line_column, position};
+
+    #[test]
+    fn fields_are_found_by_their_path() {
+        let text = "{\n  \"a\": [1, {\"b\\\"\": 2, \"c\": [\"x\", \"y\"]}],\n  \"d\": {}\n}";
+        let at = |path: &[Step]| line_column(text, position(text, path));
+        let key = |k: &str| Step::Key(k.into());
+        assert_eq!(at(&[]), (1, 1));
+        assert_eq!(at(&[key("d")]), (3, 3));
+        assert_eq!(at(&[key("a"), Step::Index(1)]), (2, 12));
+        assert_eq!(at(&[key("a"), Step::Index(1), key("c")]), (2, 23));
+        assert_eq!(
+            at(&[key("a"), Step::Index(1), key("c"), Step::Index(1)]),
+            (2, 34)
+        );
+        // A path past what the text holds stops at the deepest field found.
+        assert_eq!(at(&[key("d"), key("e")]), (3, 3));
+        assert_eq!(at(&[key("a"), Step::Index(5)]), (2, 3));
+    }
+}

@@ -1,0 +1,243 @@
+//! A benchmark of one's own that extends the kitchen (docs/extending.md): a new ingredient
+//! with a gram conversion and a new tool in `ontology.json`, both placed in `kitchen.json`, and
+//! a recipe using them, made with `new-benchmark` and `add-recipe` and scored through the
+//! binary. The files are the ones docs/extending.md shows, read from it.
+
+use crate::common::{self, Outcome, Scratch, evaluator, outcome};
+use cookingbot::data::manifest::sha256_hex;
+use serde_json::Value;
+use std::path::Path;
+
+const DOC: &str = include_str!("../../docs/extending.md");
+const ALL_METRICS: [&str; 5] = [
+    "-metrics",
+    "smatch-score",
+    "goal-condition-success",
+    "dish-approximation-score",
+    "execution-time",
+];
+
+/// The block that follows `<!-- file: NAME -->` in docs/extending.md.
+fn doc_file(name: &str) -> String {
+    let marker = format!("<!-- file: {name} -->\n");
+    let after = &DOC[DOC.find(&marker).expect("the file is in the doc") + marker.len()..];
+    let body = &after[after.find('\n').expect("a fenced block") + 1..];
+    body[..body.find("```").expect("the block ends")].to_owned()
+}
+
+/// The built-in 2024 kitchen with the doc's additions at the end of each place named.
+fn kitchen_json() -> String {
+    let builtin = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/kitchens/full-kitchen-2024.json"
+    );
+    let mut kitchen: Value = serde_json::from_str(&common::read(Path::new(builtin))).unwrap();
+    let additions: Value = serde_json::from_str(&doc_file("kitchen-additions.json")).unwrap();
+    let places = kitchen["kitchen"]["contents"].as_array_mut().unwrap();
+    for (place, items) in additions.as_object().unwrap() {
+        let at = places.iter_mut().find(|p| p["class"] == *place).unwrap();
+        let contents = at["contents"].as_array_mut().unwrap();
+        contents.extend(items.as_array().unwrap().iter().cloned());
+    }
+    serde_json::to_string_pretty(&kitchen).unwrap()
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Outcome {
+    outcome(evaluator().current_dir(dir).args(args))
+}
+
+/// `bench` made with the commands, the extension files written before the recipe is added
+/// (its gold is checked against them); the gold at `gold.solution`.
+fn extended_benchmark(scratch: &Scratch) {
+    let made = run_in(scratch, &["new-benchmark", "bench"]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    scratch.write("bench/ontology.json", doc_file("ontology.json"));
+    scratch.write("bench/kitchen.json", kitchen_json());
+    scratch.write("text.txt", doc_file("grilled-halloumi.txt"));
+    scratch.write("gold.solution", doc_file("grilled-halloumi.solution"));
+    let args = ["add-recipe", "--benchmark", "bench", "--text", "text.txt"];
+    let added = run_in(scratch, &[&args[..], &["--gold", "gold.solution"]].concat());
+    assert_eq!(added.code, 0, "{}", added.stderr);
+    assert_eq!(
+        added.stdout,
+        "added `grilled-halloumi` (dish ?grilled-halloumi) to bench\n"
+    );
+}
+
+/// `--benchmark bench -input FILE -output - ARGS...` in `dir`.
+fn score(dir: &Path, input: &str, more: &[&str]) -> Outcome {
+    let args = ["--benchmark", "bench", "-input", input, "-output", "-"];
+    run_in(dir, &[&args[..], more].concat())
+}
+
+#[test]
+fn the_gold_of_an_extended_kitchen_scores_1_against_itself() {
+    let scratch = Scratch::new("extension-gold");
+    extended_benchmark(&scratch);
+    let run = score(&scratch, "gold.solution", &ALL_METRICS);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "recipe-id,smatch-score,goal-condition-success,dish-approximation-score,execution-time\ngrilled-halloumi,1.00,1.00,1.00,80\n"
+    );
+    // The signature names the kitchen file and fingerprints both files.
+    let ontology = sha256_hex(doc_file("ontology.json").as_bytes());
+    let kitchen = sha256_hex(kitchen_json().as_bytes());
+    assert!(
+        run.stderr.contains(&format!(
+            "kitchen bench/kitchen.json; metrics smatch-score,goal-condition-success,dish-approximation-score,execution-time; smatch seed 0, restarts 4, exact no; data user, gold sha256 {}, kitchen sha256 {}, ontology sha256 {}\n",
+            &sha256_hex(doc_file("grilled-halloumi.solution").as_bytes())[..12],
+            &kitchen[..12],
+            &ontology[..12]
+        )),
+        "{}",
+        run.stderr
+    );
+    let json = score(&scratch, "gold.solution", &["--format", "json"]);
+    let report: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(report["signature"]["data"]["ontology_sha256"], ontology);
+    assert_eq!(report["signature"]["data"]["kitchen_sha256"], kitchen);
+}
+
+/// 250 g per piece: 250 g is the gold's one piece, two pieces are 500 g in two portions.
+#[test]
+fn the_dish_score_compares_amounts_through_the_new_conversion() {
+    let scratch = Scratch::new("extension-amounts");
+    extended_benchmark(&scratch);
+    let gold = doc_file("grilled-halloumi.solution");
+    let dish = |name: &str, amount: &str| -> Value {
+        scratch.write(name, gold.replace("halloumi 1 piece", amount));
+        let run = score(&scratch, name, &["--format", "json"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let report: Value = serde_json::from_str(&run.stdout).unwrap();
+        report["recipes"][0].clone()
+    };
+    let grams = dish("grams.solution", "halloumi 250 g");
+    assert_eq!(grams["dish_approximation_score"], 1.0);
+    let two = dish("two.solution", "halloumi 2 piece");
+    // Halloumi has feta-cheese's 8 slots; only its amount differs (500 g against 250 g).
+    let contents = 0.6f32 * (7.0 / 8.0) + 0.4;
+    // The grill pan's 6 slots besides its contents, its location, its class and the number
+    // of portions: all but the portions (2 against 1) agree.
+    let container = 8.0f32 / 9.0;
+    let expected = 0.98f32 * contents + 0.02 * container;
+    let got = two["dish_approximation_score"].as_f64().unwrap() as f32;
+    assert!((got - expected).abs() < 1e-6, "{got} against {expected}");
+    let halloumi = &two["dish"]["ingredients"][0];
+    assert_eq!(halloumi["class"], "halloumi");
+    assert_eq!(halloumi["differing"], serde_json::json!(["amount"]));
+    assert_eq!(halloumi["score"].as_f64().unwrap() as f32, contents);
+    assert_eq!(
+        two["dish"]["container"],
+        serde_json::json!(["2 portions instead of 1"])
+    );
+    let csv = score(
+        &scratch,
+        "two.solution",
+        &["-metrics", "dish-approximation-score"],
+    );
+    assert_eq!(
+        csv.stdout,
+        "recipe-id,dish-approximation-score\ngrilled-halloumi,0.92\n"
+    );
+}
+
+#[test]
+fn without_the_extension_the_gold_is_refused_at_the_unknown_names() {
+    let scratch = Scratch::new("extension-missing");
+    extended_benchmark(&scratch);
+    std::fs::remove_file(scratch.path("bench/ontology.json")).unwrap();
+    std::fs::remove_file(scratch.path("bench/kitchen.json")).unwrap();
+    let run = score(&scratch, "gold.solution", &[]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    for located in [
+        "error[E0106]: `halloumi` is not a class of the ontology\n  ┌─ gold.solution:3:93\n",
+        "error[E0106]: `grill-pan` is not a class of the ontology\n  ┌─ gold.solution:4:56\n",
+    ] {
+        assert!(run.stderr.contains(located), "{}", run.stderr);
+    }
+}
+
+/// `check`'s did-you-mean, `simulate` and the rules translator know the new names.
+#[test]
+fn every_command_knows_the_new_names() {
+    let scratch = Scratch::new("extension-commands");
+    extended_benchmark(&scratch);
+    let gold = doc_file("grilled-halloumi.solution");
+    scratch.write("typo.solution", gold.replace("halloumi 1", "haloumi 1"));
+    let check = run_in(
+        &scratch,
+        &["check", "--benchmark", "bench", "typo.solution"],
+    );
+    assert_eq!(check.code, 1);
+    assert!(
+        check.stderr.contains("= help: did you mean `halloumi`?"),
+        "{}",
+        check.stderr
+    );
+    let simulated = run_in(
+        &scratch,
+        &["simulate", "--benchmark", "bench", "gold.solution"],
+    );
+    assert_eq!(simulated.code, 0, "{}", simulated.stderr);
+    assert!(
+        simulated
+            .stdout
+            .ends_with("  grill-pan [used]\n    halloumi 1 piece\n"),
+        "{}",
+        simulated.stdout
+    );
+    let translated = run_in(&scratch, &["translate", "--benchmark", "bench", "text.txt"]);
+    assert_eq!(translated.code, 0, "{}", translated.stderr);
+    assert!(
+        translated
+            .stdout
+            .contains("?target-container halloumi 1 piece)\n"),
+        "{}",
+        translated.stdout
+    );
+}
+
+/// Each bad file is refused before anything is scored (exit 2, no output), located.
+#[test]
+fn bad_extension_files_are_refused_with_their_line_column_and_field() {
+    let scratch = Scratch::new("extension-bad");
+    extended_benchmark(&scratch);
+    let cases = [
+        (
+            "ontology.json",
+            r#"{"classes": {"halloumi": {"is_a": ["cheese"]}}}"#.to_owned(),
+            "bench/ontology.json:1:36: not a usable ontology file: classes.halloumi.is_a[0]: unknown parent class `cheese`",
+        ),
+        (
+            "ontology.json",
+            r#"{"classes": {"a": {"is_a": ["b"]}, "b": {"is_a": ["a"]}}}"#.to_owned(),
+            "bench/ontology.json:1:20: not a usable ontology file: classes.a.is_a: the parent classes form a cycle: a → b → a",
+        ),
+        (
+            "ontology.json",
+            "{\"classes\": {\"halloumi\": {\"is_a\": [\"feta-cheese\"]}},\n \"conversion_to_g\": {\"haloumi\": {\"piece\": 250}}}".to_owned(),
+            "bench/ontology.json:2:22: not a usable ontology file: conversion_to_g.haloumi: no class `haloumi` in the ontology or among `classes`",
+        ),
+        (
+            "ontology.json",
+            r#"{"classes": {"halloumi": {"is_a": ["feta-cheese"]}"#.to_owned(),
+            "bench/ontology.json:1:50: not a usable ontology file: EOF while parsing an object",
+        ),
+        (
+            "kitchen.json",
+            kitchen_json().replace("\"class\": \"grill-pan\"", "\"class\": \"grill-pann\""),
+            "bench/kitchen.json:2051:13: not a usable kitchen file: kitchen.contents[8].contents[36].class: unknown class `grill-pann`",
+        ),
+    ];
+    for (file, text, message) in cases {
+        let good = common::read(&scratch.path(&format!("bench/{file}")));
+        scratch.write(&format!("bench/{file}"), text);
+        let run = score(&scratch, "gold.solution", &[]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert_eq!(run.stderr, format!("error: {message}\n"));
+        assert!(run.stdout.is_empty());
+        scratch.write(&format!("bench/{file}"), good);
+    }
+}
