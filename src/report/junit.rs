@@ -5,6 +5,7 @@
 //! failing test case `(no recipe)` per file that holds none.
 
 use super::batch_report::{BatchReport, NO_RECIPE, Threshold};
+use super::content::Signature;
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -85,9 +86,30 @@ pub fn render(report: &BatchReport, thresholds: &[Threshold]) -> String {
             );
         }
     }
-    let s = &report.signature;
+    let properties = properties(&report.signature);
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"cookingbot-evaluator\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">\n  <testsuite name=\"cookingbot-evaluator\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\">\n    <properties>"
+    );
+    for (name, value) in properties {
+        let _ = writeln!(
+            out,
+            "      <property name=\"{name}\" value=\"{}\"/>",
+            escape(&value)
+        );
+    }
+    out.push_str("    </properties>\n");
+    out.push_str(&cases);
+    out.push_str("  </testsuite>\n</testsuites>\n");
+    out
+}
+
+/// The signature as the test suite's properties, in a fixed order; the optional ones only
+/// where set.
+fn properties(s: &Signature) -> impl Iterator<Item = (&'static str, String)> {
     let metric_names: Vec<&str> = s.metrics.iter().map(|m| m.name()).collect();
-    let properties = [
+    [
         ("tool", s.tool.clone()),
         ("version", s.version.clone()),
         ("profile", s.profile.clone()),
@@ -111,23 +133,7 @@ pub fn render(report: &BatchReport, thresholds: &[Threshold]) -> String {
             .ontology_sha256
             .clone()
             .map(|sum| ("ontology-sha256", sum)),
-    );
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        out,
-        "<testsuites name=\"cookingbot-evaluator\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">\n  <testsuite name=\"cookingbot-evaluator\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\">\n    <properties>"
-    );
-    for (name, value) in properties {
-        let _ = writeln!(
-            out,
-            "      <property name=\"{name}\" value=\"{}\"/>",
-            escape(&value)
-        );
-    }
-    out.push_str("    </properties>\n");
-    out.push_str(&cases);
-    out.push_str("  </testsuite>\n</testsuites>\n");
-    out
+    )
 }
 
 /// Text for an XML attribute (line breaks as character references, or a parser would turn
