@@ -483,11 +483,12 @@ fn target_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// The fresh clones' target directory, `fresh-clone` inside this build's: seeded once with hard
-/// links to this build's compiled dependencies (`deps`, `build`, `.fingerprint`, leaving out
-/// every artifact of this package), so that a fresh clone's build compiles only the crate and
-/// writes nothing another test binary runs or the outer build reads: the test binaries run in
-/// any order.
+/// The fresh clones' target directory, `fresh-clone` inside this build's: seeded once with this
+/// build's compiled dependencies (`deps`, `build`, `.fingerprint`, leaving out every artifact
+/// of this package), so that a fresh clone's build compiles only the crate and writes nothing
+/// another test binary runs or the outer build reads: the test binaries run in any order.
+/// Compiled libraries are hard-linked (rustc replaces an output, never rewrites it); the
+/// small files cargo and build scripts rewrite in place are copied.
 fn fresh_target_dir() -> PathBuf {
     static SEEDED: OnceLock<PathBuf> = OnceLock::new();
     SEEDED
@@ -507,7 +508,12 @@ fn fresh_target_dir() -> PathBuf {
                         .next()
                         .unwrap_or("");
                     if !ours.contains(&stem.replace('-', "_")) {
-                        link_tree(&entry.path(), &own.join(name).join(folder).join(&file));
+                        let link = folder == "deps";
+                        seed(
+                            &entry.path(),
+                            &own.join(name).join(folder).join(&file),
+                            link,
+                        );
                     }
                 }
             }
@@ -531,9 +537,9 @@ fn package_target_names() -> Vec<String> {
     names
 }
 
-/// Hard-link the file or tree `from` to `to` (copying where links cannot be made), keeping what
-/// `to` already holds.
-fn link_tree(from: &Path, to: &Path) {
+/// Copy the file or tree `from` to `to`, keeping what `to` already holds; with `link`, a
+/// compiled library (not a dep-info `.d` file) is hard-linked instead where it can be.
+fn seed(from: &Path, to: &Path, link: bool) {
     for entry in walkdir::WalkDir::new(from)
         .into_iter()
         .filter_map(Result::ok)
@@ -547,7 +553,8 @@ fn link_tree(from: &Path, to: &Path) {
             std::fs::create_dir_all(&target).unwrap();
         } else if !target.exists() {
             std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-            if std::fs::hard_link(entry.path(), &target).is_err() {
+            let linkable = link && entry.path().extension().is_none_or(|e| e != "d");
+            if !linkable || std::fs::hard_link(entry.path(), &target).is_err() {
                 std::fs::copy(entry.path(), &target).unwrap();
             }
         }
