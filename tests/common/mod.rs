@@ -220,6 +220,21 @@ pub fn reference_rows(profile: &str, name: &str) -> Vec<RefRow> {
     })
 }
 
+/// The gold networks of an evaluator's benchmark as the differential campaign draws its
+/// mistaken networks from them (`cookingbot::mistakes`).
+pub fn campaign_golds(
+    ev: &cookingbot::evaluate::Evaluator,
+    profile: Profile,
+) -> cookingbot::mistakes::Golds {
+    cookingbot::mistakes::Golds::new(
+        ev.benchmark
+            .recipes
+            .iter()
+            .map(|r| (r.id.as_str(), &r.network)),
+        cookingbot::data::catalogue::Catalogue::builtin(profile),
+    )
+}
+
 /// The rows of the differential campaign's TSV (`tests/data/differential/<profile>.tsv`): the
 /// first column is the network's id in `cookingbot::mistakes`, kept in `solution`.
 pub fn differential_rows(profile: &str) -> Vec<RefRow> {

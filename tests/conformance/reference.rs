@@ -5,10 +5,8 @@ use crate::common;
 
 use common::{RefRow, data_dir, reference_rows};
 use cookingbot::base::profile::Profile;
-use cookingbot::data::catalogue::Catalogue;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::metrics::metric::{Metric, MetricSet};
-use cookingbot::mistakes::Golds;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -94,13 +92,7 @@ fn mismatch(ev: &Evaluator, name: &str, text: &str, expected: &[&RefRow]) -> Opt
 fn campaign(profile: Profile) {
     common::require_data!(profile);
     let ev = evaluator(profile);
-    let golds = Golds::new(
-        ev.benchmark
-            .recipes
-            .iter()
-            .map(|r| (r.id.as_str(), &r.network)),
-        Catalogue::builtin(profile),
-    );
+    let golds = common::campaign_golds(ev, profile);
     let rows = common::differential_rows(profile.name());
     let others = common::differential_other_answers(profile.name());
     let mut ids: Vec<&PathBuf> = rows.iter().map(|r| &r.solution).collect();

@@ -5,11 +5,9 @@
 use crate::common;
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataSource;
-use cookingbot::data::catalogue::Catalogue;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::language::parse::parse;
 use cookingbot::metrics::metric::{Metric, MetricSet};
-use cookingbot::mistakes::Golds;
 use cookingbot::report::batch_report::{RefusalReport, Row, UnitOutcome};
 use cookingbot::service::session::observation::{Observation, Outcome};
 use cookingbot::service::session::{MAX_LINE_BYTES, Session, SessionError};
@@ -227,13 +225,7 @@ fn campaign_network(ev: &Arc<Evaluator>, id: &str, text: &str, tally: &mut Tally
 /// Every `step`-th network of the differential campaign of a profile.
 fn campaign_replay(profile: Profile, step: usize) -> Tally {
     let ev = evaluator(profile);
-    let golds = Golds::new(
-        ev.benchmark
-            .recipes
-            .iter()
-            .map(|r| (r.id.as_str(), &r.network)),
-        Catalogue::builtin(profile),
-    );
+    let golds = common::campaign_golds(&ev, profile);
     let rows = common::differential_rows(profile.name());
     let mut ids: Vec<String> = rows
         .iter()

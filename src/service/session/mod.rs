@@ -320,14 +320,12 @@ impl Session {
             Some(Standing::Refused(e)) => {
                 let span = self.run.recipe().predicates[p].span;
                 let (line, column) = index.line_col(span.start);
-                diagnostics.push(Located {
+                diagnostics.push(Located::signalled(
                     line,
                     column,
-                    severity: "error",
-                    code: None,
-                    message: e.message.clone(),
-                    hint: Some("undo() takes the line back".into()),
-                });
+                    &e.message,
+                    "undo() takes the line back",
+                ));
                 (
                     Outcome::Refused,
                     format!(
@@ -474,14 +472,12 @@ impl Session {
                 "; line {line} then signalled an error, which makes the reference refuse the network: {}",
                 e.message
             ));
-            diagnostics.push(Located {
+            diagnostics.push(Located::signalled(
                 line,
                 column,
-                severity: "error",
-                code: None,
-                message: e.message.clone(),
-                hint: Some("undo() takes this line back".into()),
-            });
+                &e.message,
+                "undo() takes this line back",
+            ));
         }
     }
 

@@ -44,6 +44,18 @@ pub struct Located {
 }
 
 impl Located {
+    /// An error a primitive signalled at `line`:`column`, in the reference's words.
+    pub fn signalled(line: usize, column: usize, message: &str, hint: &str) -> Located {
+        Located {
+            line,
+            column,
+            severity: "error",
+            code: None,
+            message: message.to_string(),
+            hint: Some(hint.to_string()),
+        }
+    }
+
     /// A diagnostic of the language layer, located in `lines`.
     pub fn diagnostic(d: &Diagnostic, lines: &LineIndex<'_>) -> Located {
         let (line, column) = lines.line_col(d.span.start);
