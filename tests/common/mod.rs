@@ -452,8 +452,8 @@ pub fn fresh_clone() -> tempfile::TempDir {
 
 /// `sh -c command` in `dir` as on a machine that has only the Rust toolchain: empty `home` and
 /// `data_home`, no benchmark or test variables, crates from the toolchain's cache (offline) and
-/// a target directory of the fresh clones' own ([`fresh_target_dir`]), so only the crate itself
-/// is compiled and no binary of this build is replaced.
+/// this build's target directory, so only the crate itself is compiled. The outer build then
+/// recompiles the crate once, because the copy's build replaced its fingerprint.
 pub fn on_a_fresh_machine(
     command: &str,
     dir: &Path,
@@ -481,7 +481,7 @@ pub fn on_a_fresh_machine(
         .env("HOME", home)
         .env("XDG_DATA_HOME", data_home)
         .env("PATH", std::env::join_paths(path).unwrap())
-        .env("CARGO_TARGET_DIR", fresh_target_dir())
+        .env("CARGO_TARGET_DIR", target_dir())
         .env("CARGO_NET_OFFLINE", "true");
     shell
 }
@@ -496,84 +496,6 @@ fn target_dir() -> PathBuf {
         .nth(3)
         .expect("target/<profile>/deps")
         .to_path_buf()
-}
-
-/// The fresh clones' target directory, `fresh-clone` inside this build's: seeded once with this
-/// build's compiled dependencies (`deps`, `build`, `.fingerprint`, leaving out every artifact
-/// of this package), so that a fresh clone's build compiles only the crate and writes nothing
-/// another test binary runs or the outer build reads: the test binaries run in any order.
-/// Compiled libraries are hard-linked (rustc replaces an output, never rewrites it); the
-/// small files cargo and build scripts rewrite in place are copied.
-fn fresh_target_dir() -> PathBuf {
-    static SEEDED: OnceLock<PathBuf> = OnceLock::new();
-    SEEDED
-        .get_or_init(|| {
-            let own = target_dir().join("fresh-clone");
-            let exe = std::env::current_exe().unwrap();
-            let profile = exe.ancestors().nth(2).expect("target/<profile>");
-            let name = profile.file_name().expect("a profile folder");
-            let ours = package_target_names();
-            for folder in ["deps", "build", ".fingerprint"] {
-                for entry in std::fs::read_dir(profile.join(folder)).unwrap() {
-                    let entry = entry.unwrap();
-                    let file = entry.file_name().to_string_lossy().into_owned();
-                    let stem = file
-                        .trim_start_matches("lib")
-                        .split('-')
-                        .next()
-                        .unwrap_or("");
-                    if !ours.contains(&stem.replace('-', "_")) {
-                        let link = folder == "deps";
-                        seed(
-                            &entry.path(),
-                            &own.join(name).join(folder).join(&file),
-                            link,
-                        );
-                    }
-                }
-            }
-            own
-        })
-        .clone()
-}
-
-/// The names under which this package's targets are built: the crate, the binary, and every
-/// test, bench and example (as rustc spells them, `_` for `-`).
-fn package_target_names() -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut names = vec!["cookingbot".to_string(), "cookingbot_evaluator".to_string()];
-    for folder in ["tests", "benches", "examples"] {
-        for entry in std::fs::read_dir(root.join(folder)).unwrap() {
-            let path = entry.unwrap().path();
-            let stem = path.file_stem().unwrap().to_string_lossy();
-            names.push(stem.replace('-', "_"));
-        }
-    }
-    names
-}
-
-/// Copy the file or tree `from` to `to`, keeping what `to` already holds; with `link`, a
-/// compiled library (not a dep-info `.d` file) is hard-linked instead where it can be.
-fn seed(from: &Path, to: &Path, link: bool) {
-    for entry in walkdir::WalkDir::new(from)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let target = match entry.path().strip_prefix(from) {
-            Ok(rest) if rest.as_os_str().is_empty() => to.to_path_buf(),
-            Ok(rest) => to.join(rest),
-            Err(_) => continue,
-        };
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else if !target.exists() {
-            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-            let linkable = link && entry.path().extension().is_none_or(|e| e != "d");
-            if !linkable || std::fs::hard_link(entry.path(), &target).is_err() {
-                std::fs::copy(entry.path(), &target).unwrap();
-            }
-        }
-    }
 }
 
 /// Where the toolchain lives; kept when `HOME` is emptied (a fresh machine has Rust installed).

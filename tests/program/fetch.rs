@@ -785,8 +785,9 @@ fn simulate_without_data_warns_when_the_download_fails_and_shows_the_run() {
 
 /// The README's test command, for its conformance binary, in a fresh clone with nothing beside
 /// it: the data of both profiles comes from a local server standing in for GitHub, is
-/// downloaded, verified and installed once, and every reference row passes. The copy builds in
-/// its own target directory, so this run's `conformance` binary is untouched. The copy is built
+/// downloaded, verified and installed once, and every reference row passes. The copy's build
+/// replaces this run's `conformance` binary, which therefore runs before this one (see
+/// ARCHITECTURE.md, `tests/`). The copy is built
 /// before the server starts, so the server waits only for the downloads.
 #[test]
 fn a_fresh_clone_downloads_the_data_and_passes_the_conformance_tests() {

@@ -1,7 +1,7 @@
 //! The built `cookingbot-evaluator` binary as users run it: commands, batches, bad input, the
-//! demo, `fetch`, the HTML report, and snapshots of every output format. Its fresh-clone tests
-//! build in a target directory of their own (`tests/common`), so the test binaries run in any
-//! order.
+//! demo, `fetch`, the HTML report, and snapshots of every output format. Named to run after the
+//! other test binaries: its fresh-clone tests rebuild `conformance` and the evaluator in the
+//! shared target directory.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -12,7 +12,6 @@ mod commands;
 mod compare;
 mod demo;
 mod errors;
-mod extension;
 mod fetch;
 mod html_report;
 mod input;
