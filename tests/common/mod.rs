@@ -450,6 +450,11 @@ pub fn fresh_clone() -> tempfile::TempDir {
     clone
 }
 
+/// Held by each test that builds a fresh clone, for its whole run: two clones built at once in
+/// one target directory replace each other's crate, and a clone rebuilt between its build and
+/// its run can outlive the local server its test started.
+pub static FRESH_MACHINE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// `sh -c command` in `dir` as on a machine that has only the Rust toolchain: empty `home` and
 /// `data_home`, no benchmark or test variables, crates from the toolchain's cache (offline) and
 /// this build's target directory, so only the crate itself is compiled. The outer build then

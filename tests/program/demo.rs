@@ -239,6 +239,9 @@ fn demo_with_reference_2023_is_a_clear_error_and_writes_nothing() {
 fn readme_first_command_works_on_a_fresh_clone() {
     let command = common::readme_commands()[0].clone();
     assert!(command.starts_with("cargo run"), "{command}");
+    let _one_at_a_time = common::FRESH_MACHINE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     let clone = common::fresh_clone();
     let home = tempfile::tempdir().unwrap();
     let data_home = tempfile::tempdir().unwrap();

@@ -794,6 +794,9 @@ fn a_fresh_clone_downloads_the_data_and_passes_the_conformance_tests() {
     common::require_data!(Profile::R2024, Profile::R2023);
     let command = format!("{} --test conformance", common::readme_commands()[1]);
     assert!(command.starts_with("cargo test"), "{command}");
+    let _one_at_a_time = common::FRESH_MACHINE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     let clone = common::fresh_clone();
     let home = tempfile::tempdir().unwrap();
     let data_home = tempfile::tempdir().unwrap();
