@@ -3,6 +3,7 @@
 //! case's inputs, as IRL does.
 
 use super::*;
+use crate::language::ast::Predicate;
 
 /// The most actions the 2024 search runs after it has found the execution, looking for an
 /// error in another ordering. The reference walks every ordering without a memo, so a tree
@@ -20,8 +21,8 @@ pub(super) struct Engine<'m> {
     pub(super) recipe: &'m Recipe,
     pub(super) sigs: Vec<&'m PrimitiveSig>,
     pub(super) slots: Vec<Vec<usize>>,
-    pub(super) names: Vec<String>,
-    pub(super) initial: Vec<Binding>,
+    /// The slots as the network's text makes them, before any action runs.
+    pub(super) table: SlotTable,
     pub(super) maker: Maker<'m>,
     /// Per action, whether it repeats an earlier action (see [`repeats`]).
     pub(super) repeat: Vec<bool>,
@@ -91,18 +92,99 @@ pub(super) fn has_type(model: &Model, v: &Value, ty: &str) -> bool {
 /// such a repeat runs with its first occurrence: it is never run on its own and the network is
 /// complete without it. The 2023 reference removes only the action itself: a repeat never runs.
 pub(super) fn repeats(profile: Profile, recipe: &Recipe) -> Vec<bool> {
-    if profile == Profile::R2023 {
-        return vec![false; recipe.predicates.len()];
-    }
     let mut seen = std::collections::HashSet::new();
     recipe
         .predicates
         .iter()
-        .map(|p| {
-            let vars: Option<Vec<&str>> = p.args.iter().map(Arg::as_var).collect();
-            vars.is_some_and(|vars| !seen.insert((p.name.as_str(), vars)))
-        })
+        .map(|p| repeat_key(profile, p).is_some_and(|key| !seen.insert(key)))
         .collect()
+}
+
+/// What two actions share when one repeats the other (see [`repeats`]): the primitive and the
+/// variables, for an action with variables only in profile 2024; `None` for any other action.
+pub(super) fn repeat_key(profile: Profile, p: &Predicate) -> Option<(&str, Vec<&str>)> {
+    if profile == Profile::R2023 {
+        return None;
+    }
+    let vars: Option<Vec<&str>> = p.args.iter().map(Arg::as_var).collect();
+    Some((p.name.as_str(), vars?))
+}
+
+/// The binding slots of a network: one per variable, made at its first use, and one per
+/// constant, holding the concept object made for it. The search and the stepwise run build
+/// them alike, so a network's objects get the same ids on both.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SlotTable {
+    /// Per slot, the variable (`?x`) or the constant as written.
+    pub(super) names: Vec<String>,
+    pub(super) bindings: Vec<Binding>,
+    var_slot: HashMap<String, usize>,
+}
+
+impl SlotTable {
+    /// The slot of each argument of action `pi`. Its constants' objects are made first, so an
+    /// action with a constant that cannot be made adds no slot.
+    pub(super) fn bind(
+        &mut self,
+        model: &Model,
+        maker: &mut Maker,
+        predicate: &Predicate,
+        pi: usize,
+    ) -> Result<Vec<usize>, SimError> {
+        let mut constants = Vec::new();
+        for a in predicate.args.iter().filter(|a| a.as_var().is_none()) {
+            let value = instantiate(model, maker, a).map_err(|message| SimError {
+                message,
+                predicate: Some(pi),
+            })?;
+            constants.push(value);
+        }
+        let mut constants = constants.into_iter();
+        let mut slots = Vec::with_capacity(predicate.args.len());
+        for a in &predicate.args {
+            let slot = match a {
+                Arg::Var(v) => match self.var_slot.get(v) {
+                    Some(&s) => s,
+                    None => {
+                        self.var_slot.insert(v.clone(), self.bindings.len());
+                        self.push(format!("?{v}"), Binding::UNBOUND)
+                    }
+                },
+                constant => {
+                    let binding = Binding {
+                        value: constants.next().unwrap_or(Value::Nil),
+                        score: 1.0,
+                        available_at: None,
+                    };
+                    self.push(constant.to_string(), binding)
+                }
+            };
+            slots.push(slot);
+        }
+        Ok(slots)
+    }
+
+    fn push(&mut self, name: String, binding: Binding) -> usize {
+        self.names.push(name);
+        self.bindings.push(binding);
+        self.bindings.len() - 1
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.bindings.len()
+    }
+
+    /// Drop the slots from `len` on (those made after the table had `len`).
+    pub(super) fn truncate(&mut self, len: usize) {
+        self.bindings.truncate(len);
+        self.names.truncate(len);
+        self.var_slot.retain(|_, s| *s < len);
+    }
+
+    /// The slot of variable `name` (without `?`).
+    pub(super) fn variable(&self, name: &str) -> Option<usize> {
+        self.var_slot.get(name).copied()
+    }
 }
 
 impl<'m> Engine<'m> {
@@ -117,9 +199,7 @@ impl<'m> Engine<'m> {
         let mut maker = model.maker();
         let mut sigs = Vec::with_capacity(recipe.predicates.len());
         let mut slots = Vec::with_capacity(recipe.predicates.len());
-        let mut names: Vec<String> = Vec::new();
-        let mut initial: Vec<Binding> = Vec::new();
-        let mut var_slot: HashMap<&str, usize> = HashMap::new();
+        let mut table = SlotTable::default();
         for (pi, p) in recipe.predicates.iter().enumerate() {
             let sig = model.catalogue.get(&p.name).ok_or_else(|| SimError {
                 message: format!("unknown primitive {}", p.name),
@@ -137,40 +217,14 @@ impl<'m> Engine<'m> {
                 });
             }
             sigs.push(sig);
-            let mut ps = Vec::with_capacity(p.args.len());
-            for a in &p.args {
-                let slot = match a {
-                    Arg::Var(v) => *var_slot.entry(v.as_str()).or_insert_with(|| {
-                        names.push(format!("?{v}"));
-                        initial.push(Binding::UNBOUND);
-                        names.len() - 1
-                    }),
-                    constant => {
-                        let value =
-                            instantiate(model, &mut maker, constant).map_err(|m| SimError {
-                                message: m,
-                                predicate: Some(pi),
-                            })?;
-                        names.push(constant.to_string());
-                        initial.push(Binding {
-                            value,
-                            score: 1.0,
-                            available_at: None,
-                        });
-                        names.len() - 1
-                    }
-                };
-                ps.push(slot);
-            }
-            slots.push(ps);
+            slots.push(table.bind(model, &mut maker, p, pi)?);
         }
         Ok(Engine {
             model,
             recipe,
             sigs,
             slots,
-            names,
-            initial,
+            table,
             maker,
             repeat: repeats(model.profile, recipe),
         })
@@ -178,11 +232,11 @@ impl<'m> Engine<'m> {
 
     pub(super) fn run(mut self) -> Result<Execution, SimError> {
         let mut best = Attempt {
-            bindings: self.initial.clone(),
+            bindings: self.table.bindings.clone(),
             steps: Vec::new(),
         };
         let mut state = Attempt {
-            bindings: self.initial.clone(),
+            bindings: self.table.bindings.clone(),
             steps: Vec::new(),
         };
         let solved = self.search(&mut state, &mut best)?;
@@ -190,7 +244,7 @@ impl<'m> Engine<'m> {
         aliases::show(self.model, &result.steps, &mut result.bindings);
         Ok(Execution {
             slots: self.slots,
-            names: self.names,
+            names: self.table.names,
             bindings: result.bindings,
             steps: result.steps,
             solved,

@@ -9,13 +9,13 @@
 //! order), so where that path completes the network, the bindings here are the execution's
 //! (before `aliases` shows list items changed in place in the bindings of earlier actions).
 
-use super::{Attempt, Binding, Engine, Model, SimError, Step, has_type, instantiate};
+use super::{Attempt, Binding, Engine, Model, SimError, SlotTable, Step, has_type, repeat_key};
 use crate::base::budget;
 use crate::base::profile::Profile;
 use crate::data::catalogue::PrimitiveSig;
-use crate::language::ast::{Arg, Predicate, Recipe, Span};
+use crate::language::ast::{Predicate, Recipe, Span};
 use crate::world::{Entity, Maker, Pid, Value};
-use std::collections::HashMap;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// Where one action of a stepwise run stands.
@@ -63,10 +63,7 @@ pub struct Stepwise {
     /// Per action, the binding slot of each argument (none for inert actions).
     slots: Vec<Vec<usize>>,
     standing: Vec<Standing>,
-    /// Per binding slot, the variable (`?x`) or the constant as written.
-    names: Vec<String>,
-    bindings: Vec<Binding>,
-    var_slot: HashMap<String, usize>,
+    table: SlotTable,
     steps: Vec<Step>,
     last_pid: Pid,
     history: Vec<Change>,
@@ -95,9 +92,7 @@ impl Stepwise {
             },
             slots: Vec::new(),
             standing: Vec::new(),
-            names: Vec::new(),
-            bindings: Vec::new(),
-            var_slot: HashMap::new(),
+            table: SlotTable::default(),
             steps: Vec::new(),
             last_pid: model.maker().last_pid(),
             history: Vec::new(),
@@ -109,7 +104,7 @@ impl Stepwise {
     pub fn push(&mut self, model: &Model, predicate: Predicate, valid: bool) -> Pushed {
         let p = self.recipe.predicates.len();
         let mut change = Change {
-            slots: self.bindings.len(),
+            slots: self.table.len(),
             steps: self.steps.len(),
             last_pid: self.last_pid,
             filled: Vec::new(),
@@ -147,14 +142,12 @@ impl Stepwise {
         self.slots.truncate(p);
         self.standing.truncate(p);
         for (s, old) in change.filled.into_iter().rev() {
-            self.bindings[s] = old;
+            self.table.bindings[s] = old;
         }
         for (q, old) in change.standing.into_iter().rev() {
             self.standing[q] = old;
         }
-        self.bindings.truncate(change.slots);
-        self.names.truncate(change.slots);
-        self.var_slot.retain(|_, s| *s < change.slots);
+        self.table.truncate(change.slots);
         self.steps.truncate(change.steps);
         self.last_pid = change.last_pid;
         true
@@ -168,72 +161,41 @@ impl Stepwise {
         p: usize,
     ) -> Result<Vec<usize>, SimError> {
         let mut maker = Maker::new(&model.onto, self.last_pid);
-        let mut constants = Vec::new();
-        for a in predicate.args.iter().filter(|a| a.as_var().is_none()) {
-            let value = instantiate(model, &mut maker, a).map_err(|message| SimError {
-                message,
-                predicate: Some(p),
-            })?;
-            constants.push(value);
-        }
+        let slots = self.table.bind(model, &mut maker, predicate, p)?;
         self.last_pid = maker.last_pid();
-        let mut constants = constants.into_iter();
-        let mut slots = Vec::with_capacity(predicate.args.len());
-        for a in &predicate.args {
-            let slot = match a {
-                Arg::Var(v) => match self.var_slot.get(v) {
-                    Some(&s) => s,
-                    None => {
-                        self.var_slot.insert(v.clone(), self.bindings.len());
-                        self.new_slot(format!("?{v}"), Binding::UNBOUND)
-                    }
-                },
-                constant => {
-                    let binding = Binding {
-                        value: constants.next().unwrap_or(Value::Nil),
-                        score: 1.0,
-                        available_at: None,
-                    };
-                    self.new_slot(constant.to_string(), binding)
-                }
-            };
-            slots.push(slot);
-        }
         Ok(slots)
-    }
-
-    fn new_slot(&mut self, name: String, binding: Binding) -> usize {
-        self.names.push(name);
-        self.bindings.push(binding);
-        self.bindings.len() - 1
     }
 
     /// `Repeat` for a word-for-word repeat of an earlier all-variable action in profile 2024
     /// (see `repeats` in the engine), else `Waiting`.
     fn repeated(&self, profile: Profile, predicate: &Predicate) -> Standing {
-        let all_variables = predicate.args.iter().all(|a| a.as_var().is_some());
+        let Some(key) = repeat_key(profile, predicate) else {
+            return Standing::Waiting;
+        };
         let first = self
             .recipe
             .predicates
             .iter()
-            .position(|q| q.name == predicate.name && q.args == predicate.args);
-        match first {
-            Some(first) if profile == Profile::R2024 && all_variables => Standing::Repeat { first },
-            _ => Standing::Waiting,
-        }
+            .position(|q| repeat_key(profile, q).as_ref() == Some(&key));
+        first.map_or(Standing::Waiting, |first| Standing::Repeat { first })
     }
 
     /// Run the first waiting action (file order) that can run, until none can or one is
-    /// refused.
+    /// refused. Whether a waiting action can run depends only on its slots' bindings, so the
+    /// only actions asked are the pushed one and those sharing a slot with an action that ran.
     fn run_ready(&mut self, model: &Model, change: &mut Change, pushed: &mut Pushed) {
         let last = self.standing.len() - 1;
-        while let Some((p, case)) = (0..self.standing.len())
-            .filter(|&p| self.standing[p] == Standing::Waiting)
-            .find_map(|p| self.case_now(model, p).map(|case| (p, case)))
-        {
+        let refused_before = (self.standing.iter()).any(|s| matches!(s, Standing::Refused(_)));
+        // A refusal stopped an earlier push before it asked every action it could have run.
+        let mut asked = match refused_before {
+            true => (0..=last).collect(),
+            false => BTreeSet::from([last]),
+        };
+        while let Some((p, case)) = self.first_ready(model, &mut asked) {
             let before = self.standing[p].clone();
             let now = match self.run(model, p, case) {
                 Ok(filled) => {
+                    asked.extend(self.waiting_on(filled.iter().map(|&(s, _)| s)));
                     change.filled.extend(filled);
                     pushed.ran.push(p);
                     Standing::Ran {
@@ -256,6 +218,28 @@ impl Stepwise {
         }
     }
 
+    /// The first of the `asked` actions (file order) that waits and can run now, with its
+    /// case; those asked before it leave the set.
+    fn first_ready(&self, model: &Model, asked: &mut BTreeSet<usize>) -> Option<(usize, usize)> {
+        while let Some(p) = asked.pop_first() {
+            if self.standing[p] == Standing::Waiting
+                && let Some(case) = self.case_now(model, p)
+            {
+                return Some((p, case));
+            }
+        }
+        None
+    }
+
+    /// The waiting actions with an argument in one of `slots`.
+    fn waiting_on(&self, slots: impl Iterator<Item = usize>) -> Vec<usize> {
+        let slots: Vec<usize> = slots.collect();
+        (0..self.standing.len())
+            .filter(|&q| self.standing[q] == Standing::Waiting)
+            .filter(|&q| self.slots[q].iter().any(|s| slots.contains(s)))
+            .collect()
+    }
+
     /// The engine reduced to action `p`, to ask whether it can run and to run it.
     fn engine<'m>(&'m self, model: &'m Model, p: usize) -> Option<Engine<'m>> {
         let sig = self.sig(model, p)?;
@@ -264,15 +248,14 @@ impl Stepwise {
             recipe: &self.recipe,
             sigs: vec![sig],
             slots: vec![self.slots[p].clone()],
-            names: Vec::new(),
-            initial: Vec::new(),
+            table: SlotTable::default(),
             maker: Maker::new(&model.onto, self.last_pid),
             repeat: vec![false],
         })
     }
 
     fn case_now(&self, model: &Model, p: usize) -> Option<usize> {
-        self.engine(model, p)?.applicable(0, &self.bindings)
+        self.engine(model, p)?.applicable(0, &self.table.bindings)
     }
 
     /// Run action `p`; the slots it filled with what they held before.
@@ -284,7 +267,7 @@ impl Stepwise {
     ) -> Result<Vec<(usize, Binding)>, SimError> {
         budget::at_action(p);
         let mut attempt = Attempt {
-            bindings: std::mem::take(&mut self.bindings),
+            bindings: std::mem::take(&mut self.table.bindings),
             steps: std::mem::take(&mut self.steps),
         };
         let (result, last_pid) = match self.engine(model, p) {
@@ -294,7 +277,7 @@ impl Stepwise {
             ),
             None => (Err(SimError::new("no such primitive")), self.last_pid),
         };
-        self.bindings = attempt.bindings;
+        self.table.bindings = attempt.bindings;
         self.steps = attempt.steps;
         self.last_pid = last_pid;
         match result {
@@ -331,24 +314,25 @@ impl Stepwise {
     }
 
     pub fn binding(&self, slot: usize) -> Option<&Binding> {
-        self.bindings.get(slot)
+        self.table.bindings.get(slot)
     }
 
     /// The variable (`?x`) or the constant a slot holds, as written.
     pub fn name(&self, slot: usize) -> &str {
-        self.names.get(slot).map_or("", String::as_str)
+        self.table.names.get(slot).map_or("", String::as_str)
     }
 
     /// The slot of variable `name` (without `?`, lower case).
     pub fn variable(&self, name: &str) -> Option<usize> {
-        self.var_slot.get(name).copied()
+        self.table.variable(name)
     }
 
     /// The variables, in the order they first appeared.
     pub fn variables(&self) -> impl Iterator<Item = (&str, &Binding)> {
-        self.names
+        self.table
+            .names
             .iter()
-            .zip(&self.bindings)
+            .zip(&self.table.bindings)
             .filter(|(n, _)| n.starts_with('?'))
             .map(|(n, b)| (n.as_str(), b))
     }
@@ -364,7 +348,7 @@ impl Stepwise {
                     .iter()
                     .enumerate()
                     .filter(|&(i, _)| !case.is_input(i))
-                    .find_map(|(_, &s)| match &self.bindings[s].value {
+                    .find_map(|(_, &s)| match &self.table.bindings[s].value {
                         Value::Obj(e) if e.class == model.k.kitchen_state => Some(e),
                         _ => None,
                     })
@@ -380,7 +364,7 @@ impl Stepwise {
         let mut out = Blocked::default();
         let mut bound = 0u64;
         for (i, &s) in slots.iter().enumerate() {
-            let b = &self.bindings[s];
+            let b = &self.table.bindings[s];
             if b.is_bound() {
                 bound |= 1 << i;
                 if !has_type(model, &b.value, &sig.args[i].ty) {

@@ -13,7 +13,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// A file of the 2024 manifest whose corruption the tests look for.
 const CORRUPTED: &str =
@@ -121,16 +123,27 @@ enum Reply {
     CutShort(Vec<u8>),
 }
 
-/// Serve `routes` on 127.0.0.1 (an ephemeral port) to at most `requests` requests, then stop;
-/// the thread also stops after 60 s without them. Unknown paths get 404. Returns the base URL.
-fn serve(routes: Vec<(String, Reply)>, requests: usize) -> String {
+/// Stops its server when dropped, so a server lives exactly as long as its test needs it
+/// (however long the builds before the download take).
+struct Server(Arc<AtomicBool>);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Serve `routes` on 127.0.0.1 (an ephemeral port) to at most `requests` requests, until the
+/// returned `Server` is dropped. Unknown paths get 404. Returns the base URL.
+fn serve(routes: Vec<(String, Reply)>, requests: usize) -> (String, Server) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     listener.set_nonblocking(true).unwrap();
+    let stopped = Arc::new(AtomicBool::new(false));
+    let server = Server(stopped.clone());
     std::thread::spawn(move || {
-        let deadline = Instant::now() + Duration::from_secs(60);
         let mut served = 0;
-        while served < requests && Instant::now() < deadline {
+        while served < requests && !stopped.load(Ordering::Relaxed) {
             let Ok((stream, _)) = listener.accept() else {
                 std::thread::sleep(Duration::from_millis(10));
                 continue;
@@ -169,7 +182,7 @@ fn serve(routes: Vec<(String, Reply)>, requests: usize) -> String {
             };
         }
     });
-    base
+    (base, server)
 }
 
 /// The path of a profile's archive on the server.
@@ -208,7 +221,7 @@ fn refused(data_dir: &Path, profile: Profile, source: &Source) -> FetchError {
 #[test]
 fn downloads_install_both_profiles_and_the_installed_data_evaluates() {
     common::require_data!(Profile::R2024, Profile::R2023);
-    let base_url = serve(
+    let (base_url, _server) = serve(
         vec![
             (
                 route(Profile::R2024),
@@ -299,7 +312,7 @@ fn downloads_install_both_profiles_and_the_installed_data_evaluates() {
 #[test]
 fn a_changed_byte_in_a_listed_file_refuses_the_download() {
     common::require_data!();
-    let base_url = serve(
+    let (base_url, _server) = serve(
         vec![(
             route(Profile::R2024),
             Reply::Ok(tar_gz(Profile::R2024, &corrupted_2024())),
@@ -327,7 +340,7 @@ fn a_changed_byte_in_a_listed_file_refuses_the_download() {
 fn a_cut_short_download_is_refused() {
     common::require_data!(Profile::R2024, Profile::R2023);
     let archive = tar_gz(Profile::R2024, &repository(Profile::R2024));
-    let base_url = serve(vec![(route(Profile::R2024), Reply::CutShort(archive))], 1);
+    let (base_url, _server) = serve(vec![(route(Profile::R2024), Reply::CutShort(archive))], 1);
     let data_dir = tempfile::tempdir().unwrap();
     let err = refused(
         data_dir.path(),
@@ -345,7 +358,7 @@ fn a_truncated_archive_is_refused() {
     common::require_data!(Profile::R2024, Profile::R2023);
     let mut archive = tar_gz(Profile::R2024, &repository(Profile::R2024));
     archive.truncate(archive.len() / 2);
-    let base_url = serve(vec![(route(Profile::R2024), Reply::Ok(archive))], 1);
+    let (base_url, _server) = serve(vec![(route(Profile::R2024), Reply::Ok(archive))], 1);
     let data_dir = tempfile::tempdir().unwrap();
     let err = refused(
         data_dir.path(),
@@ -361,7 +374,7 @@ fn a_truncated_archive_is_refused() {
 #[test]
 fn a_page_that_is_not_an_archive_is_refused() {
     let page = b"<html><body>Rate limit exceeded</body></html>".to_vec();
-    let base_url = serve(vec![(route(Profile::R2023), Reply::Ok(page))], 1);
+    let (base_url, _server) = serve(vec![(route(Profile::R2023), Reply::Ok(page))], 1);
     let data_dir = tempfile::tempdir().unwrap();
     let err = refused(
         data_dir.path(),
@@ -381,7 +394,7 @@ fn a_page_that_is_not_an_archive_is_refused() {
 
 #[test]
 fn a_missing_archive_is_refused() {
-    let base_url = serve(vec![], 1);
+    let (base_url, _server) = serve(vec![], 1);
     let data_dir = tempfile::tempdir().unwrap();
     let err = refused(
         data_dir.path(),
@@ -661,7 +674,7 @@ fn offline_with_no_data_an_official_solution_fails_with_one_message_and_writes_n
 #[test]
 fn with_no_data_an_official_solution_downloads_it_then_evaluates() {
     common::require_data!(Profile::R2024, Profile::R2023);
-    let base_url = serve(
+    let (base_url, _server) = serve(
         vec![(
             route(Profile::R2024),
             Reply::Ok(tar_gz(Profile::R2024, &repository(Profile::R2024))),
@@ -787,8 +800,8 @@ fn simulate_without_data_warns_when_the_download_fails_and_shows_the_run() {
 /// it: the data of both profiles comes from a local server standing in for GitHub, is
 /// downloaded, verified and installed once, and every reference row passes. The copy's build
 /// replaces this run's `conformance` binary, which therefore runs before this one (see
-/// ARCHITECTURE.md, `tests/`). The copy is built
-/// before the server starts, so the server waits only for the downloads.
+/// ARCHITECTURE.md, `tests/`). The server stays up until this test ends, however long the
+/// copy's builds take.
 #[test]
 fn a_fresh_clone_downloads_the_data_and_passes_the_conformance_tests() {
     common::require_data!(Profile::R2024, Profile::R2023);
@@ -809,7 +822,7 @@ fn a_fresh_clone_downloads_the_data_and_passes_the_conformance_tests() {
         "{}",
         String::from_utf8_lossy(&built.stderr)
     );
-    let base_url = serve(
+    let (base_url, _server) = serve(
         [Profile::R2024, Profile::R2023]
             .map(|p| (route(p), Reply::Ok(tar_gz(p, &repository(p)))))
             .into(),
