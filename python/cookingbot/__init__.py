@@ -164,9 +164,9 @@ def evaluate(
 
 def _texts(solution: Union[Solution, Sequence[Solution]]) -> tuple[list[str], bool]:
     """The texts of one solution or a list of them, and whether it was one."""
-    single = isinstance(solution, (str, os.PathLike))
-    solutions = [solution] if single else list(solution)  # type: ignore[list-item]
-    return [_text(s) for s in solutions], single
+    if isinstance(solution, (str, os.PathLike)):
+        return [_text(solution)], True
+    return [_text(s) for s in solution], False
 
 
 def _scores(outcomes: list[dict], single: bool) -> list[RecipeScore]:
