@@ -57,10 +57,10 @@ impl Kitchen {
         py: Python<'_>,
         work: impl FnOnce(&mut Session) -> T + Send,
     ) -> PyResult<T> {
-        let out = py.detach(|| self.session().map(|mut s| work(&mut s)))?;
-        match self.interrupted.as_ref().and_then(Interrupted::take) {
-            Some(e) => Err(e),
-            None => Ok(out),
+        let out = py.detach(|| self.session().map(|mut s| work(&mut s)));
+        match &self.interrupted {
+            Some(interrupted) => interrupted.or_raise(out),
+            None => out,
         }
     }
 }

@@ -43,7 +43,7 @@ impl Interrupted {
     }
 
     /// `out`, unless a primitive was interrupted meanwhile.
-    fn or_raise<T>(&self, out: PyResult<T>) -> PyResult<T> {
+    pub fn or_raise<T>(&self, out: PyResult<T>) -> PyResult<T> {
         match self.take() {
             Some(e) => Err(e),
             None => out,
