@@ -9,6 +9,7 @@ pub mod check;
 pub mod comparison;
 pub mod context;
 pub mod install;
+pub mod json_primitive;
 pub mod launch;
 pub mod outcome;
 pub mod report_page;

@@ -497,6 +497,17 @@ pub(crate) fn load(
     err: &mut dyn Write,
 ) -> Result<(Evaluator, String), AppError> {
     let (model, kitchen) = super::load_model(&opts.data)?;
+    Ok((evaluator_with(opts, model, names_official, err)?, kitchen))
+}
+
+/// The evaluator of `opts` over `model` (the model of `opts.data`, primitives of one's own
+/// added: the Python package's `Model`): the gold networks located as [`load`] locates them.
+pub fn evaluator_with(
+    opts: &EvaluateOptions,
+    model: crate::simulation::Model,
+    names_official: impl FnOnce() -> bool,
+    err: &mut dyn Write,
+) -> Result<Evaluator, AppError> {
     let source = match &opts.gold {
         Some(gold) => DataSource::User(UserData::single(&gold.path, gold.dish.as_deref())?),
         None => context::locate(opts.data.request(), names_official, err)?,
@@ -510,5 +521,5 @@ pub(crate) fn load(
     }
     let mut evaluator = Evaluator::with(model, data);
     evaluator.smatch = opts.smatch.clone();
-    Ok((evaluator, kitchen))
+    Ok(evaluator)
 }

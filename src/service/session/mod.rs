@@ -192,6 +192,32 @@ impl Session {
         })
     }
 
+    /// [`Session::act`] for a front end that answers every line with an observation: a line
+    /// the session cannot take (too long, holding a line break, past the line bound, a header
+    /// out of place) is `rejected`, with the reason as an error at the line it would have
+    /// been, and the network stays as it was.
+    pub fn attempt(&mut self, line: &str) -> Observation {
+        let error = match self.act(line) {
+            Ok(seen) => return seen,
+            Err(e) => e,
+        };
+        let hint = match error {
+            SessionError::TooManyLines => "undo() takes lines back; finish() scores the network",
+            SessionError::NotOneLine => "give one line at a time",
+            _ => "the network is unchanged",
+        };
+        let number = self.lines.len() + 2;
+        Observation {
+            ok: false,
+            outcome: Outcome::Rejected,
+            line: number,
+            text: format!("the line was not taken: {error}"),
+            objects: Vec::new(),
+            diagnostics: vec![Located::signalled(number, 1, &error.to_string(), hint)],
+            time: self.time(),
+        }
+    }
+
     /// A header given first names the recipe as the agent writes it (`#AFGHAN-BISCUITS`).
     fn act_header(&mut self, line: &str) -> Result<Observation, SessionError> {
         let text = format!("{line}\n");

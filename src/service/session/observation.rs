@@ -26,6 +26,9 @@ pub enum Outcome {
     Refused,
     /// A blank line, a comment or the recipe's header: nothing to run.
     NoAction,
+    /// The session did not take the line (see [`super::Session::attempt`]): the network is
+    /// unchanged.
+    Rejected,
 }
 
 /// A problem or a note at a place in the network written so far.
