@@ -8,6 +8,7 @@ import functools
 import json
 import re
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -16,6 +17,8 @@ import cookingbot
 from conftest import ROOT
 
 EXAMPLE = ROOT / "examples" / "grilled-halloumi"
+sys.path.insert(0, str(EXAMPLE))
+from grill import grill  # noqa: E402  (the example's grill, shared with the cost script)
 GOLD = (EXAMPLE / "gold.solution").read_text()
 NEVER_GRILLED = (EXAMPLE / "never-grilled.solution").read_text()
 GRILL = json.loads((EXAMPLE / "grill.json").read_text())
@@ -28,22 +31,6 @@ ALL_METRICS = [
 #: A value nested deeper than serde_json reads (128 levels).
 DEEP = functools.reduce(lambda inner, _: [inner], range(200), [])
 GRILL_LINE = "(grill ?grilled-halloumi ?ks-with-grilled-halloumi ?ks-with-halloumi ?halloumi 4 minute)"
-
-
-def grill(call):
-    """The example's `grill`: every content of the container that has a `grilled` slot becomes
-    grilled; done the given minutes after the container is ready, the kitchen 30 s after that."""
-    ready = call.ready_at("thing-to-grill")
-    done = ready + call.number("time-to-grill-quantity") * 60
-    pan = call.inputs["thing-to-grill"]
-    for item in pan["contents"] or []:
-        if "grilled" in item:
-            item["grilled"] = True
-    return {
-        "outputs": {"thing-grilled": pan},
-        "ready_at": {"thing-grilled": done},
-        "kitchen_time": ready + 30,
-    }
 
 
 def kitchen_with(additions):
