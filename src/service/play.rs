@@ -176,6 +176,7 @@ impl Reply {
 
 /// A session at the prompt.
 pub struct Play {
+    recipe: String,
     session: Session,
     evaluator: Arc<Evaluator>,
     output: PathBuf,
@@ -198,7 +199,8 @@ impl Play {
         primitives.sort();
         let session = Session::with_evaluator(evaluator.clone(), &opts.recipe)
             .map_err(|e| AppError::Options(e.to_string()))?;
-        let places = session.opening().places.into_iter().map(|p| p.place);
+        let opening = session.opening();
+        let places = opening.places.into_iter().map(|p| p.place);
         let vocabulary = Vocabulary {
             primitives,
             concepts: prefixed(concepts, ""),
@@ -209,6 +211,7 @@ impl Play {
             .clone()
             .unwrap_or_else(|| PathBuf::from(session.file_name()));
         Ok(Play {
+            recipe: opening.recipe,
             session,
             evaluator,
             output,
@@ -241,7 +244,7 @@ impl Play {
     /// The prompt: the recipe and the number the next line will have.
     pub fn prompt(&self) -> String {
         let next = self.session.network().lines().count() + 1;
-        format!("{} {next}> ", self.session.opening().recipe)
+        format!("{} {next}> ", self.recipe)
     }
 
     /// What completes a word now.
