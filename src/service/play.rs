@@ -410,7 +410,7 @@ fn scores(score: &Score, session: &Session) -> String {
 }
 
 /// Run a session at the prompt: the opening, then each line's reply, until the session ends;
-/// then the network is written. Where it cannot be, the network is printed, so that nothing
+/// then the network is written (when it holds a line). Where it cannot be, the network is printed, so that nothing
 /// typed is lost, and the error returned.
 pub fn run(
     opts: &PlayOptions,
@@ -438,6 +438,11 @@ pub fn run(
         if reply.end {
             break;
         }
+    }
+    if play.network().lines().count() <= 1 {
+        // Nothing to keep, and a file already at the path stays as it was.
+        writeln!(out, "no line was given: nothing written").map_err(AppError::Stdout)?;
+        return Ok(Exit::Success);
     }
     match play.save() {
         Ok((path, lines)) => {

@@ -156,6 +156,20 @@ fn from_a_script_lines_are_read_plainly_and_finish_scores_and_writes_the_network
 }
 
 #[test]
+fn a_session_given_no_line_leaves_the_file_at_its_path_as_it_was() {
+    require_data!();
+    let scratch = Scratch::new("play-nothing");
+    let mine = scratch.write(&format!("{RECIPE}.solution"), "#afghan-biscuits\n; mine\n");
+    let run = scripted(&scratch, &[RECIPE], "\n:network\n:quit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .ends_with(&format!("#{RECIPE}\nno line was given: nothing written\n"))
+    );
+    assert_eq!(common::read(&mine), "#afghan-biscuits\n; mine\n");
+}
+
+#[test]
 fn an_output_that_cannot_be_written_prints_the_network_and_fails() {
     require_data!();
     let scratch = Scratch::new("play-unwritable");
