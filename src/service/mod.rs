@@ -1,6 +1,7 @@
 //! The service layer: every job a front end asks for, whatever front end asks. The data
 //! context and download policy, reading solution files, batch scoring, check, simulate, score,
-//! compare, translate, the HTML report and benchmarks of one's own. Each job takes options and
+//! compare, translate, the HTML report, benchmarks of one's own, and agents' kitchen sessions
+//! (the store the tool server keeps them in, the `play` prompt). Each job takes options and
 //! writers and says how it ended ([`outcome`]); the command line, the launcher, the tool server
 //! and the Python package only parse, call and print. Nothing here knows which front end called.
 
@@ -12,9 +13,11 @@ pub mod install;
 pub mod json_primitive;
 pub mod launch;
 pub mod outcome;
+pub mod play;
 pub mod report_page;
 pub mod scoring;
 pub mod session;
+pub mod sessions;
 pub mod simulate;
 pub mod solution_file;
 pub mod translation;

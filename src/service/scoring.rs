@@ -4,9 +4,9 @@
 //! `merge` of shard reports.
 
 use crate::benchmark::{Benchmark, DataSource, UserData};
-use crate::evaluate::Evaluator;
+use crate::evaluate::{Evaluator, Refusal};
 use crate::language::diagnostic::terminal_safe;
-use crate::metrics::metric::MetricSet;
+use crate::metrics::metric::{MetricSet, RecipeResult};
 use crate::metrics::significance::check_draws;
 use crate::metrics::smatch::SmatchConfig;
 use crate::report;
@@ -278,7 +278,17 @@ pub fn score_text(
     text: &str,
     metrics: &MetricSet,
 ) -> Result<serde_json::Value, serde_json::Value> {
-    match evaluator.evaluate(text, metrics) {
+    score_json(text, evaluator.evaluate(text, metrics), metrics)
+}
+
+/// The evaluation of `text` as [`score_text`] gives it, for a front end that evaluated it
+/// already (a finished session).
+pub fn score_json(
+    text: &str,
+    evaluated: Result<Vec<RecipeResult>, Refusal>,
+    metrics: &MetricSet,
+) -> Result<serde_json::Value, serde_json::Value> {
+    match evaluated {
         Ok(results) => {
             let recipes: Vec<RecipeReport> = results
                 .iter()

@@ -15,5 +15,6 @@ mod errors;
 mod fetch;
 mod html_report;
 mod input;
+mod play;
 mod snapshots;
 mod user_benchmark;
