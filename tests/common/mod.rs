@@ -5,11 +5,16 @@
 #![allow(dead_code, unused_macros, unused_imports)]
 
 pub mod binary;
+pub mod fake_llm;
 pub mod language;
+pub mod llama;
 
 pub use binary::{Outcome, Scratch, evaluator, outcome, run, stderr, stdout};
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataSource;
+use cookingbot::evaluate::Evaluator;
+use cookingbot::metrics::metric::{Metric, MetricSet};
+use cookingbot::report::batch_report::{RefusalReport, Row, UnitOutcome};
 use cookingbot::service::context::{DataRequest, OFFLINE_VAR};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -555,4 +560,33 @@ pub fn mixing_chain(recipe: &str, ingredient: &str, n: usize) -> String {
         ));
     }
     text
+}
+
+/// Every metric, as `evaluate` computes them by default.
+pub fn all_metrics() -> MetricSet {
+    Metric::ALL
+        .into_iter()
+        .fold(MetricSet::empty(), MetricSet::with)
+}
+
+/// What `evaluate` writes for a file of one recipe, computed here from the file: its CSV and
+/// its JSON unit (the row with its report, or the refusal).
+pub fn file_score(ev: &Evaluator, name: &str, text: &str) -> (String, serde_json::Value) {
+    let metrics = all_metrics();
+    match ev.evaluate(text, &metrics) {
+        Ok(rows) => {
+            assert_eq!(rows.len(), 1, "{name}: one recipe");
+            let unit = UnitOutcome::Scored(Box::new(Row::new(&rows[0], &metrics)));
+            let csv = cookingbot::report::csv::render(&rows, &metrics);
+            (csv, cookingbot::report::json::value(&unit))
+        }
+        Err(refusal) => {
+            let unit = UnitOutcome::Refused(RefusalReport {
+                message: refusal.message.clone(),
+                rendered: refusal.render(name, text),
+                recipes: refusal.recipes.clone(),
+            });
+            (String::new(), cookingbot::report::json::value(&unit))
+        }
+    }
 }

@@ -1,9 +1,11 @@
 //! The library's layers called directly: the grammar and the language, kitchen data, metrics,
-//! Smatch, translation, and the desktop launcher (with the `gui` feature).
+//! Smatch, translation, the agent session and its agents, and the desktop launcher (with the
+//! `gui` feature).
 
 #[path = "../common/mod.rs"]
 mod common;
 
+mod agents;
 mod extending;
 mod grammar;
 #[cfg(feature = "gui")]

@@ -135,7 +135,9 @@ impl Session {
         Ok(session)
     }
 
-    fn model(&self) -> &Model {
+    /// The model the session runs on: its catalogue (the primitives' arguments and their
+    /// roles) and ontology (the classes) are what an agent reads its observations against.
+    pub fn model(&self) -> &Model {
         &self.evaluator.model
     }
 
@@ -392,8 +394,10 @@ impl Session {
         };
         let var = |i: usize| self.run.name(slots[i]).to_string();
         let mut notes = Vec::new();
-        let mut note = |i: usize, message: String, hint: Option<String>| {
+        let mut note = |i: usize, message: String, suggestions: Vec<String>| {
             let (line, column) = at(i);
+            let hint = (!suggestions.is_empty())
+                .then(|| format!("did you mean {}?", suggestions.join(", ")));
             notes.push(Located {
                 line,
                 column,
@@ -401,6 +405,7 @@ impl Session {
                 code: None,
                 message,
                 hint,
+                suggestions,
             });
         };
         for &i in &blocked.mistyped {
@@ -413,17 +418,17 @@ impl Session {
             note(
                 i,
                 format!("{} ({}) holds {held}, not a {ty}", var(i), arg_name(i)),
-                None,
+                Vec::new(),
             );
         }
         for &i in &blocked.unbound {
-            let hint = self.bound_like(&var(i));
+            let close = self.bound_like(&var(i));
             let message = format!(
                 "{} ({}) is not bound: no action so far made it",
                 var(i),
                 arg_name(i)
             );
-            note(i, message, hint);
+            note(i, message, close);
         }
         for &i in &blocked.bound {
             let message = format!(
@@ -431,7 +436,7 @@ impl Session {
                 var(i),
                 arg_name(i)
             );
-            note(i, message, None);
+            note(i, message, Vec::new());
         }
         if notes.is_empty() {
             let (line, column) = index.line_col(predicate.span.start);
@@ -442,13 +447,14 @@ impl Session {
                 code: None,
                 message: "its bound arguments are no case of the primitive".into(),
                 hint: None,
+                suggestions: Vec::new(),
             });
         }
         notes
     }
 
     /// Did-you-mean among the bound variables for an unbound one.
-    fn bound_like(&self, variable: &str) -> Option<String> {
+    fn bound_like(&self, variable: &str) -> Vec<String> {
         let bound: Vec<&str> = self
             .run
             .variables()
@@ -456,7 +462,7 @@ impl Session {
             .map(|(n, _)| n)
             .collect();
         let close = closest(variable, bound.into_iter(), 3);
-        (!close.is_empty()).then(|| format!("did you mean {}?", close.join(", ")))
+        close.into_iter().map(str::to_string).collect()
     }
 
     /// The objects the actions that ran made, their lines added to `text` when they are

@@ -44,6 +44,10 @@ pub struct Located {
     pub message: String,
     /// What to do about it, with did-you-mean suggestions where there are any.
     pub hint: Option<String>,
+    /// The did-you-mean names of the hint, best first (a primitive, a class, a bound
+    /// variable): what a program puts in place of the name at `line`:`column`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suggestions: Vec<String>,
 }
 
 impl Located {
@@ -56,6 +60,7 @@ impl Located {
             code: None,
             message: message.to_string(),
             hint: Some(hint.to_string()),
+            suggestions: Vec::new(),
         }
     }
 
@@ -69,6 +74,7 @@ impl Located {
             code: Some(d.kind.code()),
             message: d.message.clone(),
             hint: d.hint.clone(),
+            suggestions: d.suggestions.clone(),
         }
     }
 }
