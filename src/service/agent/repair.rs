@@ -308,7 +308,8 @@ impl<'s> Agent<'s> {
                 Outcome::Waiting => {
                     !self.rewound.contains(script_line) && self.waits_for_lines_ahead(&line, &seen)
                 }
-                Outcome::Refused => false,
+                // `act` gives no `Rejected` (it is an error there); either way the line did not run.
+                Outcome::Refused | Outcome::Rejected => false,
             };
             self.turns.push(Turn {
                 line: line.clone(),
