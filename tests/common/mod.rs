@@ -478,36 +478,24 @@ impl FreshClone {
         self.data_home.path()
     }
 
-    /// `sh -c command` in the clone: no benchmark or test variables, crates from the
+    /// `sh -c command` in the clone: the environment of the shell this test was started from
+    /// (what `cargo test` adds taken away), no benchmark or test variables, crates from the
     /// toolchain's cache (offline), and the clone's own target directory.
     pub fn command(&self, command: &str) -> std::process::Command {
-        let cargo =
-            PathBuf::from(std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into()));
-        // The toolchain first, as rustup's proxy puts it for this test: the same `PATH` as the
-        // build's, which some build scripts watch.
-        let mut path: Vec<PathBuf> =
-            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()).collect();
-        if path.first().map(PathBuf::as_path) != cargo.parent() {
-            path.insert(0, cargo.parent().unwrap().to_path_buf());
-        }
         let mut shell = std::process::Command::new("sh");
-        // What `cargo test` tells this test of its package: a user's shell has none of it, and
-        // build scripts that watch these variables (ring's) would rerun and rebuild their crate.
-        let of_this_package = |var: &str| {
-            [
-                "CARGO_PKG_",
-                "CARGO_MANIFEST_",
-                "CARGO_BIN_",
-                "CARGO_CRATE_",
-            ]
-            .iter()
-            .any(|prefix| var.starts_with(prefix))
-                || ["CARGO_TARGET_TMPDIR", "CARGO_PRIMARY_PACKAGE"].contains(&var)
-        };
         for (var, _) in std::env::vars_os() {
-            if of_this_package(&var.to_string_lossy()) {
+            if set_by_cargo_test(&var.to_string_lossy()) {
                 shell.env_remove(var);
             }
+        }
+        // `PATH` stays the build's, which some build scripts watch; `cargo` is put on it only
+        // where it is not found there.
+        let mut path: Vec<PathBuf> =
+            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()).collect();
+        if !path.iter().any(|dir| dir.join("cargo").is_file()) {
+            let cargo =
+                PathBuf::from(std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into()));
+            path.insert(0, cargo.parent().unwrap().to_path_buf());
         }
         shell
             .arg("-c")
@@ -528,6 +516,26 @@ impl FreshClone {
             .env("CARGO_NET_OFFLINE", "true");
         shell
     }
+}
+
+/// What `cargo test` adds to the environment of a test it runs (of the package, its build
+/// script's output folder, the library path): a user's shell has none of it, and the build
+/// scripts that watch such variables (ring's) would run again and rebuild their crate.
+fn set_by_cargo_test(var: &str) -> bool {
+    const PREFIXES: [&str; 4] = [
+        "CARGO_PKG_",
+        "CARGO_MANIFEST_",
+        "CARGO_BIN_",
+        "CARGO_CRATE_",
+    ];
+    const NAMES: [&str; 5] = [
+        "CARGO",
+        "CARGO_TARGET_TMPDIR",
+        "CARGO_PRIMARY_PACKAGE",
+        "OUT_DIR",
+        "LD_LIBRARY_PATH",
+    ];
+    PREFIXES.iter().any(|prefix| var.starts_with(prefix)) || NAMES.contains(&var)
 }
 
 /// A target directory (inside this build's, on its file system) holding this build's compiled
