@@ -12,6 +12,7 @@ mod commands;
 mod compare;
 mod demo;
 mod errors;
+mod extension;
 mod fetch;
 mod html_report;
 mod input;
