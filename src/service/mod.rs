@@ -1,13 +1,15 @@
 //! The service layer: every job a front end asks for, whatever front end asks. The data
 //! context and download policy, reading solution files, batch scoring, check, simulate, score,
-//! compare, translate, the HTML report and benchmarks of one's own. Each job takes options and
-//! writers and says how it ended ([`outcome`]); the command line, the launcher, the tool server
-//! and the Python package only parse, call and print. Nothing here knows which front end called.
+//! diet, compare, translate, the HTML report and benchmarks of one's own. Each job takes
+//! options and writers and says how it ended ([`outcome`]); the command line, the launcher, the
+//! tool server and the Python package only parse, call and print. Nothing here knows which
+//! front end called.
 
 pub mod batch;
 pub mod check;
 pub mod comparison;
 pub mod context;
+pub mod diet_check;
 pub mod install;
 pub mod launch;
 pub mod outcome;
