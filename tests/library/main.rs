@@ -1,9 +1,10 @@
-//! The library's layers called directly: the grammar and the language, kitchen data, metrics,
-//! Smatch, translation, and the desktop launcher (with the `gui` feature).
+//! The library's layers called directly: the grammar and the language, kitchen data, diets,
+//! metrics, Smatch, translation, and the desktop launcher (with the `gui` feature).
 
 #[path = "../common/mod.rs"]
 mod common;
 
+mod diet;
 mod extending;
 mod grammar;
 #[cfg(feature = "gui")]
