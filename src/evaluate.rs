@@ -208,7 +208,8 @@ impl Evaluator {
             if metrics.contains(Metric::ExecutionTime) {
                 result.execution_time = scores.execution_time;
             }
-            result.diets = self.judge_diets(recipe, &execution, &scores, metrics)?;
+            result.diets = self.judge_diets(recipe, &execution, &scores, metrics);
+            budget::check().map_err(over_budget)?;
             result.detail = scores.detail;
         }
         Ok(result)
@@ -221,19 +222,18 @@ impl Evaluator {
         execution: &Execution,
         scores: &Scores,
         metrics: &MetricSet,
-    ) -> Result<Vec<Verdict>, Refusal> {
+    ) -> Vec<Verdict> {
         if metrics.diets().next().is_none() {
-            return Ok(Vec::new());
+            return Vec::new();
         }
         let step = scores
             .detail
             .as_ref()
             .and_then(|d| dish::best_step(execution, &d.dish));
-        let dish = Dish::of(&self.model, recipe, execution, step)
-            .map_err(|e| Refusal::new(format!("the dish cannot be judged: {}", e.message)))?;
-        Ok(metrics
+        let dish = Dish::of(&self.model, recipe, execution, step);
+        metrics
             .diets()
             .map(|d| dish.judge(&self.model.onto, d))
-            .collect())
+            .collect()
     }
 }

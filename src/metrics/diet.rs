@@ -57,22 +57,31 @@ pub enum Dish {
     NotExecuted,
     /// The output taken for the dish holds no ingredient (a failed object, a tool): no verdict.
     Empty(ActionRef),
+    /// The dish's ingredients cannot be weighed in grams (an amount in a unit the conversion
+    /// table lacks), why: no verdict. The evaluation goes on, as the reference's does when
+    /// this output is not the dish it compares.
+    Unweighable(ActionRef, String),
     /// The ingredient classes of the dish made by an action, in the order the dish lists them.
     Holding(ActionRef, Vec<Component>),
 }
 
 /// Why a network has no verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NoVerdict {
     NotExecuted,
     NoIngredient,
+    /// The unfolding's error.
+    Unweighable(String),
 }
 
 impl NoVerdict {
-    pub fn reason(self) -> &'static str {
+    pub fn reason(&self) -> String {
         match self {
-            NoVerdict::NotExecuted => "the network does not execute, so it makes no dish",
-            NoVerdict::NoIngredient => "the output taken for the dish holds no ingredient",
+            NoVerdict::NotExecuted => "the network does not execute, so it makes no dish".into(),
+            NoVerdict::NoIngredient => "the output taken for the dish holds no ingredient".into(),
+            NoVerdict::Unweighable(why) => {
+                format!("the dish's ingredients cannot be weighed in grams: {why}")
+            }
         }
     }
 }
@@ -100,7 +109,7 @@ pub struct Verdict {
 impl Verdict {
     /// `None` when there is no verdict.
     pub fn satisfied(&self) -> Option<bool> {
-        match self.no_verdict {
+        match &self.no_verdict {
             Some(_) => None,
             None => Some(self.violations.is_empty()),
         }
@@ -118,20 +127,29 @@ impl Verdict {
 
 impl Dish {
     /// The dish of a run: the primary output of step `step` (into `exec.steps`). A run that
-    /// did not execute, or without a step, has none. `Err` where the dish approximation
-    /// score's unfolding fails (an amount with no gram conversion).
-    pub fn of(
+    /// did not execute, or without a step, has none.
+    pub fn of(model: &Model, recipe: &Recipe, exec: &Execution, step: Option<usize>) -> Dish {
+        let Some(step) = step.filter(|_| exec.solved) else {
+            return Dish::NotExecuted;
+        };
+        let made_by = ActionRef::new(recipe, exec.steps[step].predicate);
+        match Self::components(model, recipe, exec, step) {
+            Ok(components) if components.is_empty() => Dish::Empty(made_by),
+            Ok(components) => Dish::Holding(made_by, components),
+            Err(e) => Dish::Unweighable(made_by, e.message),
+        }
+    }
+
+    /// The ingredient classes the output of `step` holds, as the dish approximation score
+    /// unfolds it; `Err` where that unfolding fails.
+    fn components(
         model: &Model,
         recipe: &Recipe,
         exec: &Execution,
-        step: Option<usize>,
-    ) -> Result<Dish, SimError> {
-        let Some(step) = step.filter(|_| exec.solved) else {
-            return Ok(Dish::NotExecuted);
-        };
-        let made_by = ActionRef::new(recipe, exec.steps[step].predicate);
+        step: usize,
+    ) -> Result<Vec<Component>, SimError> {
         let Some(dish) = primary_output(exec, step).as_obj() else {
-            return Ok(Dish::Empty(made_by));
+            return Ok(Vec::new());
         };
         let pieces = dish_ingredients(model, &mut model.maker(), dish)?;
         let mut sources = Sources::new(model, recipe, exec);
@@ -151,9 +169,6 @@ impl Dish {
                 None => classes.push((piece.class, grams, brought_by)),
             }
         }
-        if classes.is_empty() {
-            return Ok(Dish::Empty(made_by));
-        }
         let components = classes
             .into_iter()
             .map(|(class, grams, actions)| Component {
@@ -165,7 +180,7 @@ impl Dish {
                     .collect(),
             })
             .collect();
-        Ok(Dish::Holding(made_by, components))
+        Ok(components)
     }
 
     /// The dish against `diet`: every component with a tag the diet excludes, ordered by the
@@ -175,6 +190,10 @@ impl Dish {
             Dish::NotExecuted => return no_verdict(diet, None, NoVerdict::NotExecuted),
             Dish::Empty(dish) => {
                 return no_verdict(diet, Some(dish.clone()), NoVerdict::NoIngredient);
+            }
+            Dish::Unweighable(dish, why) => {
+                let why = NoVerdict::Unweighable(why.clone());
+                return no_verdict(diet, Some(dish.clone()), why);
             }
             Dish::Holding(dish, components) => (dish, components),
         };

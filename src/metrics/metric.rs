@@ -3,7 +3,7 @@
 
 use crate::base::number::Number;
 use crate::base::suggest::closest;
-use crate::data::diet_table::Diet;
+use crate::data::diet_table::{Diet, UnknownDiet};
 use crate::metrics::Detail;
 use crate::metrics::diet::Verdict;
 use crate::metrics::smatch::SmatchResult;
@@ -82,7 +82,7 @@ pub const DIET_PREFIX: &str = "diet:";
 
 /// The diet a metric word such as `diet:vegan` names, when it names one (`None` for a word
 /// without the prefix); a typo after the prefix is the error with the closest diet.
-pub fn diet_word(word: &str) -> Option<Result<Diet, crate::data::diet_table::UnknownDiet>> {
+pub fn diet_word(word: &str) -> Option<Result<Diet, UnknownDiet>> {
     let prefix = word.get(..DIET_PREFIX.len())?;
     prefix
         .eq_ignore_ascii_case(DIET_PREFIX)
@@ -229,9 +229,7 @@ impl RecipeResult {
                 .unwrap_or_else(nil),
         }
     }
-}
 
-impl RecipeResult {
     /// Every column as printed: the metrics', then each diet's `1`, `0` or `NIL`.
     pub fn cells(&self, metrics: &MetricSet) -> Vec<String> {
         let diet = |d: Diet| {
@@ -246,4 +244,24 @@ impl RecipeResult {
 /// The reference reads Smatch back from Python's `%.2f` and prints it again with two decimals.
 fn smatch_decimals(f: f64) -> String {
     format!("{f:.2}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diet_words_add_columns_after_the_metrics_and_keep_the_default() {
+        let diets_only = MetricSet::from_words(&["diet:vegan"]);
+        assert_eq!(diets_only, MetricSet::default().with_diet(Diet::Vegan));
+        let set =
+            MetricSet::from_words(&["DIET:Nut-Free", "smatch-score", "diet:vegan", "diet:vegn"]);
+        assert_eq!(
+            set.column_names().collect::<Vec<_>>(),
+            ["smatch-score", "diet:vegan", "diet:nut-free"]
+        );
+        assert!(set.needs_simulation());
+        assert!(diet_word("smatch-score").is_none());
+        assert!(diet_word("diet:vegn").is_some_and(|d| d.is_err()));
+    }
 }

@@ -4,7 +4,7 @@
 use super::content::number;
 use crate::data::diet_table::Diet;
 use crate::language::diagnostic::LineIndex;
-use crate::metrics::diet::{ActionRef, Verdict};
+use crate::metrics::diet::{ActionRef, NoVerdict, Verdict};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -75,7 +75,7 @@ impl DietReport {
         DietReport {
             diet: v.diet,
             satisfied: v.satisfied(),
-            reason: v.no_verdict.map(|n| n.reason().to_string()),
+            reason: v.no_verdict.as_ref().map(NoVerdict::reason),
             dish: v.dish.as_ref().map(action),
             violations: v
                 .violations

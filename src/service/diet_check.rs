@@ -6,7 +6,7 @@
 
 use super::DataContext;
 use super::outcome::{AppError, Exit, Outcome};
-use super::simulate::{LocatedError, SimulateFailure, gold_benchmark, run_text};
+use super::simulate::{SimulateFailure, gold_benchmark, run_text};
 use super::solution_file::read_solution_text;
 use crate::benchmark::Benchmark;
 use crate::data::diet_table::Diet;
@@ -98,7 +98,8 @@ pub fn run(opts: &DietOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outc
 /// Judge the dish of one recipe of a text (`recipe`, else the first) against `diet`: the one
 /// pipeline behind `diet`, the tool server and the Python package. `gold` gives the benchmark
 /// for a recipe id, when there is one (asked only once the recipe ran). A dish the dish
-/// approximation score cannot compare, where the evaluator refuses the file, is `Crashed`.
+/// approximation score cannot compare with the gold dish, where the evaluator refuses the
+/// file, is `Crashed`.
 pub fn diet_text(
     model: &Model,
     text: &str,
@@ -111,13 +112,7 @@ pub fn diet_text(
         return Err(SimulateFailure::Crashed(refused));
     }
     let step = ran.dish.map(|(step, _, _)| step);
-    let dish = Dish::of(model, &ran.recipe, &ran.exec, step).map_err(|e| {
-        let e = crate::simulation::SimError {
-            message: format!("the dish cannot be judged: {}", e.message),
-            ..e
-        };
-        SimulateFailure::Crashed(LocatedError::new(text, &ran.recipe, &e))
-    })?;
+    let dish = Dish::of(model, &ran.recipe, &ran.exec, step);
     let verdict = dish.judge(&model.onto, diet);
     Ok(DietAnswer {
         recipe: ran.recipe.id.clone(),

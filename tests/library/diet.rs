@@ -232,6 +232,47 @@ fn a_network_that_does_not_execute_has_no_verdict_whatever_it_names() {
     );
 }
 
+/// The built-in 2024 kitchen with two pieces of pancetta in the fridge: the conversion table
+/// has no entry for pancetta.
+fn kitchen_with_pancetta_pieces() -> String {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/kitchens/full-kitchen-2024.json"
+    );
+    let mut kitchen: Value = serde_json::from_str(&common::read(path.as_ref())).unwrap();
+    let places = kitchen["kitchen"]["contents"].as_array_mut().unwrap();
+    let fridge = places.iter_mut().find(|p| p["class"] == "fridge").unwrap();
+    fridge["contents"].as_array_mut().unwrap().push(json!({
+        "class": "medium-bowl", "used": true, "contents": [{"class": "pancetta", "amount":
+            {"class": "amount", "quantity": {"class": "quantity", "value": 2}, "unit": "piece"}}]
+    }));
+    kitchen.to_string()
+}
+
+#[test]
+fn a_dish_that_cannot_be_weighed_in_grams_has_no_verdict() {
+    let model = Model::with_kitchen(Profile::R2024, &kitchen_with_pancetta_pieces()).unwrap();
+    let text = "#pancetta
+(get-kitchen ?kitchen)
+(fetch-and-proportion ?pancetta ?ks-1 ?kitchen ?bowl pancetta 1 piece)
+";
+    let answer = diet_text(&model, text, None, Diet::Vegetarian, &mut |_| Ok(None));
+    let Ok(answer) = answer else {
+        panic!("not judged")
+    };
+    assert_eq!(
+        serde_json::to_value(&answer).unwrap(),
+        json!({
+            "recipe": "pancetta",
+            "diet": "vegetarian",
+            "satisfied": null,
+            "reason": "the dish's ingredients cannot be weighed in grams: The ingredient PANCETTA has no entry in the conversion table!",
+            "dish": {"action": 2, "line": 3, "text": "(fetch-and-proportion ?pancetta ?ks-1 ?kitchen ?bowl pancetta 1 piece)"},
+            "violations": []
+        })
+    );
+}
+
 #[test]
 fn afghan_biscuits_are_neither_vegan_nor_gluten_free() {
     common::require_data!();
