@@ -23,7 +23,7 @@ fn main() {
             println!("cargo:rerun-if-changed={common}/{branch}");
         }
     }
-    let features: Vec<&str> = ["gui", "mcp", "python"]
+    let features: Vec<&str> = ["gui", "mcp", "python", "repl"]
         .into_iter()
         .filter(|f| std::env::var_os(format!("CARGO_FEATURE_{}", f.to_uppercase())).is_some())
         .collect();

@@ -3,7 +3,9 @@
 //! written with the helpers the built-in primitives use. The kitchen gains halloumi (a class of
 //! one's own with a `grilled` slot, as a benchmark's `ontology.json` would add it) and a
 //! recipe that grills it is scored against its own gold network, then against a network that
-//! forgets to grill. docs/extending.md walks through it; the test suite runs it.
+//! forgets to grill. The data (the entry, the ontology, the fridge's halloumi, the networks) is
+//! in `examples/grilled-halloumi/`, which the Python package's test of the same primitive
+//! written in Python reads too. docs/extending.md walks through it; the test suite runs it.
 //!
 //! ```sh
 //! cargo run --release --example custom_primitive
@@ -20,34 +22,18 @@ use cookingbot::simulation::{Call, Model, SimError, builtin_kitchen};
 use cookingbot::world::Value;
 
 /// `grill`'s catalogue entry: one case, the thing to grill and the minutes it takes.
-pub const GRILL: &str = r#"{"name": "grill",
-  "args": [
-    {"name": "thing-grilled", "type": "transferable-container"},
-    {"name": "kitchen-state-out", "type": "kitchen-state"},
-    {"name": "kitchen-state-in", "type": "kitchen-state"},
-    {"name": "thing-to-grill", "type": "transferable-container"},
-    {"name": "time-to-grill-quantity", "type": "quantity"},
-    {"name": "time-to-grill-unit", "type": "unit"}
-  ],
-  "cases": [["kitchen-state-in", "thing-to-grill", "time-to-grill-quantity", "time-to-grill-unit"]]}"#;
+pub const GRILL: &str = include_str!("grilled-halloumi/grill.json");
 
 /// Halloumi: a feta-like cheese sold by the piece, with a slot for `grill` to set.
-pub const ONTOLOGY: &str = r#"{
-  "classes": {"halloumi": {"is_a": ["feta-cheese"], "new_slots": {"grilled": null}}},
-  "conversion_to_g": {"halloumi": {"piece": 250}}
-}"#;
+pub const ONTOLOGY: &str = include_str!("grilled-halloumi/ontology.json");
 
-pub const GOLD: &str = "#grilled-halloumi
-(get-kitchen ?kitchen)
-(fetch-and-proportion ?halloumi ?ks-with-halloumi ?kitchen ?bowl halloumi 1 piece)
-(grill ?grilled-halloumi ?ks-with-grilled-halloumi ?ks-with-halloumi ?halloumi 4 minute)
-";
+/// A bowl of three pieces of halloumi, put at the end of the fridge.
+pub const FRIDGE: &str = include_str!("grilled-halloumi/fridge.json");
+
+pub const GOLD: &str = include_str!("grilled-halloumi/gold.solution");
 
 /// The same recipe with the halloumi never grilled.
-pub const UNGRILLED: &str = "#grilled-halloumi
-(get-kitchen ?kitchen)
-(fetch-and-proportion ?grilled-halloumi ?ks-with-halloumi ?kitchen ?bowl halloumi 1 piece)
-";
+pub const UNGRILLED: &str = include_str!("grilled-halloumi/never-grilled.solution");
 
 /// `grill`: every content of the container that has a `grilled` slot becomes grilled; done
 /// `time` minutes after the container is ready, the kitchen 30 s after that (the cook's time).
@@ -75,6 +61,13 @@ fn grill(call: &mut Call<'_, '_>) -> Result<(), SimError> {
 
 /// The 2024 model with halloumi in the fridge and `grill` registered.
 pub fn model() -> Result<Model, Box<dyn std::error::Error>> {
+    let mut model = world()?;
+    model.add_primitive(GRILL, grill)?;
+    Ok(model)
+}
+
+/// The 2024 model with halloumi in the fridge, before any primitive is added.
+pub fn world() -> Result<Model, Box<dyn std::error::Error>> {
     let mut onto = cookingbot::world::ontology::Ontology::builtin(Profile::R2024);
     onto.extend(&serde_json::from_str(ONTOLOGY)?)?;
     let mut kitchen: serde_json::Value = serde_json::from_str(builtin_kitchen(Profile::R2024))?;
@@ -85,26 +78,30 @@ pub fn model() -> Result<Model, Box<dyn std::error::Error>> {
         .iter_mut()
         .find(|p| p["class"] == "fridge")
         .ok_or("the kitchen has no fridge")?;
-    let halloumi = serde_json::json!({"class": "medium-bowl", "used": true, "contents": [
-        {"class": "halloumi", "amount": {"class": "amount",
-            "quantity": {"class": "quantity", "value": 3}, "unit": "piece"}}]});
+    let halloumi: Vec<serde_json::Value> = serde_json::from_str(FRIDGE)?;
     fridge["contents"]
         .as_array_mut()
         .ok_or("the fridge has no contents")?
-        .push(halloumi);
-    let mut model = Model::new(onto, &kitchen.to_string(), &kitchen)?;
-    model.add_primitive(GRILL, grill)?;
-    Ok(model)
+        .extend(halloumi);
+    Ok(Model::new(onto, &kitchen.to_string(), &kitchen)?)
 }
 
 /// Each network scored on every metric against the gold network, in the order given.
 pub fn scores(networks: &[&str]) -> Result<Vec<RecipeResult>, Box<dyn std::error::Error>> {
+    scores_with(model()?, networks)
+}
+
+/// [`scores`] with another model (`grill` written otherwise).
+pub fn scores_with(
+    model: Model,
+    networks: &[&str],
+) -> Result<Vec<RecipeResult>, Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
     let gold = dir.path().join("grilled-halloumi.solution");
     std::fs::write(&gold, GOLD)?;
     let source = DataSource::User(UserData::single(&gold, None)?);
     let benchmark = Benchmark::load(Profile::R2024, &source)?;
-    let evaluator = Evaluator::with(model()?, benchmark);
+    let evaluator = Evaluator::with(model, benchmark);
     let metrics = Metric::ALL
         .into_iter()
         .fold(MetricSet::empty(), MetricSet::with);

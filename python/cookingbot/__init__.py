@@ -5,6 +5,9 @@ same code and the same values as the `cookingbot-evaluator` command line.
     scores = cookingbot.evaluate(["#almond-crescent-cookies\\n...", "out/2.solution"])
     print(scores[0].dish_approximation_score)
 
+An agent writes a network one action at a time in a :class:`Kitchen` (``cookingbot.gym`` is the
+same as a ``gymnasium`` environment), and a :class:`Model` adds primitives written in Python.
+
 Texts and paths are accepted wherever a solution is: a `str` holding a newline or starting
 with `#` is a text, another `str` or an `os.PathLike` is a file. A network the evaluator
 refuses raises :class:`NetworkError`, whose message has the line and column.
@@ -26,10 +29,17 @@ __all__ = [
     "BenchmarkRecipe",
     "Diagnostic",
     "Execution",
+    "Kitchen",
+    "Model",
     "NetworkError",
+    "Observation",
+    "Opening",
+    "PrimitiveCall",
     "RecipeScore",
+    "Score",
     "SmatchScore",
     "Translation",
+    "View",
     "check",
     "compare",
     "evaluate",
@@ -44,10 +54,12 @@ PathArg = Optional[Union[str, "os.PathLike[str]"]]
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """A problem in a network text, where it is and how to fix it."""
+    """A problem in a network text, where it is and how to fix it. `code` is the evaluator's
+    (`E0104`); none for a note of the agent session (why an action waits) or an error a
+    primitive signalled."""
 
     severity: str
-    code: str
+    code: Optional[str]
     line: int
     column: int
     message: str
@@ -137,9 +149,7 @@ def evaluate(
     the order given. `metrics` are the command line's names (default: the three simulation
     metrics). A list is scored in parallel without the GIL. A refused solution raises
     :class:`NetworkError` (with `index`, its place in the list)."""
-    single = isinstance(solution, (str, os.PathLike))
-    solutions = [solution] if single else list(solution)  # type: ignore[list-item]
-    texts = [_text(s) for s in solutions]
+    texts, single = _texts(solution)
     outcomes = json.loads(
         _native.evaluate_texts(
             texts,
@@ -149,6 +159,17 @@ def evaluate(
             _path(kitchen),
         )
     )
+    return _scores(outcomes, single)
+
+
+def _texts(solution: Union[Solution, Sequence[Solution]]) -> tuple[list[str], bool]:
+    """The texts of one solution or a list of them, and whether it was one."""
+    if isinstance(solution, (str, os.PathLike)):
+        return [_text(solution)], True
+    return [_text(s) for s in solution], False
+
+
+def _scores(outcomes: list[dict], single: bool) -> list[RecipeScore]:
     scores: list[RecipeScore] = []
     for i, out in enumerate(outcomes):
         if "error" in out:
@@ -238,9 +259,12 @@ def simulate(
     kitchen: PathArg = None,
 ) -> Execution:
     """Run one recipe of a network text (default: the first) in the simulated kitchen."""
-    out = json.loads(
-        _native.simulate(text, recipe, reference, _path(benchmark), _path(kitchen))
+    return _execution(
+        json.loads(_native.simulate(text, recipe, reference, _path(benchmark), _path(kitchen)))
     )
+
+
+def _execution(out: dict) -> Execution:
     if "error" in out:
         raise _refuse(out)
     r = out["report"]
@@ -357,3 +381,18 @@ class Benchmark:
     def evaluate(self, solution: Union[Solution, Sequence[Solution]], **kw: Any) -> list[RecipeScore]:
         """:func:`evaluate` against this benchmark."""
         return evaluate(solution, reference=self.reference, benchmark=self.path, **kw)
+
+
+# The agent session and models of one's own build on the definitions above.
+from ._kitchen import Kitchen, Observation, Opening, Score, View  # noqa: E402
+from ._model import Model, PrimitiveCall  # noqa: E402
+
+
+def __getattr__(name: str) -> Any:
+    # `cookingbot.KitchenEnv` is `cookingbot.gym.KitchenEnv`, imported only when asked for:
+    # it needs gymnasium, which the package does not require.
+    if name == "KitchenEnv":
+        from .gym import KitchenEnv
+
+        return KitchenEnv
+    raise AttributeError(f"module 'cookingbot' has no attribute {name!r}")

@@ -320,6 +320,15 @@ pub(super) enum Command {
     /// networks as resources.
     #[cfg(feature = "mcp")]
     Mcp,
+    /// Write a recipe's network one action at a time at a prompt: each line runs on the
+    /// kitchen the earlier ones left and what it made, or why not, is printed; :look, :undo,
+    /// :network, :finish, :help and :quit. Line editing, history and Tab completion at a
+    /// terminal; plain lines from a script. The network is written to a .solution file when
+    /// the session ends.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator play afghan-biscuits\n  cookingbot-evaluator play demo-shortbread-rounds --benchmark demo -o mine.solution\n  cookingbot-evaluator play cole-slaw < lines.txt"
+    )]
+    Play(PlayArgs),
     /// Translate every benchmark recipe's text and score the translations against the gold
     /// networks: a table per recipe, the mean of each metric and pass@k.
     #[command(
@@ -544,4 +553,13 @@ pub(super) struct BenchmarkArgs {
     pub(super) out: PathBuf,
     #[command(flatten)]
     pub(super) llm: LlmOptions,
+}
+
+#[derive(Args)]
+pub(super) struct PlayArgs {
+    /// The recipe's id (`afghan-biscuits`).
+    pub(super) recipe: String,
+    /// The .solution file the network is written to (default: RECIPE.solution here).
+    #[arg(short, long)]
+    pub(super) output: Option<PathBuf>,
 }

@@ -17,6 +17,7 @@ use crate::service::install::{self, FetchOptions};
 #[cfg(feature = "gui")]
 use crate::service::launch::LaunchSettings;
 use crate::service::outcome::{AppError, Exit, Outcome};
+use crate::service::play::{self, PlainLines, PlayOptions};
 use crate::service::report_page::{self, ReportOptions};
 use crate::service::scoring::{self, EvaluateOptions, GoldFile, MergeOptions};
 use crate::service::simulate::{self, SimulateOptions};
@@ -446,5 +447,23 @@ impl BenchmarkArgs {
         translation::with_translator(&setup, err, |_, t, err| {
             translation_bench::run(&opts, t, out, err)
         })
+    }
+}
+
+impl PlayArgs {
+    /// A line editor at a terminal (with the `repl` feature), plain lines otherwise.
+    pub(super) fn run(self, Session(data, _, out, err, _): Session<'_>) -> Outcome {
+        let PlayArgs { recipe, output } = self;
+        let opts = PlayOptions {
+            recipe,
+            data,
+            output,
+        };
+        #[cfg(feature = "repl")]
+        if std::io::stdin().is_terminal() {
+            let mut editor = super::repl::Editor::new()?;
+            return play::run(&opts, &mut editor, out, err);
+        }
+        play::run(&opts, &mut PlainLines(std::io::stdin().lock()), out, err)
     }
 }

@@ -5,6 +5,8 @@
 mod args;
 mod commands;
 pub mod console;
+#[cfg(feature = "repl")]
+mod repl;
 
 #[cfg(feature = "gui")]
 use crate::cli::console::ColorWhen;
@@ -253,6 +255,7 @@ impl Command {
             Command::NewBenchmark(args) => args.run(session),
             Command::AddRecipe(args) => args.run(session),
             Command::Benchmark(args) => args.run(session),
+            Command::Play(args) => args.run(session),
         }
     }
 }

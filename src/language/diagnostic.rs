@@ -202,6 +202,9 @@ pub struct Diagnostic {
     pub span: Span,
     pub message: String,
     pub hint: Option<String>,
+    /// The did-you-mean names of the hint, best first, as data: what a program (an agent
+    /// repairing its line) takes in place of the unknown name.
+    pub suggestions: Vec<String>,
 }
 
 impl Diagnostic {
@@ -213,11 +216,24 @@ impl Diagnostic {
             span,
             message: message.into(),
             hint: None,
+            suggestions: Vec::new(),
         }
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
+        self
+    }
+
+    /// The hint ``did you mean `a`, `b`?`` and its names as [`Diagnostic::suggestions`]; no hint
+    /// when there are none.
+    pub fn suggesting(mut self, names: &[&str]) -> Self {
+        if names.is_empty() {
+            return self;
+        }
+        let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        self.hint = Some(format!("did you mean {}?", quoted.join(", ")));
+        self.suggestions = names.iter().map(|n| n.to_string()).collect();
         self
     }
 

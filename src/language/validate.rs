@@ -41,7 +41,7 @@ pub struct Validator<'a> {
     known_recipes: Option<&'a [&'a str]>,
     /// The did-you-mean hint of each unknown class name met so far: a file may repeat one
     /// unknown word thousands of times, and each suggestion measures it against the ontology.
-    class_hints: RefCell<HashMap<String, Option<String>>>,
+    class_hints: RefCell<HashMap<String, Vec<String>>>,
 }
 
 impl<'a> Validator<'a> {
@@ -101,16 +101,13 @@ impl<'a> Validator<'a> {
             if let Some(known) = self.known_recipes
                 && !known.contains(&r.id.as_str())
             {
-                let mut d = Diagnostic::new(
+                let d = Diagnostic::new(
                     DiagnosticKind::UnknownRecipe,
                     r.id_span,
                     format!("recipe `{}` is not supported by the benchmark", r.id),
                 );
                 let close = closest(&r.id, known.iter().copied(), 3);
-                if !close.is_empty() {
-                    d = d.with_hint(format!("did you mean {}?", quoted_list(&close)));
-                }
-                out.push(d);
+                out.push(d.suggesting(&close));
             }
             if let Some(first) = first_seen.get(r.id.as_str()) {
                 out.push(
@@ -206,9 +203,7 @@ impl<'a> Validator<'a> {
                 ));
             } else {
                 let close = closest(&p.name, self.catalogue.iter().map(|s| s.name.as_str()), 3);
-                if !close.is_empty() {
-                    d = d.with_hint(format!("did you mean {}?", quoted_list(&close)));
-                }
+                d = d.suggesting(&close);
             }
             out.push(d);
             return None;
@@ -298,26 +293,25 @@ impl<'a> Validator<'a> {
             };
             if let Arg::Sym(s) = a {
                 if !classes.class_exists(s) {
-                    let mut d = Diagnostic::new(
+                    let d = Diagnostic::new(
                         DiagnosticKind::UnknownClass,
                         span,
                         format!("`{s}` is not a class of the ontology"),
                     );
-                    let hint = self
+                    let close = self
                         .class_hints
                         .borrow_mut()
                         .entry(s.clone())
                         .or_insert_with(|| {
                             let names = classes.class_names();
-                            let close = closest(s, names.iter().copied(), 3);
-                            (!close.is_empty())
-                                .then(|| format!("did you mean {}?", quoted_list(&close)))
+                            closest(s, names.iter().copied(), 3)
+                                .into_iter()
+                                .map(str::to_string)
+                                .collect()
                         })
                         .clone();
-                    if let Some(hint) = hint {
-                        d = d.with_hint(hint);
-                    }
-                    out.push(d);
+                    let close: Vec<&str> = close.iter().map(String::as_str).collect();
+                    out.push(d.suggesting(&close));
                     continue;
                 }
                 if !classes.is_conceptualizable(s) {
@@ -519,12 +513,4 @@ fn check_duplicate_arguments(p: &Predicate, out: &mut Vec<Diagnostic>) {
             seen.insert(key);
         }
     }
-}
-
-fn quoted_list(items: &[&str]) -> String {
-    items
-        .iter()
-        .map(|s| format!("`{s}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }

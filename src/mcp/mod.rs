@@ -1,7 +1,8 @@
 //! `cookingbot-evaluator mcp`: the kitchen as a Model Context Protocol tool server on stdio,
 //! so that an LLM agent writing a network can ask whether it runs and what fails while it
-//! works. Every tool answers with short structured JSON located at lines and columns; inputs
-//! are bounded ([`MAX_NETWORK_BYTES`], and the simulation's own action limit).
+//! works, or write one action at a time in a kitchen session (`session_tools`). Every tool
+//! answers with short structured JSON located at lines and columns; inputs are bounded
+//! ([`MAX_NETWORK_BYTES`], the simulation's own action limit, a session's lines).
 
 use crate::base::budget::Budget;
 use crate::evaluate::Evaluator;
@@ -12,6 +13,7 @@ use crate::service::check::{check_text, located};
 use crate::service::context::{self, DataContext};
 use crate::service::outcome::{AppError, Exit, Outcome};
 use crate::service::scoring::score_text;
+use crate::service::sessions::{Evaluators, Limits, SessionStore, SystemClock};
 use crate::service::simulate::{SimulateFailure, simulate_text};
 use crate::simulation::Model;
 use rmcp::handler::server::wrapper::Parameters;
@@ -24,11 +26,13 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, schemars, tool, tool_handler};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use session_tools::{ActArgs, LookArgs, SessionArgs, StartArgs};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use transport::LineTransport;
 
+mod session_tools;
 mod transport;
 
 /// The largest network text a tool takes: gold networks are a few kilobytes, so a megabyte is
@@ -87,16 +91,19 @@ impl NetworkText for CheckArgs {
     }
 }
 
-/// The tool server: one profile's model, and its benchmark once a tool needs it.
+/// The tool server: one profile's model, and its benchmark once a tool needs it; the agents'
+/// kitchen sessions and the evaluators they are scored by.
 #[derive(Clone)]
 pub struct KitchenServer {
     model: Arc<Model>,
     data: DataContext,
     evaluator: Arc<OnceLock<Result<Evaluator, String>>>,
+    sessions: Arc<SessionStore>,
+    evaluators: Arc<Evaluators>,
 }
 
 /// A refused call: what is wrong, said so that the agent can fix it.
-fn refuse(value: Value) -> CallToolResult {
+pub(super) fn refuse(value: Value) -> CallToolResult {
     CallToolResult::structured_error(value)
 }
 
@@ -120,14 +127,13 @@ impl KitchenServer {
             model: Arc::new(crate::service::load_model(data)?.0),
             data: data.clone(),
             evaluator: Arc::new(OnceLock::new()),
+            sessions: Arc::new(SessionStore::new(Limits::default(), Arc::new(SystemClock))),
+            evaluators: Arc::new(Evaluators::new(data.clone())),
         })
     }
 
-    /// Run a call's work off the protocol's thread, within a [`Budget`] of [`CALL_SECONDS`]
-    /// that also stops it when the call is answered without it (past the deadline, or when
-    /// the client cancels and the call's future is dropped). A network larger than
-    /// [`MAX_NETWORK_BYTES`] is refused before any work starts; the answer is shortened
-    /// ([`shorten`]).
+    /// [`Self::in_budget`], for a network no larger than [`MAX_NETWORK_BYTES`]: a larger one
+    /// is refused before any work starts.
     async fn timed<A: NetworkText + Send + 'static>(
         &self,
         args: A,
@@ -136,6 +142,19 @@ impl KitchenServer {
         if let Err(refusal) = bounded(args.network()) {
             return refusal;
         }
+        self.in_budget(args, work, shorten).await
+    }
+
+    /// Run a call's work off the protocol's thread, within a [`Budget`] of [`CALL_SECONDS`]
+    /// that also stops it when the call is answered without it (past the deadline, or when
+    /// the client cancels and the call's future is dropped); the answer is shortened by
+    /// `cut` ([`shorten`], or the session tools' [`session_tools::fit_answer`]).
+    async fn in_budget<A: Send + 'static>(
+        &self,
+        args: A,
+        work: fn(&KitchenServer, &A) -> CallToolResult,
+        cut: fn(&mut Value),
+    ) -> CallToolResult {
         let server = self.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = StopOnDrop(stop.clone());
@@ -145,7 +164,7 @@ impl KitchenServer {
             // The text content repeats the structured answer, so both are made again.
             match result.structured_content {
                 Some(mut answer) => {
-                    shorten(&mut answer);
+                    cut(&mut answer);
                     if result.is_error == Some(true) {
                         refuse(answer)
                     } else {
@@ -285,6 +304,46 @@ impl KitchenServer {
         let tree = dish_tree::build(&self.model, &self.model.kitchen);
         CallToolResult::structured(json!({ "kitchen": tree }))
     }
+
+    #[tool(
+        description = "Start writing the network of a recipe one action at a time, in a kitchen session of your own: gives the session id, the recipe text and what the kitchen holds. Sessions end when finished or after 30 minutes unused."
+    )]
+    async fn kitchen_start(&self, Parameters(args): Parameters<StartArgs>) -> CallToolResult {
+        self.in_budget(args, Self::kitchen_start_work, session_tools::fit_answer)
+            .await
+    }
+
+    #[tool(
+        description = "Add one action (one line of MUHAI Cooking Language) to a session's network and run it on the current kitchen: whether it ran (outcome ran, waiting, runs-with-first, refused, no-action), what it made in words, why not (diagnostics with line, column and did-you-mean) and the kitchen time. Every line given stays in the network until kitchen_undo takes it back."
+    )]
+    async fn kitchen_act(&self, Parameters(args): Parameters<ActArgs>) -> CallToolResult {
+        self.in_budget(args, Self::kitchen_act_work, session_tools::fit_answer)
+            .await
+    }
+
+    #[tool(
+        description = "What a variable of a session (`?butter`) or a place of its kitchen (`fridge`) holds now, in words."
+    )]
+    async fn kitchen_look(&self, Parameters(args): Parameters<LookArgs>) -> CallToolResult {
+        self.in_budget(args, Self::kitchen_look_work, session_tools::fit_answer)
+            .await
+    }
+
+    #[tool(
+        description = "Take back the last line of a session's network; the kitchen is as it was before it."
+    )]
+    async fn kitchen_undo(&self, Parameters(args): Parameters<SessionArgs>) -> CallToolResult {
+        self.in_budget(args, Self::kitchen_undo_work, session_tools::fit_answer)
+            .await
+    }
+
+    #[tool(
+        description = "End a session and score its network against the gold network: exactly what score_network answers for the same text (Smatch, goal-condition success with the missed goals, dish approximation score with the dish's differences, execution time)."
+    )]
+    async fn kitchen_finish(&self, Parameters(args): Parameters<SessionArgs>) -> CallToolResult {
+        self.in_budget(args, Self::kitchen_finish_work, session_tools::fit_answer)
+            .await
+    }
 }
 
 /// Sets a call's stop flag when the call ends, however it ends: its work, if still running,
@@ -300,7 +359,7 @@ impl Drop for StopOnDrop {
 /// Keep an answer short: lists past [`MAX_LIST_ITEMS`] cut (with `<key>_omitted` counting
 /// the rest) and texts past [`MAX_TEXT_CHARS`] cut, at every depth, walked with an explicit
 /// stack (a dish tree nests as deep as the simulation allows).
-fn shorten(value: &mut Value) {
+pub(super) fn shorten(value: &mut Value) {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
@@ -361,8 +420,9 @@ impl ServerHandler for KitchenServer {
             env!("CARGO_PKG_VERSION"),
         ))
         .with_instructions(
-            "Check, simulate and score MUHAI Cooking Language networks. Resources are the \
-             benchmark's gold networks.",
+            "Check, simulate and score MUHAI Cooking Language networks, or write one action at \
+             a time in a kitchen session (kitchen_start, kitchen_act, kitchen_look, \
+             kitchen_undo, kitchen_finish). Resources are the benchmark's gold networks.",
         )
     }
 

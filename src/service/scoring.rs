@@ -4,9 +4,9 @@
 //! `merge` of shard reports.
 
 use crate::benchmark::{Benchmark, DataSource, UserData};
-use crate::evaluate::Evaluator;
+use crate::evaluate::{Evaluator, Refusal};
 use crate::language::diagnostic::terminal_safe;
-use crate::metrics::metric::MetricSet;
+use crate::metrics::metric::{MetricSet, RecipeResult};
 use crate::metrics::significance::check_draws;
 use crate::metrics::smatch::SmatchConfig;
 use crate::report;
@@ -278,7 +278,17 @@ pub fn score_text(
     text: &str,
     metrics: &MetricSet,
 ) -> Result<serde_json::Value, serde_json::Value> {
-    match evaluator.evaluate(text, metrics) {
+    score_json(text, evaluator.evaluate(text, metrics), metrics)
+}
+
+/// The evaluation of `text` as [`score_text`] gives it, for a front end that evaluated it
+/// already (a finished session).
+pub fn score_json(
+    text: &str,
+    evaluated: Result<Vec<RecipeResult>, Refusal>,
+    metrics: &MetricSet,
+) -> Result<serde_json::Value, serde_json::Value> {
+    match evaluated {
         Ok(results) => {
             let recipes: Vec<RecipeReport> = results
                 .iter()
@@ -497,6 +507,17 @@ pub(crate) fn load(
     err: &mut dyn Write,
 ) -> Result<(Evaluator, String), AppError> {
     let (model, kitchen) = super::load_model(&opts.data)?;
+    Ok((evaluator_with(opts, model, names_official, err)?, kitchen))
+}
+
+/// The evaluator of `opts` over `model` (the model of `opts.data`, primitives of one's own
+/// added: the Python package's `Model`): the gold networks located as [`load`] locates them.
+pub fn evaluator_with(
+    opts: &EvaluateOptions,
+    model: crate::simulation::Model,
+    names_official: impl FnOnce() -> bool,
+    err: &mut dyn Write,
+) -> Result<Evaluator, AppError> {
     let source = match &opts.gold {
         Some(gold) => DataSource::User(UserData::single(&gold.path, gold.dish.as_deref())?),
         None => context::locate(opts.data.request(), names_official, err)?,
@@ -510,5 +531,5 @@ pub(crate) fn load(
     }
     let mut evaluator = Evaluator::with(model, data);
     evaluator.smatch = opts.smatch.clone();
-    Ok((evaluator, kitchen))
+    Ok(evaluator)
 }

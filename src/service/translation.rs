@@ -137,16 +137,7 @@ fn llm_translator<'m>(
     err: &mut dyn Write,
 ) -> Result<LlmTranslator<'m>, String> {
     let o = setup.llm;
-    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-    let url = o.llm_url.clone().or_else(|| env("COOKINGBOT_LLM_URL"));
-    let server = url.map(|url| {
-        Box::new(HttpBackend::new(ServerConfig {
-            url,
-            key: o.llm_key.clone().or_else(|| env("COOKINGBOT_LLM_KEY")),
-            retries: 3,
-            backoff: Duration::from_millis(500),
-        })) as Box<dyn ChatBackend>
-    });
+    let server = chat_server(o).map(|server| Box::new(server) as Box<dyn ChatBackend>);
     let backend: Box<dyn ChatBackend> = match (&o.cache, server) {
         (Some(dir), server) => Box::new(CachedBackend::new(dir.clone(), server)),
         (None, Some(server)) => server,
@@ -165,11 +156,7 @@ fn llm_translator<'m>(
             }
         };
     let config = LlmConfig {
-        model: o
-            .llm_model
-            .clone()
-            .or_else(|| env("COOKINGBOT_LLM_MODEL"))
-            .unwrap_or_else(|| LlmConfig::default().model),
+        model: chat_model(o),
         examples: o.examples,
         repair_rounds: o.repair_rounds,
         grammar: o.grammar,
@@ -179,6 +166,30 @@ fn llm_translator<'m>(
         ..LlmConfig::default()
     };
     Ok(LlmTranslator::new(model, backend, config, examples))
+}
+
+/// An option's value, else the environment variable's (when set and not empty).
+fn option_or_env(option: &Option<String>, var: &str) -> Option<String> {
+    let env = || std::env::var(var).ok().filter(|v| !v.is_empty());
+    option.clone().or_else(env)
+}
+
+/// The server `--llm-url` names (else `COOKINGBOT_LLM_URL`), with `--llm-key` (else
+/// `COOKINGBOT_LLM_KEY`): none when neither names one.
+pub fn chat_server(o: &LlmOptions) -> Option<HttpBackend> {
+    let url = option_or_env(&o.llm_url, "COOKINGBOT_LLM_URL")?;
+    Some(HttpBackend::new(ServerConfig {
+        url,
+        key: option_or_env(&o.llm_key, "COOKINGBOT_LLM_KEY"),
+        retries: 3,
+        backoff: Duration::from_millis(500),
+    }))
+}
+
+/// The model `--llm-model` names (else `COOKINGBOT_LLM_MODEL`, else the server's default).
+pub fn chat_model(o: &LlmOptions) -> String {
+    option_or_env(&o.llm_model, "COOKINGBOT_LLM_MODEL")
+        .unwrap_or_else(|| LlmConfig::default().model)
 }
 
 /// The benchmark data the prompt's examples come from (downloaded when missing, as evaluation

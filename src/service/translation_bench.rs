@@ -259,7 +259,7 @@ fn summary(rows: &[Row], samples: usize) -> (Vec<Mean>, f64) {
 
 /// A mean as the tables print it: three decimals for a score, one for the time, NIL when no
 /// recipe has a value.
-fn mean_cell(m: &Mean) -> String {
+pub fn mean_cell(m: &Mean) -> String {
     match (m.mean, m.metric) {
         (None, _) => "NIL".into(),
         (Some(v), Metric::ExecutionTime) => format!("{v:.1}"),

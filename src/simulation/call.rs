@@ -32,6 +32,13 @@ impl<'m> Call<'m, '_> {
         self.index(name).is_ok_and(|i| self.args[i].is_some())
     }
 
+    /// The value bound to argument `name` when the primitive started (`None`: unbound), for
+    /// code that takes any value, not only objects (primitives written in other languages).
+    pub fn value(&self, name: &str) -> Result<Option<&Value>, SimError> {
+        let i = self.index(name)?;
+        Ok(self.args[i].as_ref().map(|a| &a.value))
+    }
+
     /// The object bound to input `name`.
     pub fn input(&self, name: &str) -> Result<&Entity, SimError> {
         self.input_arc(name).map(|e| &**e)

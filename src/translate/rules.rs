@@ -198,6 +198,8 @@ const DEFAULT_PORTION_GRAMS: i64 = 25;
 pub struct RulesTranslator<'m> {
     model: &'m Model,
     inventory: Inventory,
+    /// Whether actions the simulator aborts on are taken out (see [`RulesTranslator::text_only`]).
+    simulated: bool,
 }
 
 impl<'m> RulesTranslator<'m> {
@@ -205,6 +207,17 @@ impl<'m> RulesTranslator<'m> {
         RulesTranslator {
             model,
             inventory: Inventory::of(model),
+            simulated: true,
+        }
+    }
+
+    /// The rules alone, without the pass that runs the network in the simulator and takes out
+    /// the actions it aborts on: the network one reading of the text gives, which an agent
+    /// acting with feedback (`service::agent::repair`) starts from.
+    pub fn text_only(model: &'m Model) -> RulesTranslator<'m> {
+        RulesTranslator {
+            simulated: false,
+            ..RulesTranslator::new(model)
         }
     }
 
@@ -263,7 +276,11 @@ impl Translator for RulesTranslator<'_> {
             }
         }
         // Actions the simulator aborts on (cutting pepper, boiling a bowl) are taken out.
-        while let Some(crash) = check_solution(self.model, &w.b.solution(&recipe.id)).crash {
+        while let Some(crash) = self
+            .simulated
+            .then(|| check_solution(self.model, &w.b.solution(&recipe.id)).crash)
+            .flatten()
+        {
             match crash.predicate.filter(|&p| p > 0 && p < w.b.len()) {
                 Some(p) => {
                     w.notes.push(format!(

@@ -9,7 +9,9 @@ mod custom_primitive;
 mod custom_metric;
 
 use cookingbot::base::profile::Profile;
-use cookingbot::metrics::metric::Metric;
+use cookingbot::metrics::metric::{Metric, MetricSet, RecipeResult};
+use cookingbot::report::content::RecipeReport;
+use cookingbot::service::json_primitive::{self, JsonCode};
 use cookingbot::simulation::{Call, Model, SimError};
 
 /// The grill recipe scores 1.00 against its own gold; never grilling leaves the halloumi's
@@ -39,6 +41,68 @@ fn the_metric_example_runs() {
         let exec = model.execute(recipe).expect("runs");
         assert_eq!(custom_metric::coverage(&exec, recipe.predicates.len()), 1.0);
     }
+}
+
+/// The example's `grill` as code that speaks JSON, the way the Python package's primitives
+/// run (`service::json_primitive`): the request's inputs, its answer's outputs and times.
+struct JsonGrill;
+
+impl JsonCode for JsonGrill {
+    fn call(&self, request: &str) -> Result<String, String> {
+        let mut request: serde_json::Value =
+            serde_json::from_str(request).map_err(|e| e.to_string())?;
+        let number = |v: &serde_json::Value| v.as_i64().ok_or(format!("not an integer: {v}"));
+        let ready =
+            number(&request["kitchen_time"])?.max(number(&request["ready"]["thing-to-grill"])?);
+        let minutes = number(&request["inputs"]["time-to-grill-quantity"]["value"])?;
+        let mut pan = request["inputs"]["thing-to-grill"].take();
+        for item in pan["contents"].as_array_mut().into_iter().flatten() {
+            if let Some(grilled) = item.get_mut("grilled") {
+                *grilled = serde_json::Value::Bool(true);
+            }
+        }
+        let answer = serde_json::json!({
+            "outputs": {"thing-grilled": pan},
+            "ready_at": {"thing-grilled": ready + minutes * 60},
+            "kitchen_time": ready + 30,
+        });
+        Ok(answer.to_string())
+    }
+}
+
+/// A failing code's message refuses the network, as an error a primitive signals.
+struct ColdGrill;
+
+impl JsonCode for ColdGrill {
+    fn call(&self, _: &str) -> Result<String, String> {
+        Err("the grill is cold".into())
+    }
+}
+
+/// The same rows, detail included, from the JSON grill as from the Rust one.
+#[test]
+fn a_primitive_whose_code_speaks_json_scores_as_the_rust_one() {
+    use custom_primitive::{GOLD, GRILL, UNGRILLED, scores, scores_with, world};
+    let metrics = Metric::ALL
+        .into_iter()
+        .fold(MetricSet::empty(), MetricSet::with);
+    let report = |rows: Vec<RecipeResult>| -> Vec<serde_json::Value> {
+        rows.iter()
+            .map(|r| cookingbot::report::json::value(&RecipeReport::new(r, &metrics)))
+            .collect()
+    };
+    let mut model = world().expect("the example's world");
+    json_primitive::add(&mut model, GRILL, JsonGrill, false).expect("added");
+    let json = scores_with(model, &[GOLD, UNGRILLED]).expect("scored");
+    let rust = scores(&[GOLD, UNGRILLED]).expect("scored");
+    assert_eq!(report(json), report(rust));
+    let mut cold = world().expect("the example's world");
+    json_primitive::add(&mut cold, GRILL, ColdGrill, false).expect("added");
+    let refused = scores_with(cold, &[GOLD]).expect_err("refused").to_string();
+    assert_eq!(
+        refused,
+        "the gold network of grilled-halloumi fails to run: grill: the grill is cold"
+    );
 }
 
 fn nothing(_: &mut Call<'_, '_>) -> Result<(), SimError> {

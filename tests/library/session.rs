@@ -7,8 +7,7 @@ use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataSource;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::language::parse::parse;
-use cookingbot::metrics::metric::{Metric, MetricSet};
-use cookingbot::report::batch_report::{RefusalReport, Row, UnitOutcome};
+use cookingbot::metrics::metric::Metric;
 use cookingbot::service::session::observation::{Observation, Outcome};
 use cookingbot::service::session::{MAX_LINE_BYTES, Session, SessionError};
 use std::sync::{Arc, OnceLock};
@@ -30,34 +29,6 @@ fn demo() -> Arc<Evaluator> {
         Arc::new(ev)
     })
     .clone()
-}
-
-fn all_metrics() -> MetricSet {
-    Metric::ALL
-        .into_iter()
-        .fold(MetricSet::empty(), MetricSet::with)
-}
-
-/// What `evaluate` writes for a file of one recipe, computed here from the file: its CSV and
-/// its JSON unit (the row with its report, or the refusal).
-fn file_score(ev: &Evaluator, name: &str, text: &str) -> (String, serde_json::Value) {
-    let metrics = all_metrics();
-    match ev.evaluate(text, &metrics) {
-        Ok(rows) => {
-            assert_eq!(rows.len(), 1, "{name}: one recipe");
-            let unit = UnitOutcome::Scored(Box::new(Row::new(&rows[0], &metrics)));
-            let csv = cookingbot::report::csv::render(&rows, &metrics);
-            (csv, cookingbot::report::json::value(&unit))
-        }
-        Err(refusal) => {
-            let unit = UnitOutcome::Refused(RefusalReport {
-                message: refusal.message.clone(),
-                rendered: refusal.render(name, text),
-                recipes: refusal.recipes.clone(),
-            });
-            (String::new(), cookingbot::report::json::value(&unit))
-        }
-    }
 }
 
 /// A network's text given to a new session line by line: the session and every observation.
@@ -122,7 +93,7 @@ fn gold_replay(profile: Profile) {
         let name = session.file_name();
         assert_eq!(
             (score.csv.clone(), score.json.clone()),
-            file_score(&ev, &name, &text)
+            common::file_score(&ev, &name, &text)
         );
         let row = score.result.expect("the gold network scores");
         let cells: Vec<String> = Metric::ALL.iter().map(|&m| row.formatted(m)).collect();
@@ -189,7 +160,7 @@ fn campaign_network(ev: &Arc<Evaluator>, id: &str, text: &str, tally: &mut Tally
         let (session, observations) = replay(ev, &recipe, &section);
         assert_eq!(session.network(), section, "{id}");
         let score = session.finish();
-        let expected = file_score(ev, &session.file_name(), &section);
+        let expected = common::file_score(ev, &session.file_name(), &section);
         assert_eq!((score.csv.clone(), score.json.clone()), expected, "{id}");
         for o in observations.iter().filter(|o| !o.ok) {
             assert!(

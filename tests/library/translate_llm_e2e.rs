@@ -4,6 +4,7 @@
 //! `COOKINGBOT_SMOLLM2_GGUF` names the model file (`.ci/run` installs both); the answer must be
 //! a structurally valid network.
 
+use crate::common;
 use cookingbot::base::profile::Profile;
 use cookingbot::language::parse::parse;
 use cookingbot::language::validate::{Validator, check};
@@ -14,20 +15,8 @@ use cookingbot::translate::llm::chat::{
 };
 use cookingbot::translate::llm::{LlmConfig, LlmTranslator};
 use cookingbot::translate::recipe_text::from_text;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// The server process, stopped when the test ends.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// Records the model's answers on their way to the translator.
 struct Recording {
@@ -45,30 +34,9 @@ impl ChatBackend for Recording {
 
 #[test]
 fn smollm2_translates_a_short_recipe_into_a_valid_network() {
-    let Some(gguf) = std::env::var_os("COOKINGBOT_SMOLLM2_GGUF") else {
-        eprintln!("skipped: COOKINGBOT_SMOLLM2_GGUF is not set");
+    let Some((_server, url)) = common::llama::smollm2() else {
         return;
     };
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/llm/serve.py");
-    let mut child = Command::new("python3")
-        .arg(script)
-        .arg(&gguf)
-        .arg(port.to_string())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("python3 runs");
-    let stdout = child.stdout.take().unwrap();
-    let _server = Server(child);
-    let mut url = String::new();
-    BufReader::new(stdout).read_line(&mut url).unwrap();
-    let url = url.trim().to_string();
-    assert_eq!(url, format!("http://127.0.0.1:{port}/v1"));
 
     let model = Model::builtin(Profile::R2024);
     let answers = Arc::new(Mutex::new(Vec::new()));

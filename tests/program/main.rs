@@ -17,5 +17,6 @@ mod extension;
 mod fetch;
 mod html_report;
 mod input;
+mod play;
 mod snapshots;
 mod user_benchmark;

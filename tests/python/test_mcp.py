@@ -5,6 +5,7 @@ import asyncio
 import json
 import os
 import queue
+import re
 import subprocess
 import threading
 import time
@@ -18,7 +19,11 @@ from mcp.client.stdio import stdio_client
 
 from conftest import benchmark_dir, reference_rows
 
-TOOLS = {"check_network", "simulate_network", "score_network", "list_primitives", "kitchen_inventory"}
+TOOLS = {"check_network", "simulate_network", "score_network", "list_primitives", "kitchen_inventory",
+         "kitchen_start", "kitchen_act", "kitchen_look", "kitchen_undo", "kitchen_finish"}
+
+# The longest answer of a session tool, in characters of its JSON (src/mcp/session_tools.rs).
+MAX_ANSWER_CHARS = 6_000
 
 
 def run(command, body):
@@ -204,3 +209,122 @@ def test_a_megabyte_of_repeated_constants_does_not_block_the_server_and_is_answe
     assert size < 100_000, size
     assert second[0] - started < 60
     server.close()
+
+
+def gold_lines(recipe):
+    """The action lines of a 2024 gold network (its header left out)."""
+    path = benchmark_dir() / "data" / "gold-standard-solutions" / "meaning-only" / f"{recipe}.solution"
+    return [line for line in path.read_text().splitlines()[1:] if line.strip()]
+
+
+def answer_chars(result):
+    """An answer's length as the server measures it: compact JSON, characters."""
+    return len(json.dumps(result.structured_content, ensure_ascii=False, separators=(",", ":")))
+
+
+def test_two_sessions_interleaved_each_finish_with_the_evaluation_of_their_own_network(command):
+    # The largest gold network (53 actions), whole; and another recipe with a typo taken back
+    # and its last three actions left out, so that its score has missed goals.
+    big, small = "croutons-vinegar-salad", "afghan-biscuits"
+    big_lines, small_lines = gold_lines(big), gold_lines(small)[:-3]
+
+    async def body(session):
+        a = await session.call_tool("kitchen_start", {"recipe": big})
+        b = await session.call_tool("kitchen_start", {"recipe": small})
+        answers = [a, b]
+        ids = a.structured_content["session"], b.structured_content["session"]
+        for i in range(max(len(big_lines), len(small_lines))):
+            calls = [session.call_tool("kitchen_act", {"session": id, "line": lines[i]})
+                     for id, lines in zip(ids, (big_lines, small_lines)) if i < len(lines)]
+            # Both sessions' lines at once: answered independently.
+            answers += await asyncio.gather(*calls)
+        typo = await session.call_tool("kitchen_act", {"session": ids[1], "line": "(fecth-and-proportion ?x ?ks ?kitchen ?bowl butter 1 g)"})
+        undone = await session.call_tool("kitchen_undo", {"session": ids[1]})
+        look = await session.call_tool("kitchen_look", {"session": ids[0], "name": "?kitchen"})
+        finished = [await session.call_tool("kitchen_finish", {"session": id}) for id in ids]
+        scored = [await session.call_tool("score_network", {"network": f"#{recipe}\n" + "\n".join(lines) + "\n"})
+                  for recipe, lines in ((big, big_lines), (small, small_lines))]
+        after = await session.call_tool("kitchen_act", {"session": ids[0], "line": "(get-kitchen ?k)"})
+        return ids, typo, undone, answers, look, finished, scored, after
+
+    ids, typo, undone, answers, look, finished, scored, after = run(command, body)
+    assert ids == ("kitchen-1", "kitchen-2")
+    assert typo.structured_content["outcome"] == "refused"
+    (error,) = [d for d in typo.structured_content["diagnostics"] if d["severity"] == "error"]
+    assert (error["line"], error["column"], error["code"]) == (len(small_lines) + 2, 2, "E0103")
+    assert error["hint"] == "did you mean `fetch-and-proportion`?"
+    assert undone.structured_content == {"undone": "(fecth-and-proportion ?x ?ks ?kitchen ?bowl butter 1 g)"}
+    start = answers[0].structured_content
+    assert start["recipe"] == big and "Title:" in start["recipe_text"]
+    assert start["kitchen"].startswith("fridge: apple, avocado, banana")
+    acts = [r.structured_content for r in answers[2:]]
+    assert len(acts) == len(big_lines) + len(small_lines)
+    assert all(act["ok"] and act["outcome"] == "ran" for act in acts)
+    # Each object's words are said once: in `objects`, not again in `text`.
+    last = [act for act in acts if act["line"] == len(big_lines) + 1][-1]
+    assert last["text"] == "sprinkle ran"
+    assert last["objects"][0]["variable"] == "?croutons-vinegar-salad"
+    assert look.structured_content["text"].startswith("?kitchen = the kitchen at 0:00")
+    # Every answer of the largest gold network is short and whole.
+    assert max(answer_chars(r) for r in answers) <= MAX_ANSWER_CHARS
+    assert not any("truncated" in r.structured_content for r in answers)
+    for done, score in zip(finished, scored):
+        assert not done.is_error and not score.is_error
+        assert done.structured_content["score"] == score.structured_content
+        assert answer_chars(done) <= MAX_ANSWER_CHARS
+    (whole,) = finished[0].structured_content["score"]["recipes"]
+    assert (whole["smatch"]["f_score"], whole["goal_condition_success"]["value"]) == (1.0, 1.0)
+    (part,) = finished[1].structured_content["score"]["recipes"]
+    assert part["goal_condition_success"]["value"] < 1.0 and part["missed_goals"]
+    assert finished[1].structured_content["lines"] == len(small_lines)
+    assert after.is_error
+    assert after.structured_content == {"error": "session `kitchen-1` was finished; start a new one to go on"}
+
+
+def test_session_ids_names_and_arguments_get_clear_errors(command):
+    async def body(session):
+        calls = [
+            ("kitchen_act", {"session": "kitchen-7", "line": "(get-kitchen ?k)"}),
+            ("kitchen_start", {"recipe": "afghan-biscuit"}),
+            ("kitchen_start", {"recipe": "afghan-biscuits", "profile": "2025"}),
+            ("kitchen_start", {"recipe": "demo-garden-salad", "benchmark": "demo"}),
+        ]
+        answers = [await session.call_tool(name, args) for name, args in calls]
+        demo = answers[-1].structured_content["session"]
+        answers.append(await session.call_tool("kitchen_look", {"session": demo, "name": "fridgee"}))
+        answers.append(await session.call_tool("kitchen_act", {"session": demo, "line": "(get-kitchen ?k)\n(get-kitchen ?j)"}))
+        answers.append(await session.call_tool("kitchen_undo", {"session": demo}))
+        return answers
+
+    unknown, recipe, profile, demo, look, two_lines, undo = run(command, body)
+    assert unknown.is_error and unknown.structured_content == {
+        "error": "no session `kitchen-7`: session ids are the `kitchen-N` that starting a session gives"}
+    assert recipe.structured_content == {
+        "error": "the benchmark has no recipe `afghan-biscuit` (did you mean afghan-biscuits?)"}
+    assert profile.structured_content == {"error": "unknown reference profile `2025` (expected 2023 or 2024)"}
+    assert not demo.is_error and demo.structured_content["session"] == "kitchen-1"
+    assert demo.structured_content["recipe_text"] is None
+    assert look.structured_content == {"error": "no variable or place `fridgee` in the kitchen (did you mean fridge?)"}
+    assert two_lines.structured_content == {"error": "one line at a time: the text holds a line break"}
+    assert undo.structured_content == {"error": "nothing to undo"}
+
+
+def test_a_server_keeps_16_sessions_and_refuses_the_17th_naming_the_oldest(command):
+    async def body(session):
+        started = [await session.call_tool("kitchen_start", {"recipe": "demo-garden-salad", "benchmark": "demo"})
+                   for _ in range(17)]
+        # A use makes kitchen-1 the newest: kitchen-2 is then the one unused longest.
+        await session.call_tool("kitchen_look", {"session": "kitchen-1", "name": "fridge"})
+        refused = await session.call_tool("kitchen_start", {"recipe": "demo-garden-salad", "benchmark": "demo"})
+        await session.call_tool("kitchen_finish", {"session": "kitchen-3"})
+        again = await session.call_tool("kitchen_start", {"recipe": "demo-garden-salad", "benchmark": "demo"})
+        return started, refused, again
+
+    started, refused, again = run(command, body)
+    assert [s.structured_content["session"] for s in started[:16]] == [f"kitchen-{i}" for i in range(1, 17)]
+    assert started[16].is_error
+    message = refused.structured_content["error"]
+    # Expiry comes 30 minutes after the last use, counted in whole seconds from the call.
+    assert re.fullmatch("16 sessions are open, the most kept at once; the one unused longest, `kitchen-2`, "
+                        r"expires in (30 min|29 min \d+ s): finish a session, or start one then", message), message
+    assert again.structured_content["session"] == "kitchen-17"

@@ -135,7 +135,9 @@ impl Session {
         Ok(session)
     }
 
-    fn model(&self) -> &Model {
+    /// The model the session runs on: its catalogue (the primitives' arguments and their
+    /// roles) and ontology (the classes) are what an agent reads its observations against.
+    pub fn model(&self) -> &Model {
         &self.evaluator.model
     }
 
@@ -190,6 +192,32 @@ impl Session {
             budget::enter(Phase::Simulation);
             Ok(self.act_line(line))
         })
+    }
+
+    /// [`Session::act`] for a front end that answers every line with an observation: a line
+    /// the session cannot take (too long, holding a line break, past the line bound, a header
+    /// out of place) is `rejected`, with the reason as an error at the line it would have
+    /// been, and the network stays as it was.
+    pub fn attempt(&mut self, line: &str) -> Observation {
+        let error = match self.act(line) {
+            Ok(seen) => return seen,
+            Err(e) => e,
+        };
+        let hint = match error {
+            SessionError::TooManyLines => "undo() takes lines back; finish() scores the network",
+            SessionError::NotOneLine => "give one line at a time",
+            _ => "the network is unchanged",
+        };
+        let number = self.lines.len() + 2;
+        Observation {
+            ok: false,
+            outcome: Outcome::Rejected,
+            line: number,
+            text: format!("the line was not taken: {error}"),
+            objects: Vec::new(),
+            diagnostics: vec![Located::signalled(number, 1, &error.to_string(), hint)],
+            time: self.time(),
+        }
     }
 
     /// A header given first names the recipe as the agent writes it (`#AFGHAN-BISCUITS`).
@@ -366,8 +394,10 @@ impl Session {
         };
         let var = |i: usize| self.run.name(slots[i]).to_string();
         let mut notes = Vec::new();
-        let mut note = |i: usize, message: String, hint: Option<String>| {
+        let mut note = |i: usize, message: String, suggestions: Vec<String>| {
             let (line, column) = at(i);
+            let hint = (!suggestions.is_empty())
+                .then(|| format!("did you mean {}?", suggestions.join(", ")));
             notes.push(Located {
                 line,
                 column,
@@ -375,6 +405,7 @@ impl Session {
                 code: None,
                 message,
                 hint,
+                suggestions,
             });
         };
         for &i in &blocked.mistyped {
@@ -387,17 +418,17 @@ impl Session {
             note(
                 i,
                 format!("{} ({}) holds {held}, not a {ty}", var(i), arg_name(i)),
-                None,
+                Vec::new(),
             );
         }
         for &i in &blocked.unbound {
-            let hint = self.bound_like(&var(i));
+            let close = self.bound_like(&var(i));
             let message = format!(
                 "{} ({}) is not bound: no action so far made it",
                 var(i),
                 arg_name(i)
             );
-            note(i, message, hint);
+            note(i, message, close);
         }
         for &i in &blocked.bound {
             let message = format!(
@@ -405,7 +436,7 @@ impl Session {
                 var(i),
                 arg_name(i)
             );
-            note(i, message, None);
+            note(i, message, Vec::new());
         }
         if notes.is_empty() {
             let (line, column) = index.line_col(predicate.span.start);
@@ -416,13 +447,14 @@ impl Session {
                 code: None,
                 message: "its bound arguments are no case of the primitive".into(),
                 hint: None,
+                suggestions: Vec::new(),
             });
         }
         notes
     }
 
     /// Did-you-mean among the bound variables for an unbound one.
-    fn bound_like(&self, variable: &str) -> Option<String> {
+    fn bound_like(&self, variable: &str) -> Vec<String> {
         let bound: Vec<&str> = self
             .run
             .variables()
@@ -430,7 +462,7 @@ impl Session {
             .map(|(n, _)| n)
             .collect();
         let close = closest(variable, bound.into_iter(), 3);
-        (!close.is_empty()).then(|| format!("did you mean {}?", close.join(", ")))
+        close.into_iter().map(str::to_string).collect()
     }
 
     /// The objects the actions that ran made, their lines added to `text` when they are

@@ -26,6 +26,9 @@ pub enum Outcome {
     Refused,
     /// A blank line, a comment or the recipe's header: nothing to run.
     NoAction,
+    /// The session did not take the line (see [`super::Session::attempt`]): the network is
+    /// unchanged.
+    Rejected,
 }
 
 /// A problem or a note at a place in the network written so far.
@@ -41,6 +44,10 @@ pub struct Located {
     pub message: String,
     /// What to do about it, with did-you-mean suggestions where there are any.
     pub hint: Option<String>,
+    /// The did-you-mean names of the hint, best first (a primitive, a class, a bound
+    /// variable): what a program puts in place of the name at `line`:`column`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suggestions: Vec<String>,
 }
 
 impl Located {
@@ -53,6 +60,7 @@ impl Located {
             code: None,
             message: message.to_string(),
             hint: Some(hint.to_string()),
+            suggestions: Vec::new(),
         }
     }
 
@@ -66,6 +74,7 @@ impl Located {
             code: Some(d.kind.code()),
             message: d.message.clone(),
             hint: d.hint.clone(),
+            suggestions: d.suggestions.clone(),
         }
     }
 }

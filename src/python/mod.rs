@@ -1,7 +1,13 @@
-//! The Python front end: the functions of `cookingbot._native`, the Python package's extension
-//! module (feature `python`, built by maturin; [`crate::entry`] makes the module). It speaks JSON text to the typed Python layer in `python/cookingbot/`, which turns
+//! The Python front end: the functions and classes of `cookingbot._native`, the Python
+//! package's extension module (feature `python`, built by maturin; [`crate::entry`] makes the
+//! module). It speaks JSON text to the typed Python layer in `python/cookingbot/`, which turns
 //! it into dataclasses and exceptions; every call that works releases the GIL, and batches are
-//! scored in parallel with rayon as the command line scores them.
+//! scored in parallel with rayon as the command line scores them. The agent session is
+//! `agent_session.rs` (`Kitchen`), models with primitives written in Python
+//! `python_primitive.rs` (`Model`).
+
+mod agent_session;
+mod python_primitive;
 
 use crate::base::profile::Profile;
 use crate::benchmark::Benchmark;
@@ -96,15 +102,24 @@ fn evaluate_texts(
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
     detached(py, reference, |profile| {
-        let metrics = metric_set(metrics, MetricSet::default())?;
         let evaluator =
             evaluator((profile, benchmark, kitchen)).map_err(PyRuntimeError::new_err)?;
-        let outcomes: Vec<Value> = texts
-            .par_iter()
-            .map(|text| score_text(&evaluator, text, &metrics).unwrap_or_else(|refused| refused))
-            .collect();
-        to_json(&outcomes)
+        score_texts(&evaluator, &texts, metrics)
     })
+}
+
+/// Each text scored by `evaluator`, in parallel: what [`evaluate_texts`] returns.
+fn score_texts(
+    evaluator: &Evaluator,
+    texts: &[String],
+    metrics: Option<Vec<String>>,
+) -> PyResult<String> {
+    let metrics = metric_set(metrics, MetricSet::default())?;
+    let outcomes: Vec<Value> = texts
+        .par_iter()
+        .map(|text| score_text(evaluator, text, &metrics).unwrap_or_else(|refused| refused))
+        .collect();
+    to_json(&outcomes)
 }
 
 /// Every diagnostic of a text, located; recipe ids against `benchmark`'s when one is named.
@@ -149,17 +164,28 @@ fn simulate(
                 .ok()
                 .map(|e| e.benchmark.clone()))
         };
-        let out = match simulate_text(&model, &kitchen_name, &text, recipe.as_deref(), &mut gold) {
-            Ok(s) => json!({ "report": value(&s.report), "refused": s.refused }),
-            Err(SimulateFailure::Invalid(d)) => json!({
-                "error": "the network has errors; nothing ran",
-                "diagnostics": located(&text, &d),
-            }),
-            Err(SimulateFailure::Recipe(m) | SimulateFailure::Data(m)) => json!({ "error": m }),
-            Err(SimulateFailure::Crashed(e)) => json!({ "error": e.message, "at": e }),
-        };
-        to_json(&out)
+        simulation(&model, &kitchen_name, &text, recipe.as_deref(), &mut gold)
     })
+}
+
+/// One recipe of `text` run on `model`: what [`simulate`] returns.
+fn simulation(
+    model: &crate::simulation::Model,
+    kitchen_name: &str,
+    text: &str,
+    recipe: Option<&str>,
+    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+) -> PyResult<String> {
+    let out = match simulate_text(model, kitchen_name, text, recipe, gold) {
+        Ok(s) => json!({ "report": value(&s.report), "refused": s.refused }),
+        Err(SimulateFailure::Invalid(d)) => json!({
+            "error": "the network has errors; nothing ran",
+            "diagnostics": located(text, &d),
+        }),
+        Err(SimulateFailure::Recipe(m) | SimulateFailure::Data(m)) => json!({ "error": m }),
+        Err(SimulateFailure::Crashed(e)) => json!({ "error": e.message, "at": e }),
+    };
+    to_json(&out)
 }
 
 /// Smatch between the first recipes of two texts: `{"f_score", "precision", ...}`; in exact
@@ -313,8 +339,11 @@ fn metric_names() -> Vec<&'static str> {
     Metric::ALL.map(Metric::name).to_vec()
 }
 
-/// Add this front end's functions to the extension module [`crate::entry`] builds.
+/// Add this front end's functions and classes to the extension module [`crate::entry`]
+/// builds.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<agent_session::Kitchen>()?;
+    m.add_class::<python_primitive::PyModel>()?;
     m.add_function(wrap_pyfunction!(evaluate_texts, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;

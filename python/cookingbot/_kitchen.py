@@ -1,0 +1,226 @@
+"""The kitchen as an environment for agents: a network written one action at a time, each
+action run on the kitchen the earlier ones left, and scored at the end exactly as the
+network's ``.solution`` file is scored (docs/agents.md).
+
+    kitchen = cookingbot.Kitchen("afghan-biscuits")
+    seen = kitchen.reset()                       # the recipe text and the kitchen
+    seen = kitchen.step("(get-kitchen ?kitchen)")
+    seen.ok, seen.text, seen.objects, seen.diagnostics, seen.time
+    score = kitchen.finish()                     # == cookingbot.evaluate(kitchen.network(), ...)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Optional, Union
+
+from . import Diagnostic, PathArg, RecipeScore, _diagnostics, _native, _path
+
+if TYPE_CHECKING:
+    from ._model import Model
+
+#: A kitchen time or an amount: an integer, a float, or an exact fraction.
+Number = Union[int, float, Fraction]
+
+#: The four metrics, as `finish` scores them.
+ALL_METRICS = (
+    "smatch-score",
+    "goal-condition-success",
+    "dish-approximation-score",
+    "execution-time",
+)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """The answer to a line (or, from :meth:`Kitchen.reset`, the opening).
+
+    `outcome` is ``ran``; ``waiting`` (it runs once later lines bind what it lacks);
+    ``runs-with-first`` (a word-for-word repeat); ``refused`` (the reference refuses a network
+    with this line: take it back with :meth:`Kitchen.undo`); ``no-action`` (a blank line or a
+    comment); ``rejected`` (the session did not take the line: several lines, too long, past
+    the bound of 1,000 lines; the network is unchanged); ``opening`` (from `reset`: `text` is
+    the recipe and the kitchen, `objects` the kitchen's places). `objects` are what the line's
+    action made, each with its words and its dish tree (``object``); `time` is the kitchen time
+    in seconds."""
+
+    ok: bool
+    outcome: str
+    line: int
+    text: str
+    objects: list[dict]
+    diagnostics: list[Diagnostic]
+    time: Number
+    report: dict = field(repr=False)
+
+    @classmethod
+    def _of(cls, o: dict) -> "Observation":
+        return cls(
+            ok=o["ok"],
+            outcome=o["outcome"],
+            line=o["line"],
+            text=o["text"],
+            objects=o["objects"],
+            diagnostics=_diagnostics(o["diagnostics"]),
+            time=o["time"],
+            report=o,
+        )
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What a session starts with: the recipe text (None when the benchmark has none on
+    disk), the kitchen in words (a line per place) and its places as dish trees."""
+
+    recipe: str
+    recipe_text: Optional[str]
+    kitchen: str
+    places: list[dict]
+    time: Number
+
+    @property
+    def text(self) -> str:
+        """The recipe text, then the kitchen."""
+        recipe = f"{self.recipe_text.rstrip()}\n\n" if self.recipe_text else f"{self.recipe}\n\n"
+        return f"{recipe}The kitchen:\n{self.kitchen}"
+
+
+@dataclass(frozen=True)
+class View:
+    """A look at a variable (`object`, when bound) or a place (`place`)."""
+
+    text: str
+    object: Optional[dict]
+    place: Optional[dict]
+
+
+@dataclass(frozen=True)
+class Score:
+    """The evaluation of the network as a ``.solution`` file, with the four metrics: the
+    recipe's scores (`scores`, what :func:`cookingbot.evaluate` gives for the file) and the cells
+    the reference's CSV prints (`printed`, `csv`), or why the reference refuses the file
+    (`refused`, with the diagnostics `rendered` as the command line prints them)."""
+
+    scores: Optional[RecipeScore]
+    printed: list[str]
+    csv: str
+    refused: Optional[str]
+    rendered: Optional[str]
+    report: dict = field(repr=False)
+
+    @property
+    def dish_approximation_score(self) -> Optional[float]:
+        return self.scores.dish_approximation_score if self.scores else None
+
+    @property
+    def goal_condition_success(self) -> Optional[float]:
+        return self.scores.goal_condition_success if self.scores else None
+
+    @property
+    def smatch_score(self) -> Optional[float]:
+        return self.scores.smatch_score if self.scores else None
+
+    @property
+    def execution_time(self) -> Optional[float]:
+        return self.scores.execution_time if self.scores else None
+
+    @classmethod
+    def _of(cls, out: dict) -> "Score":
+        unit = out["unit"]
+        if "scored" in unit:
+            row = unit["scored"]
+            return cls(RecipeScore._of(row["recipe"]), row["printed"], out["csv"], None, None, unit)
+        refusal = unit["refused"]
+        return cls(None, [], out["csv"], refusal["message"], refusal["rendered"], unit)
+
+
+class Kitchen:
+    """One agent's network of one recipe of the benchmark (`reference`'s official data, a
+    folder of your own, or ``"demo"``), or of a :class:`Model`'s. A recipe the benchmark lacks
+    raises ValueError with the closest ids; a bad line never raises: :meth:`step` answers it.
+
+    Sessions are independent; one Kitchen used from several threads takes their calls in
+    turn. Every call runs without the GIL."""
+
+    def __init__(
+        self,
+        recipe_id: str,
+        *,
+        reference: Optional[str] = None,
+        benchmark: PathArg = None,
+        kitchen: PathArg = None,
+        model: Optional["Model"] = None,
+    ):
+        if model is None:
+            self._native = _native.Kitchen(
+                recipe_id, reference or "2024", _path(benchmark), _path(kitchen)
+            )
+        elif reference is None and benchmark is None and kitchen is None:
+            self._native = model._native.kitchen(recipe_id)
+        else:
+            raise ValueError(
+                "a Kitchen on a model takes the model's data: give reference, benchmark and "
+                "kitchen to the Model"
+            )
+
+    @property
+    def recipe(self) -> str:
+        return self._native.recipe
+
+    @property
+    def opening(self) -> Opening:
+        """The recipe text and the initial kitchen."""
+        return Opening(**json.loads(self._native.opening()))
+
+    def reset(self) -> Observation:
+        """Start again with an empty network: the opening as an observation (`text` the recipe
+        and the kitchen in words, `objects` the kitchen's places)."""
+        raw = json.loads(self._native.reset())
+        opening = Opening(**raw)
+        return Observation(
+            ok=True,
+            outcome="opening",
+            line=1,
+            text=opening.text,
+            objects=opening.places,
+            diagnostics=[],
+            time=opening.time,
+            report=raw,
+        )
+
+    def step(self, line: str) -> Observation:
+        """Append one line of MUHAI Cooking Language and run its action on the current kitchen."""
+        return Observation._of(json.loads(self._native.step(line)))
+
+    def look(self, name: str) -> View:
+        """A variable (``?bowl``) or a place of the current kitchen (``fridge``); an unknown name
+        raises ValueError with the closest names."""
+        return View(**json.loads(self._native.look(name)))
+
+    def undo(self) -> Optional[str]:
+        """Take the last line back (the kitchen as it was before it): the line, or None when
+        there is none."""
+        return self._native.undo()
+
+    def network(self) -> str:
+        """The network written so far, as a ``.solution`` text."""
+        return self._native.network()
+
+    def waiting(self) -> list[int]:
+        """The lines of the actions still waiting to run."""
+        return self._native.waiting()
+
+    def unbound(self) -> list[str]:
+        """The variables no action has bound yet."""
+        return self._native.unbound()
+
+    def finish(self) -> Score:
+        """The four metrics of :meth:`network`, evaluated as its ``.solution`` file is. The
+        session goes on: more lines may follow, and another finish."""
+        return Score._of(json.loads(self._native.finish()))
+
+    def __repr__(self) -> str:
+        return f"Kitchen({self.recipe!r})"
+

@@ -1,0 +1,149 @@
+//! `cookingbot._native.Kitchen`: the agent session (`service::session`) for Python. Every
+//! answer is the session's own JSON (observations, views, the opening, the file's score);
+//! `python/cookingbot/_kitchen.py` turns it into dataclasses. Work is done with the GIL
+//! released; a session is behind a lock, so one `Kitchen` used from two threads takes their
+//! calls in turn.
+
+use super::python_primitive::Interrupted;
+use crate::evaluate::Evaluator;
+use crate::report::json::value;
+use crate::service::session::{Session, SessionError};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use serde_json::json;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// One agent's network of one recipe.
+#[pyclass(frozen, module = "cookingbot._native")]
+pub struct Kitchen {
+    evaluator: Arc<Evaluator>,
+    recipe: String,
+    session: Mutex<Session>,
+    /// Where the model's Python primitives leave an interruption (Ctrl-C) to raise here.
+    interrupted: Option<Interrupted>,
+}
+
+fn session_error(e: SessionError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+impl Kitchen {
+    /// A session on `recipe` scored by `evaluator`; an unknown recipe is a `ValueError` with
+    /// did-you-mean.
+    pub fn open(
+        evaluator: Arc<Evaluator>,
+        recipe: &str,
+        interrupted: Option<Interrupted>,
+    ) -> PyResult<Kitchen> {
+        let session = Session::with_evaluator(evaluator.clone(), recipe).map_err(session_error)?;
+        Ok(Kitchen {
+            evaluator,
+            recipe: recipe.to_lowercase(),
+            session: Mutex::new(session),
+            interrupted,
+        })
+    }
+
+    fn session(&self) -> PyResult<MutexGuard<'_, Session>> {
+        self.session
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("the session broke in an earlier call"))
+    }
+
+    /// `work` on the session with the GIL released, then the interruption a Python primitive
+    /// met during it, if any.
+    fn detached<T: Send>(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce(&mut Session) -> T + Send,
+    ) -> PyResult<T> {
+        let out = py.detach(|| self.session().map(|mut s| work(&mut s)));
+        match &self.interrupted {
+            Some(interrupted) => interrupted.or_raise(out),
+            None => out,
+        }
+    }
+}
+
+#[pymethods]
+impl Kitchen {
+    /// A session on a recipe of the profile's benchmark, located as the command line locates
+    /// it.
+    #[new]
+    #[pyo3(signature = (recipe, reference, benchmark=None, kitchen=None))]
+    fn new(
+        py: Python<'_>,
+        recipe: &str,
+        reference: &str,
+        benchmark: Option<std::path::PathBuf>,
+        kitchen: Option<std::path::PathBuf>,
+    ) -> PyResult<Kitchen> {
+        let profile = super::profile(reference)?;
+        let evaluator = py
+            .detach(|| super::evaluator((profile, benchmark, kitchen)))
+            .map_err(PyRuntimeError::new_err)?;
+        Kitchen::open(evaluator, recipe, None)
+    }
+
+    /// The recipe's id as the benchmark spells it.
+    #[getter]
+    fn recipe(&self) -> String {
+        self.recipe.clone()
+    }
+
+    /// Start the network again, empty; the opening as JSON.
+    fn reset(&self, py: Python<'_>) -> PyResult<String> {
+        let (evaluator, recipe) = (self.evaluator.clone(), self.recipe.clone());
+        self.detached(py, move |s| {
+            *s = Session::with_evaluator(evaluator, &recipe)?;
+            Ok(value(&s.opening()).to_string())
+        })?
+        .map_err(session_error)
+    }
+
+    /// The recipe text and the initial kitchen, as JSON.
+    fn opening(&self, py: Python<'_>) -> PyResult<String> {
+        self.detached(py, |s| value(&s.opening()).to_string())
+    }
+
+    /// One line given to the session: the observation as JSON. A line the session cannot take
+    /// is an observation too (`rejected`), never an exception.
+    fn step(&self, py: Python<'_>, line: &str) -> PyResult<String> {
+        self.detached(py, |s| s.attempt(line).json().to_string())
+    }
+
+    /// A variable or a place, as JSON; an unknown name is a `ValueError` with did-you-mean.
+    fn look(&self, py: Python<'_>, name: &str) -> PyResult<String> {
+        self.detached(py, |s| s.look(name).map(|v| value(&v).to_string()))?
+            .map_err(session_error)
+    }
+
+    /// Take the last line back: the line, or None when there is none.
+    fn undo(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        Ok(self.detached(py, |s| s.undo())?.ok())
+    }
+
+    /// The network written so far, as a `.solution` text.
+    fn network(&self, py: Python<'_>) -> PyResult<String> {
+        self.detached(py, |s| s.network())
+    }
+
+    /// The lines of the actions still waiting to run.
+    fn waiting(&self, py: Python<'_>) -> PyResult<Vec<usize>> {
+        self.detached(py, |s| s.waiting())
+    }
+
+    /// The variables no action has bound yet.
+    fn unbound(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        self.detached(py, |s| s.unbound())
+    }
+
+    /// The evaluation of the network as a `.solution` file: `{"csv", "unit"}`, the unit as
+    /// `evaluate --format json` writes it (`scored` or `refused`).
+    fn finish(&self, py: Python<'_>) -> PyResult<String> {
+        self.detached(py, |s| {
+            let score = s.finish();
+            json!({ "csv": score.csv, "unit": score.json }).to_string()
+        })
+    }
+}

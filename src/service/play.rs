@@ -1,0 +1,467 @@
+//! `play`: a recipe's network written at a prompt, one line at a time, over a kitchen
+//! [`Session`]: each action line runs on the kitchen the earlier ones left and its
+//! observation is printed; `:look`, `:undo`, `:network`, `:finish`, `:help` and `:quit` do
+//! the rest. When the session ends (`:finish`, `:quit`, the end of input) the network is
+//! written to a `.solution` file, whole or not at all. Where the lines come from (a line
+//! editor at a terminal, or plain lines from a script) is the front end's [`LineSource`];
+//! what completes a word at the prompt is [`Completion`], here, so that every front end
+//! completes alike.
+
+use super::context::DataContext;
+use super::outcome::{AppError, Exit, Outcome};
+use super::session::describe::clock;
+use super::session::observation::{Located, Observation, Score};
+use super::session::{self, Session};
+use super::sessions::{kitchen_summary, load_evaluator};
+use crate::base::number::Number;
+use crate::base::suggest::closest;
+use crate::evaluate::Evaluator;
+use crate::language::ast::Arg;
+use crate::language::parse::parse;
+use crate::metrics::metric::{Metric, MetricSet};
+use crate::report::content::RecipeReport;
+use crate::report::write_atomically;
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The commands besides action lines, as typed.
+const COMMANDS: [&str; 6] = [":look", ":undo", ":network", ":finish", ":help", ":quit"];
+
+const HELP: &str = "\
+Type an action, such as (get-kitchen ?kitchen), to add it to the network and run it on the
+kitchen as the earlier lines left it. Every line given stays in the network until :undo.
+  :look NAME   what a variable (?bowl) or a place of the kitchen (fridge) holds now
+  :undo        take the last line back
+  :network     print the network so far
+  :finish      score the network, write it and end
+  :help        this help
+  :quit        write the network and end (Ctrl-D too)
+Tab completes primitives, ingredients, tools and the network's variables; a blank line does
+nothing.
+";
+
+pub struct PlayOptions {
+    /// The recipe's id.
+    pub recipe: String,
+    pub data: DataContext,
+    /// The file the network is written to (default: `RECIPE.solution` here).
+    pub output: Option<PathBuf>,
+}
+
+/// One line read, or why there is none.
+pub enum Input {
+    Line(String),
+    /// A line longer than a session takes, skipped unread (its length in bytes).
+    TooLong(usize),
+    /// The end of input (Ctrl-D at a terminal).
+    End,
+}
+
+/// Where the lines typed come from.
+pub trait LineSource {
+    /// The next line; `prompt` is shown and `words` completes where a terminal edits the line.
+    fn read(&mut self, prompt: &str, words: &Completion) -> io::Result<Input>;
+}
+
+/// Plain lines, as a script gives them: no prompt, no completion. A line longer than a
+/// session takes is read no further than that (its length counted), so memory stays bounded.
+pub struct PlainLines<R: BufRead>(pub R);
+
+impl<R: BufRead> LineSource for PlainLines<R> {
+    fn read(&mut self, _prompt: &str, _words: &Completion) -> io::Result<Input> {
+        let mut bytes = Vec::new();
+        let (mut length, mut read_any) = (0, false);
+        loop {
+            let chunk = self.0.fill_buf()?;
+            if chunk.is_empty() {
+                break;
+            }
+            read_any = true;
+            let end = chunk.iter().position(|&b| b == b'\n');
+            let part = &chunk[..end.unwrap_or(chunk.len())];
+            let room = (session::MAX_LINE_BYTES + 1).saturating_sub(bytes.len());
+            bytes.extend_from_slice(&part[..part.len().min(room)]);
+            length += part.len();
+            let used = end.map_or(chunk.len(), |i| i + 1);
+            self.0.consume(used);
+            if end.is_some() {
+                break;
+            }
+        }
+        if !read_any {
+            return Ok(Input::End);
+        }
+        if length == bytes.len() && bytes.last() == Some(&b'\r') {
+            bytes.pop();
+            length -= 1;
+        }
+        if length > session::MAX_LINE_BYTES {
+            return Ok(Input::TooLong(length));
+        }
+        Ok(Input::Line(String::from_utf8_lossy(&bytes).into_owned()))
+    }
+}
+
+/// The words a network is written with, from the loaded model.
+struct Vocabulary {
+    primitives: Vec<String>,
+    /// The concepts a network names: ingredients, tools, containers, units, patterns (the
+    /// ontology's conceptualizable classes).
+    concepts: Vec<String>,
+    /// The places of the kitchen (`fridge`, `pantry` ...).
+    places: Vec<String>,
+}
+
+/// What completes a word at the prompt: the model's words and the session's variables.
+#[derive(Clone)]
+pub struct Completion {
+    vocabulary: Arc<Vocabulary>,
+    variables: Vec<String>,
+}
+
+impl Completion {
+    /// Where the word before `pos` in `line` starts, and the words it may be: a command at
+    /// the start of the line; a variable or place after `:look`; a variable for `?...`; a
+    /// primitive right after `(`; otherwise a concept.
+    pub fn complete(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
+        let head = line.get(..pos).unwrap_or(line);
+        let start = head
+            .rfind(|c: char| c.is_whitespace() || c == '(' || c == ')')
+            .map_or(0, |i| i + 1);
+        let word = head[start..].to_lowercase();
+        let before = head[..start].trim_end();
+        let command = head.trim_start().starts_with(':');
+        let places = &self.vocabulary.places;
+        let candidates: Box<dyn Iterator<Item = &String>> = if command && before.is_empty() {
+            return (
+                start,
+                prefixed(COMMANDS.iter().map(|c| c.to_string()), &word),
+            );
+        } else if command && before == ":look" {
+            Box::new(self.variables.iter().chain(places))
+        } else if word.starts_with('?') {
+            Box::new(self.variables.iter())
+        } else if head[..start].ends_with('(') {
+            Box::new(self.vocabulary.primitives.iter())
+        } else {
+            Box::new(self.vocabulary.concepts.iter())
+        };
+        (start, prefixed(candidates.cloned(), &word))
+    }
+}
+
+/// The words that start with `word`, sorted, once each.
+fn prefixed(words: impl Iterator<Item = String>, word: &str) -> Vec<String> {
+    let mut found: Vec<String> = words.filter(|w| w.starts_with(word)).collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// What one line typed gave: the text to print, and whether the session is over.
+pub struct Reply {
+    pub text: String,
+    pub end: bool,
+}
+
+impl Reply {
+    fn say(text: impl Into<String>) -> Reply {
+        Reply {
+            text: text.into(),
+            end: false,
+        }
+    }
+}
+
+/// A session at the prompt.
+pub struct Play {
+    recipe: String,
+    session: Session,
+    evaluator: Arc<Evaluator>,
+    output: PathBuf,
+    vocabulary: Arc<Vocabulary>,
+}
+
+impl Play {
+    /// A session on `opts.recipe` of the data's benchmark (located as every command locates
+    /// it).
+    pub fn start(opts: &PlayOptions) -> Result<Play, AppError> {
+        let evaluator = Arc::new(load_evaluator(&opts.data)?);
+        let model = &evaluator.model;
+        let conceptualizable = model.onto.class_id("conceptualizable");
+        let concepts = model
+            .onto
+            .classes()
+            .filter(|(id, _)| conceptualizable.is_some_and(|c| model.onto.is_a(*id, c)))
+            .map(|(_, class)| class.name.clone());
+        let mut primitives: Vec<String> = model.catalogue.iter().map(|p| p.name.clone()).collect();
+        primitives.sort();
+        let session = Session::with_evaluator(evaluator.clone(), &opts.recipe)
+            .map_err(|e| AppError::Options(e.to_string()))?;
+        let opening = session.opening();
+        let places = opening.places.into_iter().map(|p| p.place);
+        let vocabulary = Vocabulary {
+            primitives,
+            concepts: prefixed(concepts, ""),
+            places: prefixed(places, ""),
+        };
+        let output = opts
+            .output
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(session.file_name()));
+        Ok(Play {
+            recipe: opening.recipe,
+            session,
+            evaluator,
+            output,
+            vocabulary: Arc::new(vocabulary),
+        })
+    }
+
+    /// What the session starts with: the recipe, its text, the kitchen and where the network
+    /// goes.
+    pub fn opening(&self) -> String {
+        let opening = self.session.opening();
+        let mut text = format!(
+            "{}: write its network one action at a time (:help lists the commands).\n\n",
+            opening.recipe
+        );
+        if let Some(recipe) = &opening.recipe_text {
+            text.push_str(&format!("{}\n\n", recipe.trim_end()));
+        }
+        let kitchen = kitchen_summary(&self.evaluator.model, &opening.places);
+        text.push_str(&format!(
+            "The kitchen (:look PLACE for amounts):\n{kitchen}\n"
+        ));
+        text.push_str(&format!(
+            "The network is written to {} when the session ends (:finish, :quit, Ctrl-D).\n",
+            self.output.display()
+        ));
+        text
+    }
+
+    /// The prompt: the recipe and the number the next line will have.
+    pub fn prompt(&self) -> String {
+        let next = self.session.network().lines().count() + 1;
+        format!("{} {next}> ", self.recipe)
+    }
+
+    /// What completes a word now.
+    pub fn completion(&self) -> Completion {
+        let network = parse(&self.session.network());
+        let variables = network
+            .file
+            .recipes
+            .iter()
+            .flat_map(|r| &r.predicates)
+            .flat_map(|p| &p.args)
+            .filter_map(|a| match a {
+                Arg::Var(name) => Some(format!("?{name}")),
+                _ => None,
+            });
+        Completion {
+            vocabulary: self.vocabulary.clone(),
+            variables: prefixed(variables, ""),
+        }
+    }
+
+    /// Do what one line typed says.
+    pub fn enter(&mut self, line: &str) -> Reply {
+        let typed = line.trim();
+        if typed.is_empty() {
+            return Reply::say("");
+        }
+        if !typed.starts_with(':') {
+            return Reply::say(match self.session.act(line) {
+                Ok(seen) => observation(&seen),
+                Err(e) => format!("error: {e}\n"),
+            });
+        }
+        let (command, argument) = typed.split_once(char::is_whitespace).unwrap_or((typed, ""));
+        let argument = argument.trim();
+        match command {
+            ":look" if argument.is_empty() => Reply::say("error: :look NAME (?bowl, fridge)\n"),
+            ":look" => Reply::say(match self.session.look(argument) {
+                Ok(view) => format!("{}\n", view.text),
+                Err(e) => format!("error: {e}\n"),
+            }),
+            ":undo" => Reply::say(match self.session.undo() {
+                Ok(line) => format!("took back: {line}\n"),
+                Err(e) => format!("error: {e}\n"),
+            }),
+            ":network" => Reply::say(self.session.network()),
+            ":finish" => Reply {
+                text: scores(&self.session.finish(), &self.session),
+                end: true,
+            },
+            ":help" => Reply::say(HELP),
+            ":quit" => Reply {
+                text: String::new(),
+                end: true,
+            },
+            _ => {
+                let close = closest(command, COMMANDS.into_iter(), 1);
+                let hint = close
+                    .first()
+                    .map(|c| format!(" (did you mean {c}?)"))
+                    .unwrap_or_default();
+                Reply::say(format!(
+                    "error: no command `{command}`{hint}; :help lists the commands\n"
+                ))
+            }
+        }
+    }
+
+    /// Write the network, whole or not at all; the path written and its number of lines.
+    pub fn save(&self) -> Result<(PathBuf, usize), AppError> {
+        let network = self.session.network();
+        write_atomically(&self.output, network.as_bytes()).map_err(|source| AppError::Write {
+            path: self.output.clone(),
+            source,
+        })?;
+        Ok((
+            self.output.clone(),
+            network.lines().count().saturating_sub(1),
+        ))
+    }
+
+    pub fn network(&self) -> String {
+        self.session.network()
+    }
+}
+
+/// An observation as printed: what happened, the diagnostics with their hints, the time.
+fn observation(seen: &Observation) -> String {
+    let outcome = serde_json::to_value(seen.outcome)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let mut text = format!("{outcome} (line {}): {}\n", seen.line, seen.text);
+    for d in &seen.diagnostics {
+        text.push_str(&located(d));
+    }
+    let time = seen
+        .time
+        .as_i64()
+        .map_or_else(|| format!("{} s", seen.time), |s| clock(Number::int(s)));
+    text.push_str(&format!("  kitchen time {time}\n"));
+    text
+}
+
+fn located(d: &Located) -> String {
+    let code = d.code.map(|c| format!("[{c}]")).unwrap_or_default();
+    let mut text = format!(
+        "  {}{code} {}:{}: {}\n",
+        d.severity, d.line, d.column, d.message
+    );
+    if let Some(hint) = &d.hint {
+        text.push_str(&format!("    {hint}\n"));
+    }
+    text
+}
+
+/// The four metrics as the reference prints them, the gold goals missed and how the dish
+/// differs; or why the reference refuses the network.
+fn scores(score: &Score, session: &Session) -> String {
+    let row = match &score.result {
+        Ok(row) => row,
+        Err(refusal) => {
+            let rendered = refusal.render(&session.file_name(), &session.network());
+            return format!(
+                "refused: the reference writes no scores for this network: {}\n{rendered}",
+                refusal.message
+            );
+        }
+    };
+    let all = MetricSet::from_words(&Metric::ALL.map(Metric::name));
+    let mut text: String = Metric::ALL
+        .iter()
+        .map(|&m| format!("{} {}\n", m.name(), row.formatted(m)))
+        .collect();
+    let report = RecipeReport::new(row, &all);
+    if let Some(goals) = &report.goal_condition_success {
+        text.push_str(&format!(
+            "gold goals reached: {} of {}\n",
+            goals.numerator, goals.denominator
+        ));
+    }
+    for goal in &report.missed_goals {
+        text.push_str(&format!(
+            "  missed: gold action {} {}: {}\n",
+            goal.gold_action, goal.gold_text, goal.reason
+        ));
+    }
+    if let Some(dish) = &report.dish {
+        let d = &dish.detail;
+        text.push_str(&format!("dish: the output of action {}", dish.action));
+        for (what, items) in [
+            ("missing", &d.missing),
+            ("surplus", &d.surplus),
+            ("container", &d.container_differences),
+        ] {
+            if !items.is_empty() {
+                text.push_str(&format!("; {what}: {}", items.join(", ")));
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// Run a session at the prompt: the opening, then each line's reply, until the session ends;
+/// then the network is written (when it holds a line). Where it cannot be, the network is printed, so that nothing
+/// typed is lost, and the error returned.
+pub fn run(
+    opts: &PlayOptions,
+    lines: &mut dyn LineSource,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Outcome {
+    let mut play = Play::start(opts)?;
+    write!(out, "{}", play.opening()).map_err(AppError::Stdout)?;
+    loop {
+        out.flush().map_err(AppError::Stdout)?;
+        let input = lines
+            .read(&play.prompt(), &play.completion())
+            .map_err(|e| AppError::Failed(format!("cannot read the next line: {e}")))?;
+        let reply = match input {
+            Input::Line(line) => play.enter(&line),
+            Input::TooLong(bytes) => Reply::say(format!(
+                "error: {}\n",
+                session::SessionError::LineTooLong { bytes }
+            )),
+            Input::End => break,
+        };
+        out.write_all(reply.text.as_bytes())
+            .map_err(AppError::Stdout)?;
+        if reply.end {
+            break;
+        }
+    }
+    if play.network().lines().count() <= 1 {
+        // Nothing to keep, and a file already at the path stays as it was.
+        writeln!(out, "no line was given: nothing written").map_err(AppError::Stdout)?;
+        return Ok(Exit::Success);
+    }
+    match play.save() {
+        Ok((path, lines)) => {
+            let s = if lines == 1 { "" } else { "s" };
+            writeln!(
+                out,
+                "wrote the network ({lines} line{s}) to {}",
+                path.display()
+            )
+            .map_err(AppError::Stdout)?;
+            Ok(Exit::Success)
+        }
+        Err(e) => {
+            let _ = write!(
+                err,
+                "the network, which was not written:\n{}",
+                play.network()
+            );
+            Err(e)
+        }
+    }
+}
