@@ -7,6 +7,7 @@ same code and the same values as the `cookingbot-evaluator` command line.
 
 An agent writes a network one action at a time in a :class:`Kitchen` (``cookingbot.gym`` is the
 same as a ``gymnasium`` environment), and a :class:`Model` adds primitives written in Python.
+:func:`diet` answers whether the simulated dish keeps a diet.
 
 Texts and paths are accepted wherever a solution is: a `str` holding a newline or starting
 with `#` is a text, another `str` or an `os.PathLike` is a file. A network the evaluator
@@ -28,6 +29,8 @@ __all__ = [
     "Benchmark",
     "BenchmarkRecipe",
     "Diagnostic",
+    "DietAction",
+    "DietVerdict",
     "Execution",
     "Kitchen",
     "Model",
@@ -40,8 +43,10 @@ __all__ = [
     "SmatchScore",
     "Translation",
     "View",
+    "Violation",
     "check",
     "compare",
+    "diet",
     "evaluate",
     "simulate",
     "smatch",
@@ -389,6 +394,7 @@ class Benchmark:
 # The agent session and models of one's own build on the definitions above.
 from ._kitchen import Kitchen, Observation, Opening, Score, View  # noqa: E402
 from ._model import Model, PrimitiveCall  # noqa: E402
+from ._answers import DietAction, DietVerdict, Violation, diet  # noqa: E402
 
 
 def __getattr__(name: str) -> Any:

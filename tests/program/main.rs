@@ -11,6 +11,7 @@ mod bounds;
 mod commands;
 mod compare;
 mod demo;
+mod diet;
 mod errors;
 mod extension;
 mod fetch;
