@@ -13,6 +13,7 @@ mod compare;
 mod demo;
 mod errors;
 mod fetch;
+mod heldout;
 mod html_report;
 mod input;
 mod play;
