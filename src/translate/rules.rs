@@ -75,6 +75,7 @@ const VERBS: &[(&str, Verb)] = &[
     ("cube", Verb::Cut("cubes")),
     ("halve", Verb::Cut("halved")),
     ("shred", Verb::Cut("shredded")),
+    ("grate", Verb::Cut("shredded")),
     ("peel", Verb::Peel),
     ("sprinkle", Verb::Sprinkle),
     ("decorate", Verb::Sprinkle),
@@ -440,10 +441,15 @@ impl Writer {
             .iter()
             .filter_map(|(w, v)| parsed.line.find(w).map(|at| (at, *v)))
             .collect();
+        // A participle of the kitchen's own name describes the ingredient (`shredded coconut`).
+        let named = |at: usize| {
+            let word = parsed.line[at..].split(|c: char| !c.is_alphabetic()).next();
+            word.is_some_and(|w| stock.class.split('-').any(|t| t == w))
+        };
         prepared.extend(
             verbs(&parsed.line)
                 .into_iter()
-                .filter(|(_, v)| matches!(v, Verb::Cut(_))),
+                .filter(|&(at, v)| matches!(v, Verb::Cut(_)) && !named(at)),
         );
         prepared.sort_by_key(|(at, _)| *at);
         for (_, verb) in prepared {
