@@ -81,10 +81,12 @@ const VERBS: &[(&str, Verb)] = &[
     ("decorate", Verb::Sprinkle),
     ("dust", Verb::Sprinkle),
     ("garnish", Verb::Sprinkle),
+    ("scatter", Verb::Sprinkle),
     ("refrigerat", Verb::Refrigerate),
     ("chill", Verb::Refrigerate),
     ("cool", Verb::Cool),
     ("stand", Verb::Cool),
+    ("leave", Verb::Cool),
     ("shape", Verb::Shape),
     ("form", Verb::Shape),
     ("drop", Verb::Shape),
@@ -110,6 +112,7 @@ const VERBS: &[(&str, Verb)] = &[
     ("enjoy", Verb::Nothing),
     ("gather", Verb::Nothing),
     ("transfer", Verb::Transfer),
+    ("arrange", Verb::Transfer),
 ];
 
 /// What a verb writes into the network, given the verb (for the primitive or pattern its
@@ -1191,6 +1194,7 @@ fn is_noun_use(word: &str, rest: &str) -> bool {
         || word == "address"
         || word == "lines"
         || word == "rolls"
+        || word == "leaves"
 }
 
 /// `180 C`, `350°F`, `350 degrees F` → degrees Celsius (rounded).
