@@ -56,6 +56,7 @@ const VERBS: &[(&str, Verb)] = &[
     ("combin", Verb::Combine(Some("mix"))),
     ("stir", Verb::Combine(Some("mix"))),
     ("blend", Verb::Combine(Some("mix"))),
+    ("work", Verb::Combine(Some("mix"))),
     ("whisk", Verb::Combine(Some("beat"))),
     ("beat", Verb::Combine(Some("beat"))),
     ("cream", Verb::Combine(Some("beat"))),
@@ -1181,7 +1182,8 @@ fn verbs(clause: &str) -> Vec<(usize, Verb)> {
     found
 }
 
-/// Words that start like a verb but name a thing here (`cream cheese`, `cooling rack`).
+/// Words that start like a verb but are no instruction here (`cream cheese`, `cooling rack`,
+/// `working with a spoonful at a time`).
 fn is_noun_use(word: &str, rest: &str) -> bool {
     rest.starts_with("cream cheese")
         || rest.starts_with("heavy cream")
@@ -1195,6 +1197,7 @@ fn is_noun_use(word: &str, rest: &str) -> bool {
         || word == "lines"
         || word == "rolls"
         || word == "leaves"
+        || word == "working"
 }
 
 /// `180 C`, `350°F`, `350 degrees F` → degrees Celsius (rounded).
