@@ -92,6 +92,8 @@ const VERBS: &[(&str, Verb)] = &[
     ("form", Verb::Shape),
     ("drop", Verb::Shape),
     ("roll", Verb::Shape),
+    ("flatten", Verb::Shape),
+    ("press", Verb::Shape),
     ("line", Verb::Line),
     ("grease", Verb::Grease),
     ("melt", Verb::Melt),
@@ -769,11 +771,27 @@ impl Writer {
         self.current = Some(Current::Container(out[0].clone()));
     }
 
-    /// `shape`, `form`, `roll`: the mixed dough portioned and shaped (balls, crescents, flat);
-    /// `roll in` an ingredient is a dip.
+    /// `shape`, `form`, `roll`, `flatten`: the mixed dough portioned and shaped (balls,
+    /// crescents, flat), or what lies on bakeware shaped there; `roll in` an ingredient is a
+    /// dip.
     fn shape(&mut self, _verb: Verb, clause: &str, mentioned: &mut Vec<usize>) {
         if clause.starts_with("roll") && clause.contains(" in ") && !mentioned.is_empty() {
             return self.top_with(Verb::Dip, clause, mentioned);
+        }
+        let shape = if clause.contains("crescent") {
+            "crescent-shape"
+        } else if clause.contains("flat") || clause.contains("press") {
+            "flattened-ball-shape"
+        } else {
+            "ball-shape"
+        };
+        // What already lies on bakeware is shaped where it lies (`press each ball flat`).
+        if self.on_bakeware()
+            && let Some(Current::Container(c)) = self.current.clone()
+        {
+            let out = self.b.act("shape", &["on-tray"], &[c, shape.into()]);
+            self.current = Some(Current::Container(out[0].clone()));
+            return;
         }
         // Only a mixed dough comes apart in portions of itself.
         if self.unmixed {
@@ -793,13 +811,6 @@ impl Writer {
             // Portions shaped once more (`roll into balls, then shape crescents`).
             Some(Current::Portions(p)) => vec![p],
             None => return,
-        };
-        let shape = if clause.contains("crescent") {
-            "crescent-shape"
-        } else if clause.contains("flat") || clause.contains("press") {
-            "flattened-ball-shape"
-        } else {
-            "ball-shape"
         };
         let out = self
             .b
