@@ -487,12 +487,10 @@ impl Writer {
         let pronoun = clause
             .split(|c: char| !c.is_alphabetic())
             .any(|w| w == "it" || w == "them");
-        if let Some(i) = self
+        let named_by_pronoun = self
             .last_item
-            .filter(|&i| pronoun && mentioned.is_empty() && !self.items[i].used)
-        {
-            mentioned.push(i);
-        }
+            .filter(|&i| pronoun && mentioned.is_empty() && !self.items[i].used);
+        mentioned.extend(named_by_pronoun);
         // A participle inside a clause describes (`the sliced onion`, `a lined sheet`).
         let found: Vec<(usize, Verb)> = verbs(clause)
             .into_iter()
@@ -519,6 +517,11 @@ impl Writer {
         }
         // Each verb reads its amounts from its own words on (`bake 12 minutes, cool 10`).
         for (at, verb) in found {
+            // Once portions are made, `them` names the portions (`roll into balls and place
+            // them on the sheet`), not the ingredient worked last.
+            if let (Some(Current::Portions(_)), Some(i)) = (&self.current, named_by_pronoun) {
+                mentioned.retain(|&m| m != i);
+            }
             self.verb(verb, &clause[at..], &mut mentioned);
             self.last = verb;
         }
