@@ -726,9 +726,13 @@ impl Writer {
         }
     }
 
-    /// `refrigerate`, `chill`: the current mixture in the fridge, for the clause's time if it
-    /// gives one.
+    /// `refrigerate`, `chill`: the current mixture (portions on bakeware) in the fridge, for
+    /// the clause's time if it gives one.
     fn refrigerate(&mut self, _verb: Verb, clause: &str, _mentioned: &mut Vec<usize>) {
+        // Portions are chilled on the bakeware made ready for them (or a tray).
+        if let Some(Current::Portions(_)) = self.current {
+            self.onto_bakeware(clause);
+        }
         let Some(Current::Container(c)) = self.current.clone() else {
             return;
         };
