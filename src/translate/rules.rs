@@ -912,20 +912,16 @@ impl Writer {
         };
         let (op, outputs, tools): (&str, &[&str], Vec<String>) = match verb {
             Verb::Melt => ("melt", &["melted"], fresh(self, &["melting-tool"])),
-            Verb::Boil => ("boil", &["boiled"], timed(self, "stove")),
+            // Boiling happens in a pot on the stove: a bowl is not boiled in.
+            Verb::Boil => {
+                let mut inputs = vec![self.move_into_fetched("cooking-pot", "in-pot", var)];
+                inputs.extend(timed(self, "stove"));
+                return self.b.act("boil", &["boiled"], &inputs)[0].clone();
+            }
             // Frying happens in a pan on the stove, for the simulator's own time (no case of
             // `fry` takes one).
             Verb::Fry => {
-                let pan = self
-                    .b
-                    .act("fetch", &["frying-pan"], &["frying-pan".into(), "1".into()]);
-                let (q, u) = (self.b.fresh("quantity"), self.b.fresh("unit"));
-                let in_pan = self.b.act(
-                    "transfer-contents",
-                    &["in-pan", "rest"],
-                    &[pan[0].clone(), var, q, u],
-                );
-                let mut inputs = vec![in_pan[0].clone()];
+                let mut inputs = vec![self.move_into_fetched("frying-pan", "in-pan", var)];
                 inputs.extend(fresh(self, &["stove", "heating-mode", "time", "time-unit"]));
                 return self.b.act("fry", &["fried"], &inputs)[0].clone();
             }
@@ -957,6 +953,19 @@ impl Writer {
         let mut inputs = vec![var];
         inputs.extend(tools);
         self.b.act(op, outputs, &inputs)[0].clone()
+    }
+
+    /// Everything in `var` moved into a fetched `class` (a pot to boil in, a pan to fry in);
+    /// the filled vessel, held by a variable named `output`.
+    fn move_into_fetched(&mut self, class: &str, output: &str, var: String) -> String {
+        let vessel = self.b.act("fetch", &[class], &[class.into(), "1".into()]);
+        let (q, u) = (self.b.fresh("quantity"), self.b.fresh("unit"));
+        self.b.act(
+            "transfer-contents",
+            &[output, "rest"],
+            &[vessel[0].clone(), var, q, u],
+        )[0]
+        .clone()
     }
 
     /// A clause that brings back a mixture set aside (`toss with the dressing`, `stir the
