@@ -164,8 +164,12 @@ fn campaign_network(ev: &Arc<Evaluator>, id: &str, text: &str, tally: &mut Tally
             );
             if o.outcome == Outcome::Waiting {
                 tally.waited += 1;
+                // Its notes are at its line; anything else is the recipe's, at its header
+                // (the network still lacks its get-kitchen).
                 assert!(
-                    o.diagnostics.iter().all(|d| d.line == o.line),
+                    o.diagnostics
+                        .iter()
+                        .all(|d| d.line == o.line || d.line == 1),
                     "{id}: {o:?}"
                 );
             } else {
@@ -260,6 +264,46 @@ fn undo_restores_the_session_exactly() {
     while session.undo().is_ok() {}
     assert_eq!(session.network(), "#demo-shortbread-rounds\n");
     assert_eq!(session.undo(), Err(SessionError::NothingToUndo));
+}
+
+/// The network's missing get-kitchen is an error of the whole network, not of the lines
+/// written before it: they wait, it is reported at the header, and once get-kitchen is given
+/// they run, as the finished network's evaluation runs them.
+#[test]
+fn lines_before_get_kitchen_wait_for_it() {
+    let (mut session, lines) = shortbread();
+    let (get_kitchen, actions) = lines.split_first().expect("a network");
+    assert!(get_kitchen.starts_with("(get-kitchen "));
+    let first = session.act(&actions[0]).expect("acts");
+    assert_eq!(first.outcome, Outcome::Waiting, "{first:?}");
+    let error = first.diagnostics.iter().find(|d| d.severity == "error");
+    assert_eq!(
+        error.map(|d| (d.line, d.code, d.message.as_str())),
+        Some((
+            1,
+            Some("E0101"),
+            "recipe `demo-shortbread-rounds` needs exactly one get-kitchen, found 0"
+        ))
+    );
+    for line in &actions[1..] {
+        let seen = session.act(line).expect("acts");
+        assert_eq!(seen.outcome, Outcome::Waiting, "{seen:?}");
+        assert!(
+            seen.diagnostics.iter().all(|d| d.severity != "error"),
+            "{seen:?}"
+        );
+    }
+    assert_eq!(session.waiting().len(), actions.len());
+    let last = session.act(get_kitchen).expect("acts");
+    assert_eq!(last.outcome, Outcome::Ran, "{last:?}");
+    assert!(last.diagnostics.is_empty(), "{last:?}");
+    assert_eq!(session.waiting(), Vec::<usize>::new());
+    assert_eq!(session.unbound(), Vec::<String>::new());
+    let score = session.finish();
+    let expected = common::file_score(&demo(), &session.file_name(), &session.network());
+    assert_eq!((score.csv.clone(), score.json.clone()), expected);
+    let row = score.result.expect("the network scores");
+    assert_eq!(row.execution_time, session.execution_time());
 }
 
 #[test]

@@ -280,6 +280,10 @@ impl Session {
             .map(|d| Located::diagnostic(d, &index))
             .collect();
         let refused = !new_errors.is_empty();
+        // An error in this line's own text keeps its action from ever running; one elsewhere
+        // (the network still lacks its get-kitchen) clears with later lines, and the action
+        // then runs as the finished network's evaluation runs it.
+        let own_error = new_errors.iter().any(|d| d.span.start >= start);
         self.errors = errors;
         let number = self.lines.len() + 2;
         let predicate = last.filter(|p| p.span.start >= start);
@@ -296,7 +300,7 @@ impl Session {
             return self.observation(number, outcome, text, diagnostics, Vec::new());
         };
         self.action_lines.push(number - 2);
-        let pushed = self.run.push(&self.evaluator.model, predicate, !refused);
+        let pushed = self.run.push(&self.evaluator.model, predicate, !own_error);
         let p = self.action_lines.len() - 1;
         let (outcome, mut text) = self.standing_words(p, &mut diagnostics, &index);
         let objects = self.ran_words(&pushed, p, &mut text);
