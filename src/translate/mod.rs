@@ -3,6 +3,7 @@
 //! what comes out. A front end over the library: it uses the language, simulation and metrics
 //! layers and nothing uses it.
 
+pub mod forms;
 pub mod inventory;
 pub mod llm;
 pub mod network;
