@@ -348,25 +348,42 @@ fn pass_at_k_is_the_unbiased_estimator() {
     assert!((pass_at_k(4, 1, 2) - 0.5).abs() < 1e-12);
 }
 
+/// The grammar sent to a model holds each primitive to its profile's arity: the committed
+/// grammars are the catalogues', and every action the rules write for the fixtures has as many
+/// arguments as its primitive's form in the grammar of its profile.
 #[test]
-fn the_grammar_names_exactly_the_catalogues_primitives() {
-    let catalogue = cookingbot::data::catalogue::Catalogue::builtin(Profile::R2024);
-    let mut names: Vec<&str> = catalogue
-        .iter()
-        .map(|p| p.name.as_str())
-        .filter(|n| *n != "get-kitchen")
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    let grammar = cookingbot::translate::llm::GRAMMAR;
-    let rule = grammar
-        .lines()
-        .skip_while(|l| !l.starts_with("primitive "))
-        .take_while(|l| !l.starts_with("argument "))
-        .collect::<String>();
-    let mut listed: Vec<&str> = rule.split('"').skip(1).step_by(2).collect();
-    listed.sort_unstable();
-    assert_eq!(listed, names);
+fn the_grammars_are_the_catalogues_and_fit_what_the_rules_write() {
+    use cookingbot::data::catalogue::Catalogue;
+    use cookingbot::translate::llm::grammar::grammar;
+    for profile in Profile::ALL {
+        let made = grammar(&Catalogue::builtin(profile));
+        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("grammar")
+            .join(profile.pick("solution-2023.gbnf", "solution.gbnf"));
+        assert_eq!(common::read(&file), made, "{}", file.display());
+        // `"cut" made made made given given given |`: the primitive and its arity.
+        let arity: std::collections::HashMap<&str, usize> = made
+            .lines()
+            .filter_map(|l| {
+                let form = l.trim_start_matches("form      ::= ").trim_start();
+                let (name, args) = form.strip_prefix('"')?.split_once('"')?;
+                let args = args
+                    .split_whitespace()
+                    .filter(|w| ["made", "given"].contains(w));
+                Some((name, args.count()))
+            })
+            .collect();
+        assert_eq!(arity["cut"], profile.pick(6, 7));
+        let model = Model::builtin(profile);
+        for name in ["butter-cookies.txt", "guacamole.html", "vinaigrette.txt"] {
+            let recipe = recipe_text::read(&fixture(name)).unwrap();
+            let tr = RulesTranslator::new(&model).translate(&recipe, 0).unwrap();
+            for line in tr.solution.lines().skip(2) {
+                let words: Vec<&str> = line.trim_matches(['(', ')']).split(' ').collect();
+                assert_eq!(arity[words[0]], words.len() - 1, "{profile}: {line}");
+            }
+        }
+    }
 }
 
 /// The final dish of a translated recipe as the dish tree's text (the last action's output).

@@ -13,9 +13,10 @@ use cookingbot::simulation::Model;
 use cookingbot::translate::llm::chat::{
     CachedBackend, ChatBackend, ChatError, ChatRequest, HttpBackend, Message, ServerConfig,
 };
+use cookingbot::translate::llm::grammar::grammar;
 use cookingbot::translate::llm::prompt::{DATA_END, DATA_START};
 use cookingbot::translate::llm::retrieve::{Example, retrieve};
-use cookingbot::translate::llm::{GRAMMAR, LlmConfig, LlmTranslator, extract_network};
+use cookingbot::translate::llm::{LlmConfig, LlmTranslator, extract_network};
 use cookingbot::translate::recipe_text::from_text;
 use cookingbot::translate::{Translator, check_solution};
 use std::net::TcpListener;
@@ -310,7 +311,7 @@ fn diagnostics_go_back_to_the_model_and_the_repaired_network_is_kept() {
     );
     let requests = requests.lock().unwrap();
     assert_eq!(requests.len(), 2, "{:?}", out.notes);
-    assert_eq!(requests[0].grammar.as_deref(), Some(GRAMMAR));
+    assert_eq!(requests[0].grammar, Some(grammar(&model.catalogue)));
     let repair = &requests[1].messages.last().unwrap().content;
     assert!(
         repair.contains("line 6:2: unknown primitive `minglee`"),

@@ -6,6 +6,7 @@
 //! itself (`fallback: false`, as `benchmark` does).
 
 pub mod chat;
+pub mod grammar;
 pub mod prompt;
 pub mod retrieve;
 
@@ -22,9 +23,6 @@ use chat::{ChatBackend, ChatError, ChatRequest, Message};
 use retrieve::{Example, render_recipe, retrieve};
 use std::time::{Duration, Instant};
 
-/// The GBNF grammar of the language for llama.cpp's grammar-constrained decoding.
-pub const GRAMMAR: &str = include_str!("../../../grammar/solution.gbnf");
-
 /// How the translator talks to the model.
 #[derive(Clone, Debug)]
 pub struct LlmConfig {
@@ -34,7 +32,8 @@ pub struct LlmConfig {
     pub examples: usize,
     /// Repair rounds after the first answer.
     pub repair_rounds: usize,
-    /// Send [`GRAMMAR`] (llama.cpp servers).
+    /// Send the GBNF grammar of the model's catalogue ([`grammar::grammar`]; llama.cpp
+    /// servers).
     pub grammar: bool,
     pub temperature: f32,
     pub max_tokens: u32,
@@ -67,6 +66,8 @@ pub struct LlmTranslator<'m> {
     examples: Vec<Example>,
     inventory: Inventory,
     system: String,
+    /// The grammar sent, when the configuration asks for one.
+    grammar: Option<String>,
     fallback: RulesTranslator<'m>,
 }
 
@@ -87,6 +88,7 @@ impl<'m> LlmTranslator<'m> {
     ) -> LlmTranslator<'m> {
         let inventory = Inventory::of(model);
         let system = prompt::system_prompt(model, &inventory);
+        let grammar = config.grammar.then(|| grammar::grammar(&model.catalogue));
         LlmTranslator {
             model,
             backend,
@@ -94,6 +96,7 @@ impl<'m> LlmTranslator<'m> {
             examples,
             inventory,
             system,
+            grammar,
             fallback: RulesTranslator::new(model),
         }
     }
@@ -111,7 +114,7 @@ impl<'m> LlmTranslator<'m> {
             temperature: self.config.temperature,
             seed: sample as u64,
             max_tokens: self.config.max_tokens,
-            grammar: self.config.grammar.then(|| GRAMMAR.to_string()),
+            grammar: self.grammar.clone(),
         }
     }
 
