@@ -16,7 +16,7 @@ use super::recipe_text::RecipeText;
 use super::rules::RulesTranslator;
 use super::{Provenance, TranslateError, Translation, Translator, check_solution};
 use crate::language::ast::Arg;
-use crate::language::diagnostic::line_col;
+use crate::language::diagnostic::{Diagnostic, DiagnosticKind, line_col};
 use crate::language::parse::parse;
 use crate::simulation::Model;
 use chat::{ChatBackend, ChatError, ChatRequest, Message};
@@ -135,11 +135,12 @@ impl<'m> LlmTranslator<'m> {
             .iter()
             .map(|d| {
                 let (line, col) = line_col(solution, d.span.start);
+                let problem = self.problem(d, solution.lines().nth(line.saturating_sub(1)));
                 // The header is ours: count lines of the model's answer, and give no place
                 // for a problem of the whole answer (reported on the header).
                 match line {
-                    0 | 1 => d.message.clone(),
-                    _ => format!("line {}:{col}: {}", line - 1, d.message),
+                    0 | 1 => problem,
+                    _ => format!("line {}:{col}: {problem}", line - 1),
                 }
             })
             .collect();
@@ -221,6 +222,25 @@ impl<'m> LlmTranslator<'m> {
         Assessment {
             score: 1.0 + ran + if solved { 1.0 } else { 0.0 } + coverage,
             problems,
+        }
+    }
+}
+
+impl LlmTranslator<'_> {
+    /// A diagnostic as the repair turn says it: with its hint, and for an action of the wrong
+    /// arity the primitive's form in the profile translated for (the validator's hint may
+    /// point to the other profile, which is not the model's to choose).
+    fn problem(&self, d: &Diagnostic, line: Option<&str>) -> String {
+        let primitive = line
+            .and_then(|l| l.trim_start().strip_prefix('('))
+            .and_then(|l| l.split_whitespace().next())
+            .and_then(|name| self.model.catalogue.get(name));
+        match (d.kind, primitive, &d.hint) {
+            (DiagnosticKind::WrongArity, Some(sig), _) => {
+                format!("{}; write it as {}", d.message, prompt::form(sig))
+            }
+            (_, _, Some(hint)) => format!("{} ({hint})", d.message),
+            _ => d.message.clone(),
         }
     }
 }
