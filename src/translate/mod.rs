@@ -24,6 +24,9 @@ pub struct Translation {
     /// The network with its `#recipe-id` header.
     pub solution: String,
     pub notes: Vec<String>,
+    /// How many clauses of the text were not understood and left out, for a translator that
+    /// can tell (the rules; each is also a located note).
+    pub untranslated: Option<usize>,
 }
 
 impl Translation {

@@ -259,6 +259,7 @@ impl Translator for RulesTranslator<'_> {
             new_bowl: false,
             unmixed: false,
             notes: Vec::new(),
+            untranslated: 0,
         };
         for (n, line) in recipe.ingredients.iter().enumerate() {
             w.fetch(
@@ -314,6 +315,7 @@ impl Translator for RulesTranslator<'_> {
         Ok(Translation {
             solution: w.b.solution(&recipe.id),
             notes: w.notes,
+            untranslated: Some(w.untranslated),
         })
     }
 }
@@ -383,6 +385,8 @@ struct Writer {
     /// Things were added to the current mixture since it was last mixed.
     unmixed: bool,
     notes: Vec<String>,
+    /// Clauses left out for want of a verb the rules know (each is a note).
+    untranslated: usize,
 }
 
 /// Words of an ingredient line that keep it for the end of the recipe.
@@ -496,6 +500,7 @@ impl Writer {
                 let last = self.last;
                 self.verb(last, clause, &mut mentioned);
             } else {
+                self.untranslated += 1;
                 self.notes.push(located(
                     at,
                     format!("not understood, left out: `{clause}` (no verb the rules know; `{first}` is not one)"),

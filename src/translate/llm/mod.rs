@@ -322,7 +322,11 @@ impl Translator for LlmTranslator<'_> {
                 .push(prompt::repair_prompt(&assessment.problems));
         }
         match best {
-            Some((_, solution)) => Ok(Translation { solution, notes }),
+            Some((_, solution)) => Ok(Translation {
+                solution,
+                notes,
+                untranslated: None,
+            }),
             None if !self.config.fallback => Err(TranslateError {
                 message: format!("no valid network from the model ({})", notes.join("; ")),
                 unavailable,
