@@ -7,6 +7,7 @@ same code and the same values as the `cookingbot-evaluator` command line.
 
 An agent writes a network one action at a time in a :class:`Kitchen` (``cookingbot.gym`` is the
 same as a ``gymnasium`` environment), and a :class:`Model` adds primitives written in Python.
+:func:`diet` answers whether the simulated dish keeps a diet.
 
 Texts and paths are accepted wherever a solution is: a `str` holding a newline or starting
 with `#` is a text, another `str` or an `os.PathLike` is a file. A network the evaluator
@@ -28,6 +29,8 @@ __all__ = [
     "Benchmark",
     "BenchmarkRecipe",
     "Diagnostic",
+    "DietAction",
+    "DietVerdict",
     "Execution",
     "Kitchen",
     "Model",
@@ -40,8 +43,10 @@ __all__ = [
     "SmatchScore",
     "Translation",
     "View",
+    "Violation",
     "check",
     "compare",
+    "diet",
     "evaluate",
     "simulate",
     "smatch",
@@ -64,6 +69,9 @@ class Diagnostic:
     column: int
     message: str
     hint: Optional[str] = None
+    #: The hint's did-you-mean names, best first: what to put in place of the name at
+    #: `line`:`column` (empty when there is no such hint).
+    suggestions: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return f"line {self.line}, column {self.column}: {self.severity}: {self.message}"
@@ -84,7 +92,7 @@ class NetworkError(ValueError):
 
 
 def _diagnostics(items: Sequence[dict]) -> list[Diagnostic]:
-    return [Diagnostic(**d) for d in items]
+    return [Diagnostic(**{**d, "suggestions": tuple(d.get("suggestions", ()))}) for d in items]
 
 
 def _refuse(out: dict, prefix: str = "") -> NetworkError:
@@ -386,6 +394,7 @@ class Benchmark:
 # The agent session and models of one's own build on the definitions above.
 from ._kitchen import Kitchen, Observation, Opening, Score, View  # noqa: E402
 from ._model import Model, PrimitiveCall  # noqa: E402
+from ._answers import DietAction, DietVerdict, Violation, diet  # noqa: E402
 
 
 def __getattr__(name: str) -> Any:

@@ -34,6 +34,14 @@ def compare_systems(
     kitchen: Optional[_Path] = None,
 ) -> str: ...
 def metric_names() -> list[str]: ...
+def diet(
+    text: str,
+    diet: str,
+    recipe: Optional[str],
+    reference: str,
+    benchmark: Optional[_Path] = None,
+    kitchen: Optional[_Path] = None,
+) -> str: ...
 def main(argv: Sequence[str]) -> int: ...
 
 class Kitchen:

@@ -242,6 +242,7 @@ impl Command {
             Command::Check(args) => args.run(session),
             Command::Graph(args) => args.run(session),
             Command::Simulate(args) => args.run(session),
+            Command::Diet(args) => args.run(session),
             Command::Fetch(args) => args.run(session),
             Command::Merge(args) => args.run(session),
             Command::Compare(args) => args.run(session),

@@ -16,6 +16,7 @@ use crate::service::scoring::score_text;
 use crate::service::sessions::{Evaluators, Limits, SessionStore, SystemClock};
 use crate::service::simulate::{SimulateFailure, simulate_text};
 use crate::simulation::Model;
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolResult, Implementation, ListResourcesResult, PaginatedRequestParams,
@@ -32,6 +33,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use transport::LineTransport;
 
+mod answer_tools;
 mod session_tools;
 mod transport;
 
@@ -406,7 +408,14 @@ fn failure_json(text: &str, failure: SimulateFailure) -> Value {
     }
 }
 
-#[tool_handler]
+impl KitchenServer {
+    /// Every tool: networks and sessions here, agents' questions in `answer_tools`.
+    fn tools() -> ToolRouter<KitchenServer> {
+        Self::tool_router() + Self::answer_tools()
+    }
+}
+
+#[tool_handler(router = Self::tools())]
 impl ServerHandler for KitchenServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
@@ -420,9 +429,10 @@ impl ServerHandler for KitchenServer {
             env!("CARGO_PKG_VERSION"),
         ))
         .with_instructions(
-            "Check, simulate and score MUHAI Cooking Language networks, or write one action at \
-             a time in a kitchen session (kitchen_start, kitchen_act, kitchen_look, \
-             kitchen_undo, kitchen_finish). Resources are the benchmark's gold networks.",
+            "Check, simulate and score MUHAI Cooking Language networks, judge their dish \
+             against a diet (check_diet), or write one action at a time in a kitchen session \
+             (kitchen_start, kitchen_act, kitchen_look, kitchen_undo, kitchen_finish). \
+             Resources are the benchmark's gold networks.",
         )
     }
 
