@@ -1328,7 +1328,7 @@ mod tests {
         assert_eq!(first("arrange the balls 5 cm apart"), [Verb::Transfer]);
         assert_eq!(first("press each ball flat"), [Verb::Shape]);
         assert_eq!(first("flatten them slightly"), [Verb::Shape]);
-        assert_eq!(first("work in the flour"), [Verb::Combine(Some("mix"))]);
+        assert_eq!(first("work in the flour"), [Verb::Combine(Some(Form::Mix))]);
         // The same words naming no instruction.
         assert_eq!(first("fresh oregano leaves"), []);
         assert_eq!(
