@@ -546,8 +546,9 @@ pub(super) struct BenchmarkArgs {
     /// A sample passes when its dish approximation score is at least this.
     #[arg(long, default_value_t = 0.9)]
     pub(super) pass_threshold: f32,
-    /// Folder for baseline-<translator>.csv and .md (created; the committed baselines are
-    /// regenerated with `--out docs`) and samples/<recipe>/<k>.solution + <k>.json, every
+    /// Folder for baseline-<translator>.csv and .md (baseline-<translator>-2023.* with
+    /// `--reference 2023`; created; the committed baselines are regenerated with `--out docs`)
+    /// and samples/<recipe>/<k>.solution + <k>.json, every
     /// sample with its provenance and notes (k from 0; the folder is replaced whole).
     #[arg(long, default_value = "cookingbot-baseline")]
     pub(super) out: PathBuf,

@@ -7,6 +7,7 @@
 use crate::base::profile::Profile;
 use serde::Deserialize;
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// The role of an argument, derived from the cases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,6 +138,13 @@ impl Catalogue {
     pub fn builtin(profile: Profile) -> Catalogue {
         // The embedded file is checked by the test suite; a failure here is a build defect.
         Self::from_json(EMBEDDED, profile).expect("embedded kitchens/primitives.json is valid")
+    }
+
+    /// The built-in catalogue of a profile, read once for the process: for what writes
+    /// actions of the built-in primitives (a model's own additions cannot change them).
+    pub fn shared(profile: Profile) -> &'static Catalogue {
+        static READ: [OnceLock<Catalogue>; 2] = [OnceLock::new(), OnceLock::new()];
+        READ[profile.pick(0, 1)].get_or_init(|| Catalogue::builtin(profile))
     }
 
     pub fn from_json(text: &str, profile: Profile) -> Result<Catalogue, DataFileError> {

@@ -147,7 +147,7 @@ fn llm_translator<'m>(
             );
         }
     };
-    let examples =
+    let mut examples =
         match example_source(setup, err).and_then(|root| examples(setup.data.profile, &root)) {
             Ok(e) => e,
             Err(msg) => {
@@ -155,6 +155,17 @@ fn llm_translator<'m>(
                 Vec::new()
             }
         };
+    examples.retain(|e| match e.misfit(model) {
+        None => true,
+        Some(why) => {
+            let line = format!(
+                "warning: example `{}` left out of the prompt: its network is not in the language of profile {}: {why}",
+                e.id, model.profile
+            );
+            let _ = writeln!(err, "{}", terminal_safe(&line));
+            false
+        }
+    });
     let config = LlmConfig {
         model: chat_model(o),
         examples: o.examples,

@@ -5,6 +5,7 @@
 use super::context::{self, DataContext};
 use super::outcome::{AppError, Exit, Outcome};
 use super::translation::benchmark_text;
+use crate::base::profile::Profile;
 use crate::evaluate::Evaluator;
 use crate::language::diagnostic::terminal_safe;
 use crate::metrics::corpus::corpus_mean;
@@ -35,6 +36,9 @@ struct Row {
     passed: usize,
     /// Why the first sample has no scores (translation or evaluation refused).
     problem: Option<String>,
+    /// The clauses of the text the first sample left out, not understood, for a translator
+    /// that counts them.
+    untranslated: Option<usize>,
 }
 
 /// What is stored of one sample: `samples/<recipe>/<k>.solution` (when a network came out)
@@ -94,6 +98,7 @@ pub fn run(
             },
             passed: 0,
             problem: None,
+            untranslated: None,
         };
         for sample in 0..opts.samples.max(1) {
             let translated = match translator.translate(&text, sample) {
@@ -116,6 +121,9 @@ pub fn run(
                 })
                 .and_then(|mut results| results.pop().ok_or_else(|| "no network".into()));
             let translation = translated.ok();
+            if sample == 0 {
+                row.untranslated = translation.as_ref().and_then(|t| t.untranslated);
+            }
             let record = SampleRecord {
                 recipe: &entry.id,
                 sample,
@@ -152,13 +160,25 @@ pub fn run(
     let name = translator.name().to_string();
     let markdown = markdown(&rows, &name, opts);
     let _ = write!(out, "{markdown}");
+    let stem = baseline_stem(&name, opts.data.profile);
     for (ext, body) in [("md", markdown.clone()), ("csv", csv(&rows, opts))] {
-        let path = opts.out.join(format!("baseline-{name}.{ext}"));
+        let path = opts.out.join(format!("{stem}.{ext}"));
         write_atomically(&path, body.as_bytes())
             .map_err(|source| AppError::Write { path, source })?;
     }
     store_samples(&opts.out, &samples_folder, &samples)?;
     Ok(Exit::Success)
+}
+
+/// The tables' file name without its extension: `baseline-<translator>`, with the profile
+/// after it for a profile other than the default (`baseline-rules-2023`), so that the tables
+/// of both profiles can sit in one folder.
+pub fn baseline_stem(translator: &str, profile: Profile) -> String {
+    if profile == Profile::default() {
+        format!("baseline-{translator}")
+    } else {
+        format!("baseline-{translator}-{profile}")
+    }
 }
 
 /// `out/samples`, refused before any work when it is a link or a file: a run replaces only a
@@ -269,25 +289,42 @@ pub fn mean_cell(m: &Mean) -> String {
 
 fn markdown(rows: &[Row], name: &str, opts: &BenchOptions) -> String {
     let k = opts.samples.max(1);
+    let profile = opts.data.profile;
+    let reference = match profile == Profile::default() {
+        true => String::new(),
+        false => format!("--reference {profile} "),
+    };
     let mut s = format!(
-        "# Baseline: the `{name}` translator\n\nEvery benchmark recipe's text translated by `cookingbot-evaluator benchmark --translator {name} --samples {k}` (profile {}) and scored against its gold network. A sample passes when its dish approximation score is at least {}; pass@{k} is over {k} samples per recipe.",
-        opts.data.profile, opts.pass_threshold
+        "# Baseline: the `{name}` translator\n\nEvery benchmark recipe's text translated by `cookingbot-evaluator {reference}benchmark --translator {name} --samples {k}` (profile {profile}) and scored against its gold network. A sample passes when its dish approximation score is at least {}; pass@{k} is over {k} samples per recipe.",
+        opts.pass_threshold
     );
     if name == "rules" {
         s.push_str(" The rules translator is deterministic: its samples are identical, so pass@k equals pass@1.");
     }
-    s.push_str(" `NIL`: no execution (or the translation was refused; see notes).\n\n");
-    let _ = writeln!(
+    s.push_str(" `NIL`: no execution (or the translation was refused; see notes).");
+    let counted = rows.iter().any(|r| r.untranslated.is_some());
+    if counted {
+        s.push_str(" `untranslated`: the clauses of the recipe text the first sample left out, not understood (each a note with its line in the sample's `.json`).");
+    }
+    s.push_str("\n\n");
+    let _ = write!(
         s,
         "| recipe | smatch-score | goal-condition-success | dish-approximation-score | execution-time | passed | pass@{k} |"
     );
-    s.push_str("|---|---:|---:|---:|---:|---:|---:|\n");
-    for (id, cells, passed, pass) in printed(rows, k) {
-        let _ = writeln!(
+    s.push_str(if counted { " untranslated |\n" } else { "\n" });
+    s.push_str("|---|---:|---:|---:|---:|---:|---:|");
+    s.push_str(if counted { "---:|\n" } else { "\n" });
+    for ((id, cells, passed, pass), row) in printed(rows, k).zip(rows) {
+        let _ = write!(
             s,
             "| {id} | {} | {passed}/{k} | {pass} |",
             cells.join(" | ")
         );
+        if counted {
+            let n = row.untranslated.map(|n| n.to_string()).unwrap_or_default();
+            let _ = write!(s, " {n} |");
+        }
+        s.push('\n');
     }
     let (means, pass) = summary(rows, k);
     let cells: Vec<String> = means.iter().map(mean_cell).collect();
@@ -295,11 +332,16 @@ fn markdown(rows: &[Row], name: &str, opts: &BenchOptions) -> String {
         .iter()
         .find(|m| m.metric == Metric::ExecutionTime)
         .map_or(0, |m| m.with_value);
-    let _ = writeln!(
+    let _ = write!(
         s,
         "| **mean** | {} ({timed} recipes) | | {pass:.3} |",
         cells.join(" | ")
     );
+    if counted {
+        let all: usize = rows.iter().filter_map(|r| r.untranslated).sum();
+        let _ = write!(s, " {all} in all |");
+    }
+    s.push('\n');
     let problems: Vec<&Row> = rows.iter().filter(|r| r.problem.is_some()).collect();
     if !problems.is_empty() {
         s.push_str("\nNotes:\n\n");

@@ -3,6 +3,7 @@
 //! what comes out. A front end over the library: it uses the language, simulation and metrics
 //! layers and nothing uses it.
 
+pub mod forms;
 pub mod inventory;
 pub mod llm;
 pub mod network;
@@ -23,6 +24,9 @@ pub struct Translation {
     /// The network with its `#recipe-id` header.
     pub solution: String,
     pub notes: Vec<String>,
+    /// How many clauses of the text were not understood and left out, for a translator that
+    /// can tell (the rules; each is also a located note).
+    pub untranslated: Option<usize>,
 }
 
 impl Translation {

@@ -1,48 +1,49 @@
-//! Writing a network action by action: fresh variable names and the kitchen state threaded
-//! from each action to the next.
+//! Writing a network action by action: each action laid out as the profile's primitive
+//! catalogue lays out its primitive, fresh variable names, and the kitchen state threaded from
+//! each action to the next.
 
+use super::forms::Form;
+use crate::base::profile::Profile;
+use crate::data::catalogue::{Catalogue, Role};
 use std::collections::HashMap;
 
-/// One action: `(primitive outputs… ks-out ks-in inputs…)`.
+/// What an argument of a written action is to the network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    /// A variable the action makes.
+    Output,
+    KitchenOut,
+    KitchenIn,
+    /// A constant, a variable made earlier, or a fresh one for a default.
+    Input,
+}
+
+/// One action: its primitive and its arguments in the catalogue's order.
 #[derive(Clone, Debug)]
 struct Action {
     primitive: String,
-    outputs: Vec<String>,
-    /// Kitchen states out and in (none for `get-kitchen`, whose output is in `outputs`).
-    kitchen: Option<(String, String)>,
-    inputs: Vec<String>,
+    args: Vec<(Slot, String)>,
 }
 
 /// A network under construction.
 pub struct NetworkBuilder {
+    catalogue: &'static Catalogue,
     actions: Vec<Action>,
     taken: HashMap<String, usize>,
     /// The latest kitchen state.
     pub kitchen: String,
 }
 
-impl Default for NetworkBuilder {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl NetworkBuilder {
-    /// A network starting with `(get-kitchen ?kitchen)`.
-    pub fn new() -> NetworkBuilder {
+    /// A network in the forms of `profile`, starting with `(get-kitchen ?kitchen)`.
+    pub fn new(profile: Profile) -> NetworkBuilder {
         let mut b = NetworkBuilder {
+            catalogue: Catalogue::shared(profile),
             actions: Vec::new(),
             taken: HashMap::new(),
             kitchen: String::new(),
         };
-        let k = b.fresh("kitchen");
-        b.actions.push(Action {
-            primitive: "get-kitchen".into(),
-            outputs: vec![k.clone()],
-            kitchen: None,
-            inputs: Vec::new(),
-        });
-        b.kitchen = k;
+        b.act(Form::GetKitchen, &[], &[]);
         b
     }
 
@@ -57,20 +58,58 @@ impl NetworkBuilder {
         }
     }
 
-    /// An action laid out as most primitives are: its outputs (fresh variables named after
-    /// `outputs`), the new kitchen state, the current one, then `inputs` (constants, bound
-    /// variables or fresh ones for defaults). Returns the output variables.
-    pub fn act(&mut self, primitive: &str, outputs: &[&str], inputs: &[String]) -> Vec<String> {
-        let outs: Vec<String> = outputs.iter().map(|o| self.fresh(o)).collect();
-        let ks = self.fresh("ks");
+    /// Write `form` with `values` for the arguments it binds, in the catalogue's order: outputs
+    /// as fresh variables named after `outputs` (else after the argument), the new kitchen state,
+    /// the current one, the values, and a fresh variable, named after the argument, for every
+    /// other input, which the kitchen's default fills. Returns the output variables.
+    ///
+    /// A value for an argument the primitive lacks (or every value, for a primitive the
+    /// catalogue lacks) is written after the arguments, where the validator reports it.
+    pub fn act(&mut self, form: Form, outputs: &[&str], values: &[String]) -> Vec<String> {
+        debug_assert_eq!(values.len(), form.bound().len(), "{form:?}");
+        let mut args = Vec::new();
+        let mut made = Vec::new();
+        let mut placed = vec![false; values.len()];
+        if let Some(sig) = self.catalogue.get(form.primitive()) {
+            let positions = form.positions(sig);
+            let mut names = outputs.iter();
+            for (i, arg) in sig.args.iter().enumerate() {
+                let given = positions.iter().position(|p| *p == Some(i));
+                let slot = match arg.role {
+                    Role::Output => Slot::Output,
+                    Role::KitchenStateOut => Slot::KitchenOut,
+                    Role::KitchenStateIn => Slot::KitchenIn,
+                    Role::Input | Role::Optional => Slot::Input,
+                };
+                let word = match (slot, given) {
+                    (Slot::Output, _) => {
+                        let v = self.fresh(names.next().copied().unwrap_or(&arg.name));
+                        made.push(v.clone());
+                        v
+                    }
+                    // The first kitchen state is the kitchen.
+                    (Slot::KitchenOut, _) if self.actions.is_empty() => self.fresh("kitchen"),
+                    (Slot::KitchenOut, _) => self.fresh("ks"),
+                    (Slot::KitchenIn, _) => self.kitchen.clone(),
+                    (Slot::Input, Some(j)) => {
+                        placed[j] = true;
+                        values[j].clone()
+                    }
+                    (Slot::Input, None) => self.fresh(&arg.name),
+                };
+                args.push((slot, word));
+            }
+        }
+        let unplaced = values.iter().zip(&placed).filter(|(_, p)| !**p);
+        args.extend(unplaced.map(|(v, _)| (Slot::Input, v.clone())));
+        if let Some((_, ks)) = args.iter().find(|(s, _)| *s == Slot::KitchenOut) {
+            self.kitchen = ks.clone();
+        }
         self.actions.push(Action {
-            primitive: primitive.into(),
-            outputs: outs.clone(),
-            kitchen: Some((ks.clone(), self.kitchen.clone())),
-            inputs: inputs.to_vec(),
+            primitive: form.primitive().into(),
+            args,
         });
-        self.kitchen = ks;
-        outs
+        made
     }
 
     pub fn len(&self) -> usize {
@@ -84,12 +123,8 @@ impl NetworkBuilder {
     /// The text of action `i`.
     pub fn action_text(&self, i: usize) -> String {
         let a = &self.actions[i];
-        let mut words = vec![a.primitive.clone()];
-        words.extend(a.outputs.iter().cloned());
-        if let Some((out, inp)) = &a.kitchen {
-            words.extend([out.clone(), inp.clone()]);
-        }
-        words.extend(a.inputs.iter().cloned());
+        let mut words = vec![a.primitive.as_str()];
+        words.extend(a.args.iter().map(|(_, w)| w.as_str()));
         format!("({})", words.join(" "))
     }
 
@@ -97,12 +132,19 @@ impl NetworkBuilder {
     /// after it to what went in: its kitchen state out becomes its kitchen state in, its
     /// first output becomes its first input that an earlier action produced.
     pub fn remove(&mut self, i: usize) {
-        let Some((ks_out, ks_in)) = self.actions[i].kitchen.clone() else {
+        let (Some(ks_out), Some(ks_in)) = (
+            self.actions[i].first(Slot::KitchenOut),
+            self.actions[i].first(Slot::KitchenIn),
+        ) else {
             return;
         };
         let produced = |v: &str| self.actions[..i].iter().any(|a| a.produces(v));
-        let carried = self.actions[i].inputs.iter().find(|v| produced(v)).cloned();
-        let output = self.actions[i].outputs.first().cloned();
+        let carried = self.actions[i]
+            .args
+            .iter()
+            .find(|(s, v)| *s == Slot::Input && produced(v))
+            .map(|(_, v)| v.clone());
+        let output = self.actions[i].first(Slot::Output);
         self.actions.remove(i);
         let mut renames = vec![(ks_out, ks_in)];
         if let (Some(out), Some(inp)) = (output, carried) {
@@ -110,14 +152,12 @@ impl NetworkBuilder {
         }
         for (from, to) in renames {
             for a in &mut self.actions[i..] {
-                for v in a
-                    .inputs
+                for (_, v) in a
+                    .args
                     .iter_mut()
-                    .chain(a.kitchen.iter_mut().map(|k| &mut k.1))
+                    .filter(|(s, v)| matches!(s, Slot::Input | Slot::KitchenIn) && *v == from)
                 {
-                    if *v == from {
-                        v.clone_from(&to);
-                    }
+                    v.clone_from(&to);
                 }
             }
             if self.kitchen == from {
@@ -138,7 +178,17 @@ impl NetworkBuilder {
 }
 
 impl Action {
+    /// The first argument in `slot`.
+    fn first(&self, slot: Slot) -> Option<String> {
+        self.args
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .map(|(_, v)| v.clone())
+    }
+
     fn produces(&self, v: &str) -> bool {
-        self.outputs.iter().any(|o| o == v) || self.kitchen.as_ref().is_some_and(|k| k.0 == v)
+        self.args
+            .iter()
+            .any(|(s, w)| matches!(s, Slot::Output | Slot::KitchenOut) && w == v)
     }
 }

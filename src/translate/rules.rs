@@ -2,6 +2,7 @@
 //! instruction verbs become primitives with default tools, threading the kitchen state and
 //! the current mixture through the steps. Deterministic and offline; the benchmark's baseline.
 
+use super::forms::Form;
 use super::inventory::{Inventory, content_tokens};
 use super::llm::retrieve::render_recipe;
 use super::network::NetworkBuilder;
@@ -18,7 +19,7 @@ enum Verb {
     Preheat,
     /// Put things together and work them with a primitive (`mix`, `beat`, `mingle`), or only
     /// put them together (`None`: add).
-    Combine(Option<&'static str>),
+    Combine(Option<Form>),
     Sift,
     Bake,
     Cut(&'static str),
@@ -52,16 +53,16 @@ const VERBS: &[(&str, Verb)] = &[
     ("preheat", Verb::Preheat),
     ("heat the oven", Verb::Preheat),
     ("heat oven", Verb::Preheat),
-    ("mix", Verb::Combine(Some("mix"))),
-    ("combin", Verb::Combine(Some("mix"))),
-    ("stir", Verb::Combine(Some("mix"))),
-    ("blend", Verb::Combine(Some("mix"))),
-    ("work", Verb::Combine(Some("mix"))),
-    ("whisk", Verb::Combine(Some("beat"))),
-    ("beat", Verb::Combine(Some("beat"))),
-    ("cream", Verb::Combine(Some("beat"))),
-    ("toss", Verb::Combine(Some("mingle"))),
-    ("fold", Verb::Combine(Some("mingle"))),
+    ("mix", Verb::Combine(Some(Form::Mix))),
+    ("combin", Verb::Combine(Some(Form::Mix))),
+    ("stir", Verb::Combine(Some(Form::Mix))),
+    ("blend", Verb::Combine(Some(Form::Mix))),
+    ("work", Verb::Combine(Some(Form::Mix))),
+    ("whisk", Verb::Combine(Some(Form::Beat))),
+    ("beat", Verb::Combine(Some(Form::Beat))),
+    ("cream", Verb::Combine(Some(Form::Beat))),
+    ("toss", Verb::Combine(Some(Form::Mingle))),
+    ("fold", Verb::Combine(Some(Form::Mingle))),
     ("add", Verb::Combine(None)),
     ("season", Verb::Combine(None)),
     // Eggs are cracked as they are fetched; cracking them "into" something adds them.
@@ -157,7 +158,7 @@ const PREPARED: [(&str, Verb); 11] = [
     ("softened", Verb::Soften),
     ("room temperature", Verb::Soften),
     ("melted", Verb::Melt),
-    ("beaten", Verb::Combine(Some("beat"))),
+    ("beaten", Verb::Combine(Some(Form::Beat))),
     ("sifted", Verb::Sift),
     ("rinsed", Verb::Wash),
     ("washed", Verb::Wash),
@@ -254,7 +255,7 @@ impl Translator for RulesTranslator<'_> {
         _sample: usize,
     ) -> Result<Translation, super::TranslateError> {
         let mut w = Writer {
-            b: NetworkBuilder::new(),
+            b: NetworkBuilder::new(self.model.profile),
             items: Vec::new(),
             current: None,
             others: Vec::new(),
@@ -265,6 +266,7 @@ impl Translator for RulesTranslator<'_> {
             new_bowl: false,
             unmixed: false,
             notes: Vec::new(),
+            untranslated: 0,
         };
         for (n, line) in recipe.ingredients.iter().enumerate() {
             w.fetch(
@@ -320,6 +322,7 @@ impl Translator for RulesTranslator<'_> {
         Ok(Translation {
             solution: w.b.solution(&recipe.id),
             notes: w.notes,
+            untranslated: Some(w.untranslated),
         })
     }
 }
@@ -389,6 +392,8 @@ struct Writer {
     /// Things were added to the current mixture since it was last mixed.
     unmixed: bool,
     notes: Vec<String>,
+    /// Clauses left out for want of a verb the rules know (each is a note).
+    untranslated: usize,
 }
 
 /// Words of an ingredient line that keep it for the end of the recipe.
@@ -415,12 +420,10 @@ impl Writer {
             return;
         };
         let m = stock.measure(parsed.quantity, parsed.unit);
-        let target = self.b.fresh("target-container");
         let out = self.b.act(
-            "fetch-and-proportion",
+            Form::FetchAndProportion,
             &[&format!("proportioned-{}", stock.class)],
             &[
-                target,
                 stock.class.clone(),
                 m.quantity.to_string(),
                 m.unit.to_string(),
@@ -438,8 +441,7 @@ impl Writer {
         words.extend(kinds(&stock.class).map(str::to_string));
         let mut var = out[0].clone();
         if stock.class == "egg" {
-            let bowl = self.b.fresh("egg-bowl");
-            var = self.b.act("crack", &["cracked-egg"], &[var, bowl])[0].clone();
+            var = self.b.act(Form::Crack, &["cracked-egg"], &[var])[0].clone();
         }
         let mut cut = false;
         // What the line says was done to the ingredient, in the line's order.
@@ -508,6 +510,7 @@ impl Writer {
                 let last = self.last;
                 self.verb(last, clause, &mut mentioned);
             } else {
+                self.untranslated += 1;
                 self.notes.push(located(
                     at,
                     format!("not understood, left out: `{clause}` (no verb the rules know; `{first}` is not one)"),
@@ -614,11 +617,10 @@ impl Writer {
     /// `preheat 350°F`: a preheated oven, which later bakes use.
     fn preheat(&mut self, _verb: Verb, clause: &str, _mentioned: &mut Vec<usize>) {
         let t = temperature(clause).unwrap_or(DEFAULT_OVEN_CELSIUS);
-        let oven = self.b.fresh("oven");
         let out = self.b.act(
-            "preheat-oven",
+            Form::PreheatOven,
             &["preheated-oven"],
-            &[oven, t.to_string(), "degrees-celsius".into()],
+            &[t.to_string(), "degrees-celsius".into()],
         );
         self.oven = Some(out[0].clone());
     }
@@ -633,13 +635,12 @@ impl Writer {
             self.join_set_aside(clause);
         }
         if let (Some(op), Some(Current::Container(c))) = (op, self.current.clone()) {
-            let tool = self.b.fresh(&format!("{op}-tool"));
             let done = match op {
-                "beat" => "beaten",
-                "mingle" => "mingled",
+                Form::Beat => "beaten",
+                Form::Mingle => "mingled",
                 _ => "mixed",
             };
-            let out = self.b.act(op, &[done], &[c, tool]);
+            let out = self.b.act(op, &[done], &[c]);
             self.current = Some(Current::Container(out[0].clone()));
             self.unmixed = false;
         }
@@ -663,18 +664,16 @@ impl Writer {
         let minutes =
             duration(clause).unwrap_or((Rational64::from_integer(DEFAULT_BAKE_MINUTES), "minute"));
         let (q, u) = (minutes.0.to_string(), minutes.1.to_string());
-        let inputs = match self.oven.clone() {
-            Some(oven) => {
-                let (tq, tu) = (self.b.fresh("bake-temp"), self.b.fresh("bake-temp-unit"));
-                vec![thing, oven, q, u, tq, tu]
-            }
+        let out = match self.oven.clone() {
+            Some(oven) => self
+                .b
+                .act(Form::BakeInOven, &["baked"], &[thing, oven, q, u]),
             None => {
-                let oven = self.b.fresh("oven");
                 let t = temperature(clause).unwrap_or(DEFAULT_OVEN_CELSIUS);
-                vec![thing, oven, q, u, t.to_string(), "degrees-celsius".into()]
+                let at = [thing, q, u, t.to_string(), "degrees-celsius".into()];
+                self.b.act(Form::BakeAt, &["baked"], &at)
             }
         };
-        let out = self.b.act("bake", &["baked"], &inputs);
         self.current = Some(Current::Container(out[0].clone()));
     }
 
@@ -712,11 +711,11 @@ impl Writer {
             let out = if verb == Verb::Dip {
                 let out = self
                     .b
-                    .act("dip", &["dipped"], &[cur.var().to_string(), topping]);
+                    .act(Form::Dip, &["dipped"], &[cur.var().to_string(), topping]);
                 cur.with(out[0].clone())
             } else {
                 let out = self.b.act(
-                    "sprinkle",
+                    Form::Sprinkle,
                     &["sprinkled"],
                     &[cur.var().to_string(), topping],
                 );
@@ -736,13 +735,13 @@ impl Writer {
         let Some(Current::Container(c)) = self.current.clone() else {
             return;
         };
-        let mut inputs = vec![c];
-        if let Some((q, u)) = duration(clause) {
-            inputs.extend([self.b.fresh("fridge"), q.to_string(), u.to_string()]);
-        } else {
-            inputs.extend(["fridge", "cooling-time", "cooling-unit"].map(|v| self.b.fresh(v)));
-        }
-        let out = self.b.act("refrigerate", &["chilled"], &inputs);
+        let out = match duration(clause) {
+            Some((q, u)) => {
+                let timed = [c, q.to_string(), u.to_string()];
+                self.b.act(Form::RefrigerateFor, &["chilled"], &timed)
+            }
+            None => self.b.act(Form::Refrigerate, &["chilled"], &[c]),
+        };
         self.current = Some(Current::Container(out[0].clone()));
     }
 
@@ -753,27 +752,23 @@ impl Writer {
             return;
         };
         if clause.contains("rack") {
-            let rack = self
+            let rack = self.b.act(
+                Form::Fetch,
+                &["wire-rack"],
+                &["wire-rack".into(), "1".into()],
+            );
+            c = self
                 .b
-                .act("fetch", &["wire-rack"], &["wire-rack".into(), "1".into()]);
-            let pattern = self.b.fresh("pattern");
-            c = self.b.act(
-                "transfer-items",
-                &["on-rack"],
-                &[c, pattern, rack[0].clone()],
-            )[0]
-            .clone();
+                .act(Form::TransferItems, &["on-rack"], &[c, rack[0].clone()])[0]
+                .clone();
         }
         let out = match duration(clause) {
             Some((q, u)) => self.b.act(
-                "leave-for-time",
+                Form::LeaveForTime,
                 &["cooled"],
                 &[c, q.to_string(), u.to_string()],
             ),
-            None => {
-                let (q, u) = (self.b.fresh("room-temp"), self.b.fresh("room-temp-unit"));
-                self.b.act("bring-to-temperature", &["cooled"], &[c, q, u])
-            }
+            None => self.b.act(Form::BringToTemperature, &["cooled"], &[c]),
         };
         self.current = Some(Current::Container(out[0].clone()));
     }
@@ -796,32 +791,32 @@ impl Writer {
         if self.on_bakeware()
             && let Some(Current::Container(c)) = self.current.clone()
         {
-            let out = self.b.act("shape", &["on-tray"], &[c, shape.into()]);
+            let out = self.b.act(Form::Shape, &["on-tray"], &[c, shape.into()]);
             self.current = Some(Current::Container(out[0].clone()));
             return;
         }
         // Only a mixed dough comes apart in portions of itself.
         if self.unmixed {
-            self.combine(Verb::Combine(Some("mix")), "", &mut Vec::new());
+            self.combine(Verb::Combine(Some(Form::Mix)), "", &mut Vec::new());
         }
         let portions = match self.current.clone() {
             Some(Current::Container(c)) => {
                 let grams = grams_per_portion(clause).unwrap_or(DEFAULT_PORTION_GRAMS);
-                let (pattern, dest) =
-                    (self.b.fresh("pattern"), self.b.fresh("portion-destination"));
                 self.b.act(
-                    "portion-and-arrange",
+                    Form::PortionAndArrange,
                     &["portions"],
-                    &[c, grams.to_string(), "g".into(), pattern, dest],
+                    &[c, grams.to_string(), "g".into()],
                 )
             }
             // Portions shaped once more (`roll into balls, then shape crescents`).
             Some(Current::Portions(p)) => vec![p],
             None => return,
         };
-        let out = self
-            .b
-            .act("shape", &["shaped"], &[portions[0].clone(), shape.into()]);
+        let out = self.b.act(
+            Form::Shape,
+            &["shaped"],
+            &[portions[0].clone(), shape.into()],
+        );
         self.current = Some(Current::Portions(out[0].clone()));
     }
 
@@ -830,18 +825,17 @@ impl Writer {
     fn prepare_bakeware(&mut self, verb: Verb, clause: &str, mentioned: &mut Vec<usize>) {
         let ware = self.fetch_bakeware(clause);
         let out = if verb == Verb::Line {
-            let paper = self.b.fresh("baking-paper");
-            self.b.act("line", &["lined"], &[ware, paper])
+            self.b.act(Form::Line, &["lined"], &[ware])
         } else {
             mentioned.retain(|&i| is_fat(&self.items[i].class));
-            let grease = match self.take(mentioned, true).first() {
+            match self.take(mentioned, true).first() {
                 Some(&i) => {
                     self.items[i].used = true;
-                    self.items[i].var.clone()
+                    let fat = self.items[i].var.clone();
+                    self.b.act(Form::GreaseWith, &["greased"], &[ware, fat])
                 }
-                None => self.b.fresh("grease-with"),
-            };
-            self.b.act("grease", &["greased"], &[ware, grease])
+                None => self.b.act(Form::Grease, &["greased"], &[ware]),
+            }
         };
         self.bakeware = Some(out[0].clone());
     }
@@ -873,8 +867,7 @@ impl Writer {
         let Some(Current::Container(c)) = self.current.clone() else {
             return;
         };
-        let cover = self.b.fresh("cover");
-        let out = self.b.act("cover", &["covered"], &[c, cover]);
+        let out = self.b.act(Form::Cover, &["covered"], &[c]);
         self.current = Some(Current::Container(out[0].clone()));
     }
 
@@ -899,71 +892,49 @@ impl Writer {
     /// A primitive that works one thing with default tools (melt, boil, peel…), applied to
     /// `var`; the variable holding the result. Durations are read from `clause`.
     fn apply(&mut self, verb: Verb, var: String, clause: &str) -> String {
-        let fresh = |w: &mut Writer, names: &[&str]| -> Vec<String> {
-            names.iter().map(|n| w.b.fresh(n)).collect()
-        };
-        let timed = |w: &mut Writer, stove: &str| -> Vec<String> {
-            let mut inputs = fresh(w, &[stove, "heating-mode"]);
-            match duration(clause) {
-                Some((q, u)) => inputs.extend([q.to_string(), u.to_string()]),
-                None => inputs.extend(fresh(w, &["time", "time-unit"])),
-            }
-            inputs
-        };
-        let (op, outputs, tools): (&str, &[&str], Vec<String>) = match verb {
-            Verb::Melt => ("melt", &["melted"], fresh(self, &["melting-tool"])),
+        let (form, outputs, values): (Form, &[&str], Vec<String>) = match verb {
+            Verb::Melt => (Form::Melt, &["melted"], vec![var]),
             // Boiling happens in a pot on the stove: a bowl is not boiled in.
             Verb::Boil => {
-                let mut inputs = vec![self.move_into_fetched("cooking-pot", "in-pot", var)];
-                inputs.extend(timed(self, "stove"));
-                return self.b.act("boil", &["boiled"], &inputs)[0].clone();
+                let in_pot = self.move_into_fetched("cooking-pot", "in-pot", var);
+                match duration(clause) {
+                    Some((q, u)) => (
+                        Form::BoilFor,
+                        &["boiled"],
+                        vec![in_pot, q.to_string(), u.to_string()],
+                    ),
+                    None => (Form::Boil, &["boiled"], vec![in_pot]),
+                }
             }
             // Frying happens in a pan on the stove, for the simulator's own time (no case of
             // `fry` takes one).
             Verb::Fry => {
-                let mut inputs = vec![self.move_into_fetched("frying-pan", "in-pan", var)];
-                inputs.extend(fresh(self, &["stove", "heating-mode", "time", "time-unit"]));
-                return self.b.act("fry", &["fried"], &inputs)[0].clone();
+                let in_pan = self.move_into_fetched("frying-pan", "in-pan", var);
+                (Form::Fry, &["fried"], vec![in_pan])
             }
-            Verb::Drain => (
-                "drain",
-                &["drained", "drained-liquid"],
-                fresh(self, &["colander"]),
-            ),
-            Verb::Wash => ("wash", &["washed"], Vec::new()),
-            Verb::Mash => ("mash", &["mashed"], fresh(self, &["masher"])),
-            Verb::Peel => ("peel", &["peeled", "peel"], fresh(self, &["peeler"])),
-            Verb::Grind => ("grind", &["ground"], fresh(self, &["grinding-tool"])),
-            Verb::Soften => (
-                "bring-to-temperature",
-                &["softened"],
-                fresh(self, &["room-temp", "room-temp-unit"]),
-            ),
-            Verb::Sift => {
-                let target = self.b.fresh("sift-target");
-                let tool = self.b.fresh("sifting-tool");
-                return self.b.act("sift", &["sifted"], &[target, var, tool])[0].clone();
-            }
-            Verb::Combine(Some(op)) => {
-                let tool = self.b.fresh(&format!("{op}-tool"));
-                return self.b.act(op, &["beaten"], &[var, tool])[0].clone();
-            }
+            Verb::Drain => (Form::Drain, &["drained", "drained-liquid"], vec![var]),
+            Verb::Wash => (Form::Wash, &["washed"], vec![var]),
+            Verb::Mash => (Form::Mash, &["mashed"], vec![var]),
+            Verb::Peel => (Form::Peel, &["peeled", "peel"], vec![var]),
+            Verb::Grind => (Form::Grind, &["ground"], vec![var]),
+            Verb::Soften => (Form::BringToTemperature, &["softened"], vec![var]),
+            Verb::Sift => (Form::Sift, &["sifted"], vec![var]),
+            Verb::Combine(Some(op)) => (op, &["beaten"], vec![var]),
             _ => return var,
         };
-        let mut inputs = vec![var];
-        inputs.extend(tools);
-        self.b.act(op, outputs, &inputs)[0].clone()
+        self.b.act(form, outputs, &values)[0].clone()
     }
 
     /// Everything in `var` moved into a fetched `class` (a pot to boil in, a pan to fry in);
     /// the filled vessel, held by a variable named `output`.
     fn move_into_fetched(&mut self, class: &str, output: &str, var: String) -> String {
-        let vessel = self.b.act("fetch", &[class], &[class.into(), "1".into()]);
-        let (q, u) = (self.b.fresh("quantity"), self.b.fresh("unit"));
+        let vessel = self
+            .b
+            .act(Form::Fetch, &[class], &[class.into(), "1".into()]);
         self.b.act(
-            "transfer-contents",
+            Form::TransferContentsInto,
             &[output, "rest"],
-            &[vessel[0].clone(), var, q, u],
+            &[vessel[0].clone(), var],
         )[0]
         .clone()
     }
@@ -1042,8 +1013,14 @@ impl Writer {
         for i in add {
             self.items[i].used = true;
             let item = self.items[i].var.clone();
-            let target = into.clone().unwrap_or_else(|| self.b.fresh("bowl"));
-            into = Some(self.transfer(target, item));
+            into = Some(match into {
+                Some(target) => self.transfer(target, item),
+                // A new container, the kitchen's default.
+                None => self
+                    .b
+                    .act(Form::TransferContents, &["mixture", "rest"], &[item])[0]
+                    .clone(),
+            });
             self.unmixed = true;
         }
         if let Some(c) = into {
@@ -1054,23 +1031,17 @@ impl Writer {
 
     /// `transfer-contents` of everything in `from` into `into`; the filled container.
     fn transfer(&mut self, into: String, from: String) -> String {
-        let (q, u) = (self.b.fresh("quantity"), self.b.fresh("unit"));
         self.b.act(
-            "transfer-contents",
+            Form::TransferContentsInto,
             &["mixture", "rest"],
-            &[into, from, q, u],
+            &[into, from],
         )[0]
         .clone()
     }
 
     fn cut(&mut self, var: &str, pattern: &str) -> String {
-        let (knife, board) = (self.b.fresh("knife"), self.b.fresh("cutting-board"));
-        self.b.act(
-            "cut",
-            &["cut"],
-            &[var.to_string(), pattern.to_string(), knife, board],
-        )[0]
-        .clone()
+        let values = [var.to_string(), pattern.to_string()];
+        self.b.act(Form::Cut, &["cut"], &values)[0].clone()
     }
 
     /// Fetch the bakeware the clause names, lined when it says so (`a parchment-lined sheet`).
@@ -1081,11 +1052,10 @@ impl Writer {
             .map_or("baking-tray", |(_, c)| c);
         let ware = self
             .b
-            .act("fetch", &[class], &[class.to_string(), "1".into()])[0]
+            .act(Form::Fetch, &[class], &[class.to_string(), "1".into()])[0]
             .clone();
         if clause.contains("lined") || clause.contains("parchment") {
-            let paper = self.b.fresh("baking-paper");
-            return self.b.act("line", &["lined"], &[ware, paper])[0].clone();
+            return self.b.act(Form::Line, &["lined"], &[ware])[0].clone();
         }
         ware
     }
@@ -1103,17 +1073,16 @@ impl Writer {
         };
         let out = match cur {
             Current::Container(c) => {
-                let (q, u) = (self.b.fresh("quantity"), self.b.fresh("unit"));
                 self.b
-                    .act("transfer-contents", &["on-tray", "rest"], &[ware, c, q, u])[0]
+                    .act(Form::TransferContentsInto, &["on-tray", "rest"], &[ware, c])[0]
                     .clone()
             }
             Current::Portions(p) => {
-                let pattern =
-                    arrangement(clause).map_or_else(|| self.b.fresh("pattern"), str::to_string);
-                self.b
-                    .act("transfer-items", &["on-tray"], &[p, pattern, ware])[0]
-                    .clone()
+                let (form, values) = match arrangement(clause) {
+                    Some(pattern) => (Form::TransferItemsArranged, vec![p, pattern.into(), ware]),
+                    None => (Form::TransferItems, vec![p, ware]),
+                };
+                self.b.act(form, &["on-tray"], &values)[0].clone()
             }
         };
         self.current = Some(Current::Container(out.clone()));
@@ -1334,7 +1303,7 @@ mod tests {
             .into_iter()
             .map(|(_, v)| v)
             .collect();
-        assert_eq!(v, [Verb::Combine(Some("beat"))]);
+        assert_eq!(v, [Verb::Combine(Some(Form::Beat))]);
         let v: Vec<Verb> = verbs("heat the oven to 170 c")
             .into_iter()
             .map(|(_, v)| v)
@@ -1359,7 +1328,7 @@ mod tests {
         assert_eq!(first("arrange the balls 5 cm apart"), [Verb::Transfer]);
         assert_eq!(first("press each ball flat"), [Verb::Shape]);
         assert_eq!(first("flatten them slightly"), [Verb::Shape]);
-        assert_eq!(first("work in the flour"), [Verb::Combine(Some("mix"))]);
+        assert_eq!(first("work in the flour"), [Verb::Combine(Some(Form::Mix))]);
         // The same words naming no instruction.
         assert_eq!(first("fresh oregano leaves"), []);
         assert_eq!(

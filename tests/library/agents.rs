@@ -296,18 +296,20 @@ fn answers_are_read_one_line_at_a_time() {
 /// `finish`.
 #[test]
 fn the_answer_grammar_starts_with_one_action_undo_or_finish() {
-    let grammar = llm::answer_grammar();
-    let roots: Vec<&str> = grammar.lines().filter(|l| l.starts_with("root")).collect();
-    assert_eq!(
-        roots,
-        ["root      ::= action | \"undo\\n\" | \"finish\\n\""]
-    );
-    let rest: Vec<&str> = grammar.lines().filter(|l| !l.starts_with("root")).collect();
-    let language: Vec<&str> = cookingbot::translate::llm::GRAMMAR
-        .lines()
-        .filter(|l| !l.starts_with("root"))
-        .collect();
-    assert_eq!(rest, language);
+    use cookingbot::data::catalogue::Catalogue;
+    for profile in Profile::ALL {
+        let catalogue = Catalogue::builtin(profile);
+        let grammar = llm::answer_grammar(&catalogue);
+        let roots: Vec<&str> = grammar.lines().filter(|l| l.starts_with("root")).collect();
+        assert_eq!(
+            roots,
+            ["root      ::= action | \"undo\\n\" | \"finish\\n\""]
+        );
+        let rest: Vec<&str> = grammar.lines().filter(|l| !l.starts_with("root")).collect();
+        let network = cookingbot::translate::llm::grammar::grammar(&catalogue);
+        let language: Vec<&str> = network.lines().filter(|l| !l.starts_with("root")).collect();
+        assert_eq!(rest, language);
+    }
 }
 
 fn server(url: &str) -> HttpBackend {
@@ -373,7 +375,10 @@ fn the_llm_agent_recovers_from_a_wrong_line_against_a_fake_server() {
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), count);
     let first: serde_json::Value = serde_json::from_str(&seen[0]).unwrap();
-    assert_eq!(first["grammar"].as_str().unwrap(), llm::answer_grammar());
+    assert_eq!(
+        first["grammar"].as_str().unwrap(),
+        llm::answer_grammar(&ev.model.catalogue)
+    );
     let system = first["messages"][0]["content"].as_str().unwrap();
     assert!(system.contains("\n(fetch-and-proportion ?container-with-ingredient ?ks-out ?ks-in"));
     let opening = user_turn(&seen[0]);

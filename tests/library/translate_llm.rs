@@ -13,9 +13,10 @@ use cookingbot::simulation::Model;
 use cookingbot::translate::llm::chat::{
     CachedBackend, ChatBackend, ChatError, ChatRequest, HttpBackend, Message, ServerConfig,
 };
+use cookingbot::translate::llm::grammar::grammar;
 use cookingbot::translate::llm::prompt::{DATA_END, DATA_START};
 use cookingbot::translate::llm::retrieve::{Example, retrieve};
-use cookingbot::translate::llm::{GRAMMAR, LlmConfig, LlmTranslator, extract_network};
+use cookingbot::translate::llm::{LlmConfig, LlmTranslator, extract_network};
 use cookingbot::translate::recipe_text::from_text;
 use cookingbot::translate::{Translator, check_solution};
 use std::net::TcpListener;
@@ -310,11 +311,32 @@ fn diagnostics_go_back_to_the_model_and_the_repaired_network_is_kept() {
     );
     let requests = requests.lock().unwrap();
     assert_eq!(requests.len(), 2, "{:?}", out.notes);
-    assert_eq!(requests[0].grammar.as_deref(), Some(GRAMMAR));
+    assert_eq!(requests[0].grammar, Some(grammar(&model.catalogue)));
     let repair = &requests[1].messages.last().unwrap().content;
     assert!(
         repair.contains("line 6:2: unknown primitive `minglee`"),
         "{repair}"
+    );
+}
+
+/// In profile 2023 the seven-argument `cut` of 2024 goes back to the model with 2023's form of
+/// `cut` (not with the validator's advice to change profile, which is not the model's to
+/// choose), and the grammar sent is 2023's.
+#[test]
+fn an_action_of_the_other_profile_goes_back_with_the_profiles_form() {
+    let model = Model::builtin(Profile::R2023);
+    let good = format!("{GOOD}(cut ?sliced ?ks-6 ?ks-5 ?salad slices ?knife)\n");
+    let answer = good.replace("?knife)", "?knife ?board)");
+    let (mut t, requests) = scripted(&model, &[&answer, &good], Vec::new());
+    let out = t.translate(&from_text(RECIPE, "x").unwrap(), 0).unwrap();
+    assert_eq!(out.solution, format!("#cucumber-bites\n{good}"));
+    let requests = requests.lock().unwrap();
+    assert_eq!(requests.len(), 2, "{:?}", out.notes);
+    assert_eq!(requests[0].grammar, Some(grammar(&model.catalogue)));
+    let repair = &requests[1].messages.last().unwrap().content;
+    assert_eq!(
+        repair,
+        "The network has problems:\n- line 7:47: `cut` takes 6 arguments in profile 2023, found 7; write it as (cut ?cut-object ?ks-out ?ks-in object cut-pattern:cutting-pattern [cutting-tool])\nReturn the whole corrected network in the same format."
     );
 }
 
@@ -377,7 +399,7 @@ fn without_fallback_a_model_that_never_gives_a_network_is_an_error_and_repairs_s
         .unwrap_err();
     assert!(
         err.message.starts_with(
-            "no valid network from the model (round 0: 1 problem(s), first: recipe `cucumber-bites` is empty: it needs exactly one get-kitchen, found 0; round 1:"
+            "no valid network from the model (round 0: 1 problem(s), first: recipe `cucumber-bites` is empty: it needs exactly one get-kitchen, found 0 (add the recipe's predicates, starting with `(get-kitchen ?kitchen)`); round 1:"
         ),
         "{err}"
     );
@@ -446,6 +468,41 @@ fn examples_are_retrieved_by_bm25_and_never_the_recipe_itself() {
     assert!(!user.contains("(get-kitchen ?k-cucumber-bites)"));
 }
 
+/// Each profile's gold networks are examples in its own language; shown to a model
+/// translating for 2023, a 2024 network with a `cut` would teach it 2024's `cut`, and is
+/// said not to fit.
+#[test]
+fn benchmark_examples_fit_their_profile_and_not_the_other() {
+    for profile in Profile::ALL {
+        if !common::have_data(&[profile]) {
+            continue;
+        }
+        let root = common::data_dir(profile);
+        let examples =
+            cookingbot::service::translation::examples(profile, &DataSource::from(&root)).unwrap();
+        let model = Model::builtin(profile);
+        for e in &examples {
+            assert_eq!(e.misfit(&model), None, "{} in profile {profile}", e.id);
+        }
+        if profile == Profile::R2024 {
+            let other = Model::builtin(Profile::R2023);
+            let cutting: Vec<&Example> = examples
+                .iter()
+                .filter(|e| e.network.contains("(cut "))
+                .collect();
+            assert!(!cutting.is_empty());
+            for e in cutting {
+                let why = e.misfit(&other).unwrap();
+                assert!(
+                    why.contains(": `cut` takes 6 arguments in profile 2023, found 7"),
+                    "{}: {why}",
+                    e.id
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn benchmark_examples_never_include_the_recipe_being_translated() {
     common::require_data!();
@@ -500,7 +557,7 @@ fn translate_with_the_model_fails_when_no_answer_validates_unless_fallback_rules
     let stderr = String::from_utf8(refused.stderr).unwrap();
     assert_eq!(refused.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains(&format!("error: {FIXTURE}: no valid network from the model (round 0: 1 problem(s), first: recipe `butter-cookies` is empty: it needs exactly one get-kitchen, found 0)\n")),
+        stderr.contains(&format!("error: {FIXTURE}: no valid network from the model (round 0: 1 problem(s), first: recipe `butter-cookies` is empty: it needs exactly one get-kitchen, found 0 (add the recipe's predicates, starting with `(get-kitchen ?kitchen)`))\n")),
         "{stderr}"
     );
     assert!(!out.exists());

@@ -9,11 +9,12 @@
 //! the answers in a row that give no usable line, and the time are bounded.
 
 use super::{Episode, Turn, observation_words};
+use crate::data::catalogue::Catalogue;
 use crate::service::session::observation::{Observation, Outcome};
 use crate::service::session::{Session, SessionError};
 use crate::translate::inventory::Inventory;
-use crate::translate::llm::GRAMMAR;
 use crate::translate::llm::chat::{ChatBackend, ChatRequest, Message};
+use crate::translate::llm::grammar::{grammar, with_root};
 use crate::translate::llm::prompt::{DATA_END, DATA_START, language_reference};
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -101,17 +102,10 @@ pub fn read_answer(answer: &str) -> Answer {
     Answer::Nothing
 }
 
-/// The grammar of one answer, made from the language's grammar: an action line, `undo` or
-/// `finish`.
-pub fn answer_grammar() -> String {
-    GRAMMAR
-        .lines()
-        .map(|line| match line.starts_with("root ") {
-            true => "root      ::= action | \"undo\\n\" | \"finish\\n\"",
-            false => line,
-        })
-        .map(|line| format!("{line}\n"))
-        .collect()
+/// The grammar of one answer, made from the grammar of the catalogue's language: an action
+/// line, `undo` or `finish`.
+pub fn answer_grammar(catalogue: &Catalogue) -> String {
+    with_root(&grammar(catalogue), "action | \"undo\\n\" | \"finish\\n\"")
 }
 
 /// The instructions before the language's reference in every request.
@@ -131,6 +125,9 @@ pub fn run(
 ) -> Result<LlmEpisode, SessionError> {
     let deadline = Instant::now() + config.deadline;
     let system = system_prompt(session);
+    let grammar = config
+        .grammar
+        .then(|| answer_grammar(&session.model().catalogue));
     let mut turns: Vec<Turn> = Vec::new();
     // The turn of each line of the network, to mark it when the model takes it back.
     let mut given: Vec<usize> = Vec::new();
@@ -138,7 +135,8 @@ pub fn run(
     let (mut failures, mut answers) = (0, 0);
     let mut stop = Stop::Steps;
     while answers < config.max_steps {
-        let request = request(config, &system, &user_prompt(session, &last));
+        let user = user_prompt(session, &last);
+        let request = request(config, &system, grammar.as_deref(), &user);
         let answer = match backend.complete(&request, deadline) {
             Ok(answer) => answer,
             Err(e) => {
@@ -237,14 +235,19 @@ fn user_prompt(session: &Session, last: &str) -> String {
     )
 }
 
-fn request(config: &LlmAgentConfig, system: &str, user: &str) -> ChatRequest {
+fn request(
+    config: &LlmAgentConfig,
+    system: &str,
+    grammar: Option<&str>,
+    user: &str,
+) -> ChatRequest {
     ChatRequest {
         model: config.model.clone(),
         messages: vec![Message::new("system", system), Message::new("user", user)],
         temperature: config.temperature,
         seed: 0,
         max_tokens: config.max_tokens,
-        grammar: config.grammar.then(answer_grammar),
+        grammar: grammar.map(str::to_string),
     }
 }
 

@@ -6,6 +6,7 @@
 //! itself (`fallback: false`, as `benchmark` does).
 
 pub mod chat;
+pub mod grammar;
 pub mod prompt;
 pub mod retrieve;
 
@@ -15,15 +16,12 @@ use super::recipe_text::RecipeText;
 use super::rules::RulesTranslator;
 use super::{Provenance, TranslateError, Translation, Translator, check_solution};
 use crate::language::ast::Arg;
-use crate::language::diagnostic::line_col;
+use crate::language::diagnostic::{Diagnostic, DiagnosticKind, line_col};
 use crate::language::parse::parse;
 use crate::simulation::Model;
 use chat::{ChatBackend, ChatError, ChatRequest, Message};
 use retrieve::{Example, render_recipe, retrieve};
 use std::time::{Duration, Instant};
-
-/// The GBNF grammar of the language for llama.cpp's grammar-constrained decoding.
-pub const GRAMMAR: &str = include_str!("../../../grammar/solution.gbnf");
 
 /// How the translator talks to the model.
 #[derive(Clone, Debug)]
@@ -34,7 +32,8 @@ pub struct LlmConfig {
     pub examples: usize,
     /// Repair rounds after the first answer.
     pub repair_rounds: usize,
-    /// Send [`GRAMMAR`] (llama.cpp servers).
+    /// Send the GBNF grammar of the model's catalogue ([`grammar::grammar`]; llama.cpp
+    /// servers).
     pub grammar: bool,
     pub temperature: f32,
     pub max_tokens: u32,
@@ -67,6 +66,8 @@ pub struct LlmTranslator<'m> {
     examples: Vec<Example>,
     inventory: Inventory,
     system: String,
+    /// The grammar sent, when the configuration asks for one.
+    grammar: Option<String>,
     fallback: RulesTranslator<'m>,
 }
 
@@ -87,6 +88,7 @@ impl<'m> LlmTranslator<'m> {
     ) -> LlmTranslator<'m> {
         let inventory = Inventory::of(model);
         let system = prompt::system_prompt(model, &inventory);
+        let grammar = config.grammar.then(|| grammar::grammar(&model.catalogue));
         LlmTranslator {
             model,
             backend,
@@ -94,6 +96,7 @@ impl<'m> LlmTranslator<'m> {
             examples,
             inventory,
             system,
+            grammar,
             fallback: RulesTranslator::new(model),
         }
     }
@@ -111,7 +114,7 @@ impl<'m> LlmTranslator<'m> {
             temperature: self.config.temperature,
             seed: sample as u64,
             max_tokens: self.config.max_tokens,
-            grammar: self.config.grammar.then(|| GRAMMAR.to_string()),
+            grammar: self.grammar.clone(),
         }
     }
 
@@ -132,11 +135,12 @@ impl<'m> LlmTranslator<'m> {
             .iter()
             .map(|d| {
                 let (line, col) = line_col(solution, d.span.start);
+                let problem = self.problem(d, solution.lines().nth(line.saturating_sub(1)));
                 // The header is ours: count lines of the model's answer, and give no place
                 // for a problem of the whole answer (reported on the header).
                 match line {
-                    0 | 1 => d.message.clone(),
-                    _ => format!("line {}:{col}: {}", line - 1, d.message),
+                    0 | 1 => problem,
+                    _ => format!("line {}:{col}: {problem}", line - 1),
                 }
             })
             .collect();
@@ -222,6 +226,25 @@ impl<'m> LlmTranslator<'m> {
     }
 }
 
+impl LlmTranslator<'_> {
+    /// A diagnostic as the repair turn says it: with its hint, and for an action of the wrong
+    /// arity the primitive's form in the profile translated for (the validator's hint may
+    /// point to the other profile, which is not the model's to choose).
+    fn problem(&self, d: &Diagnostic, line: Option<&str>) -> String {
+        let primitive = line
+            .and_then(|l| l.trim_start().strip_prefix('('))
+            .and_then(|l| l.split_whitespace().next())
+            .and_then(|name| self.model.catalogue.get(name));
+        match (d.kind, primitive, &d.hint) {
+            (DiagnosticKind::WrongArity, Some(sig), _) => {
+                format!("{}; write it as {}", d.message, prompt::form(sig))
+            }
+            (_, _, Some(hint)) => format!("{} ({hint})", d.message),
+            _ => d.message.clone(),
+        }
+    }
+}
+
 /// The network lines of an answer: lines that start with `(`, without code fences or prose,
 /// under our own header (an answer's own `#` header is ignored). A last line without its `)`
 /// is an answer cut at the token limit and is dropped: what came before may still run.
@@ -299,7 +322,11 @@ impl Translator for LlmTranslator<'_> {
                 .push(prompt::repair_prompt(&assessment.problems));
         }
         match best {
-            Some((_, solution)) => Ok(Translation { solution, notes }),
+            Some((_, solution)) => Ok(Translation {
+                solution,
+                notes,
+                untranslated: None,
+            }),
             None if !self.config.fallback => Err(TranslateError {
                 message: format!("no valid network from the model ({})", notes.join("; ")),
                 unavailable,

@@ -4,7 +4,7 @@
 
 use super::chat::Message;
 use super::retrieve::Example;
-use crate::data::catalogue::Role;
+use crate::data::catalogue::{PrimitiveSig, Role};
 use crate::simulation::Model;
 use crate::translate::inventory::Inventory;
 
@@ -47,25 +47,8 @@ pub fn language_reference(model: &Model, inventory: &Inventory) -> String {
     // One compact line per primitive: small models have short contexts, and argument names
     // already say what they hold.
     for sig in model.catalogue.iter() {
-        let args: Vec<String> = sig
-            .args
-            .iter()
-            .map(|a| {
-                let typed = if CONSTANT_TYPES.contains(&a.ty.as_str()) {
-                    format!("{}:{}", a.name, a.ty)
-                } else {
-                    a.name.clone()
-                };
-                match a.role {
-                    Role::Output => format!("?{}", a.name),
-                    Role::KitchenStateOut => "?ks-out".into(),
-                    Role::KitchenStateIn => "?ks-in".into(),
-                    Role::Input => typed,
-                    Role::Optional => format!("[{typed}]"),
-                }
-            })
-            .collect();
-        s.push_str(&format!("({} {})\n", sig.name, args.join(" ")));
+        s.push_str(&form(sig));
+        s.push('\n');
     }
     s.push_str("\nCONSTANTS by type:\n");
     for ty in CONSTANT_TYPES {
@@ -86,6 +69,30 @@ pub fn language_reference(model: &Model, inventory: &Inventory) -> String {
     s.push_str(&inventory.names().collect::<Vec<_>>().join(" "));
     s.push('\n');
     s
+}
+
+/// A primitive's form as the prompt shows it, its arguments in the catalogue's order:
+/// `(cut ?cut-object ?ks-out ?ks-in object cut-pattern:cutting-pattern [cutting-tool])`.
+pub fn form(sig: &PrimitiveSig) -> String {
+    let args: Vec<String> = sig
+        .args
+        .iter()
+        .map(|a| {
+            let typed = if CONSTANT_TYPES.contains(&a.ty.as_str()) {
+                format!("{}:{}", a.name, a.ty)
+            } else {
+                a.name.clone()
+            };
+            match a.role {
+                Role::Output => format!("?{}", a.name),
+                Role::KitchenStateOut => "?ks-out".into(),
+                Role::KitchenStateIn => "?ks-in".into(),
+                Role::Input => typed,
+                Role::Optional => format!("[{typed}]"),
+            }
+        })
+        .collect();
+    format!("({} {})", sig.name, args.join(" "))
 }
 
 /// The user turn: the examples, then the recipe text inside the data block.

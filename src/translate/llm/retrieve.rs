@@ -1,6 +1,9 @@
 //! Worked examples for the prompt: other recipes' texts with their gold networks, ranked by
 //! BM25 against the recipe being translated. The recipe itself is never its own example.
 
+use crate::language::diagnostic::{Diagnostic, line_col};
+use crate::language::validate::check;
+use crate::simulation::Model;
 use crate::translate::inventory::content_tokens;
 use crate::translate::recipe_text::RecipeText;
 use std::collections::HashMap;
@@ -11,6 +14,24 @@ pub struct Example {
     pub id: String,
     pub text: String,
     pub network: String,
+}
+
+impl Example {
+    /// Why this example's network is not in the language of `model`'s profile (its first
+    /// error, located in the network), if it is not: shown to a model, it would teach the forms
+    /// of another profile (a user benchmark's gold network written for 2024, say).
+    pub fn misfit(&self, model: &Model) -> Option<String> {
+        let text = format!("#{}\n{}\n", self.id, self.network);
+        let error = check(&text, &model.validator())
+            .into_iter()
+            .find(Diagnostic::is_error)?;
+        let (line, col) = line_col(&text, error.span.start);
+        Some(format!(
+            "line {}:{col}: {}",
+            line.saturating_sub(1),
+            error.message
+        ))
+    }
 }
 
 /// The recipe as the prompt shows it: title, ingredient lines, numbered instructions.
