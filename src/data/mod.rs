@@ -4,3 +4,4 @@
 pub mod catalogue;
 pub mod data_file;
 pub mod manifest;
+pub mod substitute_roles;
