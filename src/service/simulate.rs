@@ -35,7 +35,7 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     let text = read_solution_text(&opts.file)?;
     let (model, kitchen) = super::load_model(&opts.data)?;
     let name = opts.file.display().to_string();
-    let mut gold = |id: &str| gold_benchmark(opts, id, err);
+    let mut gold = |id: &str| gold_benchmark(&opts.data, id, err);
     let simulated = match simulate_text(&model, &kitchen, &text, opts.recipe.as_deref(), &mut gold)
     {
         Ok(s) => s,
@@ -84,7 +84,7 @@ pub struct LocatedError {
 }
 
 impl LocatedError {
-    fn new(text: &str, recipe: &Recipe, e: &SimError) -> LocatedError {
+    pub(super) fn new(text: &str, recipe: &Recipe, e: &SimError) -> LocatedError {
         let p = e.predicate.and_then(|p| recipe.predicates.get(p));
         let at = p.map(|p| line_col(text, p.span.start));
         LocatedError {
@@ -192,23 +192,23 @@ pub(crate) fn pick<'r>(recipes: &'r [Recipe], id: Option<&str>) -> Result<&'r Re
 /// The benchmark's gold data, when it can be found: `--benchmark` must be usable; otherwise
 /// the data is located (downloaded for an official recipe, as evaluation does) and simulation
 /// goes on without it, with a warning when the download failed.
-fn gold_benchmark(
-    opts: &SimulateOptions,
+pub(super) fn gold_benchmark(
+    data: &DataContext,
     recipe: &str,
     err: &mut dyn Write,
 ) -> Result<Option<Benchmark>, String> {
-    let request = opts.data.request();
-    let official = || benchmark::manifest(opts.data.profile).has(recipe);
+    let request = data.request();
+    let official = || benchmark::manifest(data.profile).has(recipe);
     let source = match context::locate(request, official, err) {
         Ok(source) => source,
-        Err(e) if opts.data.benchmark.is_some() => return Err(e.to_string()),
+        Err(e) if data.benchmark.is_some() => return Err(e.to_string()),
         Err(e @ DataError::NotDownloaded { .. }) => {
             let _ = writeln!(err, "warning: {e}");
             return Ok(None);
         }
         Err(_) => return Ok(None),
     };
-    Benchmark::load(opts.data.profile, &source)
+    Benchmark::load(data.profile, &source)
         .map(Some)
         .map_err(|e| e.to_string())
 }
