@@ -1,5 +1,5 @@
 //! The library's layers called directly: the grammar and the language, kitchen data, metrics,
-//! Smatch, translation, the agent session and its agents, and the desktop launcher (with the
+//! Smatch, translation, substitution and scaling, the agent session and its agents, and the desktop launcher (with the
 //! `gui` feature).
 
 #[path = "../common/mod.rs"]
@@ -14,6 +14,7 @@ mod kitchen_data;
 mod language;
 mod language_props;
 mod metrics;
+mod rewrite;
 mod session;
 mod smatch;
 mod smatch_exact;
