@@ -137,8 +137,14 @@ pub fn rerun<T>(
     let gold_recipe = benchmark.as_ref().and_then(|b| b.recipe(&original.id));
     let run = Budget::new(model.time_budget).run(|| {
         let ran = run_both(model, &original, &rewritten_recipe, gold_recipe);
-        budget::check().map_err(|spent| spent.message(&original.id, |p| name_of(&original, p)))?;
-        ran.map_err(|e| e.message)
+        let Err(spent) = budget::check() else {
+            return ran.map_err(|e| e.message);
+        };
+        // Past the budget, a run's own refusal says what its search had done.
+        Err(match &ran {
+            Err(e) | Ok(Ran { rewritten: Err(e), .. }) => e.message.clone(),
+            Ok(_) => spent.message(&original.id, |p| name_of(&original, p)),
+        })
     });
     let ran = run.map_err(RerunFailure::Failed)?;
     let changes = located(text, &original, &rewritten.changes);

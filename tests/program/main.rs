@@ -16,5 +16,6 @@ mod fetch;
 mod html_report;
 mod input;
 mod play;
+mod rewrite;
 mod snapshots;
 mod user_benchmark;
