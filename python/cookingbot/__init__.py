@@ -7,6 +7,7 @@ same code and the same values as the `cookingbot-evaluator` command line.
 
 An agent writes a network one action at a time in a :class:`Kitchen` (``cookingbot.gym`` is the
 same as a ``gymnasium`` environment), and a :class:`Model` adds primitives written in Python.
+:func:`substitute` and :func:`scale` rewrite a network and compare it with the original.
 
 Texts and paths are accepted wherever a solution is: a `str` holding a newline or starting
 with `#` is a text, another `str` or an `os.PathLike` is a file. A network the evaluator
@@ -36,15 +37,21 @@ __all__ = [
     "Opening",
     "PrimitiveCall",
     "RecipeScore",
+    "Scaling",
     "Score",
     "SmatchScore",
+    "Substitution",
+    "Suggestions",
     "Translation",
     "View",
     "check",
     "compare",
     "evaluate",
+    "scale",
     "simulate",
     "smatch",
+    "substitute",
+    "suggest_substitutes",
     "translate",
 ]
 
@@ -386,6 +393,14 @@ class Benchmark:
 # The agent session and models of one's own build on the definitions above.
 from ._kitchen import Kitchen, Observation, Opening, Score, View  # noqa: E402
 from ._model import Model, PrimitiveCall  # noqa: E402
+from ._rewrite import (  # noqa: E402
+    Scaling,
+    Substitution,
+    Suggestions,
+    scale,
+    substitute,
+    suggest_substitutes,
+)
 
 
 def __getattr__(name: str) -> Any:

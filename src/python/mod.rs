@@ -4,10 +4,11 @@
 //! it into dataclasses and exceptions; every call that works releases the GIL, and batches are
 //! scored in parallel with rayon as the command line scores them. The agent session is
 //! `agent_session.rs` (`Kitchen`), models with primitives written in Python
-//! `python_primitive.rs` (`Model`).
+//! `python_primitive.rs` (`Model`), substitutions and scaling `rewrites.rs`.
 
 mod agent_session;
 mod python_primitive;
+mod rewrites;
 
 use crate::base::profile::Profile;
 use crate::benchmark::Benchmark;
@@ -352,5 +353,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(benchmark_recipes, m)?)?;
     m.add_function(wrap_pyfunction!(compare_systems, m)?)?;
     m.add_function(wrap_pyfunction!(metric_names, m)?)?;
+    rewrites::register(m)?;
     Ok(())
 }
