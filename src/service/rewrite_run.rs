@@ -142,7 +142,10 @@ pub fn rerun<T>(
         };
         // Past the budget, a run's own refusal says what its search had done.
         Err(match &ran {
-            Err(e) | Ok(Ran { rewritten: Err(e), .. }) => e.message.clone(),
+            Err(e)
+            | Ok(Ran {
+                rewritten: Err(e), ..
+            }) => e.message.clone(),
             Ok(_) => spent.message(&original.id, |p| name_of(&original, p)),
         })
     });
