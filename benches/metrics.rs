@@ -1,11 +1,14 @@
-//! Metric throughput on the 30 gold networks scored against themselves: each metric alone,
-//! then all four end to end through `Evaluator::evaluate` (parse, validate, Smatch, simulate,
-//! score) on the gold files and on the documentation's ten example files.
+//! Metric throughput on the 30 gold networks scored against themselves: each metric alone (and
+//! the diet check of the gold dish against all six diets), then all four end to end through
+//! `Evaluator::evaluate` (parse, validate, Smatch, simulate, score) on the gold files and on
+//! the documentation's ten example files.
 
 mod support;
 
 use cookingbot::base::profile::Profile;
+use cookingbot::data::diet_table::Diet;
 use cookingbot::evaluate::Evaluator;
+use cookingbot::metrics::diet::Dish;
 use cookingbot::metrics::metric::{Metric, MetricSet};
 use cookingbot::metrics::smatch::{SmatchConfig, smatch};
 use cookingbot::metrics::{dish, goals};
@@ -40,6 +43,21 @@ fn separate_metrics(c: &mut Criterion) {
                         .score
                 })
                 .sum::<f32>()
+        })
+    });
+    // The dish (the gold's own), unfolded and traced to its actions, against all six diets.
+    group.bench_function("diet-all-six", |b| {
+        b.iter(|| {
+            gold.iter()
+                .map(|(_, run)| {
+                    let e = black_box(&run.execution);
+                    let dish = Dish::of(&model, &run.recipe, e, run.output_step);
+                    Diet::ALL
+                        .iter()
+                        .filter(|&&d| dish.judge(&model.onto, d).satisfied() == Some(true))
+                        .count()
+                })
+                .sum::<usize>()
         })
     });
     group.bench_function("execution-time", |b| {

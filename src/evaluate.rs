@@ -8,11 +8,12 @@ use crate::base::suggest::closest;
 use crate::benchmark::{Benchmark, DataError, DataSource};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostic, render_all, terminal_safe};
+use crate::metrics::diet::{Dish, Verdict};
 use crate::metrics::metric::{Metric, MetricSet, RecipeResult};
 use crate::metrics::smatch::{self, SmatchConfig, smatch};
-use crate::metrics::{GoldRun, gold_run, score};
+use crate::metrics::{GoldRun, Scores, dish, gold_run, score};
 use crate::simulation::benchmark_world::World;
-use crate::simulation::{Model, SimError};
+use crate::simulation::{Execution, Model, SimError};
 use std::sync::OnceLock;
 
 /// Why the reference would write no results for a file.
@@ -207,8 +208,32 @@ impl Evaluator {
             if metrics.contains(Metric::ExecutionTime) {
                 result.execution_time = scores.execution_time;
             }
+            result.diets = self.judge_diets(recipe, &execution, &scores, metrics);
+            budget::check().map_err(over_budget)?;
             result.detail = scores.detail;
         }
         Ok(result)
+    }
+
+    /// The diets asked for, judged on the dish the dish approximation score compared best.
+    fn judge_diets(
+        &self,
+        recipe: &Recipe,
+        execution: &Execution,
+        scores: &Scores,
+        metrics: &MetricSet,
+    ) -> Vec<Verdict> {
+        if metrics.diets().next().is_none() {
+            return Vec::new();
+        }
+        let step = scores
+            .detail
+            .as_ref()
+            .and_then(|d| dish::best_step(execution, &d.dish));
+        let dish = Dish::of(&self.model, recipe, execution, step);
+        metrics
+            .diets()
+            .map(|d| dish.judge(&self.model.onto, d))
+            .collect()
     }
 }

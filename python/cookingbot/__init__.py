@@ -8,6 +8,7 @@ same code and the same values as the `cookingbot-evaluator` command line.
 An agent writes a network one action at a time in a :class:`Kitchen` (``cookingbot.gym`` is the
 same as a ``gymnasium`` environment), and a :class:`Model` adds primitives written in Python.
 :func:`substitute` and :func:`scale` rewrite a network and compare it with the original.
+:func:`diet` answers whether the simulated dish keeps a diet.
 
 Texts and paths are accepted wherever a solution is: a `str` holding a newline or starting
 with `#` is a text, another `str` or an `os.PathLike` is a file. A network the evaluator
@@ -29,6 +30,8 @@ __all__ = [
     "Benchmark",
     "BenchmarkRecipe",
     "Diagnostic",
+    "DietAction",
+    "DietVerdict",
     "Execution",
     "Kitchen",
     "Model",
@@ -44,8 +47,10 @@ __all__ = [
     "Suggestions",
     "Translation",
     "View",
+    "Violation",
     "check",
     "compare",
+    "diet",
     "evaluate",
     "scale",
     "simulate",
@@ -71,6 +76,9 @@ class Diagnostic:
     column: int
     message: str
     hint: Optional[str] = None
+    #: The hint's did-you-mean names, best first: what to put in place of the name at
+    #: `line`:`column` (empty when there is no such hint).
+    suggestions: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return f"line {self.line}, column {self.column}: {self.severity}: {self.message}"
@@ -91,7 +99,7 @@ class NetworkError(ValueError):
 
 
 def _diagnostics(items: Sequence[dict]) -> list[Diagnostic]:
-    return [Diagnostic(**d) for d in items]
+    return [Diagnostic(**{**d, "suggestions": tuple(d.get("suggestions", ()))}) for d in items]
 
 
 def _refuse(out: dict, prefix: str = "") -> NetworkError:
@@ -401,6 +409,7 @@ from ._rewrite import (  # noqa: E402
     substitute,
     suggest_substitutes,
 )
+from ._answers import DietAction, DietVerdict, Violation, diet  # noqa: E402
 
 
 def __getattr__(name: str) -> Any:

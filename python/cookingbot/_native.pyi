@@ -63,6 +63,14 @@ def scale(
     benchmark: Optional[_Path] = None,
     kitchen: Optional[_Path] = None,
 ) -> str: ...
+def diet(
+    text: str,
+    diet: str,
+    recipe: Optional[str],
+    reference: str,
+    benchmark: Optional[_Path] = None,
+    kitchen: Optional[_Path] = None,
+) -> str: ...
 def main(argv: Sequence[str]) -> int: ...
 
 class Kitchen:

@@ -74,12 +74,13 @@ class Scaling(Rewritten):
 
 @dataclass(frozen=True)
 class Suggestions:
-    """Substitutes of `ingredient` from the role table, those `diet` excludes in `excluded`;
-    each suggestion's `tried` holds its run in the network, when one was given."""
+    """Substitutes of `ingredient` from the role table, those `diet` excludes by the diet
+    table in `excluded` (each with the tags it excludes, `because`); each suggestion's `tried`
+    holds its run in the network, when one was given."""
 
     ingredient: str
     diet: Optional[str]
-    ingredient_excluded_because: Optional[str]
+    ingredient_excluded_because: list[str]
     suggestions: list[dict]
     excluded: list[dict]
     recipe: Optional[str]
@@ -142,8 +143,9 @@ def suggest_substitutes(
     kitchen: PathArg = None,
 ) -> Suggestions:
     """The classes sharing a role with `ingredient` in the role table
-    (kitchens/substitutes.json), filtered by `diet`; each is tried in `network` when one is
-    given (same-weight)."""
+    (kitchens/substitutes.json), filtered by `diet` (vegan, vegetarian, gluten-free, dairy-free,
+    nut-free or egg-free) through the diet table (kitchens/diet.json); each is tried in
+    `network` when one is given (same-weight). A misspelt diet raises `ValueError`."""
     text = None if network is None else _text(network)
     out = _answer(
         _native.suggest_substitutes(

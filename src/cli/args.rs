@@ -4,11 +4,13 @@
 use super::EXAMPLES_AND_EXIT_STATUS;
 use super::rewrite_commands::{ScaleArgs, SubstituteArgs};
 use crate::cli::console::ColorWhen;
-use crate::metrics::metric::Metric;
+use crate::data::diet_table::Diet;
+use crate::metrics::metric::{Metric, diet_word};
 use crate::metrics::smatch::SmatchConfig;
 use crate::report::batch_report::{Bootstrap, Shard, Threshold};
 use crate::service::comparison::{self, CompareFormat};
 use crate::service::context::DataContext;
+use crate::service::diet_check::DietFormat;
 use crate::service::scoring::Format;
 use crate::service::translation::{Fallback, LlmOptions, TranslateFormat, TranslatorKind};
 use clap::{Args, Parser, Subcommand};
@@ -58,8 +60,10 @@ pub(super) struct EvaluateArgs {
     #[arg(short, long)]
     pub(super) output: Option<PathBuf>,
     /// Metrics to compute: smatch-score goal-condition-success dish-approximation-score
-    /// execution-time, or none (default: the three simulation metrics).
-    #[arg(long, num_args = 1.., value_delimiter = ',', value_parser = metric_word)]
+    /// execution-time, or none (default: the three simulation metrics). `diet:NAME` (such as
+    /// diet:vegan) adds a column of our own after them: 1 when the simulated dish keeps the
+    /// diet, 0 when it does not, NIL without an execution.
+    #[arg(long, num_args = 1.., value_delimiter = ',', value_parser = evaluation_metric_word)]
     pub(super) metrics: Vec<String>,
     /// `t` or `true`: also write the HTML report beside the output (`results.html`) and open
     /// it in a browser (the reference's browser view).
@@ -152,6 +156,20 @@ pub(super) fn metric_word(s: &str) -> Result<String, String> {
     Metric::named(s)
         .map(|_| s.to_owned())
         .map_err(|e| e.to_string())
+}
+
+/// What the evaluation's `--metrics` takes: a metric word, or `diet:NAME` (a typo in the
+/// diet's name is an error with the closest one).
+pub(super) fn evaluation_metric_word(s: &str) -> Result<String, String> {
+    match diet_word(s) {
+        Some(diet) => diet.map(|_| s.to_owned()).map_err(|e| e.to_string()),
+        None => metric_word(s),
+    }
+}
+
+/// A diet's name; a typo is an error with the closest one.
+pub(super) fn diet_name(s: &str) -> Result<Diet, String> {
+    Diet::named(s).map_err(|e| e.to_string())
 }
 
 pub(super) fn parse_shard(s: &str) -> Result<Shard, String> {
@@ -254,6 +272,15 @@ pub(super) enum Command {
         after_help = "Examples:\n  cookingbot-evaluator scale my.solution --factor 2\n  cookingbot-evaluator scale my.solution --servings 6 --serves 4 --format json -o answer.json\n  cookingbot-evaluator scale my.solution --factor 1/2 --network-output half.solution"
     )]
     Scale(ScaleArgs),
+    /// Does the dish a network makes keep a diet? Run one recipe and judge its final dish (the
+    /// one `simulate` shows) against the diet table (kitchens/diet.json, docs/diet.md): every
+    /// ingredient the diet excludes, with its amount in the dish and the actions that brought
+    /// it in. Exit 0 when the dish keeps the diet; 1 when it does not, when the network
+    /// makes no dish (no verdict) or has errors.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator diet my.solution --diet vegan\n  cookingbot-evaluator diet my.solution --diet gluten-free --format json -o verdict.json\n  cookingbot-evaluator --reference 2023 diet my.solution --diet nut-free --recipe cole-slaw"
+    )]
+    Diet(DietArgs),
     /// Download the benchmark data of the reference profile (or of both with `--all`), verify
     /// every file against the project's SHA-256 sums and install it where evaluation finds it.
     #[command(
@@ -366,6 +393,24 @@ pub(super) struct SimulateArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub(super) json: bool,
+}
+
+#[derive(Args)]
+pub(super) struct DietArgs {
+    pub(super) file: PathBuf,
+    /// The diet: vegan, vegetarian, gluten-free, dairy-free, nut-free or egg-free.
+    #[arg(long, value_parser = diet_name)]
+    pub(super) diet: Diet,
+    /// The recipe to judge (default: the first in the file).
+    #[arg(long)]
+    pub(super) recipe: Option<String>,
+    /// text: the verdict for people; json: the verdict, each violation with its ingredient,
+    /// tags, amount and actions.
+    #[arg(long, value_enum, default_value = "text")]
+    pub(super) format: DietFormat,
+    /// The file to write (default: standard output).
+    #[arg(short, long)]
+    pub(super) output: Option<PathBuf>,
 }
 
 #[derive(Args)]

@@ -12,6 +12,7 @@ use crate::metrics::metric::{Metric, MetricSet};
 use crate::metrics::smatch::SmatchConfig;
 use crate::service::check::{self, CheckOptions};
 use crate::service::comparison::{self, CompareOptions};
+use crate::service::diet_check::{self, DietOptions};
 use crate::service::install::{self, FetchOptions};
 #[cfg(feature = "gui")]
 use crate::service::launch::LaunchSettings;
@@ -187,6 +188,27 @@ impl SimulateArgs {
             json,
         };
         simulate::run(&opts, out, err)
+    }
+}
+
+impl DietArgs {
+    pub(super) fn run(self, Session(data, _, out, err, _): Session<'_>) -> Outcome {
+        let DietArgs {
+            file,
+            diet,
+            recipe,
+            format,
+            output,
+        } = self;
+        let opts = DietOptions {
+            file,
+            recipe,
+            diet,
+            data,
+            format,
+            output,
+        };
+        diet_check::run(&opts, out, err)
     }
 }
 

@@ -245,6 +245,7 @@ impl Command {
             Command::Simulate(args) => args.run(session),
             Command::Substitute(args) => args.run(session),
             Command::Scale(args) => args.run(session),
+            Command::Diet(args) => args.run(session),
             Command::Fetch(args) => args.run(session),
             Command::Merge(args) => args.run(session),
             Command::Compare(args) => args.run(session),

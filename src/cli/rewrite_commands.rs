@@ -2,6 +2,7 @@
 //! turns them into the service's options.
 
 use super::Session;
+use crate::data::diet_table::Diet;
 use crate::service::outcome::{AppError, Outcome};
 use crate::service::scale::{self, ScaleOptions};
 use crate::service::substitute::{self, SubstituteOptions, SubstituteRequest};
@@ -45,8 +46,8 @@ pub(super) struct SubstituteArgs {
     pub(super) suggest: Option<String>,
     /// Keep only the substitutes a diet allows: vegan, vegetarian, gluten-free, dairy-free,
     /// nut-free or egg-free.
-    #[arg(long, requires = "suggest")]
-    pub(super) diet: Option<String>,
+    #[arg(long, requires = "suggest", value_parser = super::args::diet_name)]
+    pub(super) diet: Option<Diet>,
     /// The recipe to use (default: the first in the file).
     #[arg(long)]
     pub(super) recipe: Option<String>,

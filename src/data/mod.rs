@@ -1,7 +1,8 @@
-//! The data built into the crate, read once: the benchmark's manifest and the primitive
-//! catalogue. Plain data, below the language that uses it.
+//! The data built into the crate, read once: the benchmark's manifest, the primitive
+//! catalogue and the diet table. Plain data, below the language that uses it.
 
 pub mod catalogue;
 pub mod data_file;
+pub mod diet_table;
 pub mod manifest;
 pub mod substitute_roles;

@@ -1,7 +1,7 @@
 //! `cookingbot-evaluator mcp`: the kitchen as a Model Context Protocol tool server on stdio,
 //! so that an LLM agent writing a network can ask whether it runs and what fails while it
-//! works, substitute an ingredient or scale a recipe and see what changes (`rewrite_tools`),
-//! or write one action at a time in a kitchen session (`session_tools`). Every tool
+//! works, judge its dish against a diet (`answer_tools`), substitute an ingredient or scale a
+//! recipe and see what changes (`rewrite_tools`), or write one action at a time in a kitchen session (`session_tools`). Every tool
 //! answers with short structured JSON located at lines and columns; inputs are bounded
 //! ([`MAX_NETWORK_BYTES`], the simulation's own action limit, a session's lines).
 
@@ -17,7 +17,7 @@ use crate::service::scoring::score_text;
 use crate::service::sessions::{Evaluators, Limits, SessionStore, SystemClock};
 use crate::service::simulate::{SimulateFailure, simulate_text};
 use crate::simulation::Model;
-use rewrite_tools::{ScaleArgs, SubstituteArgs, SuggestArgs};
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolResult, Implementation, ListResourcesResult, PaginatedRequestParams,
@@ -34,6 +34,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use transport::LineTransport;
 
+mod answer_tools;
 mod rewrite_tools;
 mod session_tools;
 mod transport;
@@ -281,33 +282,6 @@ impl KitchenServer {
     }
 
     #[tool(
-        description = "Replace one ingredient of a network by another (amounts converted by the ontology's gram table: same-weight, same-volume or same-count), run it again and compare it with the original by the evaluation's metrics (the original's dish as the gold dish): whether it executes, goal-condition success, dish approximation score with the dish's differences, execution time, the actions changed and the new network."
-    )]
-    async fn substitute_ingredient(
-        &self,
-        Parameters(args): Parameters<SubstituteArgs>,
-    ) -> CallToolResult {
-        self.rewrite(args, Self::substitute_work).await
-    }
-
-    #[tool(
-        description = "Substitutes for an ingredient: the classes sharing a role with it (fat, sugar, flour, acid, ...) in the documented role table, filtered by a diet; given a network, each is tried in it and scored against the original."
-    )]
-    async fn suggest_substitutes(
-        &self,
-        Parameters(args): Parameters<SuggestArgs>,
-    ) -> CallToolResult {
-        self.rewrite(args, Self::suggest_work).await
-    }
-
-    #[tool(
-        description = "Scale every ingredient amount of a network by a factor (or to a number of servings), counts rounded as a cook would, run it again and compare it with the original: the evaluation's metrics, the dish's proportions ingredient by ingredient, the counts rounded, and what the kitchen model says no longer fits (stock, portions; it has no capacities)."
-    )]
-    async fn scale_recipe(&self, Parameters(args): Parameters<ScaleArgs>) -> CallToolResult {
-        self.rewrite(args, Self::scale_work).await
-    }
-
-    #[tool(
         description = "The primitives (actions) a network may use, each with its arguments in order: name, ontology type and role (output, input, optional input, kitchen state in or out)."
     )]
     fn list_primitives(&self) -> CallToolResult {
@@ -436,7 +410,15 @@ fn failure_json(text: &str, failure: SimulateFailure) -> Value {
     }
 }
 
-#[tool_handler]
+impl KitchenServer {
+    /// Every tool: networks and sessions here, agents' questions in `answer_tools`,
+    /// substitutions and scaling in `rewrite_tools`.
+    fn tools() -> ToolRouter<KitchenServer> {
+        Self::tool_router() + Self::answer_tools() + Self::rewrite_tools()
+    }
+}
+
+#[tool_handler(router = Self::tools())]
 impl ServerHandler for KitchenServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
@@ -450,11 +432,12 @@ impl ServerHandler for KitchenServer {
             env!("CARGO_PKG_VERSION"),
         ))
         .with_instructions(
-            "Check, simulate and score MUHAI Cooking Language networks, substitute an \
-             ingredient or scale a recipe and compare the result with the original \
-             (substitute_ingredient, suggest_substitutes, scale_recipe), or write one action at \
-             a time in a kitchen session (kitchen_start, kitchen_act, kitchen_look, \
-             kitchen_undo, kitchen_finish). Resources are the benchmark's gold networks.",
+            "Check, simulate and score MUHAI Cooking Language networks, judge their dish \
+             against a diet (check_diet), substitute an ingredient or scale a recipe and \
+             compare the result with the original (substitute_ingredient, suggest_substitutes, \
+             scale_recipe), or write one action at a time in a kitchen session (kitchen_start, \
+             kitchen_act, kitchen_look, kitchen_undo, kitchen_finish). Resources are the \
+             benchmark's gold networks.",
         )
     }
 

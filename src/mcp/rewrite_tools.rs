@@ -3,15 +3,16 @@
 //! evaluation's metric names, the changes, the rewritten network) into JSON.
 
 use super::{KitchenServer, NetworkText, bounded, refuse, shorten};
+use crate::data::diet_table::Diet;
 use crate::report::json::value;
 use crate::service::rewrite_run::RerunFailure;
 use crate::service::scale::scale_text;
 use crate::service::substitute::{substitute_text, suggest};
-use crate::service::substitute_diet::diet_filter;
 use crate::world::rewrite::scaling::Factor;
 use crate::world::rewrite::substitution::AmountRule;
+use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
-use rmcp::schemars;
+use rmcp::{schemars, tool};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -99,10 +100,38 @@ fn shorten_keeping_network(answer: &mut Value) {
     }
 }
 
+#[rmcp::tool_router(router = rewrite_tools, vis = "pub(super)")]
 impl KitchenServer {
+    #[tool(
+        description = "Replace one ingredient of a network by another (amounts converted by the ontology's gram table: same-weight, same-volume or same-count), run it again and compare it with the original by the evaluation's metrics (the original's dish as the gold dish): whether it executes, goal-condition success, dish approximation score with the dish's differences, execution time, the actions changed and the new network."
+    )]
+    async fn substitute_ingredient(
+        &self,
+        Parameters(args): Parameters<SubstituteArgs>,
+    ) -> CallToolResult {
+        self.rewrite(args, Self::substitute_work).await
+    }
+
+    #[tool(
+        description = "Substitutes for an ingredient: the classes sharing a role with it (fat, sugar, flour, acid, ...) in the documented role table, filtered by a diet; given a network, each is tried in it and scored against the original."
+    )]
+    async fn suggest_substitutes(
+        &self,
+        Parameters(args): Parameters<SuggestArgs>,
+    ) -> CallToolResult {
+        self.rewrite(args, Self::suggest_work).await
+    }
+
+    #[tool(
+        description = "Scale every ingredient amount of a network by a factor (or to a number of servings), counts rounded as a cook would, run it again and compare it with the original: the evaluation's metrics, the dish's proportions ingredient by ingredient, the counts rounded, and what the kitchen model says no longer fits (stock, portions; it has no capacities)."
+    )]
+    async fn scale_recipe(&self, Parameters(args): Parameters<ScaleArgs>) -> CallToolResult {
+        self.rewrite(args, Self::scale_work).await
+    }
+
     /// A rewrite tool's call: the network bounded as every tool's, the call within the
     /// budget of every call, the answer shortened but for the rewritten network.
-    pub(super) async fn rewrite<A: NetworkText + Send + 'static>(
+    async fn rewrite<A: NetworkText + Send + 'static>(
         &self,
         args: A,
         work: fn(&KitchenServer, &A) -> CallToolResult,
@@ -117,7 +146,7 @@ impl KitchenServer {
         |_: &str| Ok(self.evaluator().ok().map(|e| e.benchmark.clone()))
     }
 
-    pub(super) fn substitute_work(&self, args: &SubstituteArgs) -> CallToolResult {
+    fn substitute_work(&self, args: &SubstituteArgs) -> CallToolResult {
         let rule = match args
             .amount_rule
             .as_deref()
@@ -138,10 +167,10 @@ impl KitchenServer {
         answered(&args.network, answer)
     }
 
-    pub(super) fn suggest_work(&self, args: &SuggestArgs) -> CallToolResult {
-        let filter = match args.diet.as_deref().map(diet_filter).transpose() {
-            Ok(filter) => filter,
-            Err(e) => return request_error(e),
+    fn suggest_work(&self, args: &SuggestArgs) -> CallToolResult {
+        let diet = match args.diet.as_deref().map(Diet::named).transpose() {
+            Ok(diet) => diet,
+            Err(e) => return request_error(e.to_string()),
         };
         let network = args
             .network
@@ -150,7 +179,7 @@ impl KitchenServer {
         match suggest(
             &self.model,
             &args.ingredient,
-            filter.as_deref(),
+            diet,
             network,
             AmountRule::default(),
             &mut self.gold(),
@@ -160,7 +189,7 @@ impl KitchenServer {
         }
     }
 
-    pub(super) fn scale_work(&self, args: &ScaleArgs) -> CallToolResult {
+    fn scale_work(&self, args: &ScaleArgs) -> CallToolResult {
         let factor = match (&args.factor, args.servings, args.serves) {
             (Some(f), None, None) => Factor::parse(f),
             (None, Some(n), Some(m)) => Factor::servings(n, m),

@@ -154,6 +154,33 @@ pub fn best_dish_score(
     Ok(report)
 }
 
+/// The step (into `exec.steps`) whose output the dish approximation score compared best.
+pub fn best_step(exec: &Execution, report: &DishReport) -> Option<usize> {
+    let best = report.scored.get(report.best?)?.predicate;
+    exec.steps.iter().position(|s| s.predicate == best)
+}
+
+/// The last executed action whose primary output no other action uses: the dish when no gold
+/// run says which output is (`None` for a run of no action).
+pub fn last_unused_output(exec: &Execution) -> Option<usize> {
+    let used_elsewhere = |step: usize| {
+        let p = exec.steps[step].predicate;
+        exec.slots[p].first().is_some_and(|slot| {
+            exec.slots
+                .iter()
+                .enumerate()
+                .any(|(q, slots)| q != p && slots.contains(slot))
+        })
+    };
+    let last = exec.steps.len().checked_sub(1)?;
+    Some(
+        (0..exec.steps.len())
+            .rev()
+            .find(|&s| !used_elsewhere(s))
+            .unwrap_or(last),
+    )
+}
+
 /// Ontology names the comparison needs, and the gold side, unfolded once.
 struct Comparer<'m> {
     m: &'m Model,
@@ -458,6 +485,39 @@ pub fn unfold_dish(
             m.onto.class_name(dish.class).to_uppercase()
         )));
     }
+    let (mut nodes, pieces) = unfold_unmerged(m, maker, dish)?;
+    let merged = merge(m, &mut nodes, pieces)?;
+    Ok(nodes.resolve_pieces(&merged))
+}
+
+/// The base ingredients of a container or list of kitchen entities, amounts in grams, as
+/// [`unfold_dish`] finds them before it merges equal entries: each still has the persistent
+/// id of the object it was taken from. Not a container or list: none.
+pub fn dish_ingredients(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    dish: &Entity,
+) -> Result<Vec<Entity>, SimError> {
+    if !(m.onto.is_a(dish.class, m.k.container)
+        || m.onto.is_a(dish.class, m.k.list_of_kitchen_entities))
+    {
+        return Ok(Vec::new());
+    }
+    let (nodes, pieces) = unfold_unmerged(m, maker, dish)?;
+    Ok(pieces
+        .iter()
+        .map(|p| nodes.entities[p.id].clone())
+        .collect())
+}
+
+/// The unfolding of a container or list: mixtures scaled to grams down to their base
+/// ingredients, each an entry, nothing merged.
+fn unfold_unmerged(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    dish: &Entity,
+) -> Result<(Nodes, Vec<Piece>), SimError> {
+    let k = &m.k;
     let copy = if m.onto.classes().any(|(_, c)| !c.uncopied.is_empty()) {
         deep_copy(m, maker, dish)
     } else {
@@ -479,8 +539,7 @@ pub fn unfold_dish(
             });
         }
     }
-    let merged = merge(m, &mut nodes, pieces)?;
-    Ok(nodes.resolve_pieces(&merged))
+    Ok((nodes, pieces))
 }
 
 /// Every object unfolding makes or changes, by creation number. In the reference, unfolding and

@@ -3,7 +3,9 @@
 
 use crate::base::number::Number;
 use crate::base::suggest::closest;
+use crate::data::diet_table::{Diet, UnknownDiet};
 use crate::metrics::Detail;
+use crate::metrics::diet::Verdict;
 use crate::metrics::smatch::SmatchResult;
 use serde::{Deserialize, Serialize};
 
@@ -75,11 +77,25 @@ pub struct UnknownMetric {
     pub closest: Option<String>,
 }
 
+/// The prefix of a diet column's name: `diet:vegan`.
+pub const DIET_PREFIX: &str = "diet:";
+
+/// The diet a metric word such as `diet:vegan` names, when it names one (`None` for a word
+/// without the prefix); a typo after the prefix is the error with the closest diet.
+pub fn diet_word(word: &str) -> Option<Result<Diet, UnknownDiet>> {
+    let prefix = word.get(..DIET_PREFIX.len())?;
+    prefix
+        .eq_ignore_ascii_case(DIET_PREFIX)
+        .then(|| Diet::named(&word[DIET_PREFIX.len()..]))
+}
+
 /// Which metrics a run computes. The reference's default is the three simulation metrics;
-/// `none` evaluates nothing.
+/// `none` evaluates nothing. Diets (`diet:vegan`) are columns of our own after the
+/// reference's four, judged on the simulated dish.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct MetricSet {
     enabled: [bool; 4],
+    diets: [bool; 6],
     pub none: bool,
 }
 
@@ -87,6 +103,7 @@ impl Default for MetricSet {
     fn default() -> Self {
         MetricSet {
             enabled: [false, true, true, true],
+            diets: [false; 6],
             none: false,
         }
     }
@@ -96,26 +113,57 @@ impl MetricSet {
     pub fn empty() -> Self {
         MetricSet {
             enabled: [false; 4],
+            diets: [false; 6],
             none: false,
         }
     }
 
     /// From the words given to `-metrics`: unknown names are ignored (as the reference does);
-    /// no words at all means the default.
+    /// no words at all means the default; `diet:NAME` adds a diet's column, and with only
+    /// diets named the reference's default metrics stay.
     pub fn from_words<S: AsRef<str>>(words: &[S]) -> MetricSet {
-        if words.is_empty() {
-            return MetricSet::default();
-        }
-        let mut set = MetricSet::empty();
-        for w in words {
-            let w = w.as_ref();
+        let (diets, metrics): (Vec<&str>, Vec<&str>) = words
+            .iter()
+            .map(AsRef::as_ref)
+            .partition(|w| diet_word(w).is_some());
+        let mut set = if metrics.is_empty() {
+            MetricSet::default()
+        } else {
+            MetricSet::empty()
+        };
+        for w in metrics {
             if w.eq_ignore_ascii_case("none") {
                 set.none = true;
             } else if let Some(m) = Metric::parse(w) {
                 set.enabled[m as usize] = true;
             }
         }
+        for diet in diets.into_iter().filter_map(|w| diet_word(w)?.ok()) {
+            set = set.with_diet(diet);
+        }
         set
+    }
+
+    pub fn with_diet(mut self, diet: Diet) -> Self {
+        self.diets[diet as usize] = true;
+        self
+    }
+
+    /// The diets judged, in [`Diet::ALL`]'s order.
+    pub fn diets(&self) -> impl Iterator<Item = Diet> + '_ {
+        Diet::ALL.into_iter().filter(|d| self.diets[*d as usize])
+    }
+
+    /// The names of the columns, in order: the metrics', then `diet:NAME` for each diet.
+    pub fn column_names(&self) -> impl Iterator<Item = String> + '_ {
+        let diets = self.diets().map(|d| format!("{DIET_PREFIX}{}", d.name()));
+        self.iter().map(|m| m.name().to_string()).chain(diets)
+    }
+
+    /// The labels of the console summary, in column order.
+    pub fn column_labels(&self) -> impl Iterator<Item = String> + '_ {
+        let diets = self.diets().map(|d| format!("Diet {}", d.name()));
+        self.iter().map(|m| m.label().to_string()).chain(diets)
     }
 
     pub fn with(mut self, m: Metric) -> Self {
@@ -136,7 +184,8 @@ impl MetricSet {
         !self.none
             && (self.contains(Metric::GoalConditionSuccess)
                 || self.contains(Metric::DishApproximationScore)
-                || self.contains(Metric::ExecutionTime))
+                || self.contains(Metric::ExecutionTime)
+                || self.diets().next().is_some())
     }
 }
 
@@ -152,6 +201,8 @@ pub struct RecipeResult {
     /// What lies behind the simulation metrics (when the recipe was simulated and has an
     /// execution), for the JSON report.
     pub detail: Option<Detail>,
+    /// The simulated dish judged against each diet asked for, in the columns' order.
+    pub diets: Vec<Verdict>,
 }
 
 impl RecipeResult {
@@ -178,9 +229,39 @@ impl RecipeResult {
                 .unwrap_or_else(nil),
         }
     }
+
+    /// Every column as printed: the metrics', then each diet's `1`, `0` or `NIL`.
+    pub fn cells(&self, metrics: &MetricSet) -> Vec<String> {
+        let diet = |d: Diet| {
+            let verdict = self.diets.iter().find(|v| v.diet == d);
+            verdict.map_or("NIL", Verdict::cell).to_string()
+        };
+        let cells = metrics.iter().map(|m| self.formatted(m));
+        cells.chain(metrics.diets().map(diet)).collect()
+    }
 }
 
 /// The reference reads Smatch back from Python's `%.2f` and prints it again with two decimals.
 fn smatch_decimals(f: f64) -> String {
     format!("{f:.2}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diet_words_add_columns_after_the_metrics_and_keep_the_default() {
+        let diets_only = MetricSet::from_words(&["diet:vegan"]);
+        assert_eq!(diets_only, MetricSet::default().with_diet(Diet::Vegan));
+        let set =
+            MetricSet::from_words(&["DIET:Nut-Free", "smatch-score", "diet:vegan", "diet:vegn"]);
+        assert_eq!(
+            set.column_names().collect::<Vec<_>>(),
+            ["smatch-score", "diet:vegan", "diet:nut-free"]
+        );
+        assert!(set.needs_simulation());
+        assert!(diet_word("smatch-score").is_none());
+        assert!(diet_word("diet:vegn").is_some_and(|d| d.is_err()));
+    }
 }

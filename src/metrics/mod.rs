@@ -7,6 +7,7 @@
 //! every node's values as they were when it ran.
 
 pub mod corpus;
+pub mod diet;
 pub mod dish;
 pub mod equality;
 pub mod goals;

@@ -4,9 +4,11 @@
 //! it into dataclasses and exceptions; every call that works releases the GIL, and batches are
 //! scored in parallel with rayon as the command line scores them. The agent session is
 //! `agent_session.rs` (`Kitchen`), models with primitives written in Python
-//! `python_primitive.rs` (`Model`), substitutions and scaling `rewrites.rs`.
+//! `python_primitive.rs` (`Model`), the answers to cooking agents' questions `answers.rs`,
+//! substitutions and scaling `rewrites.rs`.
 
 mod agent_session;
+mod answers;
 mod python_primitive;
 mod rewrites;
 
@@ -23,6 +25,7 @@ use crate::service::context::DataContext;
 use crate::service::load_model;
 use crate::service::scoring::{self, EvaluateOptions, score_text};
 use crate::service::simulate::{SimulateFailure, simulate_text};
+use crate::simulation::Model;
 use crate::translate::Translator;
 use crate::translate::recipe_text;
 use crate::translate::rules::RulesTranslator;
@@ -157,36 +160,60 @@ fn simulate(
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
     detached(py, reference, |profile| {
-        let data = DataContext::from_env(profile, benchmark.clone(), kitchen);
-        let (model, kitchen_name) =
-            load_model(&data).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-        let mut gold = |_: &str| {
-            Ok(evaluator((profile, benchmark.clone(), None))
-                .ok()
-                .map(|e| e.benchmark.clone()))
-        };
-        simulation(&model, &kitchen_name, &text, recipe.as_deref(), &mut gold)
+        on_model(profile, benchmark, kitchen, |model, kitchen_name, gold| {
+            simulation(model, kitchen_name, &text, recipe.as_deref(), gold)
+        })
     })
 }
 
 /// One recipe of `text` run on `model`: what [`simulate`] returns.
 fn simulation(
-    model: &crate::simulation::Model,
+    model: &Model,
     kitchen_name: &str,
     text: &str,
     recipe: Option<&str>,
-    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+    gold: &mut Gold<'_>,
 ) -> PyResult<String> {
     let out = match simulate_text(model, kitchen_name, text, recipe, gold) {
         Ok(s) => json!({ "report": value(&s.report), "refused": s.refused }),
-        Err(SimulateFailure::Invalid(d)) => json!({
+        Err(failure) => refusal(text, failure),
+    };
+    to_json(&out)
+}
+
+/// The gold networks a run's final dish is chosen against: the benchmark's, when it loads.
+type Gold<'a> = dyn FnMut(&str) -> Result<Option<Benchmark>, String> + 'a;
+
+/// `work` on the model of a profile, benchmark and kitchen (with the kitchen's name), given
+/// the benchmark's gold networks: what `simulate`, `diet`, `guide`, `substitute` and `scale`
+/// run on.
+fn on_model(
+    profile: Profile,
+    benchmark: Option<PathBuf>,
+    kitchen: Option<PathBuf>,
+    work: impl FnOnce(&Model, &str, &mut Gold<'_>) -> PyResult<String>,
+) -> PyResult<String> {
+    let data = DataContext::from_env(profile, benchmark.clone(), kitchen);
+    let (model, kitchen_name) =
+        load_model(&data).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let mut gold = |_: &str| {
+        Ok(evaluator((profile, benchmark.clone(), None))
+            .ok()
+            .map(|e| e.benchmark.clone()))
+    };
+    work(&model, &kitchen_name, &mut gold)
+}
+
+/// A text that did not run, as JSON: `{"error", "diagnostics"}` or `{"error", "at"}`.
+fn refusal(text: &str, failure: SimulateFailure) -> Value {
+    match failure {
+        SimulateFailure::Invalid(d) => json!({
             "error": "the network has errors; nothing ran",
             "diagnostics": located(text, &d),
         }),
-        Err(SimulateFailure::Recipe(m) | SimulateFailure::Data(m)) => json!({ "error": m }),
-        Err(SimulateFailure::Crashed(e)) => json!({ "error": e.message, "at": e }),
-    };
-    to_json(&out)
+        SimulateFailure::Recipe(m) | SimulateFailure::Data(m) => json!({ "error": m }),
+        SimulateFailure::Crashed(e) => json!({ "error": e.message, "at": e }),
+    }
 }
 
 /// Smatch between the first recipes of two texts: `{"f_score", "precision", ...}`; in exact
@@ -353,6 +380,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(benchmark_recipes, m)?)?;
     m.add_function(wrap_pyfunction!(compare_systems, m)?)?;
     m.add_function(wrap_pyfunction!(metric_names, m)?)?;
-    rewrites::register(m)?;
-    Ok(())
+    answers::register(m)?;
+    rewrites::register(m)
 }

@@ -2,42 +2,16 @@
 //! answers as JSON text (`{"error", "kind", ...}` where the service refuses), for
 //! `python/cookingbot/_rewrite.py`.
 
-use super::{detached, evaluator, to_json};
-use crate::benchmark::Benchmark;
-use crate::service::context::DataContext;
-use crate::service::load_model;
+use super::{detached, on_model, to_json};
+use crate::data::diet_table::Diet;
 use crate::service::rewrite_run::RerunFailure;
 use crate::service::scale::scale_text;
 use crate::service::substitute::{substitute_text, suggest};
-use crate::service::substitute_diet::diet_filter;
-use crate::simulation::Model;
 use crate::world::rewrite::scaling::Factor;
 use crate::world::rewrite::substitution::AmountRule;
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use serde_json::json;
 use std::path::PathBuf;
-
-/// The model of a call's data and its benchmark, located as `simulate` locates them, for
-/// `work`.
-fn with_model(
-    profile: crate::base::profile::Profile,
-    benchmark: Option<PathBuf>,
-    kitchen: Option<PathBuf>,
-    work: impl FnOnce(
-        &Model,
-        &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
-    ) -> PyResult<String>,
-) -> PyResult<String> {
-    let data = DataContext::from_env(profile, benchmark.clone(), kitchen);
-    let (model, _) = load_model(&data).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    let mut gold = |_: &str| {
-        Ok(evaluator((profile, benchmark.clone(), None))
-            .ok()
-            .map(|e| e.benchmark.clone()))
-    };
-    work(&model, &mut gold)
-}
 
 fn request_error(message: String) -> PyResult<String> {
     to_json(&json!({ "error": message, "kind": "request" }))
@@ -70,7 +44,7 @@ fn substitute(
             Ok(rule) => rule,
             Err(e) => return request_error(e),
         };
-        with_model(profile, benchmark, kitchen, |model, gold| {
+        on_model(profile, benchmark, kitchen, |model, _, gold| {
             let out = substitute_text(
                 model,
                 &text,
@@ -99,16 +73,16 @@ fn suggest_substitutes(
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
     detached(py, reference, |profile| {
-        let filter = match diet.as_deref().map(diet_filter).transpose() {
-            Ok(filter) => filter,
-            Err(e) => return request_error(e),
+        let diet = match diet.as_deref().map(Diet::named).transpose() {
+            Ok(diet) => diet,
+            Err(e) => return request_error(e.to_string()),
         };
-        with_model(profile, benchmark, kitchen, |model, gold| {
+        on_model(profile, benchmark, kitchen, |model, _, gold| {
             let network = text.as_deref().map(|t| (t, recipe.as_deref()));
             match suggest(
                 model,
                 &ingredient,
-                filter.as_deref(),
+                diet,
                 network,
                 AmountRule::default(),
                 gold,
@@ -146,7 +120,7 @@ fn scale(
             Ok(factor) => factor,
             Err(e) => return request_error(e),
         };
-        with_model(profile, benchmark, kitchen, |model, gold| {
+        on_model(profile, benchmark, kitchen, |model, _, gold| {
             answer(
                 &text,
                 scale_text(model, &text, recipe.as_deref(), factor, gold),

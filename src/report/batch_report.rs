@@ -70,7 +70,7 @@ pub struct Row {
 impl Row {
     pub fn new(result: &RecipeResult, metrics: &MetricSet) -> Row {
         Row {
-            printed: metrics.iter().map(|m| result.formatted(m)).collect(),
+            printed: result.cells(metrics),
             recipe: RecipeReport::new(result, metrics),
         }
     }
@@ -346,10 +346,12 @@ pub struct Bootstrap {
 
 impl BatchReport {
     pub fn metrics(&self) -> MetricSet {
+        let metrics = self.signature.metrics.iter();
+        let set = metrics.fold(MetricSet::empty(), |set, m| set.with(*m));
         self.signature
-            .metrics
+            .diets
             .iter()
-            .fold(MetricSet::empty(), |set, m| set.with(*m))
+            .fold(set, |set, d| set.with_diet(*d))
     }
 
     /// Every scored row with its file, in output order.

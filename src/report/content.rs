@@ -2,8 +2,10 @@
 //! and the signature saying how they were computed. The batch model and every writer (JSON,
 //! markdown, HTML, JUnit) build on these; none of them is needed to build these.
 
+use super::dietary::DietReport;
 use crate::base::number::Number;
 use crate::benchmark::DataStatus;
+use crate::data::diet_table::Diet;
 use crate::metrics::Detail;
 use crate::metrics::dish::DishDetail;
 use crate::metrics::metric::{Metric, MetricSet, RecipeResult};
@@ -38,6 +40,9 @@ pub struct Signature {
     /// `builtin` or the kitchen file given with `--kitchen`.
     pub kitchen: String,
     pub metrics: Vec<Metric>,
+    /// The diets judged (`--metrics diet:NAME`), columns after the metrics.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diets: Vec<Diet>,
     pub smatch: SmatchSettings,
     pub data: DataSignature,
 }
@@ -111,6 +116,9 @@ pub struct RecipeReport {
     pub missed_goals: Vec<MissedGoal>,
     /// How the chosen predicted dish differs from the gold dish.
     pub dish: Option<DishDifferences>,
+    /// The simulated dish against each diet asked for (`--metrics diet:NAME`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diets: Vec<DietReport>,
 }
 
 /// Reached gold goals over all gold goals, exactly and as a float.
@@ -153,6 +161,7 @@ impl Signature {
             profile,
             kitchen,
             metrics: metrics.iter().collect(),
+            diets: metrics.diets().collect(),
             smatch,
             data,
         }
@@ -164,7 +173,13 @@ impl Signature {
 /// gold sha256 1a2b..., kitchen sha256 3c4d...` (in exact mode `exact yes (200 nodes)`).
 impl fmt::Display for Signature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let metrics: Vec<&str> = self.metrics.iter().map(|m| m.name()).collect();
+        let diets = self.diets.iter().map(|d| format!("diet:{}", d.name()));
+        let metrics: Vec<String> = self
+            .metrics
+            .iter()
+            .map(|m| m.name().to_string())
+            .chain(diets)
+            .collect();
         write!(
             f,
             "{} {}; profile {}; kitchen {}; metrics {}; smatch seed {}, restarts {}, exact {}; {}",
@@ -242,6 +257,7 @@ impl RecipeReport {
             execution_time: r.execution_time.map(number),
             missed_goals,
             dish,
+            diets: r.diets.iter().map(|v| DietReport::new(v, None)).collect(),
         }
     }
 }

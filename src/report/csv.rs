@@ -14,12 +14,7 @@ use crate::metrics::metric::{MetricSet, RecipeResult};
 pub fn render(results: &[RecipeResult], metrics: &MetricSet) -> String {
     let rows: Vec<(&str, Vec<String>)> = results
         .iter()
-        .map(|r| {
-            (
-                r.recipe_id.as_str(),
-                metrics.iter().map(|m| r.formatted(m)).collect(),
-            )
-        })
+        .map(|r| (r.recipe_id.as_str(), r.cells(metrics)))
         .collect();
     render_rows(
         rows.iter().map(|(id, cells)| (*id, cells.as_slice())),
@@ -33,9 +28,9 @@ fn render_rows<'a>(
     metrics: &MetricSet,
 ) -> String {
     let mut out = String::from("recipe-id");
-    for m in metrics.iter() {
+    for name in metrics.column_names() {
         out.push(',');
-        out.push_str(m.name());
+        out.push_str(&name);
     }
     out.push('\n');
     for (id, cells) in rows {
@@ -59,9 +54,9 @@ pub fn render_report(report: &BatchReport) -> String {
         return render_rows(rows, &metrics);
     }
     let mut out = String::from("file,recipe-id");
-    for m in metrics.iter() {
+    for name in metrics.column_names() {
         out.push(',');
-        out.push_str(m.name());
+        out.push_str(&name);
     }
     out.push('\n');
     for (file, row) in report.rows() {
@@ -119,6 +114,7 @@ mod tests {
             dish_approximation_score: Some(0.8506667),
             execution_time: Some(Number::int(2550)),
             detail: None,
+            diets: Vec::new(),
         }
     }
 

@@ -13,8 +13,8 @@ pub fn render(
     bootstrap: Option<Bootstrap>,
 ) -> String {
     let metrics = report.metrics();
-    let header: String = metrics.iter().map(|m| format!(" {} |", m.name())).collect();
-    let rule: String = metrics.iter().map(|_| "---:|").collect();
+    let header: String = metrics.column_names().map(|m| format!(" {m} |")).collect();
+    let rule: String = metrics.column_names().map(|_| "---:|").collect();
     let mut out = String::from("## cookingbot-evaluator results\n\n");
     for f in &report.files {
         let _ = writeln!(out, "### {}\n", cell(&f.file));

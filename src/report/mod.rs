@@ -9,6 +9,7 @@
 pub mod batch_report;
 pub mod content;
 pub mod csv;
+pub mod dietary;
 pub mod dish_tree;
 pub mod html;
 pub mod json;
@@ -30,8 +31,8 @@ pub fn write_summary(
 ) -> io::Result<()> {
     for r in rows {
         writeln!(out, "RECIPE: {}", r.recipe.recipe_id)?;
-        for (m, value) in metrics.iter().zip(&r.printed) {
-            writeln!(out, "{}: {value}", m.label())?;
+        for (label, value) in metrics.column_labels().zip(&r.printed) {
+            writeln!(out, "{label}: {value}")?;
         }
         writeln!(out)?;
     }

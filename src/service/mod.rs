@@ -1,15 +1,17 @@
 //! The service layer: every job a front end asks for, whatever front end asks. The data
 //! context and download policy, reading solution files, batch scoring, check, simulate, score,
-//! compare, translate, the HTML report, benchmarks of one's own, the agent session, the agents
-//! that act in it, the store the tool server keeps sessions in, and the `play` prompt. Each job
-//! takes options and writers and says how it ended ([`outcome`]); the command line, the
-//! launcher, the tool server and the Python package only parse, call and print. Nothing here knows which front end called.
+//! diet, compare, translate, the HTML report, benchmarks of one's own, the agent session, the
+//! agents that act in it, the store the tool server keeps sessions in, and the `play` prompt.
+//! Each job takes options and writers and says how it ended ([`outcome`]); the command line,
+//! the launcher, the tool server and the Python package only parse, call and print. Nothing
+//! here knows which front end called.
 
 pub mod agent;
 pub mod batch;
 pub mod check;
 pub mod comparison;
 pub mod context;
+pub mod diet_check;
 pub mod install;
 pub mod json_primitive;
 pub mod launch;
@@ -24,7 +26,6 @@ pub mod sessions;
 pub mod simulate;
 pub mod solution_file;
 pub mod substitute;
-pub mod substitute_diet;
 pub mod translation;
 pub mod translation_bench;
 pub mod user_benchmark;

@@ -272,6 +272,7 @@ fn result(id: &str, scores: Scores) -> RecipeResult {
         dish_approximation_score: scores.dish_approximation_score,
         execution_time: scores.execution_time,
         detail: scores.detail,
+        diets: Vec::new(),
     }
 }
 

@@ -9,7 +9,7 @@ use crate::benchmark::{self, Benchmark, DataError};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostic, line_col, render_all, terminal_safe};
 use crate::language::parse::parse;
-use crate::metrics::{gold_run, score};
+use crate::metrics::{dish, gold_run, score};
 use crate::report::simulation::SimulationReport;
 use crate::simulation::{Execution, Model, SimError};
 use serde::Serialize;
@@ -136,6 +136,30 @@ pub fn simulate_text(
     recipe: Option<&str>,
     gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
 ) -> Result<Simulated, SimulateFailure> {
+    let ran = run_text(model, text, recipe, gold)?;
+    Ok(Simulated {
+        report: SimulationReport::new(model, &ran.recipe, text, &ran.exec, kitchen, ran.dish),
+        refused: ran.refused,
+    })
+}
+
+/// One recipe of a text run, with its final dish: what `simulate` shows and `diet` judges.
+pub(super) struct Ran {
+    pub recipe: Recipe,
+    pub exec: Execution,
+    /// The final dish, when the run has one and it could be chosen.
+    pub dish: Option<ChosenDish>,
+    /// Where the evaluator refuses the file (the dish approximation score fails), why.
+    pub refused: Option<LocatedError>,
+}
+
+/// Check, then run one recipe of a text (`recipe`, else the first) and choose its final dish.
+pub(super) fn run_text(
+    model: &Model,
+    text: &str,
+    recipe: Option<&str>,
+    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+) -> Result<Ran, SimulateFailure> {
     let parsed = parse(text);
     let validator = model.validator();
     let mut diagnostics = parsed.diagnostics;
@@ -162,8 +186,10 @@ pub fn simulate_text(
             (None, Some(LocatedError::new(text, recipe, &failure)))
         }
     };
-    Ok(Simulated {
-        report: SimulationReport::new(model, recipe, text, &exec, kitchen, dish),
+    Ok(Ran {
+        recipe: recipe.clone(),
+        exec,
+        dish,
         refused,
     })
 }
@@ -214,7 +240,7 @@ pub(super) fn gold_benchmark(
 }
 
 /// The final dish: its step (into `exec.steps`), how it was chosen and its score.
-type ChosenDish = (usize, &'static str, Option<f32>);
+pub(super) type ChosenDish = (usize, &'static str, Option<f32>);
 
 /// The step whose primary output is the final dish, how it was chosen and its score: the
 /// dish approximation score's best candidate when the benchmark has the recipe, else the
@@ -242,25 +268,10 @@ fn final_dish(
             ..e
         })?;
         let best = scored.detail.and_then(|d| {
-            let best = d.dish.scored[d.dish.best?].predicate;
-            let step = exec.steps.iter().position(|s| s.predicate == best)?;
+            let step = dish::best_step(exec, &d.dish)?;
             Some((step, "gold", Some(d.dish.score)))
         });
         return Ok(best);
     }
-    let used_elsewhere = |step: usize| {
-        let p = exec.steps[step].predicate;
-        exec.slots[p].first().is_some_and(|slot| {
-            exec.slots
-                .iter()
-                .enumerate()
-                .any(|(q, slots)| q != p && slots.contains(slot))
-        })
-    };
-    let last = exec.steps.len() - 1;
-    let step = (0..exec.steps.len())
-        .rev()
-        .find(|&s| !used_elsewhere(s))
-        .unwrap_or(last);
-    Ok(Some((step, "last", None)))
+    Ok(dish::last_unused_output(exec).map(|step| (step, "last", None)))
 }

@@ -8,22 +8,14 @@ use super::outcome::{AppError, Exit, Outcome};
 use super::rewrite_run::{Comparison, RerunFailure, held, held_grams, rerun};
 use super::solution_file::read_solution_text;
 use crate::benchmark::Benchmark;
+use crate::data::diet_table::Diet;
 use crate::data::substitute_roles::SubstituteRoles;
+use crate::metrics::diet::Tags;
 use crate::simulation::Model;
 use crate::world::rewrite::substitution::{AmountRule, Substitution, ingredient_class, substitute};
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
-
-/// What a diet keeps, as a suggestion needs it: the diet table answers
-/// ([`super::substitute_diet`]), so that suggestions know nothing of its representation.
-pub trait DietFilter {
-    /// The diet's name.
-    fn name(&self) -> &str;
-    /// Why the diet excludes ingredients of `class` (such as `dairy`), or `None` when it keeps
-    /// them.
-    fn excludes(&self, class: &str) -> Option<String>;
-}
 
 /// What `substitute` is asked.
 #[derive(Clone, Debug)]
@@ -35,7 +27,7 @@ pub enum SubstituteRequest {
         rule: AmountRule,
     },
     /// Propose substitutes (`--suggest CLASS [--diet NAME]`).
-    Suggest { class: String, diet: Option<String> },
+    Suggest { class: String, diet: Option<Diet> },
 }
 
 pub struct SubstituteOptions {
@@ -127,20 +119,20 @@ pub struct Tried {
     pub error: Option<String>,
 }
 
-/// A class the diet excludes, and why.
+/// A class the diet excludes, and why: its tags the diet excludes (`kitchens/diet.json`).
 #[derive(Clone, Debug, Serialize)]
 pub struct Excluded {
     pub class: String,
-    pub because: String,
+    pub because: Vec<String>,
 }
 
 /// The substitutes of an ingredient: `substitute --suggest`'s JSON.
 #[derive(Clone, Debug, Serialize)]
 pub struct Suggestions {
     pub ingredient: String,
-    pub diet: Option<String>,
-    /// Why the diet excludes the ingredient itself; `None` when it keeps it (or no diet).
-    pub ingredient_excluded_because: Option<String>,
+    pub diet: Option<Diet>,
+    /// The ingredient's own tags the diet excludes; empty when it keeps it (or no diet).
+    pub ingredient_excluded_because: Vec<String>,
     pub suggestions: Vec<Suggestion>,
     /// Classes of the same roles the diet excludes.
     pub excluded: Vec<Excluded>,
@@ -148,12 +140,13 @@ pub struct Suggestions {
     pub recipe: Option<String>,
 }
 
-/// The classes sharing a role with `ingredient` in the role table, those `diet` excludes set
-/// apart, each tried in `network` (recipe `recipe` of a text) with `rule` when one is given.
+/// The classes sharing a role with `ingredient` in the role table, those `diet` excludes by
+/// the diet table set apart, each tried in `network` (recipe `recipe` of a text) with `rule`
+/// when one is given.
 pub fn suggest(
     model: &Model,
     ingredient: &str,
-    diet: Option<&dyn DietFilter>,
+    diet: Option<Diet>,
     network: Option<(&str, Option<&str>)>,
     rule: AmountRule,
     gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
@@ -177,26 +170,29 @@ pub fn suggest(
             roles.join(", ")
         ));
     }
+    let tags = Tags::new(&model.onto);
+    let excluded = |class| diet.map_or(Vec::new(), |d| tags.excluded(class, d));
     let mut recipe = None;
     let mut out = Suggestions {
         ingredient: name.clone(),
-        diet: diet.map(|d| d.name().to_owned()),
-        ingredient_excluded_because: diet.and_then(|d| d.excludes(&name)),
+        diet,
+        ingredient_excluded_because: excluded(class),
         suggestions: Vec::new(),
         excluded: Vec::new(),
         recipe: None,
     };
     for (candidate, roles) in candidates {
-        if let Some(because) = diet.and_then(|d| d.excludes(&candidate)) {
+        let Some(id) = model.onto.class_id(&candidate) else {
+            continue;
+        };
+        let because = excluded(id);
+        if !because.is_empty() {
             out.excluded.push(Excluded {
                 class: candidate,
                 because,
             });
             continue;
         }
-        let Some(id) = model.onto.class_id(&candidate) else {
-            continue;
-        };
         let tried = network.map(|(text, id_asked)| {
             let answer =
                 substitute_text(model, text, id_asked, (&name, &candidate), rule, &mut *gold);
@@ -307,16 +303,11 @@ pub fn run(opts: &SubstituteOptions, out: &mut dyn Write, err: &mut dyn Write) -
             Ok(Exit::Success)
         }
         SubstituteRequest::Suggest { class, diet } => {
-            let filter = diet
-                .as_deref()
-                .map(super::substitute_diet::diet_filter)
-                .transpose()
-                .map_err(AppError::Failed)?;
             let network = text.as_deref().map(|t| (t, opts.recipe.as_deref()));
             let answer = suggest(
                 &model,
                 class,
-                filter.as_deref(),
+                *diet,
                 network,
                 AmountRule::default(),
                 &mut gold,
@@ -362,8 +353,7 @@ impl Suggestions {
     pub fn render(&self) -> String {
         let diet = self
             .diet
-            .as_deref()
-            .map(|d| format!(" ({d})"))
+            .map(|d| format!(" ({})", d.name()))
             .unwrap_or_default();
         let mut s = format!("Substitutes for {}{diet}", self.ingredient);
         match &self.recipe {
@@ -389,11 +379,23 @@ impl Suggestions {
             }
             s.push('\n');
         }
-        if let (Some(diet), Some(because)) = (&self.diet, &self.ingredient_excluded_because) {
-            s.push_str(&format!("{} is not {diet}: {because}\n", self.ingredient));
+        if let Some(diet) = self
+            .diet
+            .filter(|_| !self.ingredient_excluded_because.is_empty())
+        {
+            s.push_str(&format!(
+                "{} is not {}: {}\n",
+                self.ingredient,
+                diet.name(),
+                self.ingredient_excluded_because.join(", ")
+            ));
         }
         for e in &self.excluded {
-            s.push_str(&format!("  excluded: {} ({})\n", e.class, e.because));
+            s.push_str(&format!(
+                "  excluded: {} ({})\n",
+                e.class,
+                e.because.join(", ")
+            ));
         }
         s
     }

@@ -53,6 +53,8 @@ pub struct Ontology {
     ancestors: Vec<Vec<u64>>,
     /// Grams per unit by exact class.
     conversions: HashMap<ClassId, Vec<(ClassId, Number)>>,
+    /// Diet tags a benchmark's own classes declare (the built-in ones are in the diet table).
+    diet: HashMap<ClassId, Vec<String>>,
 }
 
 const ONTOLOGY_2023: &str = include_str!("../../kitchens/ontology-2023.json");
@@ -255,6 +257,7 @@ impl Ontology {
             slot_by_name,
             ancestors,
             conversions,
+            diet: HashMap::new(),
         })
     }
 
@@ -305,6 +308,11 @@ impl Ontology {
             .iter()
             .find(|(u, _)| *u == unit)
             .map(|(_, f)| *f)
+    }
+
+    /// The diet tags a benchmark's `ontology.json` gives `class`, when it gives some.
+    pub fn diet_tags(&self, class: ClassId) -> Option<&[String]> {
+        self.diet.get(&class).map(Vec::as_slice)
     }
 
     /// Whether the conversion table has an entry for exactly `class`.

@@ -435,77 +435,162 @@ pub fn readme_commands() -> Vec<String> {
         .collect()
 }
 
-/// A fresh clone: the repository's tracked files, as they are in the work tree, in a new
-/// folder with nothing beside it.
-pub fn fresh_clone() -> tempfile::TempDir {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let clone = tempfile::tempdir().unwrap();
-    let listed = std::process::Command::new("git")
-        .args(["ls-files", "-z"])
-        .current_dir(root)
-        .output()
-        .expect("git runs");
-    assert!(listed.status.success());
-    let files = String::from_utf8(listed.stdout).unwrap();
-    for file in files.split('\0').filter(|f| !f.is_empty()) {
-        let to = clone.path().join(file);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(root.join(file), &to).unwrap_or_else(|e| panic!("{file}: {e}"));
-    }
-    clone
+/// A fresh clone of the repository on a machine that has only the Rust toolchain: its tracked
+/// files as they are in the work tree, an empty home and data home, and a target directory of
+/// its own, so that its builds never touch this build's binaries.
+pub struct FreshClone {
+    dir: tempfile::TempDir,
+    home: tempfile::TempDir,
+    data_home: tempfile::TempDir,
+    target: tempfile::TempDir,
 }
 
-/// Held by each test that builds a fresh clone, for its whole run: two clones built at once in
-/// one target directory replace each other's crate, and a clone rebuilt between its build and
-/// its run can outlive the local server its test started.
-pub static FRESH_MACHINE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+impl FreshClone {
+    pub fn new() -> FreshClone {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dir = tempfile::tempdir().unwrap();
+        let listed = std::process::Command::new("git")
+            .args(["ls-files", "-z"])
+            .current_dir(root)
+            .output()
+            .expect("git runs");
+        assert!(listed.status.success());
+        let files = String::from_utf8(listed.stdout).unwrap();
+        for file in files.split('\0').filter(|f| !f.is_empty()) {
+            let to = dir.path().join(file);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(root.join(file), &to).unwrap_or_else(|e| panic!("{file}: {e}"));
+        }
+        FreshClone {
+            dir,
+            home: tempfile::tempdir().unwrap(),
+            data_home: tempfile::tempdir().unwrap(),
+            target: seeded_target_dir(),
+        }
+    }
 
-/// `sh -c command` in `dir` as on a machine that has only the Rust toolchain: empty `home` and
-/// `data_home`, no benchmark or test variables, crates from the toolchain's cache (offline) and
-/// this build's target directory, so only the crate itself is compiled. The outer build then
-/// recompiles the crate once, because the copy's build replaced its fingerprint.
-pub fn on_a_fresh_machine(
-    command: &str,
-    dir: &Path,
-    home: &Path,
-    data_home: &Path,
-) -> std::process::Command {
-    let cargo = PathBuf::from(std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into()));
-    let mut path = vec![cargo.parent().unwrap().to_path_buf()];
-    path.extend(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    ));
-    let mut shell = std::process::Command::new("sh");
-    shell
-        .arg("-c")
-        .arg(command)
-        .current_dir(dir)
-        .env_remove("COOKINGBOT_BENCHMARK")
-        .env_remove("COOKINGBOT_BENCHMARK_2023")
-        .env_remove("COOKINGBOT_DATA_DIR")
-        .env_remove("COOKINGBOT_OFFLINE")
-        .env_remove("COOKINGBOT_FETCH_BASE_URL")
-        .env_remove("CI")
-        .env("CARGO_HOME", tool_home("CARGO_HOME", ".cargo"))
-        .env("RUSTUP_HOME", tool_home("RUSTUP_HOME", ".rustup"))
-        .env("HOME", home)
-        .env("XDG_DATA_HOME", data_home)
-        .env("PATH", std::env::join_paths(path).unwrap())
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env("CARGO_NET_OFFLINE", "true");
-    shell
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Where the evaluator installs downloaded data (`XDG_DATA_HOME`).
+    pub fn data_home(&self) -> &Path {
+        self.data_home.path()
+    }
+
+    /// `sh -c command` in the clone: the environment of the shell this test was started from
+    /// (what `cargo test` adds taken away), no benchmark or test variables, crates from the
+    /// toolchain's cache (offline), and the clone's own target directory.
+    pub fn command(&self, command: &str) -> std::process::Command {
+        let mut shell = std::process::Command::new("sh");
+        for (var, _) in std::env::vars_os() {
+            if set_by_cargo_test(&var.to_string_lossy()) {
+                shell.env_remove(var);
+            }
+        }
+        // `PATH` stays the build's, which some build scripts watch; `cargo` is put on it only
+        // where it is not found there.
+        let mut path: Vec<PathBuf> =
+            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()).collect();
+        if !path.iter().any(|dir| dir.join("cargo").is_file()) {
+            let cargo =
+                PathBuf::from(std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into()));
+            path.insert(0, cargo.parent().unwrap().to_path_buf());
+        }
+        shell
+            .arg("-c")
+            .arg(command)
+            .current_dir(self.path())
+            .env_remove("COOKINGBOT_BENCHMARK")
+            .env_remove("COOKINGBOT_BENCHMARK_2023")
+            .env_remove("COOKINGBOT_DATA_DIR")
+            .env_remove("COOKINGBOT_OFFLINE")
+            .env_remove("COOKINGBOT_FETCH_BASE_URL")
+            .env_remove("CI")
+            .env("CARGO_HOME", tool_home("CARGO_HOME", ".cargo"))
+            .env("RUSTUP_HOME", tool_home("RUSTUP_HOME", ".rustup"))
+            .env("HOME", self.home.path())
+            .env("XDG_DATA_HOME", self.data_home())
+            .env("PATH", std::env::join_paths(path).unwrap())
+            .env("CARGO_TARGET_DIR", self.target.path())
+            .env("CARGO_NET_OFFLINE", "true");
+        shell
+    }
 }
 
-/// The target directory this test was built in (`target/<profile>/deps/<test>-…`).
-fn target_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
-        return PathBuf::from(dir);
-    }
+/// What `cargo test` adds to the environment of a test it runs (of the package, its build
+/// script's output folder, the library path): a user's shell has none of it, and the build
+/// scripts that watch such variables (ring's) would run again and rebuild their crate.
+fn set_by_cargo_test(var: &str) -> bool {
+    const PREFIXES: [&str; 4] = [
+        "CARGO_PKG_",
+        "CARGO_MANIFEST_",
+        "CARGO_BIN_",
+        "CARGO_CRATE_",
+    ];
+    const NAMES: [&str; 5] = [
+        "CARGO",
+        "CARGO_TARGET_TMPDIR",
+        "CARGO_PRIMARY_PACKAGE",
+        "OUT_DIR",
+        "LD_LIBRARY_PATH",
+    ];
+    PREFIXES.iter().any(|prefix| var.starts_with(prefix)) || NAMES.contains(&var)
+}
+
+/// A target directory (inside this build's, on its file system) holding this build's compiled
+/// dependencies, so a clone's build compiles only the crate itself. Cargo judges a unit fresh by
+/// its fingerprint and by modification times, and rewrites fingerprints and build-script
+/// outputs in place: those are copied with their times; the dependencies' libraries, which a
+/// fresh unit never rewrites, are hard-linked. Nothing of the crate itself is brought over.
+fn seeded_target_dir() -> tempfile::TempDir {
     let exe = std::env::current_exe().unwrap();
-    exe.ancestors()
-        .nth(3)
-        .expect("target/<profile>/deps")
-        .to_path_buf()
+    let profile = exe
+        .ancestors()
+        .nth(2)
+        .expect("target/<profile>/deps/<test>");
+    let target = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let seeded = target.path().join(profile.file_name().unwrap());
+    let of_the_crate = |name: &str| name.starts_with("cookingbot-");
+    for folder in [".fingerprint", "build"] {
+        for entry in std::fs::read_dir(profile.join(folder)).unwrap() {
+            let entry = entry.unwrap();
+            let name = entry.file_name();
+            if !of_the_crate(&name.to_string_lossy()) {
+                copy_with_times(&entry.path(), &seeded.join(folder).join(&name));
+            }
+        }
+    }
+    std::fs::create_dir_all(seeded.join("deps")).unwrap();
+    for entry in std::fs::read_dir(profile.join("deps")).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let library = [".rlib", ".rmeta", ".so"].iter().any(|e| name.ends_with(e));
+        if library && name.starts_with("lib") && !of_the_crate(&name[3..]) {
+            std::fs::hard_link(entry.path(), seeded.join("deps").join(&name))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+    target
+}
+
+/// Copy a file or folder, each file keeping its modification time.
+fn copy_with_times(from: &Path, to: &Path) {
+    if from.is_dir() {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            copy_with_times(&entry.path(), &to.join(entry.file_name()));
+        }
+    } else {
+        std::fs::copy(from, to).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+        let modified = std::fs::metadata(from).unwrap().modified().unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(to)
+            .and_then(|file| file.set_modified(modified))
+            .unwrap();
+    }
 }
 
 /// Where the toolchain lives; kept when `HOME` is emptied (a fresh machine has Rust installed).

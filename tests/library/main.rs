@@ -1,11 +1,12 @@
-//! The library's layers called directly: the grammar and the language, kitchen data, metrics,
-//! Smatch, translation, substitution and scaling, the agent session and its agents, and the desktop launcher (with the
-//! `gui` feature).
+//! The library's layers called directly: the grammar and the language, kitchen data, diets,
+//! metrics, Smatch, translation, substitution and scaling, the agent session and its agents,
+//! and the desktop launcher (with the `gui` feature).
 
 #[path = "../common/mod.rs"]
 mod common;
 
 mod agents;
+mod diet;
 mod extending;
 mod grammar;
 #[cfg(feature = "gui")]

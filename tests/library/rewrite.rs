@@ -6,12 +6,13 @@ use cookingbot::base::number::Number;
 use cookingbot::base::number::two_decimals;
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::Benchmark;
+use cookingbot::data::diet_table::Diet;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::metrics::dish::unfold_dish;
 use cookingbot::metrics::{gold_run, primary_output};
 use cookingbot::service::rewrite_run::RerunFailure;
 use cookingbot::service::scale::scale_text;
-use cookingbot::service::substitute::{DietFilter, substitute_text, suggest};
+use cookingbot::service::substitute::{substitute_text, suggest};
 use cookingbot::simulation::Model;
 use cookingbot::world::rewrite::scaling::Factor;
 use cookingbot::world::rewrite::substitution::AmountRule;
@@ -459,21 +460,6 @@ fn a_scaled_amount_beyond_the_language_bounds_is_located_in_the_scaled_network()
     }
 }
 
-/// A diet table of two tags, standing in for the diet table through the suggestions' trait.
-struct NoDairy;
-
-impl DietFilter for NoDairy {
-    fn name(&self) -> &str {
-        "dairy-free"
-    }
-
-    fn excludes(&self, class: &str) -> Option<String> {
-        ["butter", "salted-butter"]
-            .contains(&class)
-            .then(|| "dairy".to_owned())
-    }
-}
-
 #[test]
 fn suggestions_come_from_the_role_table_filtered_by_the_diet_and_tried_in_the_network() {
     require_data!();
@@ -485,7 +471,7 @@ fn suggestions_come_from_the_role_table_filtered_by_the_diet_and_tried_in_the_ne
     let s = suggest(
         &e.model,
         "butter",
-        Some(&NoDairy),
+        Some(Diet::Vegan),
         Some((&text, None)),
         AmountRule::SameWeight,
         &mut gold_of(&e.benchmark),
@@ -496,13 +482,13 @@ fn suggestions_come_from_the_role_table_filtered_by_the_diet_and_tried_in_the_ne
         classes,
         ["coconut-oil", "vegetable-oil", "extra-virgin-olive-oil"]
     );
-    let excluded: Vec<(&str, &str)> = s
+    let excluded: Vec<(&str, Vec<String>)> = s
         .excluded
         .iter()
-        .map(|x| (x.class.as_str(), x.because.as_str()))
+        .map(|x| (x.class.as_str(), x.because.clone()))
         .collect();
-    assert_eq!(excluded, [("salted-butter", "dairy")]);
-    assert_eq!(s.ingredient_excluded_because.as_deref(), Some("dairy"));
+    assert_eq!(excluded, [("salted-butter", vec!["dairy".to_owned()])]);
+    assert_eq!(s.ingredient_excluded_because, ["dairy"]);
     let dishes: Vec<Option<f32>> = s
         .suggestions
         .iter()
@@ -527,6 +513,93 @@ fn suggestions_come_from_the_role_table_filtered_by_the_diet_and_tried_in_the_ne
         none.unwrap_err()
             .starts_with("the role table (kitchens/substitutes.json) gives water no role")
     );
+}
+
+/// What the suggestions for an ingredient under a diet should be.
+struct DietCase {
+    ingredient: &'static str,
+    diet: Diet,
+    kept: &'static [&'static str],
+    /// Classes set apart, each with the tags the diet excludes.
+    set_apart: &'static [(&'static str, &'static [&'static str])],
+    /// The ingredient's own tags the diet excludes.
+    own: &'static [&'static str],
+}
+
+/// Each diet keeps the substitutes the diet table gives none of its tags, and sets apart the
+/// others with the tags it excludes.
+#[test]
+fn a_diet_keeps_the_substitutes_the_diet_table_allows() {
+    let model = Model::builtin(Profile::R2024);
+    let cases = [
+        DietCase {
+            ingredient: "all-purpose-flour",
+            diet: Diet::GlutenFree,
+            kept: &["almond-flour"],
+            set_apart: &[
+                ("whole-wheat-flour", &["gluten"]),
+                ("self-rising-flour", &["gluten"]),
+            ],
+            own: &["gluten"],
+        },
+        DietCase {
+            ingredient: "almond",
+            diet: Diet::NutFree,
+            kept: &["shredded-coconut"],
+            set_apart: &[("almond-flakes", &["nut"]), ("walnut", &["nut"])],
+            own: &["nut"],
+        },
+        DietCase {
+            ingredient: "egg",
+            diet: Diet::EggFree,
+            kept: &["banana"],
+            set_apart: &[],
+            own: &["egg"],
+        },
+        DietCase {
+            ingredient: "butter",
+            diet: Diet::Vegetarian,
+            kept: &[
+                "salted-butter",
+                "coconut-oil",
+                "vegetable-oil",
+                "extra-virgin-olive-oil",
+            ],
+            set_apart: &[],
+            own: &[],
+        },
+    ];
+    for case in cases {
+        let s = suggest(
+            &model,
+            case.ingredient,
+            Some(case.diet),
+            None,
+            AmountRule::SameWeight,
+            &mut |_| Ok(None),
+        )
+        .unwrap();
+        let what = format!("{} {}", case.ingredient, case.diet.name());
+        let classes: Vec<&str> = s.suggestions.iter().map(|s| s.class.as_str()).collect();
+        assert_eq!(classes, case.kept, "{what}");
+        let set_apart: Vec<(&str, Vec<&str>)> = s
+            .excluded
+            .iter()
+            .map(|x| {
+                (
+                    x.class.as_str(),
+                    x.because.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        let expected: Vec<(&str, Vec<&str>)> = case
+            .set_apart
+            .iter()
+            .map(|(c, t)| (*c, t.to_vec()))
+            .collect();
+        assert_eq!(set_apart, expected, "{what}");
+        assert_eq!(s.ingredient_excluded_because, case.own, "{what}");
+    }
 }
 
 #[test]

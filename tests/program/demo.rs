@@ -239,13 +239,9 @@ fn demo_with_reference_2023_is_a_clear_error_and_writes_nothing() {
 fn readme_first_command_works_on_a_fresh_clone() {
     let command = common::readme_commands()[0].clone();
     assert!(command.starts_with("cargo run"), "{command}");
-    let _one_at_a_time = common::FRESH_MACHINE
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    let clone = common::fresh_clone();
-    let home = tempfile::tempdir().unwrap();
-    let data_home = tempfile::tempdir().unwrap();
-    let out = common::on_a_fresh_machine(&command, clone.path(), home.path(), data_home.path())
+    let clone = common::FreshClone::new();
+    let out = clone
+        .command(&command)
         // Any attempt to download benchmark data would fail.
         .env("COOKINGBOT_FETCH_BASE_URL", "http://127.0.0.1:9")
         .output()
@@ -261,7 +257,7 @@ fn readme_first_command_works_on_a_fresh_clone() {
     let mut expected = GOLD_TIMES.map(|(id, _)| id);
     expected.reverse();
     assert_eq!(ids, expected, "{csv}");
-    assert_eq!(std::fs::read_dir(data_home.path()).unwrap().count(), 0);
+    assert_eq!(std::fs::read_dir(clone.data_home()).unwrap().count(), 0);
 }
 
 /// The `sh` blocks of the README that run the installed program, each as one script.

@@ -199,6 +199,44 @@ fn every_command_knows_the_new_names() {
     );
 }
 
+/// The halloumi's file gives it `dairy` alone: vegetarian (feta's `rennet` is not inherited),
+/// not vegan.
+#[test]
+fn a_class_of_ones_own_is_judged_by_the_diet_tags_its_file_gives() {
+    let scratch = Scratch::new("extension-diet");
+    extended_benchmark(&scratch);
+    let diet = |name: &str| {
+        let args = [
+            "diet",
+            "--benchmark",
+            "bench",
+            "gold.solution",
+            "--diet",
+            name,
+        ];
+        run_in(&scratch, &args)
+    };
+    let vegetarian = diet("vegetarian");
+    assert_eq!(vegetarian.code, 0, "{}", vegetarian.stderr);
+    assert!(
+        vegetarian.stdout.starts_with(
+            "grilled-halloumi is vegetarian: the dish holds no ingredient the vegetarian diet excludes\n"
+        ),
+        "{}",
+        vegetarian.stdout
+    );
+    let vegan = diet("vegan");
+    assert_eq!(vegan.code, 1, "{}", vegan.stderr);
+    assert_eq!(
+        vegan.stdout,
+        "grilled-halloumi is not vegan: 1 ingredient of the dish excluded
+  halloumi: 250 g (dairy)
+    line 3: (fetch-and-proportion ?proportioned-halloumi ?ks-with-halloumi ?kitchen ?target-container-1 halloumi 1 piece)
+the dish: the output of line 5: (transfer-contents ?grilled-halloumi ?rest ?ks-with-halloumi-in-pan ?ks-with-grill-pan ?grill-pan ?proportioned-halloumi ?quantity ?unit)
+"
+    );
+}
+
 /// Each bad file is refused before anything is scored (exit 2, no output), located.
 #[test]
 fn bad_extension_files_are_refused_with_their_line_column_and_field() {
@@ -224,6 +262,12 @@ fn bad_extension_files_are_refused_with_their_line_column_and_field() {
             "ontology.json",
             r#"{"classes": {"halloumi": {"is_a": ["feta-cheese"]}"#.to_owned(),
             "bench/ontology.json:1:50: not a usable ontology file: EOF while parsing an object",
+        ),
+        (
+            "ontology.json",
+            r#"{"classes": {"halloumi": {"is_a": ["feta-cheese"], "diet": ["diary"]}}}"#
+                .to_owned(),
+            "bench/ontology.json:1:61: not a usable ontology file: classes.halloumi.diet[0]: `diary` is not a diet tag (one of dairy, egg, fish, gelatin, gluten, honey, meat, nut, peanut, rennet, unknown); did you mean `dairy`?",
         ),
         (
             "kitchen.json",

@@ -798,29 +798,27 @@ fn simulate_without_data_warns_when_the_download_fails_and_shows_the_run() {
 
 /// The README's test command, for its conformance binary, in a fresh clone with nothing beside
 /// it: the data of both profiles comes from a local server standing in for GitHub, is
-/// downloaded, verified and installed once, and every reference row passes. The copy's build
-/// replaces this run's `conformance` binary, which therefore runs before this one (see
-/// ARCHITECTURE.md, `tests/`). The server stays up until this test ends, however long the
-/// copy's builds take.
+/// downloaded, verified and installed once, and every reference row passes. The server stays
+/// up until this test ends, however long the copy's builds take.
 #[test]
 fn a_fresh_clone_downloads_the_data_and_passes_the_conformance_tests() {
     common::require_data!(Profile::R2024, Profile::R2023);
     let command = format!("{} --test conformance", common::readme_commands()[1]);
     assert!(command.starts_with("cargo test"), "{command}");
-    let _one_at_a_time = common::FRESH_MACHINE
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    let clone = common::fresh_clone();
-    let home = tempfile::tempdir().unwrap();
-    let data_home = tempfile::tempdir().unwrap();
-    let on_clone = |command: &str| {
-        common::on_a_fresh_machine(command, clone.path(), home.path(), data_home.path())
-    };
-    let built = on_clone(&format!("{command} --no-run")).output().unwrap();
+    let clone = common::FreshClone::new();
+    let built = clone
+        .command(&format!("{command} --no-run"))
+        .output()
+        .unwrap();
+    let build_log = String::from_utf8_lossy(&built.stderr);
+    assert!(built.status.success(), "{build_log}");
+    // The clone's target directory came with every dependency compiled.
+    let compiled: Vec<&str> = (build_log.lines())
+        .filter(|l| l.trim_start().starts_with("Compiling "))
+        .collect();
     assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
+        compiled.iter().all(|l| l.contains("Compiling cookingbot ")),
+        "{build_log}"
     );
     let (base_url, _server) = serve(
         [Profile::R2024, Profile::R2023]
@@ -828,7 +826,8 @@ fn a_fresh_clone_downloads_the_data_and_passes_the_conformance_tests() {
             .into(),
         2,
     );
-    let out = on_clone(&command)
+    let out = clone
+        .command(&command)
         .env("COOKINGBOT_FETCH_BASE_URL", &base_url)
         .output()
         .unwrap();
@@ -852,7 +851,7 @@ fn a_fresh_clone_downloads_the_data_and_passes_the_conformance_tests() {
         "{stdout}"
     );
     assert!(!stderr.contains("not run"), "{stderr}");
-    let cookingbot = data_home.path().join("cookingbot/benchmark");
+    let cookingbot = clone.data_home().join("cookingbot/benchmark");
     for profile in [Profile::R2024, Profile::R2023] {
         assert!(
             stderr.contains(&format!(

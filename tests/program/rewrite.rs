@@ -247,6 +247,63 @@ fn suggest_lists_the_roles_substitutes_tried_in_the_network() {
 }
 
 #[test]
+fn suggest_with_a_diet_keeps_what_the_diet_table_allows() {
+    require_data!();
+    let o = outcome(evaluator().args([
+        "substitute",
+        &afghan(),
+        "--suggest",
+        "butter",
+        "--diet",
+        "vegan",
+    ]));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        o.stdout,
+        "Substitutes for butter (vegan), tried in afghan-biscuits against the original:\n  \
+         coconut-oil (fat; the kitchen holds 460.5 g): executes; dish 0.72, goals 0.55, time 2735\n  \
+         vegetable-oil (fat; the kitchen holds 200 g): executes; dish 0.72, goals 0.55, time 2735\n  \
+         extra-virgin-olive-oil (fat; the kitchen holds 460.0 g): executes; dish 0.72, goals 0.55, time 2735\n\
+         butter is not vegan: dairy\n  \
+         excluded: salted-butter (dairy)\n"
+    );
+    let json = outcome(evaluator().args([
+        "substitute",
+        "--suggest",
+        "butter",
+        "--diet",
+        "vegan",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let answer: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(answer["diet"], "vegan");
+    assert_eq!(
+        answer["excluded"],
+        serde_json::json!([{"class": "salted-butter", "because": ["dairy"]}])
+    );
+    let classes: Vec<&str> = answer["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["class"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        classes,
+        ["coconut-oil", "vegetable-oil", "extra-virgin-olive-oil"]
+    );
+    let typo = outcome(evaluator().args(["substitute", "--suggest", "butter", "--diet", "vegn"]));
+    assert_eq!(typo.code, 2);
+    assert!(
+        typo.stderr.contains("`vegn` is not a diet")
+            && typo.stderr.contains("did you mean `vegan`?"),
+        "{}",
+        typo.stderr
+    );
+}
+
+#[test]
 fn the_time_budget_bounds_both_runs() {
     let dir = Scratch::new("rewrite-budget");
     // 2^24 sets of executed actions, none of which runs the last action.

@@ -1,6 +1,7 @@
 """Substituting and scaling from Python and through the tool server (with the `mcp` package's
 own client): the command line's answers, the dish metric's prediction, and clear refusals."""
 
+import dataclasses
 import json
 import subprocess
 from fractions import Fraction
@@ -85,9 +86,15 @@ def test_suggestions_are_the_role_tables_tried_in_the_network(afghan):
     assert [x["class"] for x in s.suggestions] == [
         "salted-butter", "coconut-oil", "vegetable-oil", "extra-virgin-olive-oil"]
     assert {x["tried"]["dish_approximation_score"] for x in s.suggestions} == {0.72}
-    # The diet table is not in this build: a diet is refused rather than guessed.
-    with pytest.raises(ValueError, match="the diet table"):
-        cookingbot.suggest_substitutes("butter", diet="vegan")
+    vegan = cookingbot.suggest_substitutes("butter", diet="vegan", network=afghan)
+    assert vegan.diet == "vegan"
+    assert [x["class"] for x in vegan.suggestions] == [
+        "coconut-oil", "vegetable-oil", "extra-virgin-olive-oil"]
+    assert vegan.excluded == [{"class": "salted-butter", "because": ["dairy"]}]
+    assert vegan.ingredient_excluded_because == ["dairy"]
+    assert [x["tried"]["dish_approximation_score"] for x in vegan.suggestions] == [0.72] * 3
+    with pytest.raises(ValueError, match="`vegn` is not a diet .*; did you mean `vegan`\\?"):
+        cookingbot.suggest_substitutes("butter", diet="vegn")
 
 
 def test_the_tool_server_answers_as_the_library(command, afghan):
@@ -96,18 +103,25 @@ def test_the_tool_server_answers_as_the_library(command, afghan):
             ("substitute_ingredient", {"network": afghan, "replace": "butter", "with": "coconut-oil"}),
             ("scale_recipe", {"network": afghan, "factor": "3/2"}),
             ("suggest_substitutes", {"ingredient": "butter"}),
+            ("suggest_substitutes", {"ingredient": "butter", "diet": "vegan"}),
+            ("suggest_substitutes", {"ingredient": "butter", "diet": "vegn"}),
             ("substitute_ingredient", {"network": afghan, "replace": "buter", "with": "coconut-oil"}),
             ("scale_recipe", {"network": afghan, "factor": "0"}),
         ]
         return [await session.call_tool(name, args) for name, args in calls]
 
-    substituted, scaled, suggested, unknown, zero = run(command, body)
+    substituted, scaled, suggested, vegan, misspelt, unknown, zero = run(command, body)
     assert not substituted.is_error and not scaled.is_error and not suggested.is_error
     assert substituted.structured_content == cookingbot.substitute(afghan, "butter", "coconut-oil").report
     assert scaled.structured_content == cookingbot.scale(afghan, "3/2").report
     assert scaled.structured_content["network"].count("\n") == afghan.count("\n")
     assert [x["class"] for x in suggested.structured_content["suggestions"]][:2] == [
         "salted-butter", "coconut-oil"]
+    assert not vegan.is_error
+    assert vegan.structured_content == dataclasses.asdict(
+        cookingbot.suggest_substitutes("butter", diet="vegan"))
+    assert misspelt.is_error and misspelt.structured_content["kind"] == "request"
+    assert "did you mean `vegan`?" in misspelt.structured_content["error"]
     assert unknown.is_error and unknown.structured_content == {
         "error": "no ingredient `buter` in the ontology; did you mean butter, water?", "kind": "request"}
     assert zero.is_error and zero.structured_content["kind"] == "request"

@@ -4,13 +4,14 @@
 //!
 //! ```json
 //! {"classes": {"halloumi": {"is_a": ["feta-cheese"], "slots": {"keep-refrigerated": true},
-//!                           "new_slots": {"grilled": null}}},
+//!                           "new_slots": {"grilled": null}, "diet": ["dairy"]}},
 //!  "conversion_to_g": {"halloumi": {"piece": 250}}}
 //! ```
 
 use super::{Class, ClassId, Init, Ontology, SlotId, ancestor_bits, parse_init};
 use crate::base::suggest::closest;
 use crate::data::data_file::FieldError;
+use crate::data::diet_table::DietTable;
 use serde_json::{Map, Value as Json};
 
 /// One class as the file declares it.
@@ -21,6 +22,8 @@ struct Declared<'j> {
     slots: Option<&'j Map<String, Json>>,
     /// Slots no parent has, with their defaults (for primitives of one's own to set).
     new_slots: Option<&'j Map<String, Json>>,
+    /// The tags that decide diets (`kitchens/diet.json`), when the file gives them.
+    diet: Option<&'j Vec<Json>>,
 }
 
 impl Ontology {
@@ -127,6 +130,11 @@ impl Ontology {
             slots.push(self.slot(name));
             defaults.push(default);
         }
+        let diet = class
+            .diet
+            .map(|tags| self.diet_of(&precedence, tags))
+            .transpose()
+            .map_err(|e| e.in_key("diet"))?;
         self.classes.push(Class {
             name: class.name.to_owned(),
             precedence,
@@ -135,7 +143,32 @@ impl Ontology {
             uncopied,
         });
         self.class_by_name.insert(class.name.to_owned(), id);
+        if let Some(tags) = diet {
+            self.diet.insert(id, tags);
+        }
         Ok(())
+    }
+
+    /// A class's diet tags, each one of the diet table's; a mixture has none of its own (it is
+    /// judged by the components it holds).
+    fn diet_of(&self, precedence: &[ClassId], tags: &[Json]) -> Result<Vec<String>, FieldError> {
+        if let Some(mixture) = self.class_id("mixture")
+            && precedence.contains(&mixture)
+        {
+            let judged = "a mixture is judged by the ingredients it holds: give them the tags";
+            return Err(FieldError::new(judged));
+        }
+        let table = DietTable::builtin();
+        tags.iter()
+            .enumerate()
+            .map(|(i, tag)| {
+                let word = tag
+                    .as_str()
+                    .ok_or_else(|| FieldError::new("a diet tag").in_item(i))?;
+                let known = table.tag(word).map_err(|e| FieldError::new(e).in_item(i))?;
+                Ok(known.to_owned())
+            })
+            .collect()
     }
 
     /// The class first, then a merge of the parents' precedence lists and the parents
@@ -221,7 +254,7 @@ fn declaration<'j>(name: &'j str, body: &'j Json) -> Result<Declared<'j>, FieldE
         return Err("a class name is lowercase letters, digits and `-`".into());
     }
     let body = object(body)?;
-    known_fields(body, &["is_a", "slots", "new_slots"])?;
+    known_fields(body, &["is_a", "slots", "new_slots", "diet"])?;
     let parents = match body.get("is_a") {
         Some(Json::Array(items)) if !items.is_empty() => items
             .iter()
@@ -241,11 +274,17 @@ fn declaration<'j>(name: &'j str, body: &'j Json) -> Result<Declared<'j>, FieldE
         None => Ok(None),
         Some(s) => object(s).map(Some).map_err(|e| e.in_key(field)),
     };
+    let diet = match body.get("diet") {
+        None => None,
+        Some(Json::Array(tags)) => Some(tags),
+        Some(_) => return Err(FieldError::new("a list of diet tags").in_key("diet")),
+    };
     Ok(Declared {
         name,
         parents,
         slots: map("slots")?,
         new_slots: map("new_slots")?,
+        diet,
     })
 }
 
