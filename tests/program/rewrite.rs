@@ -100,17 +100,22 @@ fn scale_by_two_then_a_half_writes_back_the_network_as_written() {
     );
 }
 
+/// Runs `args`, which must exit with `code`, say `message` and write no `answer`.
+fn refused_writing_nothing(answer: &std::path::Path, args: &[&str], code: i32, message: &str) {
+    let o = outcome(evaluator().args(args));
+    assert_eq!(o.code, code, "{args:?}: {}", o.stderr);
+    assert!(o.stderr.contains(message), "{args:?}: {}", o.stderr);
+    assert!(!answer.exists(), "{args:?} wrote an answer");
+}
+
 #[test]
-fn bad_requests_are_refused_with_what_is_wrong_and_nothing_written() {
+fn bad_substitutions_are_refused_with_what_is_wrong_and_nothing_written() {
     require_data!();
-    let dir = Scratch::new("rewrite-bad");
+    let dir = Scratch::new("rewrite-bad-substitute");
     let answer = dir.path("answer.json");
     let out = answer.to_str().unwrap();
     let refused = |args: &[&str], code: i32, message: &str| {
-        let o = outcome(evaluator().args(args));
-        assert_eq!(o.code, code, "{args:?}: {}", o.stderr);
-        assert!(o.stderr.contains(message), "{args:?}: {}", o.stderr);
-        assert!(!answer.exists(), "{args:?} wrote an answer");
+        refused_writing_nothing(&answer, args, code, message)
     };
     let a = afghan();
     refused(
@@ -170,6 +175,18 @@ fn bad_requests_are_refused_with_what_is_wrong_and_nothing_written() {
         1,
         "no recipe `cole-slaw` in the file",
     );
+}
+
+#[test]
+fn bad_scalings_are_refused_with_what_is_wrong_and_nothing_written() {
+    require_data!();
+    let dir = Scratch::new("rewrite-bad-scale");
+    let answer = dir.path("answer.json");
+    let out = answer.to_str().unwrap();
+    let refused = |args: &[&str], code: i32, message: &str| {
+        refused_writing_nothing(&answer, args, code, message)
+    };
+    let a = afghan();
     refused(
         &["scale", &a, "--factor", "0", "-o", out],
         2,
