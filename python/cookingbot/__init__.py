@@ -7,6 +7,7 @@ same code and the same values as the `cookingbot-evaluator` command line.
 
 An agent writes a network one action at a time in a :class:`Kitchen` (``cookingbot.gym`` is the
 same as a ``gymnasium`` environment), and a :class:`Model` adds primitives written in Python.
+:func:`substitute` and :func:`scale` rewrite a network and compare it with the original.
 :func:`diet` answers whether the simulated dish keeps a diet.
 
 Texts and paths are accepted wherever a solution is: a `str` holding a newline or starting
@@ -39,8 +40,11 @@ __all__ = [
     "Opening",
     "PrimitiveCall",
     "RecipeScore",
+    "Scaling",
     "Score",
     "SmatchScore",
+    "Substitution",
+    "Suggestions",
     "Translation",
     "View",
     "Violation",
@@ -48,8 +52,11 @@ __all__ = [
     "compare",
     "diet",
     "evaluate",
+    "scale",
     "simulate",
     "smatch",
+    "substitute",
+    "suggest_substitutes",
     "translate",
 ]
 
@@ -394,6 +401,14 @@ class Benchmark:
 # The agent session and models of one's own build on the definitions above.
 from ._kitchen import Kitchen, Observation, Opening, Score, View  # noqa: E402
 from ._model import Model, PrimitiveCall  # noqa: E402
+from ._rewrite import (  # noqa: E402
+    Scaling,
+    Substitution,
+    Suggestions,
+    scale,
+    substitute,
+    suggest_substitutes,
+)
 from ._answers import DietAction, DietVerdict, Violation, diet  # noqa: E402
 
 

@@ -34,6 +34,35 @@ def compare_systems(
     kitchen: Optional[_Path] = None,
 ) -> str: ...
 def metric_names() -> list[str]: ...
+def substitute(
+    text: str,
+    replace: str,
+    replacement: str,
+    amount_rule: str,
+    recipe: Optional[str],
+    reference: str,
+    benchmark: Optional[_Path] = None,
+    kitchen: Optional[_Path] = None,
+) -> str: ...
+def suggest_substitutes(
+    ingredient: str,
+    diet: Optional[str],
+    text: Optional[str],
+    recipe: Optional[str],
+    reference: str,
+    benchmark: Optional[_Path] = None,
+    kitchen: Optional[_Path] = None,
+) -> str: ...
+def scale(
+    text: str,
+    factor: Optional[str],
+    servings: Optional[int],
+    serves: Optional[int],
+    recipe: Optional[str],
+    reference: str,
+    benchmark: Optional[_Path] = None,
+    kitchen: Optional[_Path] = None,
+) -> str: ...
 def diet(
     text: str,
     diet: str,

@@ -2,6 +2,7 @@
 //! help and their parsers, as clap reads them. Nothing here runs a command.
 
 use super::EXAMPLES_AND_EXIT_STATUS;
+use super::rewrite_commands::{ScaleArgs, SubstituteArgs};
 use crate::cli::console::ColorWhen;
 use crate::data::diet_table::Diet;
 use crate::metrics::metric::{Metric, diet_word};
@@ -255,6 +256,22 @@ pub(super) enum Command {
         after_help = "Examples:\n  cookingbot-evaluator simulate my.solution\n  cookingbot-evaluator simulate my.solution --recipe cole-slaw --trace\n  cookingbot-evaluator simulate my.solution --json > run.json"
     )]
     Simulate(SimulateArgs),
+    /// Replace one ingredient by another (--replace butter=coconut-oil), run the network again
+    /// and compare it with the original by the evaluation's own metrics (the original's dish
+    /// as the gold dish): whether it executes, the dish's differences, the actions changed.
+    /// Or propose substitutes from the role table (--suggest butter [--diet vegan]).
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator substitute my.solution --replace butter=coconut-oil\n  cookingbot-evaluator substitute my.solution --replace egg=banana --amount-rule same-count --format json -o answer.json\n  cookingbot-evaluator substitute my.solution --suggest butter"
+    )]
+    Substitute(SubstituteArgs),
+    /// Scale every ingredient amount (--factor 1.5, or --servings N --serves M), run the
+    /// network again and compare it with the original: execution time, the dish's proportions
+    /// ingredient by ingredient, counts rounded as a cook would, and what the kitchen model
+    /// says no longer fits.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator scale my.solution --factor 2\n  cookingbot-evaluator scale my.solution --servings 6 --serves 4 --format json -o answer.json\n  cookingbot-evaluator scale my.solution --factor 1/2 --network-output half.solution"
+    )]
+    Scale(ScaleArgs),
     /// Does the dish a network makes keep a diet? Run one recipe and judge its final dish (the
     /// one `simulate` shows) against the diet table (kitchens/diet.json, docs/diet.md): every
     /// ingredient the diet excludes, with its amount in the dish and the actions that brought

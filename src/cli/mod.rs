@@ -7,6 +7,7 @@ mod commands;
 pub mod console;
 #[cfg(feature = "repl")]
 mod repl;
+mod rewrite_commands;
 
 #[cfg(feature = "gui")]
 use crate::cli::console::ColorWhen;
@@ -242,6 +243,8 @@ impl Command {
             Command::Check(args) => args.run(session),
             Command::Graph(args) => args.run(session),
             Command::Simulate(args) => args.run(session),
+            Command::Substitute(args) => args.run(session),
+            Command::Scale(args) => args.run(session),
             Command::Diet(args) => args.run(session),
             Command::Fetch(args) => args.run(session),
             Command::Merge(args) => args.run(session),

@@ -5,3 +5,4 @@ pub mod catalogue;
 pub mod data_file;
 pub mod diet_table;
 pub mod manifest;
+pub mod substitute_roles;

@@ -1,6 +1,7 @@
 //! `cookingbot-evaluator mcp`: the kitchen as a Model Context Protocol tool server on stdio,
 //! so that an LLM agent writing a network can ask whether it runs and what fails while it
-//! works, or write one action at a time in a kitchen session (`session_tools`). Every tool
+//! works, judge its dish against a diet (`answer_tools`), substitute an ingredient or scale a
+//! recipe and see what changes (`rewrite_tools`), or write one action at a time in a kitchen session (`session_tools`). Every tool
 //! answers with short structured JSON located at lines and columns; inputs are bounded
 //! ([`MAX_NETWORK_BYTES`], the simulation's own action limit, a session's lines).
 
@@ -34,6 +35,7 @@ use std::time::Duration;
 use transport::LineTransport;
 
 mod answer_tools;
+mod rewrite_tools;
 mod session_tools;
 mod transport;
 
@@ -409,9 +411,10 @@ fn failure_json(text: &str, failure: SimulateFailure) -> Value {
 }
 
 impl KitchenServer {
-    /// Every tool: networks and sessions here, agents' questions in `answer_tools`.
+    /// Every tool: networks and sessions here, agents' questions in `answer_tools`,
+    /// substitutions and scaling in `rewrite_tools`.
     fn tools() -> ToolRouter<KitchenServer> {
-        Self::tool_router() + Self::answer_tools()
+        Self::tool_router() + Self::answer_tools() + Self::rewrite_tools()
     }
 }
 
@@ -430,9 +433,11 @@ impl ServerHandler for KitchenServer {
         ))
         .with_instructions(
             "Check, simulate and score MUHAI Cooking Language networks, judge their dish \
-             against a diet (check_diet), or write one action at a time in a kitchen session \
-             (kitchen_start, kitchen_act, kitchen_look, kitchen_undo, kitchen_finish). \
-             Resources are the benchmark's gold networks.",
+             against a diet (check_diet), substitute an ingredient or scale a recipe and \
+             compare the result with the original (substitute_ingredient, suggest_substitutes, \
+             scale_recipe), or write one action at a time in a kitchen session (kitchen_start, \
+             kitchen_act, kitchen_look, kitchen_undo, kitchen_finish). Resources are the \
+             benchmark's gold networks.",
         )
     }
 

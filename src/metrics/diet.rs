@@ -198,15 +198,10 @@ impl Dish {
             Dish::Holding(dish, components) => (dish, components),
         };
         let tags = Tags::new(onto);
-        let excluded = tags.table.excludes(diet);
         let mut violations: Vec<Violation> = components
             .iter()
             .filter_map(|c| {
-                let bad: Vec<String> = tags
-                    .of(c.class)
-                    .into_iter()
-                    .filter(|t| excluded.contains(t))
-                    .collect();
+                let bad = tags.excluded(c.class, diet);
                 (!bad.is_empty()).then(|| Violation {
                     ingredient: onto.class_name(c.class).to_owned(),
                     tags: bad,
@@ -271,6 +266,14 @@ impl<'o> Tags<'o> {
             }
         }
         vec![UNKNOWN.to_owned()]
+    }
+
+    /// The tags of an ingredient class that `diet` excludes, sorted (none: the diet keeps it).
+    pub fn excluded(&self, class: ClassId, diet: Diet) -> Vec<String> {
+        let excluded = self.table.excludes(diet);
+        let mut tags = self.of(class);
+        tags.retain(|t| excluded.contains(t));
+        tags
     }
 
     /// The tags a class itself has, when it has an entry of tags.

@@ -4,11 +4,13 @@
 //! it into dataclasses and exceptions; every call that works releases the GIL, and batches are
 //! scored in parallel with rayon as the command line scores them. The agent session is
 //! `agent_session.rs` (`Kitchen`), models with primitives written in Python
-//! `python_primitive.rs` (`Model`), the answers to cooking agents' questions `answers.rs`.
+//! `python_primitive.rs` (`Model`), the answers to cooking agents' questions `answers.rs`,
+//! substitutions and scaling `rewrites.rs`.
 
 mod agent_session;
 mod answers;
 mod python_primitive;
+mod rewrites;
 
 use crate::base::profile::Profile;
 use crate::benchmark::Benchmark;
@@ -183,7 +185,8 @@ fn simulation(
 type Gold<'a> = dyn FnMut(&str) -> Result<Option<Benchmark>, String> + 'a;
 
 /// `work` on the model of a profile, benchmark and kitchen (with the kitchen's name), given
-/// the benchmark's gold networks: what `simulate`, `diet` and `guide` run on.
+/// the benchmark's gold networks: what `simulate`, `diet`, `guide`, `substitute` and `scale`
+/// run on.
 fn on_model(
     profile: Profile,
     benchmark: Option<PathBuf>,
@@ -377,5 +380,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(benchmark_recipes, m)?)?;
     m.add_function(wrap_pyfunction!(compare_systems, m)?)?;
     m.add_function(wrap_pyfunction!(metric_names, m)?)?;
-    answers::register(m)
+    answers::register(m)?;
+    rewrites::register(m)
 }

@@ -84,7 +84,7 @@ pub struct LocatedError {
 }
 
 impl LocatedError {
-    fn new(text: &str, recipe: &Recipe, e: &SimError) -> LocatedError {
+    pub(super) fn new(text: &str, recipe: &Recipe, e: &SimError) -> LocatedError {
         let p = e.predicate.and_then(|p| recipe.predicates.get(p));
         let at = p.map(|p| line_col(text, p.span.start));
         LocatedError {

@@ -6,6 +6,7 @@
 //! (`Arc::make_mut`). Snapshots therefore come for free and never change afterwards.
 
 pub mod ontology;
+pub mod rewrite;
 
 use crate::base::number::Number;
 use crate::world::ontology::{ClassId, Init, Ontology, SlotId};

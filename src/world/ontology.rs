@@ -334,6 +334,18 @@ impl Ontology {
     pub fn is_empty(&self) -> bool {
         self.classes.is_empty()
     }
+
+    /// `value` `unit` in the unit the gram table lists it under, as `convert-to-g` reads the
+    /// table: `ml` as thousandths of `l`, `tablespoon` as three `teaspoon`s, any other unit as
+    /// it is.
+    pub fn in_table_unit(&self, value: Number, unit: ClassId) -> (Number, ClassId) {
+        let table = |name: &str| self.class_id(name).unwrap_or(unit);
+        match self.class_name(unit) {
+            "ml" => (value.div(Number::int(1000)).unwrap_or(value), table("l")),
+            "tablespoon" => (value.mul(Number::int(3)), table("teaspoon")),
+            _ => (value, unit),
+        }
+    }
 }
 
 /// Lets validation check constants against the ontology without knowing its representation.

@@ -1,6 +1,6 @@
 //! The library's layers called directly: the grammar and the language, kitchen data, diets,
-//! metrics, Smatch, translation, the agent session and its agents, and the desktop launcher
-//! (with the `gui` feature).
+//! metrics, Smatch, translation, substitution and scaling, the agent session and its agents,
+//! and the desktop launcher (with the `gui` feature).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -15,6 +15,7 @@ mod kitchen_data;
 mod language;
 mod language_props;
 mod metrics;
+mod rewrite;
 mod session;
 mod smatch;
 mod smatch_exact;

@@ -19,5 +19,6 @@ mod heldout;
 mod html_report;
 mod input;
 mod play;
+mod rewrite;
 mod snapshots;
 mod user_benchmark;

@@ -317,11 +317,7 @@ pub fn convert_to_g(m: &Model, maker: &mut Maker<'_>, e: &Entity) -> Result<Enti
         return Ok(out);
     }
     let name = |c: ClassId| m.onto.class_name(c).to_uppercase();
-    let (value, unit) = match m.onto.class_name(unit) {
-        "ml" => (value.div(Number::int(1000)).unwrap_or(value), m.class("l")?),
-        "tablespoon" => (value.mul(Number::int(3)), m.class("teaspoon")?),
-        _ => (value, unit),
-    };
+    let (value, unit) = m.onto.in_table_unit(value, unit);
     let Some(factor) = m.onto.grams_per(e.class, unit) else {
         return Err(if m.onto.has_conversions(e.class) {
             LispError::NoConversionForUnit {

@@ -1,0 +1,126 @@
+//! Substituting and scaling: each a rewrite of the network, two runs (the original and the
+//! rewrite) and three scorings (the rewrite against the original, both against the gold
+//! network). Per gold recipe (afghan-biscuits), over every butter recipe of the benchmark, over
+//! the 30 gold networks, and on generated chains of 1k and 4k actions without gold data, to
+//! show how the cost grows with the network.
+
+mod support;
+
+use cookingbot::base::profile::Profile;
+use cookingbot::benchmark::Benchmark;
+use cookingbot::service::scale::scale_text;
+use cookingbot::service::substitute::substitute_text;
+use cookingbot::simulation::Model;
+use cookingbot::world::rewrite::scaling::Factor;
+use cookingbot::world::rewrite::substitution::AmountRule;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn bench(c: &mut Criterion) {
+    let profile = Profile::R2024;
+    let model = Model::builtin(profile);
+    let benchmark = support::benchmark(profile);
+    let texts = support::gold_texts(&benchmark);
+    let mut gold = |_: &str| Ok::<_, String>(Some(benchmark.clone()));
+    let afghan = &texts[benchmark
+        .recipes
+        .iter()
+        .position(|r| r.id == "afghan-biscuits")
+        .expect("afghan-biscuits")];
+    let substitute =
+        |model: &Model,
+         text: &str,
+         gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>| {
+            substitute_text(
+                model,
+                text,
+                None,
+                ("butter", "coconut-oil"),
+                AmountRule::SameWeight,
+                gold,
+            )
+            .expect("substitutes")
+        };
+    let scale = |model: &Model,
+                 text: &str,
+                 factor: &str,
+                 gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>| {
+        scale_text(
+            model,
+            text,
+            None,
+            Factor::parse(factor).expect("factor"),
+            gold,
+        )
+        .expect("scales")
+    };
+
+    let mut group = c.benchmark_group("substitute");
+    group.bench_function("afghan-biscuits", |b| {
+        b.iter(|| substitute(&model, black_box(afghan), &mut gold))
+    });
+    let butter: Vec<&String> = texts.iter().filter(|t| t.contains(" butter ")).collect();
+    group.throughput(Throughput::Elements(butter.len() as u64));
+    group.bench_function("butter-recipes", |b| {
+        b.iter(|| {
+            butter
+                .iter()
+                .map(|t| {
+                    substitute(&model, black_box(t), &mut gold)
+                        .comparison
+                        .changes
+                        .len()
+                })
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("scale");
+    group.bench_function("afghan-biscuits-3/2", |b| {
+        b.iter(|| scale(&model, black_box(afghan), "3/2", &mut gold))
+    });
+    group.throughput(Throughput::Elements(texts.len() as u64));
+    group.bench_function("gold-30-x2", |b| {
+        b.iter(|| {
+            texts
+                .iter()
+                .map(|t| {
+                    scale(&model, black_box(t), "2", &mut gold)
+                        .proportions
+                        .len()
+                })
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+
+    let mut no_gold = |_: &str| Ok::<_, String>(None);
+    let mut group = c.benchmark_group("rewrite/chain");
+    group.sample_size(10);
+    for n in [1_000, 4_000] {
+        let chain = support::chain(n);
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_function(format!("scale-{n}"), |b| {
+            b.iter(|| scale(&model, black_box(&chain), "2", &mut no_gold))
+        });
+        let chain = chain.replace(" butter ", " salted-butter ");
+        group.bench_function(format!("substitute-{n}"), |b| {
+            b.iter(|| {
+                substitute_text(
+                    &model,
+                    black_box(&chain),
+                    None,
+                    ("salted-butter", "butter"),
+                    AmountRule::SameWeight,
+                    &mut no_gold,
+                )
+                .expect("substitutes")
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,193 @@
+"""Substitute an ingredient or scale a recipe, run it again in the simulated kitchen and compare
+it with the original by the evaluation's own metrics (the original's dish standing as the gold
+dish): what `cookingbot-evaluator substitute` and `scale` answer."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Optional, Union
+
+from . import _native
+from . import NetworkError, PathArg, RecipeScore, Solution, _diagnostics, _path, _text
+
+__all__ = ["Scaling", "Substitution", "Suggestions", "scale", "substitute", "suggest_substitutes"]
+
+
+@dataclass(frozen=True)
+class Rewritten:
+    """A network rewritten and run again. `against_original` scores the rewrite against the
+    original's run; `against_gold` holds the original's and the rewrite's scores against the
+    benchmark's gold network (``{"original": ..., "rewritten": ...}``) when the benchmark has
+    the recipe. `changes` are the rewritten actions; `network` the rewritten text."""
+
+    recipe: str
+    executes: bool
+    original_execution_time: Optional[float]
+    against_original: RecipeScore
+    against_gold: Optional[dict[str, RecipeScore]]
+    changes: list[dict]
+    network: str
+    report: dict = field(repr=False)
+
+    @staticmethod
+    def _common(out: dict) -> dict[str, Any]:
+        gold = out["against_gold"]
+        return {
+            "recipe": out["recipe"],
+            "executes": out["executes"],
+            "original_execution_time": out["original_execution_time"],
+            "against_original": RecipeScore._of(out["against_original"]),
+            "against_gold": None
+            if gold is None
+            else {k: RecipeScore._of(v) for k, v in gold.items()},
+            "changes": out["changes"],
+            "network": out["network"],
+            "report": out,
+        }
+
+
+@dataclass(frozen=True)
+class Substitution(Rewritten):
+    """An ingredient replaced (`replace` by `replacement`, amounts by `amount_rule`)."""
+
+    replace: str = ""
+    replacement: str = ""
+    amount_rule: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Scaling(Rewritten):
+    """A network scaled by `factor` (exact, such as ``"3/2"``): the dish's proportions
+    ingredient by ingredient, the counts rounded and what the kitchen model says no longer
+    fits (`capacity`)."""
+
+    factor: str = ""
+    factor_value: float = 0.0
+    proportions: list[dict] = field(default_factory=list)
+    proportions_preserved: bool = False
+    rounding: list[dict] = field(default_factory=list)
+    capacity: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Suggestions:
+    """Substitutes of `ingredient` from the role table, those `diet` excludes by the diet
+    table in `excluded` (each with the tags it excludes, `because`); each suggestion's `tried`
+    holds its run in the network, when one was given."""
+
+    ingredient: str
+    diet: Optional[str]
+    ingredient_excluded_because: list[str]
+    suggestions: list[dict]
+    excluded: list[dict]
+    recipe: Optional[str]
+
+
+def _answer(raw: str) -> dict:
+    out = json.loads(raw)
+    if "error" in out:
+        if out.get("kind") == "request":
+            raise ValueError(out["error"])
+        raise NetworkError(out["error"], _diagnostics(out.get("diagnostics", [])))
+    return out
+
+
+def substitute(
+    network: Solution,
+    replace: str,
+    replacement: str,
+    *,
+    amount_rule: str = "same-weight",
+    recipe: Optional[str] = None,
+    reference: str = "2024",
+    benchmark: PathArg = None,
+    kitchen: PathArg = None,
+) -> Substitution:
+    """Replace ingredient `replace` by `replacement` in one recipe of a network (default: the
+    first), run it again and compare it with the original. `amount_rule` is `same-weight`,
+    `same-volume` or `same-count`. An unknown or absent ingredient raises `ValueError`; a
+    network with errors `NetworkError`."""
+    text = _text(network)
+    out = _answer(
+        _native.substitute(
+            text,
+            replace,
+            replacement,
+            amount_rule,
+            recipe,
+            reference,
+            _path(benchmark),
+            _path(kitchen),
+        )
+    )
+    return Substitution(
+        **Rewritten._common(out),
+        replace=out["replace"],
+        replacement=out["with"],
+        amount_rule=out["amount_rule"],
+        notes=out["notes"],
+    )
+
+
+def suggest_substitutes(
+    ingredient: str,
+    *,
+    diet: Optional[str] = None,
+    network: Optional[Solution] = None,
+    recipe: Optional[str] = None,
+    reference: str = "2024",
+    benchmark: PathArg = None,
+    kitchen: PathArg = None,
+) -> Suggestions:
+    """The classes sharing a role with `ingredient` in the role table
+    (kitchens/substitutes.json), filtered by `diet` (vegan, vegetarian, gluten-free, dairy-free,
+    nut-free or egg-free) through the diet table (kitchens/diet.json); each is tried in
+    `network` when one is given (same-weight). A misspelt diet raises `ValueError`."""
+    text = None if network is None else _text(network)
+    out = _answer(
+        _native.suggest_substitutes(
+            ingredient, diet, text, recipe, reference, _path(benchmark), _path(kitchen)
+        )
+    )
+    return Suggestions(**out)
+
+
+def scale(
+    network: Solution,
+    factor: Union[int, float, str, Fraction, None] = None,
+    *,
+    servings: Optional[int] = None,
+    serves: Optional[int] = None,
+    recipe: Optional[str] = None,
+    reference: str = "2024",
+    benchmark: PathArg = None,
+    kitchen: PathArg = None,
+) -> Scaling:
+    """Scale every ingredient amount of one recipe of a network by `factor` (read exactly:
+    ``1.5`` is 3/2; from 1/100 to 100), or to `servings` of `serves`, run it again and compare
+    it with the original. A factor out of bounds raises `ValueError`."""
+    written = None if factor is None else str(factor)
+    out = _answer(
+        _native.scale(
+            _text(network),
+            written,
+            servings,
+            serves,
+            recipe,
+            reference,
+            _path(benchmark),
+            _path(kitchen),
+        )
+    )
+    return Scaling(
+        **Rewritten._common(out),
+        factor=out["factor"],
+        factor_value=out["factor_value"],
+        proportions=out["proportions"],
+        proportions_preserved=out["proportions_preserved"],
+        rounding=out["rounding"],
+        capacity=out["capacity"],
+    )

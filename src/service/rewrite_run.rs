@@ -1,0 +1,574 @@
+//! What `substitute` and `scale` share: one recipe of a text run as written and as rewritten
+//! ([`crate::world::rewrite`]), the rewrite scored against the original's run with the
+//! evaluation's own metrics (the original's dish standing as the gold dish), and both scored
+//! against the benchmark's gold network when the benchmark has the recipe.
+
+use super::DataContext;
+use super::check::located as located_diagnostics;
+use super::outcome::{AppError, Exit, Outcome};
+use super::scoring::{STDOUT, write_report};
+use super::simulate::{LocatedError, pick};
+use crate::base::budget::{self, Budget};
+use crate::base::number::{Number, two_decimals};
+use crate::benchmark::{Benchmark, GoldRecipe, default_dish};
+use crate::language::ast::Recipe;
+use crate::language::diagnostic::{Diagnostic, line_cols, render_all, terminal_safe};
+use crate::language::parse::parse;
+use crate::metrics::metric::{MetricSet, RecipeResult};
+use crate::metrics::{GoldRun, Scores, gold_run, score};
+use crate::report::content::{RecipeReport, number};
+use crate::report::refuse_input_as_output;
+use crate::simulation::primitives::common::quantity_of;
+use crate::simulation::{Execution, Model, SimError};
+use crate::world::ontology::ClassId;
+use crate::world::rewrite::{Change, Rewrite, grams};
+use crate::world::{Entity, Value};
+use serde::Serialize;
+use std::io::Write;
+use std::path::Path;
+
+/// Why a network and its rewrite were not compared.
+#[derive(Debug)]
+pub enum RerunFailure {
+    /// The network has errors (located in its text); nothing ran.
+    Invalid(Vec<Diagnostic>),
+    /// The text holds no recipe, or not the one asked for.
+    Recipe(String),
+    /// The rewrite asked for cannot be made (an unknown ingredient, an amount without grams).
+    Rewrite(String),
+    /// The rewritten network has errors (an amount out of the language's bounds), located in
+    /// its own text.
+    RewriteInvalid {
+        text: String,
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// A run or a score stopped: where the reference's evaluator fails, or the time budget.
+    Failed(String),
+    /// The benchmark data asked for cannot be used.
+    Data(String),
+}
+
+/// One rewritten action, located in the original text.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChangedAction {
+    /// 1-based position of the action in the network.
+    pub action: usize,
+    pub line: usize,
+    pub before: String,
+    pub after: String,
+    pub note: String,
+}
+
+/// The scores of the original and of the rewrite against the benchmark's gold network.
+#[derive(Clone, Debug, Serialize)]
+pub struct GoldScores {
+    pub original: RecipeReport,
+    pub rewritten: RecipeReport,
+}
+
+/// A recipe run as written and as rewritten.
+pub struct Rerun {
+    pub recipe: String,
+    /// The rewritten network's text, as it ran.
+    pub network: String,
+    pub changes: Vec<ChangedAction>,
+    /// The original's run, its dish standing as the gold dish.
+    pub original: GoldRun,
+    /// The rewritten network as it ran.
+    pub rewritten_recipe: Recipe,
+    /// Its execution; `None` where it failed as the reference's evaluator fails (`failure`).
+    pub rewritten: Option<Execution>,
+    /// Where and why the rewrite failed as the reference's evaluator fails, located at the
+    /// action of the original text.
+    pub failure: Option<LocatedError>,
+    /// The rewrite scored against the original's run.
+    pub against_original: RecipeResult,
+    /// Both scored against the benchmark's gold network, when it has the recipe.
+    pub against_gold: Option<GoldScores>,
+}
+
+impl Rerun {
+    /// Whether the rewritten network has an execution.
+    pub fn executes(&self) -> bool {
+        self.rewritten.as_ref().is_some_and(|e| e.solved)
+    }
+
+    /// The original's execution time, as the evaluation writes it.
+    pub fn original_time(&self) -> Option<serde_json::Value> {
+        self.original.execution.execution_time().map(number)
+    }
+
+    /// The scores against the original as the evaluation's JSON report writes a recipe.
+    pub fn report(&self) -> RecipeReport {
+        RecipeReport::new(&self.against_original, &MetricSet::default())
+    }
+}
+
+/// Run recipe `recipe` (else the first) of `text` as written and as `rewrite` makes it, within
+/// the model's time budget for the whole of the work. `gold` gives the benchmark for a recipe
+/// id, when there is one.
+pub fn rerun<T>(
+    model: &Model,
+    text: &str,
+    recipe: Option<&str>,
+    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+    rewrite: impl FnOnce(&Recipe) -> Result<(Rewrite, T), String>,
+) -> Result<(Rerun, T), RerunFailure> {
+    let original = checked(model, text).and_then(|mut recipes| {
+        let at = pick(&recipes, recipe).map_err(RerunFailure::Recipe)?;
+        let at = recipes
+            .iter()
+            .position(|r| std::ptr::eq(r, at))
+            .unwrap_or(0);
+        Ok(recipes.swap_remove(at))
+    })?;
+    let (rewritten, extra) = rewrite(&original).map_err(RerunFailure::Rewrite)?;
+    let network = rewritten.recipe.to_string();
+    let rewritten_recipe = checked(model, &network)
+        .map_err(|failure| match failure {
+            RerunFailure::Invalid(diagnostics) => RerunFailure::RewriteInvalid {
+                text: network.clone(),
+                diagnostics,
+            },
+            other => other,
+        })?
+        .swap_remove(0);
+    let benchmark = gold(&original.id).map_err(RerunFailure::Data)?;
+    let gold_recipe = benchmark.as_ref().and_then(|b| b.recipe(&original.id));
+    let run = Budget::new(model.time_budget).run(|| {
+        let ran = run_both(model, &original, &rewritten_recipe, gold_recipe);
+        let Err(spent) = budget::check() else {
+            return ran.map_err(|e| e.message);
+        };
+        // Past the budget, a run's own refusal says what its search had done.
+        Err(match &ran {
+            Err(e)
+            | Ok(Ran {
+                rewritten: Err(e), ..
+            }) => e.message.clone(),
+            Ok(_) => spent.message(&original.id, |p| name_of(&original, p)),
+        })
+    });
+    let ran = run.map_err(RerunFailure::Failed)?;
+    let changes = located(text, &original, &rewritten.changes);
+    let (execution, against_original, failure) = match ran.rewritten {
+        Ok((execution, scores)) => (Some(execution), scores, None),
+        Err(e) => (
+            None,
+            Scores::default(),
+            Some(LocatedError::new(text, &original, &e)),
+        ),
+    };
+    Ok((
+        Rerun {
+            recipe: original.id.clone(),
+            network,
+            changes,
+            original: ran.original,
+            rewritten_recipe,
+            rewritten: execution,
+            failure,
+            against_original: result(&original.id, against_original),
+            against_gold: ran.against_gold,
+        },
+        extra,
+    ))
+}
+
+/// What the runs gave.
+struct Ran {
+    original: GoldRun,
+    /// `Err` where the rewrite fails as the reference's evaluator fails (a primitive's error,
+    /// a dish that cannot be weighed).
+    rewritten: Result<(Execution, Scores), SimError>,
+    against_gold: Option<GoldScores>,
+}
+
+/// Both runs and their scores: the rewrite against the original's run, and both against the
+/// gold network when there is one. `Err` where the original itself cannot be compared.
+fn run_both(
+    model: &Model,
+    original: &Recipe,
+    rewritten: &Recipe,
+    gold: Option<&GoldRecipe>,
+) -> Result<Ran, SimError> {
+    let dish = dish_variable(original, gold).ok_or_else(|| {
+        SimError::new(format!(
+            "the network of {} has no action whose output could be its dish",
+            original.id
+        ))
+    })?;
+    let original_run = gold_run(model, original, &dish)?;
+    if original_run.output_step.is_none() {
+        return Err(SimError::new(format!(
+            "the network of {} does not execute as written, so there is no dish to compare its rewrite with",
+            original.id
+        )));
+    }
+    let gold_run = gold
+        .map(|g| gold_run(model, &g.network, &g.primary_output_var))
+        .transpose()?;
+    let against = |recipe: &Recipe, exec: &Execution, gold: &GoldRun| {
+        let scores = score(model, recipe, exec, gold)?;
+        Ok::<_, SimError>(RecipeReport::new(
+            &result(&recipe.id, scores),
+            &MetricSet::default(),
+        ))
+    };
+    let original_against_gold = gold_run
+        .as_ref()
+        .map(|g| against(original, &original_run.execution, g))
+        .transpose()?;
+    let ran = model.execute(rewritten).and_then(|exec| {
+        let scores = score(model, rewritten, &exec, &original_run)?;
+        let against_gold = gold_run
+            .as_ref()
+            .map(|g| against(rewritten, &exec, g))
+            .transpose()?;
+        Ok(((exec, scores), against_gold))
+    });
+    let nil = || {
+        RecipeReport::new(
+            &result(&rewritten.id, Scores::default()),
+            &MetricSet::default(),
+        )
+    };
+    let (rewritten, rewritten_against_gold) = match ran {
+        Ok((run, against_gold)) => (Ok(run), against_gold),
+        Err(e) => (Err(e), None),
+    };
+    Ok(Ran {
+        original: original_run,
+        rewritten,
+        against_gold: original_against_gold.map(|original| GoldScores {
+            original,
+            rewritten: rewritten_against_gold.unwrap_or_else(nil),
+        }),
+    })
+}
+
+/// The variable whose value is the original's dish: the benchmark's dish variable when the
+/// network uses it, else the output of its last action (as `--gold` and `add-recipe` choose).
+fn dish_variable(original: &Recipe, gold: Option<&GoldRecipe>) -> Option<String> {
+    let named = gold.map(|g| g.primary_output_var.trim_start_matches('?').to_lowercase());
+    let uses = |var: &str| {
+        original
+            .predicates
+            .iter()
+            .flat_map(|p| &p.args)
+            .any(|a| a.as_var() == Some(var))
+    };
+    match named {
+        Some(var) if uses(&var) => Some(format!("?{var}")),
+        _ => default_dish(original),
+    }
+}
+
+fn result(id: &str, scores: Scores) -> RecipeResult {
+    RecipeResult {
+        recipe_id: id.to_owned(),
+        smatch: None,
+        goal_condition_success: scores.goal_condition_success,
+        dish_approximation_score: scores.dish_approximation_score,
+        execution_time: scores.execution_time,
+        detail: scores.detail,
+        diets: Vec::new(),
+    }
+}
+
+fn name_of(recipe: &Recipe, p: usize) -> Option<String> {
+    recipe.predicates.get(p).map(|a| a.name.clone())
+}
+
+/// The recipes of a text that parses and validates, or its errors.
+fn checked(model: &Model, text: &str) -> Result<Vec<Recipe>, RerunFailure> {
+    let parsed = parse(text);
+    let mut diagnostics = parsed.diagnostics;
+    diagnostics.extend(model.validator().validate(&parsed.file));
+    diagnostics.retain(Diagnostic::is_error);
+    if !diagnostics.is_empty() {
+        return Err(RerunFailure::Invalid(diagnostics));
+    }
+    if parsed.file.recipes.is_empty() {
+        return Err(RerunFailure::Recipe("the text holds no recipe".into()));
+    }
+    Ok(parsed.file.recipes)
+}
+
+/// The rewrite's changes with their lines in the original text.
+fn located(text: &str, original: &Recipe, changes: &[Change]) -> Vec<ChangedAction> {
+    let starts = changes
+        .iter()
+        .map(|c| original.predicates[c.predicate].span.start);
+    changes
+        .iter()
+        .zip(line_cols(text, starts))
+        .map(|(c, (line, _))| ChangedAction {
+            action: c.predicate + 1,
+            line,
+            before: c.before.clone(),
+            after: c.after.clone(),
+            note: c.note.clone(),
+        })
+        .collect()
+}
+
+/// A network and its rewrite compared: what `substitute` and `scale` answer beside their own
+/// fields.
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    pub recipe: String,
+    /// Whether the rewritten network has an execution.
+    pub executes: bool,
+    /// Where the rewritten network fails as the reference's evaluator fails (the evaluation
+    /// would refuse its file), located at the action of the original text.
+    pub failure: Option<LocatedError>,
+    pub original_execution_time: Option<serde_json::Value>,
+    /// The rewrite scored against the original's run, the original's dish standing as the
+    /// gold dish: the evaluation's JSON names and detail (missed goals are actions of the
+    /// original whose result the rewrite does not make).
+    pub against_original: RecipeReport,
+    /// The original and the rewrite scored against the benchmark's gold network, when the
+    /// benchmark has the recipe.
+    pub against_gold: Option<GoldScores>,
+    /// The rewritten actions, in network order.
+    pub changes: Vec<ChangedAction>,
+    /// The rewritten network's text, as it ran.
+    pub network: String,
+}
+
+impl Comparison {
+    pub fn of(run: &Rerun) -> Comparison {
+        Comparison {
+            recipe: run.recipe.clone(),
+            executes: run.executes(),
+            failure: run.failure.clone(),
+            original_execution_time: run.original_time(),
+            against_original: run.report(),
+            against_gold: run.against_gold.clone(),
+            changes: run.changes.clone(),
+            network: run.network.clone(),
+        }
+    }
+
+    /// The comparison for people, appended to `s`; `what` names the rewrite ("scaled").
+    pub fn render_into(&self, s: &mut String, what: &str) {
+        if self.changes.is_empty() {
+            s.push_str("No action changed.\n");
+        }
+        for c in &self.changes {
+            s.push_str(&format!(
+                "  action {} (line {}): {}\n    now: {}\n    ({})\n",
+                c.action, c.line, c.before, c.after, c.note
+            ));
+        }
+        let original_time = self
+            .original_execution_time
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_else(|| "NIL".into());
+        match (&self.failure, self.executes) {
+            (Some(f), _) => {
+                let at = match (f.line, &f.action) {
+                    (Some(line), Some(action)) => format!("line {line}, {action}: "),
+                    _ => String::new(),
+                };
+                s.push_str(&format!(
+                    "The {what} network fails where the reference's evaluator fails (it would refuse the file): {at}{}\n",
+                    f.message
+                ));
+            }
+            (None, true) => s.push_str(&format!("The {what} network executes.\n")),
+            (None, false) => s.push_str(&format!("The {what} network does not execute.\n")),
+        }
+        let r = &self.against_original;
+        s.push_str(&format!(
+            "Against the original (its dish as the gold dish): {}; the original's execution time {original_time}\n",
+            scores(r)
+        ));
+        if let Some(d) = &r.dish {
+            let mut parts = Vec::new();
+            if !d.detail.missing.is_empty() {
+                parts.push(format!("missing {}", d.detail.missing.join(", ")));
+            }
+            if !d.detail.surplus.is_empty() {
+                parts.push(format!("surplus {}", d.detail.surplus.join(", ")));
+            }
+            let differing: Vec<String> = d
+                .detail
+                .matched
+                .iter()
+                .filter(|m| !m.differing.is_empty())
+                .map(|m| format!("{} ({})", m.class, m.differing.join(", ")))
+                .collect();
+            if !differing.is_empty() {
+                parts.push(format!("differing {}", differing.join(", ")));
+            }
+            if !d.detail.container_differences.is_empty() {
+                parts.push(format!(
+                    "container {}",
+                    d.detail.container_differences.join(", ")
+                ));
+            }
+            if !parts.is_empty() {
+                s.push_str(&format!("  dish: {}\n", parts.join("; ")));
+            }
+        }
+        if let Some(g) = &r.goal_condition_success
+            && !r.missed_goals.is_empty()
+        {
+            let actions: Vec<String> = r
+                .missed_goals
+                .iter()
+                .map(|m| m.gold_action.to_string())
+                .collect();
+            s.push_str(&format!(
+                "  actions of the original whose result the {what} network does not make ({} of {}): {}\n",
+                r.missed_goals.len(),
+                g.denominator,
+                actions.join(", ")
+            ));
+        }
+        if let Some(g) = &self.against_gold {
+            s.push_str(&format!(
+                "Against the gold network of {}: original {}; {what} {}\n",
+                self.recipe,
+                scores(&g.original),
+                scores(&g.rewritten)
+            ));
+        }
+    }
+}
+
+/// A recipe's three simulation metrics as the evaluation prints them.
+fn scores(r: &RecipeReport) -> String {
+    let gcs = r
+        .goal_condition_success
+        .as_ref()
+        .and_then(|g| Number::ratio(g.numerator as i64, g.denominator as i64))
+        .map(two_decimals)
+        .unwrap_or_else(|| "NIL".into());
+    let dish = r
+        .dish_approximation_score
+        .map(|d| two_decimals(Number::float(d)))
+        .unwrap_or_else(|| "NIL".into());
+    let time = r
+        .execution_time
+        .as_ref()
+        .map(ToString::to_string)
+        .unwrap_or_else(|| "NIL".into());
+    format!("goal-condition success {gcs}, dish approximation score {dish}, execution time {time}")
+}
+
+/// The amounts of exactly `class` the initial kitchen holds, with their units.
+pub fn held(model: &Model, class: ClassId) -> Vec<(Number, ClassId)> {
+    let contents = model.k.contents;
+    let mut out = Vec::new();
+    let mut stack: Vec<&Entity> = vec![&model.kitchen];
+    while let Some(e) = stack.pop() {
+        if e.class == class
+            && let Ok(amount) = quantity_of(model, e)
+        {
+            out.push(amount);
+        }
+        stack.extend(e.val(contents).items().iter().filter_map(Value::as_obj));
+    }
+    out
+}
+
+/// Grams of exactly `class` the initial kitchen holds; `None` when it holds none or the gram
+/// table cannot weigh some of it.
+pub fn held_grams(model: &Model, class: ClassId) -> Option<Number> {
+    let amounts = held(model, class);
+    if amounts.is_empty() {
+        return None;
+    }
+    amounts
+        .into_iter()
+        .try_fold(Number::ZERO, |sum, (value, unit)| {
+            Some(sum.add(grams(&model.onto, class, value, unit)?))
+        })
+}
+
+/// Refuse output files that are the network or the kitchen read, before any work.
+pub(super) fn refuse_overwriting_inputs<'a>(
+    file: Option<&Path>,
+    data: &DataContext,
+    outputs: impl IntoIterator<Item = Option<&'a Path>>,
+) -> Result<(), AppError> {
+    for output in outputs.into_iter().flatten() {
+        if output == Path::new(STDOUT) {
+            continue;
+        }
+        refuse_input_as_output(output, file.into_iter().chain(data.kitchen.as_deref()))?;
+    }
+    Ok(())
+}
+
+/// Write the answer (to `-o`, else standard output) and the rewritten network (when asked),
+/// each whole or not at all; the network first, so that a failure writes no answer.
+pub(super) fn write_outputs(
+    answer: (Option<&Path>, &str),
+    network: Option<(&Path, &str)>,
+    out: &mut dyn Write,
+) -> Result<(), AppError> {
+    if let Some((path, text)) = network {
+        write_report(path, text.as_bytes(), out)?;
+    }
+    let (path, text) = answer;
+    write_report(path.unwrap_or(Path::new(STDOUT)), text.as_bytes(), out)
+}
+
+/// Say why a comparison was not made; `Err` for data that cannot be used.
+pub(super) fn report_failure(
+    name: &str,
+    text: &str,
+    failure: RerunFailure,
+    err: &mut dyn Write,
+) -> Outcome {
+    let message = match failure {
+        RerunFailure::Invalid(errors) => {
+            format!(
+                "{}error: {name} has errors; nothing was run",
+                render_all(&errors, name, text)
+            )
+        }
+        RerunFailure::RewriteInvalid { text, diagnostics } => format!(
+            "{}error: the rewritten network has errors; nothing was run",
+            render_all(&diagnostics, &format!("{name} (rewritten)"), &text)
+        ),
+        RerunFailure::Recipe(m) | RerunFailure::Failed(m) => format!("error: {name}: {m}"),
+        RerunFailure::Rewrite(m) => format!("error: {m}"),
+        RerunFailure::Data(m) => return Err(AppError::Failed(m)),
+    };
+    let _ = writeln!(err, "{}", terminal_safe(&message));
+    Ok(Exit::Failed)
+}
+
+impl RerunFailure {
+    /// The failure as the tool server and the Python package answer it: `error`, `kind`
+    /// (`network`: the network has errors or does not run; `request`: the rewrite asked for
+    /// cannot be made; `data`) and located `diagnostics` where there are some (for
+    /// `rewritten-network`, located in `network`, the rewritten text).
+    pub fn to_json(&self, text: &str) -> serde_json::Value {
+        use serde_json::json;
+        match self {
+            RerunFailure::Invalid(d) => json!({
+                "error": "the network has errors; nothing was run",
+                "kind": "network",
+                "diagnostics": located_diagnostics(text, d),
+            }),
+            RerunFailure::RewriteInvalid { text, diagnostics } => json!({
+                "error": "the rewritten network has errors; nothing was run",
+                "kind": "rewritten-network",
+                "diagnostics": located_diagnostics(text, diagnostics),
+                "network": text,
+            }),
+            RerunFailure::Recipe(m) | RerunFailure::Failed(m) => {
+                json!({ "error": m, "kind": "network" })
+            }
+            RerunFailure::Rewrite(m) => json!({ "error": m, "kind": "request" }),
+            RerunFailure::Data(m) => json!({ "error": m, "kind": "data" }),
+        }
+    }
+}

@@ -1,0 +1,356 @@
+//! One ingredient class for another throughout a network (`substitute --replace
+//! butter=coconut-oil`): every constant naming the class is replaced, and the amount of each
+//! action that fetches it is converted by an [`AmountRule`] through the ontology's gram table.
+
+use super::{Rewrite, VOLUME_UNITS, constant_amount, grams, unit_is};
+use crate::base::number::Number;
+use crate::base::suggest::closest;
+use crate::data::catalogue::Catalogue;
+use crate::language::ast::{Arg, Recipe};
+use crate::world::ontology::{ClassId, Ontology};
+use serde::Serialize;
+
+/// How the new ingredient's amount follows from the old one's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AmountRule {
+    /// As many grams (by each class's gram table entry for the unit).
+    #[default]
+    SameWeight,
+    /// As much volume: a spoonful for a spoonful; grams through the densities both classes
+    /// have in the gram table.
+    SameVolume,
+    /// The same number in the same unit: an egg for an egg.
+    SameCount,
+}
+
+impl AmountRule {
+    pub const ALL: [AmountRule; 3] = [
+        AmountRule::SameWeight,
+        AmountRule::SameVolume,
+        AmountRule::SameCount,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AmountRule::SameWeight => "same-weight",
+            AmountRule::SameVolume => "same-volume",
+            AmountRule::SameCount => "same-count",
+        }
+    }
+
+    /// A rule by name; an unknown one is an error naming the rules.
+    pub fn named(word: &str) -> Result<AmountRule, String> {
+        Self::ALL
+            .into_iter()
+            .find(|r| r.name().eq_ignore_ascii_case(word))
+            .ok_or_else(|| {
+                let names = Self::ALL.map(Self::name);
+                let close = closest(&word.to_ascii_lowercase(), names.into_iter(), 1);
+                let hint = close
+                    .first()
+                    .map(|c| format!("; did you mean {c}?"))
+                    .unwrap_or_default();
+                format!(
+                    "`{word}` is not an amount rule (one of {}){hint}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// What to replace, by what, and how amounts follow.
+#[derive(Clone, Copy, Debug)]
+pub struct Substitution {
+    pub replace: ClassId,
+    pub with: ClassId,
+    pub rule: AmountRule,
+}
+
+/// An ingredient class by name: an unknown name is an error with the closest ingredient
+/// classes; a class that is not an ingredient (a tool, a unit) is named as such.
+pub fn ingredient_class(onto: &Ontology, name: &str) -> Result<ClassId, String> {
+    let name = name.trim().to_ascii_lowercase();
+    let Some(ingredient) = onto.class_id("ingredient") else {
+        return Err("the ontology has no class `ingredient`".into());
+    };
+    match onto.class_id(&name) {
+        Some(class) if onto.is_a(class, ingredient) => Ok(class),
+        Some(_) => Err(format!(
+            "`{name}` is not an ingredient class of the ontology"
+        )),
+        None => {
+            let ingredients = onto
+                .classes()
+                .filter(|(id, _)| onto.is_a(*id, ingredient))
+                .map(|(_, c)| c.name.as_str());
+            let close = closest(&name, ingredients, 3);
+            let hint = if close.is_empty() {
+                String::new()
+            } else {
+                format!("; did you mean {}?", close.join(", "))
+            };
+            Err(format!("no ingredient `{name}` in the ontology{hint}"))
+        }
+    }
+}
+
+/// The ingredient classes a network's constants name, in first-use order.
+pub fn network_ingredients(onto: &Ontology, recipe: &Recipe) -> Vec<ClassId> {
+    let Some(ingredient) = onto.class_id("ingredient") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for arg in recipe.predicates.iter().flat_map(|p| &p.args) {
+        if let Arg::Sym(name) = arg
+            && let Some(class) = onto.class_id(name)
+            && onto.is_a(class, ingredient)
+            && !out.contains(&class)
+        {
+            out.push(class);
+        }
+    }
+    out
+}
+
+/// `recipe` with `s.replace` replaced by `s.with` in every action naming it, each constant
+/// amount converted by `s.rule`. `Err` when the network never names the class, or when an
+/// amount cannot be converted (the gram table lacks a factor the rule needs).
+pub fn substitute(
+    onto: &Ontology,
+    catalogue: &Catalogue,
+    recipe: &Recipe,
+    s: &Substitution,
+) -> Result<Rewrite, String> {
+    let (from, to) = (onto.class_name(s.replace), onto.class_name(s.with));
+    let mut rewrite = Rewrite::of(recipe);
+    let mut named = false;
+    for (i, p) in recipe.predicates.iter().enumerate() {
+        if !p.args.iter().any(|a| matches!(a, Arg::Sym(n) if n == from)) {
+            continue;
+        }
+        named = true;
+        let mut after = p.clone();
+        for arg in &mut after.args {
+            if matches!(arg, Arg::Sym(n) if n == from) {
+                *arg = Arg::Sym(to.to_owned());
+            }
+        }
+        let note = match constant_amount(onto, catalogue, p) {
+            Some(amount) if s.replace != s.with => {
+                let (value, unit, note) = convert(onto, s, amount.value, amount.unit_class)
+                    .map_err(|e| format!("action {} ({}): {e}", i + 1, p.name))?;
+                after.args[amount.quantity] = Arg::Num(value);
+                after.args[amount.unit] = Arg::Sym(onto.class_name(unit).to_owned());
+                note
+            }
+            Some(_) => "the same amount".to_owned(),
+            None => format!("{from} replaced by {to}; no constant amount to convert"),
+        };
+        rewrite.set(i, after, note);
+    }
+    if !named {
+        let names: Vec<&str> = network_ingredients(onto, recipe)
+            .into_iter()
+            .map(|c| onto.class_name(c))
+            .collect();
+        let close = closest(from, names.iter().copied(), 3);
+        let hint = if close.is_empty() {
+            String::new()
+        } else {
+            format!("; did you mean {}?", close.join(", "))
+        };
+        return Err(format!(
+            "`{from}` is not in the network of {} (its ingredients: {}){hint}",
+            recipe.id,
+            names.join(", ")
+        ));
+    }
+    Ok(rewrite)
+}
+
+/// The new ingredient's amount for `value` `unit` of the old one, and how it was found.
+fn convert(
+    onto: &Ontology,
+    s: &Substitution,
+    value: Number,
+    unit: ClassId,
+) -> Result<(Number, ClassId, String), String> {
+    let (from, to) = (onto.class_name(s.replace), onto.class_name(s.with));
+    let unit_name = onto.class_name(unit);
+    let g = onto.class_id("g").ok_or("the ontology has no unit g")?;
+    let grams_of_old = || {
+        grams(onto, s.replace, value, unit).ok_or_else(|| {
+            format!(
+                "{}: the gram table gives no grams per {unit_name} of {from}",
+                s.rule.name()
+            )
+        })
+    };
+    let converted = match s.rule {
+        AmountRule::SameCount => (value, unit, format!("the same count: {value} {unit_name}")),
+        AmountRule::SameWeight if unit == g => (value, g, format!("the same weight: {value} g")),
+        AmountRule::SameWeight => {
+            let weight = grams_of_old()?;
+            let per_unit = grams(onto, s.with, Number::int(1), unit)
+                .filter(|_| !unit_is(onto, unit, &super::COUNT_UNITS));
+            match per_unit.and_then(|per| weight.div(per)) {
+                Some(same) => (
+                    same,
+                    unit,
+                    format!(
+                        "the same weight: {value} {unit_name} of {from} weigh {weight} g, as {same} {unit_name} of {to}"
+                    ),
+                ),
+                None => (
+                    weight,
+                    g,
+                    format!("the same weight: {value} {unit_name} of {from} weigh {weight} g"),
+                ),
+            }
+        }
+        AmountRule::SameVolume if unit_is(onto, unit, &VOLUME_UNITS) => {
+            (value, unit, format!("the same volume: {value} {unit_name}"))
+        }
+        AmountRule::SameVolume => {
+            let weight = grams_of_old()?;
+            let (per_old, per_new, volume) = common_volume(onto, s).ok_or_else(|| {
+                format!("same-volume: the gram table gives no volume that both {from} and {to} are weighed in (teaspoon or l); try same-weight")
+            })?;
+            let same = weight
+                .mul(per_new)
+                .div(per_old)
+                .ok_or("same-volume: a density of 0 in the gram table")?;
+            (
+                same,
+                g,
+                format!(
+                    "the same volume: {weight} g of {from} fill as much as {same} g of {to} (by their grams per {volume})"
+                ),
+            )
+        }
+    };
+    check_convertible(onto, s, unit, converted.1)?;
+    Ok(converted)
+}
+
+/// The grams per unit of volume of the old and the new class, in the first volume unit the
+/// gram table gives both.
+fn common_volume<'o>(onto: &'o Ontology, s: &Substitution) -> Option<(Number, Number, &'o str)> {
+    VOLUME_UNITS.iter().find_map(|name| {
+        let unit = onto.class_id(name)?;
+        let per_old = grams(onto, s.replace, Number::int(1), unit)?;
+        let per_new = grams(onto, s.with, Number::int(1), unit)?;
+        Some((per_old, per_new, onto.class_name(unit)))
+    })
+}
+
+/// The new amount must be weighable where the old one was: the dish approximation score
+/// weighs every ingredient of the dish, and a missing factor makes the evaluator refuse it.
+fn check_convertible(
+    onto: &Ontology,
+    s: &Substitution,
+    old_unit: ClassId,
+    new_unit: ClassId,
+) -> Result<(), String> {
+    let weighable = |class| grams(onto, class, Number::int(1), new_unit).is_some();
+    let old_weighable = grams(onto, s.replace, Number::int(1), old_unit).is_some();
+    if weighable(s.with) || !old_weighable {
+        return Ok(());
+    }
+    Err(format!(
+        "{}: the gram table gives no grams per {} of {}, so the dish could not be weighed; try same-weight",
+        s.rule.name(),
+        onto.class_name(new_unit),
+        onto.class_name(s.with)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::profile::Profile;
+    use crate::language::parse::parse;
+
+    fn network(text: &str) -> Recipe {
+        parse(text).file.recipes.remove(0)
+    }
+
+    fn rewrite(line: &str, from: &str, to: &str, rule: AmountRule) -> Result<String, String> {
+        let onto = Ontology::builtin(Profile::R2024);
+        let catalogue = Catalogue::builtin(Profile::R2024);
+        let recipe = network(&format!("#r\n(get-kitchen ?k)\n{line}\n"));
+        let s = Substitution {
+            replace: ingredient_class(&onto, from)?,
+            with: ingredient_class(&onto, to)?,
+            rule,
+        };
+        let r = substitute(&onto, &catalogue, &recipe, &s)?;
+        Ok(r.recipe.predicates[1].to_string())
+    }
+
+    const FETCH: &str = "(fetch-and-proportion ?b ?k2 ?k ?c butter 3 tablespoon)";
+
+    #[test]
+    fn each_rule_converts_three_tablespoons_of_butter_into_coconut_oil() {
+        // Butter 5 g and coconut oil 4.5 g per teaspoon; a tablespoon is three teaspoons.
+        let weight = rewrite(FETCH, "butter", "coconut-oil", AmountRule::SameWeight).unwrap();
+        assert_eq!(
+            weight,
+            "(fetch-and-proportion ?b ?k2 ?k ?c coconut-oil 3.3333333 tablespoon)"
+        );
+        let volume = rewrite(FETCH, "butter", "coconut-oil", AmountRule::SameVolume).unwrap();
+        assert_eq!(
+            volume,
+            "(fetch-and-proportion ?b ?k2 ?k ?c coconut-oil 3 tablespoon)"
+        );
+        let grams = "(fetch-and-proportion ?b ?k2 ?k ?c butter 200 g)";
+        let volume = rewrite(grams, "butter", "coconut-oil", AmountRule::SameVolume).unwrap();
+        assert_eq!(
+            volume,
+            "(fetch-and-proportion ?b ?k2 ?k ?c coconut-oil 180.0 g)"
+        );
+    }
+
+    #[test]
+    fn counted_amounts_become_grams_by_weight_and_stay_counts_by_count() {
+        let eggs = "(fetch-and-proportion ?b ?k2 ?k ?c egg 2 piece)";
+        let weight = rewrite(eggs, "egg", "banana", AmountRule::SameWeight).unwrap();
+        assert_eq!(weight, "(fetch-and-proportion ?b ?k2 ?k ?c banana 100 g)");
+        let count = rewrite(eggs, "egg", "banana", AmountRule::SameCount).unwrap();
+        assert_eq!(count, "(fetch-and-proportion ?b ?k2 ?k ?c banana 2 piece)");
+    }
+
+    #[test]
+    fn unknown_missing_and_unconvertible_ingredients_are_named() {
+        let e = rewrite(FETCH, "buter", "coconut-oil", AmountRule::SameWeight).unwrap_err();
+        assert_eq!(
+            e,
+            "no ingredient `buter` in the ontology; did you mean butter?"
+        );
+        let e = rewrite(FETCH, "medium-bowl", "butter", AmountRule::SameWeight).unwrap_err();
+        assert_eq!(
+            e,
+            "`medium-bowl` is not an ingredient class of the ontology"
+        );
+        let e = rewrite(FETCH, "white-sugar", "butter", AmountRule::SameWeight).unwrap_err();
+        assert_eq!(
+            e,
+            "`white-sugar` is not in the network of r (its ingredients: butter)"
+        );
+        let e = rewrite(FETCH, "butter", "avocado", AmountRule::SameVolume).unwrap_err();
+        assert_eq!(
+            e,
+            "action 2 (fetch-and-proportion): same-volume: the gram table gives no grams per tablespoon of avocado, so the dish could not be weighed; try same-weight"
+        );
+    }
+
+    #[test]
+    fn a_rule_name_is_read_in_any_case_and_a_typo_is_named() {
+        assert_eq!(AmountRule::named("Same-Volume"), Ok(AmountRule::SameVolume));
+        assert_eq!(
+            AmountRule::named("same-wieght").unwrap_err(),
+            "`same-wieght` is not an amount rule (one of same-weight, same-volume, same-count); did you mean same-weight?"
+        );
+    }
+}

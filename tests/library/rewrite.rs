@@ -1,0 +1,623 @@
+//! Substituting an ingredient and scaling a recipe (`service::substitute`, `service::scale`)
+//! on the benchmark's gold networks, with the values the dish metric's definition predicts.
+
+use crate::common::{self, require_data};
+use cookingbot::base::number::Number;
+use cookingbot::base::number::two_decimals;
+use cookingbot::base::profile::Profile;
+use cookingbot::benchmark::Benchmark;
+use cookingbot::data::diet_table::Diet;
+use cookingbot::evaluate::Evaluator;
+use cookingbot::metrics::dish::unfold_dish;
+use cookingbot::metrics::{gold_run, primary_output};
+use cookingbot::service::rewrite_run::RerunFailure;
+use cookingbot::service::scale::scale_text;
+use cookingbot::service::substitute::{substitute_text, suggest};
+use cookingbot::simulation::Model;
+use cookingbot::world::rewrite::scaling::Factor;
+use cookingbot::world::rewrite::substitution::AmountRule;
+use std::sync::OnceLock;
+
+fn evaluator(profile: Profile) -> &'static Evaluator {
+    static LOADED: [OnceLock<Evaluator>; 2] = [OnceLock::new(), OnceLock::new()];
+    let cell = match profile {
+        Profile::R2024 => &LOADED[0],
+        Profile::R2023 => &LOADED[1],
+    };
+    cell.get_or_init(|| {
+        Evaluator::new(profile, common::data_dir(profile)).expect("the benchmark loads")
+    })
+}
+
+/// Every gold network of a profile as text, under its recipe's id.
+fn gold_texts(profile: Profile) -> Vec<(String, String)> {
+    evaluator(profile)
+        .benchmark
+        .recipes
+        .iter()
+        .map(|r| {
+            let mut network = r.network.clone();
+            network.id = r.id.clone();
+            (r.id.clone(), network.to_string())
+        })
+        .collect()
+}
+
+fn gold_of(benchmark: &Benchmark) -> impl FnMut(&str) -> Result<Option<Benchmark>, String> + '_ {
+    move |_| Ok(Some(benchmark.clone()))
+}
+
+fn substituted(
+    profile: Profile,
+    text: &str,
+    replace: (&str, &str),
+) -> Result<cookingbot::service::substitute::SubstituteAnswer, RerunFailure> {
+    let e = evaluator(profile);
+    substitute_text(
+        &e.model,
+        text,
+        None,
+        replace,
+        AmountRule::SameWeight,
+        &mut gold_of(&e.benchmark),
+    )
+}
+
+fn scaled(profile: Profile, text: &str, factor: &str) -> cookingbot::service::scale::ScaleAnswer {
+    let e = evaluator(profile);
+    let factor = Factor::parse(factor).unwrap();
+    scale_text(&e.model, text, None, factor, &mut gold_of(&e.benchmark))
+        .unwrap_or_else(|f| panic!("scaling by {factor} fails: {f:?}"))
+}
+
+fn names_butter(text: &str) -> bool {
+    text.contains(" butter ")
+}
+
+#[test]
+fn butter_for_butter_changes_nothing_in_any_gold_recipe() {
+    require_data!(Profile::R2024, Profile::R2023);
+    for profile in [Profile::R2024, Profile::R2023] {
+        let mut checked = Vec::new();
+        for (id, text) in gold_texts(profile)
+            .into_iter()
+            .filter(|(_, t)| names_butter(t))
+        {
+            let a = substituted(profile, &text, ("butter", "butter")).unwrap();
+            let c = &a.comparison;
+            assert!(c.changes.is_empty(), "{id}: {:?}", c.changes);
+            assert_eq!(c.network, text, "{id}");
+            assert!(c.executes && c.failure.is_none(), "{id}");
+            let r = &c.against_original;
+            assert_eq!(r.dish_approximation_score, Some(1.0), "{id}");
+            let g = r.goal_condition_success.as_ref().unwrap();
+            assert_eq!(g.numerator, g.denominator, "{id}");
+            assert_eq!(r.execution_time, c.original_execution_time, "{id}");
+            let gold = c.against_gold.as_ref().unwrap();
+            assert_eq!(gold.original, gold.rewritten, "{id}");
+            checked.push(id);
+        }
+        assert_eq!(checked.len(), 11, "{profile}: {checked:?}");
+    }
+}
+
+/// The dish approximation score of a dish against itself with one base ingredient of `n`
+/// replaced by a class the dish lacks, all else equal (docs/substitute.md): the contents part
+/// matches `n - 1` ingredients fully and counts the replaced one missing and its replacement
+/// surplus, `(n - 1) / (n + 1)`; the container part is unchanged. Single floats, as the metric.
+fn predicted_dish(n: usize) -> f32 {
+    let contents = (n - 1) as f32 / (n + 1) as f32;
+    0.98f32 * contents + 0.02f32 * 1.0
+}
+
+/// The base ingredients of a gold network's dish (the dish unfolded as the metric unfolds it).
+fn gold_dish_classes(model: &Model, benchmark: &Benchmark, id: &str) -> Vec<String> {
+    let g = benchmark.recipe(id).unwrap();
+    let run = gold_run(model, &g.network, &g.primary_output_var).unwrap();
+    let dish = primary_output(&run.execution, run.output_step.unwrap());
+    let unfolded = unfold_dish(model, &mut model.maker(), dish.as_obj().unwrap()).unwrap();
+    unfolded
+        .iter()
+        .map(|u| model.onto.class_name(u.ingredient.class).to_owned())
+        .collect()
+}
+
+#[test]
+fn coconut_oil_for_butter_drops_the_dish_score_by_the_share_the_metric_predicts() {
+    require_data!();
+    let profile = Profile::R2024;
+    let e = evaluator(profile);
+    let mut dishes = Vec::new();
+    for (id, text) in gold_texts(profile)
+        .into_iter()
+        .filter(|(_, t)| names_butter(t))
+    {
+        let a = substituted(profile, &text, ("butter", "coconut-oil")).unwrap();
+        let c = &a.comparison;
+        if let Some(failure) = &c.failure {
+            // Coconut oil greasing a sheet is an error of the reference's `grease`.
+            assert!(!c.executes, "{id}");
+            assert!(
+                failure.message.contains("COCONUT-OIL"),
+                "{id}: {}",
+                failure.message
+            );
+            assert_eq!(c.against_original.dish_approximation_score, None, "{id}");
+            dishes.push((id, None));
+            continue;
+        }
+        assert!(c.executes, "{id}");
+        let classes = gold_dish_classes(&e.model, &e.benchmark, &id);
+        let expected = if classes.iter().any(|c| c == "butter") {
+            predicted_dish(classes.len())
+        } else {
+            1.0
+        };
+        let dish = c.against_original.dish_approximation_score.unwrap();
+        assert_eq!(dish, expected, "{id}: {} base ingredients", classes.len());
+        let gold = c.against_gold.as_ref().unwrap();
+        assert_eq!(gold.original.dish_approximation_score, Some(1.0), "{id}");
+        assert_eq!(
+            gold.rewritten.dish_approximation_score,
+            Some(expected),
+            "{id}"
+        );
+        assert_eq!(
+            c.against_original.execution_time, c.original_execution_time,
+            "{id}"
+        );
+        dishes.push((id, Some((classes.len(), two_decimals(Number::float(dish))))));
+    }
+    let printed: Vec<(&str, Option<(usize, &str)>)> = dishes
+        .iter()
+        .map(|(id, d)| (id.as_str(), d.as_ref().map(|(n, s)| (*n, s.as_str()))))
+        .collect();
+    assert_eq!(
+        printed,
+        [
+            ("almond-crescent-cookies", Some((7, "0.76"))),
+            ("afghan-biscuits", Some((6, "0.72"))),
+            ("best-brownies", Some((8, "0.78"))),
+            ("easy-banana-bread", Some((6, "0.72"))),
+            ("whole-wheat-ginger-snaps", Some((13, "0.86"))),
+            ("almond-crescent-cookies-2", Some((7, "0.76"))),
+            ("almond-crescent-cookies-4", Some((6, "0.72"))),
+            ("almond-crescent-cookies-5", Some((7, "0.76"))),
+            ("coconut-tuiles", Some((4, "1.00"))),
+            ("mexican-wedding-cookies", Some((6, "0.72"))),
+            ("bisquick-shortcake-biscuits", None),
+        ]
+    );
+    // afghan-biscuits: six base ingredients, so the score drops by 0.98 × 2/7 = 0.28.
+    assert_eq!(two_decimals(Number::float(1.0 - predicted_dish(6))), "0.28");
+}
+
+#[test]
+fn the_substitution_is_the_network_with_one_class_and_its_amount_changed() {
+    require_data!();
+    let (_, text) = gold_texts(Profile::R2024)
+        .into_iter()
+        .find(|(id, _)| id == "afghan-biscuits")
+        .unwrap();
+    let a = substituted(Profile::R2024, &text, ("butter", "coconut-oil")).unwrap();
+    let c = &a.comparison;
+    let [change] = &c.changes[..] else {
+        panic!("one change: {:?}", c.changes)
+    };
+    assert_eq!((change.action, change.line), (2, 3));
+    assert_eq!(
+        change.after,
+        change.before.replace(" butter 200 g", " coconut-oil 200 g")
+    );
+    assert_eq!(change.note, "the same weight: 200 g");
+    assert_eq!(
+        c.network,
+        text.replace(" butter 200 g", " coconut-oil 200 g")
+    );
+    let dish = c.against_original.dish.as_ref().unwrap();
+    assert_eq!(dish.detail.missing, ["butter"]);
+    assert_eq!(dish.detail.surplus, ["coconut-oil"]);
+    let g = c.against_original.goal_condition_success.as_ref().unwrap();
+    assert_eq!((g.numerator, g.denominator), (22, 40));
+    assert!(a.notes.is_empty());
+}
+
+#[test]
+fn a_wrong_ingredient_is_named_with_the_closest_and_nothing_runs() {
+    require_data!();
+    let (_, text) = gold_texts(Profile::R2024)
+        .into_iter()
+        .find(|(id, _)| id == "afghan-biscuits")
+        .unwrap();
+    let refused = |from, to| match substituted(Profile::R2024, &text, (from, to)) {
+        Err(RerunFailure::Rewrite(m)) => m,
+        other => panic!(
+            "{from}={to} was not refused: {:?}",
+            other.map(|a| a.comparison)
+        ),
+    };
+    assert_eq!(
+        refused("buter", "coconut-oil"),
+        "no ingredient `buter` in the ontology; did you mean butter, water?"
+    );
+    assert_eq!(
+        refused("butter", "cocnut-oil"),
+        "no ingredient `cocnut-oil` in the ontology; did you mean coconut-oil?"
+    );
+    assert_eq!(
+        refused("white-sugar", "brown-sugar"),
+        "`white-sugar` is not in the network of afghan-biscuits (its ingredients: butter, caster-sugar, all-purpose-flour, cocoa-powder, corn-flakes, powdered-white-sugar, water, almond-flakes)"
+    );
+    assert_eq!(
+        refused("caster-suger", "brown-sugar"),
+        "no ingredient `caster-suger` in the ontology; did you mean caster-sugar?"
+    );
+    assert_eq!(
+        refused("butter", "wooden-spoon"),
+        "`wooden-spoon` is not an ingredient class of the ontology"
+    );
+}
+
+#[test]
+fn scaling_by_two_then_a_half_gives_back_every_gold_network_and_its_scores() {
+    require_data!(Profile::R2024, Profile::R2023);
+    for profile in [Profile::R2024, Profile::R2023] {
+        for (id, text) in gold_texts(profile) {
+            let twice = scaled(profile, &text, "2");
+            let back = scaled(profile, &twice.comparison.network, "1/2");
+            assert_eq!(back.comparison.network, text, "{profile} {id}");
+            assert!(
+                twice.rounding.is_empty() && back.rounding.is_empty(),
+                "{id}"
+            );
+            let original = &twice.comparison.against_gold.as_ref().unwrap().original;
+            let returned = &back.comparison.against_gold.as_ref().unwrap().rewritten;
+            assert_eq!(returned, original, "{profile} {id}");
+            assert_eq!(
+                back.comparison.against_original.execution_time,
+                twice.comparison.original_execution_time,
+                "{profile} {id}"
+            );
+        }
+    }
+}
+
+#[test]
+fn scaling_keeps_every_proportion_of_the_dish_but_rounded_counts() {
+    require_data!(Profile::R2024, Profile::R2023);
+    for profile in [Profile::R2024, Profile::R2023] {
+        let (mut rounded_recipes, mut no_dish) = (0, Vec::new());
+        for (id, text) in gold_texts(profile) {
+            // Doubling rounds nothing: every ingredient of the dish doubles, and so its share.
+            let twice = scaled(profile, &text, "2");
+            assert!(twice.comparison.executes, "{profile} {id}");
+            if twice.proportions.is_empty() {
+                assert_eq!(twice.proportions_preserved, None, "{profile} {id}");
+                no_dish.push(id);
+                continue;
+            }
+            assert_eq!(twice.proportions_preserved, Some(true), "{profile} {id}");
+            for p in &twice.proportions {
+                assert!(p.preserved && !p.rounded, "{profile} {id} {}", p.ingredient);
+                let (ratio, share) = (p.ratio.unwrap(), p.scaled_share.unwrap());
+                assert!(
+                    (ratio - 2.0).abs() <= 2e-4,
+                    "{profile} {id} {}: {ratio}",
+                    p.ingredient
+                );
+                assert!(
+                    (share - p.original_share).abs() <= 1e-4,
+                    "{profile} {id} {}",
+                    p.ingredient
+                );
+            }
+            // Half as much again rounds counts: any other ratio is a rounded count's own.
+            let more = scaled(profile, &text, "3/2");
+            assert!(more.comparison.executes, "{profile} {id}");
+            for p in &more.proportions {
+                assert!(
+                    p.preserved || p.rounded,
+                    "{profile} {id} {}: {:?}",
+                    p.ingredient,
+                    p.ratio
+                );
+            }
+            assert_eq!(more.proportions_preserved, Some(true), "{profile} {id}");
+            if !more.rounding.is_empty() {
+                rounded_recipes += 1;
+            }
+        }
+        // Recipes with a count that 3/2 leaves fractional (1, 3 or 5 pieces of something), and
+        // the gold networks whose dish is no container of ingredients (2024's cupcakes fail).
+        let expected = match profile {
+            Profile::R2024 => (16, vec!["chocolate-cream-cheese-cupcakes"]),
+            Profile::R2023 => (17, vec![]),
+        };
+        let no_dish: Vec<&str> = no_dish.iter().map(String::as_str).collect();
+        assert_eq!((rounded_recipes, no_dish), expected, "{profile}");
+    }
+}
+
+#[test]
+fn scaling_reports_rounded_counts_stock_and_portions() {
+    require_data!();
+    let texts = gold_texts(Profile::R2024);
+    let text = |id: &str| texts.iter().find(|(i, _)| i == id).unwrap().1.clone();
+    let afghan = scaled(Profile::R2024, &text("afghan-biscuits"), "1.5");
+    let grams: Vec<(String, String, String)> = afghan
+        .proportions
+        .iter()
+        .map(|p| {
+            (
+                p.ingredient.clone(),
+                p.original_grams.to_string(),
+                p.scaled_grams.as_ref().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        grams,
+        [
+            ("all-purpose-flour".into(), "300".into(), "450".into()),
+            ("cocoa-powder".into(), "36".into(), "54".into()),
+            ("caster-sugar".into(), "100".into(), "150".into()),
+            ("corn-flakes".into(), "300".into(), "450".into()),
+            ("butter".into(), "200".into(), "300".into()),
+            ("almond-flakes".into(), "50".into(), "75".into()),
+        ]
+    );
+    let [portions] = &afghan.capacity.portions[..] else {
+        panic!("one portioning")
+    };
+    assert_eq!(
+        (portions.action, portions.original, portions.scaled),
+        (26, 32, Some(47))
+    );
+    assert!(afghan.capacity.beyond_stock.is_empty());
+    // Every ingredient of the dish is matched, and differs from the original's in its amount
+    // alone.
+    let dish = afghan.comparison.against_original.dish.as_ref().unwrap();
+    assert!(dish.detail.missing.is_empty() && dish.detail.surplus.is_empty());
+    assert_eq!(dish.detail.matched.len(), 6);
+    for m in &dish.detail.matched {
+        assert_eq!(m.differing, ["amount"], "{}", m.class);
+    }
+    assert!(
+        afghan
+            .proportions
+            .iter()
+            .all(|p| p.dish_score.is_some_and(|s| s < 1.0))
+    );
+    // Cracking takes 5 s an egg: two eggs rounded up to three from 3/2 × 2 take 5 s more.
+    let fudge = scaled(Profile::R2024, &text("chocolate-fudge-cookies"), "3/2");
+    let times = (
+        &fudge.comparison.original_execution_time,
+        &fudge.comparison.against_original.execution_time,
+    );
+    assert_eq!(
+        (
+            times.0.as_ref().unwrap().to_string(),
+            times.1.as_ref().unwrap().to_string()
+        ),
+        ("1650".into(), "1655".into())
+    );
+    let banana = scaled(Profile::R2024, &text("easy-banana-bread"), "1.5");
+    let [r] = &banana.rounding[..] else {
+        panic!("one rounding")
+    };
+    assert_eq!(r.ingredient.as_deref(), Some("banana"));
+    assert_eq!(
+        (
+            r.exact.to_string(),
+            r.rounded.to_string(),
+            r.effective_factor.as_str()
+        ),
+        ("4.5".into(), "5".into(), "5/3")
+    );
+    let potato = scaled(Profile::R2024, &text("classic-potato-salad"), "2");
+    let beyond: Vec<(&str, String, String)> = potato
+        .capacity
+        .beyond_stock
+        .iter()
+        .map(|b| {
+            (
+                b.ingredient.as_str(),
+                b.kitchen_grams.to_string(),
+                b.scaled_grams.to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        beyond,
+        [
+            ("potato", "2520".into(), "3360".into()),
+            ("mayonnaise", "505.0".into(), "700".into())
+        ]
+    );
+}
+
+#[test]
+fn a_scaled_amount_beyond_the_language_bounds_is_located_in_the_scaled_network() {
+    require_data!();
+    let e = evaluator(Profile::R2024);
+    let text =
+        "#afghan-biscuits\n(get-kitchen ?k)\n(fetch-and-proportion ?e ?k2 ?k ?bowl egg 20 piece)\n";
+    let factor = Factor::parse("100").unwrap();
+    match scale_text(&e.model, text, None, factor, &mut gold_of(&e.benchmark)) {
+        Err(RerunFailure::RewriteInvalid { text, diagnostics }) => {
+            assert_eq!(
+                text,
+                "#afghan-biscuits\n(get-kitchen ?k)\n(fetch-and-proportion ?e ?k2 ?k ?bowl egg 2000 piece)\n"
+            );
+            assert_eq!(diagnostics.len(), 1);
+            assert!(
+                diagnostics[0].message.contains("2000"),
+                "{}",
+                diagnostics[0].message
+            );
+        }
+        other => panic!("not refused: {:?}", other.map(|a| a.comparison)),
+    }
+}
+
+#[test]
+fn suggestions_come_from_the_role_table_filtered_by_the_diet_and_tried_in_the_network() {
+    require_data!();
+    let e = evaluator(Profile::R2024);
+    let (_, text) = gold_texts(Profile::R2024)
+        .into_iter()
+        .find(|(id, _)| id == "afghan-biscuits")
+        .unwrap();
+    let s = suggest(
+        &e.model,
+        "butter",
+        Some(Diet::Vegan),
+        Some((&text, None)),
+        AmountRule::SameWeight,
+        &mut gold_of(&e.benchmark),
+    )
+    .unwrap();
+    let classes: Vec<&str> = s.suggestions.iter().map(|s| s.class.as_str()).collect();
+    assert_eq!(
+        classes,
+        ["coconut-oil", "vegetable-oil", "extra-virgin-olive-oil"]
+    );
+    let excluded: Vec<(&str, Vec<String>)> = s
+        .excluded
+        .iter()
+        .map(|x| (x.class.as_str(), x.because.clone()))
+        .collect();
+    assert_eq!(excluded, [("salted-butter", vec!["dairy".to_owned()])]);
+    assert_eq!(s.ingredient_excluded_because, ["dairy"]);
+    let dishes: Vec<Option<f32>> = s
+        .suggestions
+        .iter()
+        .map(|s| s.tried.as_ref().unwrap().dish_approximation_score)
+        .collect();
+    assert_eq!(dishes, [Some(predicted_dish(6)); 3]);
+    let held: Vec<String> = s
+        .suggestions
+        .iter()
+        .map(|s| s.in_kitchen_grams.as_ref().unwrap().to_string())
+        .collect();
+    assert_eq!(held, ["460.5", "200", "460.0"]);
+    let none = suggest(
+        &e.model,
+        "water",
+        None,
+        None,
+        AmountRule::SameWeight,
+        &mut gold_of(&e.benchmark),
+    );
+    assert!(
+        none.unwrap_err()
+            .starts_with("the role table (kitchens/substitutes.json) gives water no role")
+    );
+}
+
+/// What the suggestions for an ingredient under a diet should be.
+struct DietCase {
+    ingredient: &'static str,
+    diet: Diet,
+    kept: &'static [&'static str],
+    /// Classes set apart, each with the tags the diet excludes.
+    set_apart: &'static [(&'static str, &'static [&'static str])],
+    /// The ingredient's own tags the diet excludes.
+    own: &'static [&'static str],
+}
+
+/// Each diet keeps the substitutes the diet table gives none of its tags, and sets apart the
+/// others with the tags it excludes.
+#[test]
+fn a_diet_keeps_the_substitutes_the_diet_table_allows() {
+    let model = Model::builtin(Profile::R2024);
+    let cases = [
+        DietCase {
+            ingredient: "all-purpose-flour",
+            diet: Diet::GlutenFree,
+            kept: &["almond-flour"],
+            set_apart: &[
+                ("whole-wheat-flour", &["gluten"]),
+                ("self-rising-flour", &["gluten"]),
+            ],
+            own: &["gluten"],
+        },
+        DietCase {
+            ingredient: "almond",
+            diet: Diet::NutFree,
+            kept: &["shredded-coconut"],
+            set_apart: &[("almond-flakes", &["nut"]), ("walnut", &["nut"])],
+            own: &["nut"],
+        },
+        DietCase {
+            ingredient: "egg",
+            diet: Diet::EggFree,
+            kept: &["banana"],
+            set_apart: &[],
+            own: &["egg"],
+        },
+        DietCase {
+            ingredient: "butter",
+            diet: Diet::Vegetarian,
+            kept: &[
+                "salted-butter",
+                "coconut-oil",
+                "vegetable-oil",
+                "extra-virgin-olive-oil",
+            ],
+            set_apart: &[],
+            own: &[],
+        },
+    ];
+    for case in cases {
+        let s = suggest(
+            &model,
+            case.ingredient,
+            Some(case.diet),
+            None,
+            AmountRule::SameWeight,
+            &mut |_| Ok(None),
+        )
+        .unwrap();
+        let what = format!("{} {}", case.ingredient, case.diet.name());
+        let classes: Vec<&str> = s.suggestions.iter().map(|s| s.class.as_str()).collect();
+        assert_eq!(classes, case.kept, "{what}");
+        let set_apart: Vec<(&str, Vec<&str>)> = s
+            .excluded
+            .iter()
+            .map(|x| {
+                (
+                    x.class.as_str(),
+                    x.because.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        let expected: Vec<(&str, Vec<&str>)> = case
+            .set_apart
+            .iter()
+            .map(|(c, t)| (*c, t.to_vec()))
+            .collect();
+        assert_eq!(set_apart, expected, "{what}");
+        assert_eq!(s.ingredient_excluded_because, case.own, "{what}");
+    }
+}
+
+#[test]
+fn every_class_of_the_role_table_is_an_ingredient_both_kitchens_hold() {
+    use cookingbot::data::substitute_roles::SubstituteRoles;
+    use cookingbot::service::rewrite_run::held;
+    for profile in [Profile::R2024, Profile::R2023] {
+        let model = Model::builtin(profile);
+        for class in SubstituteRoles::builtin().classes() {
+            let id = model
+                .onto
+                .class_id(class)
+                .unwrap_or_else(|| panic!("{profile}: no class {class}"));
+            assert!(model.onto.is_a_name(id, "ingredient"), "{profile}: {class}");
+            assert!(
+                !held(&model, id).is_empty(),
+                "{profile}: the kitchen holds no {class}"
+            );
+        }
+    }
+}

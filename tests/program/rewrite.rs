@@ -1,0 +1,350 @@
+//! `substitute` and `scale` as users run them: answers written whole or not at all, the
+//! rewritten network beside, the evaluation agreeing with the answer, and bad input refused
+//! with a clear message and a non-zero exit, never a panic.
+
+use crate::common::{self, Scratch, evaluator, outcome, require_data};
+
+fn afghan() -> String {
+    common::gold_file("afghan-biscuits").display().to_string()
+}
+
+#[test]
+fn substitute_writes_its_answer_and_the_network_that_the_evaluation_scores_alike() {
+    require_data!();
+    let dir = Scratch::new("substitute-json");
+    let (answer, network) = (dir.path("answer.json"), dir.path("coconut.solution"));
+    let o = outcome(evaluator().args([
+        "substitute",
+        &afghan(),
+        "--replace",
+        "butter=coconut-oil",
+        "--format",
+        "json",
+        "-o",
+        answer.to_str().unwrap(),
+        "--network-output",
+        network.to_str().unwrap(),
+    ]));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.stdout, "");
+    let json: serde_json::Value = serde_json::from_str(&common::read(&answer)).unwrap();
+    assert_eq!(json["replace"], "butter");
+    assert_eq!(json["with"], "coconut-oil");
+    assert_eq!(json["amount_rule"], "same-weight");
+    assert_eq!(json["executes"], true);
+    let against = &json["against_original"];
+    assert_eq!(against["dish_approximation_score"], 0.72);
+    assert_eq!(against["goal_condition_success"]["numerator"], 22);
+    assert_eq!(against["execution_time"], 2735);
+    assert_eq!(against["dish"]["missing"], serde_json::json!(["butter"]));
+    assert_eq!(json["changes"][0]["line"], 3);
+    assert_eq!(json["network"].as_str().unwrap(), common::read(&network));
+    let scored =
+        outcome(evaluator().args(["-input", network.to_str().unwrap(), "-output", "-", "-q"]));
+    assert_eq!(scored.code, 0, "{}", scored.stderr);
+    assert_eq!(
+        scored.stdout,
+        "recipe-id,goal-condition-success,dish-approximation-score,execution-time\nafghan-biscuits,0.55,0.72,2735\n"
+    );
+}
+
+#[test]
+fn scale_by_two_then_a_half_writes_back_the_network_as_written() {
+    require_data!();
+    let dir = Scratch::new("scale-back");
+    let (twice, back, same) = (
+        dir.path("twice.solution"),
+        dir.path("back.solution"),
+        dir.path("same.solution"),
+    );
+    for (input, factor, network) in [
+        (afghan(), "2", &twice),
+        (twice.display().to_string(), "0.5", &back),
+        (afghan(), "1", &same),
+    ] {
+        let o = outcome(evaluator().args([
+            "scale",
+            &input,
+            "--factor",
+            factor,
+            "--network-output",
+            network.to_str().unwrap(),
+            "-o",
+            "/dev/null",
+        ]));
+        assert_eq!(o.code, 0, "{}", o.stderr);
+    }
+    assert_eq!(common::read(&back), common::read(&same));
+    assert!(common::read(&twice).contains(" butter 400 g)"));
+    let o = outcome(evaluator().args(["scale", &afghan(), "--servings", "6", "--serves", "4"]));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout.starts_with("afghan-biscuits scaled by 3/2\n"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("  butter: 200 → 300 (20.3 % → 20.3 %)\n"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("Every proportion of the dish is kept.\n"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("  portions of action 26: 32 → 47\n"),
+        "{}",
+        o.stdout
+    );
+}
+
+/// Runs `args`, which must exit with `code`, say `message` and write no `answer`.
+fn refused_writing_nothing(answer: &std::path::Path, args: &[&str], code: i32, message: &str) {
+    let o = outcome(evaluator().args(args));
+    assert_eq!(o.code, code, "{args:?}: {}", o.stderr);
+    assert!(o.stderr.contains(message), "{args:?}: {}", o.stderr);
+    assert!(!answer.exists(), "{args:?} wrote an answer");
+}
+
+#[test]
+fn bad_substitutions_are_refused_with_what_is_wrong_and_nothing_written() {
+    require_data!();
+    let dir = Scratch::new("rewrite-bad-substitute");
+    let answer = dir.path("answer.json");
+    let out = answer.to_str().unwrap();
+    let refused = |args: &[&str], code: i32, message: &str| {
+        refused_writing_nothing(&answer, args, code, message)
+    };
+    let a = afghan();
+    refused(
+        &[
+            "substitute",
+            &a,
+            "--replace",
+            "buter=coconut-oil",
+            "-o",
+            out,
+        ],
+        1,
+        "error: no ingredient `buter` in the ontology; did you mean butter, water?",
+    );
+    refused(
+        &[
+            "substitute",
+            &a,
+            "--replace",
+            "white-sugar=brown-sugar",
+            "-o",
+            out,
+        ],
+        1,
+        "error: `white-sugar` is not in the network of afghan-biscuits",
+    );
+    refused(
+        &["substitute", &a, "--replace", "butter", "-o", out],
+        2,
+        "is not FROM=TO",
+    );
+    refused(
+        &[
+            "substitute",
+            &a,
+            "--replace",
+            "butter=coconut-oil",
+            "--amount-rule",
+            "same-wieght",
+            "-o",
+            out,
+        ],
+        2,
+        "did you mean same-weight?",
+    );
+    refused(
+        &[
+            "substitute",
+            &a,
+            "--replace",
+            "butter=coconut-oil",
+            "--recipe",
+            "cole-slaw",
+            "-o",
+            out,
+        ],
+        1,
+        "no recipe `cole-slaw` in the file",
+    );
+}
+
+#[test]
+fn bad_scalings_are_refused_with_what_is_wrong_and_nothing_written() {
+    require_data!();
+    let dir = Scratch::new("rewrite-bad-scale");
+    let answer = dir.path("answer.json");
+    let out = answer.to_str().unwrap();
+    let refused = |args: &[&str], code: i32, message: &str| {
+        refused_writing_nothing(&answer, args, code, message)
+    };
+    let a = afghan();
+    refused(
+        &["scale", &a, "--factor", "0", "-o", out],
+        2,
+        "factors are above 0",
+    );
+    refused(
+        &["scale", &a, "--factor", "-2", "-o", out],
+        2,
+        "factors are above 0",
+    );
+    refused(
+        &["scale", &a, "--factor", "1000", "-o", out],
+        2,
+        "beyond what scale takes: from 1/100 to 100",
+    );
+    refused(
+        &["scale", &a, "--factor", "two", "-o", out],
+        2,
+        "is not a number",
+    );
+    refused(&["scale", &a, "--servings", "4", "-o", out], 2, "--serves");
+    refused(
+        &["scale", &a, "--servings", "0", "--serves", "4", "-o", out],
+        2,
+        "--servings 0: servings are counted from 1 to 10000",
+    );
+    refused(&["scale", &a, "--factor", "2", "-o", &a], 2, "is the input");
+    let broken = dir.write(
+        "broken.solution",
+        "#afghan-biscuits\n(get-kitchen ?k)\n(fetch ?x ?k2 ?k (\n",
+    );
+    refused(
+        &[
+            "scale",
+            broken.to_str().unwrap(),
+            "--factor",
+            "2",
+            "-o",
+            out,
+        ],
+        1,
+        "has errors; nothing was run",
+    );
+    let pieces = dir.write(
+        "pieces.solution",
+        "#afghan-biscuits\n(get-kitchen ?k)\n(fetch-and-proportion ?e ?k2 ?k ?bowl egg 20 piece)\n",
+    );
+    refused(
+        &[
+            "scale",
+            pieces.to_str().unwrap(),
+            "--factor",
+            "100",
+            "-o",
+            out,
+        ],
+        1,
+        "error: the rewritten network has errors; nothing was run",
+    );
+}
+
+#[test]
+fn suggest_lists_the_roles_substitutes_tried_in_the_network() {
+    require_data!();
+    let o = outcome(evaluator().args(["substitute", &afghan(), "--suggest", "butter"]));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        o.stdout,
+        "Substitutes for butter, tried in afghan-biscuits against the original:\n  \
+         salted-butter (fat; the kitchen holds 500 g): executes; dish 0.72, goals 0.55, time 2735\n  \
+         coconut-oil (fat; the kitchen holds 460.5 g): executes; dish 0.72, goals 0.55, time 2735\n  \
+         vegetable-oil (fat; the kitchen holds 200 g): executes; dish 0.72, goals 0.55, time 2735\n  \
+         extra-virgin-olive-oil (fat; the kitchen holds 460.0 g): executes; dish 0.72, goals 0.55, time 2735\n"
+    );
+}
+
+#[test]
+fn suggest_with_a_diet_keeps_what_the_diet_table_allows() {
+    require_data!();
+    let o = outcome(evaluator().args([
+        "substitute",
+        &afghan(),
+        "--suggest",
+        "butter",
+        "--diet",
+        "vegan",
+    ]));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        o.stdout,
+        "Substitutes for butter (vegan), tried in afghan-biscuits against the original:\n  \
+         coconut-oil (fat; the kitchen holds 460.5 g): executes; dish 0.72, goals 0.55, time 2735\n  \
+         vegetable-oil (fat; the kitchen holds 200 g): executes; dish 0.72, goals 0.55, time 2735\n  \
+         extra-virgin-olive-oil (fat; the kitchen holds 460.0 g): executes; dish 0.72, goals 0.55, time 2735\n\
+         butter is not vegan: dairy\n  \
+         excluded: salted-butter (dairy)\n"
+    );
+    let json = outcome(evaluator().args([
+        "substitute",
+        "--suggest",
+        "butter",
+        "--diet",
+        "vegan",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let answer: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(answer["diet"], "vegan");
+    assert_eq!(
+        answer["excluded"],
+        serde_json::json!([{"class": "salted-butter", "because": ["dairy"]}])
+    );
+    let classes: Vec<&str> = answer["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["class"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        classes,
+        ["coconut-oil", "vegetable-oil", "extra-virgin-olive-oil"]
+    );
+    let typo = outcome(evaluator().args(["substitute", "--suggest", "butter", "--diet", "vegn"]));
+    assert_eq!(typo.code, 2);
+    assert!(
+        typo.stderr.contains("`vegn` is not a diet")
+            && typo.stderr.contains("did you mean `vegan`?"),
+        "{}",
+        typo.stderr
+    );
+}
+
+#[test]
+fn the_time_budget_bounds_both_runs() {
+    let dir = Scratch::new("rewrite-budget");
+    // 2^24 sets of executed actions, none of which runs the last action.
+    let mut text = String::from("#demo-garden-salad\n(get-kitchen ?k0)\n");
+    for i in 0..24 {
+        text.push_str(&format!(
+            "(fetch-and-proportion ?x{i} ?ks{i} ?k0 ?c{i} salt 1 g)\n"
+        ));
+    }
+    text.push_str("(mix ?m ?ks-mixed ?never-made ?x0 ?whisk)\n");
+    let net = dir.write("search.solution", text);
+    let net = net.to_str().unwrap();
+    let budget = ["--benchmark", "demo", "--timeout-per-recipe", "1"];
+    for args in [
+        vec!["substitute", net, "--replace", "salt=coarse-salt"],
+        vec!["scale", net, "--factor", "2"],
+    ] {
+        let o = outcome(evaluator().args(budget).args(&args));
+        assert_eq!(o.code, 1, "{args:?}: {}", o.stderr);
+        assert!(
+            o.stderr.contains("recipe demo-garden-salad was not scored within its time budget of 1 s (--timeout-per-recipe); it was in the simulation at action "),
+            "{args:?}: {}",
+            o.stderr
+        );
+        assert_eq!(o.stdout, "");
+    }
+}
