@@ -5,6 +5,7 @@
 mod args;
 mod commands;
 pub mod console;
+mod guide_args;
 #[cfg(feature = "repl")]
 mod repl;
 
@@ -243,6 +244,7 @@ impl Command {
             Command::Graph(args) => args.run(session),
             Command::Simulate(args) => args.run(session),
             Command::Diet(args) => args.run(session),
+            Command::Guide(args) => args.run(session),
             Command::Fetch(args) => args.run(session),
             Command::Merge(args) => args.run(session),
             Command::Compare(args) => args.run(session),
