@@ -7,7 +7,8 @@ same code and the same values as the `cookingbot-evaluator` command line.
 
 An agent writes a network one action at a time in a :class:`Kitchen` (``cookingbot.gym`` is the
 same as a ``gymnasium`` environment), and a :class:`Model` adds primitives written in Python.
-:func:`diet` answers whether the simulated dish keeps a diet.
+:func:`diet` answers whether the simulated dish keeps a diet, :func:`guide` guides a cook through the
+simulated schedule.
 
 Texts and paths are accepted wherever a solution is: a `str` holding a newline or starting
 with `#` is a text, another `str` or an `os.PathLike` is a file. A network the evaluator
@@ -32,6 +33,9 @@ __all__ = [
     "DietAction",
     "DietVerdict",
     "Execution",
+    "Guide",
+    "GuideStep",
+    "IdleGap",
     "Kitchen",
     "Model",
     "NetworkError",
@@ -41,6 +45,7 @@ __all__ = [
     "RecipeScore",
     "Score",
     "SmatchScore",
+    "Timer",
     "Translation",
     "View",
     "Violation",
@@ -48,6 +53,7 @@ __all__ = [
     "compare",
     "diet",
     "evaluate",
+    "guide",
     "simulate",
     "smatch",
     "translate",
@@ -391,7 +397,17 @@ class Benchmark:
 # The agent session and models of one's own build on the definitions above.
 from ._kitchen import Kitchen, Observation, Opening, Score, View  # noqa: E402
 from ._model import Model, PrimitiveCall  # noqa: E402
-from ._answers import DietAction, DietVerdict, Violation, diet  # noqa: E402
+from ._answers import (  # noqa: E402
+    DietAction,
+    DietVerdict,
+    Guide,
+    GuideStep,
+    IdleGap,
+    Timer,
+    Violation,
+    diet,
+    guide,
+)
 
 
 def __getattr__(name: str) -> Any:
