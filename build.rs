@@ -12,15 +12,23 @@ fn git(args: &[&str]) -> Option<String> {
 
 fn main() {
     let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
-    // Rebuilt when HEAD moves: HEAD itself, the branch it names, and the packed refs.
+    // Rebuilt when HEAD moves: HEAD itself, the branch it names, and the packed refs. Only
+    // files that exist are watched: cargo runs this script again at every build for a missing
+    // one, and recompiles the crate after it.
     if let (Some(dir), Some(common)) = (
         git(&["rev-parse", "--git-dir"]),
         git(&["rev-parse", "--git-common-dir"]),
     ) {
-        println!("cargo:rerun-if-changed={dir}/HEAD");
-        println!("cargo:rerun-if-changed={common}/packed-refs");
-        if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
-            println!("cargo:rerun-if-changed={common}/{branch}");
+        let branch = git(&["symbolic-ref", "-q", "HEAD"]).map(|b| format!("{common}/{b}"));
+        let watched = [
+            Some(format!("{dir}/HEAD")),
+            Some(format!("{common}/packed-refs")),
+            branch,
+        ];
+        for path in watched.into_iter().flatten() {
+            if std::path::Path::new(&path).is_file() {
+                println!("cargo:rerun-if-changed={path}");
+            }
         }
     }
     let features: Vec<&str> = ["gui", "mcp", "python", "repl"]

@@ -75,6 +75,9 @@ class Diagnostic:
     column: int
     message: str
     hint: Optional[str] = None
+    #: The hint's did-you-mean names, best first: what to put in place of the name at
+    #: `line`:`column` (empty when there is no such hint).
+    suggestions: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return f"line {self.line}, column {self.column}: {self.severity}: {self.message}"
@@ -95,7 +98,7 @@ class NetworkError(ValueError):
 
 
 def _diagnostics(items: Sequence[dict]) -> list[Diagnostic]:
-    return [Diagnostic(**d) for d in items]
+    return [Diagnostic(**{**d, "suggestions": tuple(d.get("suggestions", ()))}) for d in items]
 
 
 def _refuse(out: dict, prefix: str = "") -> NetworkError:

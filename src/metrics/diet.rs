@@ -319,7 +319,7 @@ impl<'r> Sources<'r> {
         for (step, s) in exec.steps.iter().enumerate() {
             let inputs = Self::case_inputs(model, recipe, exec, step);
             for (arg, &slot) in exec.slots[s.predicate].iter().enumerate() {
-                if !inputs.is_some_and(|c| c & (1 << arg) != 0) {
+                if inputs.is_none_or(|c| c & (1 << arg) == 0) {
                     producer.entry(slot).or_insert(step);
                 }
             }
@@ -413,10 +413,8 @@ fn ingredients_in(model: &Model, value: &Value) -> HashSet<Pid> {
                 }
                 stack.extend(e.slots.iter().map(|(_, v)| v));
             }
-            Value::List(items) => {
-                if walked.insert(Arc::as_ptr(items) as *const Value as usize) {
-                    stack.extend(items.iter());
-                }
+            Value::List(items) if walked.insert(Arc::as_ptr(items) as *const Value as usize) => {
+                stack.extend(items.iter());
             }
             _ => {}
         }

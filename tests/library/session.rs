@@ -8,6 +8,7 @@ use cookingbot::benchmark::DataSource;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::language::parse::parse;
 use cookingbot::metrics::metric::Metric;
+use cookingbot::service::agent::gold_script;
 use cookingbot::service::session::observation::{Observation, Outcome};
 use cookingbot::service::session::{MAX_LINE_BYTES, Session, SessionError};
 use std::sync::{Arc, OnceLock};
@@ -71,13 +72,7 @@ fn gold_replay(profile: Profile) {
     let reference = common::reference_rows(profile.name(), "gold.tsv");
     let (mut replayed, mut against_reference) = (0, 0);
     for gold in &ev.benchmark.recipes {
-        let lines: String = gold
-            .network
-            .predicates
-            .iter()
-            .map(|p| format!("{p}\n"))
-            .collect();
-        let text = format!("#{}\n{lines}", gold.id);
+        let text = gold_script(&ev.benchmark, &gold.id).expect("the recipe is the benchmark's");
         let (session, observations) = replay(&ev, &gold.id, &text);
         let opening = session.opening();
         let recipe_text = opening.recipe_text.unwrap_or_default();

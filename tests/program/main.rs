@@ -1,7 +1,7 @@
 //! The built `cookingbot-evaluator` binary as users run it: commands, batches, bad input, the
-//! demo, `fetch`, the HTML report, and snapshots of every output format. Named to run after the
-//! other test binaries: its fresh-clone tests rebuild `conformance` and the evaluator in the
-//! shared target directory.
+//! demo, `fetch`, the HTML report, extensions, diets, `play`, and snapshots of every output
+//! format. Its fresh-clone tests build in a target directory of their own
+//! (`common::FreshClone`), so the test binaries run in any order.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -16,6 +16,7 @@ mod errors;
 mod extension;
 mod fetch;
 mod guide;
+mod heldout;
 mod html_report;
 mod input;
 mod play;

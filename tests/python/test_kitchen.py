@@ -63,10 +63,12 @@ def test_bad_lines_are_observations_with_located_diagnostics_never_exceptions():
     assert (d.severity, d.code, d.line, d.column) == ("error", "E0103", 3, 2)
     assert d.message == "unknown primitive `fecth-and-proportion`"
     assert d.hint == "did you mean `fetch-and-proportion`?"
+    assert d.suggestions == ("fetch-and-proportion",)
     assert kitchen.undo() == "(fecth-and-proportion ?b ?ks ?kitchen ?bowl butter 10 g)"
     misspelt = kitchen.step("(fetch-and-proportion ?b ?ks ?kitchen ?bowl buter 100 g)")
     [d] = misspelt.diagnostics
     assert (d.code, d.line, d.column, d.hint) == ("E0106", 3, 45, "did you mean `butter`, `water`?")
+    assert d.suggestions == ("butter", "water")
     kitchen.undo()
     before = kitchen.network()
     for line, message in [

@@ -27,10 +27,11 @@ TOOLS = {"check_network", "simulate_network", "score_network", "list_primitives"
 MAX_ANSWER_CHARS = 6_000
 
 
-def run(command, body):
-    """Start the server, initialise a session and run `body(session)`."""
+def run(command, body, options=()):
+    """Start the server (with the command line's `options` before `mcp`), initialise a session
+    and run `body(session)`."""
     env = {**os.environ, "COOKINGBOT_BENCHMARK": str(benchmark_dir()), "COOKINGBOT_OFFLINE": "1"}
-    params = StdioServerParameters(command=command, args=["mcp"], env=env)
+    params = StdioServerParameters(command=command, args=[*options, "mcp"], env=env)
 
     async def main():
         async with stdio_client(params) as (read, write):

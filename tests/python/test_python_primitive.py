@@ -1,7 +1,7 @@
 """Primitives written in Python (`cookingbot.Model.add_primitive`): the Rust example's `grill`
 written again in Python scores as the Rust one on the same recipe and data
 (`examples/grilled-halloumi/`, which `examples/custom_primitive.rs` reads, and whose scores
-`tests/library/extending.rs` asserts); docs/extending.md's extended benchmark through Python;
+`tests/library/extending.rs` asserts); docs/extending.md's extended benchmark through Python and the tool server;
 errors in the code and its answers refuse the action, never crash."""
 
 import functools
@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import cookingbot
+import test_mcp
 from conftest import ROOT
 
 EXAMPLE = ROOT / "examples" / "grilled-halloumi"
@@ -132,20 +133,28 @@ def doc_file(name):
     return after[: after.index("```")]
 
 
-def test_the_extended_benchmark_scores_1_against_itself_through_python(tmp_path, command):
-    bench = tmp_path / "bench"
+@pytest.fixture(scope="module")
+def extended_benchmark(tmp_path_factory, command):
+    """docs/extending.md's benchmark, made with the commands: its ontology's new ingredient,
+    its kitchen's new tool, and the recipe whose gold network uses both."""
+    root = tmp_path_factory.mktemp("extended")
+    bench = root / "bench"
     additions = json.loads(doc_file("kitchen-additions.json"))
     new_benchmark(command, bench, doc_file("ontology.json"), kitchen_with(additions))
-    (tmp_path / "text.txt").write_text(doc_file("grilled-halloumi.txt"))
-    gold = doc_file("grilled-halloumi.solution")
-    (tmp_path / "gold.solution").write_text(gold)
+    (root / "text.txt").write_text(doc_file("grilled-halloumi.txt"))
+    (root / "gold.solution").write_text(doc_file("grilled-halloumi.solution"))
     added = subprocess.run(
-        [command, "add-recipe", "--benchmark", str(bench), "--text", str(tmp_path / "text.txt"),
-         "--gold", str(tmp_path / "gold.solution")],
+        [command, "add-recipe", "--benchmark", str(bench), "--text", str(root / "text.txt"),
+         "--gold", str(root / "gold.solution")],
         capture_output=True,
         text=True,
     )
     assert added.returncode == 0, added.stderr
+    return bench
+
+
+def test_the_extended_benchmark_scores_1_against_itself_through_python(extended_benchmark):
+    bench, gold = extended_benchmark, doc_file("grilled-halloumi.solution")
     [score] = cookingbot.evaluate(gold, benchmark=bench, metrics=ALL_METRICS)
     assert (score.smatch_score, score.goal_condition_success) == (1.0, 1.0)
     assert (score.dish_approximation_score, score.execution_time) == (1.0, 80)
@@ -153,6 +162,28 @@ def test_the_extended_benchmark_scores_1_against_itself_through_python(tmp_path,
     assert all(seen.ok for seen in replay(kitchen, gold))
     assert kitchen.finish().scores == score
     assert cookingbot.Model(benchmark=bench).evaluate(gold, metrics=ALL_METRICS) == [score]
+
+
+def test_the_extended_benchmark_scores_1_against_itself_through_the_tool_server(extended_benchmark, command):
+    gold = doc_file("grilled-halloumi.solution")
+
+    async def body(session):
+        scored = await session.call_tool("score_network", {"network": gold})
+        started = await session.call_tool("kitchen_start", {"recipe": "grilled-halloumi"})
+        id = started.structured_content["session"]
+        acts = [await session.call_tool("kitchen_act", {"session": id, "line": line})
+                for line in gold.splitlines()[1:]]
+        finished = await session.call_tool("kitchen_finish", {"session": id})
+        return scored, acts, finished
+
+    scored, acts, finished = test_mcp.run(command, body, ["--benchmark", str(extended_benchmark)])
+    assert not scored.is_error, scored.content
+    (recipe,) = scored.structured_content["recipes"]
+    assert recipe["recipe_id"] == "grilled-halloumi"
+    assert (recipe["smatch"]["f_score"], recipe["goal_condition_success"]["value"]) == (1.0, 1.0)
+    assert (recipe["dish_approximation_score"], recipe["execution_time"]) == (1.0, 80)
+    assert all(act.structured_content["outcome"] == "ran" for act in acts)
+    assert finished.structured_content["score"] == scored.structured_content
 
 
 def refusal(model, ran=GOLD):
