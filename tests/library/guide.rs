@@ -22,12 +22,12 @@ fn guide(model: &Model, text: &str) -> Guide {
     }
 }
 
-/// Each step as (action, start, end), as JSON numbers.
-fn times(guide: &Guide) -> Vec<(usize, Value, Value)> {
+/// Each step as (action, text, start, end), times as JSON numbers.
+fn steps(guide: &Guide) -> Vec<(usize, String, Value, Value)> {
     guide
         .steps
         .iter()
-        .map(|s| (s.action, number(s.start), number(s.end)))
+        .map(|s| (s.action, s.text.clone(), number(s.start), number(s.end)))
         .collect()
 }
 
@@ -58,25 +58,23 @@ fn every_gold_guide_lasts_the_execution_time_and_holds_the_steps_the_simulator_r
                 .map(|s| s.end.to_f64())
                 .fold(0.0, f64::max);
             assert_eq!(last, guide.total_time.to_f64(), "{at}");
-            // The steps are simulate's, in start order (get-kitchen, which has no input
+            // The steps are simulate's trace, every action it ran with the same text and times,
+            // in the trace's order sorted (stably) by start (get-kitchen, which has no input
             // kitchen, starts when it ends).
             let simulated = simulate_text(&model, "builtin", &text, None, &mut |_| Ok(None))
                 .unwrap_or_else(|_| panic!("{at} simulates"));
-            let mut ran: Vec<(usize, Value, Value)> = simulated
+            let mut ran: Vec<(usize, String, Value, Value)> = simulated
                 .report
                 .steps
                 .iter()
                 .map(|s| {
                     let end = s.end.clone().unwrap();
-                    (s.action.action, s.start.clone().unwrap_or(end.clone()), end)
+                    let start = s.start.clone().unwrap_or(end.clone());
+                    (s.action.action, s.action.text.clone(), start, end)
                 })
                 .collect();
-            let mut steps = times(&guide);
-            let starts: Vec<f64> = guide.steps.iter().map(|s| s.start.to_f64()).collect();
-            assert!(starts.is_sorted(), "{at}: not in start order");
-            ran.sort_by_key(|s| s.0);
-            steps.sort_by_key(|s| s.0);
-            assert_eq!(steps, ran, "{at}");
+            ran.sort_by(|a, b| a.2.as_f64().unwrap().total_cmp(&b.2.as_f64().unwrap()));
+            assert_eq!(steps(&guide), ran, "{at}");
             // Timers are the steps that go on by themselves; idle times lie within the total,
             // one after the other.
             for t in &guide.timers {
