@@ -8,7 +8,8 @@ same code and the same values as the `cookingbot-evaluator` command line.
 An agent writes a network one action at a time in a :class:`Kitchen` (``cookingbot.gym`` is the
 same as a ``gymnasium`` environment), and a :class:`Model` adds primitives written in Python.
 :func:`substitute` and :func:`scale` rewrite a network and compare it with the original.
-:func:`diet` answers whether the simulated dish keeps a diet.
+:func:`diet` answers whether the simulated dish keeps a diet, :func:`guide` guides a cook through the
+simulated schedule.
 
 Texts and paths are accepted wherever a solution is: a `str` holding a newline or starting
 with `#` is a text, another `str` or an `os.PathLike` is a file. A network the evaluator
@@ -33,6 +34,9 @@ __all__ = [
     "DietAction",
     "DietVerdict",
     "Execution",
+    "Guide",
+    "GuideStep",
+    "IdleGap",
     "Kitchen",
     "Model",
     "NetworkError",
@@ -45,6 +49,7 @@ __all__ = [
     "SmatchScore",
     "Substitution",
     "Suggestions",
+    "Timer",
     "Translation",
     "View",
     "Violation",
@@ -52,6 +57,7 @@ __all__ = [
     "compare",
     "diet",
     "evaluate",
+    "guide",
     "scale",
     "simulate",
     "smatch",
@@ -409,7 +415,17 @@ from ._rewrite import (  # noqa: E402
     substitute,
     suggest_substitutes,
 )
-from ._answers import DietAction, DietVerdict, Violation, diet  # noqa: E402
+from ._answers import (  # noqa: E402
+    DietAction,
+    DietVerdict,
+    Guide,
+    GuideStep,
+    IdleGap,
+    Timer,
+    Violation,
+    diet,
+    guide,
+)
 
 
 def __getattr__(name: str) -> Any:

@@ -1,8 +1,10 @@
 """What cooking agents are asked, answered from the simulated kitchen rather than from the
-recipe's words (docs/diet.md):
+recipe's words (docs/diet.md, docs/guide.md):
 
     verdict = cookingbot.diet(network, "vegan")
     verdict.satisfied, [(v.ingredient, v.amount) for v in verdict.violations]
+    plan = cookingbot.guide(network)
+    plan.total_time, [(s.start, s.end, s.words) for s in plan.steps], plan.timers, plan.idle
 
 Each answer keeps the command line's JSON (`--format json`) whole in `report`.
 """
@@ -86,6 +88,97 @@ def diet(
                 actions=[DietAction(**a) for a in v["actions"]],
             )
             for v in out["violations"]
+        ],
+        report=out,
+    )
+
+
+@dataclass(frozen=True)
+class GuideStep:
+    """An executed action of the guide: its place in the network, what the cook does in words,
+    its kitchen times in seconds, whether it goes on by itself (a timer) and the actions whose
+    time overlaps it (at most 20; `parallel_omitted` counts the rest)."""
+
+    action: int
+    line: int
+    text: str
+    words: str
+    start: float
+    end: float
+    timer: bool
+    parallel: list[int]
+    parallel_omitted: int = 0
+
+
+@dataclass(frozen=True)
+class Timer:
+    """An action the kitchen finishes by itself once started (an oven heating, a bake): the cook
+    is free from `cook_free` until it is `ready`. `temperature` is the one the simulation gave
+    what it makes (``"180 °C"``), when it gave one."""
+
+    action: int
+    line: int
+    what: str
+    makes: str
+    temperature: Optional[str]
+    start: float
+    cook_free: float
+    ready: float
+
+
+@dataclass(frozen=True)
+class IdleGap:
+    """A time the cook only waits, and the timers (their actions) running meanwhile."""
+
+    start: float
+    end: float
+    waiting_for: list[int]
+    waiting_for_omitted: int = 0
+
+
+@dataclass(frozen=True)
+class Guide:
+    """A cook's guide from the simulated schedule: `total_time` in seconds (the execution
+    time), the steps in start order, the timers and the idle times."""
+
+    recipe: str
+    total_time: float
+    steps: list[GuideStep]
+    timers: list[Timer]
+    idle: list[IdleGap]
+    report: dict = field(repr=False)
+
+
+def guide(
+    solution: Solution,
+    recipe: Optional[str] = None,
+    *,
+    reference: str = "2024",
+    benchmark: PathArg = None,
+    kitchen: PathArg = None,
+) -> Guide:
+    """A cook's guide to one recipe of a solution (default: the first), as
+    `cookingbot-evaluator guide --format json` writes it. A network that has errors, crashes or
+    does not execute (it has no schedule) raises :class:`NetworkError`."""
+    text = _text(solution)
+    out = json.loads(
+        _native.guide(text, recipe, reference, _path(benchmark), _path(kitchen))
+    )
+    if "error" in out:
+        raise _refuse(out)
+    return Guide(
+        recipe=out["recipe"],
+        total_time=out["total_time"],
+        steps=[GuideStep(**s) for s in out["steps"]],
+        timers=[Timer(**t) for t in out["timers"]],
+        idle=[
+            IdleGap(
+                start=g["from"],
+                end=g["to"],
+                waiting_for=g["waiting_for"],
+                waiting_for_omitted=g.get("waiting_for_omitted", 0),
+            )
+            for g in out["idle"]
         ],
         report=out,
     )

@@ -71,6 +71,13 @@ def diet(
     benchmark: Optional[_Path] = None,
     kitchen: Optional[_Path] = None,
 ) -> str: ...
+def guide(
+    text: str,
+    recipe: Optional[str],
+    reference: str,
+    benchmark: Optional[_Path] = None,
+    kitchen: Optional[_Path] = None,
+) -> str: ...
 def main(argv: Sequence[str]) -> int: ...
 
 class Kitchen:

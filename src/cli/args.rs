@@ -281,6 +281,15 @@ pub(super) enum Command {
         after_help = "Examples:\n  cookingbot-evaluator diet my.solution --diet vegan\n  cookingbot-evaluator diet my.solution --diet gluten-free --format json -o verdict.json\n  cookingbot-evaluator --reference 2023 diet my.solution --diet nut-free --recipe cole-slaw"
     )]
     Diet(DietArgs),
+    /// A cook's guide from the simulated schedule: one recipe's executed actions in start
+    /// order with their kitchen times, line and words, what overlaps, the timers (an oven
+    /// heating, a bake: started, then ready later by themselves), the times the cook only
+    /// waits, and the total time (the execution time). Exit 1 when the network has errors or
+    /// does not execute.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator guide my.solution\n  cookingbot-evaluator guide my.solution --recipe cole-slaw --format markdown\n  cookingbot-evaluator guide my.solution --format html -o guide.html"
+    )]
+    Guide(super::guide_args::GuideArgs),
     /// Download the benchmark data of the reference profile (or of both with `--all`), verify
     /// every file against the project's SHA-256 sums and install it where evaluation finds it.
     #[command(

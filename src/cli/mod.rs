@@ -5,6 +5,7 @@
 mod args;
 mod commands;
 pub mod console;
+mod guide_args;
 #[cfg(feature = "repl")]
 mod repl;
 mod rewrite_commands;
@@ -246,6 +247,7 @@ impl Command {
             Command::Substitute(args) => args.run(session),
             Command::Scale(args) => args.run(session),
             Command::Diet(args) => args.run(session),
+            Command::Guide(args) => args.run(session),
             Command::Fetch(args) => args.run(session),
             Command::Merge(args) => args.run(session),
             Command::Compare(args) => args.run(session),

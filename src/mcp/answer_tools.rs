@@ -1,10 +1,11 @@
 //! The tools that answer what cooking agents are asked, from the simulated kitchen
-//! (`check_diet`): a call's arguments turned into the service's job, and its
+//! (`check_diet`, `cooking_guide`): a call's arguments turned into the service's job, and its
 //! answer into the JSON the command line's `--format json` writes.
 
-use super::{KitchenServer, NetworkText, failure_json, refuse};
+use super::{KitchenServer, NetworkArgs, NetworkText, failure_json, refuse};
 use crate::data::diet_table::Diet;
 use crate::service::diet_check::diet_text;
+use crate::service::guide::guide_text;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{schemars, tool};
@@ -51,6 +52,20 @@ impl KitchenServer {
         );
         match judged {
             Ok(answer) => CallToolResult::structured(json!(answer)),
+            Err(failure) => refuse(failure_json(&args.network, failure)),
+        }
+    }
+
+    #[tool(
+        description = "A cook's guide from the simulated schedule of a network: `total_time` (seconds; the execution time) and the executed actions in start order (`steps`: each with start and end in seconds, line, text, words, whether it is a timer and the actions it overlaps), the `timers` (actions the kitchen finishes by itself, such as an oven heating or a bake, with their temperature and when they are ready) and the `idle` times when the cook only waits."
+    )]
+    async fn cooking_guide(&self, Parameters(args): Parameters<NetworkArgs>) -> CallToolResult {
+        self.timed(args, Self::guide).await
+    }
+
+    fn guide(&self, args: &NetworkArgs) -> CallToolResult {
+        match guide_text(&self.model, &args.network, args.recipe.as_deref()) {
+            Ok(guide) => CallToolResult::structured(json!(guide)),
             Err(failure) => refuse(failure_json(&args.network, failure)),
         }
     }

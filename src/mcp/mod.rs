@@ -433,11 +433,11 @@ impl ServerHandler for KitchenServer {
         ))
         .with_instructions(
             "Check, simulate and score MUHAI Cooking Language networks, judge their dish \
-             against a diet (check_diet), substitute an ingredient or scale a recipe and \
-             compare the result with the original (substitute_ingredient, suggest_substitutes, \
-             scale_recipe), or write one action at a time in a kitchen session (kitchen_start, \
-             kitchen_act, kitchen_look, kitchen_undo, kitchen_finish). Resources are the \
-             benchmark's gold networks.",
+             against a diet (check_diet), guide a cook through it (cooking_guide), substitute an \
+             ingredient or scale a recipe and compare the result with the original \
+             (substitute_ingredient, suggest_substitutes, scale_recipe), or write one action at \
+             a time in a kitchen session (kitchen_start, kitchen_act, kitchen_look, \
+             kitchen_undo, kitchen_finish). Resources are the benchmark's gold networks.",
         )
     }
 

@@ -1,10 +1,11 @@
 //! The functions that answer what cooking agents are asked, from the simulated kitchen
-//! (`diet`): each returns the JSON the command line's `--format json` writes, or the refusal
-//! `simulate` returns.
+//! (`diet`, `guide`): each returns the JSON the command line's `--format json` writes, or the
+//! refusal `simulate` returns.
 
 use super::{detached, on_model, refusal, to_json};
 use crate::data::diet_table::Diet;
 use crate::service::diet_check::diet_text;
+use crate::service::guide::guide_text;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use serde_json::json;
@@ -35,8 +36,31 @@ fn diet(
     })
 }
 
+/// One recipe's cook's guide: `guide --format json`'s object, or `{"error", ...}`.
+#[pyfunction]
+#[pyo3(signature = (text, recipe, reference, benchmark=None, kitchen=None))]
+fn guide(
+    py: Python<'_>,
+    text: String,
+    recipe: Option<String>,
+    reference: &str,
+    benchmark: Option<PathBuf>,
+    kitchen: Option<PathBuf>,
+) -> PyResult<String> {
+    detached(py, reference, |profile| {
+        on_model(profile, benchmark, kitchen, |model, _, _| {
+            let out = match guide_text(model, &text, recipe.as_deref()) {
+                Ok(guide) => json!(guide),
+                Err(failure) => refusal(&text, failure),
+            };
+            to_json(&out)
+        })
+    })
+}
+
 /// Add these functions to the extension module.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(diet, m)?)?;
+    m.add_function(wrap_pyfunction!(guide, m)?)?;
     Ok(())
 }

@@ -23,6 +23,17 @@ pub fn number(n: Number) -> serde_json::Value {
     }
 }
 
+/// A kitchen time (the simulator counts seconds) as `m:ss`: 2400 is `40:00`; a time that is
+/// not a whole number of seconds is shown as the number it is.
+pub fn clock(t: Number) -> String {
+    if t.is_integer() || (t.is_float() && t.to_f64().fract() == 0.0) {
+        let s = t.floor_i64();
+        format!("{}:{:02}", s / 60, s % 60)
+    } else {
+        format!("{t} s")
+    }
+}
+
 fn shortest(x: f32) -> serde_json::Value {
     x.to_string()
         .parse::<f64>()
@@ -259,5 +270,19 @@ impl RecipeReport {
             dish,
             diets: r.diets.iter().map(|v| DietReport::new(v, None)).collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clock_shows_minutes_and_seconds() {
+        assert_eq!(clock(Number::int(2400)), "40:00");
+        assert_eq!(clock(Number::int(65)), "1:05");
+        assert_eq!(clock(Number::float(0.0)), "0:00");
+        assert_eq!(clock(Number::float(1.5)), "1.5 s");
+        assert_eq!(clock(Number::ratio(1, 2).expect("a ratio")), "1/2 s");
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod batch_report;
 pub mod content;
+pub mod cook_guide;
 pub mod csv;
 pub mod dietary;
 pub mod dish_tree;

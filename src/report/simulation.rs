@@ -4,10 +4,11 @@
 
 use super::content::number;
 use super::dish_tree::{self, DishNode};
+use crate::base::number::Number;
 use crate::data::catalogue::Role;
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::LineIndex;
-use crate::simulation::{Execution, Model};
+use crate::simulation::{Execution, Model, Step};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -73,6 +74,48 @@ pub struct FinalDish {
     pub tree: DishNode,
 }
 
+/// When an executed action started, when its result was ready and when the kitchen moved on:
+/// the one schedule `simulate`, the HTML report's timeline and the cook's guide read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepTimes {
+    /// The kitchen time of its input kitchen state (none for `get-kitchen`, which has none).
+    pub start: Option<Number>,
+    /// The availability of its primary output, or else of its output kitchen state.
+    pub end: Option<Number>,
+    /// The availability of its output kitchen state: the cook may do something else from then
+    /// on, before `end` when the action goes on by itself (an oven heating, a bake, butter
+    /// coming to room temperature).
+    pub kitchen_free: Option<Number>,
+}
+
+impl StepTimes {
+    pub fn of(model: &Model, recipe: &Recipe, exec: &Execution, step: &Step) -> StepTimes {
+        let p = step.predicate;
+        let sig = model.catalogue.get(&recipe.predicates[p].name);
+        let role = |i: usize| sig.and_then(|s| s.args.get(i)).map(|a| a.role);
+        let slots = &exec.slots[p];
+        let kitchen_out = (0..slots.len())
+            .find(|&i| role(i) == Some(Role::KitchenStateOut))
+            .map(|i| exec.bindings[slots[i]].available_at);
+        let primary = slots
+            .first()
+            .map(|&s| &exec.bindings[s])
+            .filter(|b| b.is_bound())
+            .and_then(|b| b.available_at);
+        StepTimes {
+            start: step.start,
+            end: primary.or(kitchen_out.flatten()),
+            kitchen_free: kitchen_out.flatten(),
+        }
+    }
+
+    /// Whether the kitchen moved on before the result was ready: the action went on by
+    /// itself while the cook was free.
+    pub fn goes_on_by_itself(&self) -> bool {
+        matches!((self.kitchen_free, self.end), (Some(free), Some(end)) if free.num_cmp(&end).is_lt())
+    }
+}
+
 impl SimulationReport {
     /// Describe `exec`, a run of `recipe` read from `text`. `dish` is the chosen final
     /// dish's step index (into `exec.steps`), how it was chosen and its score.
@@ -101,19 +144,8 @@ impl SimulationReport {
             .map(|s| {
                 let p = s.predicate;
                 let sig = model.catalogue.get(&recipe.predicates[p].name);
-                let role = |i: usize| sig.and_then(|s| s.args.get(i)).map(|a| a.role);
                 let slots = &exec.slots[p];
-                let end_slot = slots
-                    .first()
-                    .copied()
-                    .filter(|&s| exec.bindings[s].is_bound());
-                let end_slot = end_slot
-                    .filter(|&s| exec.bindings[s].available_at.is_some())
-                    .or_else(|| {
-                        (0..slots.len())
-                            .find(|&i| role(i) == Some(Role::KitchenStateOut))
-                            .map(|i| slots[i])
-                    });
+                let times = StepTimes::of(model, recipe, exec, s);
                 let bindings = slots
                     .iter()
                     .enumerate()
@@ -134,8 +166,8 @@ impl SimulationReport {
                     .collect();
                 StepReport {
                     action: action(p),
-                    start: s.start.map(number),
-                    end: end_slot.and_then(|s| exec.bindings[s].available_at.map(number)),
+                    start: times.start.map(number),
+                    end: times.end.map(number),
                     bindings,
                 }
             })

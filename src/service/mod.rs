@@ -12,6 +12,7 @@ pub mod check;
 pub mod comparison;
 pub mod context;
 pub mod diet_check;
+pub mod guide;
 pub mod install;
 pub mod json_primitive;
 pub mod launch;

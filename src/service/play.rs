@@ -9,7 +9,6 @@
 
 use super::context::DataContext;
 use super::outcome::{AppError, Exit, Outcome};
-use super::session::describe::clock;
 use super::session::observation::{Located, Observation, Score};
 use super::session::{self, Session};
 use super::sessions::{kitchen_summary, load_evaluator};
@@ -20,6 +19,7 @@ use crate::language::ast::Arg;
 use crate::language::parse::parse;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::content::RecipeReport;
+use crate::report::content::clock;
 use crate::report::write_atomically;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;

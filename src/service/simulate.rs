@@ -153,13 +153,12 @@ pub(super) struct Ran {
     pub refused: Option<LocatedError>,
 }
 
-/// Check, then run one recipe of a text (`recipe`, else the first) and choose its final dish.
-pub(super) fn run_text(
+/// Check, then run one recipe of a text (`recipe`, else the first): the recipe and its run.
+pub(super) fn run_checked(
     model: &Model,
     text: &str,
     recipe: Option<&str>,
-    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
-) -> Result<Ran, SimulateFailure> {
+) -> Result<(Recipe, Execution), SimulateFailure> {
     let parsed = parse(text);
     let validator = model.validator();
     let mut diagnostics = parsed.diagnostics;
@@ -172,8 +171,19 @@ pub(super) fn run_text(
     let exec = model
         .execute(recipe)
         .map_err(|e| SimulateFailure::Crashed(LocatedError::new(text, recipe, &e)))?;
+    Ok((recipe.clone(), exec))
+}
+
+/// Check, then run one recipe of a text (`recipe`, else the first) and choose its final dish.
+pub(super) fn run_text(
+    model: &Model,
+    text: &str,
+    recipe: Option<&str>,
+    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+) -> Result<Ran, SimulateFailure> {
+    let (recipe, exec) = run_checked(model, text, recipe)?;
     let gold = gold(&recipe.id).map_err(SimulateFailure::Data)?;
-    let (dish, refused) = match final_dish(model, recipe, &exec, gold.as_ref()) {
+    let (dish, refused) = match final_dish(model, &recipe, &exec, gold.as_ref()) {
         Ok(dish) => (dish, None),
         Err(failure) => {
             let failure = SimError {
@@ -183,11 +193,11 @@ pub(super) fn run_text(
                 ),
                 ..failure
             };
-            (None, Some(LocatedError::new(text, recipe, &failure)))
+            (None, Some(LocatedError::new(text, &recipe, &failure)))
         }
     };
     Ok(Ran {
-        recipe: recipe.clone(),
+        recipe,
         exec,
         dish,
         refused,

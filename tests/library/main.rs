@@ -11,6 +11,7 @@ mod extending;
 mod grammar;
 #[cfg(feature = "gui")]
 mod gui;
+mod guide;
 mod kitchen_data;
 mod language;
 mod language_props;

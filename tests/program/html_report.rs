@@ -62,7 +62,7 @@ fn card(value: &str) -> String {
 }
 
 /// Nothing is fetched from anywhere: no URL, no script, no external style or font.
-fn assert_self_contained(html: &str) {
+pub(crate) fn assert_self_contained(html: &str) {
     for banned in [
         "http://", "https://", "<script", "<link", "<img", "<iframe", "@import", "url(http",
         " src=\"",
@@ -399,7 +399,7 @@ fn user_text_is_escaped() {
 
 /// Whether headless Chromium is there to draw pages; without it a browser check is reported as
 /// not run (a failure in CI unless `COOKINGBOT_SKIP_BROWSER=1`).
-fn have_chromium() -> bool {
+pub(crate) fn have_chromium() -> bool {
     if Path::new(CHROMIUM).exists() {
         return true;
     }
@@ -424,7 +424,7 @@ fn have_chromium() -> bool {
 
 /// Headless Chromium on `page` in a 1280 × 2000 window with its own empty profile, doing
 /// `task` (`--screenshot=…`, `--dump-dom`); its standard output goes to `stdout`.
-fn chromium(page: &Path, scratch: &Path, task: &str, stdout: Stdio) {
+pub(crate) fn chromium(page: &Path, scratch: &Path, task: &str, stdout: Stdio) {
     let profile = tempfile::tempdir_in(scratch).expect("a profile folder");
     let mut child = Command::new(CHROMIUM)
         .args([
@@ -462,7 +462,7 @@ fn chromium(page: &Path, scratch: &Path, task: &str, stdout: Stdio) {
 }
 
 /// Draw the page in headless Chromium and check that a real picture came out.
-fn screenshot(page: &Path, scratch: &Path) {
+pub(crate) fn screenshot(page: &Path, scratch: &Path) {
     if !have_chromium() {
         return;
     }

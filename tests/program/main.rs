@@ -15,6 +15,7 @@ mod diet;
 mod errors;
 mod extension;
 mod fetch;
+mod guide;
 mod heldout;
 mod html_report;
 mod input;

@@ -20,7 +20,7 @@ from mcp.client.stdio import stdio_client
 from conftest import benchmark_dir, reference_rows
 
 TOOLS = {"check_network", "simulate_network", "score_network", "list_primitives", "kitchen_inventory",
-         "check_diet",
+         "check_diet", "cooking_guide",
          "kitchen_start", "kitchen_act", "kitchen_look", "kitchen_undo", "kitchen_finish",
          "substitute_ingredient", "suggest_substitutes", "scale_recipe"}
 

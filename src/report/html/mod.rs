@@ -14,7 +14,7 @@ pub use render::{escape, render};
 use super::content::{DishDifferences, Signature};
 use super::dish_tree::{self, DishNode};
 use super::json::Summary;
-use super::simulation::SimulationReport;
+use super::simulation::{SimulationReport, StepTimes};
 use crate::data::catalogue::Role;
 use crate::language::ast::{Arg, Recipe};
 use crate::metrics::metric::{Metric, MetricSet, RecipeResult};
@@ -713,17 +713,6 @@ fn timeline(
             let end = seconds(&report.end);
             let start = seconds(&report.start).or(end).unwrap_or(0.0);
             let end = end.unwrap_or(start).max(start);
-            let sig = model.catalogue.get(&recipe.predicates[p].name);
-            let kitchen_moved_on = exec.slots[p]
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| {
-                    sig.and_then(|s| s.args.get(*i))
-                        .is_some_and(|a| a.role == Role::KitchenStateOut)
-                })
-                .filter_map(|(_, &slot)| exec.bindings[slot].available_at)
-                .map(|t| t.to_f64())
-                .next();
             TimelineBar {
                 action: p + 1,
                 primitive: recipe.predicates[p].name.clone(),
@@ -731,7 +720,7 @@ fn timeline(
                 start,
                 end,
                 lane: 0,
-                passive: kitchen_moved_on.is_some_and(|k| k < end),
+                passive: StepTimes::of(model, recipe, exec, step).goes_on_by_itself(),
                 failed: status[p] == ActionStatus::Failed,
             }
         })

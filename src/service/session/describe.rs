@@ -3,6 +3,7 @@
 //! hold, so the words say no more and no less than the simulator knows.
 
 use crate::base::number::Number;
+use crate::report::content::clock;
 use crate::report::dish_tree::{self, DishNode};
 use crate::simulation::Model;
 use crate::world::{Entity, Value};
@@ -11,19 +12,20 @@ use serde::Serialize;
 /// Parts listed in words before the rest is counted: a pantry holds dozens of bowls.
 const PARTS_IN_WORDS: usize = 40;
 
-/// A kitchen time (the simulator counts seconds) as `m:ss`: 2400 is `40:00`; a time that is
-/// not a whole number of seconds is shown as the number it is.
-pub fn clock(t: Number) -> String {
-    if t.is_integer() {
-        let s = t.floor_i64();
-        format!("{}:{:02}", s / 60, s % 60)
-    } else {
-        format!("{t} s")
-    }
-}
-
 /// A value in words.
 pub fn words(model: &Model, value: &Value) -> String {
+    words_to(model, value, usize::MAX)
+}
+
+/// A value in few words, for a line of a plan: an object with what it holds, but not what
+/// those hold or are mixed of (`a baking tray (used) holding 31 × 30 g homogeneous mixture at
+/// 180 °C (baked)`).
+pub fn brief(model: &Model, value: &Value) -> String {
+    words_to(model, value, 1)
+}
+
+/// A value in words, what objects hold told `depth` levels down.
+fn words_to(model: &Model, value: &Value, depth: usize) -> String {
     let k = &model.k;
     let Value::Obj(e) = value else {
         return dish_tree::summary(model, value);
@@ -38,7 +40,7 @@ pub fn words(model: &Model, value: &Value) -> String {
     } else if e.class == k.amount_class || e.class == k.quantity_class {
         unit_words(&dish_tree::summary(model, value))
     } else {
-        phrase(model, &dish_tree::build(model, e))
+        phrase(model, &dish_tree::build(model, e), depth)
     }
 }
 
@@ -85,7 +87,11 @@ pub fn place(model: &Model, place: &Entity) -> Place {
     let words = if node.parts.is_empty() {
         format!("{} is empty", spaced(&name))
     } else {
-        format!("{} holds {}", spaced(&name), parts(model, &node.parts))
+        format!(
+            "{} holds {}",
+            spaced(&name),
+            parts(model, &node.parts, usize::MAX)
+        )
     };
     Place {
         place: name,
@@ -94,8 +100,9 @@ pub fn place(model: &Model, place: &Entity) -> Place {
     }
 }
 
-/// A tree in words: count or amount, class, properties, then what it holds.
-fn phrase(model: &Model, node: &DishNode) -> String {
+/// A tree in words: count or amount, class, properties, then what it holds, `depth` levels
+/// down.
+fn phrase(model: &Model, node: &DishNode, depth: usize) -> String {
     let class = spaced(&node.class);
     let mut s = match (&node.amount, node.count) {
         (Some(a), 1) => format!("{} {class}", unit_words(&format!("{} {}", a.value, a.unit))),
@@ -113,29 +120,33 @@ fn phrase(model: &Model, node: &DishNode) -> String {
                 s.push_str(&format!(" at {}", unit_words(v)))
             }
             (Some(v), _) => flags.push(format!("{} {}", spaced(&p.name), unit_words(v))),
-            (None, Some(e)) => flags.push(format!("{} {}", spaced(&p.name), phrase(model, e))),
+            (None, Some(e)) => flags.push(format!(
+                "{} {}",
+                spaced(&p.name),
+                phrase(model, e, depth.saturating_sub(1))
+            )),
             (None, None) => flags.push(spaced(&p.name)),
         }
     }
     if !flags.is_empty() {
         s.push_str(&format!(" ({})", flags.join(", ")));
     }
-    if !node.parts.is_empty() {
+    if !node.parts.is_empty() && depth > 0 {
         let mixture = model
             .onto
             .class_id(&node.class)
             .is_some_and(|c| model.onto.is_a(c, model.k.mixture));
         let verb = if mixture { "of" } else { "holding" };
-        s.push_str(&format!(" {verb} {}", parts(model, &node.parts)));
+        s.push_str(&format!(" {verb} {}", parts(model, &node.parts, depth - 1)));
     }
     s
 }
 
-fn parts(model: &Model, parts: &[DishNode]) -> String {
+fn parts(model: &Model, parts: &[DishNode], depth: usize) -> String {
     let mut shown: Vec<String> = parts
         .iter()
         .take(PARTS_IN_WORDS)
-        .map(|p| phrase(model, p))
+        .map(|p| phrase(model, p, depth))
         .collect();
     if parts.len() > PARTS_IN_WORDS {
         shown.push(format!("{} more", parts.len() - PARTS_IN_WORDS));
@@ -144,7 +155,7 @@ fn parts(model: &Model, parts: &[DishNode]) -> String {
 }
 
 /// Class and slot names as words: `medium-bowl` is `medium bowl`.
-fn spaced(name: &str) -> String {
+pub fn spaced(name: &str) -> String {
     name.replace('-', " ")
 }
 
@@ -156,7 +167,7 @@ fn article(words: &str) -> &'static str {
 }
 
 /// Units as people write them: `18 degrees-celsius` is `18 °C`.
-fn unit_words(amount: &str) -> String {
+pub fn unit_words(amount: &str) -> String {
     amount
         .replace(" degrees-celsius", " °C")
         .replace(" degrees-fahrenheit", " °F")
@@ -168,10 +179,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn clock_shows_minutes_and_seconds() {
-        assert_eq!(clock(Number::int(2400)), "40:00");
-        assert_eq!(clock(Number::int(65)), "1:05");
-        assert_eq!(clock(Number::ratio(1, 2).expect("a ratio")), "1/2 s");
+    fn units_and_articles_read_as_people_write_them() {
         assert_eq!(unit_words("18 degrees-celsius"), "18 °C");
         assert_eq!(article("egg"), "an");
     }

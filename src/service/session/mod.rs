@@ -556,7 +556,7 @@ impl Session {
         let model = self.model();
         let mut words = describe::words(model, &binding.value);
         if let Some(t) = binding.available_at {
-            words.push_str(&format!(", ready at {}", describe::clock(t)));
+            words.push_str(&format!(", ready at {}", crate::report::content::clock(t)));
         }
         ObjectView {
             line,
