@@ -326,7 +326,7 @@ mod tests {
         let e = rewrite(FETCH, "buter", "coconut-oil", AmountRule::SameWeight).unwrap_err();
         assert_eq!(
             e,
-            "no ingredient `buter` in the ontology; did you mean butter?"
+            "no ingredient `buter` in the ontology; did you mean butter, water?"
         );
         let e = rewrite(FETCH, "medium-bowl", "butter", AmountRule::SameWeight).unwrap_err();
         assert_eq!(
