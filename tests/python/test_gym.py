@@ -58,7 +58,7 @@ def test_undo_look_and_a_refused_line_in_words():
     obs, *_ = env.step("undo")
     assert obs == "took back: (fetch-and-proportion ?b ?ks ?kitchen ?bowl buter 100 g)"
     obs, *_ = env.step("look ?kitchen")
-    assert obs == "?kitchen = the kitchen at 0:00, ready at 0.0 s"
+    assert obs == "?kitchen = the kitchen at 0:00, ready at 0:00"
     obs, *_ = env.step("look ?kitchn")
     assert obs == "no variable or place `?kitchn` in the kitchen (did you mean ?kitchen?)"
     obs, reward, terminated, _, info = env.step("finish")
