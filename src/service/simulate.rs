@@ -4,6 +4,7 @@
 use super::context::{self, DataContext};
 use super::outcome::{AppError, Exit, Outcome};
 use super::solution_file::read_solution_text;
+use crate::base::budget::{self, Budget};
 use crate::base::suggest::closest;
 use crate::benchmark::{self, Benchmark, DataError};
 use crate::language::ast::Recipe;
@@ -174,8 +175,19 @@ pub(super) fn run_checked(
     Ok((recipe.clone(), exec))
 }
 
-/// Check, then run one recipe of a text (`recipe`, else the first) and choose its final dish.
+/// Check, then run one recipe of a text (`recipe`, else the first) and choose its final dish,
+/// all within the model's time budget, as the evaluation scores a recipe: choosing the dish
+/// scores it, which for a dish of thousands of items takes longer than any budget.
 pub(super) fn run_text(
+    model: &Model,
+    text: &str,
+    recipe: Option<&str>,
+    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+) -> Result<Ran, SimulateFailure> {
+    Budget::new(model.time_budget).run(|| run_within_budget(model, text, recipe, gold))
+}
+
+fn run_within_budget(
     model: &Model,
     text: &str,
     recipe: Option<&str>,
@@ -183,7 +195,18 @@ pub(super) fn run_text(
 ) -> Result<Ran, SimulateFailure> {
     let (recipe, exec) = run_checked(model, text, recipe)?;
     let gold = gold(&recipe.id).map_err(SimulateFailure::Data)?;
-    let (dish, refused) = match final_dish(model, &recipe, &exec, gold.as_ref()) {
+    let chosen = final_dish(model, &recipe, &exec, gold.as_ref());
+    // Work the budget stopped returned early: what it chose is no answer.
+    let chosen = match budget::check() {
+        Ok(()) => chosen,
+        Err(spent) => Err(SimError {
+            message: spent.message(&recipe.id, |p| {
+                recipe.predicates.get(p).map(|a| a.name.clone())
+            }),
+            predicate: spent.action,
+        }),
+    };
+    let (dish, refused) = match chosen {
         Ok(dish) => (dish, None),
         Err(failure) => {
             let failure = SimError {

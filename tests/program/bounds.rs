@@ -151,6 +151,38 @@ fn the_time_budget_bounds_a_search_over_every_ordering_on_every_command() {
     assert!(!html.exists(), "no report is written for a refused recipe");
 }
 
+/// 500 eggs cracked into flour, mixed and portioned: the network runs in milliseconds, and the
+/// dish approximation score then compares portions of 500 yolks each for minutes.
+const PORTIONS_OF_FIVE_HUNDRED_EGGS: &str = "#demo-shortbread-rounds
+(get-kitchen ?k)
+(fetch-and-proportion ?eggs ?k1 ?k ?bowl egg 500 g)
+(crack ?cracked ?k2 ?k1 ?eggs ?bowl2)
+(fetch-and-proportion ?flour ?k3 ?k2 ?bowl3 all-purpose-flour 500 g)
+(transfer-contents ?mix ?rest ?k4 ?k3 ?cracked ?flour ?q ?u)
+(mix ?dough ?k5 ?k4 ?mix ?tool)
+(portion-and-arrange ?portions ?k6 ?k5 ?dough 25 g ?pattern ?counter)
+";
+
+#[test]
+fn the_time_budget_bounds_the_dish_score_on_every_command_that_chooses_a_dish() {
+    let s = Scratch::new("dish-budget");
+    let net = s.write("eggs.solution", PORTIONS_OF_FIVE_HUNDRED_EGGS);
+    let refusal = "recipe demo-shortbread-rounds was not scored within its time budget of 1 s \
+                   (--timeout-per-recipe); it was in the dish approximation score at action 7 \
+                   (`portion-and-arrange`)";
+    // `simulate` and `diet` chose their final dish by the dish score outside any budget: the
+    // first took 94 s on this network with a budget of 2 s.
+    for args in [
+        vec!["-input", path(&net), "-o", "-"],
+        vec!["simulate", path(&net)],
+        vec!["diet", path(&net), "--diet", "vegan"],
+    ] {
+        let o = demo(&[&["--timeout-per-recipe", "1"][..], &args[..]].concat());
+        assert_eq!(o.code, 1, "{args:?}: {}", o.stderr);
+        assert!(o.stderr.contains(refusal), "{args:?}: {}", o.stderr);
+    }
+}
+
 #[test]
 fn the_time_budget_is_an_option_of_the_commands_that_run_recipes_only() {
     let s = Scratch::new("budget-options");
