@@ -4,6 +4,7 @@
 use super::Session;
 use crate::data::diet_table::Diet;
 use crate::service::outcome::{AppError, Outcome};
+use crate::service::rewrite_run::AnswerOutputs;
 use crate::service::scale::{self, ScaleOptions};
 use crate::service::substitute::{self, SubstituteOptions, SubstituteRequest};
 use crate::world::rewrite::scaling::Factor;
@@ -61,6 +62,19 @@ pub(super) struct SubstituteArgs {
     pub(super) network_output: Option<PathBuf>,
 }
 
+/// Where and how both commands write their answer.
+fn outputs(
+    format: AnswerFormat,
+    output: Option<PathBuf>,
+    network_output: Option<PathBuf>,
+) -> AnswerOutputs {
+    AnswerOutputs {
+        json: format == AnswerFormat::Json,
+        output,
+        network_output,
+    }
+}
+
 /// `FROM=TO`, both named.
 fn replacement(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
@@ -92,9 +106,7 @@ impl SubstituteArgs {
             recipe: self.recipe,
             data,
             request,
-            json: self.format == AnswerFormat::Json,
-            output: self.output,
-            network_output: self.network_output,
+            outputs: outputs(self.format, self.output, self.network_output),
         };
         substitute::run(&opts, out, err)
     }
@@ -151,9 +163,7 @@ impl ScaleArgs {
             recipe: self.recipe,
             data,
             factor,
-            json: self.format == AnswerFormat::Json,
-            output: self.output,
-            network_output: self.network_output,
+            outputs: outputs(self.format, self.output, self.network_output),
         };
         scale::run(&opts, out, err)
     }

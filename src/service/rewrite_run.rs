@@ -25,7 +25,7 @@ use crate::world::rewrite::{Change, Rewrite, grams};
 use crate::world::{Entity, Value};
 use serde::Serialize;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Why a network and its rewrite were not compared.
 #[derive(Debug)]
@@ -247,19 +247,20 @@ fn run_both(
     })
 }
 
-/// The variable whose value is the original's dish: the benchmark's dish variable when the
-/// network uses it, else the output of its last action (as `--gold` and `add-recipe` choose).
+/// The variable whose value is the original's dish: the benchmark's dish variable when an
+/// action of the network makes it (its first argument), else the output of its last action
+/// (as `--gold` and `add-recipe` choose). A network naming the dish only as an input still
+/// has a dish to compare with.
 fn dish_variable(original: &Recipe, gold: Option<&GoldRecipe>) -> Option<String> {
     let named = gold.map(|g| g.primary_output_var.trim_start_matches('?').to_lowercase());
-    let uses = |var: &str| {
+    let makes = |var: &str| {
         original
             .predicates
             .iter()
-            .flat_map(|p| &p.args)
-            .any(|a| a.as_var() == Some(var))
+            .any(|p| p.args.first().and_then(|a| a.as_var()) == Some(var))
     };
     match named {
-        Some(var) if uses(&var) => Some(format!("?{var}")),
+        Some(var) if makes(&var) => Some(format!("?{var}")),
         _ => default_dish(original),
     }
 }
@@ -490,33 +491,53 @@ pub fn held_grams(model: &Model, class: ClassId) -> Option<Number> {
         })
 }
 
-/// Refuse output files that are the network or the kitchen read, before any work.
-pub(super) fn refuse_overwriting_inputs<'a>(
-    file: Option<&Path>,
-    data: &DataContext,
-    outputs: impl IntoIterator<Item = Option<&'a Path>>,
-) -> Result<(), AppError> {
-    for output in outputs.into_iter().flatten() {
-        if output == Path::new(STDOUT) {
-            continue;
-        }
-        refuse_input_as_output(output, file.into_iter().chain(data.kitchen.as_deref()))?;
-    }
-    Ok(())
+/// Where `substitute` and `scale` write: the answer, as JSON or for people, and the rewritten
+/// network when asked.
+pub struct AnswerOutputs {
+    pub json: bool,
+    /// Where to write the answer (default, or `-`: standard output).
+    pub output: Option<PathBuf>,
+    /// Where to write the rewritten network.
+    pub network_output: Option<PathBuf>,
 }
 
-/// Write the answer (to `-o`, else standard output) and the rewritten network (when asked),
-/// each whole or not at all; the network first, so that a failure writes no answer.
-pub(super) fn write_outputs(
-    answer: (Option<&Path>, &str),
-    network: Option<(&Path, &str)>,
-    out: &mut dyn Write,
-) -> Result<(), AppError> {
-    if let Some((path, text)) = network {
-        write_report(path, text.as_bytes(), out)?;
+impl AnswerOutputs {
+    /// Refuse, before anything runs, an output that is an input: the network `file` or the
+    /// kitchen data.
+    pub(super) fn refuse_overwriting(
+        &self,
+        file: Option<&Path>,
+        data: &DataContext,
+    ) -> Result<(), AppError> {
+        for output in [&self.output, &self.network_output].into_iter().flatten() {
+            if output != Path::new(STDOUT) {
+                refuse_input_as_output(output, file.into_iter().chain(data.kitchen.as_deref()))?;
+            }
+        }
+        Ok(())
     }
-    let (path, text) = answer;
-    write_report(path.unwrap_or(Path::new(STDOUT)), text.as_bytes(), out)
+
+    /// Write the answer (to `-o`, else standard output) and the rewritten `network` (when
+    /// there is one and it is asked for), each whole or not at all; the network first, so
+    /// that a failure writes no answer.
+    pub(super) fn write<A: Serialize>(
+        &self,
+        answer: &A,
+        render: fn(&A) -> String,
+        network: Option<&str>,
+        out: &mut dyn Write,
+    ) -> Result<(), AppError> {
+        if let (Some(path), Some(network)) = (&self.network_output, network) {
+            write_report(path, network.as_bytes(), out)?;
+        }
+        let text = if self.json {
+            crate::report::json::pretty(answer)
+        } else {
+            render(answer)
+        };
+        let path = self.output.as_deref().unwrap_or(Path::new(STDOUT));
+        write_report(path, text.as_bytes(), out)
+    }
 }
 
 /// Say why a comparison was not made; `Err` for data that cannot be used.

@@ -5,7 +5,7 @@
 
 use super::DataContext;
 use super::outcome::{Exit, Outcome};
-use super::rewrite_run::{Comparison, Rerun, RerunFailure, held_grams, rerun};
+use super::rewrite_run::{AnswerOutputs, Comparison, Rerun, RerunFailure, held_grams, rerun};
 use super::solution_file::read_solution_text;
 use crate::base::number::Number;
 use crate::benchmark::Benchmark;
@@ -38,11 +38,7 @@ pub struct ScaleOptions {
     pub recipe: Option<String>,
     pub data: DataContext,
     pub factor: Factor,
-    pub json: bool,
-    /// Where to write the answer (default, or `-`: standard output).
-    pub output: Option<PathBuf>,
-    /// Where to write the scaled network.
-    pub network_output: Option<PathBuf>,
+    pub outputs: AnswerOutputs,
 }
 
 /// A network scaled and run: `scale`'s JSON, and what the tool server and the Python package
@@ -332,11 +328,8 @@ fn portions(model: &Model, recipe: &Recipe, exec: &Execution) -> Vec<(usize, usi
 /// scaled network that does not execute is an answer too), 1 the network cannot be scaled or
 /// run as asked, 2 a file or the data cannot be used.
 pub fn run(opts: &ScaleOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
-    super::rewrite_run::refuse_overwriting_inputs(
-        Some(&opts.file),
-        &opts.data,
-        [opts.output.as_deref(), opts.network_output.as_deref()],
-    )?;
+    opts.outputs
+        .refuse_overwriting(Some(&opts.file), &opts.data)?;
     let text = read_solution_text(&opts.file)?;
     let (model, _) = super::load_model(&opts.data)?;
     let name = opts.file.display().to_string();
@@ -351,18 +344,9 @@ pub fn run(opts: &ScaleOptions, out: &mut dyn Write, err: &mut dyn Write) -> Out
         Ok(answer) => answer,
         Err(failure) => return super::rewrite_run::report_failure(&name, &text, failure, err),
     };
-    let rendered = if opts.json {
-        crate::report::json::pretty(&answer)
-    } else {
-        answer.render()
-    };
-    super::rewrite_run::write_outputs(
-        (opts.output.as_deref(), &rendered),
-        opts.network_output
-            .as_deref()
-            .map(|p| (p, answer.comparison.network.as_str())),
-        out,
-    )?;
+    let network = Some(answer.comparison.network.as_str());
+    opts.outputs
+        .write(&answer, ScaleAnswer::render, network, out)?;
     Ok(Exit::Success)
 }
 

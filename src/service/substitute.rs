@@ -5,7 +5,7 @@
 
 use super::DataContext;
 use super::outcome::{AppError, Exit, Outcome};
-use super::rewrite_run::{Comparison, RerunFailure, held, held_grams, rerun};
+use super::rewrite_run::{AnswerOutputs, Comparison, RerunFailure, held, held_grams, rerun};
 use super::solution_file::read_solution_text;
 use crate::benchmark::Benchmark;
 use crate::data::diet_table::Diet;
@@ -37,11 +37,7 @@ pub struct SubstituteOptions {
     pub recipe: Option<String>,
     pub data: DataContext,
     pub request: SubstituteRequest,
-    pub json: bool,
-    /// Where to write the answer (default, or `-`: standard output).
-    pub output: Option<PathBuf>,
-    /// Where to write the rewritten network.
-    pub network_output: Option<PathBuf>,
+    pub outputs: AnswerOutputs,
 }
 
 /// A substitution made and run: `substitute`'s JSON, and what the tool server and the
@@ -255,11 +251,8 @@ impl Tried {
 /// be used as asked (errors, an unknown or absent ingredient, a crash), 2 a file or the data
 /// cannot be used.
 pub fn run(opts: &SubstituteOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
-    super::rewrite_run::refuse_overwriting_inputs(
-        opts.file.as_deref(),
-        &opts.data,
-        [opts.output.as_deref(), opts.network_output.as_deref()],
-    )?;
+    opts.outputs
+        .refuse_overwriting(opts.file.as_deref(), &opts.data)?;
     let text = opts.file.as_deref().map(read_solution_text).transpose()?;
     let (model, _) = super::load_model(&opts.data)?;
     let name = opts
@@ -288,18 +281,9 @@ pub fn run(opts: &SubstituteOptions, out: &mut dyn Write, err: &mut dyn Write) -
                     return super::rewrite_run::report_failure(&name, &text, failure, err);
                 }
             };
-            let rendered = if opts.json {
-                crate::report::json::pretty(&answer)
-            } else {
-                answer.render()
-            };
-            super::rewrite_run::write_outputs(
-                (opts.output.as_deref(), &rendered),
-                opts.network_output
-                    .as_deref()
-                    .map(|p| (p, answer.comparison.network.as_str())),
-                out,
-            )?;
+            let network = Some(answer.comparison.network.as_str());
+            opts.outputs
+                .write(&answer, SubstituteAnswer::render, network, out)?;
             Ok(Exit::Success)
         }
         SubstituteRequest::Suggest { class, diet } => {
@@ -319,12 +303,8 @@ pub fn run(opts: &SubstituteOptions, out: &mut dyn Write, err: &mut dyn Write) -
                     return Ok(Exit::Failed);
                 }
             };
-            let rendered = if opts.json {
-                crate::report::json::pretty(&answer)
-            } else {
-                answer.render()
-            };
-            super::rewrite_run::write_outputs((opts.output.as_deref(), &rendered), None, out)?;
+            opts.outputs
+                .write(&answer, Suggestions::render, None, out)?;
             Ok(Exit::Success)
         }
     }

@@ -18,8 +18,8 @@ use cookingbot::report::batch_report::{RefusalReport, Row, UnitOutcome};
 use cookingbot::service::context::{DataRequest, OFFLINE_VAR};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// Return from the test unless the data of every profile named (default 2024) is found; a test
 /// that returns here is reported as not run (see [`have_data`]).
@@ -132,6 +132,18 @@ fn find(profile: Profile) -> Result<PathBuf, String> {
             Err(why)
         }
     }
+}
+
+/// The evaluator of a profile's benchmark data, loaded once per test binary; only for tests
+/// that passed [`require_data`].
+pub fn benchmark_evaluator(profile: Profile) -> Arc<Evaluator> {
+    static LOADED: [OnceLock<Arc<Evaluator>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let cell = &LOADED[(profile == Profile::R2023) as usize];
+    cell.get_or_init(|| {
+        let ev = Evaluator::new(profile, data_dir(profile));
+        Arc::new(ev.unwrap_or_else(|e| panic!("{e}")))
+    })
+    .clone()
 }
 
 /// The official benchmark data (profile 2024); only for tests that passed [`require_data`].
@@ -247,6 +259,53 @@ pub fn differential_rows(profile: &str) -> Vec<RefRow> {
         .join("tests/data/differential")
         .join(format!("{profile}.tsv"));
     read_rows(&path, |id| PathBuf::from(id))
+}
+
+/// Every `step`-th network of a profile's differential campaign, in the TSV's order: its id
+/// and its text, as `cookingbot::mistakes` generates it from the benchmark's gold networks.
+pub fn campaign_networks(ev: &Evaluator, profile: Profile, step: usize) -> Vec<(String, String)> {
+    let golds = campaign_golds(ev, profile);
+    let mut ids: Vec<String> = differential_rows(profile.name())
+        .iter()
+        .map(|r| r.solution.to_string_lossy().into_owned())
+        .collect();
+    ids.dedup();
+    ids.into_iter()
+        .step_by(step)
+        .map(|id| {
+            let mistake = golds
+                .mistake(&id)
+                .unwrap_or_else(|| panic!("{id} is generated"));
+            (id, mistake.text)
+        })
+        .collect()
+}
+
+/// The recipe sections of a file: each header with the lines up to the next header (text
+/// before the first header is a section of its own).
+pub fn sections(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in text.split_inclusive('\n') {
+        match out.last_mut() {
+            Some(last) if !line.starts_with('#') => last.push_str(line),
+            _ => out.push(line.to_string()),
+        }
+    }
+    out
+}
+
+/// The sections of a campaign network that are one benchmark recipe each, as files of their
+/// own: (recipe id, section).
+pub fn benchmark_sections(ev: &Evaluator, text: &str) -> Vec<(String, String)> {
+    sections(text)
+        .into_iter()
+        .filter_map(|section| {
+            let parsed = cookingbot::language::parse::parse(&section);
+            let id = parsed.file.recipes.first()?.id.clone();
+            (section.starts_with('#') && ev.benchmark.recipe(&id).is_some())
+                .then_some((id, section))
+        })
+        .collect()
 }
 
 /// Other answers the reference gave for campaign networks under another random search order

@@ -3,31 +3,18 @@
 
 use crate::common;
 
-use common::{RefRow, data_dir, reference_rows};
+use common::{RefRow, reference_rows};
 use cookingbot::base::profile::Profile;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::metrics::metric::{Metric, MetricSet};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-
-fn evaluator(profile: Profile) -> &'static Evaluator {
-    static E2023: OnceLock<Evaluator> = OnceLock::new();
-    static E2024: OnceLock<Evaluator> = OnceLock::new();
-    let cell = match profile {
-        Profile::R2023 => &E2023,
-        Profile::R2024 => &E2024,
-    };
-    cell.get_or_init(|| {
-        Evaluator::new(profile, data_dir(profile)).unwrap_or_else(|e| panic!("{e}"))
-    })
-}
 
 /// Compare all rows of one TSV; on failure print every mismatch.
 fn check(profile: Profile, tsv: &str) {
     // The documentation examples of both profiles are in the 2024 data.
     common::require_data!(Profile::R2024, profile);
     let rows = reference_rows(profile.name(), tsv);
-    let ev = evaluator(profile);
+    let ev = common::benchmark_evaluator(profile);
     let mut files: Vec<PathBuf> = rows.iter().map(|r| r.solution.clone()).collect();
     files.dedup();
     let mismatches: Vec<String> = files
@@ -40,7 +27,7 @@ fn check(profile: Profile, tsv: &str) {
                 .unwrap_or_default();
             let text = String::from_utf8_lossy(&std::fs::read(file).expect("readable solution"))
                 .into_owned();
-            mismatch(ev, &name, &text, &expected)
+            mismatch(&ev, &name, &text, &expected)
         })
         .collect();
     assert!(
@@ -91,8 +78,8 @@ fn mismatch(ev: &Evaluator, name: &str, text: &str, expected: &[&RefRow]) -> Opt
 /// `tests/data/differential/<profile>.tsv`.
 fn campaign(profile: Profile) {
     common::require_data!(profile);
-    let ev = evaluator(profile);
-    let golds = common::campaign_golds(ev, profile);
+    let ev = common::benchmark_evaluator(profile);
+    let golds = common::campaign_golds(&ev, profile);
     let rows = common::differential_rows(profile.name());
     let others = common::differential_other_answers(profile.name());
     let mut ids: Vec<&PathBuf> = rows.iter().map(|r| &r.solution).collect();
@@ -106,9 +93,9 @@ fn campaign(profile: Profile) {
         };
         // Where the reference's random search order changes its answer, any answer it gave.
         let (stored, other) = (answer(&rows, id), answer(&others, id));
-        let differs = mismatch(ev, &name, &mistake.text, &stored);
+        let differs = mismatch(&ev, &name, &mistake.text, &stored);
         if differs.is_some()
-            && (other.is_empty() || mismatch(ev, &name, &mistake.text, &other).is_some())
+            && (other.is_empty() || mismatch(&ev, &name, &mistake.text, &other).is_some())
         {
             mismatches.extend(differs);
         }

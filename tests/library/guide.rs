@@ -1,11 +1,12 @@
 //! The cook's guide against the simulator and the evaluation: on every gold network of both
 //! profiles its total time is the execution-time metric (the reference's `gold.tsv`, and the
 //! evaluator's value) and its steps are the actions the simulator ran, at `simulate`'s times;
-//! networks of our own for timers, idle times and a network that starts thousands of timers.
+//! the campaign's mistaken networks have a guide exactly when their evaluation has a time, and
+//! it lasts that time; networks of our own for timers, idle times and a network that starts
+//! thousands of timers.
 
 use crate::common;
 use cookingbot::base::profile::Profile;
-use cookingbot::evaluate::Evaluator;
 use cookingbot::metrics::metric::{Metric, MetricSet};
 use cookingbot::report::content::number;
 use cookingbot::report::cook_guide::{Guide, MAX_LISTED};
@@ -37,7 +38,7 @@ fn every_gold_guide_lasts_the_execution_time_and_holds_the_steps_the_simulator_r
     let mut checked = 0;
     for profile in Profile::ALL {
         let model = Model::builtin(profile);
-        let evaluator = Evaluator::new(profile, common::data(profile).unwrap()).unwrap();
+        let evaluator = common::benchmark_evaluator(profile);
         let time_only = MetricSet::empty().with(Metric::ExecutionTime);
         let rows = common::reference_rows(profile.name(), "gold.tsv");
         assert_eq!(rows.len(), 30);
@@ -101,6 +102,66 @@ fn every_gold_guide_lasts_the_execution_time_and_holds_the_steps_the_simulator_r
         }
     }
     assert_eq!(checked, 60);
+}
+
+/// The campaign's networks (mistaken networks made from the gold ones, `cookingbot::mistakes`):
+/// a network has a guide exactly when its evaluation has an execution time, and the guide lasts
+/// that time; a network with errors, or one whose run crashes, has neither.
+#[test]
+fn every_campaign_guide_lasts_the_execution_time_its_file_is_scored_with() {
+    common::require_data!(Profile::R2024, Profile::R2023);
+    for profile in Profile::ALL {
+        let ev = common::benchmark_evaluator(profile);
+        let (mut timed, mut untimed, mut invalid, mut crashed, mut dish_refused) = (0, 0, 0, 0, 0);
+        for (id, text) in common::campaign_networks(&ev, profile, 5) {
+            for (_, section) in common::benchmark_sections(&ev, &text) {
+                let at = format!("{profile} {id}");
+                let file = ev.evaluate(&section, &MetricSet::default());
+                match (guide_text(&ev.model, &section, None), file) {
+                    (Ok(guide), Ok(rows)) => {
+                        let time = rows[0].execution_time.as_ref().expect("an execution time");
+                        assert!(time.num_eq(&guide.total_time), "{at}");
+                        let last = guide
+                            .steps
+                            .iter()
+                            .map(|s| s.end.to_f64())
+                            .fold(0.0, f64::max);
+                        assert_eq!(last, guide.total_time.to_f64(), "{at}");
+                        timed += 1;
+                    }
+                    // The run executes; the evaluation is refused for its dish.
+                    (Ok(_), Err(refusal)) => {
+                        assert!(
+                            refusal.message.contains("dish"),
+                            "{at}: {}",
+                            refusal.message
+                        );
+                        dish_refused += 1;
+                    }
+                    (Err(SimulateFailure::Recipe(why)), Ok(rows)) => {
+                        assert_eq!(rows[0].execution_time, None, "{at}: {why}");
+                        untimed += 1;
+                    }
+                    (Err(SimulateFailure::Invalid(_)), Err(_)) => invalid += 1,
+                    (Err(SimulateFailure::Crashed(_)), Err(_)) => crashed += 1,
+                    (guide, file) => panic!(
+                        "{at}: guide {:?}, evaluation {:?}",
+                        guide.err(),
+                        file.err().map(|r| r.message)
+                    ),
+                }
+            }
+        }
+        eprintln!(
+            "profile {profile}: {timed} timed, {untimed} without a time, {invalid} invalid, \
+             {crashed} crashed, {dish_refused} refused for the dish"
+        );
+        assert!(timed > 0 && untimed > 0 && invalid > 0, "{profile}");
+        assert!(
+            timed + untimed + invalid + crashed + dish_refused >= 500,
+            "{profile}"
+        );
+    }
 }
 
 /// A bowl of butter left to come to room temperature while the oven heats, then the butter

@@ -1,37 +1,31 @@
 //! Substituting an ingredient and scaling a recipe (`service::substitute`, `service::scale`)
-//! on the benchmark's gold networks, with the values the dish metric's definition predicts.
+//! on the benchmark's gold networks, with the values the dish metric's definition predicts, and
+//! on the campaign's mistaken networks, every rewrite scored as `evaluate` scores its network.
 
 use crate::common::{self, require_data};
+use cookingbot::base::budget::Budget;
 use cookingbot::base::number::Number;
 use cookingbot::base::number::two_decimals;
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::Benchmark;
 use cookingbot::data::diet_table::Diet;
+use cookingbot::data::substitute_roles::SubstituteRoles;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::metrics::dish::unfold_dish;
+use cookingbot::metrics::metric::MetricSet;
 use cookingbot::metrics::{gold_run, primary_output};
-use cookingbot::service::rewrite_run::RerunFailure;
+use cookingbot::report::content::RecipeReport;
+use cookingbot::service::rewrite_run::{Comparison, RerunFailure};
 use cookingbot::service::scale::scale_text;
 use cookingbot::service::substitute::{substitute_text, suggest};
 use cookingbot::simulation::Model;
 use cookingbot::world::rewrite::scaling::Factor;
-use cookingbot::world::rewrite::substitution::AmountRule;
-use std::sync::OnceLock;
-
-fn evaluator(profile: Profile) -> &'static Evaluator {
-    static LOADED: [OnceLock<Evaluator>; 2] = [OnceLock::new(), OnceLock::new()];
-    let cell = match profile {
-        Profile::R2024 => &LOADED[0],
-        Profile::R2023 => &LOADED[1],
-    };
-    cell.get_or_init(|| {
-        Evaluator::new(profile, common::data_dir(profile)).expect("the benchmark loads")
-    })
-}
+use cookingbot::world::rewrite::substitution::{AmountRule, network_ingredients};
+use std::time::Duration;
 
 /// Every gold network of a profile as text, under its recipe's id.
 fn gold_texts(profile: Profile) -> Vec<(String, String)> {
-    evaluator(profile)
+    common::benchmark_evaluator(profile)
         .benchmark
         .recipes
         .iter()
@@ -52,7 +46,7 @@ fn substituted(
     text: &str,
     replace: (&str, &str),
 ) -> Result<cookingbot::service::substitute::SubstituteAnswer, RerunFailure> {
-    let e = evaluator(profile);
+    let e = common::benchmark_evaluator(profile);
     substitute_text(
         &e.model,
         text,
@@ -64,7 +58,7 @@ fn substituted(
 }
 
 fn scaled(profile: Profile, text: &str, factor: &str) -> cookingbot::service::scale::ScaleAnswer {
-    let e = evaluator(profile);
+    let e = common::benchmark_evaluator(profile);
     let factor = Factor::parse(factor).unwrap();
     scale_text(&e.model, text, None, factor, &mut gold_of(&e.benchmark))
         .unwrap_or_else(|f| panic!("scaling by {factor} fails: {f:?}"))
@@ -126,7 +120,7 @@ fn gold_dish_classes(model: &Model, benchmark: &Benchmark, id: &str) -> Vec<Stri
 fn coconut_oil_for_butter_drops_the_dish_score_by_the_share_the_metric_predicts() {
     require_data!();
     let profile = Profile::R2024;
-    let e = evaluator(profile);
+    let e = common::benchmark_evaluator(profile);
     let mut dishes = Vec::new();
     for (id, text) in gold_texts(profile)
         .into_iter()
@@ -439,7 +433,7 @@ fn scaling_reports_rounded_counts_stock_and_portions() {
 #[test]
 fn a_scaled_amount_beyond_the_language_bounds_is_located_in_the_scaled_network() {
     require_data!();
-    let e = evaluator(Profile::R2024);
+    let e = common::benchmark_evaluator(Profile::R2024);
     let text =
         "#afghan-biscuits\n(get-kitchen ?k)\n(fetch-and-proportion ?e ?k2 ?k ?bowl egg 20 piece)\n";
     let factor = Factor::parse("100").unwrap();
@@ -463,7 +457,7 @@ fn a_scaled_amount_beyond_the_language_bounds_is_located_in_the_scaled_network()
 #[test]
 fn suggestions_come_from_the_role_table_filtered_by_the_diet_and_tried_in_the_network() {
     require_data!();
-    let e = evaluator(Profile::R2024);
+    let e = common::benchmark_evaluator(Profile::R2024);
     let (_, text) = gold_texts(Profile::R2024)
         .into_iter()
         .find(|(id, _)| id == "afghan-biscuits")
@@ -619,5 +613,188 @@ fn every_class_of_the_role_table_is_an_ingredient_both_kitchens_hold() {
                 "{profile}: the kitchen holds no {class}"
             );
         }
+    }
+}
+
+/// The time a substitution of the campaign may take: real ones take milliseconds, and one
+/// that cracks a banana per gram compares dishes for minutes.
+const REWRITE_BUDGET: Duration = Duration::from_secs(2);
+
+/// What the campaign's rewrites met.
+#[derive(Default, Debug)]
+struct RewriteTally {
+    sections: usize,
+    /// Sections with errors: the evaluation refuses them and nothing is rewritten.
+    invalid: usize,
+    /// Sections that do not execute (or crash): there is no dish to compare a rewrite with.
+    no_dish: usize,
+    /// Sections compared, scaled by 1, 2 and back by 1/2.
+    scaled: usize,
+    /// Doubled networks that leave the language's bounds (an amount too large).
+    doubled_out_of_bounds: usize,
+    /// Doubled networks that did not come back exactly (a count rounded).
+    rounded: usize,
+    substituted: usize,
+    /// Substitutions not compared within [`REWRITE_BUDGET`].
+    over_budget: usize,
+    /// Rewrites the evaluation refuses (the reference's evaluator fails on them).
+    rewrites_refused: usize,
+}
+
+/// A rewrite scores against the gold network exactly as `evaluate` scores the network it
+/// wrote: the same report, and refused where the evaluation refuses the file.
+fn scored_as_evaluated(e: &Evaluator, c: &Comparison, at: &str, tally: &mut RewriteTally) {
+    let gold = c
+        .against_gold
+        .as_ref()
+        .expect("the benchmark has the recipe");
+    match e.evaluate(&c.network, &MetricSet::default()) {
+        Ok(rows) => {
+            assert!(c.failure.is_none(), "{at}: {:?}", c.failure);
+            let report = RecipeReport::new(&rows[0], &MetricSet::default());
+            assert_eq!(report, gold.rewritten, "{at}\n{}", c.network);
+            assert_eq!(c.executes, report.execution_time.is_some(), "{at}");
+        }
+        Err(refusal) => {
+            assert!(
+                c.failure.is_some() && !c.executes,
+                "{at}: evaluated as {}",
+                refusal.message
+            );
+            tally.rewrites_refused += 1;
+        }
+    }
+}
+
+/// An ingredient the section names that the role table gives a substitute, and that substitute;
+/// the `k`-th such ingredient (cyclically), so that the campaign tries many.
+fn some_substitution(e: &Evaluator, section: &str, k: usize) -> Option<(String, String)> {
+    let recipe = cookingbot::language::parse::parse(section)
+        .file
+        .recipes
+        .remove(0);
+    let table = SubstituteRoles::builtin();
+    let choices: Vec<(String, String)> = network_ingredients(&e.model.onto, &recipe)
+        .into_iter()
+        .filter_map(|class| {
+            let name = e.model.onto.class_name(class).to_owned();
+            let (_, role) = table.roles_of(&name).next()?;
+            let other = role.classes.iter().find(|c| **c != name)?.clone();
+            Some((name, other))
+        })
+        .collect();
+    (!choices.is_empty()).then(|| choices[k % choices.len()].clone())
+}
+
+/// One benchmark recipe of a campaign network scaled by 1, 2 and back, and one of its
+/// ingredients substituted.
+fn rewrite_section(e: &Evaluator, at: &str, section: &str, tally: &mut RewriteTally) {
+    tally.sections += 1;
+    let file = e.evaluate(section, &MetricSet::default());
+    let scale = |text: &str, factor: &str| {
+        let factor = Factor::parse(factor).unwrap();
+        scale_text(&e.model, text, None, factor, &mut gold_of(&e.benchmark))
+    };
+    let once = match scale(section, "1") {
+        Ok(once) => once,
+        Err(RerunFailure::Invalid(_)) => {
+            assert!(
+                file.is_err(),
+                "{at}: the evaluation scores a network with errors"
+            );
+            tally.invalid += 1;
+            return;
+        }
+        Err(RerunFailure::Failed(why)) => {
+            // The original has no dish: the evaluation gives it no scores, or refuses it.
+            let nil = file.as_ref().map_or(true, |rows| {
+                rows[0].execution_time.is_none() && rows[0].goal_condition_success.is_none()
+            });
+            assert!(nil, "{at}: {why}");
+            tally.no_dish += 1;
+            return;
+        }
+        Err(other) => panic!("{at}: {other:?}"),
+    };
+    // By 1: nothing changes, and the original scores as its file is scored.
+    let c = &once.comparison;
+    assert!(
+        c.changes.is_empty() && once.rounding.is_empty(),
+        "{at}: {:?}",
+        c.changes
+    );
+    let gold = c.against_gold.as_ref().unwrap();
+    assert_eq!(gold.original, gold.rewritten, "{at}");
+    let rows = file.unwrap_or_else(|r| panic!("{at}: refused: {}", r.message));
+    assert_eq!(
+        gold.original,
+        RecipeReport::new(&rows[0], &MetricSet::default()),
+        "{at}"
+    );
+    scored_as_evaluated(e, c, at, tally);
+    // By 2, then back by 1/2.
+    match scale(section, "2") {
+        Ok(twice) => {
+            scored_as_evaluated(e, &twice.comparison, at, tally);
+            let back = scale(&twice.comparison.network, "1/2").unwrap();
+            if twice.rounding.is_empty() && back.rounding.is_empty() {
+                assert_eq!(back.comparison.network, c.network, "{at}");
+            } else {
+                tally.rounded += 1;
+            }
+        }
+        Err(RerunFailure::RewriteInvalid { text, diagnostics }) => {
+            assert!(e.evaluate(&text, &MetricSet::default()).is_err(), "{at}");
+            assert!(!diagnostics.is_empty(), "{at}");
+            tally.doubled_out_of_bounds += 1;
+        }
+        Err(other) => panic!("{at}: doubling: {other:?}"),
+    }
+    tally.scaled += 1;
+    if let Some((from, to)) = some_substitution(e, section, tally.sections) {
+        let answer = Budget::new(REWRITE_BUDGET).run(|| {
+            substitute_text(
+                &e.model,
+                section,
+                None,
+                (&from, &to),
+                AmountRule::SameWeight,
+                &mut gold_of(&e.benchmark),
+            )
+        });
+        match answer {
+            Ok(s) => {
+                let at = format!("{at} ({from} -> {to})");
+                assert!(!s.comparison.changes.is_empty(), "{at}");
+                scored_as_evaluated(e, &s.comparison, &at, tally);
+                tally.substituted += 1;
+            }
+            // An amount the gram table cannot weigh.
+            Err(RerunFailure::Rewrite(why)) => assert!(why.contains("gram"), "{at}: {why}"),
+            // A dish the score compares for longer than the budget (egg -> banana by weight
+            // cracks a banana per gram).
+            Err(RerunFailure::Failed(why)) if why.contains("time budget") => tally.over_budget += 1,
+            Err(other) => panic!("{at} ({from} -> {to}): {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn campaign_networks_scale_and_substitute_as_their_rewrites_are_evaluated() {
+    require_data!(Profile::R2024, Profile::R2023);
+    for profile in [Profile::R2024, Profile::R2023] {
+        let e = common::benchmark_evaluator(profile);
+        let mut tally = RewriteTally::default();
+        for (id, text) in common::campaign_networks(&e, profile, 10) {
+            for (_, section) in common::benchmark_sections(&e, &text) {
+                rewrite_section(&e, &format!("{profile} {id}"), &section, &mut tally);
+            }
+        }
+        eprintln!("profile {profile}: {tally:?}");
+        // Every kind of network is met.
+        assert!(tally.sections >= 250, "{tally:?}");
+        let t = &tally;
+        assert!(t.invalid > 0 && t.no_dish > 0 && t.scaled > 0, "{t:?}");
+        assert!(t.substituted > 0 && t.rewrites_refused > 0, "{t:?}");
     }
 }

@@ -6,22 +6,11 @@ use crate::common;
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataSource;
 use cookingbot::evaluate::Evaluator;
-use cookingbot::language::parse::parse;
 use cookingbot::metrics::metric::Metric;
 use cookingbot::service::agent::gold_script;
 use cookingbot::service::session::observation::{Observation, Outcome};
 use cookingbot::service::session::{MAX_LINE_BYTES, Session, SessionError};
 use std::sync::{Arc, OnceLock};
-
-fn evaluator(profile: Profile) -> Arc<Evaluator> {
-    static CELLS: [OnceLock<Arc<Evaluator>>; 2] = [OnceLock::new(), OnceLock::new()];
-    let cell = &CELLS[(profile == Profile::R2023) as usize];
-    cell.get_or_init(|| {
-        let ev = Evaluator::new(profile, common::data_dir(profile));
-        Arc::new(ev.unwrap_or_else(|e| panic!("{e}")))
-    })
-    .clone()
-}
 
 fn demo() -> Arc<Evaluator> {
     static DEMO: OnceLock<Arc<Evaluator>> = OnceLock::new();
@@ -50,25 +39,13 @@ fn replay(ev: &Arc<Evaluator>, recipe: &str, text: &str) -> (Session, Vec<Observ
     (session, observations)
 }
 
-/// The recipe sections of a file: each header with the lines up to the next header.
-fn sections(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for line in text.split_inclusive('\n') {
-        match out.last_mut() {
-            Some(last) if !line.starts_with('#') => last.push_str(line),
-            _ => out.push(line.to_string()),
-        }
-    }
-    out
-}
-
 /// Every gold network of a profile, given action by action: each runs when given, and
 /// `finish` scores the network as its file is scored: Smatch 1 against itself, the
 /// reference's values for the gold file (`tests/data/reference/<profile>/gold.tsv`), and the
 /// execution time of what ran in file order.
 fn gold_replay(profile: Profile) {
     common::require_data!(profile);
-    let ev = evaluator(profile);
+    let ev = common::benchmark_evaluator(profile);
     let reference = common::reference_rows(profile.name(), "gold.tsv");
     let (mut replayed, mut against_reference) = (0, 0);
     for gold in &ev.benchmark.recipes {
@@ -141,17 +118,9 @@ struct Tally {
 /// its score the section's, and every line that does not run says why, at its line.
 fn campaign_network(ev: &Arc<Evaluator>, id: &str, text: &str, tally: &mut Tally) {
     tally.networks += 1;
-    for section in sections(text) {
-        let parsed = parse(&section);
-        let recipe = match parsed.file.recipes.first() {
-            Some(r) if section.starts_with('#') && ev.benchmark.recipe(&r.id).is_some() => {
-                r.id.clone()
-            }
-            _ => {
-                tally.headless += 1;
-                continue;
-            }
-        };
+    let recipes = common::benchmark_sections(ev, text);
+    tally.headless += common::sections(text).len() - recipes.len();
+    for (recipe, section) in recipes {
         let (session, observations) = replay(ev, &recipe, &section);
         assert_eq!(session.network(), section, "{id}");
         let score = session.finish();
@@ -194,20 +163,10 @@ fn campaign_network(ev: &Arc<Evaluator>, id: &str, text: &str, tally: &mut Tally
 
 /// Every `step`-th network of the differential campaign of a profile.
 fn campaign_replay(profile: Profile, step: usize) -> Tally {
-    let ev = evaluator(profile);
-    let golds = common::campaign_golds(&ev, profile);
-    let rows = common::differential_rows(profile.name());
-    let mut ids: Vec<String> = rows
-        .iter()
-        .map(|r| r.solution.to_string_lossy().into_owned())
-        .collect();
-    ids.dedup();
+    let ev = common::benchmark_evaluator(profile);
     let mut tally = Tally::default();
-    for id in ids.iter().step_by(step) {
-        let mistake = golds
-            .mistake(id)
-            .unwrap_or_else(|| panic!("{id} is generated"));
-        campaign_network(&ev, id, &mistake.text, &mut tally);
+    for (id, text) in common::campaign_networks(&ev, profile, step) {
+        campaign_network(&ev, &id, &text, &mut tally);
     }
     eprintln!("profile {profile}: {tally:?}");
     tally

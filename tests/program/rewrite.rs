@@ -100,152 +100,110 @@ fn scale_by_two_then_a_half_writes_back_the_network_as_written() {
     );
 }
 
-/// Runs `args`, which must exit with `code`, say `message` and write no `answer`.
-fn refused_writing_nothing(answer: &std::path::Path, args: &[&str], code: i32, message: &str) {
-    let o = outcome(evaluator().args(args));
-    assert_eq!(o.code, code, "{args:?}: {}", o.stderr);
-    assert!(o.stderr.contains(message), "{args:?}: {}", o.stderr);
-    assert!(!answer.exists(), "{args:?} wrote an answer");
+/// A command's arguments: the first ones, then the rest.
+fn args<'a>(first: &[&'a str], rest: &[&'a str]) -> Vec<&'a str> {
+    [first, rest].concat()
+}
+
+/// Runs each case's arguments with `-o ANSWER` added (unless they name their own `-o`): each
+/// must exit with its code, say its message and write no answer.
+fn refused_writing_nothing(dir: &Scratch, cases: &[(Vec<&str>, i32, &str)]) {
+    let answer = dir.path("answer.json");
+    for (args, code, message) in cases {
+        let mut command = evaluator();
+        command.args(args);
+        if !args.contains(&"-o") {
+            command.arg("-o").arg(&answer);
+        }
+        let o = outcome(&mut command);
+        assert_eq!(o.code, *code, "{args:?}: {}", o.stderr);
+        assert!(o.stderr.contains(message), "{args:?}: {}", o.stderr);
+        assert!(!answer.exists(), "{args:?} wrote an answer");
+    }
 }
 
 #[test]
 fn bad_substitutions_are_refused_with_what_is_wrong_and_nothing_written() {
     require_data!();
-    let dir = Scratch::new("rewrite-bad-substitute");
-    let answer = dir.path("answer.json");
-    let out = answer.to_str().unwrap();
-    let refused = |args: &[&str], code: i32, message: &str| {
-        refused_writing_nothing(&answer, args, code, message)
-    };
     let a = afghan();
-    refused(
-        &[
-            "substitute",
-            &a,
-            "--replace",
-            "buter=coconut-oil",
-            "-o",
-            out,
-        ],
-        1,
-        "error: no ingredient `buter` in the ontology; did you mean butter, water?",
-    );
-    refused(
-        &[
-            "substitute",
-            &a,
-            "--replace",
-            "white-sugar=brown-sugar",
-            "-o",
-            out,
-        ],
-        1,
-        "error: `white-sugar` is not in the network of afghan-biscuits",
-    );
-    refused(
-        &["substitute", &a, "--replace", "butter", "-o", out],
-        2,
-        "is not FROM=TO",
-    );
-    refused(
-        &[
-            "substitute",
-            &a,
-            "--replace",
-            "butter=coconut-oil",
-            "--amount-rule",
-            "same-wieght",
-            "-o",
-            out,
-        ],
-        2,
-        "did you mean same-weight?",
-    );
-    refused(
-        &[
-            "substitute",
-            &a,
-            "--replace",
-            "butter=coconut-oil",
-            "--recipe",
-            "cole-slaw",
-            "-o",
-            out,
-        ],
-        1,
-        "no recipe `cole-slaw` in the file",
-    );
+    let replace = |what, rest: &[&'static str]| args(&["substitute", &a, "--replace", what], rest);
+    let cases = [
+        (
+            replace("buter=coconut-oil", &[]),
+            1,
+            "error: no ingredient `buter` in the ontology; did you mean butter, water?",
+        ),
+        (
+            replace("white-sugar=brown-sugar", &[]),
+            1,
+            "error: `white-sugar` is not in the network of afghan-biscuits",
+        ),
+        (replace("butter", &[]), 2, "is not FROM=TO"),
+        (
+            replace("butter=coconut-oil", &["--amount-rule", "same-wieght"]),
+            2,
+            "did you mean same-weight?",
+        ),
+        (
+            replace("butter=coconut-oil", &["--recipe", "cole-slaw"]),
+            1,
+            "no recipe `cole-slaw` in the file",
+        ),
+    ];
+    refused_writing_nothing(&Scratch::new("rewrite-bad-substitute"), &cases);
 }
 
 #[test]
 fn bad_scalings_are_refused_with_what_is_wrong_and_nothing_written() {
     require_data!();
     let dir = Scratch::new("rewrite-bad-scale");
-    let answer = dir.path("answer.json");
-    let out = answer.to_str().unwrap();
-    let refused = |args: &[&str], code: i32, message: &str| {
-        refused_writing_nothing(&answer, args, code, message)
-    };
-    let a = afghan();
-    refused(
-        &["scale", &a, "--factor", "0", "-o", out],
-        2,
-        "factors are above 0",
-    );
-    refused(
-        &["scale", &a, "--factor", "-2", "-o", out],
-        2,
-        "factors are above 0",
-    );
-    refused(
-        &["scale", &a, "--factor", "1000", "-o", out],
-        2,
-        "beyond what scale takes: from 1/100 to 100",
-    );
-    refused(
-        &["scale", &a, "--factor", "two", "-o", out],
-        2,
-        "is not a number",
-    );
-    refused(&["scale", &a, "--servings", "4", "-o", out], 2, "--serves");
-    refused(
-        &["scale", &a, "--servings", "0", "--serves", "4", "-o", out],
-        2,
-        "--servings 0: servings are counted from 1 to 10000",
-    );
-    refused(&["scale", &a, "--factor", "2", "-o", &a], 2, "is the input");
     let broken = dir.write(
         "broken.solution",
         "#afghan-biscuits\n(get-kitchen ?k)\n(fetch ?x ?k2 ?k (\n",
-    );
-    refused(
-        &[
-            "scale",
-            broken.to_str().unwrap(),
-            "--factor",
-            "2",
-            "-o",
-            out,
-        ],
-        1,
-        "has errors; nothing was run",
     );
     let pieces = dir.write(
         "pieces.solution",
         "#afghan-biscuits\n(get-kitchen ?k)\n(fetch-and-proportion ?e ?k2 ?k ?bowl egg 20 piece)\n",
     );
-    refused(
-        &[
-            "scale",
-            pieces.to_str().unwrap(),
-            "--factor",
-            "100",
-            "-o",
-            out,
-        ],
-        1,
-        "error: the rewritten network has errors; nothing was run",
+    let afghan = afghan();
+    let (a, broken, pieces) = (
+        afghan.as_str(),
+        broken.to_str().unwrap(),
+        pieces.to_str().unwrap(),
     );
+    let scale = |file, rest: &[&'static str]| args(&["scale", file], rest);
+    let cases = [
+        (scale(a, &["--factor", "0"]), 2, "factors are above 0"),
+        (scale(a, &["--factor", "-2"]), 2, "factors are above 0"),
+        (
+            scale(a, &["--factor", "1000"]),
+            2,
+            "beyond what scale takes: from 1/100 to 100",
+        ),
+        (scale(a, &["--factor", "two"]), 2, "is not a number"),
+        (scale(a, &["--servings", "4"]), 2, "--serves"),
+        (
+            scale(a, &["--servings", "0", "--serves", "4"]),
+            2,
+            "--servings 0: servings are counted from 1 to 10000",
+        ),
+        (
+            args(&["scale", a, "--factor", "2", "-o"], &[a]),
+            2,
+            "is the input",
+        ),
+        (
+            scale(broken, &["--factor", "2"]),
+            1,
+            "has errors; nothing was run",
+        ),
+        (
+            scale(pieces, &["--factor", "100"]),
+            1,
+            "error: the rewritten network has errors; nothing was run",
+        ),
+    ];
+    refused_writing_nothing(&dir, &cases);
 }
 
 #[test]

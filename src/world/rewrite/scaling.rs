@@ -144,7 +144,7 @@ pub struct Scaled {
 }
 
 /// `recipe` with every constant ingredient amount times `factor`; counts (pieces, cloves,
-/// stalks) rounded as a cook rounds them ([`cook_round`]).
+/// stalks) finer than the recipe's own parts rounded as a cook rounds them ([`cook_round`]).
 pub fn scale(onto: &Ontology, catalogue: &Catalogue, recipe: &Recipe, factor: Factor) -> Scaled {
     let mut rewrite = Rewrite::of(recipe);
     let mut rounding = Vec::new();
@@ -156,7 +156,7 @@ pub fn scale(onto: &Ontology, catalogue: &Catalogue, recipe: &Recipe, factor: Fa
         let unit = onto.class_name(amount.unit_class).to_owned();
         let mut scaled = exact;
         let mut note = format!("{} {unit} × {factor} = {exact} {unit}", amount.value);
-        if unit_is(onto, amount.unit_class, &COUNT_UNITS) {
+        if unit_is(onto, amount.unit_class, &COUNT_UNITS) && !as_fine_as(exact, amount.value) {
             scaled = cook_round(exact);
             if !scaled.num_eq(&exact) {
                 note = format!("{note}, rounded to {scaled} {unit}");
@@ -175,6 +175,15 @@ pub fn scale(onto: &Ontology, catalogue: &Catalogue, recipe: &Recipe, factor: Fa
         rewrite.set(i, after, note);
     }
     Scaled { rewrite, rounding }
+}
+
+/// Whether a cook takes `exact` as it is: the recipe already asks for parts that fine
+/// (`1/3 piece` × 2 is `2/3 piece`, and any count times 1 stays as written).
+fn as_fine_as(exact: Number, original: Number) -> bool {
+    match (exact, original) {
+        (Number::Exact(e), Number::Exact(o)) => o.denom() % e.denom() == 0,
+        _ => exact.num_eq(&original),
+    }
 }
 
 /// A count as a cook takes it: the nearest whole number, or below one the nearest half (half
@@ -245,6 +254,27 @@ mod tests {
         assert_eq!(r(1, 4), "1/2");
         assert_eq!(r(1, 10), "1/2");
         assert_eq!(cook_round(Number::float(0.75)).to_string(), "1.0");
+    }
+
+    #[test]
+    fn counts_as_fine_as_the_recipes_own_stay_as_they_are() {
+        let onto = Ontology::builtin(Profile::R2024);
+        let catalogue = Catalogue::builtin(Profile::R2024);
+        let text = "#r\n(get-kitchen ?k)\n\
+            (fetch-and-proportion ?p ?k2 ?k ?c red-bell-pepper 1/3 piece)\n\
+            (fetch-and-proportion ?o ?k3 ?k2 ?d onion 0.3 piece)\n";
+        let recipe = parse(text).file.recipes.remove(0);
+        let amounts = |factor: &str| {
+            let scaled = scale(&onto, &catalogue, &recipe, Factor::parse(factor).unwrap());
+            let args = |p: usize| scaled.rewrite.recipe.predicates[p].args[5].to_string();
+            (args(1), args(2), scaled.rounding.len())
+        };
+        // Times 1 nothing changes, though a cook rounds neither a third nor 0.3 so.
+        assert_eq!(amounts("1"), ("1/3".into(), "0.3".into(), 0));
+        // Thirds of a pepper stay thirds; 0.6 of an onion becomes a half.
+        assert_eq!(amounts("2"), ("2/3".into(), "0.5".into(), 1));
+        // A sixth is finer than the recipe's thirds: a half.
+        assert_eq!(amounts("1/2"), ("1/2".into(), "0.5".into(), 2));
     }
 
     #[test]
