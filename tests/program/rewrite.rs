@@ -348,3 +348,33 @@ fn the_time_budget_bounds_both_runs() {
         assert_eq!(o.stdout, "");
     }
 }
+
+/// The demo's garden salad, our own network.
+fn garden_salad() -> String {
+    common::read(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("gold/demo/garden-salad.solution"),
+    )
+}
+
+#[test]
+fn a_factor_over_the_least_integer_is_refused_not_a_crash() {
+    let dir = Scratch::new("scale-least-denominator");
+    let net = dir.write("salad.solution", garden_salad());
+    let o = outcome(evaluator().args([
+        "scale",
+        net.to_str().unwrap(),
+        "--benchmark",
+        "demo",
+        "--factor",
+        "1/-9223372036854775808",
+    ]));
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr.contains(
+            "the factor `1/-9223372036854775808` is not a number (such as 2, 1.5 or 3/2)"
+        ),
+        "{}",
+        o.stderr
+    );
+    assert_eq!(o.stdout, "");
+}
