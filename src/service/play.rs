@@ -126,9 +126,11 @@ impl Completion {
     /// primitive right after `(`; otherwise a concept.
     pub fn complete(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
         let head = line.get(..pos).unwrap_or(line);
+        // After the separator's own bytes: a no-break space is whitespace of two.
         let start = head
-            .rfind(|c: char| c.is_whitespace() || c == '(' || c == ')')
-            .map_or(0, |i| i + 1);
+            .char_indices()
+            .rfind(|&(_, c)| c.is_whitespace() || c == '(' || c == ')')
+            .map_or(0, |(i, c)| i + c.len_utf8());
         let word = head[start..].to_lowercase();
         let before = head[..start].trim_end();
         let command = head.trim_start().starts_with(':');
