@@ -212,6 +212,7 @@ impl Play {
             .output
             .clone()
             .unwrap_or_else(|| PathBuf::from(session.file_name()));
+        crate::report::refuse_input_as_output(&output, opts.data.kitchen.as_deref())?;
         Ok(Play {
             recipe: opening.recipe,
             session,
