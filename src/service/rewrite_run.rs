@@ -490,19 +490,45 @@ pub fn held_grams(model: &Model, class: ClassId) -> Option<Number> {
         })
 }
 
-/// Refuse output files that are the network or the kitchen read, before any work.
-pub(super) fn refuse_overwriting_inputs<'a>(
+/// Refuse output files that are the network or the kitchen read, or that are one file (the
+/// answer, written last, would replace the rewritten network), before any work.
+pub(super) fn refuse_overwriting_inputs(
     file: Option<&Path>,
     data: &DataContext,
-    outputs: impl IntoIterator<Item = Option<&'a Path>>,
+    answer: Option<&Path>,
+    network: Option<&Path>,
 ) -> Result<(), AppError> {
-    for output in outputs.into_iter().flatten() {
-        if output == Path::new(STDOUT) {
-            continue;
-        }
+    let outputs = [answer, network].into_iter().flatten();
+    for output in outputs.filter(|o| *o != Path::new(STDOUT)) {
         refuse_input_as_output(output, file.into_iter().chain(data.kitchen.as_deref()))?;
     }
+    if let (Some(answer), Some(network)) = (answer, network)
+        && answer != Path::new(STDOUT)
+        && one_file(answer, network)
+    {
+        return Err(AppError::Options(format!(
+            "-o {} and --network-output {} are one file: the answer would replace the network; give each a path of its own",
+            answer.display(),
+            network.display()
+        )));
+    }
     Ok(())
+}
+
+/// Whether two output paths name one regular file, or one new path, however spelt. A
+/// character device or a pipe (`/dev/null`, `-`) takes both writes.
+fn one_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let place = |p: &Path| {
+        let folder = p.parent().filter(|f| !f.as_os_str().is_empty());
+        let folder = folder.unwrap_or(Path::new(".")).canonicalize().ok()?;
+        Some(folder.join(p.file_name()?))
+    };
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.is_file() && x.dev() == y.dev() && x.ino() == y.ino(),
+        (Err(_), Err(_)) => place(a).is_some_and(|p| Some(p) == place(b)),
+        _ => false,
+    }
 }
 
 /// Write the answer (to `-o`, else standard output) and the rewritten network (when asked),

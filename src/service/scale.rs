@@ -335,7 +335,8 @@ pub fn run(opts: &ScaleOptions, out: &mut dyn Write, err: &mut dyn Write) -> Out
     super::rewrite_run::refuse_overwriting_inputs(
         Some(&opts.file),
         &opts.data,
-        [opts.output.as_deref(), opts.network_output.as_deref()],
+        opts.output.as_deref(),
+        opts.network_output.as_deref(),
     )?;
     let text = read_solution_text(&opts.file)?;
     let (model, _) = super::load_model(&opts.data)?;

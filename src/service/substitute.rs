@@ -258,7 +258,8 @@ pub fn run(opts: &SubstituteOptions, out: &mut dyn Write, err: &mut dyn Write) -
     super::rewrite_run::refuse_overwriting_inputs(
         opts.file.as_deref(),
         &opts.data,
-        [opts.output.as_deref(), opts.network_output.as_deref()],
+        opts.output.as_deref(),
+        opts.network_output.as_deref(),
     )?;
     let text = opts.file.as_deref().map(read_solution_text).transpose()?;
     let (model, _) = super::load_model(&opts.data)?;

@@ -378,3 +378,46 @@ fn a_factor_over_the_least_integer_is_refused_not_a_crash() {
     );
     assert_eq!(o.stdout, "");
 }
+
+#[test]
+fn an_answer_and_a_network_written_to_one_file_are_refused_before_any_work() {
+    let dir = Scratch::new("rewrite-one-output");
+    let net = dir.write("salad.solution", garden_salad());
+    let kept = dir.write("kept.txt", "mine\n");
+    let cases = [
+        (
+            vec!["scale", "salad.solution", "--factor", "2"],
+            "out.txt",
+            "./out.txt",
+        ),
+        (
+            vec![
+                "substitute",
+                "salad.solution",
+                "--replace",
+                "salt=coarse-salt",
+            ],
+            "kept.txt",
+            kept.to_str().unwrap(),
+        ),
+    ];
+    for (args, answer, network) in cases {
+        let o = outcome(
+            evaluator()
+                .current_dir(dir.as_ref() as &std::path::Path)
+                .args(["--benchmark", "demo"])
+                .args(&args)
+                .args(["-o", answer, "--network-output", network]),
+        );
+        assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
+        assert_eq!(
+            o.stderr,
+            format!(
+                "error: -o {answer} and --network-output {network} are one file: the answer would replace the network; give each a path of its own\n"
+            )
+        );
+    }
+    assert!(!dir.path("out.txt").exists());
+    assert_eq!(common::read(&kept), "mine\n");
+    assert!(net.exists());
+}
