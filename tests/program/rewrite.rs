@@ -421,3 +421,48 @@ fn an_answer_and_a_network_written_to_one_file_are_refused_before_any_work() {
     assert_eq!(common::read(&kept), "mine\n");
     assert!(net.exists());
 }
+
+#[test]
+fn the_substitutes_tried_share_the_recipes_time_budget() {
+    let dir = Scratch::new("suggest-budget");
+    // 2^24 sets of executed actions, none of which runs the last action.
+    let mut text = String::from("#demo-garden-salad\n(get-kitchen ?k0)\n");
+    for i in 0..24 {
+        text.push_str(&format!(
+            "(fetch-and-proportion ?x{i} ?ks{i} ?k0 ?c{i} butter 1 g)\n"
+        ));
+    }
+    text.push_str("(mix ?m ?ks-mixed ?never-made ?x0 ?whisk)\n");
+    let net = dir.write("search.solution", text);
+    let o = outcome(
+        evaluator()
+            .args(["--benchmark", "demo", "--timeout-per-recipe", "1"])
+            .args([
+                "substitute",
+                net.to_str().unwrap(),
+                "--suggest",
+                "butter",
+                "--format",
+                "json",
+            ]),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let answer: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let errors: Vec<&str> = answer["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["tried"]["error"].as_str().unwrap())
+        .collect();
+    assert_eq!(errors.len(), 4, "{errors:?}");
+    assert!(
+        errors[0].starts_with("recipe demo-garden-salad was not scored within its time budget of 1 s (--timeout-per-recipe); it was in the simulation at action "),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(
+        &errors[1..],
+        ["not tried: the time budget of 1 s (--timeout-per-recipe) was spent on the substitutes before it";
+            3]
+    );
+}
