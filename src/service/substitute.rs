@@ -68,7 +68,10 @@ pub fn substitute_text(
     rule: AmountRule,
     gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
 ) -> Result<SubstituteAnswer, RerunFailure> {
-    let class = |name| ingredient_class(&model.onto, name).map_err(RerunFailure::Rewrite);
+    let class = |name| {
+        ingredient_class(&model.onto, name)
+            .map_err(|message| RerunFailure::Rewrite { message, at: None })
+    };
     let s = Substitution {
         replace: class(replace.0)?,
         with: class(replace.1)?,
@@ -259,7 +262,8 @@ impl Tried {
                     error: a.comparison.failure.as_ref().map(|f| f.message.clone()),
                 })
             }
-            Err(RerunFailure::Rewrite(e) | RerunFailure::Failed(e)) => Ok(failed(e)),
+            Err(RerunFailure::Rewrite { message, .. }) => Ok(failed(message)),
+            Err(RerunFailure::Failed(e)) => Ok(failed(e.message)),
             Err(RerunFailure::RewriteInvalid { diagnostics, .. }) => Ok(failed(
                 diagnostics
                     .first()

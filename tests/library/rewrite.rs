@@ -230,7 +230,7 @@ fn a_wrong_ingredient_is_named_with_the_closest_and_nothing_runs() {
         .find(|(id, _)| id == "afghan-biscuits")
         .unwrap();
     let refused = |from, to| match substituted(Profile::R2024, &text, (from, to)) {
-        Err(RerunFailure::Rewrite(m)) => m,
+        Err(RerunFailure::Rewrite { message, at: None }) => message,
         other => panic!(
             "{from}={to} was not refused: {:?}",
             other.map(|a| a.comparison)
@@ -620,4 +620,28 @@ fn every_class_of_the_role_table_is_an_ingredient_both_kitchens_hold() {
             );
         }
     }
+}
+
+#[test]
+fn an_amount_that_cannot_be_converted_is_answered_with_its_line_and_column() {
+    let model = Model::builtin(Profile::R2024);
+    let text = "#salad\n(get-kitchen ?k)\n  \n(fetch-and-proportion ?oil ?k2 ?k ?c extra-virgin-olive-oil 3 tablespoon)\n";
+    let failure = substitute_text(
+        &model,
+        text,
+        None,
+        ("extra-virgin-olive-oil", "avocado"),
+        AmountRule::SameVolume,
+        &mut |_| Ok(None),
+    )
+    .expect_err("no volume of avocado");
+    assert_eq!(
+        failure.to_json(text),
+        serde_json::json!({
+            "error": "action 2 (fetch-and-proportion): same-volume: the gram table gives no grams per tablespoon of avocado, so the dish could not be weighed; try same-weight",
+            "kind": "request",
+            "line": 4,
+            "column": 1,
+        })
+    );
 }

@@ -466,3 +466,48 @@ fn the_substitutes_tried_share_the_recipes_time_budget() {
             3]
     );
 }
+
+#[test]
+fn an_amount_that_cannot_be_converted_is_located_at_its_action() {
+    let dir = Scratch::new("substitute-located");
+    let net = dir.write("salad.solution", garden_salad());
+    let net = net.to_str().unwrap();
+    let o = outcome(evaluator().args([
+        "--benchmark",
+        "demo",
+        "substitute",
+        net,
+        "--replace",
+        "extra-virgin-olive-oil=avocado",
+        "--amount-rule",
+        "same-volume",
+    ]));
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        format!(
+            "error: {net}:3:1: action 2 (fetch-and-proportion): same-volume: the gram table gives no grams per tablespoon of avocado, so the dish could not be weighed; try same-weight\n"
+        )
+    );
+    assert_eq!(o.stdout, "");
+}
+
+#[test]
+fn where_the_original_fails_as_the_reference_fails_is_located_at_its_action() {
+    let dir = Scratch::new("rewrite-original-fails");
+    // The dish approximation score cannot weigh egg-yolk: the evaluator refuses the file.
+    let net = dir.write(
+        "yolk.solution",
+        "#demo-garden-salad\n(get-kitchen ?kitchen)\n(fetch-and-proportion ?egg ?ks-1 ?kitchen ?bowl egg 1 piece)\n(separate-eggs ?yolk ?white ?ks-2 ?ks-1 ?egg ?bowl-2 ?bowl-3 ?separator)\n",
+    );
+    let net = net.to_str().unwrap();
+    let o = outcome(evaluator().args(["--benchmark", "demo", "scale", net, "--factor", "2"]));
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        format!(
+            "error: {net}:4:1: (separate-eggs ?yolk ?white ?ks-2 ?ks-1 ?egg ?bowl-2 ?bowl-3 ?separator): The ingredient EGG-YOLK has no entry in the conversion table!\n"
+        )
+    );
+    assert_eq!(o.stdout, "");
+}
