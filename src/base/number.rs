@@ -27,9 +27,12 @@ impl Number {
         Number::Exact(Rational64::from_integer(i))
     }
 
-    /// `n/d` reduced; `None` when `d` is zero.
+    /// `n/d` reduced; `None` when `d` is zero or the reduced ratio has no `i64` denominator
+    /// (`1/-9223372036854775808`, whose sign cannot move to the numerator: a ratio built anyway
+    /// would keep a negative denominator, and comparing it divides `i64::MIN` by -1).
     pub fn ratio(n: i64, d: i64) -> Option<Number> {
-        (d != 0).then(|| Number::Exact(Rational64::new(n, d)))
+        let whole = Rational64::from_integer;
+        checked(whole(n), whole(d), frac_div).map(Number::Exact)
     }
 
     pub fn float(f: f32) -> Number {
@@ -355,6 +358,10 @@ mod tests {
         );
         assert!(Number::int(1).add(Number::float(0.5)).is_float());
         assert!(Number::int(1).div(Number::ZERO).is_none());
+        // A denominator of -2^63 has no positive i64 counterpart: no ratio, not a wrapped one.
+        assert_eq!(Number::ratio(1, i64::MIN), None);
+        assert_eq!(Number::ratio(i64::MIN, -1), None);
+        assert_eq!(Number::ratio(2, -4), Number::ratio(-1, 2));
     }
 
     #[test]

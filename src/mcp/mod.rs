@@ -52,6 +52,11 @@ const MAX_MESSAGE_BYTES: usize = 16 << 20;
 /// stops (the work runs within a [`Budget`] that the answer cancels).
 const CALL_SECONDS: u64 = 60;
 
+/// The most calls whose work runs at once. A call's work may hold a run of a network at the
+/// size bound (some hundreds of megabytes), so the calls a client sends together wait their
+/// turn, within their own deadline, instead of growing the server's memory with their number.
+const CALLS_AT_ONCE: usize = 4;
+
 /// The most entries a list in an answer holds (diagnostics, steps, actions that never ran):
 /// the rest is counted in a `<list>_omitted` field beside it, so that an answer stays short
 /// for an agent's context whatever the network.
@@ -104,6 +109,8 @@ pub struct KitchenServer {
     evaluator: Arc<OnceLock<Result<Evaluator, String>>>,
     sessions: Arc<SessionStore>,
     evaluators: Arc<Evaluators>,
+    /// A permit per call whose work runs ([`CALLS_AT_ONCE`]).
+    working: Arc<tokio::sync::Semaphore>,
 }
 
 /// A refused call: what is wrong, said so that the agent can fix it.
@@ -133,6 +140,7 @@ impl KitchenServer {
             evaluator: Arc::new(OnceLock::new()),
             sessions: Arc::new(SessionStore::new(Limits::default(), Arc::new(SystemClock))),
             evaluators: Arc::new(Evaluators::new(data.clone())),
+            working: Arc::new(tokio::sync::Semaphore::new(CALLS_AT_ONCE)),
         })
     }
 
@@ -149,10 +157,11 @@ impl KitchenServer {
         self.in_budget(args, work, shorten).await
     }
 
-    /// Run a call's work off the protocol's thread, within a [`Budget`] of [`CALL_SECONDS`]
-    /// that also stops it when the call is answered without it (past the deadline, or when
-    /// the client cancels and the call's future is dropped); the answer is shortened by
-    /// `cut` ([`shorten`], or the session tools' [`session_tools::fit_answer`]).
+    /// Run a call's work off the protocol's thread once one of the [`CALLS_AT_ONCE`] permits is
+    /// free, within a [`Budget`] of [`CALL_SECONDS`] from the call's arrival that also stops it
+    /// when the call is answered without it (past the deadline, or when the client cancels and
+    /// the call's future is dropped); the answer is shortened by `cut` ([`shorten`], or the
+    /// session tools' [`session_tools::fit_answer`]).
     async fn in_budget<A: Send + 'static>(
         &self,
         args: A,
@@ -162,8 +171,17 @@ impl KitchenServer {
         let server = self.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = StopOnDrop(stop.clone());
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(CALL_SECONDS);
+        let waited = tokio::time::timeout_at(deadline, self.working.clone().acquire_owned());
+        let Ok(Ok(permit)) = waited.await else {
+            return refuse(json!({
+                "error": format!("the server was busy with {CALLS_AT_ONCE} calls for {CALL_SECONDS} s; ask again"),
+            }));
+        };
         let budget = Budget::new(Duration::from_secs(CALL_SECONDS)).cancelled_by(stop);
         let running = tokio::task::spawn_blocking(move || {
+            // Held until the work ends, even past the answer: a stopped call's work ends soon.
+            let _permit = permit;
             let result = budget.run(|| work(&server, &args));
             // The text content repeats the structured answer, so both are made again.
             match result.structured_content {
@@ -178,7 +196,7 @@ impl KitchenServer {
                 None => result,
             }
         });
-        match tokio::time::timeout(Duration::from_secs(CALL_SECONDS), running).await {
+        match tokio::time::timeout_at(deadline, running).await {
             Ok(Ok(result)) => result,
             Ok(Err(e)) => refuse(json!({ "error": format!("the call failed: {e}") })),
             Err(_) => refuse(json!({
@@ -494,4 +512,50 @@ pub fn run(data: &DataContext) -> Outcome {
     runtime.shutdown_background();
     served.map_err(|e| AppError::Failed(format!("the tool server stopped: {e}")))?;
     Ok(Exit::Success)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    static RUNNING: AtomicUsize = AtomicUsize::new(0);
+    static MOST: AtomicUsize = AtomicUsize::new(0);
+
+    /// Work that counts how many calls work at once.
+    fn counted(_: &KitchenServer, _: &()) -> CallToolResult {
+        let now = RUNNING.fetch_add(1, Ordering::SeqCst) + 1;
+        MOST.fetch_max(now, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(50));
+        RUNNING.fetch_sub(1, Ordering::SeqCst);
+        CallToolResult::structured(json!({ "ok": true }))
+    }
+
+    #[test]
+    fn calls_sent_together_work_a_few_at_a_time_and_all_are_answered() {
+        let data = DataContext {
+            benchmark: Some(crate::benchmark::DataChoice::Demo),
+            ..DataContext::default()
+        };
+        let server = KitchenServer::new(&data).expect("the demo's server");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let answers = runtime.block_on(async {
+            let mut calls = tokio::task::JoinSet::new();
+            for _ in 0..3 * CALLS_AT_ONCE {
+                let server = server.clone();
+                calls.spawn(async move { server.in_budget((), counted, |_| {}).await });
+            }
+            calls.join_all().await
+        });
+        assert_eq!(answers.len(), 3 * CALLS_AT_ONCE);
+        assert!(answers.iter().all(|a| a.is_error != Some(true)));
+        let most = MOST.load(Ordering::SeqCst);
+        assert!(
+            (1..=CALLS_AT_ONCE).contains(&most),
+            "{most} calls worked at once"
+        );
+    }
 }

@@ -6,6 +6,7 @@ use super::content::{clock, number};
 use super::html::{STYLE, escape};
 use crate::base::number::Number;
 use serde::{Serialize, Serializer};
+use std::collections::HashMap;
 use std::fmt::Write;
 
 /// A recipe's schedule: every executed action in start order, the actions that go on by
@@ -101,19 +102,22 @@ impl Guide {
         )
     }
 
-    /// The line of an action, by its 1-based position.
-    fn line_of(&self, action: usize) -> Option<usize> {
-        self.steps
-            .iter()
-            .find(|s| s.action == action)
-            .map(|s| s.line)
+    /// The line of each action, by its 1-based position: looked up once per listed
+    /// neighbour of every step, so a search of the steps each time would make a long guide's
+    /// text cost the square of its steps.
+    fn line_index(&self) -> HashMap<usize, usize> {
+        let mut index = HashMap::with_capacity(self.steps.len());
+        for s in &self.steps {
+            index.entry(s.action).or_insert(s.line);
+        }
+        index
     }
 
     /// `lines 4, 13` (and `and 3 more`): the actions listed beside a step or gap.
-    fn lines(&self, actions: &[usize], omitted: usize) -> String {
+    fn lines(index: &HashMap<usize, usize>, actions: &[usize], omitted: usize) -> String {
         let lines: Vec<String> = actions
             .iter()
-            .filter_map(|&a| self.line_of(a))
+            .filter_map(|a| index.get(a))
             .map(|l| l.to_string())
             .collect();
         let s = if lines.len() == 1 { "" } else { "s" };
@@ -134,18 +138,19 @@ impl Guide {
     }
 
     /// `waiting for lines 4, 13`, or `waiting` when no timer runs (a gap the simulation left).
-    fn gap_sentence(&self, g: &IdleGap) -> String {
+    fn gap_sentence(index: &HashMap<usize, usize>, g: &IdleGap) -> String {
         if g.waiting_for.is_empty() {
             return "waiting".into();
         }
         format!(
             "waiting for {}",
-            self.lines(&g.waiting_for, g.waiting_for_omitted)
+            Self::lines(index, &g.waiting_for, g.waiting_for_omitted)
         )
     }
 
     /// The guide for a terminal.
     pub fn text(&self) -> String {
+        let index = self.line_index();
         let mut out = format!("cook's guide for {}: {}\n\n", self.recipe, self.headline());
         out.push_str("  start     end  line  step\n");
         for s in &self.steps {
@@ -159,7 +164,7 @@ impl Guide {
                 s.words
             );
             if !s.parallel.is_empty() {
-                let alongside = self.lines(&s.parallel, s.parallel_omitted);
+                let alongside = Self::lines(&index, &s.parallel, s.parallel_omitted);
                 let _ = writeln!(out, "{:22}alongside {alongside}", "");
             }
         }
@@ -184,7 +189,7 @@ impl Guide {
                     "{:>7}–{}  {}",
                     clock(g.from),
                     clock(g.to),
-                    self.gap_sentence(g)
+                    Self::gap_sentence(&index, g)
                 );
             }
         }
@@ -194,6 +199,7 @@ impl Guide {
 
     /// The guide as Markdown: the steps as a table, timers and idle times as lists.
     pub fn markdown(&self) -> String {
+        let index = self.line_index();
         let cell = |s: &str| s.replace('|', "\\|");
         let mut out = format!(
             "# Cook's guide: {}\n\nTotal time {}.\n\n",
@@ -205,7 +211,7 @@ impl Guide {
             let alongside = if s.parallel.is_empty() {
                 String::new()
             } else {
-                self.lines(&s.parallel, s.parallel_omitted)
+                Self::lines(&index, &s.parallel, s.parallel_omitted)
             };
             let timer = if s.timer { " (timer)" } else { "" };
             let _ = writeln!(
@@ -238,7 +244,7 @@ impl Guide {
                     "- **{}–{}** {}",
                     clock(g.from),
                     clock(g.to),
-                    self.gap_sentence(g)
+                    Self::gap_sentence(&index, g)
                 );
             }
         }
@@ -248,6 +254,7 @@ impl Guide {
     /// The guide as one self-contained page (no script, nothing fetched), laid out for
     /// printing.
     pub fn html(&self) -> String {
+        let index = self.line_index();
         let recipe = escape(&self.recipe);
         let mut out = format!(
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -283,7 +290,7 @@ impl Guide {
             let alongside = if s.parallel.is_empty() {
                 String::new()
             } else {
-                self.lines(&s.parallel, s.parallel_omitted)
+                Self::lines(&index, &s.parallel, s.parallel_omitted)
             };
             let _ = writeln!(
                 out,
@@ -307,7 +314,7 @@ impl Guide {
                     "<li><b class=\"at\">{}–{}</b> {}</li>",
                     clock(g.from),
                     clock(g.to),
-                    escape(&self.gap_sentence(g))
+                    escape(&Self::gap_sentence(&index, g))
                 );
             }
             out.push_str("</ul>\n</section>\n");

@@ -126,9 +126,11 @@ impl Completion {
     /// primitive right after `(`; otherwise a concept.
     pub fn complete(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
         let head = line.get(..pos).unwrap_or(line);
+        // After the separator's own bytes: a no-break space is whitespace of two.
         let start = head
-            .rfind(|c: char| c.is_whitespace() || c == '(' || c == ')')
-            .map_or(0, |i| i + 1);
+            .char_indices()
+            .rfind(|&(_, c)| c.is_whitespace() || c == '(' || c == ')')
+            .map_or(0, |(i, c)| i + c.len_utf8());
         let word = head[start..].to_lowercase();
         let before = head[..start].trim_end();
         let command = head.trim_start().starts_with(':');
@@ -210,6 +212,7 @@ impl Play {
             .output
             .clone()
             .unwrap_or_else(|| PathBuf::from(session.file_name()));
+        crate::report::refuse_input_as_output(&output, opts.data.kitchen.as_deref())?;
         Ok(Play {
             recipe: opening.recipe,
             session,

@@ -12,7 +12,7 @@ use crate::base::budget::{self, Budget};
 use crate::base::number::{Number, two_decimals};
 use crate::benchmark::{Benchmark, GoldRecipe, default_dish};
 use crate::language::ast::Recipe;
-use crate::language::diagnostic::{Diagnostic, line_cols, render_all, terminal_safe};
+use crate::language::diagnostic::{Diagnostic, line_col, line_cols, render_all, terminal_safe};
 use crate::language::parse::parse;
 use crate::metrics::metric::{MetricSet, RecipeResult};
 use crate::metrics::{GoldRun, Scores, gold_run, score};
@@ -21,7 +21,7 @@ use crate::report::refuse_input_as_output;
 use crate::simulation::primitives::common::quantity_of;
 use crate::simulation::{Execution, Model, SimError};
 use crate::world::ontology::ClassId;
-use crate::world::rewrite::{Change, Rewrite, grams};
+use crate::world::rewrite::{Change, Rewrite, RewriteError, grams};
 use crate::world::{Entity, Value};
 use serde::Serialize;
 use std::io::Write;
@@ -34,16 +34,21 @@ pub enum RerunFailure {
     Invalid(Vec<Diagnostic>),
     /// The text holds no recipe, or not the one asked for.
     Recipe(String),
-    /// The rewrite asked for cannot be made (an unknown ingredient, an amount without grams).
-    Rewrite(String),
+    /// The rewrite asked for cannot be made (an unknown ingredient, an amount without grams),
+    /// with the line and column of the action that could not be rewritten, where one could not.
+    Rewrite {
+        message: String,
+        at: Option<(usize, usize)>,
+    },
     /// The rewritten network has errors (an amount out of the language's bounds), located in
     /// its own text.
     RewriteInvalid {
         text: String,
         diagnostics: Vec<Diagnostic>,
     },
-    /// A run or a score stopped: where the reference's evaluator fails, or the time budget.
-    Failed(String),
+    /// A run or a score stopped: where the reference's evaluator fails (located at the action
+    /// of the text where it is one of its actions), or the time budget.
+    Failed(LocatedError),
     /// The benchmark data asked for cannot be used.
     Data(String),
 }
@@ -112,7 +117,7 @@ pub fn rerun<T>(
     text: &str,
     recipe: Option<&str>,
     gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
-    rewrite: impl FnOnce(&Recipe) -> Result<(Rewrite, T), String>,
+    rewrite: impl FnOnce(&Recipe) -> Result<(Rewrite, T), RewriteError>,
 ) -> Result<(Rerun, T), RerunFailure> {
     let original = checked(model, text).and_then(|mut recipes| {
         let at = pick(&recipes, recipe).map_err(RerunFailure::Recipe)?;
@@ -122,7 +127,13 @@ pub fn rerun<T>(
             .unwrap_or(0);
         Ok(recipes.swap_remove(at))
     })?;
-    let (rewritten, extra) = rewrite(&original).map_err(RerunFailure::Rewrite)?;
+    let (rewritten, extra) = rewrite(&original).map_err(|e| RerunFailure::Rewrite {
+        at: e
+            .action
+            .and_then(|p| original.predicates.get(p))
+            .map(|p| line_col(text, p.span.start)),
+        message: e.message,
+    })?;
     let network = rewritten.recipe.to_string();
     let rewritten_recipe = checked(model, &network)
         .map_err(|failure| match failure {
@@ -138,15 +149,15 @@ pub fn rerun<T>(
     let run = Budget::new(model.time_budget).run(|| {
         let ran = run_both(model, &original, &rewritten_recipe, gold_recipe);
         let Err(spent) = budget::check() else {
-            return ran.map_err(|e| e.message);
+            return ran.map_err(|e| LocatedError::new(text, &original, &e));
         };
         // Past the budget, a run's own refusal says what its search had done.
         Err(match &ran {
             Err(e)
             | Ok(Ran {
                 rewritten: Err(e), ..
-            }) => e.message.clone(),
-            Ok(_) => spent.message(&original.id, |p| name_of(&original, p)),
+            }) => LocatedError::new(text, &original, e),
+            Ok(_) => unlocated(spent.message(&original.id, |p| name_of(&original, p))),
         })
     });
     let ran = run.map_err(RerunFailure::Failed)?;
@@ -205,9 +216,14 @@ fn run_both(
             original.id
         )));
     }
+    // The gold network's actions are not the text's: where its run fails is said, not located.
     let gold_run = gold
         .map(|g| gold_run(model, &g.network, &g.primary_output_var))
-        .transpose()?;
+        .transpose()
+        .map_err(|e| SimError {
+            predicate: None,
+            ..e
+        })?;
     let against = |recipe: &Recipe, exec: &Execution, gold: &GoldRun| {
         let scores = score(model, recipe, exec, gold)?;
         Ok::<_, SimError>(RecipeReport::new(
@@ -274,6 +290,16 @@ fn result(id: &str, scores: Scores) -> RecipeResult {
         execution_time: scores.execution_time,
         detail: scores.detail,
         diets: Vec::new(),
+    }
+}
+
+/// A failure at no action of the text.
+pub(super) fn unlocated(message: String) -> LocatedError {
+    LocatedError {
+        line: None,
+        column: None,
+        action: None,
+        message,
     }
 }
 
@@ -502,17 +528,28 @@ pub struct AnswerOutputs {
 }
 
 impl AnswerOutputs {
-    /// Refuse, before anything runs, an output that is an input: the network `file` or the
-    /// kitchen data.
+    /// Refuse, before anything runs, an output that is an input (the network `file` or the
+    /// kitchen data), and an answer and a network that are one file (the answer, written
+    /// last, would replace the network).
     pub(super) fn refuse_overwriting(
         &self,
         file: Option<&Path>,
         data: &DataContext,
     ) -> Result<(), AppError> {
-        for output in [&self.output, &self.network_output].into_iter().flatten() {
-            if output != Path::new(STDOUT) {
-                refuse_input_as_output(output, file.into_iter().chain(data.kitchen.as_deref()))?;
-            }
+        let (answer, network) = (self.output.as_deref(), self.network_output.as_deref());
+        let outputs = [answer, network].into_iter().flatten();
+        for output in outputs.filter(|o| *o != Path::new(STDOUT)) {
+            refuse_input_as_output(output, file.into_iter().chain(data.kitchen.as_deref()))?;
+        }
+        if let (Some(answer), Some(network)) = (answer, network)
+            && answer != Path::new(STDOUT)
+            && one_file(answer, network)
+        {
+            return Err(AppError::Options(format!(
+                "-o {} and --network-output {} are one file: the answer would replace the network; give each a path of its own",
+                answer.display(),
+                network.display()
+            )));
         }
         Ok(())
     }
@@ -540,6 +577,22 @@ impl AnswerOutputs {
     }
 }
 
+/// Whether two output paths name one regular file, or one new path, however spelt. A
+/// character device or a pipe (`/dev/null`, `-`) takes both writes.
+fn one_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let place = |p: &Path| {
+        let folder = p.parent().filter(|f| !f.as_os_str().is_empty());
+        let folder = folder.unwrap_or(Path::new(".")).canonicalize().ok()?;
+        Some(folder.join(p.file_name()?))
+    };
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.is_file() && x.dev() == y.dev() && x.ino() == y.ino(),
+        (Err(_), Err(_)) => place(a).is_some_and(|p| Some(p) == place(b)),
+        _ => false,
+    }
+}
+
 /// Say why a comparison was not made; `Err` for data that cannot be used.
 pub(super) fn report_failure(
     name: &str,
@@ -558,8 +611,12 @@ pub(super) fn report_failure(
             "{}error: the rewritten network has errors; nothing was run",
             render_all(&diagnostics, &format!("{name} (rewritten)"), &text)
         ),
-        RerunFailure::Recipe(m) | RerunFailure::Failed(m) => format!("error: {name}: {m}"),
-        RerunFailure::Rewrite(m) => format!("error: {m}"),
+        RerunFailure::Recipe(m) => format!("error: {name}: {m}"),
+        RerunFailure::Failed(e) => e.render(name),
+        RerunFailure::Rewrite { message, at } => match at {
+            Some((line, column)) => format!("error: {name}:{line}:{column}: {message}"),
+            None => format!("error: {message}"),
+        },
         RerunFailure::Data(m) => return Err(AppError::Failed(m)),
     };
     let _ = writeln!(err, "{}", terminal_safe(&message));
@@ -585,10 +642,19 @@ impl RerunFailure {
                 "diagnostics": located_diagnostics(text, diagnostics),
                 "network": text,
             }),
-            RerunFailure::Recipe(m) | RerunFailure::Failed(m) => {
-                json!({ "error": m, "kind": "network" })
+            RerunFailure::Recipe(m) => json!({ "error": m, "kind": "network" }),
+            RerunFailure::Failed(e) => match e.line {
+                Some(_) => json!({ "error": e.message, "kind": "network", "at": e }),
+                None => json!({ "error": e.message, "kind": "network" }),
+            },
+            RerunFailure::Rewrite { message, at } => {
+                let mut answer = json!({ "error": message, "kind": "request" });
+                if let Some((line, column)) = at {
+                    answer["line"] = json!(line);
+                    answer["column"] = json!(column);
+                }
+                answer
             }
-            RerunFailure::Rewrite(m) => json!({ "error": m, "kind": "request" }),
             RerunFailure::Data(m) => json!({ "error": m, "kind": "data" }),
         }
     }

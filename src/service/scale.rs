@@ -138,7 +138,8 @@ pub fn scale_text(
         let scaled = scale(&model.onto, &model.catalogue, original, factor);
         Ok((scaled.rewrite, scaled.rounding))
     })?;
-    let proportions = proportions(model, &run, factor, &rounding).map_err(RerunFailure::Failed)?;
+    let proportions = proportions(model, &run, factor, &rounding)
+        .map_err(|e| RerunFailure::Failed(super::rewrite_run::unlocated(e)))?;
     let proportions_preserved = (!proportions.is_empty())
         .then(|| run.executes() && proportions.iter().all(|p| p.preserved || p.rounded));
     Ok(ScaleAnswer {

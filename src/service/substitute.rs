@@ -7,6 +7,7 @@ use super::DataContext;
 use super::outcome::{AppError, Exit, Outcome};
 use super::rewrite_run::{AnswerOutputs, Comparison, RerunFailure, held, held_grams, rerun};
 use super::solution_file::read_solution_text;
+use crate::base::budget::Budget;
 use crate::benchmark::Benchmark;
 use crate::data::diet_table::Diet;
 use crate::data::substitute_roles::SubstituteRoles;
@@ -16,6 +17,7 @@ use crate::world::rewrite::substitution::{AmountRule, Substitution, ingredient_c
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// What `substitute` is asked.
 #[derive(Clone, Debug)]
@@ -62,7 +64,10 @@ pub fn substitute_text(
     rule: AmountRule,
     gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
 ) -> Result<SubstituteAnswer, RerunFailure> {
-    let class = |name| ingredient_class(&model.onto, name).map_err(RerunFailure::Rewrite);
+    let class = |name| {
+        ingredient_class(&model.onto, name)
+            .map_err(|message| RerunFailure::Rewrite { message, at: None })
+    };
     let s = Substitution {
         replace: class(replace.0)?,
         with: class(replace.1)?,
@@ -177,48 +182,71 @@ pub fn suggest(
         excluded: Vec::new(),
         recipe: None,
     };
-    for (candidate, roles) in candidates {
-        let Some(id) = model.onto.class_id(&candidate) else {
-            continue;
-        };
-        let because = excluded(id);
-        if !because.is_empty() {
-            out.excluded.push(Excluded {
-                class: candidate,
-                because,
-            });
-            continue;
-        }
-        let tried = network.map(|(text, id_asked)| {
-            let answer =
-                substitute_text(model, text, id_asked, (&name, &candidate), rule, &mut *gold);
-            if let Ok(a) = &answer {
-                recipe = Some(a.comparison.recipe.clone());
+    // Every try runs within one budget, the recipe's: past it, the rest are not tried.
+    let budget = model.time_budget;
+    let until = Instant::now().checked_add(budget);
+    let spent = || until.is_some_and(|t| Instant::now() >= t);
+    Budget::new(budget).run(|| {
+        for (candidate, roles) in candidates {
+            let Some(id) = model.onto.class_id(&candidate) else {
+                continue;
+            };
+            let because = excluded(id);
+            if !because.is_empty() {
+                out.excluded.push(Excluded {
+                    class: candidate,
+                    because,
+                });
+                continue;
             }
-            Tried::of(answer)
-        });
-        out.suggestions.push(Suggestion {
-            class: candidate,
-            roles,
-            in_kitchen: !held(model, id).is_empty(),
-            in_kitchen_grams: held_grams(model, id).map(crate::report::content::number),
-            tried: tried.transpose()?,
-        });
-    }
+            let tried = network.map(|(text, id_asked)| {
+                if spent() {
+                    return Ok(Tried::not_tried(budget));
+                }
+                let answer =
+                    substitute_text(model, text, id_asked, (&name, &candidate), rule, &mut *gold);
+                if let Ok(a) = &answer {
+                    recipe = Some(a.comparison.recipe.clone());
+                }
+                Tried::of(answer)
+            });
+            out.suggestions.push(Suggestion {
+                class: candidate,
+                roles,
+                in_kitchen: !held(model, id).is_empty(),
+                in_kitchen_grams: held_grams(model, id).map(crate::report::content::number),
+                tried: tried.transpose()?,
+            });
+        }
+        Ok::<_, String>(())
+    })?;
     out.recipe = recipe;
     Ok(out)
 }
 
 impl Tried {
-    /// A suggestion's run; a network that cannot be read at all is the call's error.
-    fn of(answer: Result<SubstituteAnswer, RerunFailure>) -> Result<Tried, String> {
-        let failed = |error: String| Tried {
+    /// A suggestion left untried: the tries before it spent the recipe's time budget.
+    fn not_tried(budget: Duration) -> Tried {
+        Tried::failed(format!(
+            "not tried: the time budget of {} s (--timeout-per-recipe) was spent on the substitutes before it",
+            budget.as_secs_f64()
+        ))
+    }
+
+    /// A suggestion that could not be tried, and why.
+    fn failed(error: String) -> Tried {
+        Tried {
             executes: false,
             goal_condition_success: None,
             dish_approximation_score: None,
             execution_time: None,
             error: Some(error),
-        };
+        }
+    }
+
+    /// A suggestion's run; a network that cannot be read at all is the call's error.
+    fn of(answer: Result<SubstituteAnswer, RerunFailure>) -> Result<Tried, String> {
+        let failed = Tried::failed;
         match answer {
             Ok(a) => {
                 let r = &a.comparison.against_original;
@@ -230,7 +258,8 @@ impl Tried {
                     error: a.comparison.failure.as_ref().map(|f| f.message.clone()),
                 })
             }
-            Err(RerunFailure::Rewrite(e) | RerunFailure::Failed(e)) => Ok(failed(e)),
+            Err(RerunFailure::Rewrite { message, .. }) => Ok(failed(message)),
+            Err(RerunFailure::Failed(e)) => Ok(failed(e.message)),
             Err(RerunFailure::RewriteInvalid { diagnostics, .. }) => Ok(failed(
                 diagnostics
                     .first()

@@ -224,7 +224,7 @@ fn a_wrong_ingredient_is_named_with_the_closest_and_nothing_runs() {
         .find(|(id, _)| id == "afghan-biscuits")
         .unwrap();
     let refused = |from, to| match substituted(Profile::R2024, &text, (from, to)) {
-        Err(RerunFailure::Rewrite(m)) => m,
+        Err(RerunFailure::Rewrite { message, at: None }) => message,
         other => panic!(
             "{from}={to} was not refused: {:?}",
             other.map(|a| a.comparison)
@@ -710,7 +710,7 @@ fn rewrite_section(e: &Evaluator, at: &str, section: &str, tally: &mut RewriteTa
             let nil = file.as_ref().map_or(true, |rows| {
                 rows[0].execution_time.is_none() && rows[0].goal_condition_success.is_none()
             });
-            assert!(nil, "{at}: {why}");
+            assert!(nil, "{at}: {}", why.message);
             tally.no_dish += 1;
             return;
         }
@@ -769,11 +769,18 @@ fn rewrite_section(e: &Evaluator, at: &str, section: &str, tally: &mut RewriteTa
                 scored_as_evaluated(e, &s.comparison, &at, tally);
                 tally.substituted += 1;
             }
-            // An amount the gram table cannot weigh.
-            Err(RerunFailure::Rewrite(why)) => assert!(why.contains("gram"), "{at}: {why}"),
+            // An amount the gram table cannot weigh, at its action.
+            Err(RerunFailure::Rewrite { message, at: place }) => {
+                assert!(
+                    message.contains("gram") && place.is_some(),
+                    "{at}: {message}"
+                )
+            }
             // A dish the score compares for longer than the budget (egg -> banana by weight
             // cracks a banana per gram).
-            Err(RerunFailure::Failed(why)) if why.contains("time budget") => tally.over_budget += 1,
+            Err(RerunFailure::Failed(why)) if why.message.contains("time budget") => {
+                tally.over_budget += 1
+            }
             Err(other) => panic!("{at} ({from} -> {to}): {other:?}"),
         }
     }
@@ -797,4 +804,28 @@ fn campaign_networks_scale_and_substitute_as_their_rewrites_are_evaluated() {
         assert!(t.invalid > 0 && t.no_dish > 0 && t.scaled > 0, "{t:?}");
         assert!(t.substituted > 0 && t.rewrites_refused > 0, "{t:?}");
     }
+}
+
+#[test]
+fn an_amount_that_cannot_be_converted_is_answered_with_its_line_and_column() {
+    let model = Model::builtin(Profile::R2024);
+    let text = "#salad\n(get-kitchen ?k)\n  \n(fetch-and-proportion ?oil ?k2 ?k ?c extra-virgin-olive-oil 3 tablespoon)\n";
+    let failure = substitute_text(
+        &model,
+        text,
+        None,
+        ("extra-virgin-olive-oil", "avocado"),
+        AmountRule::SameVolume,
+        &mut |_| Ok(None),
+    )
+    .expect_err("no volume of avocado");
+    assert_eq!(
+        failure.to_json(text),
+        serde_json::json!({
+            "error": "action 2 (fetch-and-proportion): same-volume: the gram table gives no grams per tablespoon of avocado, so the dish could not be weighed; try same-weight",
+            "kind": "request",
+            "line": 4,
+            "column": 1,
+        })
+    );
 }

@@ -442,3 +442,26 @@ fn sessions_side_by_side_stay_independent() {
         assert_eq!(t.join().expect("no panic"), Ok(solo.clone()));
     }
 }
+
+#[test]
+fn play_completes_the_word_after_a_space_of_several_bytes() {
+    use cookingbot::benchmark::DataChoice;
+    use cookingbot::service::context::DataContext;
+    use cookingbot::service::play::{Play, PlayOptions};
+    let opts = PlayOptions {
+        recipe: "demo-shortbread-rounds".into(),
+        data: DataContext {
+            benchmark: Some(DataChoice::from(std::ffi::OsString::from("demo"))),
+            ..DataContext::default()
+        },
+        output: None,
+    };
+    let play = Play::start(&opts).expect("the demo's session");
+    // A no-break space (2 bytes) and an ideographic space (3 bytes) separate words too.
+    for space in ['\u{a0}', '\u{3000}'] {
+        let line = format!("(fetch-and-proportion{space}caster-su");
+        let (start, words) = play.completion().complete(&line, line.len());
+        assert_eq!(start, line.len() - "caster-su".len(), "{space:?}");
+        assert_eq!(words, ["caster-sugar"], "{space:?}");
+    }
+}

@@ -204,3 +204,32 @@ fn an_unknown_recipe_is_refused_with_the_closest_ids() {
     );
     assert!(scratch.listing().is_empty());
 }
+
+#[test]
+fn an_output_that_is_the_kitchen_read_is_refused_before_any_line() {
+    let scratch = Scratch::new("play-kitchen-output");
+    let kitchen_text = common::read(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kitchens/full-kitchen-2024.json"),
+    );
+    let kitchen = scratch.write("kitchen.json", &kitchen_text);
+    let run = scripted(
+        &scratch,
+        &[
+            "demo-garden-salad",
+            "--benchmark",
+            "demo",
+            "--kitchen",
+            "kitchen.json",
+            "-o",
+            "./kitchen.json",
+        ],
+        "(get-kitchen ?kitchen)\n:quit\n",
+    );
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert_eq!(
+        run.stderr,
+        "error: the output ./kitchen.json is the input kitchen.json; refusing to overwrite it\n"
+    );
+    assert_eq!(run.stdout, "");
+    assert_eq!(common::read(&kitchen), kitchen_text);
+}

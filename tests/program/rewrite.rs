@@ -306,3 +306,166 @@ fn the_time_budget_bounds_both_runs() {
         assert_eq!(o.stdout, "");
     }
 }
+
+/// The demo's garden salad, our own network.
+fn garden_salad() -> String {
+    common::read(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("gold/demo/garden-salad.solution"),
+    )
+}
+
+#[test]
+fn a_factor_over_the_least_integer_is_refused_not_a_crash() {
+    let dir = Scratch::new("scale-least-denominator");
+    let net = dir.write("salad.solution", garden_salad());
+    let o = outcome(evaluator().args([
+        "scale",
+        net.to_str().unwrap(),
+        "--benchmark",
+        "demo",
+        "--factor",
+        "1/-9223372036854775808",
+    ]));
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr.contains(
+            "the factor `1/-9223372036854775808` is not a number (such as 2, 1.5 or 3/2)"
+        ),
+        "{}",
+        o.stderr
+    );
+    assert_eq!(o.stdout, "");
+}
+
+#[test]
+fn an_answer_and_a_network_written_to_one_file_are_refused_before_any_work() {
+    let dir = Scratch::new("rewrite-one-output");
+    let net = dir.write("salad.solution", garden_salad());
+    let kept = dir.write("kept.txt", "mine\n");
+    let cases = [
+        (
+            vec!["scale", "salad.solution", "--factor", "2"],
+            "out.txt",
+            "./out.txt",
+        ),
+        (
+            vec![
+                "substitute",
+                "salad.solution",
+                "--replace",
+                "salt=coarse-salt",
+            ],
+            "kept.txt",
+            kept.to_str().unwrap(),
+        ),
+    ];
+    for (args, answer, network) in cases {
+        let o = outcome(
+            evaluator()
+                .current_dir(dir.as_ref() as &std::path::Path)
+                .args(["--benchmark", "demo"])
+                .args(&args)
+                .args(["-o", answer, "--network-output", network]),
+        );
+        assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
+        assert_eq!(
+            o.stderr,
+            format!(
+                "error: -o {answer} and --network-output {network} are one file: the answer would replace the network; give each a path of its own\n"
+            )
+        );
+    }
+    assert!(!dir.path("out.txt").exists());
+    assert_eq!(common::read(&kept), "mine\n");
+    assert!(net.exists());
+}
+
+#[test]
+fn the_substitutes_tried_share_the_recipes_time_budget() {
+    let dir = Scratch::new("suggest-budget");
+    // 2^24 sets of executed actions, none of which runs the last action.
+    let mut text = String::from("#demo-garden-salad\n(get-kitchen ?k0)\n");
+    for i in 0..24 {
+        text.push_str(&format!(
+            "(fetch-and-proportion ?x{i} ?ks{i} ?k0 ?c{i} butter 1 g)\n"
+        ));
+    }
+    text.push_str("(mix ?m ?ks-mixed ?never-made ?x0 ?whisk)\n");
+    let net = dir.write("search.solution", text);
+    let o = outcome(
+        evaluator()
+            .args(["--benchmark", "demo", "--timeout-per-recipe", "1"])
+            .args([
+                "substitute",
+                net.to_str().unwrap(),
+                "--suggest",
+                "butter",
+                "--format",
+                "json",
+            ]),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let answer: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let errors: Vec<&str> = answer["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["tried"]["error"].as_str().unwrap())
+        .collect();
+    assert_eq!(errors.len(), 4, "{errors:?}");
+    assert!(
+        errors[0].starts_with("recipe demo-garden-salad was not scored within its time budget of 1 s (--timeout-per-recipe); it was in the simulation at action "),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(
+        &errors[1..],
+        ["not tried: the time budget of 1 s (--timeout-per-recipe) was spent on the substitutes before it";
+            3]
+    );
+}
+
+#[test]
+fn an_amount_that_cannot_be_converted_is_located_at_its_action() {
+    let dir = Scratch::new("substitute-located");
+    let net = dir.write("salad.solution", garden_salad());
+    let net = net.to_str().unwrap();
+    let o = outcome(evaluator().args([
+        "--benchmark",
+        "demo",
+        "substitute",
+        net,
+        "--replace",
+        "extra-virgin-olive-oil=avocado",
+        "--amount-rule",
+        "same-volume",
+    ]));
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        format!(
+            "error: {net}:3:1: action 2 (fetch-and-proportion): same-volume: the gram table gives no grams per tablespoon of avocado, so the dish could not be weighed; try same-weight\n"
+        )
+    );
+    assert_eq!(o.stdout, "");
+}
+
+#[test]
+fn where_the_original_fails_as_the_reference_fails_is_located_at_its_action() {
+    let dir = Scratch::new("rewrite-original-fails");
+    // The dish approximation score cannot weigh egg-yolk: the evaluator refuses the file.
+    let net = dir.write(
+        "yolk.solution",
+        "#demo-garden-salad\n(get-kitchen ?kitchen)\n(fetch-and-proportion ?egg ?ks-1 ?kitchen ?bowl egg 1 piece)\n(separate-eggs ?yolk ?white ?ks-2 ?ks-1 ?egg ?bowl-2 ?bowl-3 ?separator)\n",
+    );
+    let net = net.to_str().unwrap();
+    let o = outcome(evaluator().args(["--benchmark", "demo", "scale", net, "--factor", "2"]));
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        format!(
+            "error: {net}:4:1: (separate-eggs ?yolk ?white ?ks-2 ?ks-1 ?egg ?bowl-2 ?bowl-3 ?separator): The ingredient EGG-YOLK has no entry in the conversion table!\n"
+        )
+    );
+    assert_eq!(o.stdout, "");
+}

@@ -73,6 +73,23 @@ impl Rewrite {
     }
 }
 
+/// Why a network cannot be rewritten as asked, and the action (its index) that could not be,
+/// where one could not: a front end locates it in the text the network was read from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RewriteError {
+    pub action: Option<usize>,
+    pub message: String,
+}
+
+impl From<String> for RewriteError {
+    fn from(message: String) -> RewriteError {
+        RewriteError {
+            action: None,
+            message,
+        }
+    }
+}
+
 /// An ingredient's amount as a network states it: constants at the catalogue's positions.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Amount {

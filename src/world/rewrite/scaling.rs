@@ -37,7 +37,11 @@ impl Factor {
             Some((n, d)) => {
                 let n: i64 = n.trim().parse().map_err(|_| not_a_number())?;
                 let d: i64 = d.trim().parse().map_err(|_| not_a_number())?;
-                Number::ratio(n, d).ok_or_else(|| format!("the factor `{text}` divides by 0"))?
+                match Number::ratio(n, d) {
+                    Some(value) => value,
+                    None if d == 0 => return Err(format!("the factor `{text}` divides by 0")),
+                    None => return Err(not_a_number()),
+                }
             }
             None => decimal(t).ok_or_else(not_a_number)?,
         };
@@ -238,6 +242,10 @@ mod tests {
         assert_eq!(
             Factor::parse("1/0").unwrap_err(),
             "the factor `1/0` divides by 0"
+        );
+        assert_eq!(
+            Factor::parse("1/-9223372036854775808").unwrap_err(),
+            "the factor `1/-9223372036854775808` is not a number (such as 2, 1.5 or 3/2)"
         );
         assert_eq!(
             Factor::servings(0, 4).unwrap_err(),

@@ -2,7 +2,7 @@
 //! butter=coconut-oil`): every constant naming the class is replaced, and the amount of each
 //! action that fetches it is converted by an [`AmountRule`] through the ontology's gram table.
 
-use super::{Rewrite, VOLUME_UNITS, constant_amount, grams, unit_is};
+use super::{Rewrite, RewriteError, VOLUME_UNITS, constant_amount, grams, unit_is};
 use crate::base::number::Number;
 use crate::base::suggest::closest;
 use crate::data::catalogue::Catalogue;
@@ -115,13 +115,13 @@ pub fn network_ingredients(onto: &Ontology, recipe: &Recipe) -> Vec<ClassId> {
 
 /// `recipe` with `s.replace` replaced by `s.with` in every action naming it, each constant
 /// amount converted by `s.rule`. `Err` when the network never names the class, or when an
-/// amount cannot be converted (the gram table lacks a factor the rule needs).
+/// amount cannot be converted (the gram table lacks a factor the rule needs: at that action).
 pub fn substitute(
     onto: &Ontology,
     catalogue: &Catalogue,
     recipe: &Recipe,
     s: &Substitution,
-) -> Result<Rewrite, String> {
+) -> Result<Rewrite, RewriteError> {
     let (from, to) = (onto.class_name(s.replace), onto.class_name(s.with));
     let mut rewrite = Rewrite::of(recipe);
     let mut named = false;
@@ -139,7 +139,10 @@ pub fn substitute(
         let note = match constant_amount(onto, catalogue, p) {
             Some(amount) if s.replace != s.with => {
                 let (value, unit, note) = convert(onto, s, amount.value, amount.unit_class)
-                    .map_err(|e| format!("action {} ({}): {e}", i + 1, p.name))?;
+                    .map_err(|e| RewriteError {
+                        action: Some(i),
+                        message: format!("action {} ({}): {e}", i + 1, p.name),
+                    })?;
                 after.args[amount.quantity] = Arg::Num(value);
                 after.args[amount.unit] = Arg::Sym(onto.class_name(unit).to_owned());
                 note
@@ -160,11 +163,11 @@ pub fn substitute(
         } else {
             format!("; did you mean {}?", close.join(", "))
         };
-        return Err(format!(
+        return Err(RewriteError::from(format!(
             "`{from}` is not in the network of {} (its ingredients: {}){hint}",
             recipe.id,
             names.join(", ")
-        ));
+        )));
     }
     Ok(rewrite)
 }
@@ -285,7 +288,7 @@ mod tests {
             with: ingredient_class(&onto, to)?,
             rule,
         };
-        let r = substitute(&onto, &catalogue, &recipe, &s)?;
+        let r = substitute(&onto, &catalogue, &recipe, &s).map_err(|e| e.message)?;
         Ok(r.recipe.predicates[1].to_string())
     }
 
