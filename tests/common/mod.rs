@@ -706,6 +706,21 @@ pub fn mixing_chain(recipe: &str, ingredient: &str, n: usize) -> String {
     text
 }
 
+/// A network of recipe `recipe`: `n` actions that need only the kitchen (each fetches 1 g of
+/// `ingredient`), so that every ordering of them is a path of the search, and one action whose
+/// kitchen state nothing makes: no ordering completes, and the search meets 2^n sets of
+/// executed actions.
+pub fn independent_actions(recipe: &str, ingredient: &str, n: usize) -> String {
+    let mut text = format!("#{recipe}\n(get-kitchen ?k0)\n");
+    for i in 0..n {
+        text.push_str(&format!(
+            "(fetch-and-proportion ?x{i} ?ks{i} ?k0 ?c{i} {ingredient} 1 g)\n"
+        ));
+    }
+    text.push_str("(mix ?m ?ks-mixed ?never-made ?x0 ?whisk)\n");
+    text
+}
+
 /// Every metric, as `evaluate` computes them by default.
 pub fn all_metrics() -> MetricSet {
     Metric::ALL

@@ -32,6 +32,16 @@ fn steps(guide: &Guide) -> Vec<(usize, String, Value, Value)> {
         .collect()
 }
 
+/// The schedule accounts for the whole time: the last step ends at it.
+fn ends_at_its_total_time(guide: &Guide, at: &str) {
+    let last = guide
+        .steps
+        .iter()
+        .map(|s| s.end.to_f64())
+        .fold(0.0, f64::max);
+    assert_eq!(last, guide.total_time.to_f64(), "{at}");
+}
+
 #[test]
 fn every_gold_guide_lasts_the_execution_time_and_holds_the_steps_the_simulator_ran() {
     common::require_data!(Profile::R2024, Profile::R2023);
@@ -52,13 +62,7 @@ fn every_gold_guide_lasts_the_execution_time_and_holds_the_steps_the_simulator_r
             let scored = evaluator.evaluate(&text, &time_only).unwrap();
             let metric = scored[0].execution_time.expect("an execution time");
             assert!(metric.num_eq(&guide.total_time), "{at}");
-            // The schedule accounts for the whole time: the last step ends at it.
-            let last = guide
-                .steps
-                .iter()
-                .map(|s| s.end.to_f64())
-                .fold(0.0, f64::max);
-            assert_eq!(last, guide.total_time.to_f64(), "{at}");
+            ends_at_its_total_time(&guide, &at);
             // The steps are simulate's trace, every action it ran with the same text and times,
             // in the trace's order sorted (stably) by start (get-kitchen, which has no input
             // kitchen, starts when it ends).
@@ -121,12 +125,7 @@ fn every_campaign_guide_lasts_the_execution_time_its_file_is_scored_with() {
                     (Ok(guide), Ok(rows)) => {
                         let time = rows[0].execution_time.as_ref().expect("an execution time");
                         assert!(time.num_eq(&guide.total_time), "{at}");
-                        let last = guide
-                            .steps
-                            .iter()
-                            .map(|s| s.end.to_f64())
-                            .fold(0.0, f64::max);
-                        assert_eq!(last, guide.total_time.to_f64(), "{at}");
+                        ends_at_its_total_time(&guide, &at);
                         timed += 1;
                     }
                     // The run executes; the evaluation is refused for its dish.

@@ -13,17 +13,9 @@ fn mixing_chain(n: usize) -> String {
     common::mixing_chain("demo-garden-salad", "mixed-greens", n)
 }
 
-/// `n` actions that need only the kitchen, so that every ordering of them is a path of the
-/// search, and one action whose kitchen state nothing makes: no ordering completes.
+/// `n` independent actions and one that never runs, on the demo's salt.
 fn independent_actions(n: usize) -> String {
-    let mut text = String::from("#demo-garden-salad\n(get-kitchen ?k0)\n");
-    for i in 0..n {
-        text.push_str(&format!(
-            "(fetch-and-proportion ?x{i} ?ks{i} ?k0 ?c{i} salt 1 g)\n"
-        ));
-    }
-    text.push_str("(mix ?m ?ks-mixed ?never-made ?x0 ?whisk)\n");
-    text
+    common::independent_actions("demo-garden-salad", "salt", n)
 }
 
 fn demo(args: &[&str]) -> Outcome {

@@ -282,13 +282,7 @@ fn suggest_with_a_diet_keeps_what_the_diet_table_allows() {
 fn the_time_budget_bounds_both_runs() {
     let dir = Scratch::new("rewrite-budget");
     // 2^24 sets of executed actions, none of which runs the last action.
-    let mut text = String::from("#demo-garden-salad\n(get-kitchen ?k0)\n");
-    for i in 0..24 {
-        text.push_str(&format!(
-            "(fetch-and-proportion ?x{i} ?ks{i} ?k0 ?c{i} salt 1 g)\n"
-        ));
-    }
-    text.push_str("(mix ?m ?ks-mixed ?never-made ?x0 ?whisk)\n");
+    let text = common::independent_actions("demo-garden-salad", "salt", 24);
     let net = dir.write("search.solution", text);
     let net = net.to_str().unwrap();
     let budget = ["--benchmark", "demo", "--timeout-per-recipe", "1"];
@@ -384,13 +378,7 @@ fn an_answer_and_a_network_written_to_one_file_are_refused_before_any_work() {
 fn the_substitutes_tried_share_the_recipes_time_budget() {
     let dir = Scratch::new("suggest-budget");
     // 2^24 sets of executed actions, none of which runs the last action.
-    let mut text = String::from("#demo-garden-salad\n(get-kitchen ?k0)\n");
-    for i in 0..24 {
-        text.push_str(&format!(
-            "(fetch-and-proportion ?x{i} ?ks{i} ?k0 ?c{i} butter 1 g)\n"
-        ));
-    }
-    text.push_str("(mix ?m ?ks-mixed ?never-made ?x0 ?whisk)\n");
+    let text = common::independent_actions("demo-garden-salad", "butter", 24);
     let net = dir.write("search.solution", text);
     let o = outcome(
         evaluator()
