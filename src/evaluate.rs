@@ -163,8 +163,7 @@ impl Evaluator {
             ..Default::default()
         };
         let over_budget = |spent: budget::Exhausted| {
-            let name = |p: usize| recipe.predicates.get(p).map(|a| a.name.clone());
-            Refusal::new(spent.message(&recipe.id, name))
+            Refusal::new(spent.message(&recipe.id, |p| recipe.action_name(p)))
         };
         if metrics.contains(Metric::SmatchScore) {
             let actions = recipe.predicates.len();

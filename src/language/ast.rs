@@ -96,6 +96,14 @@ pub struct Recipe {
     pub predicates: Vec<Predicate>,
 }
 
+impl Recipe {
+    /// The primitive of action `p` (its index), where there is one: how a refusal names the
+    /// action the work stopped at.
+    pub fn action_name(&self, p: usize) -> Option<String> {
+        self.predicates.get(p).map(|a| a.name.clone())
+    }
+}
+
 impl fmt::Display for Recipe {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "#{}", self.id)?;

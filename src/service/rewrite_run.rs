@@ -157,7 +157,7 @@ pub fn rerun<T>(
             | Ok(Ran {
                 rewritten: Err(e), ..
             }) => LocatedError::new(text, &original, e),
-            Ok(_) => unlocated(spent.message(&original.id, |p| name_of(&original, p))),
+            Ok(_) => unlocated(spent.message(&original.id, |p| original.action_name(p))),
         })
     });
     let ran = run.map_err(RerunFailure::Failed)?;
@@ -301,10 +301,6 @@ pub(super) fn unlocated(message: String) -> LocatedError {
         action: None,
         message,
     }
-}
-
-fn name_of(recipe: &Recipe, p: usize) -> Option<String> {
-    recipe.predicates.get(p).map(|a| a.name.clone())
 }
 
 /// The recipes of a text that parses and validates, or its errors.

@@ -200,9 +200,7 @@ fn run_within_budget(
     let chosen = match budget::check() {
         Ok(()) => chosen,
         Err(spent) => Err(SimError {
-            message: spent.message(&recipe.id, |p| {
-                recipe.predicates.get(p).map(|a| a.name.clone())
-            }),
+            message: spent.message(&recipe.id, |p| recipe.action_name(p)),
             predicate: spent.action,
         }),
     };

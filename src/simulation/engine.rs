@@ -373,8 +373,7 @@ impl<'m> Engine<'m> {
 
     /// The refusal of a run over its time budget: where it was, and what it had searched.
     pub(super) fn over_budget(&self, spent: budget::Exhausted, searched: &Searched) -> SimError {
-        let name = |p: usize| self.recipe.predicates.get(p).map(|a| a.name.clone());
-        let mut message = spent.message(&self.recipe.id, name);
+        let mut message = spent.message(&self.recipe.id, |p| self.recipe.action_name(p));
         message.push_str(&format!(
             ": {} actions run over {} sets of executed actions searched to the end",
             searched.actions_run, searched.dead_ends
