@@ -57,11 +57,18 @@ fn substituted(
     )
 }
 
-fn scaled(profile: Profile, text: &str, factor: &str) -> cookingbot::service::scale::ScaleAnswer {
+fn scaling(
+    profile: Profile,
+    text: &str,
+    factor: &str,
+) -> Result<cookingbot::service::scale::ScaleAnswer, RerunFailure> {
     let e = common::benchmark_evaluator(profile);
     let factor = Factor::parse(factor).unwrap();
     scale_text(&e.model, text, None, factor, &mut gold_of(&e.benchmark))
-        .unwrap_or_else(|f| panic!("scaling by {factor} fails: {f:?}"))
+}
+
+fn scaled(profile: Profile, text: &str, factor: &str) -> cookingbot::service::scale::ScaleAnswer {
+    scaling(profile, text, factor).unwrap_or_else(|f| panic!("scaling by {factor} fails: {f:?}"))
 }
 
 fn names_butter(text: &str) -> bool {
@@ -688,14 +695,11 @@ fn some_substitution(e: &Evaluator, section: &str, k: usize) -> Option<(String, 
 
 /// One benchmark recipe of a campaign network scaled by 1, 2 and back, and one of its
 /// ingredients substituted.
-fn rewrite_section(e: &Evaluator, at: &str, section: &str, tally: &mut RewriteTally) {
+fn rewrite_section(profile: Profile, at: &str, section: &str, tally: &mut RewriteTally) {
     tally.sections += 1;
+    let e = &common::benchmark_evaluator(profile);
     let file = e.evaluate(section, &MetricSet::default());
-    let scale = |text: &str, factor: &str| {
-        let factor = Factor::parse(factor).unwrap();
-        scale_text(&e.model, text, None, factor, &mut gold_of(&e.benchmark))
-    };
-    let once = match scale(section, "1") {
+    let once = match scaling(profile, section, "1") {
         Ok(once) => once,
         Err(RerunFailure::Invalid(_)) => {
             assert!(
@@ -733,10 +737,10 @@ fn rewrite_section(e: &Evaluator, at: &str, section: &str, tally: &mut RewriteTa
     );
     scored_as_evaluated(e, c, at, tally);
     // By 2, then back by 1/2.
-    match scale(section, "2") {
+    match scaling(profile, section, "2") {
         Ok(twice) => {
             scored_as_evaluated(e, &twice.comparison, at, tally);
-            let back = scale(&twice.comparison.network, "1/2").unwrap();
+            let back = scaled(profile, &twice.comparison.network, "1/2");
             if twice.rounding.is_empty() && back.rounding.is_empty() {
                 assert_eq!(back.comparison.network, c.network, "{at}");
             } else {
@@ -752,16 +756,8 @@ fn rewrite_section(e: &Evaluator, at: &str, section: &str, tally: &mut RewriteTa
     }
     tally.scaled += 1;
     if let Some((from, to)) = some_substitution(e, section, tally.sections) {
-        let answer = Budget::new(REWRITE_BUDGET).run(|| {
-            substitute_text(
-                &e.model,
-                section,
-                None,
-                (&from, &to),
-                AmountRule::SameWeight,
-                &mut gold_of(&e.benchmark),
-            )
-        });
+        let answer =
+            Budget::new(REWRITE_BUDGET).run(|| substituted(profile, section, (&from, &to)));
         match answer {
             Ok(s) => {
                 let at = format!("{at} ({from} -> {to})");
@@ -794,7 +790,7 @@ fn campaign_networks_scale_and_substitute_as_their_rewrites_are_evaluated() {
         let mut tally = RewriteTally::default();
         for (id, text) in common::campaign_networks(&e, profile, 10) {
             for (_, section) in common::benchmark_sections(&e, &text) {
-                rewrite_section(&e, &format!("{profile} {id}"), &section, &mut tally);
+                rewrite_section(profile, &format!("{profile} {id}"), &section, &mut tally);
             }
         }
         eprintln!("profile {profile}: {tally:?}");
