@@ -215,6 +215,20 @@ pub fn spent() -> bool {
     })
 }
 
+/// How long the current budget has left, read now (zero once its flag is set), or `None`
+/// with no budget: for work that waits on another's rather than computing, so that a wait
+/// ends with the budget of the call that waits.
+pub fn remaining() -> Option<Duration> {
+    CURRENT.with(|c| {
+        let c = c.borrow();
+        let c = c.as_ref()?;
+        if c.cancelled() {
+            return Some(Duration::ZERO);
+        }
+        Some(c.deadline.saturating_duration_since(Instant::now()))
+    })
+}
+
 /// `Err` with where the work was once the current budget has run out.
 pub fn check() -> Result<(), Exhausted> {
     if !spent() {
@@ -287,6 +301,20 @@ mod tests {
             e.message("x", |_| None),
             "recipe x was stopped before it was scored; it was in Smatch"
         );
+    }
+
+    #[test]
+    fn what_remains_is_none_without_a_budget_and_zero_once_stopped() {
+        assert_eq!(remaining(), None);
+        let flag = Arc::new(AtomicBool::new(false));
+        let budget = Budget::new(Duration::from_secs(3600)).cancelled_by(flag.clone());
+        budget.run(|| {
+            let left = remaining().expect("a budget");
+            assert!(left > Duration::from_secs(3000) && left <= Duration::from_secs(3600));
+            flag.store(true, Ordering::Relaxed);
+            assert_eq!(remaining(), Some(Duration::ZERO));
+        });
+        assert_eq!(remaining(), None);
     }
 
     #[test]

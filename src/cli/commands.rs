@@ -17,7 +17,7 @@ use crate::service::install::{self, FetchOptions};
 #[cfg(feature = "gui")]
 use crate::service::launch::LaunchSettings;
 use crate::service::outcome::{AppError, Exit, Outcome};
-use crate::service::play::{self, PlainLines, PlayOptions};
+use crate::service::play::{self, PlainLines, PlayOptions, Typed};
 use crate::service::report_page::{self, ReportOptions};
 use crate::service::scoring::{self, EvaluateOptions, GoldFile, MergeOptions};
 use crate::service::simulate::{self, SimulateOptions};
@@ -459,11 +459,25 @@ impl PlayArgs {
             data,
             output,
         };
+        // SIGTERM or SIGHUP (a closed terminal) writes the lines typed, then exits.
+        let typed = Typed::default();
+        let rescued = typed.clone();
+        super::signals::on_ending(move |name, status| {
+            let why = format!("play ended by {name}");
+            rescued.rescue(&why, &mut std::io::stderr(), || std::process::exit(status));
+        })
+        .map_err(|e| AppError::Failed(format!("cannot watch for signals: {e}")))?;
         #[cfg(feature = "repl")]
         if std::io::stdin().is_terminal() {
             let mut editor = super::repl::Editor::new()?;
-            return play::run(&opts, &mut editor, out, err);
+            return play::run(&opts, &mut editor, &typed, out, err);
         }
-        play::run(&opts, &mut PlainLines(std::io::stdin().lock()), out, err)
+        play::run(
+            &opts,
+            &mut PlainLines(std::io::stdin().lock()),
+            &typed,
+            out,
+            err,
+        )
     }
 }

@@ -9,6 +9,7 @@ mod guide_args;
 #[cfg(feature = "repl")]
 mod repl;
 mod rewrite_commands;
+mod signals;
 
 #[cfg(feature = "gui")]
 use crate::cli::console::ColorWhen;

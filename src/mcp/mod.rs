@@ -11,7 +11,7 @@ use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::dish_tree;
 use crate::report::json::value;
 use crate::service::check::{check_text, located};
-use crate::service::context::{self, DataContext};
+use crate::service::context::DataContext;
 use crate::service::outcome::{AppError, Exit, Outcome};
 use crate::service::scoring::score_text;
 use crate::service::sessions::{Evaluators, Limits, SessionStore, SystemClock};
@@ -29,8 +29,8 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, schemars, tool, too
 use serde::Deserialize;
 use serde_json::{Value, json};
 use session_tools::{ActArgs, LookArgs, SessionArgs, StartArgs};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use transport::LineTransport;
 
@@ -105,8 +105,6 @@ impl NetworkText for CheckArgs {
 #[derive(Clone)]
 pub struct KitchenServer {
     model: Arc<Model>,
-    data: DataContext,
-    evaluator: Arc<OnceLock<Result<Evaluator, String>>>,
     sessions: Arc<SessionStore>,
     evaluators: Arc<Evaluators>,
     /// A permit per call whose work runs ([`CALLS_AT_ONCE`]).
@@ -136,8 +134,6 @@ impl KitchenServer {
     pub fn new(data: &DataContext) -> Result<KitchenServer, AppError> {
         Ok(KitchenServer {
             model: Arc::new(crate::service::load_model(data)?.0),
-            data: data.clone(),
-            evaluator: Arc::new(OnceLock::new()),
             sessions: Arc::new(SessionStore::new(Limits::default(), Arc::new(SystemClock))),
             evaluators: Arc::new(Evaluators::new(data.clone())),
             working: Arc::new(tokio::sync::Semaphore::new(CALLS_AT_ONCE)),
@@ -157,65 +153,87 @@ impl KitchenServer {
         self.in_budget(args, work, shorten).await
     }
 
-    /// Run a call's work off the protocol's thread once one of the [`CALLS_AT_ONCE`] permits is
-    /// free, within a [`Budget`] of [`CALL_SECONDS`] from the call's arrival that also stops it
-    /// when the call is answered without it (past the deadline, or when the client cancels and
-    /// the call's future is dropped); the answer is shortened by `cut` ([`shorten`], or the
-    /// session tools' [`session_tools::fit_answer`]).
+    /// Run a call's work off the protocol's thread ([`Self::off_thread`]); the answer is
+    /// shortened by `cut` ([`shorten`], or the session tools' [`session_tools::fit_answer`]),
+    /// and a call that could not run is refused, saying why.
     async fn in_budget<A: Send + 'static>(
         &self,
         args: A,
         work: fn(&KitchenServer, &A) -> CallToolResult,
         cut: fn(&mut Value),
     ) -> CallToolResult {
+        let answered = self
+            .off_thread(move |server| {
+                let result = work(server, &args);
+                // The text content repeats the structured answer, so both are made again.
+                match result.structured_content {
+                    Some(mut answer) => {
+                        cut(&mut answer);
+                        if result.is_error == Some(true) {
+                            refuse(answer)
+                        } else {
+                            CallToolResult::structured(answer)
+                        }
+                    }
+                    None => result,
+                }
+            })
+            .await;
+        answered.unwrap_or_else(|error| refuse(json!({ "error": error })))
+    }
+
+    /// Run `work` on a thread of its own once one of the [`CALLS_AT_ONCE`] permits is free,
+    /// within a [`Budget`] of [`CALL_SECONDS`] from the call's arrival that also stops it when
+    /// the call is answered without it (past the deadline, or when the client cancels and the
+    /// call's future is dropped). `Err` says why there is no answer: the server was busy, or
+    /// the work outlasted the deadline.
+    ///
+    /// The permit is given back when the work ends, or at the deadline if the work goes on
+    /// past it: a stopped call's work ends at its next look at the budget, but work blocked
+    /// in the system (a read of a FIFO no one writes) never looks, and must not keep the
+    /// server busy for good. The memory the work freed is given back to the system after it
+    /// ([`give_back_memory`]).
+    async fn off_thread<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&KitchenServer) -> T + Send + 'static,
+    ) -> Result<T, String> {
         let server = self.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = StopOnDrop(stop.clone());
         let deadline = tokio::time::Instant::now() + Duration::from_secs(CALL_SECONDS);
         let waited = tokio::time::timeout_at(deadline, self.working.clone().acquire_owned());
         let Ok(Ok(permit)) = waited.await else {
-            return refuse(json!({
-                "error": format!("the server was busy with {CALLS_AT_ONCE} calls for {CALL_SECONDS} s; ask again"),
-            }));
+            return Err(format!(
+                "the server was busy with {CALLS_AT_ONCE} calls for {CALL_SECONDS} s; ask again"
+            ));
         };
+        let permit = Arc::new(std::sync::Mutex::new(Some(permit)));
+        let at_deadline = permit.clone();
+        let release = tokio::spawn(async move {
+            tokio::time::sleep_until(deadline).await;
+            drop(take_permit(&at_deadline));
+        });
         let budget = Budget::new(Duration::from_secs(CALL_SECONDS)).cancelled_by(stop);
         let running = tokio::task::spawn_blocking(move || {
-            // Held until the work ends, even past the answer: a stopped call's work ends soon.
-            let _permit = permit;
-            let result = budget.run(|| work(&server, &args));
-            // The text content repeats the structured answer, so both are made again.
-            match result.structured_content {
-                Some(mut answer) => {
-                    cut(&mut answer);
-                    if result.is_error == Some(true) {
-                        refuse(answer)
-                    } else {
-                        CallToolResult::structured(answer)
-                    }
-                }
-                None => result,
-            }
+            let result = budget.run(|| work(&server));
+            drop(take_permit(&permit));
+            release.abort();
+            give_back_memory();
+            result
         });
         match tokio::time::timeout_at(deadline, running).await {
-            Ok(Ok(result)) => result,
-            Ok(Err(e)) => refuse(json!({ "error": format!("the call failed: {e}") })),
-            Err(_) => refuse(json!({
-                "error": format!("the call took over {CALL_SECONDS} s and was stopped; a smaller network answers sooner"),
-            })),
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(e)) => Err(format!("the call failed: {e}")),
+            Err(_) => Err(format!(
+                "the call took over {CALL_SECONDS} s and was stopped; a smaller network answers sooner"
+            )),
         }
     }
 
-    /// The benchmark's evaluator, located as the CLI locates data (downloaded unless offline).
-    fn evaluator(&self) -> Result<&Evaluator, String> {
-        self.evaluator
-            .get_or_init(|| {
-                let profile = self.model.profile;
-                let source = context::locate(self.data.request(), || true, &mut std::io::sink())
-                    .map_err(|e| e.to_string())?;
-                Evaluator::new(profile, source).map_err(|e| e.to_string())
-            })
-            .as_ref()
-            .map_err(Clone::clone)
+    /// The benchmark's evaluator, located as the CLI locates data (downloaded unless offline):
+    /// the one kitchen sessions of the server's own data are scored by.
+    fn evaluator(&self) -> Result<Arc<Evaluator>, String> {
+        self.evaluators.get(None, None).map_err(|e| e.to_string())
     }
 
     #[tool(
@@ -293,7 +311,7 @@ impl KitchenServer {
             Err(e) => return refuse(json!({ "error": e })),
         };
         let metrics = MetricSet::from_words(&Metric::ALL.map(Metric::name));
-        match score_text(evaluator, &args.network, &metrics) {
+        match score_text(&evaluator, &args.network, &metrics) {
             Ok(scores) => CallToolResult::structured(scores),
             Err(refusal) => refuse(refusal),
         }
@@ -365,6 +383,27 @@ impl KitchenServer {
     async fn kitchen_finish(&self, Parameters(args): Parameters<SessionArgs>) -> CallToolResult {
         self.in_budget(args, Self::kitchen_finish_work, session_tools::fit_answer)
             .await
+    }
+}
+
+/// The permit of a call's work, taken at most once: by the work's end or by its deadline.
+fn take_permit(
+    slot: &std::sync::Mutex<Option<tokio::sync::OwnedSemaphorePermit>>,
+) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    slot.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take()
+}
+
+/// Give the memory a call's work freed back to the system: glibc keeps freed pages in its
+/// arenas (one per thread that allocated), so a server that parsed a megabyte of network once
+/// would otherwise keep a gigabyte after answering. Trimming walks the arenas' free lists, a
+/// small cost beside any call's work.
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory of glibc's arenas to the system.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 
@@ -464,17 +503,21 @@ impl ServerHandler for KitchenServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let evaluator = self.evaluator().map_err(unavailable)?;
-        let resources = evaluator
-            .benchmark
-            .recipes
-            .iter()
-            .map(|r| {
-                Resource::new(format!("{RECIPE_URI}{}", r.id), r.id.clone())
-                    .with_description("the gold network")
-            })
-            .collect();
-        Ok(ListResourcesResult::with_all_items(resources))
+        // Off the protocol's thread: the benchmark's first load may take long.
+        let listed = self.off_thread(|server| {
+            let evaluator = server.evaluator()?;
+            let resources = evaluator
+                .benchmark
+                .recipes
+                .iter()
+                .map(|r| {
+                    Resource::new(format!("{RECIPE_URI}{}", r.id), r.id.clone())
+                        .with_description("the gold network")
+                })
+                .collect();
+            Ok(ListResourcesResult::with_all_items(resources))
+        });
+        listed.await.and_then(|listed| listed).map_err(unavailable)
     }
 
     async fn read_resource(
@@ -482,16 +525,17 @@ impl ServerHandler for KitchenServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let evaluator = self.evaluator().map_err(unavailable)?;
-        let recipe = request
-            .uri
-            .strip_prefix(RECIPE_URI)
-            .and_then(|id| evaluator.benchmark.recipe(id))
-            .ok_or_else(|| {
-                ErrorData::resource_not_found(format!("no recipe {}", request.uri), None)
-            })?;
-        let text = format!("{}\n", recipe.network);
-        Ok(ReadResourceResult::new(vec![ResourceContents::text(text, request.uri)]).into())
+        let uri = request.uri;
+        let read = self.off_thread(move |server| {
+            let evaluator = server.evaluator().map_err(unavailable)?;
+            let recipe = uri
+                .strip_prefix(RECIPE_URI)
+                .and_then(|id| evaluator.benchmark.recipe(id))
+                .ok_or_else(|| ErrorData::resource_not_found(format!("no recipe {uri}"), None))?;
+            let text = format!("{}\n", recipe.network);
+            Ok(ReadResourceResult::new(vec![ResourceContents::text(text, uri)]).into())
+        });
+        read.await.map_err(unavailable)?
     }
 }
 
@@ -503,8 +547,14 @@ pub fn run(data: &DataContext) -> Outcome {
         .build()
         .map_err(|e| AppError::Failed(format!("cannot start the tool server: {e}")))?;
     let served = runtime.block_on(async {
-        let transport =
-            LineTransport::new(tokio::io::stdin(), tokio::io::stdout(), MAX_MESSAGE_BYTES);
+        // Every call read before the input ends is answered within its deadline.
+        let linger = Duration::from_secs(CALL_SECONDS + 5);
+        let transport = LineTransport::new(
+            tokio::io::stdin(),
+            tokio::io::stdout(),
+            MAX_MESSAGE_BYTES,
+            linger,
+        );
         let service = server.serve(transport).await.map_err(|e| e.to_string())?;
         service.waiting().await.map_err(|e| e.to_string())
     });

@@ -22,8 +22,8 @@ use crate::report::content::RecipeReport;
 use crate::report::content::clock;
 use crate::report::write_atomically;
 use std::io::{self, BufRead, Write};
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// The commands besides action lines, as typed.
 const COMMANDS: [&str; 6] = [":look", ":undo", ":network", ":finish", ":help", ":quit"];
@@ -316,19 +316,6 @@ impl Play {
         }
     }
 
-    /// Write the network, whole or not at all; the path written and its number of lines.
-    pub fn save(&self) -> Result<(PathBuf, usize), AppError> {
-        let network = self.session.network();
-        write_atomically(&self.output, network.as_bytes()).map_err(|source| AppError::Write {
-            path: self.output.clone(),
-            source,
-        })?;
-        Ok((
-            self.output.clone(),
-            network.lines().count().saturating_sub(1),
-        ))
-    }
-
     pub fn network(&self) -> String {
         self.session.network()
     }
@@ -412,16 +399,57 @@ fn scores(score: &Score, session: &Session) -> String {
     text
 }
 
+/// The network typed so far, kept where an end the prompt does not see (a signal, handled on
+/// another thread while the prompt waits for a line) finds it: so that no line typed is lost
+/// however the session ends.
+#[derive(Clone, Default)]
+pub struct Typed(Arc<Mutex<Kept>>);
+
+#[derive(Default)]
+struct Kept {
+    /// Where the network goes, once the session has started.
+    output: Option<PathBuf>,
+    network: String,
+    /// The network was dealt with (written, or printed where it could not be).
+    settled: bool,
+}
+
+impl Typed {
+    fn lock(&self) -> MutexGuard<'_, Kept> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// End the session from outside the prompt: the network written as the session's own
+    /// end writes it, or printed on `err` where it cannot be, each said on `err` after
+    /// `why`; then `end` (which exits), with the network held, so that the prompt cannot
+    /// write it again meanwhile. A session that ended already only ends.
+    pub fn rescue(&self, why: &str, err: &mut dyn Write, end: impl FnOnce()) {
+        let mut kept = self.lock();
+        if let (false, Some(output)) = (kept.settled, kept.output.clone()) {
+            kept.settled = true;
+            let said = match keep(&kept.network, &output) {
+                Ok(said) => said,
+                Err(e) => format!("{e}\n{}", unwritten(&kept.network)),
+            };
+            let _ = write!(err, "\n{why}: {said}");
+        }
+        end();
+    }
+}
+
 /// Run a session at the prompt: the opening, then each line's reply, until the session ends;
-/// then the network is written (when it holds a line). Where it cannot be, the network is printed, so that nothing
-/// typed is lost, and the error returned.
+/// then the network is written (when it holds a line). Where it cannot be, the network is
+/// printed, so that nothing typed is lost, and the error returned. `typed` holds the network
+/// after every line, for an end the prompt does not see.
 pub fn run(
     opts: &PlayOptions,
     lines: &mut dyn LineSource,
+    typed: &Typed,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Outcome {
     let mut play = Play::start(opts)?;
+    typed.lock().output = Some(play.output.clone());
     write!(out, "{}", play.opening()).map_err(AppError::Stdout)?;
     loop {
         out.flush().map_err(AppError::Stdout)?;
@@ -436,35 +464,50 @@ pub fn run(
             )),
             Input::End => break,
         };
+        typed.lock().network = play.network();
         out.write_all(reply.text.as_bytes())
             .map_err(AppError::Stdout)?;
         if reply.end {
             break;
         }
     }
-    if play.network().lines().count() <= 1 {
-        // Nothing to keep, and a file already at the path stays as it was.
-        writeln!(out, "no line was given: nothing written").map_err(AppError::Stdout)?;
-        return Ok(Exit::Success);
+    let mut kept = typed.lock();
+    if kept.settled {
+        return Ok(Exit::Failed);
     }
-    match play.save() {
-        Ok((path, lines)) => {
-            let s = if lines == 1 { "" } else { "s" };
-            writeln!(
-                out,
-                "wrote the network ({lines} line{s}) to {}",
-                path.display()
-            )
-            .map_err(AppError::Stdout)?;
+    kept.settled = true;
+    let network = play.network();
+    match keep(&network, &play.output) {
+        Ok(said) => {
+            out.write_all(said.as_bytes()).map_err(AppError::Stdout)?;
             Ok(Exit::Success)
         }
         Err(e) => {
-            let _ = write!(
-                err,
-                "the network, which was not written:\n{}",
-                play.network()
-            );
+            let _ = write!(err, "{}", unwritten(&network));
             Err(e)
         }
     }
+}
+
+/// Write `network` to `output`, whole or not at all: what was done, to say; a network with
+/// no line is not written (a file already at the path stays as it was).
+fn keep(network: &str, output: &Path) -> Result<String, AppError> {
+    let lines = network.lines().count().saturating_sub(1);
+    if lines == 0 {
+        return Ok("no line was given: nothing written\n".into());
+    }
+    write_atomically(output, network.as_bytes()).map_err(|source| AppError::Write {
+        path: output.to_path_buf(),
+        source,
+    })?;
+    let s = if lines == 1 { "" } else { "s" };
+    Ok(format!(
+        "wrote the network ({lines} line{s}) to {}\n",
+        output.display()
+    ))
+}
+
+/// The network printed where it could not be written, so that no line typed is lost.
+fn unwritten(network: &str) -> String {
+    format!("the network, which was not written:\n{network}")
 }

@@ -14,6 +14,7 @@ use super::scoring::{self, EvaluateOptions};
 use super::session::describe::Place;
 use super::session::observation::{Observation, Opening, Score, View};
 use super::session::{self, Session, SessionError};
+use crate::base::budget;
 use crate::base::profile::Profile;
 use crate::benchmark::DataChoice;
 use crate::evaluate::Evaluator;
@@ -21,7 +22,7 @@ use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::dish_tree::DishNode;
 use crate::simulation::Model;
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 /// What every session id starts with: `kitchen-1`, `kitchen-2`, ... in the order given.
@@ -96,6 +97,8 @@ pub enum StoreError {
     TooLarge { id: String, lines: usize },
     #[error("{0}")]
     Data(String),
+    #[error("the benchmark asked for is still being loaded for another call; ask again")]
+    Loading,
     #[error(transparent)]
     Session(#[from] SessionError),
 }
@@ -344,14 +347,66 @@ pub fn load_evaluator(data: &DataContext) -> Result<Evaluator, AppError> {
 /// The evaluators sessions are scored by, one per profile and benchmark asked for, each
 /// loaded once (the model, the gold networks and their runs) and shared by its sessions; the
 /// [`EVALUATORS_KEPT`] used last are kept.
+///
+/// A load runs outside the cache's lock, in the thread of the call that asked first, within
+/// that call's budget; a call asking for the same evaluator meanwhile waits for that load
+/// within its own budget, and a call asking for another is not held up at all. So a load
+/// that never ends (a folder whose `ontology.json` is a FIFO no one writes) costs its
+/// caller's time and one thread, never the other calls'.
 pub struct Evaluators {
     base: DataContext,
-    /// Used last, last.
-    loaded: Mutex<Vec<Loaded>>,
+    cache: Mutex<Cache>,
+    /// [`load_evaluator`]; a test's slow load in its place.
+    loader: fn(&DataContext) -> Result<Evaluator, AppError>,
 }
 
-/// An evaluator with the profile and benchmark it was loaded for.
-type Loaded = (Profile, Option<DataChoice>, Arc<Evaluator>);
+#[derive(Default)]
+struct Cache {
+    /// Used last, last.
+    loaded: Vec<(Key, Arc<Evaluator>)>,
+    /// The loads under way.
+    loading: Vec<(Key, Arc<Load>)>,
+}
+
+/// The profile and benchmark an evaluator is loaded for.
+type Key = (Profile, Option<DataChoice>);
+
+/// A load under way, which the calls asking for the same evaluator wait for.
+#[derive(Default)]
+struct Load {
+    result: Mutex<Option<Result<Arc<Evaluator>, String>>>,
+    done: Condvar,
+}
+
+/// How often a wait for another call's load looks at its own budget's stop flag.
+const WAIT_STEP: Duration = Duration::from_millis(100);
+
+impl Load {
+    fn finish(&self, result: Result<Arc<Evaluator>, String>) {
+        *lock(&self.result) = Some(result);
+        self.done.notify_all();
+    }
+
+    /// The load's result, waited for no longer than the current budget allows.
+    fn wait(&self) -> Result<Arc<Evaluator>, StoreError> {
+        let mut result = lock(&self.result);
+        loop {
+            if let Some(done) = result.as_ref() {
+                return done.clone().map_err(StoreError::Data);
+            }
+            let left = budget::remaining();
+            if left == Some(Duration::ZERO) {
+                return Err(StoreError::Loading);
+            }
+            let step = left.map_or(WAIT_STEP, |left| left.min(WAIT_STEP));
+            result = self
+                .done
+                .wait_timeout(result, step)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+    }
+}
 
 impl Evaluators {
     /// Evaluators of `base`'s data, and of other profiles and benchmarks with its other
@@ -359,7 +414,8 @@ impl Evaluators {
     pub fn new(base: DataContext) -> Evaluators {
         Evaluators {
             base,
-            loaded: Mutex::new(Vec::new()),
+            cache: Mutex::new(Cache::default()),
+            loader: load_evaluator,
         }
     }
 
@@ -375,24 +431,39 @@ impl Evaluators {
             benchmark: benchmark.or_else(|| self.base.benchmark.clone()),
             ..self.base.clone()
         };
-        let mut loaded = lock(&self.loaded);
-        let found = loaded
-            .iter()
-            .position(|(p, b, _)| *p == data.profile && *b == data.benchmark);
-        let entry = match found {
-            Some(i) => loaded.remove(i),
-            None => {
-                let evaluator =
-                    load_evaluator(&data).map_err(|e| StoreError::Data(e.to_string()))?;
-                (data.profile, data.benchmark, Arc::new(evaluator))
+        let key = (data.profile, data.benchmark.clone());
+        let load = {
+            let mut cache = lock(&self.cache);
+            if let Some(i) = cache.loaded.iter().position(|(k, _)| *k == key) {
+                let entry = cache.loaded.remove(i);
+                let evaluator = entry.1.clone();
+                cache.loaded.push(entry);
+                return Ok(evaluator);
             }
+            if let Some((_, load)) = cache.loading.iter().find(|(k, _)| *k == key) {
+                let load = load.clone();
+                drop(cache);
+                return load.wait();
+            }
+            let load = Arc::new(Load::default());
+            cache.loading.push((key.clone(), load.clone()));
+            load
         };
-        let evaluator = entry.2.clone();
-        loaded.push(entry);
-        if loaded.len() > EVALUATORS_KEPT {
-            loaded.remove(0);
+        let loaded = (self.loader)(&data)
+            .map(Arc::new)
+            .map_err(|e| e.to_string());
+        {
+            let mut cache = lock(&self.cache);
+            cache.loading.retain(|(_, l)| !Arc::ptr_eq(l, &load));
+            if let Ok(evaluator) = &loaded {
+                cache.loaded.push((key, evaluator.clone()));
+                if cache.loaded.len() > EVALUATORS_KEPT {
+                    cache.loaded.remove(0);
+                }
+            }
         }
-        Ok(evaluator)
+        load.finish(loaded.clone());
+        loaded.map_err(StoreError::Data)
     }
 }
 
@@ -643,6 +714,53 @@ mod tests {
             .unwrap();
         assert!(Arc::ptr_eq(&first, &again));
         assert!(evaluators.get(Some(Profile::R2023), None).is_err());
+    }
+
+    /// Whether the slow loader may go on.
+    static GATE: (Mutex<bool>, Condvar) = (Mutex::new(false), Condvar::new());
+
+    /// The demo's evaluator, for the folder `slow` only once the gate opens.
+    fn slow_load(data: &DataContext) -> Result<Evaluator, AppError> {
+        if data.benchmark == Some(DataChoice::Folder("slow".into())) {
+            let mut open = lock(&GATE.0);
+            while !*open {
+                open = GATE.1.wait(open).unwrap_or_else(PoisonError::into_inner);
+            }
+        }
+        Evaluator::new(data.profile, DataSource::Demo).map_err(|e| AppError::Failed(e.to_string()))
+    }
+
+    #[test]
+    fn a_slow_load_holds_up_only_the_calls_asking_for_the_same_evaluator_within_their_budget() {
+        let evaluators = Arc::new(Evaluators {
+            loader: slow_load,
+            ..Evaluators::new(DataContext {
+                offline: true,
+                ..DataContext::default()
+            })
+        });
+        let slow = || Some(DataChoice::Folder("slow".into()));
+        let first = std::thread::spawn({
+            let evaluators = evaluators.clone();
+            move || evaluators.get(None, slow())
+        });
+        while lock(&evaluators.cache).loading.is_empty() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // Another benchmark loads while the slow one is under way.
+        assert!(evaluators.get(None, Some(DataChoice::Demo)).is_ok());
+        // A call asking for the slow one waits for it no longer than its budget.
+        let waited = crate::base::budget::Budget::new(Duration::from_millis(50))
+            .run(|| evaluators.get(None, slow()));
+        assert_eq!(
+            waited.map(|_| ()).unwrap_err().to_string(),
+            "the benchmark asked for is still being loaded for another call; ask again"
+        );
+        *lock(&GATE.0) = true;
+        GATE.1.notify_all();
+        let loaded = first.join().unwrap().expect("the slow load ends");
+        assert!(Arc::ptr_eq(&loaded, &evaluators.get(None, slow()).unwrap()));
+        assert!(lock(&evaluators.cache).loading.is_empty());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The built `cookingbot-evaluator` binary as users run it: commands, batches, bad input, the
-//! demo, `fetch`, the HTML report, extensions, diets, `play`, and snapshots of every output
+//! demo, `fetch`, the HTML report, extensions, diets, `play`, the tool server, and snapshots of every output
 //! format. Its fresh-clone tests build in a target directory of their own
 //! (`common::FreshClone`), so the test binaries run in any order.
 
@@ -19,6 +19,8 @@ mod guide;
 mod heldout;
 mod html_report;
 mod input;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod play;
 mod rewrite;
 mod snapshots;

@@ -233,3 +233,123 @@ fn an_output_that_is_the_kitchen_read_is_refused_before_any_line() {
     assert_eq!(run.stdout, "");
     assert_eq!(common::read(&kitchen), kitchen_text);
 }
+
+/// `play` on the demo with `args`, in `scratch`, fed `lines` on a pipe and sent `signal` once
+/// it has answered every line: how it ended.
+fn signalled(
+    scratch: &Scratch,
+    args: &[&str],
+    lines: &[&str],
+    signal: libc::c_int,
+) -> common::Outcome {
+    use std::io::{BufRead, BufReader};
+    let mut command = common::evaluator();
+    command
+        .args(["play", "demo-garden-salad", "--benchmark", "demo"])
+        .args(args)
+        .current_dir(scratch.as_ref() as &std::path::Path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("its stdin");
+    for line in lines {
+        writeln!(stdin, "{line}").expect("a line written");
+    }
+    stdin.flush().expect("flushed");
+    // The reply to the last line says its number; the input stays open, as a person's would.
+    let last = format!("(line {})", lines.len() + 1);
+    let mut stdout = BufReader::new(child.stdout.take().expect("its stdout"));
+    let mut seen = String::new();
+    while !seen.contains(&last) {
+        let read = stdout.read_line(&mut seen).expect("its output");
+        assert!(read > 0, "play ended before answering every line:\n{seen}");
+    }
+    // SAFETY: a signal to our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).expect("the rest of its output");
+    let out = child.wait_with_output().expect("it ends");
+    common::Outcome {
+        code: out
+            .status
+            .code()
+            .expect("an exit code, not death by the signal"),
+        stdout: seen + &rest,
+        stderr: common::stderr(&out),
+    }
+}
+
+const TYPED: [&str; 2] = ["(get-kitchen ?kitchen)", "(fetch ?bowl ?kitchen)"];
+
+#[test]
+fn sigterm_writes_the_lines_typed_to_the_output_and_fails() {
+    let scratch = Scratch::new("play-sigterm");
+    let run = signalled(&scratch, &["-o", "typed.solution"], &TYPED, libc::SIGTERM);
+    assert_eq!(run.code, 128 + libc::SIGTERM, "{}", run.stderr);
+    let network = format!("#demo-garden-salad\n{}\n{}\n", TYPED[0], TYPED[1]);
+    assert_eq!(common::read(&scratch.path("typed.solution")), network);
+    assert_eq!(
+        run.stderr,
+        "\nplay ended by SIGTERM: wrote the network (2 lines) to typed.solution\n"
+    );
+}
+
+#[test]
+fn sighup_writes_the_lines_typed_where_the_session_said_or_prints_them() {
+    let scratch = Scratch::new("play-sighup");
+    let run = signalled(&scratch, &[], &TYPED[..1], libc::SIGHUP);
+    assert_eq!(run.code, 128 + libc::SIGHUP, "{}", run.stderr);
+    assert_eq!(
+        common::read(&scratch.path("demo-garden-salad.solution")),
+        format!("#demo-garden-salad\n{}\n", TYPED[0])
+    );
+    assert_eq!(
+        run.stderr,
+        "\nplay ended by SIGHUP: wrote the network (1 line) to demo-garden-salad.solution\n"
+    );
+    // An output that cannot be written: the network is printed instead.
+    let run = signalled(&scratch, &["-o", "."], &TYPED, libc::SIGTERM);
+    assert_eq!(run.code, 128 + libc::SIGTERM);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "\nplay ended by SIGTERM: cannot write .: . is a directory\nthe network, which was not written:\n#demo-garden-salad\n{}\n{}\n",
+            TYPED[0], TYPED[1]
+        )
+    );
+}
+
+#[test]
+fn at_a_terminal_sigterm_writes_the_lines_typed() {
+    let scratch = Scratch::new("play-terminal-sigterm");
+    let written = scratch.path("typed.solution");
+    let mut command = common::evaluator();
+    command
+        .args(["play", "demo-garden-salad", "--benchmark", "demo", "-o"])
+        .arg(&written)
+        .env("TERM", "xterm");
+    let mut terminal = rexpect::session::spawn_command(command, Some(30_000)).expect("a pty");
+    terminal.exp_string("demo-garden-salad 2> ").unwrap();
+    terminal.send_line(TYPED[0]).unwrap();
+    terminal.exp_string("demo-garden-salad 3> ").unwrap();
+    terminal
+        .process_mut()
+        .signal(rexpect::process::Signal::SIGTERM)
+        .unwrap();
+    terminal
+        .exp_string(&format!(
+            "play ended by SIGTERM: wrote the network (1 line) to {}",
+            written.display()
+        ))
+        .unwrap();
+    terminal.exp_eof().unwrap();
+    assert!(matches!(
+        terminal.process().wait(),
+        Ok(WaitStatus::Exited(_, 143))
+    ));
+    assert_eq!(
+        common::read(&written),
+        format!("#demo-garden-salad\n{}\n", TYPED[0])
+    );
+}
