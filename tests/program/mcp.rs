@@ -178,6 +178,32 @@ fn requests_sharing_an_id_in_flight_each_get_an_answer_and_only_the_first_runs()
 }
 
 #[test]
+fn the_id_of_a_cancelled_request_may_be_used_again() {
+    let scratch = Scratch::new("mcp-cancelled");
+    let bench = blocking_benchmark(&scratch);
+    let mut server = Server::start();
+    server.call(
+        1,
+        "kitchen_start",
+        json!({"recipe": "demo-garden-salad", "benchmark": bench}),
+    );
+    let (_writer, refused) = blocked_or_refused(&server, &scratch);
+    if refused.is_none() {
+        // Cancelled while its load blocks: it is not answered, and its id is free.
+        server.send(
+            &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                            "params": {"requestId": 1}}),
+        );
+    }
+    server.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}));
+    assert_eq!(
+        server.reply(),
+        json!({"jsonrpc": "2.0", "id": 1, "result": {}})
+    );
+    server.still_answers(2);
+}
+
+#[test]
 fn an_error_reply_to_a_request_whose_id_cannot_be_read_says_id_null() {
     let mut server = Server::start();
     server.send_raw(b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\"\n");
@@ -242,6 +268,28 @@ fn writer_of(fifo: &std::path::Path) -> Option<std::fs::File> {
         .ok()
 }
 
+/// Once the server's load of `blocking_benchmark` reads its FIFO, the FIFO's writing end
+/// (the load then blocks until it is written or closed); or the reply refusing the FIFO.
+fn blocked_or_refused(
+    server: &Server,
+    scratch: &Scratch,
+) -> (Option<std::fs::File>, Option<Value>) {
+    let fifo = scratch.path("bench/ontology.json");
+    let started = Instant::now();
+    loop {
+        assert!(
+            started.elapsed() < PATIENCE,
+            "the load neither read nor refused"
+        );
+        if let Some(writer) = writer_of(&fifo) {
+            return (Some(writer), None);
+        }
+        if let Some(reply) = server.reply_within(Duration::from_millis(20)) {
+            return (None, Some(reply));
+        }
+    }
+}
+
 /// The answer of a call whose load never ends: stopped at the deadline, or waiting for the
 /// same load until then; or, where extension files must be regular files, refused.
 fn refused_or_stopped(reply: &Value) -> bool {
@@ -261,18 +309,7 @@ fn a_benchmark_load_that_blocks_holds_up_no_other_call() {
         "kitchen_start",
         json!({"recipe": "demo-garden-salad", "benchmark": bench}),
     );
-    // Wait until the load is blocked reading the FIFO (or was refused at once).
-    let fifo = scratch.path("bench/ontology.json");
-    let started = Instant::now();
-    let (mut writer, mut first) = (None, None);
-    while writer.is_none() && first.is_none() {
-        assert!(
-            started.elapsed() < PATIENCE,
-            "the load neither opened nor refused"
-        );
-        writer = writer_of(&fifo);
-        first = server.reply_within(Duration::from_millis(20));
-    }
+    let (writer, mut first) = blocked_or_refused(&server, &scratch);
     // Meanwhile another benchmark loads, and calls run.
     server.call(
         2,
