@@ -21,10 +21,12 @@ use cookingbot::base::random::SplitMix64;
 use cookingbot::benchmark::{DataSource, locate, manifest};
 use cookingbot::evaluate::Evaluator;
 use cookingbot::metrics::metric::{Metric, MetricSet};
+use cookingbot::service::session::Session;
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// An input slower than this is a reproducer (the bound).
@@ -36,6 +38,11 @@ const RECIPE_BUDGET: Duration = Duration::from_secs(1);
 const STRUCTURE_ONE_IN: usize = 400;
 /// An input that raises the process's peak resident memory above this is a reproducer.
 const MEMORY_BUDGET_KB: u64 = 2 * 1024 * 1024;
+/// One input in this many is also given line by line to a kitchen session (`service::session`,
+/// what Python's `Kitchen`, the gym and the tool server's `kitchen_*` calls run), then finished:
+/// a step must cost what its line costs, and the session's memory stay bounded as the
+/// evaluation's does.
+const SESSION_ONE_IN: u64 = 20;
 
 /// Tokens no recipe holds but a hostile or confused writer may: the numbers that broke the
 /// simulator before it was bounded, and their neighbours.
@@ -144,10 +151,12 @@ impl Corpus {
         // The structure mutations make inputs that run up to the recipe budget: one mutation
         // in STRUCTURE_ONE_IN, so that they are a few thousand of a million inputs.
         if rng.below(STRUCTURE_ONE_IN) == 0 {
-            match rng.below(4) {
+            match rng.below(6) {
                 0 => chain(lines, at, rng),
                 1 => repeat_constant(&mut lines[at], rng),
                 2 => deep_mixture(lines, rng),
+                3 => portion_bomb(lines, rng),
+                4 => dense_constants(lines, at, rng),
                 _ => independent_actions(lines, at, rng),
             }
             return;
@@ -253,6 +262,49 @@ fn deep_mixture(lines: &mut Vec<String>, rng: &mut SplitMix64) {
     );
 }
 
+/// Up to 250 pairs of a huge proportion cut into small portions, each pair on the kitchen
+/// state the one before left: tens of thousands of portions on the counter-top, carried into
+/// every later kitchen state (the memory bomb of short lines).
+fn portion_bomb(lines: &mut Vec<String>, rng: &mut SplitMix64) {
+    let ingredients: Vec<String> = lines
+        .iter()
+        .filter(|l| l.starts_with("(fetch-and-proportion "))
+        .filter_map(|l| token_spans(l).get(5).map(|&(s, e)| l[s..e].to_string()))
+        .collect();
+    let ingredient = rng
+        .pick(&ingredients)
+        .cloned()
+        .unwrap_or_else(|| "butter".into());
+    let mut kitchen = lines
+        .iter()
+        .find_map(|l| {
+            l.strip_prefix("(get-kitchen ")
+                .map(|v| v.trim_end_matches(')').to_string())
+        })
+        .unwrap_or_else(|| "?kitchen".into());
+    const GRAMS: [&str; 3] = ["1000000", "100000", "999999"];
+    for i in 0..=rng.below(250) {
+        let grams = GRAMS[rng.below(GRAMS.len())];
+        let size = 1 + rng.below(50);
+        lines.push(format!(
+            "(fetch-and-proportion ?fz-lot-{i} ?fz-lot-ks-{i} {kitchen} ?fz-bowl-{i} {ingredient} {grams} g)"
+        ));
+        lines.push(format!(
+            "(portion-and-arrange ?fz-portions-{i} ?fz-portions-ks-{i} ?fz-lot-ks-{i} ?fz-lot-{i} {size} g)"
+        ));
+        kitchen = format!("?fz-portions-ks-{i}");
+    }
+}
+
+/// Up to 2,000 lines of an action with up to 1,500 unknown constants each: every constant a
+/// diagnostic, the validator's output many times the file's size unless it is capped.
+fn dense_constants(lines: &mut Vec<String>, at: usize, rng: &mut SplitMix64) {
+    let constants = " zq".repeat(1 + rng.below(1_500));
+    let line = format!("(fetch ?fz-dense ?fz-dense-ks ?kitchen{constants})");
+    let copies = 1 + rng.below(2_000);
+    lines.splice(at..at, std::iter::repeat_n(line, copies));
+}
+
 /// A constant of a line repeated up to 20,000 times after it.
 fn repeat_constant(line: &mut String, rng: &mut SplitMix64) {
     let constants: Vec<String> = token_spans(line)
@@ -323,6 +375,23 @@ fn insert_token(line: &mut String, word: &str, rng: &mut SplitMix64) {
     line.insert_str(at, &format!(" {word}"));
 }
 
+/// An input given line by line to a session on its first recipe, then finished: the lines
+/// the session refuses are observations like any other, and only a panic or an abort is a
+/// finding (an input whose first line names no benchmark recipe is skipped).
+fn through_session(evaluator: &Arc<Evaluator>, input: &str) {
+    let mut lines = input.lines();
+    let Some(recipe) = lines.next().and_then(|h| h.strip_prefix('#')) else {
+        return;
+    };
+    let Ok(mut session) = Session::with_evaluator(evaluator.clone(), recipe.trim()) else {
+        return;
+    };
+    for line in lines {
+        session.attempt(line);
+    }
+    session.finish();
+}
+
 /// The process's peak resident memory in kB since the last [`reset_peak`] (Linux).
 fn peak_kb() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -367,6 +436,7 @@ fn fuzz(
     // the cost, which buys three times the inputs.
     evaluator.smatch.runs = 1;
     let corpus = Corpus::load(profile, &root, &evaluator)?;
+    let evaluator = Arc::new(evaluator);
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let all = Metric::ALL
         .into_iter()
@@ -399,7 +469,12 @@ fn fuzz(
         } else {
             &without_smatch
         };
-        let outcome = catch_unwind(AssertUnwindSafe(|| evaluator.evaluate(&input, metrics)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            if n % SESSION_ONE_IN == 0 {
+                through_session(&evaluator, &input);
+            }
+            evaluator.evaluate(&input, metrics)
+        }));
         let took = t.elapsed();
         max_cpu = max_cpu.max(thread_cpu() - cpu);
         let peak = peak_kb();
