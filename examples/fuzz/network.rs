@@ -396,10 +396,10 @@ impl Target for Networks {
 
     fn run(&self, n: u64, input: &Input) -> Verdict {
         let text = &input.files[0].1;
-        if n % SESSION_ONE_IN == 0 {
+        if n.is_multiple_of(SESSION_ONE_IN) {
             through_session(&self.evaluator, text);
         }
-        let metrics = match n % self.smatch_every == 0 {
+        let metrics = match n.is_multiple_of(self.smatch_every) {
             true => &self.all,
             false => &self.without_smatch,
         };
