@@ -452,7 +452,28 @@ impl Scanner<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Step, line_column, position};
+    use super::{DataFileProblem, Step, line_column, position};
+    use std::path::Path;
+
+    /// A key given twice, however deep, is refused at its second entry; the first is named.
+    #[test]
+    fn a_key_given_twice_is_refused_at_its_second_entry() {
+        let parse = |text: &str| DataFileProblem::parse(Path::new("k.json"), "kitchen", text);
+        let refused = parse("{\"a\": [1, {\"b\": 1, \"c\": {}, \"b\": 2}]}").expect_err("refused");
+        assert_eq!(
+            refused.to_string(),
+            "k.json:1:29: not a usable kitchen file: a[1].b: a second entry with this key \
+             (the first is at 1:12); an object gives each key once"
+        );
+        let same = parse("{\"a\": [{\"b\": 1}, {\"b\": 1}], \"c\": 1e3}").expect("one key each");
+        assert_eq!(same["a"][1]["b"], 1);
+        assert_eq!(same["c"], 1000.0);
+        let broken = parse("{\"a\": 1,}").expect_err("refused");
+        assert_eq!(
+            broken.to_string(),
+            "k.json:1:9: not a usable kitchen file: trailing comma"
+        );
+    }
 
     #[test]
     fn fields_are_found_by_their_path() {
