@@ -8,6 +8,7 @@ mod custom_primitive;
 #[path = "../../examples/custom_metric.rs"]
 mod custom_metric;
 
+use crate::common::ontology_tree::{tree_ontology, tree_parents};
 use cookingbot::base::profile::Profile;
 use cookingbot::metrics::metric::{Metric, MetricSet, RecipeResult};
 use cookingbot::report::content::RecipeReport;
@@ -138,18 +139,6 @@ fn a_primitive_cannot_replace_a_built_in_one_or_name_unknown_arguments() {
     assert!(model.catalogue.get("toast").is_some());
 }
 
-/// The parents of class `c{i}` in a tree of `n` classes under `feta-cheese` where every other
-/// class has a second parent further up: 4,000 classes 12 deep.
-fn tree_parents(i: usize) -> Vec<String> {
-    match i {
-        0 => vec!["feta-cheese".to_owned()],
-        _ if i > 3 && i % 2 == 0 && (i - 1) / 4 != (i - 1) / 2 => {
-            vec![format!("c{}", (i - 1) / 2), format!("c{}", (i - 1) / 4)]
-        }
-        _ => vec![format!("c{}", (i - 1) / 2)],
-    }
-}
-
 /// The precedence list of `id` as CLOS merges it, computed the obvious, cubic way: the
 /// class, then again and again the head of the first list whose head is in no list's tail.
 fn obvious_merge(id: ClassId, mut lists: Vec<Vec<ClassId>>) -> Option<Vec<ClassId>> {
@@ -176,18 +165,11 @@ fn obvious_merge(id: ClassId, mut lists: Vec<Vec<ClassId>>) -> Option<Vec<ClassI
 #[test]
 fn a_4000_class_ontology_loads_each_class_merged_from_its_parents() {
     let n = 4000;
-    let classes: serde_json::Map<String, serde_json::Value> = (0..n)
-        .map(|i| {
-            (
-                format!("c{i}"),
-                serde_json::json!({"is_a": tree_parents(i)}),
-            )
-        })
-        .collect();
+    let file = tree_ontology(n);
+    let classes = file["classes"].as_object().unwrap();
     let mut onto = Ontology::builtin(Profile::R2024);
     let built_in = onto.len();
-    onto.extend(&serde_json::json!({ "classes": classes }))
-        .expect("loads");
+    onto.extend(&file).expect("loads");
     assert_eq!(onto.len(), built_in + n);
     let mut unnumbered: Vec<&String> = classes.keys().collect();
     let mut numbered = std::collections::HashSet::from(["feta-cheese".to_owned()]);

@@ -4,6 +4,7 @@
 //! binary. The files are the ones docs/extending.md shows, read from it.
 
 use crate::common::binary::evaluator_capped;
+use crate::common::ontology_tree::tree_ontology;
 use crate::common::{self, Outcome, Scratch, evaluator, outcome};
 use cookingbot::data::manifest::sha256_hex;
 use serde_json::Value;
@@ -292,7 +293,7 @@ fn bad_extension_files_are_refused_with_their_line_column_and_field() {
         ),
         (
             "ontology.json",
-            many_classes(100_000),
+            tree_ontology(100_000).to_string(),
             "bench/ontology.json:1:2: not a usable ontology file: classes: 100000 classes; an ontology file adds at most 10000",
         ),
         (
@@ -315,21 +316,6 @@ fn bad_extension_files_are_refused_with_their_line_column_and_field() {
         assert!(run.stdout.is_empty());
         scratch.write(&format!("bench/{file}"), good);
     }
-}
-
-/// `n` classes under `feta-cheese`, each the child of the one before and, every third, of one
-/// further up too, as one line of JSON.
-fn many_classes(n: usize) -> String {
-    let classes: serde_json::Map<String, Value> = (0..n)
-        .map(|i| {
-            let parents = match i {
-                0 => vec!["feta-cheese".to_owned()],
-                _ => vec![format!("c{}", (i - 1) / 2)],
-            };
-            (format!("c{i}"), serde_json::json!({"is_a": parents}))
-        })
-        .collect();
-    serde_json::json!({"classes": classes}).to_string()
 }
 
 /// The built-in kitchen with, in its first place, 10,000 bowls each holding 10,000 bowls: 100
