@@ -153,12 +153,14 @@ impl CheckArgs {
             Some(ids) => Some(ids),
             None => named_benchmark_recipes(data.profile, data.benchmark.as_ref())?,
         };
-        let onto = World::of(data.benchmark.as_ref(), None)?.ontology(data.profile)?;
+        // The whole model, kitchen included: what `simulate` would refuse, `check` refuses.
+        let model =
+            World::of(data.benchmark.as_ref(), data.kitchen.as_deref())?.model(data.profile)?;
         let files: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
         let opts = CheckOptions {
             profile: data.profile,
             known_recipes,
-            classes: Some(&onto),
+            classes: Some(&model.onto),
             json: matches!(format, CheckFormat::Json),
         };
         check::check_files(&files, &opts, out, err)

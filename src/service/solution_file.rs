@@ -2,6 +2,7 @@
 //! [`MAX_INPUT_BYTES`], UTF-8 (a UTF-16 file is named as such), no NUL bytes, standard input as
 //! `-`. Each refusal names the file and, where there is one, the place.
 
+use crate::base::regular_file::{Refusal, read_regular};
 use crate::service::outcome::InputError;
 use std::path::Path;
 
@@ -14,36 +15,20 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 /// would block for ever and a device (`/dev/zero`) never ends, so the file is opened without
 /// blocking and its type checked before a byte is read.
 pub fn read_solution_text(path: &Path) -> Result<String, InputError> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
     if path == Path::new(STDIN) {
         return stdin_text();
     }
-    let cannot_read = |source| InputError::Unreadable {
-        path: path.to_owned(),
-        source,
-    };
-    let file = std::fs::File::options()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .map_err(cannot_read)?;
-    let meta = file.metadata().map_err(cannot_read)?;
-    if !meta.is_file() {
-        return Err(InputError::NotRegular {
+    let bytes = read_regular(path, MAX_INPUT_BYTES).map_err(|refusal| match refusal {
+        Refusal::Unreadable(source) => InputError::Unreadable {
             path: path.to_owned(),
-            kind: special_file_kind(&meta),
-        });
-    }
-    let size = meta.len();
-    if size > MAX_INPUT_BYTES {
-        return Err(too_large(path, size));
-    }
-    // A file growing while it is read is cut at the limit, and refused.
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    file.take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(cannot_read)?;
+            source,
+        },
+        Refusal::NotRegular(kind) => InputError::NotRegular {
+            path: path.to_owned(),
+            kind,
+        },
+        Refusal::TooLarge(size) => too_large(path, size),
+    })?;
     decode(path, bytes)
 }
 
@@ -129,25 +114,6 @@ fn too_large(path: &Path, size: u64) -> InputError {
         path: path.to_owned(),
         size,
         limit: MAX_INPUT_BYTES,
-    }
-}
-
-/// What a file that is not a regular file is, for the refusal.
-fn special_file_kind(meta: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let t = meta.file_type();
-    if t.is_dir() {
-        "a directory"
-    } else if t.is_fifo() {
-        "a FIFO (named pipe)"
-    } else if t.is_char_device() {
-        "a character device"
-    } else if t.is_block_device() {
-        "a block device"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "a special file"
     }
 }
 

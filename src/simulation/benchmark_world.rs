@@ -5,8 +5,9 @@
 //! `--benchmark DIR` and `--kitchen FILE`.
 
 use crate::base::profile::Profile;
+use crate::base::regular_file::{Refusal, read_regular};
 use crate::benchmark::{DataChoice, DataSource, UserData};
-use crate::data::data_file::DataFileProblem;
+use crate::data::data_file::{DataFileProblem, MAX_DATA_FILE_BYTES};
 use crate::data::manifest::sha256_hex;
 use crate::simulation::{Model, builtin_kitchen};
 use crate::world::ontology::Ontology;
@@ -25,22 +26,36 @@ pub struct DataText {
 }
 
 impl DataText {
+    /// The file's text: a regular file of at most [`MAX_DATA_FILE_BYTES`], UTF-8; a FIFO or a
+    /// device is refused unread, as a `.solution` is.
     fn read(path: &Path, kind: &'static str) -> Result<DataText, DataFileProblem> {
-        let text = std::fs::read_to_string(path).map_err(|e| DataFileProblem::Unreadable {
+        let unreadable = |reason: String| DataFileProblem::Unreadable {
             path: path.to_owned(),
             kind,
-            reason: e.to_string(),
+            reason,
+        };
+        let bytes = read_regular(path, MAX_DATA_FILE_BYTES).map_err(|refusal| {
+            unreadable(match refusal {
+                Refusal::Unreadable(e) => e.to_string(),
+                Refusal::NotRegular(what) => {
+                    format!("{what}, not a regular file; only regular files are read")
+                }
+                Refusal::TooLarge(size) => format!(
+                    "{size} bytes; {kind} files of at most {MAX_DATA_FILE_BYTES} bytes ({} MiB) are read",
+                    MAX_DATA_FILE_BYTES >> 20
+                ),
+            })
         })?;
+        let text = String::from_utf8(bytes).map_err(|e| unreadable(e.utf8_error().to_string()))?;
         Ok(DataText {
             path: path.to_owned(),
             text,
         })
     }
 
-    /// The text as JSON; a syntax error located.
+    /// The text as JSON; a syntax error or a key given twice located.
     fn json(&self, kind: &'static str) -> Result<serde_json::Value, DataFileProblem> {
-        serde_json::from_str(&self.text)
-            .map_err(|e| DataFileProblem::syntax(self.path.clone(), kind, &e))
+        DataFileProblem::parse(&self.path, kind, &self.text)
     }
 }
 

@@ -154,7 +154,8 @@ pub(super) fn load_kitchen(
             .ok_or_else(|| format!("unknown class `{s}`"))
     };
     let mut slot_of = |s: &str| onto.slot_id(s).ok_or_else(|| format!("unknown slot `{s}`"));
-    let init = parse_init(root, &mut class_of, &mut slot_of).map_err(|e| e.in_key("kitchen"))?;
+    let init = parse_init(root, &mut class_of, &mut slot_of, &mut Counted::default())
+        .map_err(|e| e.in_key("kitchen"))?;
     let mut maker = Maker::new(onto, 0);
     match maker.init(&init) {
         Value::Obj(e) if onto.is_a_name(e.class, "kitchen-state") => {

@@ -64,37 +64,48 @@ const ONTOLOGY_2024: &str = include_str!("../../kitchens/ontology-2024.json");
 /// that a typing slip cannot exhaust memory.
 pub const MAX_COUNT: u64 = 10_000;
 
+/// The most values the counts of one file may make, counts nested in counts multiplying: 55
+/// times the built-in kitchen's 1,800 values, and about 50 MB of kitchen objects.
+pub const MAX_COUNTED: u64 = 100_000;
+
+/// What the counts of one data file have made so far: a count's copies are charged with
+/// everything its item holds, so nested counts are bounded as a product, not one by one.
+#[derive(Debug, Default)]
+pub(crate) struct Counted {
+    /// Values decoded so far, copies included.
+    values: u64,
+    /// Values made by counts so far.
+    counted: u64,
+}
+
 /// Decode the shared value encoding of the kitchen data files (see `kitchens/README.md`); a
 /// list item `{"count": n, ...}` stands for n identical items. A problem names its field.
 pub(crate) fn parse_init(
     j: &Json,
     class_of: &mut dyn FnMut(&str) -> Result<ClassId, String>,
     slot_of: &mut dyn FnMut(&str) -> Result<SlotId, String>,
+    made: &mut Counted,
 ) -> Result<Init, FieldError> {
+    made.values += 1;
     Ok(match j {
         Json::Null => Init::Nil,
         Json::Bool(true) => Init::T,
         Json::Bool(false) => Init::Nil,
-        Json::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Init::Num(Number::int(i))
-            } else {
-                Init::Num(Number::float(n.as_f64().unwrap_or(0.0) as f32))
-            }
-        }
+        Json::Number(n) => Init::Num(match n.as_i64() {
+            Some(i) => Number::int(i),
+            None => Number::float(single_float(n)?),
+        }),
         Json::String(s) => Init::Instance(class_of(s)?, Vec::new()),
         Json::Array(items) => {
             let mut out = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
+                let before = made.values;
+                let init = parse_init(item, class_of, slot_of, made).map_err(|e| e.in_item(i))?;
                 let count = match item.get("count") {
                     None => 1,
-                    Some(c) => c.as_u64().filter(|n| *n <= MAX_COUNT).ok_or_else(|| {
-                        FieldError::new(format!("a count from 0 to {MAX_COUNT}"))
-                            .in_key("count")
-                            .in_item(i)
-                    })?,
+                    Some(c) => counted(c, made.values - before, made)
+                        .map_err(|e| e.in_key("count").in_item(i))?,
                 };
-                let init = parse_init(item, class_of, slot_of).map_err(|e| e.in_item(i))?;
                 out.extend(std::iter::repeat_n(init, count as usize));
             }
             Init::List(out)
@@ -124,12 +135,47 @@ pub(crate) fn parse_init(
                 let slot = slot_of(k).map_err(|e| FieldError::new(e).in_key(k))?;
                 slots.push((
                     slot,
-                    parse_init(v, class_of, slot_of).map_err(|e| e.in_key(k))?,
+                    parse_init(v, class_of, slot_of, made).map_err(|e| e.in_key(k))?,
                 ));
             }
             Init::Instance(class, slots)
         }
     })
+}
+
+/// A list item's `count`, charged with the `size` values of its item (checked before any copy
+/// is made).
+fn counted(count: &Json, size: u64, made: &mut Counted) -> Result<u64, FieldError> {
+    let count = count
+        .as_u64()
+        .filter(|n| *n <= MAX_COUNT)
+        .ok_or_else(|| FieldError::new(format!("a count from 0 to {MAX_COUNT}")))?;
+    made.counted = made.counted.saturating_add(count.saturating_mul(size));
+    if made.counted > MAX_COUNTED {
+        return Err(FieldError::new(format!(
+            "{count} copies of an item of {size} values bring the values the file's counts make \
+             to {}, counts in counts multiplying; a file's counts make at most {MAX_COUNTED}",
+            made.counted
+        )));
+    }
+    made.values += size * count.saturating_sub(1);
+    Ok(count)
+}
+
+/// A number with a fraction or an exponent as the single float the reference computes with:
+/// one that would be infinite, or lose all its digits, is refused rather than changed.
+fn single_float(n: &serde_json::Number) -> Result<f32, FieldError> {
+    let wide = n.as_f64().unwrap_or(f64::NAN);
+    let single = wide as f32;
+    if wide == 0.0 || single.is_normal() {
+        Ok(single)
+    } else {
+        Err(FieldError::new(format!(
+            "{n} is not a single float: a magnitude from {:e} to {:e}, or 0",
+            f32::MIN_POSITIVE,
+            f32::MAX
+        )))
+    }
 }
 
 /// Each class's precedence list as a bitset over class ids.
@@ -192,6 +238,7 @@ impl Ontology {
                 .ok_or_else(|| format!("unknown class {s}"))
         };
         let mut classes = Vec::new();
+        let mut made = Counted::default();
         for (i, c) in classes_json.iter().enumerate() {
             let name = c["name"].as_str().unwrap_or_default().to_string();
             let mut precedence = vec![i as ClassId];
@@ -211,7 +258,7 @@ impl Ontology {
             for s in c["slots"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
                 let sname = s["name"].as_str().ok_or("slot without name")?;
                 slots.push(slot_of(sname)?);
-                let default = parse_init(&s["default"], &mut class_of, &mut slot_of);
+                let default = parse_init(&s["default"], &mut class_of, &mut slot_of, &mut made);
                 defaults.push(default.map_err(|e| e.to_string())?);
             }
             let uncopied = c["uncopied"]
@@ -238,7 +285,7 @@ impl Ontology {
                 let c = class_of(cls)?;
                 let mut v = Vec::new();
                 for (unit, factor) in units.as_object().ok_or("conversion entry not an object")? {
-                    let f = match parse_init(factor, &mut class_of, &mut slot_of)
+                    let f = match parse_init(factor, &mut class_of, &mut slot_of, &mut made)
                         .map_err(|e| e.to_string())?
                     {
                         Init::Num(n) => n,

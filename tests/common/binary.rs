@@ -13,6 +13,18 @@ pub fn evaluator() -> Command {
     command
 }
 
+/// The evaluator run by `prlimit` with its address space (RLIMIT_AS) capped at `bytes`: an
+/// input that would make it allocate more aborts it, which [`outcome`] reports as a failure.
+pub fn evaluator_capped(bytes: u64) -> Command {
+    let mut command = Command::new("prlimit");
+    command
+        .arg(format!("--as={bytes}"))
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_cookingbot-evaluator"));
+    with_data(&mut command);
+    command
+}
+
 /// A run of the evaluator with `args`, its output collected.
 pub fn run(args: &[&str]) -> Output {
     evaluator().args(args).output().expect("the binary runs")

@@ -8,6 +8,7 @@ pub mod binary;
 pub mod fake_llm;
 pub mod language;
 pub mod llama;
+pub mod ontology_tree;
 
 pub use binary::{Outcome, Scratch, evaluator, outcome, run, stderr, stdout};
 use cookingbot::base::profile::Profile;

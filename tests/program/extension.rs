@@ -3,6 +3,8 @@
 //! a recipe using them, made with `new-benchmark` and `add-recipe` and scored through the
 //! binary. The files are the ones docs/extending.md shows, read from it.
 
+use crate::common::binary::evaluator_capped;
+use crate::common::ontology_tree::tree_ontology;
 use crate::common::{self, Outcome, Scratch, evaluator, outcome};
 use cookingbot::data::manifest::sha256_hex;
 use serde_json::Value;
@@ -25,13 +27,18 @@ fn doc_file(name: &str) -> String {
     body[..body.find("```").expect("the block ends")].to_owned()
 }
 
-/// The built-in 2024 kitchen with the doc's additions at the end of each place named.
-fn kitchen_json() -> String {
+/// The built-in 2024 kitchen's text.
+fn builtin_kitchen() -> String {
     let builtin = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/kitchens/full-kitchen-2024.json"
     );
-    let mut kitchen: Value = serde_json::from_str(&common::read(Path::new(builtin))).unwrap();
+    common::read(Path::new(builtin))
+}
+
+/// The built-in 2024 kitchen with the doc's additions at the end of each place named.
+fn kitchen_json() -> String {
+    let mut kitchen: Value = serde_json::from_str(&builtin_kitchen()).unwrap();
     let additions: Value = serde_json::from_str(&doc_file("kitchen-additions.json")).unwrap();
     let places = kitchen["kitchen"]["contents"].as_array_mut().unwrap();
     for (place, items) in additions.as_object().unwrap() {
@@ -270,6 +277,31 @@ fn bad_extension_files_are_refused_with_their_line_column_and_field() {
             "bench/ontology.json:1:61: not a usable ontology file: classes.halloumi.diet[0]: `diary` is not a diet tag (one of dairy, egg, fish, gelatin, gluten, honey, meat, nut, peanut, rennet, unknown); did you mean `dairy`?",
         ),
         (
+            "ontology.json",
+            "{\"classes\": {\n  \"halloumi\": {\"is_a\": [\"feta-cheese\"]},\n  \"halloumi\": {\"is_a\": [\"whisk\"]}}}".to_owned(),
+            "bench/ontology.json:3:3: not a usable ontology file: classes.halloumi: a second entry with this key (the first is at 2:3); an object gives each key once",
+        ),
+        (
+            "ontology.json",
+            doc_file("ontology.json").replace("\"piece\": 250", "\"piece\": 1e308"),
+            "bench/ontology.json:6:36: not a usable ontology file: conversion_to_g.halloumi.piece: 1e+308 is not a single float: a magnitude from 1.1754944e-38 to 3.4028235e38, or 0",
+        ),
+        (
+            "ontology.json",
+            doc_file("ontology.json").replace("\"piece\": 250", "\"piece\": 1e-300"),
+            "bench/ontology.json:6:36: not a usable ontology file: conversion_to_g.halloumi.piece: 1e-300 is not a single float: a magnitude from 1.1754944e-38 to 3.4028235e38, or 0",
+        ),
+        (
+            "ontology.json",
+            tree_ontology(100_000).to_string(),
+            "bench/ontology.json:1:2: not a usable ontology file: classes: 100000 classes; an ontology file adds at most 10000",
+        ),
+        (
+            "kitchen.json",
+            builtin_kitchen().replacen("{\"profile\": \"2024\",", "{\"profile\": \"2024\",\n \"profile\": \"2023\",", 1),
+            "bench/kitchen.json:2:2: not a usable kitchen file: profile: a second entry with this key (the first is at 1:2); an object gives each key once",
+        ),
+        (
             "kitchen.json",
             kitchen_json().replace("\"class\": \"grill-pan\"", "\"class\": \"grill-pann\""),
             "bench/kitchen.json:2051:13: not a usable kitchen file: kitchen.contents[8].contents[36].class: unknown class `grill-pann`",
@@ -283,5 +315,82 @@ fn bad_extension_files_are_refused_with_their_line_column_and_field() {
         assert_eq!(run.stderr, format!("error: {message}\n"));
         assert!(run.stdout.is_empty());
         scratch.write(&format!("bench/{file}"), good);
+    }
+}
+
+/// The built-in kitchen with, in its first place, 10,000 bowls each holding 10,000 bowls: 100
+/// million objects from 22 KB, refused where the counts multiply past the bound, by `check`
+/// as by `simulate`, before the memory they would take (a run capped at 1 GiB) is asked for.
+#[test]
+fn counts_in_counts_are_bounded_as_a_product_by_check_and_simulate() {
+    let scratch = Scratch::new("extension-count-bomb");
+    extended_benchmark(&scratch);
+    let mut kitchen: Value = serde_json::from_str(&kitchen_json()).unwrap();
+    let bowls = serde_json::json!({"class": "medium-bowl", "count": 10000, "contents": [
+        {"class": "medium-bowl", "count": 10000, "contents": []}]});
+    kitchen["kitchen"]["contents"][0]["contents"]
+        .as_array_mut()
+        .unwrap()
+        .insert(0, bowls);
+    scratch.write(
+        "bench/kitchen.json",
+        serde_json::to_string_pretty(&kitchen).unwrap(),
+    );
+    let refusal = "bench/kitchen.json:17:13: not a usable kitchen file: kitchen.contents[0].contents[0].count: 10000 copies of an item of 20002 values bring the values the file's counts make to 200040000, counts in counts multiplying; a file's counts make at most 100000";
+    let kitchen_arg = ["--kitchen", "bench/kitchen.json"];
+    for args in [
+        &["check", "--benchmark", "bench", "gold.solution"][..],
+        &["simulate", "--benchmark", "bench", "gold.solution"],
+        &[&kitchen_arg[..], &["check", "gold.solution"]].concat(),
+        &[&kitchen_arg[..], &["simulate", "gold.solution"]].concat(),
+    ] {
+        let run = outcome(evaluator_capped(1 << 30).current_dir(&*scratch).args(args));
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr, format!("error: {refusal}\n"), "{args:?}");
+    }
+}
+
+/// A FIFO (which would block for ever), a device (which never ends) and a file over the size
+/// bound are refused by their type and size, unread, as `ontology.json`, as `kitchen.json` and
+/// as `--kitchen`.
+#[test]
+fn data_files_that_are_not_regular_or_too_large_are_refused_unread() {
+    let scratch = Scratch::new("extension-special-files");
+    extended_benchmark(&scratch);
+    let fifo = scratch.path("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+    let large = std::fs::File::create(scratch.path("large.json")).unwrap();
+    large.set_len((8 << 20) + 1).unwrap();
+    let fifo_refused = "a FIFO (named pipe), not a regular file; only regular files are read";
+    let large_refused = "8388609 bytes; {kind} files of at most 8388608 bytes (8 MiB) are read";
+    let refused = |file: &str, kind: &str, why: &str| {
+        let why = why.replace("{kind}", kind);
+        format!("error: {file}: cannot read the {kind} file: {why}\n")
+    };
+    for (name, kind) in [("ontology.json", "ontology"), ("kitchen.json", "kitchen")] {
+        let at = scratch.path(&format!("bench/{name}"));
+        let good = common::read(&at);
+        for (special, why) in [("fifo", fifo_refused), ("large.json", large_refused)] {
+            std::fs::remove_file(&at).unwrap();
+            std::os::unix::fs::symlink(scratch.path(special), &at).unwrap();
+            let run = score(&scratch, "gold.solution", &[]);
+            assert_eq!(run.code, 2, "{}", run.stderr);
+            assert_eq!(run.stderr, refused(&format!("bench/{name}"), kind, why));
+        }
+        std::fs::remove_file(&at).unwrap();
+        scratch.write(&format!("bench/{name}"), good);
+    }
+    for (file, why) in [
+        ("fifo", fifo_refused),
+        ("large.json", large_refused),
+        (
+            "/dev/zero",
+            "a character device, not a regular file; only regular files are read",
+        ),
+    ] {
+        let run = run_in(&scratch, &["--kitchen", file, "check", "gold.solution"]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert_eq!(run.stderr, refused(file, "kitchen", why));
     }
 }

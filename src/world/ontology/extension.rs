@@ -8,11 +8,23 @@
 //!  "conversion_to_g": {"halloumi": {"piece": 250}}}
 //! ```
 
-use super::{Class, ClassId, Init, Ontology, SlotId, ancestor_bits, parse_init};
+use super::{Class, ClassId, Counted, Init, Ontology, SlotId, ancestor_bits, parse_init};
 use crate::base::suggest::closest;
 use crate::data::data_file::FieldError;
 use crate::data::diet_table::DietTable;
 use serde_json::{Map, Value as Json};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+/// The most classes one file adds: 30 times the built-in ontology's 346. The is-a table holds
+/// a bit per pair of classes, 13 MB at this bound.
+pub const MAX_NEW_CLASSES: usize = 10_000;
+/// The most classes in one class's precedence list, itself included (the built-in deepest
+/// has 35): merging parents' lists costs at most this much per parent.
+pub const MAX_ANCESTORS: usize = 128;
+/// The most slots one class has, inherited ones included (the built-in most have 25): every
+/// object of the class holds them all.
+pub const MAX_SLOTS: usize = 128;
 
 /// One class as the file declares it.
 struct Declared<'j> {
@@ -32,16 +44,17 @@ impl Ontology {
     pub fn extend(&mut self, extension: &Json) -> Result<(), FieldError> {
         let root = object(extension)?;
         known_fields(root, &["classes", "conversion_to_g"])?;
+        let mut made = Counted::default();
         if let Some(classes) = root.get("classes") {
             let declared = self.declared(classes).map_err(|e| e.in_key("classes"))?;
             for class in in_order(&declared).map_err(|e| e.in_key("classes"))? {
-                self.add(class)
+                self.add(class, &mut made)
                     .map_err(|e| e.in_key(class.name).in_key("classes"))?;
             }
             self.ancestors = ancestor_bits(&self.classes);
         }
         if let Some(table) = root.get("conversion_to_g") {
-            self.add_conversions(table)
+            self.add_conversions(table, &mut made)
                 .map_err(|e| e.in_key("conversion_to_g"))?;
         }
         Ok(())
@@ -49,8 +62,15 @@ impl Ontology {
 
     /// The declarations of `classes`, checked against each other and the ontology.
     fn declared<'j>(&self, classes: &'j Json) -> Result<Vec<Declared<'j>>, FieldError> {
+        let classes = object(classes)?;
+        if classes.len() > MAX_NEW_CLASSES {
+            return Err(FieldError::new(format!(
+                "{} classes; an ontology file adds at most {MAX_NEW_CLASSES}",
+                classes.len()
+            )));
+        }
         let mut out = Vec::new();
-        for (name, body) in object(classes)? {
+        for (name, body) in classes {
             if self.class_id(name).is_some() {
                 let taken =
                     "the ontology already has this class; a new class needs a name of its own";
@@ -60,7 +80,7 @@ impl Ontology {
         }
         for class in &out {
             for (i, parent) in class.parents.iter().enumerate() {
-                if self.class_id(parent).is_none() && !out.iter().any(|c| c.name == *parent) {
+                if self.class_id(parent).is_none() && !classes.contains_key(*parent) {
                     let names = self.classes.iter().map(|c| c.name.as_str());
                     let close = closest(parent, names.chain(out.iter().map(|c| c.name)), 3);
                     let message = format!("unknown parent class `{parent}`{}", hint(&close));
@@ -76,7 +96,7 @@ impl Ontology {
 
     /// Add one class: its precedence list merged from its parents' (as CLOS does), their
     /// slots with the most specific default, its own defaults, and the slots no copy keeps.
-    fn add(&mut self, class: &Declared<'_>) -> Result<(), FieldError> {
+    fn add(&mut self, class: &Declared<'_>, made: &mut Counted) -> Result<(), FieldError> {
         let id = ClassId::try_from(self.classes.len())
             .map_err(|_| FieldError::new("the ontology has too many classes"))?;
         let parents: Vec<ClassId> = class
@@ -84,27 +104,25 @@ impl Ontology {
             .iter()
             .filter_map(|p| self.class_id(p))
             .collect();
-        let precedence = self.linearize(id, &parents).ok_or_else(|| {
-            FieldError::new("no order of these parent classes agrees with each parent's own order")
-                .in_key("is_a")
-        })?;
-        let (mut slots, mut defaults, mut uncopied) = (Vec::new(), Vec::new(), Vec::new());
+        let precedence = self.linearize(id, &parents).map_err(|e| e.in_key("is_a"))?;
+        let (mut slots, mut defaults) = (Vec::new(), Vec::new());
+        let (mut has, mut no_copy, mut uncopied) = (HashSet::new(), HashSet::new(), Vec::new());
         for &p in &parents {
             let parent = &self.classes[p as usize];
             for (slot, default) in parent.slots.iter().zip(&parent.defaults) {
-                if !slots.contains(slot) {
+                if has.insert(*slot) {
                     slots.push(*slot);
                     defaults.push(default.clone());
                 }
             }
-            uncopied.extend(
-                parent
-                    .uncopied
-                    .iter()
-                    .filter(|s| !uncopied.contains(*s))
-                    .copied()
-                    .collect::<Vec<_>>(),
-            );
+            for slot in &parent.uncopied {
+                if no_copy.insert(*slot) {
+                    uncopied.push(*slot);
+                }
+            }
+            if slots.len() > MAX_SLOTS {
+                return Err(too_many_slots().in_key("is_a"));
+            }
         }
         for (name, value) in class.slots.into_iter().flatten() {
             let in_key = |e: FieldError| e.in_key(name).in_key("slots");
@@ -117,17 +135,20 @@ impl Ontology {
                     let message = format!("the class has no slot `{name}`{}", hint(&close));
                     in_key(FieldError::new(message))
                 })?;
-            defaults[at] = self.value(value).map_err(in_key)?;
+            defaults[at] = self.value(value, made).map_err(in_key)?;
         }
         for (name, value) in class.new_slots.into_iter().flatten() {
             let in_key = |e: FieldError| e.in_key(name).in_key("new_slots");
-            if self.slot_id(name).is_some_and(|s| slots.contains(&s)) {
+            if self.slot_id(name).is_some_and(|s| has.contains(&s)) {
                 return Err(in_key(FieldError::new(
                     "a parent has this slot already; set its default under `slots`",
                 )));
             }
-            let default = self.value(value).map_err(in_key)?;
-            slots.push(self.slot(name));
+            if slots.len() == MAX_SLOTS {
+                return Err(in_key(too_many_slots()));
+            }
+            let default = self.value(value, made).map_err(in_key)?;
+            slots.push(self.slot(name).map_err(in_key)?);
             defaults.push(default);
         }
         let diet = class
@@ -173,53 +194,105 @@ impl Ontology {
 
     /// The class first, then a merge of the parents' precedence lists and the parents
     /// themselves in which every class comes before its own ancestors and the order of each
-    /// list is kept; `None` when no such order exists.
-    fn linearize(&self, id: ClassId, parents: &[ClassId]) -> Option<Vec<ClassId>> {
-        let mut lists: Vec<Vec<ClassId>> = parents
+    /// list is kept: at each step the head of the first list whose head is in no list's tail.
+    /// Each list is a cursor, each class counts the tails it is in, and the lists whose head
+    /// is free wait in a heap by their order, so the merge is linear in the lists' length
+    /// (times log of their number) rather than cubic.
+    fn linearize(&self, id: ClassId, parents: &[ClassId]) -> Result<Vec<ClassId>, FieldError> {
+        let too_many = || {
+            FieldError::new(format!(
+                "the class would have more than {MAX_ANCESTORS} classes in its precedence list"
+            ))
+        };
+        if parents.len() >= MAX_ANCESTORS {
+            return Err(too_many());
+        }
+        let lists: Vec<&[ClassId]> = parents
             .iter()
-            .map(|&p| self.classes[p as usize].precedence.clone())
+            .map(|&p| self.classes[p as usize].precedence.as_slice())
+            .chain([parents])
             .collect();
-        lists.push(parents.to_vec());
+        let mut at = vec![0; lists.len()];
+        let mut in_tails: HashMap<ClassId, usize> = HashMap::new();
+        let mut heading: HashMap<ClassId, Vec<usize>> = HashMap::new();
+        for (i, list) in lists.iter().enumerate() {
+            for c in list.iter().skip(1) {
+                *in_tails.entry(*c).or_default() += 1;
+            }
+            if let Some(head) = list.first() {
+                heading.entry(*head).or_default().push(i);
+            }
+        }
+        let free = |c: &ClassId, in_tails: &HashMap<ClassId, usize>| {
+            in_tails.get(c).is_none_or(|n| *n == 0)
+        };
+        let mut ready: BinaryHeap<Reverse<usize>> = (0..lists.len())
+            .filter(|&i| lists[i].first().is_some_and(|h| free(h, &in_tails)))
+            .map(Reverse)
+            .collect();
         let mut out = vec![id];
-        loop {
-            lists.retain(|l| !l.is_empty());
-            if lists.is_empty() {
-                return Some(out);
+        while let Some(Reverse(i)) = ready.pop() {
+            let Some(&head) = lists[i].get(at[i]) else {
+                continue;
+            };
+            if !free(&head, &in_tails) {
+                continue;
             }
-            let head = lists
-                .iter()
-                .map(|l| l[0])
-                .find(|h| !lists.iter().any(|l| l[1..].contains(h)))?;
+            if out.len() == MAX_ANCESTORS {
+                return Err(too_many());
+            }
             out.push(head);
-            for l in &mut lists {
-                l.retain(|c| *c != head);
+            for j in heading.remove(&head).unwrap_or_default() {
+                at[j] += 1;
+                let Some(&next) = lists[j].get(at[j]) else {
+                    continue;
+                };
+                let tails = in_tails.entry(next).or_default();
+                *tails -= 1;
+                let waiting = heading.entry(next).or_default();
+                waiting.push(j);
+                if *tails == 0 {
+                    ready.extend(waiting.iter().map(|&w| Reverse(w)));
+                }
             }
+        }
+        if at.iter().zip(&lists).all(|(&a, l)| a == l.len()) {
+            Ok(out)
+        } else {
+            Err(FieldError::new(
+                "no order of these parent classes agrees with each parent's own order",
+            ))
         }
     }
 
     /// The id of a slot name, a new one when no class has it yet.
-    fn slot(&mut self, name: &str) -> SlotId {
+    fn slot(&mut self, name: &str) -> Result<SlotId, FieldError> {
         if let Some(id) = self.slot_id(name) {
-            return id;
+            return Ok(id);
         }
-        let id = self.slot_names.len() as SlotId;
+        let id = SlotId::try_from(self.slot_names.len()).map_err(|_| {
+            FieldError::new(format!(
+                "one slot name too many: the ontology numbers at most {} slots",
+                SlotId::MAX
+            ))
+        })?;
         self.slot_names.push(name.to_owned());
         self.slot_by_name.insert(name.to_owned(), id);
-        id
+        Ok(id)
     }
 
     /// A slot value in the kitchen files' encoding, over the classes and slots known so far.
-    fn value(&self, value: &Json) -> Result<Init, FieldError> {
+    fn value(&self, value: &Json, made: &mut Counted) -> Result<Init, FieldError> {
         let mut class_of = |c: &str| {
             self.class_id(c)
                 .ok_or_else(|| format!("unknown class `{c}`"))
         };
         let mut slot_of = |s: &str| self.slot_id(s).ok_or_else(|| format!("unknown slot `{s}`"));
-        parse_init(value, &mut class_of, &mut slot_of)
+        parse_init(value, &mut class_of, &mut slot_of, made)
     }
 
     /// Add entries to the conversion table: grams per unit of exactly one class.
-    fn add_conversions(&mut self, table: &Json) -> Result<(), FieldError> {
+    fn add_conversions(&mut self, table: &Json, made: &mut Counted) -> Result<(), FieldError> {
         let unit_class = self.class_id("unit");
         for (name, units) in object(table)? {
             let class = self.class_id(name).ok_or_else(|| {
@@ -234,7 +307,7 @@ impl Ontology {
                     .class_id(unit)
                     .filter(|&u| unit_class.is_none_or(|c| self.is_a(u, c)))
                     .ok_or_else(|| at(FieldError::new(format!("`{unit}` is not a unit"))))?;
-                let grams = match self.value(factor).map_err(at)? {
+                let grams = match self.value(factor, made).map_err(at)? {
                     Init::Num(n) if n.to_f64() > 0.0 => n,
                     _ => return Err(at(FieldError::new("grams per unit: a positive number"))),
                 };
@@ -288,6 +361,12 @@ fn declaration<'j>(name: &'j str, body: &'j Json) -> Result<Declared<'j>, FieldE
     })
 }
 
+fn too_many_slots() -> FieldError {
+    FieldError::new(format!(
+        "the class would have more than {MAX_SLOTS} slots, inherited ones included"
+    ))
+}
+
 /// ` (did you mean a, b?)` when there are close names.
 fn hint(close: &[&str]) -> String {
     if close.is_empty() {
@@ -297,50 +376,70 @@ fn hint(close: &[&str]) -> String {
     }
 }
 
-/// The classes in an order that puts every class after its new parents; a cycle of parents is
-/// refused at the first class in it.
+/// The classes in an order that puts every class after its new parents, each time the first
+/// one in the file's order whose new parents are placed; a cycle of parents is refused at the
+/// first class in it.
 fn in_order<'d, 'j>(declared: &'d [Declared<'j>]) -> Result<Vec<&'d Declared<'j>>, FieldError> {
-    let mut placed: Vec<&Declared<'j>> = Vec::new();
-    while placed.len() < declared.len() {
-        let ready = declared.iter().find(|c| {
-            !placed.iter().any(|p| p.name == c.name)
-                && c.parents.iter().all(|parent| {
-                    placed.iter().any(|p| p.name == *parent)
-                        || !declared.iter().any(|d| d.name == *parent)
-                })
-        });
-        match ready {
-            Some(class) => placed.push(class),
-            None => {
-                let waiting: Vec<&Declared<'j>> = declared
-                    .iter()
-                    .filter(|c| !placed.iter().any(|p| p.name == c.name))
-                    .collect();
-                return Err(cycle(&waiting));
+    let index: HashMap<&str, usize> = declared
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.name, i))
+        .collect();
+    let mut waiting_for = vec![0usize; declared.len()];
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); declared.len()];
+    for (i, class) in declared.iter().enumerate() {
+        for parent in &class.parents {
+            if let Some(&p) = index.get(parent) {
+                waiting_for[i] += 1;
+                children[p].push(i);
             }
         }
     }
-    Ok(placed)
+    let mut ready: BinaryHeap<Reverse<usize>> = (0..declared.len())
+        .filter(|&i| waiting_for[i] == 0)
+        .map(Reverse)
+        .collect();
+    let mut placed = Vec::with_capacity(declared.len());
+    while let Some(Reverse(i)) = ready.pop() {
+        placed.push(&declared[i]);
+        for &child in &children[i] {
+            waiting_for[child] -= 1;
+            if waiting_for[child] == 0 {
+                ready.push(Reverse(child));
+            }
+        }
+    }
+    if placed.len() == declared.len() {
+        return Ok(placed);
+    }
+    let waiting: Vec<usize> = (0..declared.len())
+        .filter(|&i| waiting_for[i] > 0)
+        .collect();
+    Err(cycle(declared, &index, &waiting))
 }
 
-/// The cycle among classes that all wait for a parent: followed from the first of them.
-fn cycle(waiting: &[&Declared<'_>]) -> FieldError {
-    let mut path: Vec<&str> = Vec::new();
+/// The cycle among classes that all wait for a parent: followed from the first of them, each
+/// time to its first parent that waits too.
+fn cycle(declared: &[Declared<'_>], index: &HashMap<&str, usize>, waiting: &[usize]) -> FieldError {
+    let waits: HashSet<usize> = waiting.iter().copied().collect();
+    let mut path: Vec<usize> = Vec::new();
+    let mut seen = HashSet::new();
     let mut at = waiting[0];
-    while !path.contains(&at.name) {
-        path.push(at.name);
-        let next = at
+    while seen.insert(at) {
+        path.push(at);
+        let next = declared[at]
             .parents
             .iter()
-            .find_map(|p| waiting.iter().find(|c| c.name == *p));
+            .filter_map(|p| index.get(p).copied())
+            .find(|p| waits.contains(p));
         match next {
             Some(c) => at = c,
             None => break,
         }
     }
-    let start = path.iter().position(|n| *n == at.name).unwrap_or(0);
-    let mut names: Vec<&str> = path[start..].to_vec();
-    names.push(at.name);
+    let start = path.iter().position(|&n| n == at).unwrap_or(0);
+    let mut names: Vec<&str> = path[start..].iter().map(|&i| declared[i].name).collect();
+    names.push(declared[at].name);
     FieldError::new(format!(
         "the parent classes form a cycle: {}",
         names.join(" → ")
