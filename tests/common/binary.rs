@@ -13,6 +13,26 @@ pub fn evaluator() -> Command {
     command
 }
 
+/// `command` with its address space capped at `bytes` (`RLIMIT_AS`): an allocation past it
+/// fails, and a run that does not bound its memory aborts instead of ending with a message.
+pub fn capped(command: &mut Command, bytes: u64) -> &mut Command {
+    use std::os::unix::process::CommandExt;
+    let limit = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    };
+    // SAFETY: between fork and exec the child only calls setrlimit, which is async-signal-safe.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        })
+    }
+}
+
 /// A run of the evaluator with `args`, its output collected.
 pub fn run(args: &[&str]) -> Output {
     evaluator().args(args).output().expect("the binary runs")
