@@ -29,11 +29,12 @@ pub const DEFAULT_TIME_BUDGET: Duration = Duration::from_secs(60);
 
 /// The most kitchen cells one recipe may hold: an object made or copied counts one cell and
 /// one per slot, a list made or copied one per item (a cell is 32 to 40 bytes). The demo's gold
-/// networks make under 17,000 cells, and no gold or stored campaign network more than 1.9
-/// million (simulation and metrics). This bounds a recipe to about 600 MB, where a network of
-/// portions heaped on the counter-top, copied into every later kitchen state, grew to gigabytes
-/// and the allocator aborted.
-pub const MEMORY_BUDGET: u64 = 16_000_000;
+/// networks make under 17,000 cells, no gold or stored campaign network more than 1.9 million
+/// (simulation and metrics), and a chain of `simulation::MAX_ACTIONS` fetches about 19.5
+/// million (195 an action: its constants' objects, its outputs, the kitchen state's copy).
+/// This bounds a recipe to about 1 GB, where a network of portions heaped on the counter-top,
+/// copied into every later kitchen state, grew to gigabytes and the allocator aborted.
+pub const MEMORY_BUDGET: u64 = 24_000_000;
 
 /// How many questions [`spent`] answers from its count before it reads the clock again: a
 /// clock read costs about as much as a few comparisons, and the loops that ask do at least that
@@ -100,7 +101,7 @@ impl Exhausted {
             ),
             Cause::Memory => format!(
                 "recipe {recipe} was not scored within its memory budget of {MEMORY_BUDGET} \
-                 kitchen cells (objects, their slots and list items, about 600 MB)"
+                 kitchen cells (objects, their slots and list items, about 1 GB)"
             ),
         };
         let at = match self.action {
@@ -404,8 +405,8 @@ mod tests {
         assert_eq!(e.cause, Cause::Memory);
         assert_eq!(
             e.message("x", |_| Some("portion-and-arrange".to_string())),
-            "recipe x was not scored within its memory budget of 16000000 kitchen cells \
-             (objects, their slots and list items, about 600 MB); it was in the simulation at \
+            "recipe x was not scored within its memory budget of 24000000 kitchen cells \
+             (objects, their slots and list items, about 1 GB); it was in the simulation at \
              action 4 (`portion-and-arrange`)"
         );
         // Work without a budget counts nothing.
