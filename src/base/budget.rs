@@ -1,6 +1,7 @@
 //! The wall time one recipe's evaluation may take (`--timeout-per-recipe`), shared by every
 //! phase of it: Smatch, the simulation's search and each primitive, goal-condition success and
-//! the dish approximation score.
+//! the dish approximation score; and the memory it may hold, counted in kitchen cells (objects,
+//! their slots and list items) as they are made ([`charge`]).
 //!
 //! The bounds on networks and quantities keep real recipes far below any budget (gold networks
 //! take milliseconds); the budget stops what no bound foresaw (a search over 2^N orderings, a
@@ -25,6 +26,15 @@ use std::time::{Duration, Instant};
 /// three replayed Smatch searches) in well under a second, so a minute is over a hundred times
 /// any benchmark-sized recipe, and a batch with a pathological file loses a minute, not the run.
 pub const DEFAULT_TIME_BUDGET: Duration = Duration::from_secs(60);
+
+/// The most kitchen cells one recipe may hold: an object made or copied counts one cell and
+/// one per slot, a list made or copied one per item (a cell is 32 to 40 bytes). The demo's gold
+/// networks make under 17,000 cells, no gold or stored campaign network more than 1.9 million
+/// (simulation and metrics), and a chain of `simulation::MAX_ACTIONS` fetches about 19.5
+/// million (195 an action: its constants' objects, its outputs, the kitchen state's copy).
+/// This bounds a recipe to about 1 GB, where a network of portions heaped on the counter-top,
+/// copied into every later kitchen state, grew to gigabytes and the allocator aborted.
+pub const MEMORY_BUDGET: u64 = 24_000_000;
 
 /// How many questions [`spent`] answers from its count before it reads the clock again: a
 /// clock read costs about as much as a few comparisons, and the loops that ask do at least that
@@ -59,29 +69,40 @@ impl fmt::Display for Phase {
     }
 }
 
+/// What ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// The clock passed the budget's limit.
+    Time(Duration),
+    /// The front end's flag stopped the work.
+    Cancelled,
+    /// The recipe would hold more than [`MEMORY_BUDGET`] cells.
+    Memory,
+}
+
 /// Where the work was when its budget ran out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Exhausted {
     pub phase: Phase,
     /// The action being run or compared (its index in the network), when the phase has one.
     pub action: Option<usize>,
-    /// The budget's limit.
-    pub limit: Duration,
-    /// Stopped by the front end's flag rather than by the clock.
-    pub cancelled: bool,
+    pub cause: Cause,
 }
 
 impl Exhausted {
     /// The refusal's text: what ran out and where the work was (`action_name` names an
     /// action's primitive, for `at action 12 (mix)`).
     pub fn message(&self, recipe: &str, action_name: impl Fn(usize) -> Option<String>) -> String {
-        let why = if self.cancelled {
-            format!("recipe {recipe} was stopped before it was scored")
-        } else {
-            format!(
+        let why = match self.cause {
+            Cause::Cancelled => format!("recipe {recipe} was stopped before it was scored"),
+            Cause::Time(limit) => format!(
                 "recipe {recipe} was not scored within its time budget of {} s (--timeout-per-recipe)",
-                self.limit.as_secs_f64()
-            )
+                limit.as_secs_f64()
+            ),
+            Cause::Memory => format!(
+                "recipe {recipe} was not scored within its memory budget of {MEMORY_BUDGET} \
+                 kitchen cells (objects, their slots and list items, about 1 GB)"
+            ),
         };
         let at = match self.action {
             Some(p) => match action_name(p) {
@@ -103,6 +124,8 @@ struct Current {
     action: Option<usize>,
     countdown: u32,
     spent: bool,
+    /// Kitchen cells the recipe holds, against [`MEMORY_BUDGET`].
+    cells: u64,
 }
 
 thread_local! {
@@ -120,8 +143,16 @@ struct Restore(Option<Current>);
 
 impl Drop for Restore {
     fn drop(&mut self) {
-        let outer = self.0.take();
-        CURRENT.with(|c| *c.borrow_mut() = outer);
+        let mut outer = self.0.take();
+        CURRENT.with(|c| {
+            let mut c = c.borrow_mut();
+            // What the inner work made is held by the outer work's recipe.
+            if let (Some(outer), Some(inner)) = (outer.as_mut(), c.as_ref()) {
+                outer.cells = inner.cells;
+                outer.spent |= inner.cells > MEMORY_BUDGET;
+            }
+            *c = outer;
+        });
     }
 }
 
@@ -164,6 +195,7 @@ impl Budget {
             action: None,
             countdown: 0,
             spent: outer.as_ref().is_some_and(|o| o.spent),
+            cells: outer.as_ref().map_or(0, |o| o.cells),
         };
         CURRENT.with(|c| *c.borrow_mut() = Some(current));
         let _restore = Restore(outer);
@@ -229,21 +261,68 @@ pub fn remaining() -> Option<Duration> {
     })
 }
 
+/// Count `cells` kitchen cells made by the current work (see [`MEMORY_BUDGET`]); past the
+/// budget, the work is spent.
+pub fn charge(cells: usize) {
+    CURRENT.with(|c| {
+        if let Some(c) = c.borrow_mut().as_mut() {
+            c.cells = c.cells.saturating_add(cells as u64);
+            c.spent |= c.cells > MEMORY_BUDGET;
+        }
+    });
+}
+
+/// The kitchen cells the current work holds (0 with no budget).
+pub fn cells() -> u64 {
+    CURRENT.with(|c| c.borrow().as_ref().map_or(0, |c| c.cells))
+}
+
+/// Say how many kitchen cells the current work holds: what a run kept from earlier work (a
+/// session's earlier actions), or what it holds again once it dropped what it made (a search
+/// backing out of an action).
+pub fn hold(cells: u64) {
+    CURRENT.with(|c| {
+        if let Some(c) = c.borrow_mut().as_mut() {
+            c.cells = cells;
+        }
+    });
+}
+
 /// `Err` with where the work was once the current budget has run out.
 pub fn check() -> Result<(), Exhausted> {
     if !spent() {
         return Ok(());
     }
-    Err(CURRENT.with(|c| {
+    Err(exhausted())
+}
+
+/// [`check`] of the memory budget alone, for work that goes on past its time budget (a search
+/// with an execution in hand).
+pub fn check_memory() -> Result<(), Exhausted> {
+    if cells() <= MEMORY_BUDGET {
+        return Ok(());
+    }
+    Err(exhausted())
+}
+
+/// Where the spent work was and what ran out.
+fn exhausted() -> Exhausted {
+    CURRENT.with(|c| {
         let c = c.borrow();
         let c = c.as_ref().expect("a spent budget is a current one");
+        let cause = if c.cells > MEMORY_BUDGET {
+            Cause::Memory
+        } else if c.cancelled() && Instant::now() <= c.deadline {
+            Cause::Cancelled
+        } else {
+            Cause::Time(c.limit)
+        };
         Exhausted {
             phase: c.phase,
             action: c.action,
-            limit: c.limit,
-            cancelled: c.cancelled() && Instant::now() <= c.deadline,
+            cause,
         }
-    }))
+    })
 }
 
 #[cfg(test)]
@@ -276,7 +355,7 @@ mod tests {
         });
         assert_eq!(e.phase, Phase::Dish);
         assert_eq!(e.action, Some(11));
-        assert!(!e.cancelled);
+        assert_eq!(e.cause, Cause::Time(Duration::from_millis(5)));
         assert_eq!(
             e.message("cole-slaw", |p| (p == 11).then(|| "mix".to_string())),
             "recipe cole-slaw was not scored within its time budget of 0.005 s \
@@ -296,7 +375,7 @@ mod tests {
             flag.store(true, Ordering::Relaxed);
             spin_until_spent()
         });
-        assert!(e.cancelled);
+        assert_eq!(e.cause, Cause::Cancelled);
         assert_eq!(
             e.message("x", |_| None),
             "recipe x was stopped before it was scored; it was in Smatch"
@@ -325,12 +404,42 @@ mod tests {
             // An inner, shorter budget holds, and the outer flag still stops it.
             Budget::new(Duration::from_secs(1800)).run(|| {
                 flag.store(true, Ordering::Relaxed);
-                assert!(spin_until_spent().cancelled);
+                assert_eq!(spin_until_spent().cause, Cause::Cancelled);
             });
-            // A longer inner budget does not extend the outer one.
-            let e = Budget::new(Duration::from_secs(7200)).run(spin_until_spent);
-            assert_eq!(e.limit, Duration::from_secs(3600));
         });
+        // A longer inner budget does not extend the outer one.
+        let e = Budget::new(Duration::from_millis(5))
+            .run(|| Budget::new(Duration::from_secs(7200)).run(spin_until_spent));
+        assert_eq!(e.cause, Cause::Time(Duration::from_millis(5)));
+    }
+
+    #[test]
+    fn cells_past_the_memory_budget_spend_it_and_are_named() {
+        let e = Budget::new(Duration::from_secs(3600)).run(|| {
+            hold(MEMORY_BUDGET - 10);
+            charge(10);
+            assert_eq!(check(), Ok(()));
+            // Inner work counts on from the outer work's cells, which then hold what it made.
+            Budget::new(Duration::from_secs(60)).run(|| {
+                assert_eq!(cells(), MEMORY_BUDGET);
+                charge(1);
+            });
+            assert_eq!(cells(), MEMORY_BUDGET + 1);
+            assert!(spent(), "spent as soon as the inner work went over");
+            enter(Phase::Simulation);
+            at_action(3);
+            check().expect_err("over the memory budget")
+        });
+        assert_eq!(e.cause, Cause::Memory);
+        assert_eq!(
+            e.message("x", |_| Some("portion-and-arrange".to_string())),
+            "recipe x was not scored within its memory budget of 24000000 kitchen cells \
+             (objects, their slots and list items, about 1 GB); it was in the simulation at \
+             action 4 (`portion-and-arrange`)"
+        );
+        // Work without a budget counts nothing.
+        charge(5);
+        assert_eq!(cells(), 0);
     }
 
     #[test]

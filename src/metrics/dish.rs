@@ -15,7 +15,7 @@ use crate::base::number::Number;
 use crate::simulation::primitives::common::{convert_to_g, quantity_of};
 use crate::simulation::{Execution, Model, SimError};
 use crate::world::ontology::SlotId;
-use crate::world::{Entity, Maker, Value};
+use crate::world::{Entity, Maker, Value, edit};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -752,9 +752,9 @@ fn merge(m: &Model, nodes: &mut Nodes, mut rest: Vec<Piece>) -> Result<Vec<Piece
 fn set_amount_value(m: &Model, e: &mut Entity, value: Number) {
     let k = &m.k;
     if let Some((_, Value::Obj(amount))) = e.slots.iter_mut().find(|(s, _)| *s == k.amount) {
-        let amount = Arc::make_mut(amount);
+        let amount = edit(amount);
         if let Some((_, Value::Obj(q))) = amount.slots.iter_mut().find(|(s, _)| *s == k.quantity) {
-            let _ = Arc::make_mut(q).set(k.value, Value::Num(value));
+            let _ = edit(q).set(k.value, Value::Num(value));
         }
     }
 }

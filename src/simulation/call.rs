@@ -129,7 +129,7 @@ impl<'m> Call<'m, '_> {
         at: Number,
     ) -> Result<(), SimError> {
         let slot = self.model.k.kitchen_time;
-        let _ = Arc::make_mut(&mut ks).set(slot, Value::Num(at));
+        let _ = crate::world::edit(&mut ks).set(slot, Value::Num(at));
         self.bind(name, 1.0, Value::Obj(ks), Some(at))
     }
 

@@ -48,6 +48,8 @@ pub(super) struct Undo<'m> {
     /// The slots the action filled, with what they held before.
     pub(super) replaced: Vec<(usize, Binding)>,
     pub(super) maker: Maker<'m>,
+    /// The kitchen cells held before the action ran (see [`budget::MEMORY_BUDGET`]).
+    pub(super) cells: u64,
 }
 
 /// What a search has done so far, for the refusal of one that runs out of time.
@@ -330,6 +332,7 @@ impl<'m> Engine<'m> {
                     node.next = p + 1;
                     done = dead_ends.with(node.done, p * cases + case);
                     let maker = self.maker.clone();
+                    let cells = budget::cells();
                     checked += u32::from(solution.is_some());
                     searched.run(p);
                     let replaced = match self.execute(p, case, state) {
@@ -342,7 +345,12 @@ impl<'m> Engine<'m> {
                     runnable.refresh_users(replaced.iter().map(|(s, _)| *s), |q| {
                         self.applicable(q, &state.bindings)
                     });
-                    undo = Some(Undo { p, replaced, maker });
+                    undo = Some(Undo {
+                        p,
+                        replaced,
+                        maker,
+                        cells,
+                    });
                     break;
                 }
                 let node = path.pop().expect("the deepest node exists");
@@ -362,6 +370,9 @@ impl<'m> Engine<'m> {
                         state.bindings[s] = old;
                     }
                     self.maker = u.maker;
+                    // What the action made is dropped with its bindings (unless the longest
+                    // attempt keeps it: at most one more path's worth).
+                    budget::hold(u.cells);
                     runnable.undo(u.p);
                     let case_of = |q| self.applicable(q, &state.bindings);
                     runnable.refresh([u.p], case_of);
@@ -466,7 +477,13 @@ impl<'m> Engine<'m> {
             args,
         };
         effects::take();
-        imp.run(&mut call).map_err(|mut e| {
+        let ran = imp.run(&mut call);
+        // What the primitive made counts against the memory budget before anything else.
+        budget::check_memory().map_err(|spent| SimError {
+            message: spent.message(&self.recipe.id, |q| self.recipe.action_name(q)),
+            predicate: Some(p),
+        })?;
+        ran.map_err(|mut e| {
             e.predicate.get_or_insert(p);
             e
         })?;

@@ -5,7 +5,7 @@
 
 use crate::simulation::Model;
 use crate::world::ontology::ClassId;
-use crate::world::{Entity, Pid, Value};
+use crate::world::{Entity, Pid, Value, edit};
 use std::sync::Arc;
 
 /// A position inside a kitchen state: indexes into successive `contents` lists.
@@ -26,11 +26,11 @@ pub fn at<'e>(root: &'e Entity, m: &Model, path: &[usize]) -> Option<&'e Entity>
 
 /// Mutable access to the entity at `path`, copying shared nodes on the way down.
 pub fn at_mut<'e>(root: &'e mut Arc<Entity>, m: &Model, path: &[usize]) -> Option<&'e mut Entity> {
-    let mut cur = Arc::make_mut(root);
+    let mut cur = edit(root);
     for &i in path {
         let list = cur.list_mut(m.k.contents)?;
         cur = match list.get_mut(i)? {
-            Value::Obj(e) => Arc::make_mut(e),
+            Value::Obj(e) => edit(e),
             _ => return None,
         };
     }

@@ -66,6 +66,9 @@ pub struct Stepwise {
     table: SlotTable,
     steps: Vec<Step>,
     last_pid: Pid,
+    /// The kitchen cells the run's bindings hold, which each push's memory budget counts on
+    /// from (see [`budget::MEMORY_BUDGET`]).
+    cells: u64,
     history: Vec<Change>,
 }
 
@@ -75,6 +78,7 @@ struct Change {
     slots: usize,
     steps: usize,
     last_pid: Pid,
+    cells: u64,
     /// Slots filled, with what they held.
     filled: Vec<(usize, Binding)>,
     /// Earlier actions whose standing changed, with their standing before.
@@ -95,21 +99,25 @@ impl Stepwise {
             table: SlotTable::default(),
             steps: Vec::new(),
             last_pid: model.maker().last_pid(),
+            cells: 0,
             history: Vec::new(),
         }
     }
 
     /// Append an action and run what can run. An action that is not `valid` (its text makes
-    /// the reference refuse the network) is kept, inert.
+    /// the reference refuse the network) is kept, inert. Within a budget, what the run holds
+    /// counts against its memory budget: an action that would hold more is refused.
     pub fn push(&mut self, model: &Model, predicate: Predicate, valid: bool) -> Pushed {
         let p = self.recipe.predicates.len();
         let mut change = Change {
             slots: self.table.len(),
             steps: self.steps.len(),
             last_pid: self.last_pid,
+            cells: self.cells,
             filled: Vec::new(),
             standing: Vec::new(),
         };
+        budget::hold(self.cells);
         let (slots, standing) = if valid {
             match self.bind_arguments(model, &predicate, p) {
                 Ok(slots) => (slots, self.repeated(model.profile, &predicate)),
@@ -128,6 +136,7 @@ impl Stepwise {
         } else {
             self.run_ready(model, &mut change, &mut pushed);
         }
+        self.cells = budget::cells();
         self.history.push(change);
         pushed
     }
@@ -150,6 +159,7 @@ impl Stepwise {
         self.table.truncate(change.slots);
         self.steps.truncate(change.steps);
         self.last_pid = change.last_pid;
+        self.cells = change.cells;
         true
     }
 
@@ -266,6 +276,7 @@ impl Stepwise {
         case: usize,
     ) -> Result<Vec<(usize, Binding)>, SimError> {
         budget::at_action(p);
+        let cells = budget::cells();
         let mut attempt = Attempt {
             bindings: std::mem::take(&mut self.table.bindings),
             steps: std::mem::take(&mut self.steps),
@@ -288,6 +299,8 @@ impl Stepwise {
                 Ok(filled)
             }
             Err(mut e) => {
+                // Nothing it made is bound.
+                budget::hold(cells);
                 e.predicate = Some(p);
                 Err(e)
             }

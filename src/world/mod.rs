@@ -4,10 +4,14 @@
 //! objects to variables. Here every object sits behind an `Arc`; a copy is a pointer copy and a
 //! change copies only the path from the kitchen state down to the changed object
 //! (`Arc::make_mut`). Snapshots therefore come for free and never change afterwards.
+//!
+//! What is made or copied is counted against the recipe's memory budget
+//! ([`budget::charge`]): an object one cell and one per slot, a list one per item.
 
 pub mod ontology;
 pub mod rewrite;
 
+use crate::base::budget;
 use crate::base::number::Number;
 use crate::world::ontology::{ClassId, Init, Ontology, SlotId};
 use std::sync::Arc;
@@ -34,6 +38,7 @@ impl Value {
     }
 
     pub fn list(items: Vec<Value>) -> Value {
+        budget::charge(items.len());
         if items.is_empty() {
             Value::Nil
         } else {
@@ -174,9 +179,19 @@ impl Entity {
             *v = Value::List(Arc::new(Vec::new()));
         }
         match v {
-            Value::List(l) => Some(Arc::make_mut(l)),
+            Value::List(l) => {
+                if Arc::get_mut(l).is_none() {
+                    budget::charge(l.len());
+                }
+                Some(Arc::make_mut(l))
+            }
             _ => None,
         }
+    }
+
+    /// The cells this object counts for on its own (see [`budget::MEMORY_BUDGET`]).
+    fn cells(&self) -> usize {
+        1 + self.slots.len()
     }
 
     /// Normalise an emptied list slot back to NIL (the reference's empty list *is* NIL).
@@ -187,6 +202,15 @@ impl Entity {
             *v = Value::Nil;
         }
     }
+}
+
+/// Mutable access to an object, copied first when another value holds it too
+/// (`Arc::make_mut`); the copy counts against the memory budget.
+pub fn edit(e: &mut Arc<Entity>) -> &mut Entity {
+    if Arc::get_mut(e).is_none() {
+        budget::charge(e.cells());
+    }
+    Arc::make_mut(e)
 }
 
 /// Creates objects: the source of fresh persistent ids for one simulation run.
@@ -223,7 +247,9 @@ impl<'o> Maker<'o> {
         for (slot, init) in c.slots.iter().zip(c.defaults.iter()) {
             slots.push((*slot, self.init(init)));
         }
-        Entity { class, pid, slots }
+        let e = Entity { class, pid, slots };
+        budget::charge(e.cells());
+        e
     }
 
     /// `make-instance` with some slots given.
@@ -257,6 +283,7 @@ impl<'o> Maker<'o> {
     /// class's copy methods do not copy (they take their defaults again).
     pub fn copy(&mut self, e: &Entity) -> Entity {
         let c = self.onto.class(e.class);
+        budget::charge(e.cells());
         let mut out = e.clone();
         for &slot in &c.uncopied {
             if let Some(i) = c.slots.iter().position(|s| *s == slot) {

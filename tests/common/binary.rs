@@ -13,16 +13,31 @@ pub fn evaluator() -> Command {
     command
 }
 
-/// The evaluator run by `prlimit` with its address space (RLIMIT_AS) capped at `bytes`: an
-/// input that would make it allocate more aborts it, which [`outcome`] reports as a failure.
+/// The evaluator with its address space capped at `bytes` (see [`capped`]).
 pub fn evaluator_capped(bytes: u64) -> Command {
-    let mut command = Command::new("prlimit");
+    let mut command = evaluator();
+    capped(&mut command, bytes);
     command
-        .arg(format!("--as={bytes}"))
-        .arg("--")
-        .arg(env!("CARGO_BIN_EXE_cookingbot-evaluator"));
-    with_data(&mut command);
-    command
+}
+
+/// `command` with its address space capped at `bytes` (`RLIMIT_AS`): an allocation past it
+/// fails, and a run that does not bound its memory aborts instead of ending with a message.
+pub fn capped(command: &mut Command, bytes: u64) -> &mut Command {
+    use std::os::unix::process::CommandExt;
+    let limit = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    };
+    // SAFETY: between fork and exec the child only calls setrlimit, which is async-signal-safe.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        })
+    }
 }
 
 /// A run of the evaluator with `args`, its output collected.

@@ -10,7 +10,7 @@ pub mod language;
 pub mod llama;
 pub mod ontology_tree;
 
-pub use binary::{Outcome, Scratch, evaluator, outcome, run, stderr, stdout};
+pub use binary::{Outcome, Scratch, capped, evaluator, outcome, run, stderr, stdout};
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataSource;
 use cookingbot::evaluate::Evaluator;
@@ -701,6 +701,21 @@ pub fn mixing_chain(recipe: &str, ingredient: &str, n: usize) -> String {
         text.push_str(&format!(
             "(mix ?m{i} ?ks{i} ?ks{} ?m{} ?whisk)\n",
             i - 1,
+            i - 1
+        ));
+    }
+    text
+}
+
+/// A network of recipe `recipe` that heaps portions on the counter-top: `pairs` times, 1,000
+/// kg of `ingredient` fetched into the same bowl and cut into 20,000 portions of 50 g, every
+/// later kitchen state holding every portion cut before it.
+pub fn portion_heap(recipe: &str, ingredient: &str, pairs: usize) -> String {
+    let mut text = format!("#{recipe}\n(get-kitchen ?ks0)\n");
+    for i in 1..=pairs {
+        text.push_str(&format!(
+            "(fetch-and-proportion ?dough{i} ?fetched{i} ?ks{} ?bowl {ingredient} 1000000 g)\n\
+             (portion-and-arrange ?portions{i} ?ks{i} ?fetched{i} ?dough{i} 50 g ?pattern{i} ?counter{i})\n",
             i - 1
         ));
     }

@@ -225,6 +225,43 @@ fn undo_restores_the_session_exactly() {
     assert_eq!(session.undo(), Err(SessionError::NothingToUndo));
 }
 
+/// Portions heaped on the counter-top until an action would hold more than the memory budget:
+/// that action is refused where it is, and the session answers on.
+#[test]
+fn an_action_past_the_memory_budget_is_refused_and_the_session_goes_on() {
+    let mut session =
+        Session::with_evaluator(demo(), "demo-shortbread-rounds").expect("a demo recipe");
+    let heap = common::portion_heap("demo-shortbread-rounds", "butter", 24);
+    let observations: Vec<Observation> = heap
+        .lines()
+        .skip(1)
+        .map(|line| session.act(line).expect("acts"))
+        .collect();
+    let (refused, ran) = observations.split_last().expect("lines");
+    assert!(
+        ran.iter().all(|o| o.outcome == Outcome::Ran),
+        "{:?}",
+        ran.last()
+    );
+    assert_eq!((refused.outcome, refused.line), (Outcome::Refused, 50));
+    let budget = "recipe demo-shortbread-rounds was not scored within its memory budget of \
+                  24000000 kitchen cells (objects, their slots and list items, about 1 GB); \
+                  it was in the simulation at action 49 (`portion-and-arrange`)";
+    assert!(refused.text.ends_with(budget), "{}", refused.text);
+    assert_eq!(refused.diagnostics[0].message, budget);
+    // The kitchen state before the refused action is there to go on from, and what the refused
+    // action made is not counted: the next line runs.
+    let oven = session
+        .act("(preheat-oven ?hot-oven ?ks-oven ?ks23 ?oven 180 degrees-celsius)")
+        .expect("acts");
+    assert_eq!(oven.outcome, Outcome::Ran, "{}", oven.text);
+    // Taken back to line 48 and given again, line 49 runs again and line 50 is refused again.
+    assert!(session.undo().is_ok() && session.undo().is_ok() && session.undo().is_ok());
+    let line = |n: usize| heap.lines().nth(n - 1).expect("a line of the heap");
+    assert_eq!(session.act(line(49)).expect("acts").outcome, Outcome::Ran);
+    assert_eq!(session.act(line(50)).expect("acts"), *refused);
+}
+
 /// The network's missing get-kitchen is an error of the whole network, not of the lines
 /// written before it: they wait, it is reported at the header, and once get-kitchen is given
 /// they run, as the finished network's evaluation runs them.

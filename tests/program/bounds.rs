@@ -1,12 +1,29 @@
 //! Bounded cost on hostile input, through the binary: networks whose objects nest deeper than
-//! the metrics can recurse, searches over 2^N orderings, and the one time budget per recipe
-//! (`--timeout-per-recipe`) on every command that runs a recipe. Each network is made here
+//! the metrics can recurse, searches over 2^N orderings, the one time budget per recipe
+//! (`--timeout-per-recipe`) on every command that runs a recipe, and the memory budget. Each network is made here
 //! for the demo benchmark, so these run without the benchmark data.
 
 use crate::common;
 
 use common::{Outcome, Scratch, outcome};
+use std::io::Write;
 use std::path::Path;
+use std::process::Stdio;
+
+/// The address space a run that keeps to the memory budget needs, with room to spare: the
+/// budget's cells are about 1 GB, the threads' stacks and the allocator's arenas reserve more.
+const MEMORY_CAP: u64 = 3 << 30;
+
+/// The first action the memory budget refuses in [`portion_heap`]: its 24th portioning, when
+/// the counter-top holds 460,000 portions.
+const PAST_THE_MEMORY_BUDGET: &str = "recipe demo-shortbread-rounds was not scored within its \
+     memory budget of 24000000 kitchen cells (objects, their slots and list items, about 1 GB); \
+     it was in the simulation at action 49 (`portion-and-arrange`)";
+
+/// Pairs of 20,000 portions heaped on the demo's counter-top.
+fn portion_heap(pairs: usize) -> String {
+    common::portion_heap("demo-shortbread-rounds", "butter", pairs)
+}
 
 /// A mixing chain of `n` actions on the demo's greens.
 fn mixing_chain(n: usize) -> String {
@@ -173,6 +190,70 @@ fn the_time_budget_bounds_the_dish_score_on_every_command_that_chooses_a_dish() 
         assert_eq!(o.code, 1, "{args:?}: {}", o.stderr);
         assert!(o.stderr.contains(refusal), "{args:?}: {}", o.stderr);
     }
+}
+
+#[test]
+fn a_heap_of_portions_is_refused_at_its_action_within_the_memory_budget() {
+    let s = Scratch::new("portion-heap");
+    // 249 pairs, 35 KB: the run grew past 5 GB and aborted ("memory allocation failed").
+    let net = s.write("heap.solution", portion_heap(249));
+    let out = s.path("results.csv");
+    let o = outcome(common::capped(
+        common::evaluator().args([
+            "--benchmark",
+            "demo",
+            "-input",
+            path(&net),
+            "-o",
+            path(&out),
+        ]),
+        MEMORY_CAP,
+    ));
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(
+        o.stderr.contains(&format!(
+            "heap.solution: {PAST_THE_MEMORY_BUDGET}: 49 actions run over 0 sets of executed \
+             actions searched to the end; never run: action 50 (`fetch-and-proportion`)"
+        )),
+        "{}",
+        o.stderr
+    );
+    assert!(!out.exists(), "no results are written for a refused file");
+}
+
+#[test]
+fn a_play_session_refuses_the_action_past_the_memory_budget_and_goes_on() {
+    let s = Scratch::new("portion-heap-play");
+    let heap = portion_heap(24);
+    let mut lines: Vec<&str> = heap.lines().skip(1).collect();
+    // After the refusal: the oven preheated in the last kitchen state that was made.
+    lines.push("(preheat-oven ?hot-oven ?ks-oven ?ks23 ?oven 180 degrees-celsius)");
+    let mut command = common::evaluator();
+    command
+        .args(["--benchmark", "demo", "play", "demo-shortbread-rounds"])
+        .current_dir(&*s)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = common::capped(&mut command, MEMORY_CAP)
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("its stdin");
+    stdin
+        .write_all(format!("{}\n", lines.join("\n")).as_bytes())
+        .expect("lines written");
+    drop(stdin);
+    let run = child.wait_with_output().expect("it ends");
+    let out = common::stdout(&run);
+    assert_eq!(run.status.code(), Some(0), "{}", common::stderr(&run));
+    assert!(
+        out.contains(&format!(
+            "refused (line 50): portion-and-arrange signalled an error, which makes the \
+             reference refuse the network: {PAST_THE_MEMORY_BUDGET}\n"
+        )),
+        "{out}"
+    );
+    assert!(out.contains("ran (line 51): preheat-oven ran"), "{out}");
 }
 
 #[test]

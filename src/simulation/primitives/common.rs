@@ -8,7 +8,7 @@ use crate::base::profile::Profile;
 use crate::simulation::kitchen::{self, Path};
 use crate::simulation::{Call, Known, Model, SimError};
 use crate::world::ontology::{ClassId, SlotId};
-use crate::world::{Entity, Maker, Pid, Value};
+use crate::world::{Entity, Maker, Pid, Value, edit};
 use std::sync::Arc;
 
 /// What every primitive starts from: the model and its known classes and slots, a copy of the
@@ -433,7 +433,7 @@ pub fn change_temperature(
         } else {
             Value::Obj(std::sync::Arc::new(new_amount.clone()))
         };
-        let _ = std::sync::Arc::make_mut(e).set(k.temperature, new);
+        let _ = edit(e).set(k.temperature, new);
     }
     Ok(())
 }
@@ -516,7 +516,7 @@ pub fn update_contents(
     if let Some(list) = container.list_mut(m.k.contents) {
         for item in list.iter_mut() {
             if let Value::Obj(e) = item {
-                f(Arc::make_mut(e))?;
+                f(edit(e))?;
             }
         }
     }
@@ -663,7 +663,7 @@ pub fn update_found(
             out.push(Value::Obj(node_at(m, ks, &path)?));
         } else {
             let mut e = fe.item.clone();
-            f(Arc::make_mut(&mut e))?;
+            f(edit(&mut e))?;
             crate::simulation::effects::aliased(fe.item.clone(), &e);
             out.push(Value::Obj(e));
         }

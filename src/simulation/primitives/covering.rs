@@ -9,7 +9,7 @@ use crate::simulation::kitchen::{
 };
 use crate::simulation::{Call, Model, Primitive, SimError};
 use crate::world::ontology::SlotId;
-use crate::world::{Entity, Pid, Value};
+use crate::world::{Entity, Pid, Value, edit};
 use std::sync::Arc;
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] =
@@ -68,7 +68,7 @@ fn cover(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let cover = cover.ok_or(LispError::nil("(SETF IS-COVERING)"))?;
     let mut lid = arc_by_pid(&ks, m, cover).ok_or(LispError::nil("(SETF IS-COVERING)"))?;
     {
-        let l = Arc::make_mut(&mut lid);
+        let l = edit(&mut lid);
         set(m, l, m.slot("is-covering")?, Value::T)?;
         set(m, l, k.used, Value::T)?;
     }
@@ -107,12 +107,7 @@ fn uncover(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     };
     let c = obj_mut(&mut ks, m, container).ok_or(LispError::nil("COVERED-WITH"))?;
     set(m, c, covered_with, Value::Nil)?;
-    set(
-        m,
-        Arc::make_mut(&mut lid),
-        m.slot("is-covering")?,
-        Value::Nil,
-    )?;
+    set(m, edit(&mut lid), m.slot("is-covering")?, Value::Nil)?;
     let ct = location(&ks, m, m.k.counter_top).ok_or(LispError::CONTENTS_OF_NIL)?;
     push_front(&mut ks, m, &ct, lid.clone());
     let uncovered = arc_by_pid(&ks, m, container)
@@ -234,7 +229,7 @@ fn line_item(
 ) -> Result<(), SimError> {
     if let Value::Obj(e) = elem {
         let before = e.clone();
-        set_lined(m, Arc::make_mut(e), lined_with, lining)?;
+        set_lined(m, edit(e), lined_with, lining)?;
         crate::simulation::effects::aliased(before, e);
     }
     Ok(())
@@ -284,7 +279,7 @@ fn line_one(
             if let Some(items) = c.list_mut(k.items) {
                 for cup in items.iter_mut() {
                     if let Value::Obj(e) = cup {
-                        set(m, Arc::make_mut(e), k.used, Value::T)?;
+                        set(m, edit(e), k.used, Value::T)?;
                     }
                 }
             }
@@ -294,7 +289,7 @@ fn line_one(
         (None, Some(p)) => {
             let mut p =
                 take_off_counter(&mut ks, m, p).ok_or(LispError::nil("(SETF IS-LINING)"))?;
-            mark_lining(m, Arc::make_mut(&mut p), is_lining)?;
+            mark_lining(m, edit(&mut p), is_lining)?;
             Some(p)
         }
         (None, None) => None,

@@ -8,8 +8,7 @@ use super::errors::LispError;
 use crate::base::profile::Profile;
 use crate::simulation::kitchen;
 use crate::simulation::{Call, Primitive, SimError};
-use crate::world::{Entity, Value};
-use std::sync::Arc;
+use crate::world::{Entity, Value, edit};
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
     ("cut", &cut),
@@ -172,7 +171,7 @@ impl Primitive for Strip {
             let mut items = processed.val(m.k.contents).items().to_vec();
             for item in items.iter_mut() {
                 let Value::Obj(e) = item else { continue };
-                set(m, Arc::make_mut(e), seeded, Value::T)?;
+                set(m, edit(e), seeded, Value::T)?;
                 let mut s = call.maker.make(seed);
                 set(m, &mut s, seed_of, item.clone())?;
                 waste.push(Value::obj(s));
@@ -229,7 +228,7 @@ impl Strip {
                 waste.push(Value::obj(shell));
             } else {
                 let mut e = e.clone();
-                set(m, Arc::make_mut(&mut e), peeled, Value::T)?;
+                set(m, edit(&mut e), peeled, Value::T)?;
                 let e = Value::Obj(e);
                 let mut p = call.maker.make(m.class("peel")?);
                 set(m, &mut p, peel_of, e.clone())?;

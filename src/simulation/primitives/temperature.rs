@@ -11,7 +11,7 @@ use super::errors::LispError;
 use crate::base::number::Number;
 use crate::simulation::kitchen::location;
 use crate::simulation::{Call, Model, Primitive, SimError};
-use crate::world::{Entity, Pid, Value};
+use crate::world::{Entity, Pid, Value, edit};
 use std::sync::Arc;
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
@@ -70,7 +70,7 @@ fn set_on_contents(
         if only.is_some_and(|cl| !m.onto.is_a(e.class, cl)) {
             continue;
         }
-        let e = Arc::make_mut(e);
+        let e = edit(e);
         for (s, v) in slots {
             set(m, e, *s, v.clone())?;
         }
@@ -569,7 +569,7 @@ fn boil_contents(
     let liquid_obj = Value::obj(liquid_obj);
     for v in main.iter_mut() {
         if let Value::Obj(e) = v {
-            let e = Arc::make_mut(e);
+            let e = edit(e);
             set(m, e, boiled, Value::T)?;
             set(m, e, k.temperature, t.clone())?;
             set(m, e, boiled_with, liquid_obj.clone())?;

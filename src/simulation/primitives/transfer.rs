@@ -8,7 +8,7 @@ use super::errors::LispError;
 use crate::base::number::Number;
 use crate::simulation::kitchen::{location, take_default};
 use crate::simulation::{Call, Model, Primitive, SimError};
-use crate::world::{Entity, Pid, Value};
+use crate::world::{Entity, Pid, Value, edit};
 use std::sync::Arc;
 
 pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
@@ -484,7 +484,7 @@ fn sift(call: &mut Call<'_, '_>) -> Result<(), SimError> {
         for v in all.iter_mut() {
             let Value::Obj(e) = v else { continue };
             if m.onto.is_a(e.class, siftable)
-                && let Err(err) = set(m, Arc::make_mut(e), sifted, Value::T)
+                && let Err(err) = set(m, edit(e), sifted, Value::T)
             {
                 error = Some(err);
             }
