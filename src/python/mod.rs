@@ -5,7 +5,8 @@
 //! scored in parallel with rayon as the command line scores them. The agent session is
 //! `agent_session.rs` (`Kitchen`), models with primitives written in Python
 //! `python_primitive.rs` (`Model`), the answers to cooking agents' questions `answers.rs`,
-//! substitutions and scaling `rewrites.rs`.
+//! substitutions and scaling `rewrites.rs`, and what guards every call (texts bounded, Ctrl-C,
+//! a primitive calling back into its own model) `guard.rs`.
 
 mod agent_session;
 mod answers;

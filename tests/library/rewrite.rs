@@ -241,6 +241,13 @@ fn an_abstract_substitute_is_noted_with_the_subclasses_the_kitchen_holds() {
             "oil is an abstract class: the kitchen holds none of it as such, so fetching it takes the first object of a subclass it finds; the subclasses the kitchen holds: extra-virgin-olive-oil (replace by one to choose)"
         ]
     );
+    // A class the kitchen holds nothing of, itself or below it, fails to be fetched.
+    let a = substituted(Profile::R2024, &text, ("butter", "bacon")).unwrap();
+    assert!(!a.comparison.executes);
+    assert_eq!(
+        a.notes,
+        ["the kitchen holds no bacon: fetching it fails, and so does every action using it"]
+    );
 }
 
 #[test]
