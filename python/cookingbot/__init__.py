@@ -13,7 +13,14 @@ simulated schedule.
 
 Texts and paths are accepted wherever a solution is: a `str` holding a newline or starting
 with `#` is a text, another `str` or an `os.PathLike` is a file. A network the evaluator
-refuses raises :class:`NetworkError`, whose message has the line and column.
+refuses raises :class:`NetworkError`, whose message has the line and column. A network text
+(or file) over 64 MiB of UTF-8, the command line's bound on solution files, raises
+`ValueError` naming the bound before any work.
+
+Every call releases the GIL and can be stopped with Ctrl-C (`KeyboardInterrupt`). Evaluators
+are kept between calls, and loaded again when a file they were loaded from (the kitchen file,
+a benchmark's ``benchmark.json``, ``ontology.json``, ``kitchen.json`` or a gold network)
+changed: each call reads the data as it is then.
 """
 
 from __future__ import annotations
@@ -21,7 +28,6 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence, Union
 
 from . import _native
@@ -148,9 +154,11 @@ class RecipeScore:
 
 
 def _text(solution: Solution) -> str:
+    """A solution's text: the text itself, or the file read as the command line reads it
+    (regular files of at most 64 MiB of UTF-8, else ValueError naming the file)."""
     if isinstance(solution, str) and ("\n" in solution or solution.lstrip().startswith("#")):
         return solution
-    return Path(solution).read_text(encoding="utf-8")
+    return _native.read_solution(os.fspath(solution))
 
 
 def _path(p: PathArg) -> Optional[str]:

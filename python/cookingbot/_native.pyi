@@ -1,5 +1,9 @@
-# The extension module; every function but metric_names speaks JSON text to cookingbot/__init__.py,
-# and Kitchen and Model to cookingbot/_kitchen.py and cookingbot/_model.py.
+# The extension module; every function but metric_names and read_solution speaks JSON text to
+# cookingbot/__init__.py, and Kitchen and Model to cookingbot/_kitchen.py and
+# cookingbot/_model.py. A network text over 64 MiB of UTF-8 (the command line's bound on
+# solution files) raises ValueError before any work; every call can be stopped by Ctrl-C
+# (KeyboardInterrupt); a primitive written in Python that calls back into its own Model or a
+# Kitchen of it raises RuntimeError.
 from os import PathLike
 from typing import Callable, Optional, Sequence, Union
 
@@ -34,6 +38,7 @@ def compare_systems(
     kitchen: Optional[_Path] = None,
 ) -> str: ...
 def metric_names() -> list[str]: ...
+def read_solution(path: _Path) -> str: ...
 def substitute(
     text: str,
     replace: str,

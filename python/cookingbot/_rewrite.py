@@ -5,6 +5,7 @@ dish): what `cookingbot-evaluator substitute` and `scale` answer."""
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Optional, Union
@@ -155,6 +156,34 @@ def suggest_substitutes(
     return Suggestions(**out)
 
 
+def _factor(factor: Union[int, float, str, Fraction]) -> str:
+    """A factor as the extension reads it: ``n/d`` for a Fraction or a finite float."""
+    if isinstance(factor, float) and math.isfinite(factor):
+        factor = -_simplest(-factor) if factor < 0 else _simplest(factor)
+    if isinstance(factor, Fraction):
+        return f"{factor.numerator}/{factor.denominator}"
+    return str(factor)
+
+
+def _simplest(x: float) -> Fraction:
+    """The fraction of smallest denominator that rounds to `x` (at least 0): the simplest
+    strictly between the midpoints to its neighbouring floats."""
+    below = (Fraction(x) + Fraction(math.nextafter(x, -math.inf))) / 2
+    above = (Fraction(x) + Fraction(math.nextafter(x, math.inf))) / 2
+    return _simplest_between(max(below, Fraction(0)), above)
+
+
+def _simplest_between(low: Fraction, high: Optional[Fraction]) -> Fraction:
+    """The fraction of smallest denominator strictly between `low` (at least 0) and `high`
+    (None: no bound), by the continued fraction of the interval's ends."""
+    whole = math.floor(low)
+    if high is None or whole + 1 < high:
+        return Fraction(whole + 1)
+    low, high = low - whole, high - whole
+    inner = _simplest_between(1 / high, None if low == 0 else 1 / low)
+    return whole + 1 / inner
+
+
 def scale(
     network: Solution,
     factor: Union[int, float, str, Fraction, None] = None,
@@ -166,14 +195,17 @@ def scale(
     benchmark: PathArg = None,
     kitchen: PathArg = None,
 ) -> Scaling:
-    """Scale every ingredient amount of one recipe of a network by `factor` (read exactly:
-    ``1.5`` is 3/2; from 1/100 to 100), or to `servings` of `serves`, run it again and compare
-    it with the original. A factor out of bounds raises `ValueError`."""
-    written = None if factor is None else str(factor)
+    """Scale every ingredient amount of one recipe of a network by `factor` (from 1/100 to
+    100), or to `servings` of `serves` (1 to 10000), run it again and compare it with the
+    original. A factor is exact: an int, a :class:`~fractions.Fraction`, a string as the
+    command line reads it (``"1.5"`` is 3/2, ``"3/2"``), or a float, read as the simplest
+    fraction that rounds to it (the one of smallest denominator): ``1/3`` is 1/3, ``1.5`` 3/2,
+    ``0.1`` 1/10 (not the binary value a float holds, whose denominator is a power of two
+    beyond the bound on quantities). A factor or a count out of bounds raises `ValueError`."""
     out = _answer(
         _native.scale(
             _text(network),
-            written,
+            None if factor is None else _factor(factor),
             servings,
             serves,
             recipe,

@@ -4,6 +4,7 @@
 //! released; a session is behind a lock, so one `Kitchen` used from two threads takes their
 //! calls in turn.
 
+use super::guard::{NetworkText, interruptible};
 use super::python_primitive::Interrupted;
 use crate::evaluate::Evaluator;
 use crate::report::json::value;
@@ -50,14 +51,18 @@ impl Kitchen {
             .map_err(|_| PyRuntimeError::new_err("the session broke in an earlier call"))
     }
 
-    /// `work` on the session with the GIL released, then the interruption a Python primitive
-    /// met during it, if any.
+    /// `work` on the session with the GIL released (Ctrl-C stops it), then the interruption a
+    /// Python primitive met during it, if any. A primitive of the session's model calling
+    /// back into it is refused: the session is locked by the call running the primitive.
     fn detached<T: Send>(
         &self,
         py: Python<'_>,
         work: impl FnOnce(&mut Session) -> T + Send,
     ) -> PyResult<T> {
-        let out = py.detach(|| self.session().map(|mut s| work(&mut s)));
+        if let Some(interrupted) = &self.interrupted {
+            interrupted.model().not_busy()?;
+        }
+        let out = interruptible(py, |_| self.session().map(|mut s| work(&mut s)));
         match &self.interrupted {
             Some(interrupted) => interrupted.or_raise(out),
             None => out,
@@ -79,9 +84,9 @@ impl Kitchen {
         kitchen: Option<std::path::PathBuf>,
     ) -> PyResult<Kitchen> {
         let profile = super::profile(reference)?;
-        let evaluator = py
-            .detach(|| super::evaluator((profile, benchmark, kitchen)))
-            .map_err(PyRuntimeError::new_err)?;
+        let evaluator = interruptible(py, |_| {
+            super::evaluator((profile, benchmark, kitchen)).map_err(PyRuntimeError::new_err)
+        })?;
         Kitchen::open(evaluator, recipe, None)
     }
 
@@ -108,8 +113,8 @@ impl Kitchen {
 
     /// One line given to the session: the observation as JSON. A line the session cannot take
     /// is an observation too (`rejected`), never an exception.
-    fn step(&self, py: Python<'_>, line: &str) -> PyResult<String> {
-        self.detached(py, |s| s.attempt(line).json().to_string())
+    fn step(&self, py: Python<'_>, line: NetworkText) -> PyResult<String> {
+        self.detached(py, |s| s.attempt(&line.0).json().to_string())
     }
 
     /// A variable or a place, as JSON; an unknown name is a `ValueError` with did-you-mean.

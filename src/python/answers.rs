@@ -2,6 +2,7 @@
 //! (`diet`, `guide`): each returns the JSON the command line's `--format json` writes, or the
 //! refusal `simulate` returns.
 
+use super::guard::NetworkText;
 use super::{detached, on_model, refusal, to_json};
 use crate::data::diet_table::Diet;
 use crate::service::diet_check::diet_text;
@@ -17,7 +18,7 @@ use std::path::PathBuf;
 #[pyo3(signature = (text, diet, recipe, reference, benchmark=None, kitchen=None))]
 fn diet(
     py: Python<'_>,
-    text: String,
+    text: NetworkText,
     diet: &str,
     recipe: Option<String>,
     reference: &str,
@@ -25,6 +26,7 @@ fn diet(
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
     let diet = Diet::named(diet).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let text = text.0;
     detached(py, reference, |profile| {
         on_model(profile, benchmark, kitchen, |model, _, gold| {
             let out = match diet_text(model, &text, recipe.as_deref(), diet, gold) {
@@ -41,12 +43,13 @@ fn diet(
 #[pyo3(signature = (text, recipe, reference, benchmark=None, kitchen=None))]
 fn guide(
     py: Python<'_>,
-    text: String,
+    text: NetworkText,
     recipe: Option<String>,
     reference: &str,
     benchmark: Option<PathBuf>,
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
+    let text = text.0;
     detached(py, reference, |profile| {
         on_model(profile, benchmark, kitchen, |model, _, _| {
             let out = match guide_text(model, &text, recipe.as_deref()) {

@@ -5,13 +5,16 @@
 //! scored in parallel with rayon as the command line scores them. The agent session is
 //! `agent_session.rs` (`Kitchen`), models with primitives written in Python
 //! `python_primitive.rs` (`Model`), the answers to cooking agents' questions `answers.rs`,
-//! substitutions and scaling `rewrites.rs`.
+//! substitutions and scaling `rewrites.rs`, and what guards every call (texts bounded, Ctrl-C,
+//! a primitive calling back into its own model) `guard.rs`.
 
 mod agent_session;
 mod answers;
+mod guard;
 mod python_primitive;
 mod rewrites;
 
+use crate::base::budget::Budget;
 use crate::base::profile::Profile;
 use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
@@ -22,13 +25,16 @@ use crate::report::json::value;
 use crate::service::check::{check_text, located};
 use crate::service::comparison::{self, CompareFormat, CompareOptions};
 use crate::service::context::DataContext;
+use crate::service::data_stamp::DataStamp;
 use crate::service::load_model;
 use crate::service::scoring::{self, EvaluateOptions, score_text};
 use crate::service::simulate::{SimulateFailure, simulate_text};
+use crate::service::solution_file::read_solution_text;
 use crate::simulation::Model;
 use crate::translate::Translator;
 use crate::translate::recipe_text;
 use crate::translate::rules::RulesTranslator;
+use guard::{NetworkText, interruptible};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -44,26 +50,33 @@ fn profile(reference: &str) -> PyResult<Profile> {
 
 type EvaluatorKey = (Profile, Option<PathBuf>, Option<PathBuf>);
 
-/// Evaluators already loaded in this process: loading the gold networks and their runs is the
-/// slow part of a first call, so later calls with the same data reuse them.
-static EVALUATORS: Mutex<Vec<(EvaluatorKey, Arc<Evaluator>)>> = Mutex::new(Vec::new());
+/// Evaluators already loaded in this process, with the stamp of the files each was loaded
+/// from: loading the gold networks and their runs is the slow part of a first call, so later
+/// calls with the same data reuse them, while those files are unchanged.
+static EVALUATORS: Mutex<Vec<(EvaluatorKey, Arc<Evaluator>, DataStamp)>> = Mutex::new(Vec::new());
 
 /// The evaluator of a profile, data folder and kitchen, located as the command line locates
-/// them (the data downloaded when missing, unless `COOKINGBOT_OFFLINE`).
+/// them (the data downloaded when missing, unless `COOKINGBOT_OFFLINE`); loaded again when a
+/// file it was loaded from (the kitchen file, the benchmark's `benchmark.json`,
+/// `ontology.json`, `kitchen.json`, a gold network) changed since.
 fn evaluator(key: EvaluatorKey) -> Result<Arc<Evaluator>, String> {
     let mut cache = EVALUATORS.lock().map_err(|e| e.to_string())?;
-    if let Some((_, e)) = cache.iter().find(|(k, _)| *k == key) {
-        return Ok(e.clone());
+    if let Some(i) = cache.iter().position(|(k, _, _)| *k == key) {
+        if cache[i].2.holds() {
+            return Ok(cache[i].1.clone());
+        }
+        cache.remove(i);
     }
     let (profile, benchmark, kitchen) = key.clone();
     let opts = EvaluateOptions::scoring(
-        DataContext::from_env(profile, benchmark, kitchen),
+        DataContext::from_env(profile, benchmark, kitchen.clone()),
         MetricSet::default(),
     );
     let (loaded, _) =
         scoring::load(&opts, || true, &mut std::io::sink()).map_err(|e| e.to_string())?;
+    let stamp = DataStamp::of(&loaded, kitchen.as_deref());
     let loaded = Arc::new(loaded);
-    cache.push((key, loaded.clone()));
+    cache.push((key, loaded.clone(), stamp));
     Ok(loaded)
 }
 
@@ -79,14 +92,15 @@ fn metric_set(words: Option<Vec<String>>, default: MetricSet) -> PyResult<Metric
     Ok(MetricSet::from_words(&words))
 }
 
-/// A call's work on the profile named as on the command line, done with the GIL released.
+/// A call's work on the profile named as on the command line, done with the GIL released
+/// and stopped by Ctrl-C.
 fn detached(
     py: Python<'_>,
     reference: &str,
     work: impl FnOnce(Profile) -> PyResult<String> + Send,
 ) -> PyResult<String> {
     let profile = profile(reference)?;
-    py.detach(|| work(profile))
+    interruptible(py, |_| work(profile))
 }
 
 fn to_json(value: &impl serde::Serialize) -> PyResult<String> {
@@ -99,29 +113,34 @@ fn to_json(value: &impl serde::Serialize) -> PyResult<String> {
 #[pyo3(signature = (texts, metrics, reference, benchmark=None, kitchen=None))]
 fn evaluate_texts(
     py: Python<'_>,
-    texts: Vec<String>,
+    texts: Vec<NetworkText>,
     metrics: Option<Vec<String>>,
     reference: &str,
     benchmark: Option<PathBuf>,
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
-    detached(py, reference, |profile| {
+    let profile = profile(reference)?;
+    interruptible(py, |budget| {
         let evaluator =
             evaluator((profile, benchmark, kitchen)).map_err(PyRuntimeError::new_err)?;
-        score_texts(&evaluator, &texts, metrics)
+        score_texts(&evaluator, &texts, metrics, budget)
     })
 }
 
-/// Each text scored by `evaluator`, in parallel: what [`evaluate_texts`] returns.
+/// Each text scored by `evaluator`, in parallel, each within `budget` (the call's, which
+/// Ctrl-C stops): what [`evaluate_texts`] returns.
 fn score_texts(
     evaluator: &Evaluator,
-    texts: &[String],
+    texts: &[NetworkText],
     metrics: Option<Vec<String>>,
+    budget: &Budget,
 ) -> PyResult<String> {
     let metrics = metric_set(metrics, MetricSet::default())?;
     let outcomes: Vec<Value> = texts
         .par_iter()
-        .map(|text| score_text(evaluator, text, &metrics).unwrap_or_else(|refused| refused))
+        .map(|NetworkText(text)| {
+            budget.run(|| score_text(evaluator, text, &metrics).unwrap_or_else(|refused| refused))
+        })
         .collect();
     to_json(&outcomes)
 }
@@ -131,7 +150,7 @@ fn score_texts(
 #[pyo3(signature = (text, reference, benchmark=None))]
 fn check(
     py: Python<'_>,
-    text: String,
+    text: NetworkText,
     reference: &str,
     benchmark: Option<PathBuf>,
 ) -> PyResult<String> {
@@ -144,7 +163,7 @@ fn check(
             .map(|b| evaluator((profile, Some(b), None)).map_err(PyRuntimeError::new_err))
             .transpose()?;
         let ids = named.as_ref().map(|e| e.benchmark.ids());
-        to_json(&check_text(&text, profile, &onto, ids.as_deref()))
+        to_json(&check_text(&text.0, profile, &onto, ids.as_deref()))
     })
 }
 
@@ -153,7 +172,7 @@ fn check(
 #[pyo3(signature = (text, recipe, reference, benchmark=None, kitchen=None))]
 fn simulate(
     py: Python<'_>,
-    text: String,
+    text: NetworkText,
     recipe: Option<String>,
     reference: &str,
     benchmark: Option<PathBuf>,
@@ -161,7 +180,7 @@ fn simulate(
 ) -> PyResult<String> {
     detached(py, reference, |profile| {
         on_model(profile, benchmark, kitchen, |model, kitchen_name, gold| {
-            simulation(model, kitchen_name, &text, recipe.as_deref(), gold)
+            simulation(model, kitchen_name, &text.0, recipe.as_deref(), gold)
         })
     })
 }
@@ -221,12 +240,13 @@ fn refusal(text: &str, failure: SimulateFailure) -> Value {
 #[pyfunction]
 fn smatch(
     py: Python<'_>,
-    test: String,
-    gold: String,
+    test: NetworkText,
+    gold: NetworkText,
     exact: bool,
     exact_budget: u64,
 ) -> PyResult<String> {
-    py.detach(|| {
+    let (NetworkText(test), NetworkText(gold)) = (test, gold);
+    interruptible(py, |_| {
         let first = |text: &str, which: &str| {
             let parsed = parse(text);
             if let Some(d) = parsed.diagnostics.iter().find(|d| d.is_error()) {
@@ -346,7 +366,7 @@ fn compare_systems(
         seed,
         dump_resamples: None,
     };
-    py.detach(|| {
+    interruptible(py, |_| {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         match comparison::run(&opts, &mut out, &mut err) {
             Ok(_) => String::from_utf8(out).map_err(|e| PyRuntimeError::new_err(e.to_string())),
@@ -359,6 +379,14 @@ fn compare_systems(
             }
         }
     })
+}
+
+/// A `.solution` file's text, read as the command line reads it (regular files of at most
+/// 64 MiB of UTF-8); a file that cannot be read is a `ValueError` naming it.
+#[pyfunction]
+fn read_solution(py: Python<'_>, path: PathBuf) -> PyResult<String> {
+    py.detach(|| read_solution_text(&path))
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// The metric names, in the report's order.
@@ -380,6 +408,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(benchmark_recipes, m)?)?;
     m.add_function(wrap_pyfunction!(compare_systems, m)?)?;
     m.add_function(wrap_pyfunction!(metric_names, m)?)?;
+    m.add_function(wrap_pyfunction!(read_solution, m)?)?;
     answers::register(m)?;
     rewrites::register(m)
 }

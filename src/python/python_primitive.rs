@@ -5,9 +5,11 @@
 //! module calls: request text in, `(True, answer)` or `(False, why)` out.
 
 use super::agent_session::Kitchen;
+use super::guard::{ModelId, NetworkText, interruptible};
 use crate::evaluate::Evaluator;
 use crate::metrics::metric::MetricSet;
 use crate::service::context::DataContext;
+use crate::service::data_stamp::DataStamp;
 use crate::service::json_primitive::{self, JsonCode};
 use crate::service::load_model;
 use crate::service::scoring::{EvaluateOptions, GoldFile, evaluator_with};
@@ -42,6 +44,12 @@ impl Interrupted {
         self.0.1.load(Ordering::SeqCst)
     }
 
+    /// The model these interruptions are of: shared by the model, its primitives and its
+    /// sessions.
+    pub fn model(&self) -> ModelId {
+        ModelId(Arc::as_ptr(&self.0) as usize)
+    }
+
     /// `out`, unless a primitive was interrupted meanwhile.
     pub fn or_raise<T>(&self, out: PyResult<T>) -> PyResult<T> {
         match self.take() {
@@ -54,12 +62,20 @@ impl Interrupted {
 /// The code of one Python primitive: the wrapped callable, run with the GIL taken.
 #[derive(Clone)]
 struct PyCode {
+    name: String,
     callable: Arc<Py<PyAny>>,
     interrupted: Interrupted,
 }
 
 impl JsonCode for PyCode {
     fn call(&self, request: &str) -> Result<String, String> {
+        let model = self.interrupted.model();
+        model.running(&self.name, || self.answer(request))
+    }
+}
+
+impl PyCode {
+    fn answer(&self, request: &str) -> Result<String, String> {
         Python::attach(|py| {
             let answer = self
                 .callable
@@ -87,10 +103,10 @@ struct Registered {
     kitchen: bool,
 }
 
-/// A model's evaluator, the name of its kitchen, and the count of interruptions when it was
-/// built.
+/// A model's evaluator, the name of its kitchen, the count of interruptions when it was
+/// built, and the stamp of the files it was built from.
 #[derive(Clone)]
-struct Built(Arc<Evaluator>, String, usize);
+struct Built(Arc<Evaluator>, String, usize, DataStamp);
 
 /// What a model's evaluator is built from, and the evaluator once built.
 #[pyclass(frozen, name = "Model", module = "cookingbot._native")]
@@ -99,13 +115,19 @@ pub struct PyModel {
     gold: Option<PathBuf>,
     primitives: Mutex<Vec<Registered>>,
     /// Built on first use, with every primitive added so far; dropped when one is added,
-    /// and built again after an interruption.
+    /// and built again after an interruption or when a file it was built from changed.
     evaluator: Mutex<Option<Built>>,
     interrupted: Interrupted,
 }
 
 fn runtime(e: impl ToString) -> PyErr {
     PyRuntimeError::new_err(e.to_string())
+}
+
+/// The `name` of a primitive's catalogue entry.
+fn entry_name(entry: &str) -> Option<String> {
+    let entry: serde_json::Value = serde_json::from_str(entry).ok()?;
+    Some(entry.get("name")?.as_str()?.to_owned())
 }
 
 impl PyModel {
@@ -124,8 +146,9 @@ impl PyModel {
     fn evaluator(&self) -> PyResult<(Arc<Evaluator>, String)> {
         let mut cell = self.evaluator.lock().map_err(runtime)?;
         let interruptions = self.interrupted.count();
-        if let Some(Built(evaluator, kitchen, at)) = cell.as_ref()
+        if let Some(Built(evaluator, kitchen, at, stamp)) = cell.as_ref()
             && *at == interruptions
+            && stamp.holds()
         {
             return Ok((evaluator.clone(), kitchen.clone()));
         }
@@ -135,9 +158,20 @@ impl PyModel {
         opts.gold = self.gold.clone().map(|path| GoldFile { path, dish: None });
         let evaluator =
             evaluator_with(&opts, model, || true, &mut std::io::sink()).map_err(runtime)?;
+        let stamp = DataStamp::of(&evaluator, self.data.kitchen.as_deref());
         let evaluator = Arc::new(evaluator);
-        *cell = Some(Built(evaluator.clone(), kitchen.clone(), interruptions));
+        *cell = Some(Built(
+            evaluator.clone(),
+            kitchen.clone(),
+            interruptions,
+            stamp,
+        ));
         Ok((evaluator, kitchen))
+    }
+
+    /// `Err` when a primitive of this model calls back into it.
+    fn not_busy(&self) -> PyResult<()> {
+        self.interrupted.model().not_busy()
     }
 }
 
@@ -179,12 +213,14 @@ impl PyModel {
         code: Py<PyAny>,
         kitchen: bool,
     ) -> PyResult<()> {
+        self.not_busy()?;
         let added = Registered {
-            entry,
             code: PyCode {
+                name: entry_name(&entry).unwrap_or_default(),
                 callable: Arc::new(code),
                 interrupted: self.interrupted.clone(),
             },
+            entry,
             kitchen,
         };
         py.detach(|| {
@@ -203,13 +239,13 @@ impl PyModel {
 
     /// The names of the primitives added, in order.
     fn primitives(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        let name = |p: &Registered| -> Option<String> {
-            let entry: serde_json::Value = serde_json::from_str(&p.entry).ok()?;
-            Some(entry.get("name")?.as_str()?.to_owned())
-        };
+        self.not_busy()?;
         py.detach(|| {
             let primitives = self.primitives.lock().map_err(runtime)?;
-            Ok(primitives.iter().filter_map(name).collect())
+            Ok(primitives
+                .iter()
+                .filter_map(|p| entry_name(&p.entry))
+                .collect())
         })
     }
 
@@ -218,20 +254,28 @@ impl PyModel {
     fn evaluate_texts(
         &self,
         py: Python<'_>,
-        texts: Vec<String>,
+        texts: Vec<NetworkText>,
         metrics: Option<Vec<String>>,
     ) -> PyResult<String> {
-        let out = py.detach(|| {
+        self.not_busy()?;
+        let out = interruptible(py, |budget| {
             let (evaluator, _) = self.evaluator()?;
-            super::score_texts(&evaluator, &texts, metrics)
+            super::score_texts(&evaluator, &texts, metrics, budget)
         });
         self.interrupted.or_raise(out)
     }
 
     /// Run one recipe of a network text with this model: what `simulate` returns.
     #[pyo3(signature = (text, recipe=None))]
-    fn simulate(&self, py: Python<'_>, text: String, recipe: Option<String>) -> PyResult<String> {
-        let out = py.detach(|| {
+    fn simulate(
+        &self,
+        py: Python<'_>,
+        text: NetworkText,
+        recipe: Option<String>,
+    ) -> PyResult<String> {
+        self.not_busy()?;
+        let NetworkText(text) = text;
+        let out = interruptible(py, |_| {
             let (evaluator, kitchen) = self.evaluator()?;
             let mut gold = |_: &str| Ok(Some(evaluator.benchmark.clone()));
             super::simulation(
@@ -247,7 +291,8 @@ impl PyModel {
 
     /// A session on `recipe` with this model.
     fn kitchen(&self, py: Python<'_>, recipe: &str) -> PyResult<Kitchen> {
-        let (evaluator, _) = py.detach(|| self.evaluator())?;
+        self.not_busy()?;
+        let (evaluator, _) = interruptible(py, |_| self.evaluator())?;
         Kitchen::open(evaluator, recipe, Some(self.interrupted.clone()))
     }
 }

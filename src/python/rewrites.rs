@@ -2,14 +2,16 @@
 //! answers as JSON text (`{"error", "kind", ...}` where the service refuses), for
 //! `python/cookingbot/_rewrite.py`.
 
+use super::guard::NetworkText;
 use super::{detached, on_model, to_json};
 use crate::data::diet_table::Diet;
 use crate::service::rewrite_run::RerunFailure;
 use crate::service::scale::scale_text;
 use crate::service::substitute::{substitute_text, suggest};
-use crate::world::rewrite::scaling::Factor;
+use crate::world::rewrite::scaling::{Factor, servings_out_of_range};
 use crate::world::rewrite::substitution::AmountRule;
 use pyo3::prelude::*;
+use pyo3::types::PyInt;
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -30,7 +32,7 @@ fn answer<T: serde::Serialize>(text: &str, answer: Result<T, RerunFailure>) -> P
 #[allow(clippy::too_many_arguments)]
 fn substitute(
     py: Python<'_>,
-    text: String,
+    text: NetworkText,
     replace: String,
     replacement: String,
     amount_rule: String,
@@ -39,6 +41,7 @@ fn substitute(
     benchmark: Option<PathBuf>,
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
+    let NetworkText(text) = text;
     detached(py, reference, |profile| {
         let rule = match AmountRule::named(&amount_rule) {
             Ok(rule) => rule,
@@ -66,7 +69,7 @@ fn suggest_substitutes(
     py: Python<'_>,
     ingredient: String,
     diet: Option<String>,
-    text: Option<String>,
+    text: Option<NetworkText>,
     recipe: Option<String>,
     reference: &str,
     benchmark: Option<PathBuf>,
@@ -78,7 +81,7 @@ fn suggest_substitutes(
             Err(e) => return request_error(e.to_string()),
         };
         on_model(profile, benchmark, kitchen, |model, _, gold| {
-            let network = text.as_deref().map(|t| (t, recipe.as_deref()));
+            let network = text.as_ref().map(|t| (t.0.as_str(), recipe.as_deref()));
             match suggest(
                 model,
                 &ingredient,
@@ -101,19 +104,25 @@ fn suggest_substitutes(
 #[allow(clippy::too_many_arguments)]
 fn scale(
     py: Python<'_>,
-    text: String,
+    text: NetworkText,
     factor: Option<String>,
-    servings: Option<u32>,
-    serves: Option<u32>,
+    servings: Option<Bound<'_, PyInt>>,
+    serves: Option<Bound<'_, PyInt>>,
     recipe: Option<String>,
     reference: &str,
     benchmark: Option<PathBuf>,
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
+    let NetworkText(text) = text;
+    let counts = (
+        servings.map(|n| count(&n, "--servings")).transpose(),
+        serves.map(|n| count(&n, "--serves")).transpose(),
+    );
     detached(py, reference, |profile| {
-        let factor = match (factor, servings, serves) {
-            (Some(f), None, None) => Factor::parse(&f),
-            (None, Some(n), Some(m)) => Factor::servings(n, m),
+        let factor = match (factor, counts) {
+            (_, (Err(e), _) | (_, Err(e))) => Err(e),
+            (Some(f), (Ok(None), Ok(None))) => Factor::parse(&f),
+            (None, (Ok(Some(n)), Ok(Some(m)))) => Factor::servings(n, m),
             _ => Err("give a factor, or servings with serves".to_owned()),
         };
         let factor = match factor {
@@ -127,6 +136,12 @@ fn scale(
             )
         })
     })
+}
+
+/// A count of servings as Python gives it, any int: one past `u32` is out of the range, as
+/// the command line says of one past it.
+fn count(n: &Bound<'_, PyInt>, what: &str) -> Result<u32, String> {
+    n.extract().map_err(|_| servings_out_of_range(what, n))
 }
 
 /// Add these functions to the extension module.

@@ -11,6 +11,7 @@ pub mod batch;
 pub mod check;
 pub mod comparison;
 pub mod context;
+pub mod data_stamp;
 pub mod diet_check;
 pub mod guide;
 pub mod install;

@@ -13,6 +13,7 @@ use crate::data::diet_table::Diet;
 use crate::data::substitute_roles::SubstituteRoles;
 use crate::metrics::diet::Tags;
 use crate::simulation::Model;
+use crate::world::ontology::ClassId;
 use crate::world::rewrite::substitution::{AmountRule, Substitution, ingredient_class, substitute};
 use serde::Serialize;
 use std::io::Write;
@@ -77,18 +78,38 @@ pub fn substitute_text(
         substitute(&model.onto, &model.catalogue, original, &s).map(|r| (r, ()))
     })?;
     let with = model.onto.class_name(s.with).to_owned();
-    let mut notes = Vec::new();
-    if held(model, s.with).is_empty() {
-        notes.push(format!(
-            "the kitchen holds no {with}: fetching it fails, and so does every action using it"
-        ));
-    }
+    let notes = not_held_note(model, s.with).into_iter().collect();
     Ok(SubstituteAnswer {
         replace: model.onto.class_name(s.replace).to_owned(),
         with,
         amount_rule: rule,
         comparison: Comparison::of(&run),
         notes,
+    })
+}
+
+/// What a cook should know of a substitute the kitchen holds none of itself: fetching it
+/// fails, unless it is an abstract class (`oil`) of which the kitchen holds subclasses, which
+/// fetching finds in its place (an object whose class is a subclass is one of the class).
+fn not_held_note(model: &Model, class: ClassId) -> Option<String> {
+    if !held(model, class).is_empty() {
+        return None;
+    }
+    let name = model.onto.class_name(class);
+    let mut below: Vec<&str> = model
+        .onto
+        .classes()
+        .filter(|&(c, _)| c != class && model.onto.is_a(c, class) && !held(model, c).is_empty())
+        .map(|(c, _)| model.onto.class_name(c))
+        .collect();
+    below.sort_unstable();
+    Some(if below.is_empty() {
+        format!("the kitchen holds no {name}: fetching it fails, and so does every action using it")
+    } else {
+        format!(
+            "{name} is an abstract class: the kitchen holds none of it as such, so fetching it takes the first object of a subclass it finds; the subclasses the kitchen holds: {} (replace by one to choose)",
+            below.join(", ")
+        )
     })
 }
 

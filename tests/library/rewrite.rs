@@ -224,6 +224,33 @@ fn the_substitution_is_the_network_with_one_class_and_its_amount_changed() {
 }
 
 #[test]
+fn an_abstract_substitute_is_noted_with_the_subclasses_the_kitchen_holds() {
+    require_data!();
+    let (_, text) = gold_texts(Profile::R2024)
+        .into_iter()
+        .find(|(id, _)| id == "afghan-biscuits")
+        .unwrap();
+    // `oil` is no object of the kitchen, but its subclass is: the network executes with it.
+    let a = substituted(Profile::R2024, &text, ("butter", "oil")).unwrap();
+    assert!(a.comparison.executes);
+    let dish = a.comparison.against_original.dish.as_ref().unwrap();
+    assert_eq!(dish.detail.surplus, ["extra-virgin-olive-oil"]);
+    assert_eq!(
+        a.notes,
+        [
+            "oil is an abstract class: the kitchen holds none of it as such, so fetching it takes the first object of a subclass it finds; the subclasses the kitchen holds: extra-virgin-olive-oil (replace by one to choose)"
+        ]
+    );
+    // A class the kitchen holds nothing of, itself or below it, fails to be fetched.
+    let a = substituted(Profile::R2024, &text, ("butter", "bacon")).unwrap();
+    assert!(!a.comparison.executes);
+    assert_eq!(
+        a.notes,
+        ["the kitchen holds no bacon: fetching it fails, and so does every action using it"]
+    );
+}
+
+#[test]
 fn a_wrong_ingredient_is_named_with_the_closest_and_nothing_runs() {
     require_data!();
     let (_, text) = gold_texts(Profile::R2024)

@@ -125,3 +125,46 @@ def test_the_tool_server_answers_as_the_library(command, afghan):
     assert unknown.is_error and unknown.structured_content == {
         "error": "no ingredient `buter` in the ontology; did you mean butter, water?", "kind": "request"}
     assert zero.is_error and zero.structured_content["kind"] == "request"
+
+
+OIL_NOTE = (
+    "oil is an abstract class: the kitchen holds none of it as such, so fetching it takes the "
+    "first object of a subclass it finds; the subclasses the kitchen holds: "
+    "extra-virgin-olive-oil (replace by one to choose)"
+)
+
+
+def test_an_abstract_substitute_is_noted_with_its_subclasses_as_the_command_line_notes_it(
+    command, tmp_path, afghan
+):
+    s = cookingbot.substitute(afghan, "butter", "oil")
+    assert s.executes and s.notes == [OIL_NOTE]
+    assert s.against_original.dish["surplus"] == ["extra-virgin-olive-oil"]
+    network = tmp_path / "afghan.solution"
+    network.write_text(afghan)
+    told = subprocess.run([command, "substitute", str(network), "--replace", "butter=oil"],
+                          capture_output=True, text=True, check=True)
+    assert told.stdout.endswith(f"note: {OIL_NOTE}\n")
+
+
+def test_a_float_factor_is_the_simplest_fraction_that_rounds_to_it(afghan):
+    third = cookingbot.scale(afghan, 1 / 3)
+    assert (third.factor, third.executes) == ("1/3", True)
+    assert third.report == cookingbot.scale(afghan, Fraction(1, 3)).report
+    assert third.report == cookingbot.scale(afghan, "1/3").report
+    assert [cookingbot.scale(afghan, f).factor for f in (0.1, 2 / 3, 1.5, 2.0, 2)] == [
+        "1/10", "2/3", "3/2", "2", "2"]
+    with pytest.raises(ValueError, match=r"^a factor of 1/1000 is beyond what scale takes: from 1/100 to 100$"):
+        cookingbot.scale(afghan, 0.001)
+
+
+@pytest.mark.parametrize("counts, message", [
+    ({"servings": 2**32, "serves": 4}, "--servings 4294967296: servings are counted from 1 to 10000"),
+    ({"servings": 6, "serves": 2**70}, "--serves 1180591620717411303424: servings are counted from 1 to 10000"),
+    ({"servings": -1, "serves": 4}, "--servings -1: servings are counted from 1 to 10000"),
+    ({"servings": 20000, "serves": 4}, "--servings 20000: servings are counted from 1 to 10000"),
+])
+def test_servings_of_any_size_get_the_command_lines_range_error(afghan, counts, message):
+    with pytest.raises(ValueError) as refused:
+        cookingbot.scale(afghan, **counts)
+    assert str(refused.value) == message

@@ -56,9 +56,7 @@ impl Factor {
     pub fn servings(servings: u32, serves: u32) -> Result<Factor, String> {
         for (n, what) in [(servings, "--servings"), (serves, "--serves")] {
             if n == 0 || n > MAX_SERVINGS {
-                return Err(format!(
-                    "{what} {n}: servings are counted from 1 to {MAX_SERVINGS}"
-                ));
+                return Err(servings_out_of_range(what, n));
             }
         }
         let value = Number::ratio(i64::from(servings), i64::from(serves))
@@ -85,6 +83,12 @@ impl Factor {
     pub fn value(self) -> Number {
         self.0
     }
+}
+
+/// Why `n` servings (`what`: `--servings` or `--serves`) is no count scale takes, for a
+/// number of any size (a front end whose integers are larger than `u32` says it too).
+pub fn servings_out_of_range(what: &str, n: impl fmt::Display) -> String {
+    format!("{what} {n}: servings are counted from 1 to {MAX_SERVINGS}")
 }
 
 impl fmt::Display for Factor {
