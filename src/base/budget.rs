@@ -46,7 +46,9 @@ const QUESTIONS_PER_CLOCK_READ: u32 = 64;
 #[derive(Clone, Debug)]
 pub struct Budget {
     limit: Duration,
-    cancel: Option<Arc<AtomicBool>>,
+    /// Set for a budget handed on ([`handed_on`]): the deadline of the work it came from.
+    deadline: Option<Instant>,
+    cancel: Vec<Arc<AtomicBool>>,
 }
 
 /// The parts of a recipe's evaluation, named in a refusal.
@@ -160,13 +162,14 @@ impl Budget {
     pub fn new(limit: Duration) -> Budget {
         Budget {
             limit,
-            cancel: None,
+            deadline: None,
+            cancel: Vec::new(),
         }
     }
 
     /// The same budget, also stopped as soon as `flag` is set.
     pub fn cancelled_by(mut self, flag: Arc<AtomicBool>) -> Budget {
-        self.cancel = Some(flag);
+        self.cancel.push(flag);
         self
     }
 
@@ -174,9 +177,11 @@ impl Budget {
     /// a budget, the deadline that comes sooner holds and either flag stops the work (a
     /// recipe's budget inside a tool call's).
     pub fn run<T>(&self, work: impl FnOnce() -> T) -> T {
-        let deadline = Instant::now()
-            .checked_add(self.limit)
-            .unwrap_or_else(far_future);
+        let deadline = self.deadline.unwrap_or_else(|| {
+            Instant::now()
+                .checked_add(self.limit)
+                .unwrap_or_else(far_future)
+        });
         let outer = CURRENT.with(|c| c.borrow_mut().take());
         let (deadline, limit) = match &outer {
             Some(o) if o.deadline <= deadline => (o.deadline, o.limit),
@@ -201,6 +206,20 @@ impl Budget {
         let _restore = Restore(outer);
         work()
     }
+}
+
+/// The current thread's budget, for the work it hands to other threads (a budget is the
+/// thread's own): the same deadline and every stop flag, so that a stopped call stops its
+/// workers too. With no budget, one that never runs out (the workers' work keeps its own).
+pub fn handed_on() -> Budget {
+    CURRENT.with(|c| match c.borrow().as_ref() {
+        Some(c) => Budget {
+            limit: c.limit,
+            deadline: Some(c.deadline),
+            cancel: c.cancel.clone(),
+        },
+        None => Budget::new(Duration::MAX),
+    })
 }
 
 /// A deadline no clock reaches, for a limit too large to add to now.
@@ -411,6 +430,23 @@ mod tests {
         let e = Budget::new(Duration::from_millis(5))
             .run(|| Budget::new(Duration::from_secs(7200)).run(spin_until_spent));
         assert_eq!(e.cause, Cause::Time(Duration::from_millis(5)));
+    }
+
+    #[test]
+    fn a_budget_handed_to_another_thread_keeps_its_flags_and_deadline() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let outer = Budget::new(Duration::from_secs(3600)).cancelled_by(flag.clone());
+        let handed = outer.run(|| Budget::new(Duration::from_secs(1800)).run(handed_on));
+        flag.store(true, Ordering::Relaxed);
+        let e = std::thread::spawn(move || handed.run(spin_until_spent));
+        assert_eq!(e.join().unwrap().cause, Cause::Cancelled);
+        let handed = Budget::new(Duration::from_millis(5)).run(handed_on);
+        let e = std::thread::spawn(move || {
+            Budget::new(Duration::from_secs(60)).run(|| handed.run(spin_until_spent))
+        });
+        assert_eq!(e.join().unwrap().cause, Cause::Time(Duration::from_millis(5)));
+        // Without a budget, one that never runs out.
+        assert_eq!(handed_on().run(|| (spent(), remaining().is_some())), (false, true));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! recipe, or one for a file refused before scoring), dealing the units to a shard and scoring
 //! them in parallel. Results come back in the batch's order whatever the number of threads.
 
+use crate::base::budget;
 use crate::evaluate::{Evaluator, Refusal};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::terminal_safe;
@@ -208,6 +209,8 @@ pub fn score(run: Run<'_>, files: &[PathBuf]) -> ShardReport {
     let mut shard_files = Vec::with_capacity(files.len());
     // The batch position of the next file's first unit: units are dealt to shards by it.
     let mut first = 0;
+    // Scored on rayon's threads under the caller's budget: a stopped call stops them.
+    let budget = budget::handed_on();
     for paths in files.chunks(rayon::current_num_threads().max(1)) {
         let inputs = read_inputs(paths);
         let prepared: Vec<Prepared> = inputs
@@ -229,7 +232,7 @@ pub fn score(run: Run<'_>, files: &[PathBuf]) -> ShardReport {
         let results: Vec<(usize, UnitResult)> = units
             .par_iter()
             .map(|&(f, unit)| {
-                let outcome = score_unit(&run, &prepared[f], unit);
+                let outcome = budget.run(|| score_unit(&run, &prepared[f], unit));
                 bar.inc(1);
                 (f, UnitResult { unit, outcome })
             })

@@ -9,6 +9,7 @@
 //! still within its idle time on never disappears under it.
 
 use super::context::DataContext;
+use super::data_stamp::DataStamp;
 use super::outcome::AppError;
 use super::scoring::{self, EvaluateOptions};
 use super::session::describe::Place;
@@ -346,7 +347,9 @@ pub fn load_evaluator(data: &DataContext) -> Result<Evaluator, AppError> {
 
 /// The evaluators sessions are scored by, one per profile and benchmark asked for, each
 /// loaded once (the model, the gold networks and their runs) and shared by its sessions; the
-/// [`EVALUATORS_KEPT`] used last are kept.
+/// [`EVALUATORS_KEPT`] used last are kept, each only while its [`DataStamp`] holds: an
+/// evaluator whose files (the kitchen file, `kitchen.json`, a gold network...) changed since
+/// it was loaded is loaded again, so a call sees the data as the command line would.
 ///
 /// A load runs outside the cache's lock, in the thread of the call that asked first, within
 /// that call's budget; a call asking for the same evaluator meanwhile waits for that load
@@ -362,8 +365,8 @@ pub struct Evaluators {
 
 #[derive(Default)]
 struct Cache {
-    /// Used last, last.
-    loaded: Vec<(Key, Arc<Evaluator>)>,
+    /// Used last, last; each with the stamp of the files it was loaded from.
+    loaded: Vec<(Key, Arc<Evaluator>, DataStamp)>,
     /// The loads under way.
     loading: Vec<(Key, Arc<Load>)>,
 }
@@ -434,11 +437,13 @@ impl Evaluators {
         let key = (data.profile, data.benchmark.clone());
         let load = {
             let mut cache = lock(&self.cache);
-            if let Some(i) = cache.loaded.iter().position(|(k, _)| *k == key) {
+            if let Some(i) = cache.loaded.iter().position(|(k, _, _)| *k == key) {
                 let entry = cache.loaded.remove(i);
-                let evaluator = entry.1.clone();
-                cache.loaded.push(entry);
-                return Ok(evaluator);
+                if entry.2.holds() {
+                    let evaluator = entry.1.clone();
+                    cache.loaded.push(entry);
+                    return Ok(evaluator);
+                }
             }
             if let Some((_, load)) = cache.loading.iter().find(|(k, _)| *k == key) {
                 let load = load.clone();
@@ -449,19 +454,19 @@ impl Evaluators {
             cache.loading.push((key.clone(), load.clone()));
             load
         };
-        let loaded = (self.loader)(&data)
-            .map(Arc::new)
-            .map_err(|e| e.to_string());
+        let loaded = (self.loader)(&data).map_err(|e| e.to_string());
+        let loaded = loaded.map(|e| (DataStamp::of(&e, data.kitchen.as_deref()), Arc::new(e)));
         {
             let mut cache = lock(&self.cache);
             cache.loading.retain(|(_, l)| !Arc::ptr_eq(l, &load));
-            if let Ok(evaluator) = &loaded {
-                cache.loaded.push((key, evaluator.clone()));
+            if let Ok((stamp, evaluator)) = &loaded {
+                cache.loaded.push((key, evaluator.clone(), stamp.clone()));
                 if cache.loaded.len() > EVALUATORS_KEPT {
                     cache.loaded.remove(0);
                 }
             }
         }
+        let loaded = loaded.map(|(_, evaluator)| evaluator);
         load.finish(loaded.clone());
         loaded.map_err(StoreError::Data)
     }
@@ -714,6 +719,39 @@ mod tests {
             .unwrap();
         assert!(Arc::ptr_eq(&first, &again));
         assert!(evaluators.get(Some(Profile::R2023), None).is_err());
+    }
+
+    /// The demo's evaluator whatever the data asked for (so a kitchen file's content is not
+    /// read, only stamped).
+    fn demo_load(data: &DataContext) -> Result<Evaluator, AppError> {
+        Evaluator::new(data.profile, DataSource::Demo).map_err(|e| AppError::Failed(e.to_string()))
+    }
+
+    #[test]
+    fn an_evaluator_is_loaded_again_once_a_file_it_was_loaded_from_changed() {
+        let dir = std::env::temp_dir().join(format!("cookingbot-stale-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let kitchen = dir.join("kitchen.json");
+        std::fs::write(&kitchen, "{}").unwrap();
+        let evaluators = Evaluators {
+            loader: demo_load,
+            ..Evaluators::new(DataContext {
+                kitchen: Some(kitchen.clone()),
+                offline: true,
+                ..DataContext::default()
+            })
+        };
+        let first = evaluators.get(None, None).unwrap();
+        assert!(Arc::ptr_eq(&first, &evaluators.get(None, None).unwrap()));
+        std::fs::write(&kitchen, "{ }").unwrap();
+        let edited = evaluators.get(None, None).unwrap();
+        assert!(!Arc::ptr_eq(&first, &edited));
+        assert!(Arc::ptr_eq(&edited, &evaluators.get(None, None).unwrap()));
+        // The stale one was replaced, not kept beside the new one.
+        assert_eq!(lock(&evaluators.cache).loaded.len(), 1);
+        std::fs::remove_file(&kitchen).unwrap();
+        assert!(!Arc::ptr_eq(&edited, &evaluators.get(None, None).unwrap()));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Whether the slow loader may go on.
