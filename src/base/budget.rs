@@ -444,9 +444,15 @@ mod tests {
         let e = std::thread::spawn(move || {
             Budget::new(Duration::from_secs(60)).run(|| handed.run(spin_until_spent))
         });
-        assert_eq!(e.join().unwrap().cause, Cause::Time(Duration::from_millis(5)));
+        assert_eq!(
+            e.join().unwrap().cause,
+            Cause::Time(Duration::from_millis(5))
+        );
         // Without a budget, one that never runs out.
-        assert_eq!(handed_on().run(|| (spent(), remaining().is_some())), (false, true));
+        assert_eq!(
+            handed_on().run(|| (spent(), remaining().is_some())),
+            (false, true)
+        );
     }
 
     #[test]

@@ -139,17 +139,22 @@ def test_a_primitive_calling_back_into_its_model_or_kitchen_is_refused(example_w
     assert out["dish"] == 1.0
 
 
-def test_ctrl_c_stops_a_long_evaluation():
-    # 30 fetches that can run in any order and an action that never can: the search meets
-    # 2^30 sets of executed actions, for the whole minute of the recipe's budget.
-    network = "#demo-shortbread-rounds\n(get-kitchen ?k0)\n" + "".join(
-        f"(fetch-and-proportion ?x{i} ?ks{i} ?k0 ?c{i} butter 1 g)\n" for i in range(30)
+def long_search(grams: int = 1) -> str:
+    """30 fetches that can run in any order and an action that never can: the search meets
+    2^30 sets of executed actions, for the whole minute of the recipe's budget."""
+    return "#demo-shortbread-rounds\n(get-kitchen ?k0)\n" + "".join(
+        f"(fetch-and-proportion ?x{i} ?ks{i} ?k0 ?c{i} butter {grams} g)\n" for i in range(30)
     ) + "(mix ?m ?ks-mixed ?never-made ?x0 ?whisk)\n"
+
+
+def interrupted(call: str) -> None:
+    """Run `call` in a child process well into its work, then Ctrl-C it: the child must end
+    with a `KeyboardInterrupt`, having printed nothing of a result."""
     child = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(f"""
             import cookingbot
             print("started", flush=True)
-            cookingbot.evaluate({network!r}, benchmark="demo")
+            {call}
             print("finished", flush=True)
         """)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -163,13 +168,25 @@ def test_ctrl_c_stops_a_long_evaluation():
             pass
         assert child.poll() is None, "the search ended by itself"
         child.send_signal(signal.SIGINT)
-        # The budget is a minute: ending within half of it is Ctrl-C's doing.
+        # A recipe's budget is a minute: ending within half of it is Ctrl-C's doing.
         out, err = child.communicate(timeout=30)
     finally:
         child.kill()
     assert out == ""
     assert err.rstrip().endswith("KeyboardInterrupt"), err
     assert child.returncode != 0
+
+
+def test_ctrl_c_stops_a_long_evaluation():
+    interrupted(f'cookingbot.evaluate({long_search()!r}, benchmark="demo")')
+
+
+def test_ctrl_c_stops_a_compare_whose_networks_are_scored_on_other_threads(tmp_path):
+    # Two files, so that the batch hands them to rayon's worker threads (a batch of one is
+    # scored on the calling thread), which Ctrl-C must stop too.
+    for grams in (1, 2):
+        (tmp_path / f"{grams}.solution").write_text(long_search(grams))
+    interrupted(f'cookingbot.compare({str(tmp_path)!r}, {str(tmp_path)!r}, benchmark="demo")')
 
 
 def test_an_edited_kitchen_file_is_read_again_as_the_command_line_reads_it(tmp_path, command):
