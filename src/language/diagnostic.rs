@@ -435,7 +435,11 @@ enum Order {
 /// then cost memory for those alone, however many it has (a line of a thousand unknown
 /// names is a thousand errors); what is shown says how many more there were.
 #[derive(Clone, Debug)]
-pub struct Diagnostics {
+pub struct Diagnostics(Box<Collected>);
+
+/// What a [`Diagnostics`] holds (behind a box: a refusal that carries it stays small).
+#[derive(Clone, Debug)]
+struct Collected {
     order: Order,
     /// Warnings are counted, not kept (what refuses a file is its errors).
     errors_only: bool,
@@ -461,7 +465,7 @@ impl Default for Diagnostics {
 impl Diagnostics {
     /// Keeps the first diagnostics found, errors and warnings.
     pub fn new() -> Diagnostics {
-        Diagnostics {
+        Diagnostics(Box::new(Collected {
             order: Order::Found,
             errors_only: false,
             keep: MAX_RENDERED,
@@ -470,58 +474,53 @@ impl Diagnostics {
             errors: 0,
             warnings: 0,
             first_error: None,
-        }
+        }))
     }
 
     /// Keeps all: for a text whose length bounds its diagnostics already (one line of a
     /// session, at most a few kilobytes).
     pub fn unbounded() -> Diagnostics {
-        Diagnostics {
-            keep: usize::MAX,
-            ..Diagnostics::new()
-        }
+        let mut all = Diagnostics::new();
+        all.0.keep = usize::MAX;
+        all
     }
 
     /// Keeps errors only; warnings are counted.
-    pub fn errors_only(self) -> Diagnostics {
-        Diagnostics {
-            errors_only: true,
-            ..self
-        }
+    pub fn errors_only(mut self) -> Diagnostics {
+        self.0.errors_only = true;
+        self
     }
 
     /// Keeps the first in text order (place, severity, kind), whatever order they are found in.
-    pub fn in_text_order(self) -> Diagnostics {
-        Diagnostics {
-            order: Order::Text,
-            ..self
-        }
+    pub fn in_text_order(mut self) -> Diagnostics {
+        self.0.order = Order::Text;
+        self
     }
 
     pub fn push(&mut self, d: Diagnostic) {
-        let arrival = self.errors + self.warnings;
+        let arrival = self.0.errors + self.0.warnings;
         if d.is_error() {
-            self.errors += 1;
-            if self.first_error.is_none() {
-                self.first_error = Some(d.clone());
+            self.0.errors += 1;
+            if self.0.first_error.is_none() {
+                self.0.first_error = Some(d.clone());
             }
         } else {
-            self.warnings += 1;
-            if self.errors_only {
+            self.0.warnings += 1;
+            if self.0.errors_only {
                 return;
             }
         }
-        match self.order {
-            Order::Found if self.kept.len() < self.keep => self.kept.push(d),
+        match self.0.order {
+            Order::Found if self.0.kept.len() < self.0.keep => self.0.kept.push(d),
             Order::Found => {}
             Order::Text => {
                 let rank = (d.span.start, d.severity, d.kind, arrival);
-                let at = self.ranks.partition_point(|r| *r < rank);
-                if at < self.keep {
-                    self.ranks.insert(at, rank);
-                    self.kept.insert(at, d);
-                    self.ranks.truncate(self.keep);
-                    self.kept.truncate(self.keep);
+                let at = self.0.ranks.partition_point(|r| *r < rank);
+                if at < self.0.keep {
+                    self.0.ranks.insert(at, rank);
+                    self.0.kept.insert(at, d);
+                    self.0.ranks.truncate(self.0.keep);
+                    self.0.kept.truncate(self.0.keep);
                 }
             }
         }
@@ -529,37 +528,41 @@ impl Diagnostics {
 
     /// How many errors were found, kept or not.
     pub fn errors(&self) -> usize {
-        self.errors
+        self.0.errors
     }
 
     /// How many warnings were found, kept or not.
     pub fn warnings(&self) -> usize {
-        self.warnings
+        self.0.warnings
     }
 
     pub fn has_errors(&self) -> bool {
-        self.errors > 0
+        self.0.errors > 0
     }
 
     /// The first error found.
     pub fn first_error(&self) -> Option<&Diagnostic> {
-        self.first_error.as_ref()
+        self.0.first_error.as_ref()
     }
 
     /// How many of those it keeps (errors, or errors and warnings) were found and not kept.
     pub fn unkept(&self) -> usize {
-        let warnings = if self.errors_only { 0 } else { self.warnings };
-        self.errors + warnings - self.kept.len()
+        let warnings = if self.0.errors_only {
+            0
+        } else {
+            self.0.warnings
+        };
+        self.0.errors + warnings - self.0.kept.len()
     }
 
     /// Those kept.
     pub fn into_kept(self) -> Vec<Diagnostic> {
-        self.kept
+        self.0.kept
     }
 
     /// Those kept, rendered as [`render_all`] renders them, then how many more were found.
     pub fn render(&self, file_name: &str, text: &str) -> String {
-        render_counted(self.kept.iter(), self.unkept(), file_name, text)
+        render_counted(self.0.kept.iter(), self.unkept(), file_name, text)
     }
 }
 
@@ -567,7 +570,7 @@ impl std::ops::Deref for Diagnostics {
     type Target = [Diagnostic];
 
     fn deref(&self) -> &[Diagnostic] {
-        &self.kept
+        &self.0.kept
     }
 }
 
@@ -577,7 +580,7 @@ impl IntoIterator for Diagnostics {
     type IntoIter = std::vec::IntoIter<Diagnostic>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.kept.into_iter()
+        self.0.kept.into_iter()
     }
 }
 
