@@ -126,12 +126,15 @@ impl Counted {
     }
 }
 
+/// A class's id and weight by its name (what `parse_init` needs of the ontology).
+pub(crate) type ClassOf<'a> = dyn FnMut(&str) -> Result<(ClassId, u64), String> + 'a;
+
 /// Decode the shared value encoding of the kitchen data files (see `kitchens/README.md`); a
 /// list item `{"count": n, ...}` stands for n identical items. `class_of` gives a class's id
 /// and the values one object of it makes. A problem names its field.
 pub(crate) fn parse_init(
     j: &Json,
-    class_of: &mut dyn FnMut(&str) -> Result<(ClassId, u64), String>,
+    class_of: &mut ClassOf<'_>,
     slot_of: &mut dyn FnMut(&str) -> Result<SlotId, String>,
     made: &mut Counted,
 ) -> Result<Init, FieldError> {
