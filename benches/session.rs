@@ -1,5 +1,7 @@
 //! The agent session: one `act` on the largest gold network (the last action, given after all
-//! the others), and a whole replay of that network line by line with its `finish`.
+//! the others), a whole replay of that network line by line with its `finish`, and one step
+//! (an act and its undo) on a long session of dense lines, which costs what its line costs
+//! however many lines came before.
 
 mod support;
 
@@ -50,6 +52,18 @@ fn bench(c: &mut Criterion) {
         b.iter(|| started(black_box(&lines)).finish().csv)
     });
     group.finish();
+    // 1,350 unknown names a line: 2,700 errors each, the lines before never validated again.
+    let dense = format!("(fetch ?b ?c ?ks0 {})", vec!["zq"; 1_350].join(" "));
+    for given in [10, 300] {
+        let mut session = started(&vec![dense.clone(); given]);
+        c.bench_function(&format!("session/dense-step-after-{given}-lines"), |b| {
+            b.iter(|| {
+                let seen = session.act(black_box(&dense)).expect("acts");
+                session.undo().expect("undoes");
+                seen.diagnostics.len()
+            })
+        });
+    }
 }
 
 criterion_group!(benches, bench);

@@ -7,7 +7,8 @@ use crate::base::profile::Profile;
 use crate::base::suggest::closest;
 use crate::benchmark::{Benchmark, DataError, DataSource};
 use crate::language::ast::Recipe;
-use crate::language::diagnostic::{Diagnostic, render_all, terminal_safe};
+use crate::language::diagnostic::{Diagnostics, terminal_safe};
+use crate::language::validate::read_checked;
 use crate::metrics::diet::{Dish, Verdict};
 use crate::metrics::metric::{Metric, MetricSet, RecipeResult};
 use crate::metrics::smatch::{self, SmatchConfig, smatch};
@@ -21,8 +22,8 @@ use std::sync::OnceLock;
 pub struct Refusal {
     /// One line saying what is wrong.
     pub message: String,
-    /// Located diagnostics, when the problem is in the text.
-    pub diagnostics: Vec<Diagnostic>,
+    /// Located errors, when the problem is in the text (the first kept, the rest counted).
+    pub diagnostics: Diagnostics,
     /// The recipe ids the refused text names, in file order, when it was refused whole before
     /// scoring (empty for one recipe refused while scored: its file knows the ids).
     pub recipes: Vec<String>,
@@ -32,7 +33,7 @@ impl Refusal {
     fn new(message: impl Into<String>) -> Refusal {
         Refusal {
             message: message.into(),
-            diagnostics: Vec::new(),
+            diagnostics: Diagnostics::new(),
             recipes: Vec::new(),
         }
     }
@@ -43,7 +44,7 @@ impl Refusal {
             let line = format!("error: {file_name}: {}\n", self.message);
             return terminal_safe(&line).into_owned();
         }
-        render_all(&self.diagnostics, file_name, text)
+        self.diagnostics.render(file_name, text)
     }
 }
 
@@ -117,24 +118,18 @@ impl Evaluator {
     /// scored on its own ([`Evaluator::evaluate_recipe`]); the reference refuses the file when
     /// any of them is refused.
     pub fn prepare(&self, text: &str) -> Result<Vec<Recipe>, Refusal> {
-        let parsed = crate::language::parse::parse(text);
         let ids = self.benchmark.ids();
         let validator = self.model.validator().with_known_recipes(&ids);
-        let mut diagnostics = parsed.diagnostics;
-        diagnostics.extend(validator.validate(&parsed.file));
-        let errors: Vec<Diagnostic> = diagnostics
-            .into_iter()
-            .filter(Diagnostic::is_error)
-            .collect();
+        let (file, errors) = read_checked(text, &validator, Diagnostics::new().errors_only());
         if let Some(first) = errors.first() {
             let message = first.message.clone();
             return Err(Refusal {
                 message,
                 diagnostics: errors,
-                recipes: parsed.file.recipes.iter().map(|r| r.id.clone()).collect(),
+                recipes: file.recipes.iter().map(|r| r.id.clone()).collect(),
             });
         }
-        let mut recipes = parsed.file.recipes;
+        let mut recipes = file.recipes;
         recipes.reverse();
         Ok(recipes)
     }

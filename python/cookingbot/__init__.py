@@ -37,6 +37,7 @@ __all__ = [
     "Benchmark",
     "BenchmarkRecipe",
     "Diagnostic",
+    "Diagnostics",
     "DietAction",
     "DietVerdict",
     "Execution",
@@ -242,13 +243,23 @@ def compare(
     )
 
 
+class Diagnostics(list):
+    """The diagnostics of a text, a list of `Diagnostic`: the first 100 in text order (what
+    `check` prints); `omitted` counts the others, found but not kept."""
+
+    omitted: int = 0
+
+
 def check(
     text: str, *, reference: str = "2024", benchmark: PathArg = None
-) -> list[Diagnostic]:
-    """Every error and warning of a network text, located (what `check` prints); recipe ids are
-    those of ``benchmark`` (a folder of your own, or ``"demo"``) when it is given, else the
-    official benchmark's."""
-    return _diagnostics(json.loads(_native.check(text, reference, _path(benchmark))))
+) -> Diagnostics:
+    """The errors and warnings of a network text, located (what `check` prints): the first 100,
+    and how many more in ``omitted``; recipe ids are those of ``benchmark`` (a folder of your
+    own, or ``"demo"``) when it is given, else the official benchmark's."""
+    out = json.loads(_native.check(text, reference, _path(benchmark)))
+    found = Diagnostics(_diagnostics(out["diagnostics"]))
+    found.omitted = out.get("diagnostics_omitted", 0)
+    return found
 
 
 @dataclass(frozen=True)

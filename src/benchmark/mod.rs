@@ -281,7 +281,7 @@ pub fn dish_variable(
 /// The first network of a gold file's text; a file with errors or none is malformed.
 pub fn first_network(path: &Path, text: &str) -> Result<Recipe, DataError> {
     let parsed = crate::language::parse::parse(text);
-    if let Some(d) = parsed.diagnostics.iter().find(|d| d.is_error()) {
+    if let Some(d) = parsed.diagnostics.first_error() {
         return Err(DataError::Malformed {
             path: path.to_path_buf(),
             reason: d.message.clone(),

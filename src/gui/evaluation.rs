@@ -155,7 +155,7 @@ fn problems(refusal: &Refusal, text: &str) -> Vec<Problem> {
             message: refusal.message.clone(),
         }];
     }
-    refusal
+    let mut problems: Vec<Problem> = refusal
         .diagnostics
         .iter()
         .map(|d| {
@@ -168,7 +168,15 @@ fn problems(refusal: &Refusal, text: &str) -> Vec<Problem> {
                 message,
             }
         })
-        .collect()
+        .collect();
+    let more = refusal.diagnostics.unkept();
+    if more > 0 {
+        problems.push(Problem {
+            at: None,
+            message: format!("and {more} more diagnostic(s), not shown"),
+        });
+    }
+    problems
 }
 
 #[cfg(test)]

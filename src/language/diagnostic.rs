@@ -379,8 +379,10 @@ impl<'a> Files<'a> for Excerpt<'_> {
     }
 }
 
-/// The most diagnostics of one text rendered; the rest are counted. Each shows its line, so a
-/// long line with thousands of problems would otherwise print gigabytes.
+/// The most diagnostics of one text kept ([`Diagnostics`]) and rendered; the rest are counted.
+/// Each shows its line, so a long line with thousands of problems would otherwise print
+/// gigabytes; and each costs a few hundred bytes, so a file of a million problems would
+/// otherwise cost gigabytes before anything is shown.
 pub const MAX_RENDERED: usize = 100;
 
 /// Render diagnostics of one text, one after the other: the first [`MAX_RENDERED`], then how
@@ -391,7 +393,16 @@ pub fn render_all<'d>(
     file_name: &str,
     text: &str,
 ) -> String {
-    let mut diagnostics = diagnostics.into_iter();
+    render_counted(diagnostics.into_iter(), 0, file_name, text)
+}
+
+/// [`render_all`], with `unkept` more diagnostics found but not kept.
+fn render_counted<'d>(
+    mut diagnostics: impl Iterator<Item = &'d Diagnostic>,
+    unkept: usize,
+    file_name: &str,
+    text: &str,
+) -> String {
     let shown: Vec<&Diagnostic> = diagnostics.by_ref().take(MAX_RENDERED).collect();
     let located = line_cols(text, shown.iter().map(|d| d.span.start));
     let mut rendered: String = shown
@@ -399,7 +410,7 @@ pub fn render_all<'d>(
         .zip(located)
         .map(|(d, at)| terminal_safe(&d.emit(file_name, text, at)).into_owned())
         .collect();
-    let more = diagnostics.count();
+    let more = diagnostics.count() + unkept;
     if more > 0 {
         rendered.push_str(&format!(
             "{}: and {more} more diagnostic(s), not shown\n",
@@ -407,6 +418,176 @@ pub fn render_all<'d>(
         ));
     }
     rendered
+}
+
+/// In what order a [`Diagnostics`] keeps the first [`MAX_RENDERED`] it is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Order {
+    /// As they are found: the parser's, line by line, then the recipes' checks (the order of
+    /// an evaluation's refusal).
+    Found,
+    /// By place in the text, then severity, then kind, ties as found (the order of `check`).
+    Text,
+}
+
+/// The diagnostics of one text, bounded while they are collected: the first [`MAX_RENDERED`]
+/// (as found, or in text order) are kept, every other one is only counted. A file's problems
+/// then cost memory for those alone, however many it has (a line of a thousand unknown
+/// names is a thousand errors); what is shown says how many more there were.
+#[derive(Clone, Debug)]
+pub struct Diagnostics(Box<Collected>);
+
+/// What a [`Diagnostics`] holds (behind a box: a refusal that carries it stays small).
+#[derive(Clone, Debug)]
+struct Collected {
+    order: Order,
+    /// Warnings are counted, not kept (what refuses a file is its errors).
+    errors_only: bool,
+    /// How many are kept: [`MAX_RENDERED`], what is shown of a text.
+    keep: usize,
+    /// Those kept, in their order.
+    kept: Vec<Diagnostic>,
+    /// In text order, the place, severity, kind and arrival of each kept one.
+    ranks: Vec<(usize, Severity, DiagnosticKind, usize)>,
+    errors: usize,
+    warnings: usize,
+    /// The first error found, kept even when the first ones kept are warnings: whether and
+    /// why a text is refused.
+    first_error: Option<Diagnostic>,
+}
+
+impl Default for Diagnostics {
+    fn default() -> Self {
+        Diagnostics::new()
+    }
+}
+
+impl Diagnostics {
+    /// Keeps the first diagnostics found, errors and warnings.
+    pub fn new() -> Diagnostics {
+        Diagnostics(Box::new(Collected {
+            order: Order::Found,
+            errors_only: false,
+            keep: MAX_RENDERED,
+            kept: Vec::new(),
+            ranks: Vec::new(),
+            errors: 0,
+            warnings: 0,
+            first_error: None,
+        }))
+    }
+
+    /// Keeps all: for a text whose length bounds its diagnostics already (one line of a
+    /// session, at most a few kilobytes).
+    pub fn unbounded() -> Diagnostics {
+        let mut all = Diagnostics::new();
+        all.0.keep = usize::MAX;
+        all
+    }
+
+    /// Keeps errors only; warnings are counted.
+    pub fn errors_only(mut self) -> Diagnostics {
+        self.0.errors_only = true;
+        self
+    }
+
+    /// Keeps the first in text order (place, severity, kind), whatever order they are found in.
+    pub fn in_text_order(mut self) -> Diagnostics {
+        self.0.order = Order::Text;
+        self
+    }
+
+    pub fn push(&mut self, d: Diagnostic) {
+        let arrival = self.0.errors + self.0.warnings;
+        if d.is_error() {
+            self.0.errors += 1;
+            if self.0.first_error.is_none() {
+                self.0.first_error = Some(d.clone());
+            }
+        } else {
+            self.0.warnings += 1;
+            if self.0.errors_only {
+                return;
+            }
+        }
+        match self.0.order {
+            Order::Found if self.0.kept.len() < self.0.keep => self.0.kept.push(d),
+            Order::Found => {}
+            Order::Text => {
+                let rank = (d.span.start, d.severity, d.kind, arrival);
+                let at = self.0.ranks.partition_point(|r| *r < rank);
+                if at < self.0.keep {
+                    self.0.ranks.insert(at, rank);
+                    self.0.kept.insert(at, d);
+                    self.0.ranks.truncate(self.0.keep);
+                    self.0.kept.truncate(self.0.keep);
+                }
+            }
+        }
+    }
+
+    /// How many errors were found, kept or not.
+    pub fn errors(&self) -> usize {
+        self.0.errors
+    }
+
+    /// How many warnings were found, kept or not.
+    pub fn warnings(&self) -> usize {
+        self.0.warnings
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.0.errors > 0
+    }
+
+    /// The first error found.
+    pub fn first_error(&self) -> Option<&Diagnostic> {
+        self.0.first_error.as_ref()
+    }
+
+    /// How many of those it keeps (errors, or errors and warnings) were found and not kept.
+    pub fn unkept(&self) -> usize {
+        let warnings = if self.0.errors_only {
+            0
+        } else {
+            self.0.warnings
+        };
+        self.0.errors + warnings - self.0.kept.len()
+    }
+
+    /// Those kept.
+    pub fn into_kept(self) -> Vec<Diagnostic> {
+        self.0.kept
+    }
+
+    /// Those kept, rendered as [`render_all`] renders them, then how many more were found.
+    pub fn render(&self, file_name: &str, text: &str) -> String {
+        render_counted(self.0.kept.iter(), self.unkept(), file_name, text)
+    }
+}
+
+impl std::ops::Deref for Diagnostics {
+    type Target = [Diagnostic];
+
+    fn deref(&self) -> &[Diagnostic] {
+        &self.0.kept
+    }
+}
+
+/// Those kept, in their order.
+impl IntoIterator for Diagnostics {
+    type Item = Diagnostic;
+    type IntoIter = std::vec::IntoIter<Diagnostic>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.kept.into_iter()
+    }
+}
+
+impl Extend<Diagnostic> for Diagnostics {
+    fn extend<I: IntoIterator<Item = Diagnostic>>(&mut self, found: I) {
+        found.into_iter().for_each(|d| self.push(d));
+    }
 }
 
 /// The 1-based line and character column of each byte offset (as [`line_col`] gives them),
@@ -509,7 +690,7 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 /// for each (the actions of a network of 20,000 lines); [`line_cols`] locates a batch.
 pub struct LineIndex<'t> {
     text: &'t str,
-    starts: Vec<usize>,
+    starts: std::borrow::Cow<'t, [usize]>,
 }
 
 impl<'t> LineIndex<'t> {
@@ -521,8 +702,20 @@ impl<'t> LineIndex<'t> {
                     .filter(|(_, b)| *b == b'\n')
                     .map(|(i, _)| i + 1),
             )
-            .collect();
-        LineIndex { text, starts }
+            .collect::<Vec<usize>>();
+        LineIndex {
+            text,
+            starts: starts.into(),
+        }
+    }
+
+    /// The index of a text whose line starts are known already (`starts`: 0, then the byte
+    /// after each line feed), as a text written a line at a time keeps them.
+    pub fn with_starts(text: &'t str, starts: &'t [usize]) -> LineIndex<'t> {
+        LineIndex {
+            text,
+            starts: starts.into(),
+        }
     }
 
     /// 1-based line and character column of a byte offset (clamped into the text).

@@ -8,7 +8,7 @@
 
 use crate::base::number::Number;
 use crate::language::ast::{Arg, Predicate, Recipe, SolutionFile, Span};
-use crate::language::diagnostic::{Diagnostic, DiagnosticKind, LONG_LINE};
+use crate::language::diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, LONG_LINE};
 use nom::branch::alt;
 use nom::bytes::complete::{take_while, take_while1};
 use nom::character::complete::{char, digit0, digit1, one_of};
@@ -24,22 +24,31 @@ pub const MAX_DEPTH: usize = 64;
 /// under a gigabyte however short its lines.
 pub const MAX_LINES: usize = 1_000_000;
 
-/// What was read, and every problem met while reading.
+/// What was read, and every problem met while reading (the first kept, the rest counted).
 #[derive(Clone, Debug, Default)]
 pub struct Parsed {
     pub file: SolutionFile,
-    pub diagnostics: Vec<Diagnostic>,
+    pub diagnostics: Diagnostics,
 }
 
 impl Parsed {
     pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(Diagnostic::is_error)
+        self.diagnostics.has_errors()
     }
 }
 
 /// Parse a whole `.solution` text.
 pub fn parse(text: &str) -> Parsed {
-    let mut out = Parsed::default();
+    parse_into(text, Diagnostics::new())
+}
+
+/// Parse a whole `.solution` text, its problems collected into `diagnostics` (which keeps
+/// those its caller shows).
+pub fn parse_into(text: &str, diagnostics: Diagnostics) -> Parsed {
+    let mut out = Parsed {
+        file: SolutionFile::default(),
+        diagnostics,
+    };
     if let Some(cr) = carriage_return_line_end(text) {
         out.diagnostics.push(
             Diagnostic::new(
@@ -79,6 +88,25 @@ pub fn parse(text: &str) -> Parsed {
         }
         at += line.len() + 1;
     }
+    out
+}
+
+/// Read one line of a recipe's body, starting at byte `at` of a text whose earlier lines opened
+/// the recipe: what [`parse`] reads from that line in the whole text (a line is read alone),
+/// so a text given a line at a time, an agent's session, is read once. The line's predicate
+/// is the last of the last recipe read.
+/// A line's length bounds its diagnostics, so all are kept.
+pub fn parse_line(line: &str, at: usize) -> Parsed {
+    let mut out = Parsed {
+        file: SolutionFile::default(),
+        diagnostics: Diagnostics::unbounded(),
+    };
+    out.file.recipes.push(Recipe {
+        id: String::new(),
+        id_span: Span::new(at, at),
+        predicates: Vec::new(),
+    });
+    read_line(line, at, &mut out);
     out
 }
 
@@ -234,7 +262,7 @@ fn read_predicate(line: &str, at: usize, out: &mut Parsed) {
             return;
         }
     };
-    out.diagnostics.append(&mut reader.warnings);
+    out.diagnostics.extend(reader.warnings.drain(..));
     if let Some(trailing) = reader.trailing_text() {
         out.diagnostics.push(
             Diagnostic::new(

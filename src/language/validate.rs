@@ -9,8 +9,8 @@ use crate::base::profile::Profile;
 use crate::base::suggest::closest;
 use crate::data::catalogue::{Catalogue, PrimitiveSig, Role};
 use crate::language::ast::{Arg, Predicate, Recipe, SolutionFile, Span};
-use crate::language::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::language::parse::parse;
+use crate::language::diagnostic::{Diagnostic, DiagnosticKind, Diagnostics};
+use crate::language::parse::parse_into;
 use crate::network::Network;
 use num_rational::Rational64;
 use std::cell::RefCell;
@@ -27,6 +27,7 @@ pub trait ClassLookup {
 }
 
 pub mod bounds;
+pub mod so_far;
 
 /// A number constant becomes an instance of this class.
 const QUANTITY: &str = "quantity";
@@ -88,10 +89,16 @@ impl<'a> Validator<'a> {
     }
 
     /// Every recipe, then the file-level checks (unknown and duplicate recipe ids).
-    pub fn validate(&self, file: &SolutionFile) -> Vec<Diagnostic> {
-        let mut out = Vec::new();
+    pub fn validate(&self, file: &SolutionFile) -> Diagnostics {
+        let mut out = Diagnostics::new();
+        self.validate_into(file, &mut out);
+        out
+    }
+
+    /// [`Validator::validate`], collected into `out` (which keeps those its caller shows).
+    pub fn validate_into(&self, file: &SolutionFile, out: &mut Diagnostics) {
         for r in &file.recipes {
-            out.extend(self.validate_recipe(r));
+            self.validate_recipe(r, out);
         }
         let mut first_seen: HashMap<&str, Span> = HashMap::new();
         for r in &file.recipes {
@@ -125,70 +132,38 @@ impl<'a> Validator<'a> {
                 first_seen.insert(&r.id, r.id_span);
             }
         }
-        out
     }
 
     /// The reference's per-recipe checks (errors) and data-flow warnings.
-    pub fn validate_recipe(&self, recipe: &Recipe) -> Vec<Diagnostic> {
-        let mut out = Vec::new();
-        self.check_get_kitchen(recipe, &mut out);
-        for p in &recipe.predicates {
-            check_duplicate_arguments(p, &mut out);
-            let sig = self.check_primitive(p, &mut out);
-            self.check_arguments(p, sig, &mut out);
-        }
-        self.flow_warnings(recipe, &mut out);
-        out
-    }
-
-    fn check_get_kitchen(&self, recipe: &Recipe, out: &mut Vec<Diagnostic>) {
-        let kitchens: Vec<&Predicate> = recipe
+    fn validate_recipe(&self, recipe: &Recipe, out: &mut Diagnostics) {
+        let kitchens: Vec<Span> = recipe
             .predicates
             .iter()
             .filter(|p| p.name == "get-kitchen")
+            .map(|p| p.span)
             .collect();
-        match kitchens.len() {
-            1 => {}
-            0 if recipe.predicates.is_empty() => out.push(
-                Diagnostic::new(
-                    DiagnosticKind::GetKitchenCount,
-                    recipe.id_span,
-                    format!(
-                        "recipe `{}` is empty: it needs exactly one get-kitchen, found 0",
-                        recipe.id
-                    ),
-                )
-                .with_hint("add the recipe's predicates, starting with `(get-kitchen ?kitchen)`"),
-            ),
-            0 => out.push(
-                Diagnostic::new(
-                    DiagnosticKind::GetKitchenCount,
-                    recipe.id_span,
-                    format!(
-                        "recipe `{}` needs exactly one get-kitchen, found 0",
-                        recipe.id
-                    ),
-                )
-                .with_hint(
-                    "add `(get-kitchen ?kitchen)` and use ?kitchen as the first kitchen state",
-                ),
-            ),
-            n => out.push(
-                Diagnostic::new(
-                    DiagnosticKind::GetKitchenCount,
-                    kitchens[1].span,
-                    format!(
-                        "recipe `{}` needs exactly one get-kitchen, found {n}",
-                        recipe.id
-                    ),
-                )
-                .with_hint("keep a single get-kitchen and chain the kitchen states from it"),
-            ),
+        let empty = recipe.predicates.is_empty();
+        out.extend(get_kitchen_count(
+            &recipe.id,
+            recipe.id_span,
+            empty,
+            &kitchens,
+        ));
+        for p in &recipe.predicates {
+            self.validate_predicate(p, out);
         }
+        self.flow_warnings(recipe, out);
+    }
+
+    /// The checks of one action on its own: its arguments, its primitive and their types.
+    fn validate_predicate(&self, p: &Predicate, out: &mut Diagnostics) {
+        check_duplicate_arguments(p, out);
+        let sig = self.check_primitive(p, out);
+        self.check_arguments(p, sig, out);
     }
 
     /// The primitive's signature when the name and arity are right.
-    fn check_primitive(&self, p: &Predicate, out: &mut Vec<Diagnostic>) -> Option<&PrimitiveSig> {
+    fn check_primitive(&self, p: &Predicate, out: &mut Diagnostics) -> Option<&PrimitiveSig> {
         let profile = self.catalogue.profile;
         let Some(sig) = self.catalogue.get(&p.name) else {
             let mut d = Diagnostic::new(
@@ -252,12 +227,7 @@ impl<'a> Validator<'a> {
         None
     }
 
-    fn check_arguments(
-        &self,
-        p: &Predicate,
-        sig: Option<&PrimitiveSig>,
-        out: &mut Vec<Diagnostic>,
-    ) {
+    fn check_arguments(&self, p: &Predicate, sig: Option<&PrimitiveSig>, out: &mut Diagnostics) {
         for (i, a) in p.args.iter().enumerate() {
             let span = p.arg_spans.get(i).copied().unwrap_or(p.span);
             let declared = sig.and_then(|s| s.args.get(i));
@@ -353,7 +323,7 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn flow_warnings(&self, recipe: &Recipe, out: &mut Vec<Diagnostic>) {
+    fn flow_warnings(&self, recipe: &Recipe, out: &mut Diagnostics) {
         let net = Network::build(recipe, &self.catalogue);
         let arg_span = |action: usize, arg: usize| {
             let p = &recipe.predicates[action];
@@ -384,18 +354,12 @@ impl<'a> Validator<'a> {
             }
             let definite: Vec<_> = flow.definite_producers().collect();
             if let [first, second, ..] = definite.as_slice() {
-                out.push(
-                    Diagnostic::new(
-                        DiagnosticKind::MultipleProducers,
-                        arg_span(second.action, second.arg),
-                        format!(
-                            "?{name} is produced by both `{}` and `{}`",
-                            recipe.predicates[first.action].name,
-                            recipe.predicates[second.action].name
-                        ),
-                    )
-                    .with_hint("give each action's output its own variable"),
-                );
+                out.push(multiple_producers(
+                    name,
+                    &recipe.predicates[first.action].name,
+                    &recipe.predicates[second.action].name,
+                    arg_span(second.action, second.arg),
+                ));
             }
             match flow.producer() {
                 Some(p) => {
@@ -404,35 +368,12 @@ impl<'a> Validator<'a> {
                         && flow.uses().next().is_none()
                         && !final_actions.contains(&p.action)
                     {
-                        out.push(
-                            Diagnostic::new(
-                                DiagnosticKind::UnusedOutput,
-                                arg_span(p.action, p.arg),
-                                format!("the output ?{name} is never used"),
-                            )
-                            .with_hint("use it in a later action, or remove the action"),
-                        );
+                        out.push(unused_output(name, arg_span(p.action, p.arg)));
                     }
                 }
                 None => {
                     for o in &flow.occurrences {
-                        let (kind, msg, hint) = match o.role {
-                            Role::KitchenStateIn => (
-                                DiagnosticKind::BrokenKitchenStateChain,
-                                format!("the kitchen state ?{name} is produced by no action"),
-                                "use the kitchen-state output of the previous action (or of get-kitchen)",
-                            ),
-                            _ => (
-                                DiagnosticKind::UnboundInput,
-                                format!(
-                                    "the input ?{name} is produced by no action and has no default"
-                                ),
-                                "bind it with an earlier action's output, or write a constant",
-                            ),
-                        };
-                        out.push(
-                            Diagnostic::new(kind, arg_span(o.action, o.arg), msg).with_hint(hint),
-                        );
+                        out.push(unproduced(name, o.role, arg_span(o.action, o.arg)));
                     }
                 }
             }
@@ -457,13 +398,91 @@ impl<'a> Validator<'a> {
     }
 }
 
-/// Parse and validate a text: all diagnostics, in source order.
-pub fn check(text: &str, validator: &Validator) -> Vec<Diagnostic> {
-    let parsed = parse(text);
-    let mut all = parsed.diagnostics;
-    all.extend(validator.validate(&parsed.file));
-    all.sort_by_key(|d| (d.span.start, d.severity, d.kind));
-    all
+/// Parse and validate a text: its diagnostics in text order (place, severity, kind), the
+/// first [`MAX_RENDERED`](crate::language::diagnostic::MAX_RENDERED) kept and the rest counted.
+pub fn check(text: &str, validator: &Validator) -> Diagnostics {
+    read_checked(text, validator, Diagnostics::new().in_text_order()).1
+}
+
+/// Parse and validate a text: what it read and its diagnostics, collected into `into` (which
+/// keeps those its caller shows: the evaluation keeps the first errors found).
+pub fn read_checked(
+    text: &str,
+    validator: &Validator,
+    into: Diagnostics,
+) -> (SolutionFile, Diagnostics) {
+    let mut parsed = parse_into(text, into);
+    validator.validate_into(&parsed.file, &mut parsed.diagnostics);
+    (parsed.file, parsed.diagnostics)
+}
+
+/// Warning: `name` is bound by two actions, `second` (at `span`) after `first`.
+fn multiple_producers(name: &str, first: &str, second: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        DiagnosticKind::MultipleProducers,
+        span,
+        format!("?{name} is produced by both `{first}` and `{second}`"),
+    )
+    .with_hint("give each action's output its own variable")
+}
+
+/// Warning: the output `name` at `span` is used by no action.
+fn unused_output(name: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        DiagnosticKind::UnusedOutput,
+        span,
+        format!("the output ?{name} is never used"),
+    )
+    .with_hint("use it in a later action, or remove the action")
+}
+
+/// Warning: no action produces `name`, used at `span` in a position of `role`.
+fn unproduced(name: &str, role: Role, span: Span) -> Diagnostic {
+    let (kind, message, hint) = match role {
+        Role::KitchenStateIn => (
+            DiagnosticKind::BrokenKitchenStateChain,
+            format!("the kitchen state ?{name} is produced by no action"),
+            "use the kitchen-state output of the previous action (or of get-kitchen)",
+        ),
+        _ => (
+            DiagnosticKind::UnboundInput,
+            format!("the input ?{name} is produced by no action and has no default"),
+            "bind it with an earlier action's output, or write a constant",
+        ),
+    };
+    Diagnostic::new(kind, span, message).with_hint(hint)
+}
+
+/// The error of a recipe without exactly one get-kitchen: its id and the span of its id, whether
+/// it has no action, and where its get-kitchen actions are.
+fn get_kitchen_count(
+    id: &str,
+    id_span: Span,
+    empty: bool,
+    kitchens: &[Span],
+) -> Option<Diagnostic> {
+    let (span, message, hint) = match kitchens {
+        [_] => return None,
+        [] if empty => (
+            id_span,
+            format!("recipe `{id}` is empty: it needs exactly one get-kitchen, found 0"),
+            "add the recipe's predicates, starting with `(get-kitchen ?kitchen)`",
+        ),
+        [] => (
+            id_span,
+            format!("recipe `{id}` needs exactly one get-kitchen, found 0"),
+            "add `(get-kitchen ?kitchen)` and use ?kitchen as the first kitchen state",
+        ),
+        [_, second, ..] => (
+            *second,
+            format!(
+                "recipe `{id}` needs exactly one get-kitchen, found {}",
+                kitchens.len()
+            ),
+            "keep a single get-kitchen and chain the kitchen states from it",
+        ),
+    };
+    Some(Diagnostic::new(DiagnosticKind::GetKitchenCount, span, message).with_hint(hint))
 }
 
 /// How Lisp `eql` sees an argument; `None` for values that are never `eql` to another.
@@ -489,7 +508,7 @@ fn eql_key(a: &Arg) -> Option<EqlKey<'_>> {
     }
 }
 
-fn check_duplicate_arguments(p: &Predicate, out: &mut Vec<Diagnostic>) {
+fn check_duplicate_arguments(p: &Predicate, out: &mut Diagnostics) {
     let mut seen = HashSet::new();
     let mut reported = HashSet::new();
     for (i, a) in p.args.iter().enumerate() {

@@ -10,7 +10,7 @@ use crate::evaluate::Evaluator;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::dish_tree;
 use crate::report::json::value;
-use crate::service::check::{check_text, located};
+use crate::service::check::{check_text, counting_omitted, located};
 use crate::service::context::DataContext;
 use crate::service::outcome::{AppError, Exit, Outcome};
 use crate::service::scoring::score_text;
@@ -244,11 +244,13 @@ impl KitchenServer {
     }
 
     fn check(&self, args: &CheckArgs) -> CallToolResult {
-        let diagnostics = check_text(&args.network, self.model.profile, &self.model.onto, None);
-        CallToolResult::structured(json!({
-            "ok": !diagnostics.iter().any(|d| d.severity == "error"),
-            "diagnostics": diagnostics,
-        }))
+        let checked = check_text(&args.network, self.model.profile, &self.model.onto, None);
+        let mut answer = json!({ "ok": checked.ok, "diagnostics": checked.diagnostics });
+        // Only the first diagnostics are kept, the rest counted, as `shorten` counts a list.
+        if checked.diagnostics_omitted > 0 {
+            answer["diagnostics_omitted"] = json!(checked.diagnostics_omitted);
+        }
+        CallToolResult::structured(answer)
     }
 
     #[tool(
@@ -459,9 +461,10 @@ fn unavailable(reason: String) -> ErrorData {
 /// A failed simulation as located JSON.
 fn failure_json(text: &str, failure: SimulateFailure) -> Value {
     match failure {
-        SimulateFailure::Invalid(d) => {
-            json!({"error": "the network has errors; nothing ran", "diagnostics": located(text, &d)})
-        }
+        SimulateFailure::Invalid(d) => counting_omitted(
+            json!({"error": "the network has errors; nothing ran", "diagnostics": located(text, &d)}),
+            &d,
+        ),
         SimulateFailure::Recipe(m) | SimulateFailure::Data(m) => json!({ "error": m }),
         SimulateFailure::Crashed(e) => json!({ "error": "the simulation crashed", "at": e }),
     }
@@ -579,6 +582,30 @@ mod tests {
         std::thread::sleep(Duration::from_millis(50));
         RUNNING.fetch_sub(1, Ordering::SeqCst);
         CallToolResult::structured(json!({ "ok": true }))
+    }
+
+    /// `check_network` keeps the first 100 diagnostics in text order and counts the others;
+    /// `ok` counts every error, kept or not: here the 100 kept are warnings.
+    #[test]
+    fn check_network_lists_the_first_diagnostics_and_counts_the_rest() {
+        let data = DataContext {
+            benchmark: Some(crate::benchmark::DataChoice::Demo),
+            ..DataContext::default()
+        };
+        let server = KitchenServer::new(&data).expect("the demo's server");
+        let mut network = String::from("#afghan-biscuits\n(get-kitchen ?ks)\n");
+        for i in 0..150 {
+            network.push_str(&format!("(fetch ?b{i} ?out{i} ?in{i} large-bowl 1)\n"));
+        }
+        network.push_str("(frobnicate ?x)\n");
+        let answer = server.check(&CheckArgs { network });
+        let out = answer.structured_content.expect("structured");
+        assert_eq!(out["ok"], json!(false));
+        let listed = out["diagnostics"].as_array().expect("a list");
+        assert_eq!(listed.len(), MAX_LIST_ITEMS);
+        assert!(listed.iter().all(|d| d["severity"] == "warning"));
+        // Each fetch's kitchen state in is produced by no action; then the unknown primitive.
+        assert_eq!(out["diagnostics_omitted"], json!(150 + 1 - MAX_LIST_ITEMS));
     }
 
     #[test]

@@ -249,7 +249,7 @@ fn smatch(
     interruptible(py, |_| {
         let first = |text: &str, which: &str| {
             let parsed = parse(text);
-            if let Some(d) = parsed.diagnostics.iter().find(|d| d.is_error()) {
+            if let Some(d) = parsed.diagnostics.first_error() {
                 let l = &located(text, std::slice::from_ref(d))[0];
                 return Err(json!({
                     "error": format!("{which}: {}", d.message),

@@ -151,7 +151,7 @@ fn is_default(onto: &Ontology, v: &Value, init: &Init) -> bool {
                     let init = set
                         .iter()
                         .find(|(s, _)| s == slot)
-                        .map_or(default, |(_, i)| i);
+                        .map_or(&**default, |(_, i)| i);
                     is_default(onto, e.val(*slot), init)
                 })
         }

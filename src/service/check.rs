@@ -2,8 +2,8 @@
 
 use crate::base::profile::Profile;
 use crate::benchmark;
-use crate::language::diagnostic::{Diagnostic, line_cols, render_all};
-use crate::language::parse::parse;
+use crate::language::diagnostic::{Diagnostic, Diagnostics, line_cols};
+use crate::language::parse::parse_into;
 use crate::language::validate::{ClassLookup, Validator};
 use crate::network::Network;
 use crate::service::outcome::{AppError, Exit, Outcome};
@@ -40,6 +40,13 @@ struct FileCheck {
     /// Why the file could not be read; it has no diagnostics then.
     unreadable: Option<String>,
     diagnostics: Vec<LocatedDiagnostic>,
+    /// How many more diagnostics the file has, not listed (only the first are kept).
+    #[serde(skip_serializing_if = "is_zero")]
+    diagnostics_omitted: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Check files, rendering every diagnostic to `err`, then a one-line summary (or, with
@@ -76,6 +83,7 @@ pub fn check_files(
                         file: name,
                         unreadable: Some(e.to_string()),
                         diagnostics: Vec::new(),
+                        diagnostics_omitted: 0,
                     });
                 } else {
                     let _ = writeln!(err, "error: {e}");
@@ -84,17 +92,17 @@ pub fn check_files(
             }
         };
         let diagnostics = crate::language::validate::check(&text, &validator);
-        let e = diagnostics.iter().filter(|d| d.is_error()).count();
-        errors += e;
-        warnings += diagnostics.len() - e;
+        errors += diagnostics.errors();
+        warnings += diagnostics.warnings();
         if opts.json {
             checked.push(FileCheck {
                 file: name,
                 unreadable: None,
                 diagnostics: located(&text, &diagnostics),
+                diagnostics_omitted: diagnostics.unkept(),
             });
         } else {
-            let _ = write!(err, "{}", render_all(&diagnostics, &name, &text));
+            let _ = write!(err, "{}", diagnostics.render(&name, &text));
         }
     }
     if opts.json {
@@ -139,10 +147,9 @@ pub fn graph(
     err: &mut dyn Write,
 ) -> Outcome {
     let text = read_solution_text(path)?;
-    let parsed = parse(&text);
+    let parsed = parse_into(&text, Diagnostics::new().errors_only());
     let name = path.display().to_string();
-    let errors = parsed.diagnostics.iter().filter(|d| d.is_error());
-    let _ = write!(err, "{}", render_all(errors, &name, &text));
+    let _ = write!(err, "{}", parsed.diagnostics.render(&name, &text));
     let wanted = recipe.map(str::to_lowercase);
     let found = parsed
         .file
@@ -191,18 +198,43 @@ pub fn located(text: &str, diagnostics: &[Diagnostic]) -> Vec<LocatedDiagnostic>
         .collect()
 }
 
-/// Every diagnostic of a text, located, as `check` finds them: against the profile's classes and
+/// A JSON answer listing the diagnostics `found` kept, with `diagnostics_omitted` counting
+/// the others when there are any.
+pub fn counting_omitted(mut answer: serde_json::Value, found: &Diagnostics) -> serde_json::Value {
+    if found.unkept() > 0 {
+        answer["diagnostics_omitted"] = serde_json::json!(found.unkept());
+    }
+    answer
+}
+
+/// The diagnostics of a text as a program reads them: the first located, how many more there
+/// are, and whether the evaluator would accept the text.
+#[derive(Serialize)]
+pub struct CheckedText {
+    /// Whether the text has no error.
+    pub ok: bool,
+    pub diagnostics: Vec<LocatedDiagnostic>,
+    /// How many more diagnostics the text has, not listed (only the first are kept).
+    pub diagnostics_omitted: usize,
+}
+
+/// The diagnostics of a text, located, as `check` finds them: against the profile's classes and
 /// the recipe ids of a benchmark (`None`: the official benchmark's).
 pub fn check_text(
     text: &str,
     profile: Profile,
     onto: &Ontology,
     recipes: Option<&[&str]>,
-) -> Vec<LocatedDiagnostic> {
+) -> CheckedText {
     let official = benchmark::manifest(profile).recipes;
     let official: Vec<&str> = official.iter().map(|r| r.id.as_str()).collect();
     let validator = Validator::new(profile)
         .with_classes(onto)
         .with_known_recipes(recipes.unwrap_or(&official));
-    located(text, &crate::language::validate::check(text, &validator))
+    let found = crate::language::validate::check(text, &validator);
+    CheckedText {
+        ok: !found.has_errors(),
+        diagnostics: located(text, &found),
+        diagnostics_omitted: found.unkept(),
+    }
 }

@@ -10,7 +10,7 @@ use super::simulate::{SimulateFailure, gold_benchmark, run_text};
 use super::solution_file::read_solution_text;
 use crate::benchmark::Benchmark;
 use crate::data::diet_table::Diet;
-use crate::language::diagnostic::{render_all, terminal_safe};
+use crate::language::diagnostic::terminal_safe;
 use crate::metrics::diet::Dish;
 use crate::report::dietary::DietReport;
 use crate::simulation::Model;
@@ -66,7 +66,7 @@ pub fn run(opts: &DietOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outc
     let answer = match diet_text(&model, &text, opts.recipe.as_deref(), opts.diet, &mut gold) {
         Ok(answer) => answer,
         Err(SimulateFailure::Invalid(errors)) => {
-            let _ = write!(err, "{}", render_all(&errors, &name, &text));
+            let _ = write!(err, "{}", errors.render(&name, &text));
             let _ = writeln!(err, "error: {name} has errors; no dish was judged");
             return Ok(Exit::Failed);
         }

@@ -10,7 +10,7 @@ use super::simulate::{SimulateFailure, run_checked};
 use super::solution_file::read_solution_text;
 use crate::base::number::Number;
 use crate::language::ast::Recipe;
-use crate::language::diagnostic::{LineIndex, render_all, terminal_safe};
+use crate::language::diagnostic::{LineIndex, terminal_safe};
 use crate::metrics::primary_output;
 use crate::report::cook_guide::{Guide, GuideStep, IdleGap, MAX_LISTED, Timer};
 use crate::report::dish_tree::DishNode;
@@ -62,7 +62,7 @@ pub fn run(opts: &GuideOptions, out: &mut dyn Write, err: &mut dyn Write) -> Out
     let guide = match guide_text(&model, &text, opts.recipe.as_deref()) {
         Ok(guide) => guide,
         Err(SimulateFailure::Invalid(errors)) => {
-            let _ = write!(err, "{}", render_all(&errors, &name, &text));
+            let _ = write!(err, "{}", errors.render(&name, &text));
             let _ = writeln!(err, "error: {name} has errors; no guide was written");
             return Ok(Exit::Failed);
         }

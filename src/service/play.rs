@@ -15,8 +15,6 @@ use super::sessions::{kitchen_summary, load_evaluator};
 use crate::base::number::Number;
 use crate::base::suggest::closest;
 use crate::evaluate::Evaluator;
-use crate::language::ast::Arg;
-use crate::language::parse::parse;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::content::RecipeReport;
 use crate::report::content::clock;
@@ -246,23 +244,13 @@ impl Play {
 
     /// The prompt: the recipe and the number the next line will have.
     pub fn prompt(&self) -> String {
-        let next = self.session.network().lines().count() + 1;
+        let next = self.session.line_count() + 1;
         format!("{} {next}> ", self.recipe)
     }
 
     /// What completes a word now.
     pub fn completion(&self) -> Completion {
-        let network = parse(&self.session.network());
-        let variables = network
-            .file
-            .recipes
-            .iter()
-            .flat_map(|r| &r.predicates)
-            .flat_map(|p| &p.args)
-            .filter_map(|a| match a {
-                Arg::Var(name) => Some(format!("?{name}")),
-                _ => None,
-            });
+        let variables = self.session.variables_written().map(|v| format!("?{v}"));
         Completion {
             vocabulary: self.vocabulary.clone(),
             variables: prefixed(variables, ""),

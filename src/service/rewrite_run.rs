@@ -4,7 +4,7 @@
 //! against the benchmark's gold network when the benchmark has the recipe.
 
 use super::DataContext;
-use super::check::located as located_diagnostics;
+use super::check::{counting_omitted, located as located_diagnostics};
 use super::outcome::{AppError, Exit, Outcome};
 use super::scoring::{STDOUT, write_report};
 use super::simulate::{LocatedError, pick};
@@ -12,8 +12,8 @@ use crate::base::budget::{self, Budget};
 use crate::base::number::{Number, two_decimals};
 use crate::benchmark::{Benchmark, GoldRecipe, default_dish};
 use crate::language::ast::Recipe;
-use crate::language::diagnostic::{Diagnostic, line_col, line_cols, render_all, terminal_safe};
-use crate::language::parse::parse;
+use crate::language::diagnostic::{Diagnostics, line_col, line_cols, terminal_safe};
+use crate::language::validate::read_checked;
 use crate::metrics::metric::{MetricSet, RecipeResult};
 use crate::metrics::{GoldRun, Scores, gold_run, score};
 use crate::report::content::{RecipeReport, number};
@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug)]
 pub enum RerunFailure {
     /// The network has errors (located in its text); nothing ran.
-    Invalid(Vec<Diagnostic>),
+    Invalid(Diagnostics),
     /// The text holds no recipe, or not the one asked for.
     Recipe(String),
     /// The rewrite asked for cannot be made (an unknown ingredient, an amount without grams),
@@ -44,7 +44,7 @@ pub enum RerunFailure {
     /// its own text.
     RewriteInvalid {
         text: String,
-        diagnostics: Vec<Diagnostic>,
+        diagnostics: Diagnostics,
     },
     /// A run or a score stopped: where the reference's evaluator fails (located at the action
     /// of the text where it is one of its actions), or the time budget.
@@ -305,17 +305,15 @@ pub(super) fn unlocated(message: String) -> LocatedError {
 
 /// The recipes of a text that parses and validates, or its errors.
 fn checked(model: &Model, text: &str) -> Result<Vec<Recipe>, RerunFailure> {
-    let parsed = parse(text);
-    let mut diagnostics = parsed.diagnostics;
-    diagnostics.extend(model.validator().validate(&parsed.file));
-    diagnostics.retain(Diagnostic::is_error);
-    if !diagnostics.is_empty() {
-        return Err(RerunFailure::Invalid(diagnostics));
+    let into = Diagnostics::new().errors_only();
+    let (file, errors) = read_checked(text, &model.validator(), into);
+    if errors.has_errors() {
+        return Err(RerunFailure::Invalid(errors));
     }
-    if parsed.file.recipes.is_empty() {
+    if file.recipes.is_empty() {
         return Err(RerunFailure::Recipe("the text holds no recipe".into()));
     }
-    Ok(parsed.file.recipes)
+    Ok(file.recipes)
 }
 
 /// The rewrite's changes with their lines in the original text.
@@ -600,12 +598,12 @@ pub(super) fn report_failure(
         RerunFailure::Invalid(errors) => {
             format!(
                 "{}error: {name} has errors; nothing was run",
-                render_all(&errors, name, text)
+                errors.render(name, text)
             )
         }
         RerunFailure::RewriteInvalid { text, diagnostics } => format!(
             "{}error: the rewritten network has errors; nothing was run",
-            render_all(&diagnostics, &format!("{name} (rewritten)"), &text)
+            diagnostics.render(&format!("{name} (rewritten)"), &text)
         ),
         RerunFailure::Recipe(m) => format!("error: {name}: {m}"),
         RerunFailure::Failed(e) => e.render(name),
@@ -627,17 +625,23 @@ impl RerunFailure {
     pub fn to_json(&self, text: &str) -> serde_json::Value {
         use serde_json::json;
         match self {
-            RerunFailure::Invalid(d) => json!({
-                "error": "the network has errors; nothing was run",
-                "kind": "network",
-                "diagnostics": located_diagnostics(text, d),
-            }),
-            RerunFailure::RewriteInvalid { text, diagnostics } => json!({
-                "error": "the rewritten network has errors; nothing was run",
-                "kind": "rewritten-network",
-                "diagnostics": located_diagnostics(text, diagnostics),
-                "network": text,
-            }),
+            RerunFailure::Invalid(d) => counting_omitted(
+                json!({
+                    "error": "the network has errors; nothing was run",
+                    "kind": "network",
+                    "diagnostics": located_diagnostics(text, d),
+                }),
+                d,
+            ),
+            RerunFailure::RewriteInvalid { text, diagnostics } => counting_omitted(
+                json!({
+                    "error": "the rewritten network has errors; nothing was run",
+                    "kind": "rewritten-network",
+                    "diagnostics": located_diagnostics(text, diagnostics),
+                    "network": text,
+                }),
+                diagnostics,
+            ),
             RerunFailure::Recipe(m) => json!({ "error": m, "kind": "network" }),
             RerunFailure::Failed(e) => match e.line {
                 Some(_) => json!({ "error": e.message, "kind": "network", "at": e }),

@@ -16,7 +16,7 @@ use crate::report::batch_report::{
 use crate::report::content::{DataSignature, RecipeReport, Signature, SmatchSettings};
 use crate::report::json::value;
 use crate::service::batch::{self, Run};
-use crate::service::check::located;
+use crate::service::check::{counting_omitted, located};
 use crate::service::context::{self, DataContext};
 use crate::service::outcome::{AppError, Exit, Outcome};
 use crate::service::solution_file::read_solution_text;
@@ -296,10 +296,13 @@ pub fn score_json(
                 .collect();
             Ok(json!({ "recipes": value(&recipes) }))
         }
-        Err(refusal) => Err(json!({
-            "error": refusal.message,
-            "diagnostics": located(text, &refusal.diagnostics),
-        })),
+        Err(refusal) => Err(counting_omitted(
+            json!({
+                "error": refusal.message,
+                "diagnostics": located(text, &refusal.diagnostics),
+            }),
+            &refusal.diagnostics,
+        )),
     }
 }
 

@@ -288,7 +288,7 @@ impl SessionStore {
 
 /// The lines a session holds (the header aside).
 fn lines_of(session: &Session) -> usize {
-    session.network().lines().count().saturating_sub(1)
+    session.line_count() - 1
 }
 
 impl State {

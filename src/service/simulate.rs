@@ -8,8 +8,8 @@ use crate::base::budget::{self, Budget};
 use crate::base::suggest::closest;
 use crate::benchmark::{self, Benchmark, DataError};
 use crate::language::ast::Recipe;
-use crate::language::diagnostic::{Diagnostic, line_col, render_all, terminal_safe};
-use crate::language::parse::parse;
+use crate::language::diagnostic::{Diagnostics, line_col, terminal_safe};
+use crate::language::validate::read_checked;
 use crate::metrics::{dish, gold_run, score};
 use crate::report::simulation::SimulationReport;
 use crate::simulation::{Execution, Model, SimError};
@@ -41,7 +41,7 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     {
         Ok(s) => s,
         Err(SimulateFailure::Invalid(errors)) => {
-            let _ = write!(err, "{}", render_all(&errors, &name, &text));
+            let _ = write!(err, "{}", errors.render(&name, &text));
             let _ = writeln!(err, "error: {name} has errors; nothing was simulated");
             return Ok(Exit::Failed);
         }
@@ -110,8 +110,8 @@ impl LocatedError {
 /// Why a text was not simulated.
 #[derive(Debug)]
 pub enum SimulateFailure {
-    /// The text has errors (located diagnostics); nothing ran.
-    Invalid(Vec<Diagnostic>),
+    /// The text has errors (located diagnostics, the first kept); nothing ran.
+    Invalid(Diagnostics),
     /// The text holds no recipe, or not the one asked for.
     Recipe(String),
     /// The simulation crashed where the reference's crashes.
@@ -160,15 +160,12 @@ pub(super) fn run_checked(
     text: &str,
     recipe: Option<&str>,
 ) -> Result<(Recipe, Execution), SimulateFailure> {
-    let parsed = parse(text);
-    let validator = model.validator();
-    let mut diagnostics = parsed.diagnostics;
-    diagnostics.extend(validator.validate(&parsed.file));
-    diagnostics.retain(Diagnostic::is_error);
-    if !diagnostics.is_empty() {
-        return Err(SimulateFailure::Invalid(diagnostics));
+    let into = Diagnostics::new().errors_only();
+    let (file, errors) = read_checked(text, &model.validator(), into);
+    if errors.has_errors() {
+        return Err(SimulateFailure::Invalid(errors));
     }
-    let recipe = pick(&parsed.file.recipes, recipe).map_err(SimulateFailure::Recipe)?;
+    let recipe = pick(&file.recipes, recipe).map_err(SimulateFailure::Recipe)?;
     let exec = model
         .execute(recipe)
         .map_err(|e| SimulateFailure::Crashed(LocatedError::new(text, recipe, &e)))?;

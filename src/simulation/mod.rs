@@ -27,7 +27,7 @@ use crate::data::catalogue::{Catalogue, DataFileError, PrimitiveSig, Role};
 use crate::data::data_file::FieldError;
 use crate::language::ast::{Arg, Recipe};
 use crate::language::validate::Validator;
-use crate::world::ontology::{ClassId, Counted, Ontology, SlotId, parse_init};
+use crate::world::ontology::{ClassId, Counted, MAX_COUNTED, Ontology, SlotId, parse_init};
 use crate::world::{Entity, Maker, Pid, Value};
 use dead_ends::{DeadEnds, DoneSet};
 use known::Known;

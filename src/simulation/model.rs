@@ -151,10 +151,13 @@ pub(super) fn load_kitchen(
         .ok_or("the file has no `kitchen` entry")?;
     let mut class_of = |s: &str| {
         onto.class_id(s)
+            .map(|id| (id, onto.class(id).weight))
             .ok_or_else(|| format!("unknown class `{s}`"))
     };
     let mut slot_of = |s: &str| onto.slot_id(s).ok_or_else(|| format!("unknown slot `{s}`"));
-    let init = parse_init(root, &mut class_of, &mut slot_of, &mut Counted::default())
+    // Every object is made as the kitchen loads: each is charged with its class's defaults.
+    let mut made = Counted::within(MAX_COUNTED);
+    let init = parse_init(root, &mut class_of, &mut slot_of, &mut made)
         .map_err(|e| e.in_key("kitchen"))?;
     let mut maker = Maker::new(onto, 0);
     match maker.init(&init) {

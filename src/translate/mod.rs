@@ -11,9 +11,9 @@ pub mod quantity;
 pub mod recipe_text;
 pub mod rules;
 
-use crate::language::diagnostic::Diagnostic;
+use crate::language::diagnostic::{Diagnostic, Diagnostics};
 use crate::language::parse::parse;
-use crate::language::validate::check;
+use crate::language::validate::read_checked;
 use crate::simulation::{Execution, Model};
 use recipe_text::RecipeText;
 use serde::Serialize;
@@ -105,10 +105,8 @@ pub struct Crash {
 /// Parse, validate and run a one-recipe solution text.
 pub fn check_solution(model: &Model, text: &str) -> Checked {
     let validator = model.validator();
-    let errors: Vec<Diagnostic> = check(text, &validator)
-        .into_iter()
-        .filter(Diagnostic::is_error)
-        .collect();
+    let into = Diagnostics::new().in_text_order().errors_only();
+    let errors = read_checked(text, &validator, into).1.into_kept();
     if !errors.is_empty() {
         return Checked {
             errors,

@@ -11,6 +11,7 @@ use crate::data::catalogue::DataFileError;
 use crate::data::data_file::FieldError;
 use serde_json::Value as Json;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 mod extension;
 
@@ -37,7 +38,14 @@ pub struct Class {
     pub precedence: Vec<ClassId>,
     /// Effective slots (without `id` and `persistent-id`) in layout order.
     pub slots: Vec<SlotId>,
-    pub defaults: Vec<Init>,
+    /// Shared with the classes that inherit them, so a default is held once however many
+    /// classes inherit it.
+    pub defaults: Vec<Arc<Init>>,
+    /// The values each default makes when an object is made (in the order of `defaults`).
+    pub default_weights: Vec<u64>,
+    /// The values one object of the class makes: itself, its defaults, and the objects in
+    /// those with theirs (what `make-instance` costs).
+    pub weight: u64,
     /// Slots a copy does not carry over (they revert to their default).
     pub uncopied: Vec<SlotId>,
 }
@@ -64,25 +72,69 @@ const ONTOLOGY_2024: &str = include_str!("../../kitchens/ontology-2024.json");
 /// that a typing slip cannot exhaust memory.
 pub const MAX_COUNT: u64 = 10_000;
 
-/// The most values the counts of one file may make, counts nested in counts multiplying: 55
-/// times the built-in kitchen's 1,800 values, and about 50 MB of kitchen objects.
+/// The most values the counts of one file may make, counts nested in counts multiplying, and
+/// the most a kitchen file makes in all, its objects' defaults included: 12 times the built-in
+/// 2024 kitchen's 8,372 values, and about 50 MB of kitchen objects.
 pub const MAX_COUNTED: u64 = 100_000;
 
+/// The most values one object may make with its class's defaults (the objects in them made
+/// with theirs): every object of the class costs this much when it is made, at load or by a
+/// primitive. 62 times the built-in heaviest class's 160 (`failed-object`, 2024).
+pub const MAX_OBJECT_VALUES: u64 = 10_000;
+
 /// What the counts of one data file have made so far: a count's copies are charged with
-/// everything its item holds, so nested counts are bounded as a product, not one by one.
-#[derive(Debug, Default)]
+/// everything its item holds, so nested counts are bounded as a product, not one by one, and
+/// an object is charged with the values its class's defaults make.
+#[derive(Debug)]
 pub(crate) struct Counted {
-    /// Values decoded so far, copies included.
+    /// Values decoded so far, copies and objects' defaults included.
     values: u64,
     /// Values made by counts so far.
     counted: u64,
+    /// The most `values` may reach: a kitchen's objects are all made when it loads, an
+    /// ontology's defaults only when an object of their class is (and bounded per class).
+    limit: u64,
 }
 
+impl Default for Counted {
+    fn default() -> Self {
+        Counted::within(u64::MAX)
+    }
+}
+
+impl Counted {
+    /// A budget of `limit` values for the whole file.
+    pub(crate) fn within(limit: u64) -> Self {
+        Counted {
+            values: 0,
+            counted: 0,
+            limit,
+        }
+    }
+
+    /// Charge `n` more values to the file.
+    fn charge(&mut self, n: u64) -> Result<(), FieldError> {
+        self.values = self.values.saturating_add(n);
+        if self.values > self.limit {
+            return Err(FieldError::new(format!(
+                "here the file's values come to {}, its objects' defaults included; a file \
+                 makes at most {}",
+                self.values, self.limit
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A class's id and weight by its name (what `parse_init` needs of the ontology).
+pub(crate) type ClassOf<'a> = dyn FnMut(&str) -> Result<(ClassId, u64), String> + 'a;
+
 /// Decode the shared value encoding of the kitchen data files (see `kitchens/README.md`); a
-/// list item `{"count": n, ...}` stands for n identical items. A problem names its field.
+/// list item `{"count": n, ...}` stands for n identical items. `class_of` gives a class's id
+/// and the values one object of it makes. A problem names its field.
 pub(crate) fn parse_init(
     j: &Json,
-    class_of: &mut dyn FnMut(&str) -> Result<ClassId, String>,
+    class_of: &mut ClassOf<'_>,
     slot_of: &mut dyn FnMut(&str) -> Result<SlotId, String>,
     made: &mut Counted,
 ) -> Result<Init, FieldError> {
@@ -95,7 +147,11 @@ pub(crate) fn parse_init(
             Some(i) => Number::int(i),
             None => Number::float(single_float(n)?),
         }),
-        Json::String(s) => Init::Instance(class_of(s)?, Vec::new()),
+        Json::String(s) => {
+            let (class, weight) = class_of(s)?;
+            made.charge(weight.saturating_sub(1))?;
+            Init::Instance(class, Vec::new())
+        }
         Json::Array(items) => {
             let mut out = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
@@ -119,7 +175,10 @@ pub(crate) fn parse_init(
             }
             let class = match map.get("class") {
                 Some(Json::String(c)) => {
-                    class_of(c).map_err(|e| FieldError::new(e).in_key("class"))?
+                    let (class, weight) =
+                        class_of(c).map_err(|e| FieldError::new(e).in_key("class"))?;
+                    made.charge(weight.saturating_sub(1))?;
+                    class
                 }
                 _ => {
                     return Err(FieldError::new(format!(
@@ -158,7 +217,7 @@ fn counted(count: &Json, size: u64, made: &mut Counted) -> Result<u64, FieldErro
             made.counted
         )));
     }
-    made.values += size * count.saturating_sub(1);
+    made.charge(size * count.saturating_sub(1))?;
     Ok(count)
 }
 
@@ -175,6 +234,53 @@ fn single_float(n: &serde_json::Number) -> Result<f32, FieldError> {
             f32::MIN_POSITIVE,
             f32::MAX
         )))
+    }
+}
+
+/// Each class's weight and its defaults' (see [`Class::weight`]), each class weighed once.
+fn weigh(classes: &mut [Class]) {
+    let mut weights = vec![None; classes.len()];
+    let per_default: Vec<Vec<u64>> = (0..classes.len())
+        .map(|c| {
+            let defaults = &classes[c].defaults;
+            defaults
+                .iter()
+                .map(|d| init_weight(classes, d, &mut weights))
+                .collect()
+        })
+        .collect();
+    for (class, default_weights) in classes.iter_mut().zip(per_default) {
+        class.weight = default_weights.iter().fold(1, |a, w| a.saturating_add(*w));
+        class.default_weights = default_weights;
+    }
+}
+
+/// The values `init` makes: 1 for itself and its items, or its class's weight for an object
+/// (plus the values of the slots it sets, which it makes after the defaults).
+fn init_weight(classes: &[Class], init: &Init, weights: &mut [Option<u64>]) -> u64 {
+    match init {
+        Init::List(items) => items
+            .iter()
+            .fold(1, |a, i| a.saturating_add(init_weight(classes, i, weights))),
+        Init::Instance(class, set) => {
+            let c = *class as usize;
+            let own = match weights[c] {
+                Some(w) => w,
+                None => {
+                    // A class whose defaults hold its own objects weighs without end.
+                    weights[c] = Some(u64::MAX);
+                    let w = classes[c].defaults.iter().fold(1, |a: u64, d| {
+                        a.saturating_add(init_weight(classes, d, weights))
+                    });
+                    weights[c] = Some(w);
+                    w
+                }
+            };
+            set.iter().fold(own, |a, (_, i)| {
+                a.saturating_add(init_weight(classes, i, weights))
+            })
+        }
+        _ => 1,
     }
 }
 
@@ -231,12 +337,14 @@ impl Ontology {
             Ok(id)
         };
         let class_of_map = class_by_name.clone();
-        let mut class_of = |s: &str| -> Result<ClassId, String> {
+        let class_of = |s: &str| -> Result<ClassId, String> {
             class_of_map
                 .get(s)
                 .copied()
                 .ok_or_else(|| format!("unknown class {s}"))
         };
+        // Weighed once all classes are read (below): a default may name a later class.
+        let mut unweighed = |s: &str| class_of(s).map(|c| (c, 1));
         let mut classes = Vec::new();
         let mut made = Counted::default();
         for (i, c) in classes_json.iter().enumerate() {
@@ -258,8 +366,8 @@ impl Ontology {
             for s in c["slots"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
                 let sname = s["name"].as_str().ok_or("slot without name")?;
                 slots.push(slot_of(sname)?);
-                let default = parse_init(&s["default"], &mut class_of, &mut slot_of, &mut made);
-                defaults.push(default.map_err(|e| e.to_string())?);
+                let default = parse_init(&s["default"], &mut unweighed, &mut slot_of, &mut made);
+                defaults.push(Arc::new(default.map_err(|e| e.to_string())?));
             }
             let uncopied = c["uncopied"]
                 .as_array()
@@ -275,9 +383,12 @@ impl Ontology {
                 precedence,
                 slots,
                 defaults,
+                default_weights: Vec::new(),
+                weight: 0,
                 uncopied,
             });
         }
+        weigh(&mut classes);
         let ancestors = ancestor_bits(&classes);
         let mut conversions = HashMap::new();
         if let Some(table) = root["conversions"].as_object() {
@@ -285,7 +396,7 @@ impl Ontology {
                 let c = class_of(cls)?;
                 let mut v = Vec::new();
                 for (unit, factor) in units.as_object().ok_or("conversion entry not an object")? {
-                    let f = match parse_init(factor, &mut class_of, &mut slot_of, &mut made)
+                    let f = match parse_init(factor, &mut unweighed, &mut slot_of, &mut made)
                         .map_err(|e| e.to_string())?
                     {
                         Init::Num(n) => n,

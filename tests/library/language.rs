@@ -569,11 +569,10 @@ fn lines_past_the_limit_are_not_read() {
 /// points at the right place.
 #[test]
 fn control_characters_are_never_echoed() {
-    use cookingbot::language::diagnostic::render_all;
     let text = format!("{HEAD}(fe\u{1b}]0;owned\u{7}tch ?a ?b ?k large-bowl 1)\n");
     let d = check(&text, &Validator::new(Profile::R2024));
     assert!(!d.is_empty());
-    let shown = render_all(&d, "x.solution", &text);
+    let shown = d.render("x.solution", &text);
     assert!(
         !shown.chars().any(|c| c.is_control() && c != '\n'),
         "{shown:?}"
@@ -706,4 +705,46 @@ fn diagnostics_located_together_are_located_as_each_alone() {
     let together = line_cols(text, offsets.iter().copied());
     let alone: Vec<(usize, usize)> = offsets.iter().map(|&o| line_col(text, o)).collect();
     assert_eq!(together, alone);
+}
+
+/// A text with more diagnostics than are shown keeps the first in text order, exactly those
+/// a sort of all of them puts first, however they are found (each line's warning is found
+/// after every line's error, and sits before its line's error), and only counts the rest; the
+/// evaluation keeps the first errors found. What is rendered says how many more there are.
+#[test]
+fn diagnostics_past_those_shown_are_counted_not_kept() {
+    use cookingbot::language::diagnostic::{Diagnostics, MAX_RENDERED};
+    use cookingbot::language::parse::parse_into;
+    use cookingbot::language::validate::read_checked;
+    let classes = TestClasses::load(Profile::R2024);
+    let v = Validator::new(Profile::R2024).with_classes(&classes);
+    let mut text = String::from(HEAD);
+    for i in 0..150 {
+        text.push_str(&format!("(fetch ?b{i} ?out{i} ?in{i} zq 1)\n"));
+    }
+    let mut all = parse_into(&text, Diagnostics::unbounded());
+    v.validate_into(&all.file, &mut all.diagnostics);
+    let all = all.diagnostics.into_kept();
+    let (errors, warnings) = (150, all.len() - 150);
+    assert_eq!(all.iter().filter(|d| d.is_error()).count(), errors);
+    let mut sorted = all.clone();
+    sorted.sort_by_key(|d| (d.span.start, d.severity, d.kind));
+    let checked = check(&text, &v);
+    assert_eq!(checked[..], sorted[..MAX_RENDERED]);
+    assert!(checked.iter().any(|d| !d.is_error()) && checked.iter().any(|d| d.is_error()));
+    assert_eq!((checked.errors(), checked.warnings()), (errors, warnings));
+    let more = all.len() - MAX_RENDERED;
+    assert_eq!(checked.unkept(), more);
+    assert!(checked.render("x.solution", &text).ends_with(&format!(
+        "x.solution: and {more} more diagnostic(s), not shown\n"
+    )));
+    let (_, refusal) = read_checked(&text, &v, Diagnostics::new().errors_only());
+    let first_errors: Vec<_> = all
+        .iter()
+        .filter(|d| d.is_error())
+        .take(MAX_RENDERED)
+        .collect();
+    assert_eq!(refusal.iter().collect::<Vec<_>>(), first_errors);
+    assert_eq!(refusal.unkept(), errors - MAX_RENDERED);
+    assert_eq!(refusal.first_error(), all.iter().find(|d| d.is_error()));
 }

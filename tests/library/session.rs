@@ -6,10 +6,15 @@ use crate::common;
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataSource;
 use cookingbot::evaluate::Evaluator;
+use cookingbot::language::diagnostic::{Diagnostic, Diagnostics, MAX_RENDERED};
+use cookingbot::language::parse::parse_into;
+use cookingbot::language::validate::Validator;
+use cookingbot::language::validate::so_far::NetworkSoFar;
 use cookingbot::metrics::metric::Metric;
 use cookingbot::service::agent::gold_script;
-use cookingbot::service::session::observation::{Observation, Outcome};
+use cookingbot::service::session::observation::{Located, Observation, Outcome};
 use cookingbot::service::session::{MAX_LINE_BYTES, Session, SessionError};
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 fn demo() -> Arc<Evaluator> {
@@ -501,4 +506,172 @@ fn play_completes_the_word_after_a_space_of_several_bytes() {
         assert_eq!(start, line.len() - "caster-su".len(), "{space:?}");
         assert_eq!(words, ["caster-sugar"], "{space:?}");
     }
+}
+
+/// What a line given to a session adds to the diagnostics as validating the whole network
+/// again finds it (the session's semantics before it validated a line at a time): the line's
+/// own errors and warnings, and the errors of the network it adds elsewhere, errors first,
+/// each in the order the whole text's validation finds them.
+fn whole_network_step(validator: &Validator, before: &str, line: &str) -> Vec<Diagnostic> {
+    let all = |text: &str| {
+        let mut parsed = parse_into(text, Diagnostics::unbounded());
+        validator.validate_into(&parsed.file, &mut parsed.diagnostics);
+        parsed.diagnostics.into_kept()
+    };
+    let key = |d: &Diagnostic| (d.span, d.kind, d.message.clone());
+    let mut earlier: HashMap<_, usize> = HashMap::new();
+    for d in all(before).iter().filter(|d| d.is_error()) {
+        *earlier.entry(key(d)).or_default() += 1;
+    }
+    let (errors, warnings): (Vec<_>, Vec<_>) = all(&format!("{before}{line}\n"))
+        .into_iter()
+        .partition(Diagnostic::is_error);
+    let new_errors = errors
+        .into_iter()
+        .filter(|d| match earlier.get_mut(&key(d)) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        });
+    let at = before.len();
+    new_errors
+        .chain(warnings.into_iter().filter(|d| d.span.start >= at))
+        .collect()
+}
+
+/// Give `text` (a header, then lines) to a [`NetworkSoFar`] line by line: each line's
+/// diagnostics are what validating the whole network again adds for it, and taking a line
+/// back then giving it again gives the same. The lines given.
+fn same_as_whole_network(validator: &Validator, text: &str, what: &str) -> usize {
+    let (header, body) = text.split_once('\n').unwrap_or((text, ""));
+    let mut so_far = NetworkSoFar::new(header);
+    let mut before = format!("{header}\n");
+    let lines: Vec<&str> = body
+        .strip_suffix('\n')
+        .unwrap_or(body)
+        .split('\n')
+        .collect();
+    for (i, line) in lines.iter().enumerate() {
+        let expected = whole_network_step(validator, &before, line);
+        let got = so_far.add(validator, line, before.len());
+        assert_eq!(
+            got.diagnostics,
+            expected,
+            "{what}, line {}: {line:?}",
+            i + 2
+        );
+        if i % 3 == 1 {
+            so_far.undo();
+            let again = so_far.add(validator, line, before.len());
+            assert_eq!(again.diagnostics, expected, "{what}, line {} again", i + 2);
+        }
+        before.push_str(line);
+        before.push('\n');
+    }
+    lines.len()
+}
+
+/// Scripts a hostile agent writes: dense lines of unknown names and repeated variables, a
+/// network without or with several get-kitchens, actions nobody reads, outputs made twice,
+/// unknown primitives sharing variables, cycles.
+fn hostile_scripts(recipe: &str) -> Vec<String> {
+    let dense = |head: &str, arg: &str, n: usize| format!("{head} {})", vec![arg; n].join(" "));
+    let script = |lines: Vec<String>| format!("#{recipe}\n{}\n", lines.join("\n"));
+    vec![
+        script(vec![dense("(fetch ?b ?c ?ks0", "zq", 1_350); 12]),
+        script(vec![dense("(fetch ?a ?a", "?a", 1_350); 12]),
+        script(vec![
+            "(fetch ?b ?ks1 ?ks0 medium-bowl 1)".into(),
+            "(get-kitchen ?ks0)".into(),
+            "(get-kitchen ?ks9)".into(),
+            "(get-kitchen ?ks8)".into(),
+            "; a comment".into(),
+            "(fetch ?b ?ks2 ?ks1 large-bowl 1)".into(),
+            "(frobnicate ?b ?ks2 ?x)".into(),
+            "(fetch ?x ?ks3 ?ks2 medium-bowl 1)".into(),
+            "(mix ?m ?ks4 ?ks3 ?m ?whisk)".into(),
+            "(transfer-contents ?t ?r ?ks5 ?ks4 ?t ?b ?q)".into(),
+            "  (indented ?a)".into(),
+            "(fetch ?y ?ks6 ?ks5 medium-bowl 1d0) trailing".into(),
+            "(get-kitchen)".into(),
+            "(fetch ?z ?ks7 ?ks7 medium-bowl 1)".into(),
+        ]),
+    ]
+}
+
+/// A line validated against what the lines before it established adds exactly what
+/// validating the whole network again adds, on every stored campaign network of both
+/// profiles (every second one), the gold networks and hostile scripts.
+#[test]
+fn a_line_validated_alone_adds_what_the_whole_network_adds() {
+    common::require_data!(Profile::R2024, Profile::R2023);
+    for profile in [Profile::R2024, Profile::R2023] {
+        let ev = common::benchmark_evaluator(profile);
+        let ids = ev.benchmark.ids();
+        let validator = ev.model.validator().with_known_recipes(&ids);
+        let mut lines = 0;
+        for (id, text) in common::campaign_networks(&ev, profile, 2) {
+            for (_, section) in common::benchmark_sections(&ev, &text) {
+                lines += same_as_whole_network(&validator, &section, &id);
+            }
+        }
+        for gold in &ev.benchmark.recipes {
+            let text = gold_script(&ev.benchmark, &gold.id).expect("a gold network");
+            lines += same_as_whole_network(&validator, &text, &gold.id);
+        }
+        for (i, script) in hostile_scripts("afghan-biscuits").iter().enumerate() {
+            lines += same_as_whole_network(&validator, script, &format!("hostile script {i}"));
+        }
+        assert!(lines > 10_000, "{profile}: {lines} lines");
+    }
+}
+
+/// A session of dense lines (1,350 unknown names each): every step reports its own line's
+/// 2,700 errors, whatever the network before it, and the finished network's refusal keeps
+/// the first 100 errors and counts the rest.
+#[test]
+fn dense_lines_each_report_their_own_errors_and_the_refusal_counts_the_rest() {
+    let ev = demo();
+    let mut session = Session::with_evaluator(ev, "demo-shortbread-rounds").expect("a demo recipe");
+    let zq = vec!["zq"; 1_350].join(" ");
+    let dense = format!("(fetch ?b ?c ?ks0 {zq})");
+    assert!(dense.len() <= MAX_LINE_BYTES);
+    for step in 0..40 {
+        let seen = session.act(&dense).expect("acts");
+        let line = step + 2;
+        assert_eq!(seen.outcome, Outcome::Refused, "line {line}");
+        let codes = |code: &str| {
+            let of = |d: &&Located| d.code == Some(code);
+            seen.diagnostics.iter().filter(of).count()
+        };
+        // The arity, each repeated `zq` after the first, each unknown `zq`; at the header the
+        // missing get-kitchen, when the first line changes it.
+        assert_eq!(
+            (codes("E0104"), codes("E0102"), codes("E0106")),
+            (1, 1_349, 1_350),
+            "line {line}"
+        );
+        let elsewhere: Vec<usize> = seen
+            .diagnostics
+            .iter()
+            .map(|d| d.line)
+            .filter(|&l| l != line)
+            .collect();
+        assert_eq!(elsewhere, if step == 0 { vec![1] } else { vec![] });
+    }
+    let refusal = session.finish().result.expect_err("refused");
+    assert_eq!(refusal.diagnostics.len(), MAX_RENDERED);
+    assert_eq!(refusal.diagnostics.errors(), 1 + 40 * 2_700);
+    assert_eq!(refusal.diagnostics.unkept(), 1 + 40 * 2_700 - MAX_RENDERED);
+    let rendered = refusal.render(&session.file_name(), &session.network());
+    assert!(
+        rendered.ends_with(&format!(
+            "demo-shortbread-rounds.solution: and {} more diagnostic(s), not shown\n",
+            40 * 2_700 + 1 - MAX_RENDERED
+        )),
+        "{}",
+        &rendered[rendered.len().saturating_sub(300)..]
+    );
 }

@@ -319,35 +319,142 @@ fn bad_extension_files_are_refused_with_their_line_column_and_field() {
 }
 
 /// The built-in kitchen with, in its first place, 10,000 bowls each holding 10,000 bowls: 100
-/// million objects from 22 KB, refused where the counts multiply past the bound, by `check`
+/// million objects from 22 KB (each bowl with its 8 default values), refused where the counts
+/// multiply past the bound, by `check`
 /// as by `simulate`, before the memory they would take (a run capped at 1 GiB) is asked for.
 #[test]
 fn counts_in_counts_are_bounded_as_a_product_by_check_and_simulate() {
     let scratch = Scratch::new("extension-count-bomb");
     extended_benchmark(&scratch);
-    let mut kitchen: Value = serde_json::from_str(&kitchen_json()).unwrap();
     let bowls = serde_json::json!({"class": "medium-bowl", "count": 10000, "contents": [
         {"class": "medium-bowl", "count": 10000, "contents": []}]});
-    kitchen["kitchen"]["contents"][0]["contents"]
-        .as_array_mut()
-        .unwrap()
-        .insert(0, bowls);
-    scratch.write(
-        "bench/kitchen.json",
-        serde_json::to_string_pretty(&kitchen).unwrap(),
-    );
-    let refusal = "bench/kitchen.json:17:13: not a usable kitchen file: kitchen.contents[0].contents[0].count: 10000 copies of an item of 20002 values bring the values the file's counts make to 200040000, counts in counts multiplying; a file's counts make at most 100000";
+    scratch.write("bench/kitchen.json", kitchen_holding(&[bowls]));
+    let refusal = "bench/kitchen.json:17:13: not a usable kitchen file: kitchen.contents[0].contents[0].count: 10000 copies of an item of 90009 values bring the values the file's counts make to 900180000, counts in counts multiplying; a file's counts make at most 100000";
+    refused_by_check_and_simulate(&scratch, true, refusal);
+}
+
+/// `check` and `simulate` of the gold on `bench` (and, with `kitchen_alone`, on
+/// `bench/kitchen.json` as `--kitchen`), each in a run capped at 1 GiB, refused with `refusal`.
+fn refused_by_check_and_simulate(scratch: &Scratch, kitchen_alone: bool, refusal: &str) {
     let kitchen_arg = ["--kitchen", "bench/kitchen.json"];
-    for args in [
+    let runs = [
         &["check", "--benchmark", "bench", "gold.solution"][..],
         &["simulate", "--benchmark", "bench", "gold.solution"],
         &[&kitchen_arg[..], &["check", "gold.solution"]].concat(),
         &[&kitchen_arg[..], &["simulate", "gold.solution"]].concat(),
-    ] {
-        let run = outcome(evaluator_capped(1 << 30).current_dir(&*scratch).args(args));
+    ];
+    for args in &runs[..if kitchen_alone { 4 } else { 2 }] {
+        let run = outcome(
+            evaluator_capped(1 << 30)
+                .current_dir(&**scratch)
+                .args(*args),
+        );
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
         assert_eq!(run.stderr, format!("error: {refusal}\n"), "{args:?}");
     }
+}
+
+/// The docs' `ontology.json` with `classes` added to its own.
+fn with_classes(classes: &[(String, Value)]) -> String {
+    let mut ontology: Value = serde_json::from_str(&doc_file("ontology.json")).unwrap();
+    let own = ontology["classes"].as_object_mut().unwrap();
+    own.extend(classes.iter().cloned());
+    serde_json::to_string_pretty(&ontology).unwrap()
+}
+
+/// `heap`, a cheese whose `pile` holds `count` values, and `heirs` classes inheriting it.
+fn heap_and_heirs(count: u64, heirs: usize) -> Vec<(String, Value)> {
+    let item = serde_json::json!({"class": "entity", "count": count});
+    let heap = serde_json::json!({"is_a": ["feta-cheese"], "new_slots": {"pile": vec![item; 9]}});
+    let heirs = (0..heirs).map(|i| (format!("heir-{i}"), serde_json::json!({"is_a": ["heap"]})));
+    [("heap".to_owned(), heap)]
+        .into_iter()
+        .chain(heirs)
+        .collect()
+}
+
+/// `nest-0` with an empty `inner`, and `nest-k` inheriting it from `nest-(k-1)` with ten
+/// `nest-(k-1)` in it, up to `nest-{depth}`: one object of `nest-k` makes over 10^k objects,
+/// from a few bytes a class.
+fn nests(depth: usize) -> Vec<(String, Value)> {
+    (0..=depth)
+        .map(|k| {
+            let body = match k {
+                0 => serde_json::json!({"is_a": ["entity"], "new_slots": {"inner": []}}),
+                _ => serde_json::json!({"is_a": [format!("nest-{}", k - 1)],
+                    "slots": {"inner": vec![format!("nest-{}", k - 1); 10]}}),
+            };
+            (format!("nest-{k}"), body)
+        })
+        .collect()
+}
+
+/// The built-in kitchen with `items` first in its first place.
+fn kitchen_holding(items: &[Value]) -> String {
+    let mut kitchen: Value = serde_json::from_str(&kitchen_json()).unwrap();
+    let place = kitchen["kitchen"]["contents"][0]["contents"]
+        .as_array_mut()
+        .unwrap();
+    place.splice(0..0, items.iter().cloned());
+    serde_json::to_string_pretty(&kitchen).unwrap()
+}
+
+/// A class whose default holds 90,000 values (within the counts' bound) inherited by 9,000
+/// classes was 810 million values copied as the ontology loaded: the class is refused at the
+/// default that makes it too heavy, before its heirs are added, within a 1 GiB cap.
+#[test]
+fn a_class_too_heavy_to_inherit_is_refused_at_its_default() {
+    let scratch = Scratch::new("extension-heavy-parent");
+    extended_benchmark(&scratch);
+    scratch.write(
+        "bench/ontology.json",
+        with_classes(&heap_and_heirs(10_000, 9_000)),
+    );
+    let refusal = "bench/ontology.json:24:9: not a usable ontology file: classes.heap.new_slots.pile: one object of the class would make 90033 values with its defaults (the objects in them with theirs); an object makes at most 10000";
+    refused_by_check_and_simulate(&scratch, false, refusal);
+}
+
+/// A default of 9,000 values inherited by 9,000 classes is held once, shared: the ontology
+/// loads within a 1 GiB cap (copied for each heir it took 81 million values, over 2 GB).
+#[test]
+fn a_modest_default_inherited_by_many_classes_loads_shared() {
+    let scratch = Scratch::new("extension-shared-default");
+    extended_benchmark(&scratch);
+    scratch.write(
+        "bench/ontology.json",
+        with_classes(&heap_and_heirs(1_000, 9_000)),
+    );
+    let args = ["check", "--benchmark", "bench", "gold.solution"];
+    let run = outcome(evaluator_capped(1 << 30).current_dir(&*scratch).args(args));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let checked = "checked 1 file(s) against profile 2024: 0 error(s), 0 warning(s)\n";
+    assert_eq!((run.stdout.as_str(), run.stderr.as_str()), ("", checked));
+}
+
+/// Classes whose defaults each hold ten objects of the one before make 10^12 objects for one
+/// `nest-12` in the kitchen, with no count at all: refused at the first class whose object
+/// would make more than the bound, as the ontology loads, before the kitchen is made.
+#[test]
+fn defaults_nested_in_defaults_are_bounded_per_class() {
+    let scratch = Scratch::new("extension-nested-defaults");
+    extended_benchmark(&scratch);
+    scratch.write("bench/ontology.json", with_classes(&nests(12)));
+    scratch.write("bench/kitchen.json", kitchen_holding(&["nest-12".into()]));
+    let refusal = "bench/ontology.json:146:9: not a usable ontology file: classes.nest-4.slots.inner: one object of the class would make 22222 values with its defaults (the objects in them with theirs); an object makes at most 10000";
+    refused_by_check_and_simulate(&scratch, false, refusal);
+}
+
+/// Each object of the kitchen is charged with what its class's defaults make: a hundred
+/// `nest-3`s (2,222 values each) bring the kitchen past its bound, at the object that does.
+#[test]
+fn the_kitchen_is_charged_with_its_objects_defaults() {
+    let scratch = Scratch::new("extension-heavy-kitchen");
+    extended_benchmark(&scratch);
+    scratch.write("bench/ontology.json", with_classes(&nests(3)));
+    let heavy: Vec<Value> = vec!["nest-3".into(); 100];
+    scratch.write("bench/kitchen.json", kitchen_holding(&heavy));
+    let refusal = "bench/kitchen.json:52:11: not a usable kitchen file: kitchen.contents[0].contents[44]: here the file's values come to 100154, its objects' defaults included; a file makes at most 100000";
+    refused_by_check_and_simulate(&scratch, false, refusal);
 }
 
 /// A FIFO (which would block for ever), a device (which never ends) and a file over the size

@@ -51,6 +51,19 @@ def test_a_malformed_network_raises_with_line_and_column():
     assert [(d.line, d.column, d.code) for d in cookingbot.check(text)] == [(3, 21, "E0002")]
 
 
+def test_check_keeps_the_first_hundred_diagnostics_and_counts_the_rest():
+    dense = "(fetch ?b ?c ?ks0 " + " ".join(["zq"] * 1350) + ")\n"
+    text = "#afghan-biscuits\n(get-kitchen ?ks0)\n" + dense * 10
+    found = cookingbot.check(text)
+    assert len(found) == 100 and found.omitted == 10 * 2700 - 100
+    assert [(d.line, d.column, d.code) for d in found[:3]] == [
+        (3, 19, "E0106"),
+        (3, 22, "E0102"),
+        (3, 22, "E0106"),
+    ]
+    assert cookingbot.check("#afghan-biscuits\n(get-kitchen ?ks0)\n").omitted == 0
+
+
 def test_simulate_a_gold_network_gives_the_gold_execution_time(benchmark):
     gold = {r["recipe-id"]: r for r in reference_rows("2024", "gold.tsv")}
     recipe = cookingbot.Benchmark()["afghan-biscuits"]

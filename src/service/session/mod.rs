@@ -20,21 +20,20 @@ use crate::base::suggest::closest;
 use crate::benchmark::DataSource;
 use crate::data::catalogue::Catalogue;
 use crate::evaluate::{Evaluator, Refusal};
-use crate::language::ast::Predicate;
-use crate::language::diagnostic::{Diagnostic, LineIndex};
+use crate::language::diagnostic::LineIndex;
 use crate::language::parse::parse;
 use crate::language::validate::Validator;
+use crate::language::validate::so_far::NetworkSoFar;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::batch_report::{RefusalReport, Row, UnitOutcome};
 use crate::simulation::stepwise::{Pushed, Standing, Stepwise};
 use crate::simulation::{Binding, Model};
 use observation::{Located, ObjectView, Observation, Opening, Outcome, Score, View};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The most lines a session's network may have: twenty times the longest gold network (53
-/// actions). Every line is validated with the network when given, so this bounds an act's
-/// work as well as the session's memory.
+/// actions). A line is validated against what the lines before it established, not with
+/// them, so this bounds the session's memory, not an act's work.
 pub const MAX_LINES: usize = 1_000;
 
 /// The longest line accepted, in bytes: the gold networks' lines are under 200.
@@ -77,11 +76,15 @@ pub struct Session {
     /// The header line: `#recipe`, or the one the agent gave first.
     header: String,
     lines: Vec<Line>,
+    /// The network's text: the header, then the lines, each ended by a line feed.
+    text: String,
+    /// Where each line of `text` starts (the header at 0), and where the next would.
+    starts: Vec<usize>,
     /// The line (index into `lines`) of each action of `run`.
     action_lines: Vec<usize>,
     run: Stepwise,
-    /// The errors of the network's text, to tell those a new line adds.
-    errors: Vec<Diagnostic>,
+    /// What the lines so far established, against which a new line is validated.
+    so_far: NetworkSoFar,
     /// The catalogues a line is validated against (the profile's and the other's), read once.
     catalogues: Arc<(Catalogue, Catalogue)>,
 }
@@ -122,16 +125,18 @@ impl Session {
             Catalogue::builtin(other.unwrap_or(profile)),
         ));
         let mut session = Session {
-            header: format!("#{recipe}"),
+            header: String::new(),
             recipe,
             lines: Vec::new(),
+            text: String::new(),
+            starts: Vec::new(),
             action_lines: Vec::new(),
             run,
-            errors: Vec::new(),
+            so_far: NetworkSoFar::new(""),
             catalogues,
             evaluator,
         };
-        session.errors = session.check(&session.network()).0;
+        session.open(format!("#{}", session.recipe));
         Ok(session)
     }
 
@@ -165,12 +170,15 @@ impl Session {
 
     /// The network so far as a `.solution` text.
     pub fn network(&self) -> String {
-        let mut text = format!("{}\n", self.header);
-        for line in &self.lines {
-            text.push_str(&line.text);
-            text.push('\n');
-        }
-        text
+        self.text.clone()
+    }
+
+    /// Start the network, of no line yet, with `header`.
+    fn open(&mut self, header: String) {
+        self.so_far = NetworkSoFar::new(&header);
+        self.text = format!("{header}\n");
+        self.starts = vec![0, self.text.len()];
+        self.header = header;
     }
 
     /// Append one line of MUHAI Cooking Language and run its action on the current kitchen,
@@ -233,8 +241,7 @@ impl Session {
                 recipe: self.recipe.clone(),
             });
         }
-        self.header = line.to_string();
-        self.errors = self.check(&self.network()).0;
+        self.open(line.to_string());
         Ok(Observation {
             ok: true,
             outcome: Outcome::NoAction,
@@ -246,47 +253,29 @@ impl Session {
         })
     }
 
-    /// The errors and the other diagnostics of a network text, in the evaluation's terms.
-    fn check(&self, text: &str) -> (Vec<Diagnostic>, Vec<Diagnostic>, Option<Predicate>) {
-        let parsed = parse(text);
-        let ids = self.evaluator.benchmark.ids();
+    fn act_line(&mut self, line: &str) -> Observation {
+        let start = self.text.len();
+        self.text.push_str(line);
+        self.text.push('\n');
+        self.starts.push(self.text.len());
         let (catalogue, other) = &*self.catalogues;
         let validator = Validator::with_catalogues(catalogue.clone(), other.clone())
-            .with_classes(&self.model().onto)
-            .with_known_recipes(&ids);
-        let mut all = parsed.diagnostics;
-        all.extend(validator.validate(&parsed.file));
-        let last = parsed
-            .file
-            .recipes
-            .into_iter()
-            .last()
-            .and_then(|r| r.predicates.into_iter().last());
-        let (errors, others) = all.into_iter().partition(Diagnostic::is_error);
-        (errors, others, last)
-    }
-
-    fn act_line(&mut self, line: &str) -> Observation {
-        let before = self.network();
-        let start = before.len();
-        let text = format!("{before}{line}\n");
-        let (errors, others, last) = self.check(&text);
-        let new_errors = added(&self.errors, &errors);
-        let index = LineIndex::new(&text);
-        let mut diagnostics: Vec<Located> = errors
+            .with_classes(&self.evaluator.model.onto);
+        let checked = self.so_far.add(&validator, line, start);
+        let index = LineIndex::with_starts(&self.text, &self.starts);
+        let mut diagnostics: Vec<Located> = checked
+            .diagnostics
             .iter()
-            .filter(|d| d.span.start >= start || new_errors.iter().any(|n| std::ptr::eq(*n, *d)))
-            .chain(others.iter().filter(|d| d.span.start >= start))
             .map(|d| Located::diagnostic(d, &index))
             .collect();
-        let refused = !new_errors.is_empty();
+        let errors = || checked.diagnostics.iter().filter(|d| d.is_error());
+        let refused = errors().next().is_some();
         // An error in this line's own text keeps its action from ever running; one elsewhere
         // (the network still lacks its get-kitchen) clears with later lines, and the action
         // then runs as the finished network's evaluation runs it.
-        let own_error = new_errors.iter().any(|d| d.span.start >= start);
-        self.errors = errors;
+        let own_error = errors().any(|d| d.span.start >= start);
         let number = self.lines.len() + 2;
-        let predicate = last.filter(|p| p.span.start >= start);
+        let predicate = checked.predicate;
         let action = predicate.as_ref().map(|_| self.action_lines.len());
         self.lines.push(Line {
             text: line.to_string(),
@@ -647,15 +636,17 @@ impl Session {
             if self.header == default {
                 return Err(SessionError::NothingToUndo);
             }
-            let given = std::mem::replace(&mut self.header, default);
-            self.errors = self.check(&self.network()).0;
+            let given = self.header.clone();
+            self.open(default);
             return Ok(given);
         };
         if line.action.is_some() {
             self.action_lines.pop();
             self.run.undo();
         }
-        self.errors = self.check(&self.network()).0;
+        self.starts.pop();
+        self.text.truncate(self.starts.last().copied().unwrap_or(0));
+        self.so_far.undo();
         Ok(line.text)
     }
 
@@ -670,7 +661,7 @@ impl Session {
             let rows = self.evaluator.evaluate(&text, &metrics)?;
             rows.into_iter().next().ok_or_else(|| Refusal {
                 message: "the network has no recipe".into(),
-                diagnostics: Vec::new(),
+                diagnostics: Default::default(),
                 recipes: Vec::new(),
             })
         });
@@ -708,6 +699,17 @@ impl Session {
             .collect()
     }
 
+    /// How many lines the network has, its header's included.
+    pub fn line_count(&self) -> usize {
+        self.lines.len() + 1
+    }
+
+    /// The variables of the actions written, without `?` (each once, in no particular order),
+    /// known without reading the network again.
+    pub fn variables_written(&self) -> impl Iterator<Item = &str> {
+        self.so_far.variables()
+    }
+
     /// The variables no action has bound yet: a network is complete when none is left.
     pub fn unbound(&self) -> Vec<String> {
         self.run
@@ -724,25 +726,6 @@ impl Session {
             .filter_map(|(_, b)| b.available_at)
             .reduce(|a, b| a.max(b))
     }
-}
-
-/// The errors of `now` that `before` did not have (the text only grows at its end, so an error
-/// of the earlier lines is found again equal).
-fn added<'d>(before: &[Diagnostic], now: &'d [Diagnostic]) -> Vec<&'d Diagnostic> {
-    let key = |d: &Diagnostic| (d.span, d.kind.code(), d.message.clone());
-    let mut seen: HashMap<_, usize> = HashMap::new();
-    for d in before {
-        *seen.entry(key(d)).or_default() += 1;
-    }
-    now.iter()
-        .filter(|d| match seen.get_mut(&key(d)) {
-            Some(n) if *n > 0 => {
-                *n -= 1;
-                false
-            }
-            _ => true,
-        })
-        .collect()
 }
 
 /// A line the reference refuses, in words: its first error.

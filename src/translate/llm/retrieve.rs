@@ -1,8 +1,8 @@
 //! Worked examples for the prompt: other recipes' texts with their gold networks, ranked by
 //! BM25 against the recipe being translated. The recipe itself is never its own example.
 
-use crate::language::diagnostic::{Diagnostic, line_col};
-use crate::language::validate::check;
+use crate::language::diagnostic::{Diagnostics, line_col};
+use crate::language::validate::read_checked;
 use crate::simulation::Model;
 use crate::translate::inventory::content_tokens;
 use crate::translate::recipe_text::RecipeText;
@@ -22,9 +22,9 @@ impl Example {
     /// of another profile (a user benchmark's gold network written for 2024, say).
     pub fn misfit(&self, model: &Model) -> Option<String> {
         let text = format!("#{}\n{}\n", self.id, self.network);
-        let error = check(&text, &model.validator())
-            .into_iter()
-            .find(Diagnostic::is_error)?;
+        let into = Diagnostics::new().in_text_order().errors_only();
+        let errors = read_checked(&text, &model.validator(), into).1;
+        let error = errors.first()?;
         let (line, col) = line_col(&text, error.span.start);
         Some(format!(
             "line {}:{col}: {}",

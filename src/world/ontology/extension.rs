@@ -8,13 +8,16 @@
 //!  "conversion_to_g": {"halloumi": {"piece": 250}}}
 //! ```
 
-use super::{Class, ClassId, Counted, Init, Ontology, SlotId, ancestor_bits, parse_init};
+use super::{
+    Class, ClassId, Counted, Init, MAX_OBJECT_VALUES, Ontology, SlotId, ancestor_bits, parse_init,
+};
 use crate::base::suggest::closest;
 use crate::data::data_file::FieldError;
 use crate::data::diet_table::DietTable;
 use serde_json::{Map, Value as Json};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::sync::Arc;
 
 /// The most classes one file adds: 30 times the built-in ontology's 346. The is-a table holds
 /// a bit per pair of classes, 13 MB at this bound.
@@ -95,7 +98,9 @@ impl Ontology {
     }
 
     /// Add one class: its precedence list merged from its parents' (as CLOS does), their
-    /// slots with the most specific default, its own defaults, and the slots no copy keeps.
+    /// slots with the most specific default (shared, not copied), its own defaults, and the
+    /// slots no copy keeps. A class one object of which would make more than
+    /// [`MAX_OBJECT_VALUES`] values is refused at its heaviest default.
     fn add(&mut self, class: &Declared<'_>, made: &mut Counted) -> Result<(), FieldError> {
         let id = ClassId::try_from(self.classes.len())
             .map_err(|_| FieldError::new("the ontology has too many classes"))?;
@@ -105,14 +110,15 @@ impl Ontology {
             .filter_map(|p| self.class_id(p))
             .collect();
         let precedence = self.linearize(id, &parents).map_err(|e| e.in_key("is_a"))?;
-        let (mut slots, mut defaults) = (Vec::new(), Vec::new());
+        let (mut slots, mut defaults, mut weights) = (Vec::new(), Vec::new(), Vec::new());
         let (mut has, mut no_copy, mut uncopied) = (HashSet::new(), HashSet::new(), Vec::new());
         for &p in &parents {
             let parent = &self.classes[p as usize];
-            for (slot, default) in parent.slots.iter().zip(&parent.defaults) {
+            for (at, slot) in parent.slots.iter().enumerate() {
                 if has.insert(*slot) {
                     slots.push(*slot);
-                    defaults.push(default.clone());
+                    defaults.push(Arc::clone(&parent.defaults[at]));
+                    weights.push(parent.default_weights[at]);
                 }
             }
             for slot in &parent.uncopied {
@@ -124,6 +130,13 @@ impl Ontology {
                 return Err(too_many_slots().in_key("is_a"));
             }
         }
+        // The heaviest default the class gives, where a class too heavy is refused.
+        let mut heaviest: Option<(u64, &str, &str)> = None;
+        let mut heavier = |weight: u64, field, name| {
+            if heaviest.is_none_or(|(w, _, _)| weight > w) {
+                heaviest = Some((weight, field, name));
+            }
+        };
         for (name, value) in class.slots.into_iter().flatten() {
             let in_key = |e: FieldError| e.in_key(name).in_key("slots");
             let at = self
@@ -135,7 +148,8 @@ impl Ontology {
                     let message = format!("the class has no slot `{name}`{}", hint(&close));
                     in_key(FieldError::new(message))
                 })?;
-            defaults[at] = self.value(value, made).map_err(in_key)?;
+            (defaults[at], weights[at]) = self.default(value, made).map_err(in_key)?;
+            heavier(weights[at], "slots", name.as_str());
         }
         for (name, value) in class.new_slots.into_iter().flatten() {
             let in_key = |e: FieldError| e.in_key(name).in_key("new_slots");
@@ -147,9 +161,22 @@ impl Ontology {
             if slots.len() == MAX_SLOTS {
                 return Err(in_key(too_many_slots()));
             }
-            let default = self.value(value, made).map_err(in_key)?;
+            let (default, weight) = self.default(value, made).map_err(in_key)?;
             slots.push(self.slot(name).map_err(in_key)?);
             defaults.push(default);
+            weights.push(weight);
+            heavier(weight, "new_slots", name.as_str());
+        }
+        let weight = weights.iter().fold(1, |a: u64, w| a.saturating_add(*w));
+        if weight > MAX_OBJECT_VALUES {
+            let message = FieldError::new(format!(
+                "one object of the class would make {weight} values with its defaults (the \
+                 objects in them with theirs); an object makes at most {MAX_OBJECT_VALUES}"
+            ));
+            return Err(match heaviest {
+                Some((_, field, name)) => message.in_key(name).in_key(field),
+                None => message.in_key("is_a"),
+            });
         }
         let diet = class
             .diet
@@ -161,6 +188,8 @@ impl Ontology {
             precedence,
             slots,
             defaults,
+            default_weights: weights,
+            weight,
             uncopied,
         });
         self.class_by_name.insert(class.name.to_owned(), id);
@@ -281,10 +310,18 @@ impl Ontology {
         Ok(id)
     }
 
+    /// A slot's default and the values it makes (its objects with their classes' defaults).
+    fn default(&self, value: &Json, made: &mut Counted) -> Result<(Arc<Init>, u64), FieldError> {
+        let before = made.values;
+        let init = self.value(value, made)?;
+        Ok((Arc::new(init), made.values - before))
+    }
+
     /// A slot value in the kitchen files' encoding, over the classes and slots known so far.
     fn value(&self, value: &Json, made: &mut Counted) -> Result<Init, FieldError> {
         let mut class_of = |c: &str| {
             self.class_id(c)
+                .map(|id| (id, self.class(id).weight))
                 .ok_or_else(|| format!("unknown class `{c}`"))
         };
         let mut slot_of = |s: &str| self.slot_id(s).ok_or_else(|| format!("unknown slot `{s}`"));
