@@ -584,15 +584,20 @@ mod tests {
         CallToolResult::structured(json!({ "ok": true }))
     }
 
-    /// `check_network` keeps the first 100 diagnostics in text order and counts the others;
-    /// `ok` counts every error, kept or not: here the 100 kept are warnings.
-    #[test]
-    fn check_network_lists_the_first_diagnostics_and_counts_the_rest() {
+    /// A server on the demo benchmark.
+    fn demo_server() -> KitchenServer {
         let data = DataContext {
             benchmark: Some(crate::benchmark::DataChoice::Demo),
             ..DataContext::default()
         };
-        let server = KitchenServer::new(&data).expect("the demo's server");
+        KitchenServer::new(&data).expect("the demo's server")
+    }
+
+    /// `check_network` keeps the first 100 diagnostics in text order and counts the others;
+    /// `ok` counts every error, kept or not: here the 100 kept are warnings.
+    #[test]
+    fn check_network_lists_the_first_diagnostics_and_counts_the_rest() {
+        let server = demo_server();
         let mut network = String::from("#afghan-biscuits\n(get-kitchen ?ks)\n");
         for i in 0..150 {
             network.push_str(&format!("(fetch ?b{i} ?out{i} ?in{i} large-bowl 1)\n"));
@@ -610,11 +615,7 @@ mod tests {
 
     #[test]
     fn calls_sent_together_work_a_few_at_a_time_and_all_are_answered() {
-        let data = DataContext {
-            benchmark: Some(crate::benchmark::DataChoice::Demo),
-            ..DataContext::default()
-        };
-        let server = KitchenServer::new(&data).expect("the demo's server");
+        let server = demo_server();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

@@ -765,7 +765,7 @@ mod tests {
                 open = GATE.1.wait(open).unwrap_or_else(PoisonError::into_inner);
             }
         }
-        Evaluator::new(data.profile, DataSource::Demo).map_err(|e| AppError::Failed(e.to_string()))
+        demo_load(data)
     }
 
     #[test]
