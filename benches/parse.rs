@@ -5,8 +5,8 @@ mod support;
 
 use cookingbot::base::profile::Profile;
 use cookingbot::data::catalogue::Catalogue;
+use cookingbot::language::dependencies::Network;
 use cookingbot::language::parse::parse;
-use cookingbot::network::Network;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;

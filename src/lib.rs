@@ -51,7 +51,6 @@ pub mod metrics;
 /// `campaign`: the conformance tests and `examples/differential.rs` turn it on).
 #[cfg(feature = "campaign")]
 pub mod mistakes;
-pub mod network;
 #[cfg(feature = "python")]
 mod python;
 pub mod report;
@@ -62,15 +61,13 @@ pub mod world;
 
 /// The layering stated above, checked on the source: a module may use modules of its own layer
 /// or of layers below it, never one above; a front end uses no other front end (the CLI's
-/// `gui` and `mcp` commands reach theirs through functions `entry` hands it). `language` and
-/// `network` share a layer (validation checks the dependency graph the network builds from the
-/// syntax tree).
+/// `gui` and `mcp` commands reach theirs through functions `entry` hands it).
 #[cfg(test)]
 mod layering {
     const LAYERS: [&[&str]; 11] = [
         &["base"],
         &["data"],
-        &["language", "network"],
+        &["language"],
         &["world", "benchmark", "mistakes"],
         &["simulation"],
         &["metrics"],

@@ -167,11 +167,6 @@ pub(super) fn evaluation_metric_word(s: &str) -> Result<String, String> {
     }
 }
 
-/// A diet's name; a typo is an error with the closest one.
-pub(super) fn diet_name(s: &str) -> Result<Diet, String> {
-    Diet::named(s).map_err(|e| e.to_string())
-}
-
 pub(super) fn parse_shard(s: &str) -> Result<Shard, String> {
     s.parse()
 }
@@ -408,7 +403,7 @@ pub(super) struct SimulateArgs {
 pub(super) struct DietArgs {
     pub(super) file: PathBuf,
     /// The diet: vegan, vegetarian, gluten-free, dairy-free, nut-free or egg-free.
-    #[arg(long, value_parser = diet_name)]
+    #[arg(long, value_parser = Diet::named)]
     pub(super) diet: Diet,
     /// The recipe to judge (default: the first in the file).
     #[arg(long)]

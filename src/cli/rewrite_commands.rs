@@ -47,7 +47,7 @@ pub(super) struct SubstituteArgs {
     pub(super) suggest: Option<String>,
     /// Keep only the substitutes a diet allows: vegan, vegetarian, gluten-free, dairy-free,
     /// nut-free or egg-free.
-    #[arg(long, requires = "suggest", value_parser = super::args::diet_name)]
+    #[arg(long, requires = "suggest", value_parser = Diet::named)]
     pub(super) diet: Option<Diet>,
     /// The recipe to use (default: the first in the file).
     #[arg(long)]

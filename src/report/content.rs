@@ -3,7 +3,7 @@
 //! markdown, HTML, JUnit) build on these; none of them is needed to build these.
 
 use super::dietary::DietReport;
-use crate::base::number::Number;
+use super::figures::number;
 use crate::benchmark::DataStatus;
 use crate::data::diet_table::Diet;
 use crate::metrics::Detail;
@@ -12,35 +12,6 @@ use crate::metrics::metric::{Metric, MetricSet, RecipeResult};
 use crate::metrics::smatch::SmatchResult;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// A number as JSON: integers stay integers, ratios and single floats become the nearest
-/// double of their shortest decimal form (`0.755`, not `0.7549999952316284`).
-pub fn number(n: Number) -> serde_json::Value {
-    match n {
-        n if n.is_integer() => serde_json::Value::from(n.floor_i64()),
-        Number::Float(x) => shortest(x),
-        n => serde_json::Value::from(n.to_f64()),
-    }
-}
-
-/// A kitchen time (the simulator counts seconds) as `m:ss`: 2400 is `40:00`; a time that is
-/// not a whole number of seconds is shown as the number it is.
-pub fn clock(t: Number) -> String {
-    if t.is_integer() || (t.is_float() && t.to_f64().fract() == 0.0) {
-        let s = t.floor_i64();
-        format!("{}:{:02}", s / 60, s % 60)
-    } else {
-        format!("{t} s")
-    }
-}
-
-fn shortest(x: f32) -> serde_json::Value {
-    x.to_string()
-        .parse::<f64>()
-        .ok()
-        .and_then(serde_json::Number::from_f64)
-        .map_or(serde_json::Value::Null, serde_json::Value::Number)
-}
 
 /// Everything that determines the numbers besides the input file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -270,19 +241,5 @@ impl RecipeReport {
             dish,
             diets: r.diets.iter().map(|v| DietReport::new(v, None)).collect(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_clock_shows_minutes_and_seconds() {
-        assert_eq!(clock(Number::int(2400)), "40:00");
-        assert_eq!(clock(Number::int(65)), "1:05");
-        assert_eq!(clock(Number::float(0.0)), "0:00");
-        assert_eq!(clock(Number::float(1.5)), "1.5 s");
-        assert_eq!(clock(Number::ratio(1, 2).expect("a ratio")), "1/2 s");
     }
 }

@@ -2,7 +2,7 @@
 //! as terminal text, Markdown, JSON and a printable HTML page. The guide is built from a run by
 //! `service::guide`; this module only says it.
 
-use super::content::{clock, number};
+use super::figures::{clock, number};
 use super::html::{STYLE, escape};
 use crate::base::number::Number;
 use serde::{Serialize, Serializer};

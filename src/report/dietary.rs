@@ -1,7 +1,7 @@
 //! A dish judged against a diet, as reports say it: the JSON of the `diet` command and of the
 //! evaluation's `diets` (one shape for both), and text for people.
 
-use super::content::number;
+use super::figures::number;
 use crate::data::diet_table::Diet;
 use crate::language::diagnostic::LineIndex;
 use crate::metrics::diet::{ActionRef, NoVerdict, Verdict};

@@ -12,6 +12,7 @@ pub mod cook_guide;
 pub mod csv;
 pub mod dietary;
 pub mod dish_tree;
+pub mod figures;
 pub mod html;
 pub mod json;
 pub mod junit;

@@ -2,8 +2,8 @@
 //! (`simulate --json`): the executed actions with their times and bindings, the actions that
 //! never ran and why, the execution time and the final dish.
 
-use super::content::number;
 use super::dish_tree::{self, DishNode};
+use super::figures::number;
 use crate::base::number::Number;
 use crate::data::catalogue::Role;
 use crate::language::ast::Recipe;

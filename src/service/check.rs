@@ -2,10 +2,10 @@
 
 use crate::base::profile::Profile;
 use crate::benchmark;
+use crate::language::dependencies::Network;
 use crate::language::diagnostic::{Diagnostic, Diagnostics, line_cols};
 use crate::language::parse::parse_into;
 use crate::language::validate::{ClassLookup, Validator};
-use crate::network::Network;
 use crate::service::outcome::{AppError, Exit, Outcome};
 use crate::service::solution_file::read_solution_text;
 use crate::world::ontology::Ontology;

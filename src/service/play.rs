@@ -17,7 +17,7 @@ use crate::base::suggest::closest;
 use crate::evaluate::Evaluator;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::content::RecipeReport;
-use crate::report::content::clock;
+use crate::report::figures::clock;
 use crate::report::write_atomically;
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};

@@ -16,7 +16,8 @@ use crate::language::diagnostic::{Diagnostics, line_col, line_cols, terminal_saf
 use crate::language::validate::read_checked;
 use crate::metrics::metric::{MetricSet, RecipeResult};
 use crate::metrics::{GoldRun, Scores, gold_run, score};
-use crate::report::content::{RecipeReport, number};
+use crate::report::content::RecipeReport;
+use crate::report::figures::number;
 use crate::report::refuse_input_as_output;
 use crate::simulation::primitives::common::quantity_of;
 use crate::simulation::{Execution, Model, SimError};

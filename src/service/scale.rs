@@ -13,7 +13,7 @@ use crate::language::ast::Recipe;
 use crate::language::diagnostic::line_cols;
 use crate::metrics::dish::unfold_dish;
 use crate::metrics::primary_output;
-use crate::report::content::number;
+use crate::report::figures::number;
 use crate::simulation::{Execution, Model};
 use crate::world::ontology::ClassId;
 use crate::world::rewrite::scaling::{Factor, Rounding, scale};

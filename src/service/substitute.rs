@@ -235,7 +235,7 @@ pub fn suggest(
                 class: candidate,
                 roles,
                 in_kitchen: !held(model, id).is_empty(),
-                in_kitchen_grams: held_grams(model, id).map(crate::report::content::number),
+                in_kitchen_grams: held_grams(model, id).map(crate::report::figures::number),
                 tried: tried.transpose()?,
             });
         }

@@ -4,9 +4,9 @@
 use cookingbot::base::number::Number;
 use cookingbot::base::profile::Profile;
 use cookingbot::language::ast::{Arg, Predicate, Recipe, SolutionFile, Span};
+use cookingbot::language::dependencies::Network;
 use cookingbot::language::parse::parse;
 use cookingbot::language::validate::{Validator, check};
-use cookingbot::network::Network;
 use proptest::prelude::*;
 
 fn token() -> impl Strategy<Value = String> {

@@ -13,13 +13,13 @@
 use super::{Validator, get_kitchen_count, multiple_producers, unproduced, unused_output};
 use crate::data::catalogue::Role;
 use crate::language::ast::{Arg, Predicate, Span};
+use crate::language::dependencies::Occurrence;
 use crate::language::diagnostic::{Diagnostic, Diagnostics};
 use crate::language::parse::{Parsed, parse, parse_line};
-use crate::network::Occurrence;
 use indexmap::IndexMap;
 use std::collections::HashMap;
 
-/// What the lines so far established about one variable: as [`crate::network::Network`]
+/// What the lines so far established about one variable: as [`crate::language::dependencies::Network`]
 /// chooses a producer (the first always-produced position, else the first defaulted one),
 /// kept as counts and firsts so that a line updates it in its own time.
 #[derive(Clone, Debug, Default)]

@@ -3,8 +3,8 @@
 //! hold, so the words say no more and no less than the simulator knows.
 
 use crate::base::number::Number;
-use crate::report::content::clock;
 use crate::report::dish_tree::{self, DishNode};
+use crate::report::figures::clock;
 use crate::simulation::Model;
 use crate::world::{Entity, Value};
 use serde::Serialize;

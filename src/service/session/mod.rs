@@ -155,7 +155,7 @@ impl Session {
             recipe_text: self.recipe_text(),
             kitchen: places.iter().map(|p| format!("{}.\n", p.words)).collect(),
             places,
-            time: crate::report::content::number(describe::kitchen_time(model, &model.kitchen)),
+            time: crate::report::figures::number(describe::kitchen_time(model, &model.kitchen)),
         }
     }
 
@@ -545,14 +545,14 @@ impl Session {
         let model = self.model();
         let mut words = describe::words(model, &binding.value);
         if let Some(t) = binding.available_at {
-            words.push_str(&format!(", ready at {}", crate::report::content::clock(t)));
+            words.push_str(&format!(", ready at {}", crate::report::figures::clock(t)));
         }
         ObjectView {
             line,
             variable: variable.to_string(),
             argument: argument.to_string(),
             words,
-            available_at: binding.available_at.map(crate::report::content::number),
+            available_at: binding.available_at.map(crate::report::figures::number),
             object: describe::tree(model, &binding.value),
         }
     }
@@ -566,7 +566,7 @@ impl Session {
     fn time(&self) -> serde_json::Value {
         let model = self.model();
         let kitchen = self.run.kitchen(model);
-        crate::report::content::number(describe::kitchen_time(model, kitchen))
+        crate::report::figures::number(describe::kitchen_time(model, kitchen))
     }
 
     /// A variable (`?bowl`) with what it holds, or a place of the current kitchen (`fridge`)

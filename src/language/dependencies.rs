@@ -6,8 +6,8 @@
 //! the first that has it in a defaulted position. Every other occurrence is a use. Predicates
 //! whose primitive or arity is unknown take no part in the flow.
 
+use super::ast::Recipe;
 use crate::data::catalogue::{Catalogue, Role};
-use crate::language::ast::Recipe;
 use indexmap::IndexMap;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
