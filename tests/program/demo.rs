@@ -260,11 +260,19 @@ fn readme_first_command_works_on_a_fresh_clone() {
     assert_eq!(std::fs::read_dir(clone.data_home()).unwrap().count(), 0);
 }
 
-/// The `sh` blocks of the README that run the installed program, each as one script.
+/// The pages whose `sh` blocks are the user's guide to the command line: the README and the
+/// pages it sends a new user to first.
+const GUIDE_PAGES: [&str; 3] = ["README.md", "docs/usage.md", "docs/python.md"];
+
+/// The `sh` blocks of [`GUIDE_PAGES`] that run the installed program, each as one script.
 fn readme_examples() -> Vec<String> {
     let mut blocks = Vec::new();
     let mut current: Option<String> = None;
-    for line in common::read(&Path::new(ROOT).join("README.md")).lines() {
+    let text: String = GUIDE_PAGES
+        .iter()
+        .map(|page| common::read(&Path::new(ROOT).join(page)))
+        .collect();
+    for line in text.lines() {
         match (&mut current, line) {
             (None, "```sh") => current = Some(String::new()),
             (Some(_), "```") => blocks.extend(current.take()),
@@ -284,12 +292,12 @@ fn readme_examples() -> Vec<String> {
         .collect()
 }
 
-/// Every example of the README runs as written, with `cookingbot-evaluator` on the PATH, in a
+/// Every example of the README and the guide pages runs as written, with `cookingbot-evaluator` on the PATH, in a
 /// folder holding the files the examples name: `solutions.solution` and `a.solution` (gold
 /// networks) and `submissions/` (three more). The launcher's example opens a window and is the
 /// GUI test's.
 #[test]
-fn every_readme_example_runs_as_written() {
+fn every_documented_example_runs_as_written() {
     common::require_data!(Profile::R2024, Profile::R2023);
     let dir = tempfile::tempdir().expect("scratch folder");
     let gold = common::benchmark_dir().join("data/gold-standard-solutions/meaning-only");
