@@ -156,10 +156,24 @@ def suggest_substitutes(
     return Suggestions(**out)
 
 
+#: The factors scale takes (world::rewrite::scaling's MIN_FACTOR_DENOMINATOR and MAX_FACTOR).
+_FACTORS = "from 1/100 to 100"
+
+
 def _factor(factor: Union[int, float, str, Fraction]) -> str:
-    """A factor as the extension reads it: ``n/d`` for a Fraction or a finite float."""
-    if isinstance(factor, float) and math.isfinite(factor):
-        factor = -_simplest(-factor) if factor < 0 else _simplest(factor)
+    """A factor as the extension reads it: ``n/d`` for a Fraction or a float. A float outside
+    the factors' range (or nan) is refused here, in its own digits, rather than as the simplest
+    fraction rounding to it (``1e-300`` would be one of 300 digits, ``1e20`` one of 21)."""
+    if isinstance(factor, float):
+        if math.isnan(factor):
+            raise ValueError(f"a factor of nan is not a number; scale takes factors {_FACTORS}")
+        if factor <= 0:
+            raise ValueError(
+                f"a factor of {factor!r} would leave nothing to cook; factors are above 0"
+            )
+        if not 1 / 100 <= factor <= 100:
+            raise ValueError(f"a factor of {factor!r} is beyond what scale takes: {_FACTORS}")
+        factor = _simplest(factor)
     if isinstance(factor, Fraction):
         return f"{factor.numerator}/{factor.denominator}"
     return str(factor)

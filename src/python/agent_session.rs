@@ -2,7 +2,7 @@
 //! answer is the session's own JSON (observations, views, the opening, the file's score);
 //! `python/cookingbot/_kitchen.py` turns it into dataclasses. Work is done with the GIL
 //! released; a session is behind a lock, so one `Kitchen` used from two threads takes their
-//! calls in turn.
+//! calls in turn (but a Kitchen of a `Model` refuses calls while a primitive of the model runs).
 
 use super::guard::{NetworkText, interruptible};
 use super::python_primitive::Interrupted;
@@ -52,15 +52,16 @@ impl Kitchen {
     }
 
     /// `work` on the session with the GIL released (Ctrl-C stops it), then the interruption a
-    /// Python primitive met during it, if any. A primitive of the session's model calling
-    /// back into it is refused: the session is locked by the call running the primitive.
+    /// Python primitive met during it, if any. Refused while a primitive of the session's model
+    /// runs: a primitive calling back (from any thread) would wait for the session's lock, which
+    /// the call running the primitive holds.
     fn detached<T: Send>(
         &self,
         py: Python<'_>,
         work: impl FnOnce(&mut Session) -> T + Send,
     ) -> PyResult<T> {
         if let Some(interrupted) = &self.interrupted {
-            interrupted.model().not_busy()?;
+            interrupted.busy().not_busy()?;
         }
         let out = interruptible(py, |_| self.session().map(|mut s| work(&mut s)));
         match &self.interrupted {

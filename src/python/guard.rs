@@ -1,17 +1,16 @@
 //! What every call of the extension module is guarded by: network texts bounded as the
 //! command line bounds solution files (refused before any work), long work that Ctrl-C stops,
-//! and a primitive written in Python that calls back into its own model refused instead of
-//! waiting for ever on the lock its own call holds.
+//! and a primitive written in Python that calls back into its own model (from its thread or
+//! another) refused instead of waiting for ever on the lock its own call holds.
 
 use crate::base::budget::Budget;
 use crate::service::solution_file::MAX_INPUT_BYTES;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use std::cell::RefCell;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 /// A network text given from Python, at most [`MAX_INPUT_BYTES`] of UTF-8: a larger one is a
@@ -87,44 +86,42 @@ pub fn interruptible<T: Send>(
     })
 }
 
-thread_local! {
-    /// The models (by [`ModelId`]) whose Python primitives this thread is running, innermost
-    /// last, with the primitive's name.
-    static RUNNING: RefCell<Vec<(usize, String)>> = const { RefCell::new(Vec::new()) };
-}
+/// The primitives of one model running now, on any thread, with their names: while one runs,
+/// calls into the model and its Kitchens are refused ([`Busy::not_busy`]). A primitive that
+/// calls back, from its own thread or from a thread it starts and joins, would otherwise wait
+/// for ever on the locks its own call holds (the evaluator being built, the session); which
+/// thread a call comes from cannot tell a primitive's helper from an unrelated caller, so every
+/// call is refused while the model is busy, not only those of the primitive's thread.
+#[derive(Default)]
+pub struct Busy(Mutex<Vec<String>>);
 
-/// Which model a primitive, a session or a call belongs to.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct ModelId(pub usize);
+impl Busy {
+    fn names(&self) -> MutexGuard<'_, Vec<String>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 
-impl ModelId {
-    /// Run `call` as primitive `name` of this model: while it runs, a call back into the model
-    /// from the same thread is refused by [`ModelId::not_busy`].
-    pub fn running<T>(self, name: &str, call: impl FnOnce() -> T) -> T {
-        struct Pop;
-        impl Drop for Pop {
+    /// Run `call` as primitive `name` of this model: while it runs, the model is busy.
+    pub fn running<T>(&self, name: &str, call: impl FnOnce() -> T) -> T {
+        struct Done<'a>(&'a Busy, &'a str);
+        impl Drop for Done<'_> {
             fn drop(&mut self) {
-                RUNNING.with(|r| r.borrow_mut().pop());
+                let mut names = self.0.names();
+                if let Some(i) = names.iter().rposition(|n| n == self.1) {
+                    names.remove(i);
+                }
             }
         }
-        RUNNING.with(|r| r.borrow_mut().push((self.0, name.to_owned())));
-        let _pop = Pop;
+        self.names().push(name.to_owned());
+        let _done = Done(self, name);
         call()
     }
 
-    /// `Err` when this thread is running a primitive of this model: the call would wait for
-    /// the work that runs the primitive, which waits for the primitive.
-    pub fn not_busy(self) -> PyResult<()> {
-        let running = RUNNING.with(|r| {
-            r.borrow()
-                .iter()
-                .rev()
-                .find(|(id, _)| *id == self.0)
-                .map(|(_, name)| name.clone())
-        });
-        match running {
+    /// `Err` while a primitive of this model runs: a call from the primitive (on any thread)
+    /// would wait for the work that runs the primitive, which waits for the primitive.
+    pub fn not_busy(&self) -> PyResult<()> {
+        match self.names().last() {
             Some(name) => Err(PyRuntimeError::new_err(format!(
-                "the model is busy running its primitive `{name}`; a primitive cannot call back into its own model or a Kitchen of it"
+                "the model is busy running its primitive `{name}`; a primitive cannot call back into its own model or a Kitchen of it, from its own thread or another (calls into the model are refused until the primitive returns)"
             ))),
             None => Ok(()),
         }

@@ -5,7 +5,7 @@
 //! module calls: request text in, `(True, answer)` or `(False, why)` out.
 
 use super::agent_session::Kitchen;
-use super::guard::{ModelId, NetworkText, interruptible};
+use super::guard::{Busy, NetworkText, interruptible};
 use crate::evaluate::Evaluator;
 use crate::metrics::metric::MetricSet;
 use crate::service::context::DataContext;
@@ -24,9 +24,10 @@ use std::sync::{Arc, Mutex};
 /// `SystemExit`): the primitive fails, and the Python call that ran it raises the exception
 /// when it returns, so Ctrl-C stops a session or an evaluation as it stops any Python code.
 /// The count of interruptions tells a model that its evaluator may hold a gold run one of
-/// them stopped, which it must not keep as failed.
+/// them stopped, which it must not keep as failed. Shared by the model, its primitives and its
+/// sessions, it also holds which of the model's primitives are running.
 #[derive(Clone, Default)]
-pub struct Interrupted(Arc<(Mutex<Option<PyErr>>, AtomicUsize)>);
+pub struct Interrupted(Arc<(Mutex<Option<PyErr>>, AtomicUsize, Busy)>);
 
 impl Interrupted {
     pub fn take(&self) -> Option<PyErr> {
@@ -44,10 +45,9 @@ impl Interrupted {
         self.0.1.load(Ordering::SeqCst)
     }
 
-    /// The model these interruptions are of: shared by the model, its primitives and its
-    /// sessions.
-    pub fn model(&self) -> ModelId {
-        ModelId(Arc::as_ptr(&self.0) as usize)
+    /// The primitives of the model running now.
+    pub fn busy(&self) -> &Busy {
+        &self.0.2
     }
 
     /// `out`, unless a primitive was interrupted meanwhile.
@@ -69,8 +69,8 @@ struct PyCode {
 
 impl JsonCode for PyCode {
     fn call(&self, request: &str) -> Result<String, String> {
-        let model = self.interrupted.model();
-        model.running(&self.name, || self.answer(request))
+        let busy = self.interrupted.busy();
+        busy.running(&self.name, || self.answer(request))
     }
 }
 
@@ -169,9 +169,9 @@ impl PyModel {
         Ok((evaluator, kitchen))
     }
 
-    /// `Err` when a primitive of this model calls back into it.
+    /// `Err` while a primitive of this model runs (a call back into it would never end).
     fn not_busy(&self) -> PyResult<()> {
-        self.interrupted.model().not_busy()
+        self.interrupted.busy().not_busy()
     }
 }
 

@@ -19,6 +19,7 @@
 //! same object. Missing slots take the class's defaults. An output is ready at its `ready_at`,
 //! else at the kitchen time out, which is `kitchen_time`, else the input kitchen's time.
 
+use crate::base::budget;
 use crate::base::number::Number;
 use crate::data::catalogue::Role;
 use crate::data::data_file::FieldError;
@@ -326,6 +327,21 @@ fn decode_number(j: &Json) -> Result<Option<Number>, FieldError> {
     Ok(Some(n))
 }
 
+/// `Err` when an object of `weight` (its class's: itself, its defaults and the objects in them)
+/// would take the recipe past its memory budget, which it then spends: the run is refused with
+/// the budget's message, located at the action, before the object is made. Without it an answer
+/// of [`MAX_OBJECTS`] objects of a class weighing 10,000 values would make them all (gigabytes)
+/// before the budget is looked at again.
+fn affordable(weight: u64) -> Result<(), FieldError> {
+    if budget::cells().saturating_add(weight) <= budget::MEMORY_BUDGET {
+        return Ok(());
+    }
+    budget::charge(usize::try_from(weight).unwrap_or(usize::MAX));
+    Err(FieldError::new(
+        "the objects it makes are past the memory budget",
+    ))
+}
+
 /// Reads the answer's values into kitchen values, giving new objects fresh ids.
 struct Decoder<'a, 'm> {
     m: &'m Model,
@@ -436,6 +452,7 @@ impl<'a, 'm> Decoder<'a, 'm> {
             .onto
             .class_id(class)
             .ok_or_else(|| FieldError::new(format!("unknown class `{class}`")).in_key("class"))?;
+        affordable(m.onto.class(class_id).weight)?;
         let pid = self.id(id).map_err(|e| e.in_key("id"))?;
         let given: Vec<(&String, &Json)> = o
             .iter()
@@ -457,11 +474,13 @@ impl<'a, 'm> Decoder<'a, 'm> {
             };
             slots.push((*slot, v));
         }
-        Ok(Entity {
+        let e = Entity {
             class: class_id,
             pid,
             slots,
-        })
+        };
+        budget::charge(1 + e.slots.len());
+        Ok(e)
     }
 
     /// The persistent id an object of the answer has: its own, a new object's by its name, or

@@ -196,10 +196,7 @@ fn run_within_budget(
     // Work the budget stopped returned early: what it chose is no answer.
     let chosen = match budget::check() {
         Ok(()) => chosen,
-        Err(spent) => Err(SimError {
-            message: spent.message(&recipe.id, |p| recipe.action_name(p)),
-            predicate: spent.action,
-        }),
+        Err(spent) => Err(SimError::over_budget(&spent, &recipe)),
     };
     let (dish, refused) = match chosen {
         Ok(dish) => (dish, None),

@@ -135,10 +135,8 @@ impl SlotTable {
     ) -> Result<Vec<usize>, SimError> {
         let mut constants = Vec::new();
         for a in predicate.args.iter().filter(|a| a.as_var().is_none()) {
-            let value = instantiate(model, maker, a).map_err(|message| SimError {
-                message,
-                predicate: Some(pi),
-            })?;
+            let value =
+                instantiate(model, maker, a).map_err(|message| SimError::at(message, pi))?;
             constants.push(value);
         }
         let mut constants = constants.into_iter();
@@ -203,20 +201,12 @@ impl<'m> Engine<'m> {
         let mut slots = Vec::with_capacity(recipe.predicates.len());
         let mut table = SlotTable::default();
         for (pi, p) in recipe.predicates.iter().enumerate() {
-            let sig = model.catalogue.get(&p.name).ok_or_else(|| SimError {
-                message: format!("unknown primitive {}", p.name),
-                predicate: Some(pi),
-            })?;
+            let sig = (model.catalogue.get(&p.name))
+                .ok_or_else(|| SimError::at(format!("unknown primitive {}", p.name), pi))?;
             if sig.arity() != p.args.len() {
-                return Err(SimError {
-                    message: format!(
-                        "{} takes {} arguments, {} given",
-                        p.name,
-                        sig.arity(),
-                        p.args.len()
-                    ),
-                    predicate: Some(pi),
-                });
+                let given = p.args.len();
+                let message = format!("{} takes {} arguments, {given} given", p.name, sig.arity());
+                return Err(SimError::at(message, pi));
             }
             sigs.push(sig);
             slots.push(table.bind(model, &mut maker, p, pi)?);
@@ -384,8 +374,8 @@ impl<'m> Engine<'m> {
 
     /// The refusal of a run over its time budget: where it was, and what it had searched.
     pub(super) fn over_budget(&self, spent: budget::Exhausted, searched: &Searched) -> SimError {
-        let mut message = spent.message(&self.recipe.id, |p| self.recipe.action_name(p));
-        message.push_str(&format!(
+        let mut refused = SimError::over_budget(&spent, self.recipe);
+        refused.message.push_str(&format!(
             ": {} actions run over {} sets of executed actions searched to the end",
             searched.actions_run, searched.dead_ends
         ));
@@ -402,12 +392,9 @@ impl<'m> Engine<'m> {
                 0 => String::new(),
                 more => format!(" and {more} more"),
             };
-            message.push_str(&format!("; never run: action {}{more}", named.join(", ")));
+            (refused.message).push_str(&format!("; never run: action {}{more}", named.join(", ")));
         }
-        SimError {
-            message,
-            predicate: spent.action,
-        }
+        refused
     }
 
     /// The case whose input set is exactly the bound arguments, if every bound value has the
@@ -442,13 +429,9 @@ impl<'m> Engine<'m> {
         state: &mut Attempt,
     ) -> Result<Vec<(usize, Binding)>, SimError> {
         let sig = self.sigs[p];
-        let imp = self
-            .model
-            .registry
-            .get(sig.name.as_str())
-            .ok_or_else(|| SimError {
-                message: format!("primitive {} is not implemented", sig.name),
-                predicate: Some(p),
+        let imp =
+            self.model.registry.get(sig.name.as_str()).ok_or_else(|| {
+                SimError::at(format!("primitive {} is not implemented", sig.name), p)
             })?;
         let args: Vec<Option<ArgIn>> = self.slots[p]
             .iter()
@@ -480,8 +463,8 @@ impl<'m> Engine<'m> {
         let ran = imp.run(&mut call);
         // What the primitive made counts against the memory budget before anything else.
         budget::check_memory().map_err(|spent| SimError {
-            message: spent.message(&self.recipe.id, |q| self.recipe.action_name(q)),
             predicate: Some(p),
+            ..SimError::over_budget(&spent, self.recipe)
         })?;
         ran.map_err(|mut e| {
             e.predicate.get_or_insert(p);
@@ -497,15 +480,13 @@ impl<'m> Engine<'m> {
                     Value::Obj(e) => model.onto.class_name(e.class).to_uppercase(),
                     other => format!("{other:?}"),
                 };
-                return Err(SimError {
-                    message: format!(
-                        "Primitive {}. The bound value {shown} for slot {} is not of expected type {}.",
-                        sig.name.to_uppercase(),
-                        arg.name.to_uppercase(),
-                        arg.ty.to_uppercase()
-                    ),
-                    predicate: Some(p),
-                });
+                let message = format!(
+                    "Primitive {}. The bound value {shown} for slot {} is not of expected type {}.",
+                    sig.name.to_uppercase(),
+                    arg.name.to_uppercase(),
+                    arg.ty.to_uppercase()
+                );
+                return Err(SimError::at(message, p));
             }
         }
         for (out, arg) in call.out.iter().zip(&sig.args) {
@@ -513,14 +494,12 @@ impl<'m> Engine<'m> {
                 && arg.role != Role::KitchenStateOut
                 && b.value.nested_deeper_than(MAX_NESTING)
             {
-                return Err(SimError {
-                    message: format!(
-                        "{} would nest {} deeper than {MAX_NESTING} levels (objects within objects); \
-                         networks whose objects nest that deep are not simulated",
-                        sig.name, arg.name
-                    ),
-                    predicate: Some(p),
-                });
+                let message = format!(
+                    "{} would nest {} deeper than {MAX_NESTING} levels (objects within objects); \
+                     networks whose objects nest that deep are not simulated",
+                    sig.name, arg.name
+                );
+                return Err(SimError::at(message, p));
             }
         }
         let effects = effects::take();

@@ -60,6 +60,9 @@ pub struct SimError {
     pub message: String,
     /// Index of the predicate being executed, when known.
     pub predicate: Option<usize>,
+    /// What ran out when the recipe's budget refused the run (the action itself signalled
+    /// nothing), for the words a front end puts around the message.
+    pub budget: Option<budget::Cause>,
 }
 
 impl SimError {
@@ -67,6 +70,24 @@ impl SimError {
         SimError {
             message: message.into(),
             predicate: None,
+            budget: None,
+        }
+    }
+
+    /// The error of action `predicate`.
+    pub fn at(message: impl Into<String>, predicate: usize) -> SimError {
+        SimError {
+            predicate: Some(predicate),
+            ..SimError::new(message)
+        }
+    }
+
+    /// The refusal of `recipe`'s run by its spent budget, where the work was.
+    pub fn over_budget(spent: &budget::Exhausted, recipe: &Recipe) -> SimError {
+        SimError {
+            message: spent.message(&recipe.id, |p| recipe.action_name(p)),
+            predicate: spent.action,
+            budget: Some(spent.cause),
         }
     }
 }

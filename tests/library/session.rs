@@ -252,7 +252,10 @@ fn an_action_past_the_memory_budget_is_refused_and_the_session_goes_on() {
     let budget = "recipe demo-shortbread-rounds was not scored within its memory budget of \
                   24000000 kitchen cells (objects, their slots and list items, about 1 GB); \
                   it was in the simulation at action 49 (`portion-and-arrange`)";
-    assert!(refused.text.ends_with(budget), "{}", refused.text);
+    assert_eq!(
+        refused.text,
+        format!("portion-and-arrange was refused by the recipe's budget: {budget}")
+    );
     assert_eq!(refused.diagnostics[0].message, budget);
     // The kitchen state before the refused action is there to go on from, and what the refused
     // action made is not counted: the next line runs.

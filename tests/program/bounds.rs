@@ -248,8 +248,8 @@ fn a_play_session_refuses_the_action_past_the_memory_budget_and_goes_on() {
     assert_eq!(run.status.code(), Some(0), "{}", common::stderr(&run));
     assert!(
         out.contains(&format!(
-            "refused (line 50): portion-and-arrange signalled an error, which makes the \
-             reference refuse the network: {PAST_THE_MEMORY_BUDGET}\n"
+            "refused (line 50): portion-and-arrange was refused by the recipe's budget: \
+             {PAST_THE_MEMORY_BUDGET}\n"
         )),
         "{out}"
     );

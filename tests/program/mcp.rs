@@ -405,3 +405,147 @@ fn the_memory_of_a_large_call_is_given_back_after_its_answer() {
     );
     server.still_answers(4);
 }
+
+/// The user benchmark `bench` in `scratch`, with the salad of `tests/fixtures/user-benchmark`
+/// and the built-in 2024 kitchen as its `kitchen.json`; the salad's gold network's path.
+fn salad_benchmark(scratch: &Scratch) -> std::path::PathBuf {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/user-benchmark");
+    let gold = std::path::Path::new(fixtures).join("tomato-basil-salad.solution");
+    let made = common::outcome(
+        common::evaluator()
+            .current_dir(&**scratch)
+            .args(["new-benchmark", "bench"]),
+    );
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let added = common::outcome(
+        common::evaluator()
+            .current_dir(&**scratch)
+            .args(["add-recipe", "--benchmark", "bench", "--text"])
+            .arg(gold.with_extension("txt"))
+            .arg("--gold")
+            .arg(&gold),
+    );
+    assert_eq!(added.code, 0, "{}", added.stderr);
+    scratch.write("bench/kitchen.json", common::read(&full_kitchen()));
+    gold
+}
+
+fn full_kitchen() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kitchens/full-kitchen-2024.json")
+}
+
+/// `kitchen` with every object of `class` taken out of its places.
+fn without(kitchen: &mut Value, class: &str) {
+    if let Some(contents) = kitchen.get_mut("contents").and_then(Value::as_array_mut) {
+        contents.retain(|o| o["class"] != class);
+        for o in contents {
+            without(o, class);
+        }
+    }
+}
+
+/// A user benchmark's kitchen.json edited between two calls: the tool server scores against
+/// the file as it is now (its evaluator follows `service::data_stamp`), as the command line
+/// does on every run, and again as before once the file is put back.
+#[test]
+fn an_edited_kitchen_of_a_user_benchmark_is_read_again_between_two_calls() {
+    let scratch = Scratch::new("mcp-edited-kitchen");
+    let gold = salad_benchmark(&scratch);
+    let network = common::read(&gold);
+    let mut command = common::evaluator();
+    command
+        .current_dir(&*scratch)
+        .args(["--benchmark", "bench", "mcp"]);
+    let mut server = Server::of(command);
+    let dish = |reply: &Value| answer(reply)["recipes"][0]["dish_approximation_score"].clone();
+    server.call(1, "score_network", json!({ "network": network }));
+    assert_eq!(dish(&server.reply()), json!(1.0));
+    let mut kitchen: Value =
+        serde_json::from_str(&common::read(&full_kitchen())).expect("the kitchen's JSON");
+    without(&mut kitchen["kitchen"], "cherry-tomato");
+    scratch.write("bench/kitchen.json", kitchen.to_string());
+    let cli = common::outcome(
+        common::evaluator()
+            .current_dir(&*scratch)
+            .args(["--benchmark", "bench", "-output", "-", "-input"])
+            .arg(&gold),
+    );
+    let refusal = "the gold network of tomato-basil-salad fails to run: There is no applicable \
+                   method for the generic function CONTENTS when called with arguments (NIL)";
+    assert_eq!(cli.code, 1, "{}", cli.stderr);
+    assert!(
+        cli.stderr
+            .contains(&format!("{}: {refusal}", gold.display())),
+        "{}",
+        cli.stderr
+    );
+    server.call(2, "score_network", json!({ "network": network }));
+    let refused = server.reply();
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert_eq!(answer(&refused)["error"], refusal, "{refused}");
+    scratch.write("bench/kitchen.json", common::read(&full_kitchen()));
+    server.call(3, "score_network", json!({ "network": network }));
+    assert_eq!(dish(&server.reply()), json!(1.0));
+    server.still_answers(4);
+}
+
+/// The cap the memory-budget tests run the server under (as `bounds.rs` runs the command).
+const MEMORY_CAP: u64 = 3 << 30;
+
+/// A kitchen session of portions heaped on the counter-top: the line past the memory budget
+/// is refused in its observation, located, with the budget's words (the server once grew to
+/// gigabytes and aborted, and every client got EOF), and the server answers on: the session
+/// takes the next line, and other calls run.
+#[test]
+fn a_session_past_the_memory_budget_is_refused_at_its_line_and_the_server_answers_on() {
+    let mut command = common::evaluator();
+    command.args(["--benchmark", "demo", "mcp"]);
+    common::capped(&mut command, MEMORY_CAP);
+    let mut server = Server::of(command);
+    server.call(
+        1,
+        "kitchen_start",
+        json!({"recipe": "demo-shortbread-rounds"}),
+    );
+    let session = answer(&server.reply())["session"].clone();
+    let heap = common::portion_heap("demo-shortbread-rounds", "butter", 24);
+    let mut observations = Vec::new();
+    for (id, line) in (2..).zip(heap.lines().skip(1)) {
+        server.call(id, "kitchen_act", json!({"session": session, "line": line}));
+        let reply = server.reply();
+        assert_eq!(reply["id"], id);
+        observations.push(answer(&reply).clone());
+    }
+    let (refused, ran) = observations.split_last().expect("observations");
+    assert!(
+        ran.iter().all(|o| o["outcome"] == "ran"),
+        "{:?}",
+        ran.last()
+    );
+    let budget = "recipe demo-shortbread-rounds was not scored within its memory budget of \
+                  24000000 kitchen cells (objects, their slots and list items, about 1 GB); \
+                  it was in the simulation at action 49 (`portion-and-arrange`)";
+    assert_eq!(
+        (&refused["outcome"], &refused["line"]),
+        (&json!("refused"), &json!(50))
+    );
+    assert_eq!(
+        refused["text"],
+        format!("portion-and-arrange was refused by the recipe's budget: {budget}")
+    );
+    assert_eq!(
+        (
+            &refused["diagnostics"][0]["line"],
+            &refused["diagnostics"][0]["message"]
+        ),
+        (&json!(50), &json!(budget))
+    );
+    server.call(
+        60,
+        "kitchen_act",
+        json!({"session": session,
+               "line": "(preheat-oven ?hot-oven ?ks-oven ?ks23 ?oven 180 degrees-celsius)"}),
+    );
+    assert_eq!(answer(&server.reply())["outcome"], "ran");
+    server.still_answers(61);
+}

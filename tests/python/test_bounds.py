@@ -87,15 +87,42 @@ def run_python(code: str, timeout: float) -> subprocess.CompletedProcess:
 
 BUSY = (
     "the model is busy running its primitive `grill`; a primitive cannot call back into its "
-    "own model or a Kitchen of it"
+    "own model or a Kitchen of it, from its own thread or another (calls into the model are "
+    "refused until the primitive returns)"
 )
 
+#: A function `through(call)` that makes `call()` on the primitive's own thread, or on a
+#: thread it starts and joins (what the same-thread guard alone let wait for ever).
+THROUGH = {
+    "its own thread": "def through(call):\n    return call()\n",
+    "a thread it joins": textwrap.dedent("""
+        import threading
 
-def test_a_primitive_calling_back_into_its_model_or_kitchen_is_refused(example_world):
+        def through(call):
+            out = {}
+
+            def run():
+                try:
+                    out["answer"] = call()
+                except BaseException as e:
+                    out["raised"] = e
+
+            thread = threading.Thread(target=run)
+            thread.start()
+            thread.join()
+            if "raised" in out:
+                raise out["raised"]
+            return out["answer"]
+        """),
+}
+
+
+@pytest.mark.parametrize("through", THROUGH, ids=list(THROUGH))
+def test_a_primitive_calling_back_into_its_model_or_kitchen_is_refused(example_world, through):
     bench, gold_file = example_world
     # In a child with a timeout: a hang fails the test instead of hanging the run.
     child = run_python(
-        f"""
+        THROUGH[through] + textwrap.dedent(f"""
         import json
         import cookingbot
         from test_python_primitive import GOLD, GRILL, grill
@@ -113,7 +140,7 @@ def test_a_primitive_calling_back_into_its_model_or_kitchen_is_refused(example_w
                 calls.append(("look", lambda: held["kitchen"].look("?halloumi")))
             for name, back in calls:
                 try:
-                    back()
+                    through(back)
                     said.append([name, "answered"])
                 except RuntimeError as e:
                     said.append([name, str(e)])
@@ -127,7 +154,7 @@ def test_a_primitive_calling_back_into_its_model_or_kitchen_is_refused(example_w
             kitchen.step(action)
         score = model.evaluate(GOLD)[0]
         print(json.dumps({{"said": said, "dish": score.dish_approximation_score}}))
-        """,
+        """),
         timeout=120,
     )
     assert child.returncode == 0, child.stderr
@@ -148,16 +175,16 @@ def long_search(grams: int = 1) -> str:
 
 
 def interrupted(call: str) -> None:
-    """Run `call` in a child process well into its work, then Ctrl-C it: the child must end
-    with a `KeyboardInterrupt`, having printed nothing of a result."""
+    """Run `call` (code that defines `run()`) in a child process well into `run()`'s work, then
+    Ctrl-C it: the child must end with a `KeyboardInterrupt`, having printed nothing of a
+    result."""
     child = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(f"""
-            import cookingbot
+        [sys.executable, "-c", "import cookingbot\n" + textwrap.dedent(call) + textwrap.dedent("""
             print("started", flush=True)
-            {call}
+            run()
             print("finished", flush=True)
         """)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT / "tests" / "python",
     )
     try:
         assert child.stdout.readline() == "started\n"
@@ -178,7 +205,35 @@ def interrupted(call: str) -> None:
 
 
 def test_ctrl_c_stops_a_long_evaluation():
-    interrupted(f'cookingbot.evaluate({long_search()!r}, benchmark="demo")')
+    interrupted(f'def run():\n    cookingbot.evaluate({long_search()!r}, benchmark="demo")')
+
+
+def test_ctrl_c_stops_an_evaluation_whose_primitive_calls_back_from_a_thread(example_world):
+    bench, gold_file = example_world
+    # The long search on the grill's world, with a grill its callback calls back from a thread
+    # at every run (each refused): the gold run and the search call it.
+    search = long_search().replace("#demo-shortbread-rounds", "#grilled-halloumi").replace(
+        "(get-kitchen ?k0)\n",
+        "(get-kitchen ?k0)\n(fetch-and-proportion ?h ?ks-h ?k0 ?bowl halloumi 1 piece)\n"
+        "(grill ?grilled ?ks-grilled ?ks-h ?h 4 minute)\n",
+    )
+    interrupted(THROUGH["a thread it joins"] + textwrap.dedent(f"""
+        from test_python_primitive import GOLD, GRILL, grill
+
+        model = cookingbot.Model(benchmark={str(bench)!r}, gold={str(gold_file)!r})
+
+        def calling_back(call):
+            try:
+                through(lambda: model.evaluate(GOLD))
+            except RuntimeError:
+                pass
+            return grill(call)
+
+        model.add_primitive("grill", GRILL, calling_back)
+
+        def run():
+            model.evaluate({search!r})
+        """))
 
 
 def test_ctrl_c_stops_a_compare_whose_networks_are_scored_on_other_threads(tmp_path):
@@ -186,7 +241,9 @@ def test_ctrl_c_stops_a_compare_whose_networks_are_scored_on_other_threads(tmp_p
     # scored on the calling thread), which Ctrl-C must stop too.
     for grams in (1, 2):
         (tmp_path / f"{grams}.solution").write_text(long_search(grams))
-    interrupted(f'cookingbot.compare({str(tmp_path)!r}, {str(tmp_path)!r}, benchmark="demo")')
+    interrupted(
+        f'def run():\n    cookingbot.compare({str(tmp_path)!r}, {str(tmp_path)!r}, benchmark="demo")'
+    )
 
 
 def test_an_edited_kitchen_file_is_read_again_as_the_command_line_reads_it(tmp_path, command):
@@ -214,3 +271,108 @@ def test_an_edited_kitchen_file_is_read_again_as_the_command_line_reads_it(tmp_p
         assert str(refused.value) == refusal
     path.write_text(json.dumps(kitchen))
     assert [call()[0].dish_approximation_score for call in calls] == [1.0, 1.0]
+
+
+#: The address space the memory-budget tests give their child (as tests/program/bounds.rs
+#: gives the command): past it an allocation fails, and a run the budget does not bound aborts.
+MEMORY_CAP = 3 << 30
+
+
+def capped(code: str) -> dict:
+    """Run `code` (which sets `out`) in a child python whose address space is capped: what it
+    printed as JSON. A child that aborts or hangs fails the test."""
+    child = run_python(
+        f"import json, resource\nimport cookingbot\n"
+        f"resource.setrlimit(resource.RLIMIT_AS, ({MEMORY_CAP}, {MEMORY_CAP}))\n"
+        + textwrap.dedent(code) + "\nprint(json.dumps(out))\n",
+        timeout=300,
+    )
+    assert child.returncode == 0, child.stderr[-2000:]
+    return json.loads(child.stdout)
+
+
+def portion_heap(pairs: int) -> str:
+    """Pairs of 20,000 portions heaped on the demo's counter-top, each copied into every later
+    kitchen state (tests/common's `portion_heap`)."""
+    return "#demo-shortbread-rounds\n(get-kitchen ?ks0)\n" + "".join(
+        f"(fetch-and-proportion ?dough{i} ?fetched{i} ?ks{i - 1} ?bowl butter 1000000 g)\n"
+        f"(portion-and-arrange ?portions{i} ?ks{i} ?fetched{i} ?dough{i} 50 g ?pattern{i} ?counter{i})\n"
+        for i in range(1, pairs + 1)
+    )
+
+
+#: The first action the memory budget refuses in a portion heap: its 24th portioning.
+PAST_THE_MEMORY_BUDGET = (
+    "recipe demo-shortbread-rounds was not scored within its memory budget of 24000000 kitchen "
+    "cells (objects, their slots and list items, about 1 GB); it was in the simulation at "
+    "action 49 (`portion-and-arrange`)"
+)
+
+
+def test_a_heap_of_portions_is_refused_at_its_line_or_action_within_the_memory_budget():
+    out = capped(f"""
+        heap = {portion_heap(25)!r}
+        kitchen = cookingbot.Kitchen("demo-shortbread-rounds", benchmark="demo")
+        seen = [kitchen.step(line) for line in heap.splitlines()[1:50]]
+        oven = kitchen.step("(preheat-oven ?hot-oven ?ks-oven ?ks23 ?oven 180 degrees-celsius)")
+        try:
+            cookingbot.evaluate(heap, benchmark="demo")
+            evaluated = "scored"
+        except cookingbot.NetworkError as e:
+            evaluated = [str(e), e.line]
+        out = {{
+            "ran": sorted({{o.outcome for o in seen[:-1]}}),
+            "refused": [seen[-1].outcome, seen[-1].line, seen[-1].text,
+                        seen[-1].diagnostics[0].message],
+            "oven": oven.outcome,
+            "evaluated": evaluated,
+        }}
+        """)
+    assert out == {
+        "ran": ["ran"],
+        "refused": [
+            "refused", 50,
+            f"portion-and-arrange was refused by the recipe's budget: {PAST_THE_MEMORY_BUDGET}",
+            PAST_THE_MEMORY_BUDGET,
+        ],
+        "oven": "ran",
+        "evaluated": [
+            # As the command line words it (tests/program/bounds.rs), the action named.
+            f"{PAST_THE_MEMORY_BUDGET}: 49 actions run over 0 sets of executed actions searched "
+            "to the end; never run: action 50 (`fetch-and-proportion`), 51 (`portion-and-arrange`)",
+            None,
+        ],
+    }
+
+
+def test_an_answer_of_heavy_objects_is_refused_within_the_memory_budget(tmp_path, command):
+    # A class of 9,001 values (a default list of 9,000 numbers), and a grill that answers
+    # 20,000 objects of it: 180 million values, gigabytes made before the budget was looked at.
+    from test_python_primitive import EXAMPLE, GOLD, kitchen_with, new_benchmark
+
+    ontology = json.loads((EXAMPLE / "ontology.json").read_text())
+    ontology["classes"]["heavy-cheese"] = {"is_a": ["feta-cheese"], "new_slots": {"load": [0] * 9000}}
+    fridge = json.loads((EXAMPLE / "fridge.json").read_text())
+    new_benchmark(command, tmp_path / "bench", json.dumps(ontology), kitchen_with({"fridge": fridge}))
+    (tmp_path / "gold.solution").write_text(GOLD)
+    out = capped(f"""
+        from test_python_primitive import GOLD, GRILL
+
+        def heavy(call):
+            return {{"outputs": {{"thing-grilled": [{{"class": "heavy-cheese"}}] * 20000}}}}
+
+        model = cookingbot.Model(benchmark={str(tmp_path / "bench")!r}, gold={str(tmp_path / "gold.solution")!r})
+        model.add_primitive("grill", GRILL, heavy)
+        try:
+            model.simulate(GOLD)
+            out = "simulated"
+        except cookingbot.NetworkError as e:
+            out = [str(e), e.line]
+        """)
+    assert out == [
+        "line 4, column 1: recipe grilled-halloumi was not scored within its memory budget of "
+        "24000000 kitchen cells (objects, their slots and list items, about 1 GB); it was in the "
+        "simulation at action 3 (`grill`): 3 actions run over 0 sets of executed actions searched "
+        "to the end",
+        4,
+    ]

@@ -154,8 +154,22 @@ def test_a_float_factor_is_the_simplest_fraction_that_rounds_to_it(afghan):
     assert third.report == cookingbot.scale(afghan, "1/3").report
     assert [cookingbot.scale(afghan, f).factor for f in (0.1, 2 / 3, 1.5, 2.0, 2)] == [
         "1/10", "2/3", "3/2", "2", "2"]
-    with pytest.raises(ValueError, match=r"^a factor of 1/1000 is beyond what scale takes: from 1/100 to 100$"):
-        cookingbot.scale(afghan, 0.001)
+
+
+@pytest.mark.parametrize("factor, message", [
+    (0.001, "a factor of 0.001 is beyond what scale takes: from 1/100 to 100"),
+    (1e-300, "a factor of 1e-300 is beyond what scale takes: from 1/100 to 100"),
+    (1e20, "a factor of 1e+20 is beyond what scale takes: from 1/100 to 100"),
+    (float("inf"), "a factor of inf is beyond what scale takes: from 1/100 to 100"),
+    (float("nan"), "a factor of nan is not a number; scale takes factors from 1/100 to 100"),
+    (0.0, "a factor of 0.0 would leave nothing to cook; factors are above 0"),
+    (-1e-300, "a factor of -1e-300 would leave nothing to cook; factors are above 0"),
+    (float("-inf"), "a factor of -inf would leave nothing to cook; factors are above 0"),
+])
+def test_a_float_factor_out_of_range_is_refused_in_its_own_digits_with_the_range(afghan, factor, message):
+    with pytest.raises(ValueError) as refused:
+        cookingbot.scale(afghan, factor)
+    assert str(refused.value) == message
 
 
 @pytest.mark.parametrize("counts, message", [

@@ -27,7 +27,7 @@ use crate::language::validate::so_far::NetworkSoFar;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::batch_report::{RefusalReport, Row, UnitOutcome};
 use crate::simulation::stepwise::{Pushed, Standing, Stepwise};
-use crate::simulation::{Binding, Model};
+use crate::simulation::{Binding, Model, SimError};
 use observation::{Located, ObjectView, Observation, Opening, Outcome, Score, View};
 use std::sync::Arc;
 
@@ -347,13 +347,7 @@ impl Session {
                     &e.message,
                     "undo() takes the line back",
                 ));
-                (
-                    Outcome::Refused,
-                    format!(
-                        "{name} signalled an error, which makes the reference refuse the network: {}",
-                        e.message
-                    ),
-                )
+                (Outcome::Refused, format!("{name} {}", refused_words(e)))
             }
             Some(Standing::Inert) => (Outcome::Refused, refusal_words(diagnostics)),
             Some(Standing::Waiting) | None => {
@@ -493,10 +487,7 @@ impl Session {
     ) {
         if let Some(Standing::Refused(e)) = self.run.standing(q) {
             let (line, column) = index.line_col(self.run.recipe().predicates[q].span.start);
-            text.push_str(&format!(
-                "; line {line} then signalled an error, which makes the reference refuse the network: {}",
-                e.message
-            ));
+            text.push_str(&format!("; line {line} then {}", refused_words(e)));
             diagnostics.push(Located::signalled(
                 line,
                 column,
@@ -733,4 +724,17 @@ fn refusal_words(diagnostics: &[Located]) -> String {
     let first = diagnostics.iter().find(|d| d.severity == "error");
     let why = first.map_or("an error", |d| d.message.as_str());
     format!("the reference refuses a network with this line: {why}")
+}
+
+/// Why an action was refused, after its name: its primitive signalled an error (which makes the
+/// reference refuse the network), or the recipe's budget (memory, time, a stop) refused it,
+/// which no primitive did.
+fn refused_words(e: &SimError) -> String {
+    match e.budget {
+        Some(_) => format!("was refused by the recipe's budget: {}", e.message),
+        None => format!(
+            "signalled an error, which makes the reference refuse the network: {}",
+            e.message
+        ),
+    }
 }
