@@ -57,19 +57,25 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("simulate/kitchen-chain");
     group.sample_size(10);
     group.throughput(Throughput::Elements(MAX_ACTIONS as u64));
-    let chains: [(&str, fn(usize) -> String); 2] = [
-        ("fetch", |i| {
-            format!("(fetch ?thing{i} ?ks{i} ?ks{} whisk 1)", i - 1)
-        }),
-        ("preheat-oven", |i| {
-            format!(
-                "(preheat-oven ?hot{i} ?ks{i} ?ks{} ?oven{i} 180 degrees-celsius)",
-                i - 1
-            )
-        }),
+    let chains = [
+        (
+            "fetch",
+            support::kitchen_chain(MAX_ACTIONS, |i| {
+                format!("(fetch ?thing{i} ?ks{i} ?ks{} whisk 1)", i - 1)
+            }),
+        ),
+        (
+            "preheat-oven",
+            support::kitchen_chain(MAX_ACTIONS, |i| {
+                format!(
+                    "(preheat-oven ?hot{i} ?ks{i} ?ks{} ?oven{i} 180 degrees-celsius)",
+                    i - 1
+                )
+            }),
+        ),
     ];
-    for (name, action) in chains {
-        let parsed = parse(&support::kitchen_chain(MAX_ACTIONS, action));
+    for (name, text) in chains {
+        let parsed = parse(&text);
         let recipe = &parsed.file.recipes[0];
         group.bench_function(format!("{name}-{MAX_ACTIONS}"), |b| {
             b.iter(|| model.execute(black_box(recipe)).expect("runs").steps.len())
