@@ -2,7 +2,8 @@
 //! model (ontology, catalogue, kitchen), and long generated chains of 1k, 10k and 100k actions
 //! (the simulator's limit) to show the cost is linear in the network's length; networks of 8, 16
 //! and 24 actions that can run in any order, to show the 2024 search's check of the other
-//! orderings stays bounded.
+//! orderings stays bounded; the longest chains of `fetch` and of `preheat-oven`, whose kitchen
+//! states share what each action leaves unchanged.
 
 mod support;
 
@@ -47,6 +48,36 @@ fn bench(c: &mut Criterion) {
         let recipe = &parsed.file.recipes[0];
         group.throughput(Throughput::Elements(n as u64));
         group.bench_function(format!("actions-{n}"), |b| {
+            b.iter(|| model.execute(black_box(recipe)).expect("runs").steps.len())
+        });
+    }
+    group.finish();
+    // The longest chains of one action each: fetching whisks (failed objects once the kitchen
+    // has none left) and preheating ovens (a changed oven in every kitchen state).
+    let mut group = c.benchmark_group("simulate/kitchen-chain");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(MAX_ACTIONS as u64));
+    let chains = [
+        (
+            "fetch",
+            support::kitchen_chain(MAX_ACTIONS, |i| {
+                format!("(fetch ?thing{i} ?ks{i} ?ks{} whisk 1)", i - 1)
+            }),
+        ),
+        (
+            "preheat-oven",
+            support::kitchen_chain(MAX_ACTIONS, |i| {
+                format!(
+                    "(preheat-oven ?hot{i} ?ks{i} ?ks{} ?oven{i} 180 degrees-celsius)",
+                    i - 1
+                )
+            }),
+        ),
+    ];
+    for (name, text) in chains {
+        let parsed = parse(&text);
+        let recipe = &parsed.file.recipes[0];
+        group.bench_function(format!("{name}-{MAX_ACTIONS}"), |b| {
             b.iter(|| model.execute(black_box(recipe)).expect("runs").steps.len())
         });
     }

@@ -62,6 +62,18 @@ pub fn chain(actions: usize) -> String {
     s
 }
 
+/// One recipe of `actions` actions: `get-kitchen`, then `action(i)` for the others, the `i`th
+/// taking kitchen state `?ks{i-1}` and making `?ks{i}`: the long chains whose memory per action
+/// the sharing of kitchen states bounds.
+pub fn kitchen_chain(actions: usize, action: impl Fn(usize) -> String) -> String {
+    let mut s = String::from("#afghan-biscuits\n(get-kitchen ?ks0)\n");
+    for i in 1..actions {
+        s.push_str(&action(i));
+        s.push('\n');
+    }
+    s
+}
+
 /// One recipe of `actions` `fetch-and-proportion`s that all start from the first kitchen state
 /// (the stale-state mistake at its worst): every order runs, so the 2024 search, which goes on
 /// after the execution looking for an error in another ordering, meets 2^actions sets of

@@ -223,16 +223,27 @@ impl<'m> Engine<'m> {
     }
 
     pub(super) fn run(mut self) -> Result<Execution, SimError> {
-        let mut best = Attempt {
-            bindings: self.table.bindings.clone(),
+        // The table's bindings become the search's (one copy of them, not three): the search
+        // restores them as it backtracks, so they are the network's as written again when it
+        // ends without having run anything. The variables' names are not looked up again.
+        let mut bindings = std::mem::take(&mut self.table.bindings);
+        bindings.shrink_to_fit();
+        self.table.names.shrink_to_fit();
+        self.table.var_slot = HashMap::new();
+        let mut state = Attempt {
+            bindings,
             steps: Vec::new(),
         };
-        let mut state = Attempt {
-            bindings: self.table.bindings.clone(),
+        let mut best = Attempt {
+            bindings: Vec::new(),
             steps: Vec::new(),
         };
         let solved = self.search(&mut state, &mut best)?;
-        let mut result = if solved { state } else { best };
+        let mut result = if solved || best.steps.is_empty() {
+            state
+        } else {
+            best
+        };
         aliases::show(self.model, &result.steps, &mut result.bindings);
         Ok(Execution {
             slots: self.slots,
@@ -348,8 +359,9 @@ impl<'m> Engine<'m> {
                     dead_ends.mark_dead(node.done);
                     searched.dead_ends += 1;
                 }
-                // The first attempt to reach a new length has no longer descendant: keep it.
-                if state.steps.len() > best.steps.len() {
+                // The first attempt to reach a new length has no longer descendant: keep it
+                // (unless an execution was found, which is the result then).
+                if solution.is_none() && state.steps.len() > best.steps.len() {
                     best.bindings.clone_from(&state.bindings);
                     best.steps.clone_from(&state.steps);
                 }
@@ -512,8 +524,13 @@ impl<'m> Engine<'m> {
                 }
             }
         }
-        // Outputs only fill unbound slots; the reference never overwrites a binding.
-        let mut replaced = Vec::new();
+        // Outputs only fill unbound slots; the reference never overwrites a binding. What they
+        // replaced is kept for every action on the search's path: sized to fit.
+        let fills = |i: usize, out: &Option<Binding>| {
+            out.is_some() && !state.bindings[self.slots[p][i]].is_bound()
+        };
+        let filled = (call.out.iter().enumerate()).filter(|(i, out)| fills(*i, out));
+        let mut replaced = Vec::with_capacity(filled.count());
         for (i, out) in call.out.into_iter().enumerate() {
             let s = self.slots[p][i];
             if let Some(b) = out

@@ -41,8 +41,9 @@ use engine::*;
 pub use model::{Model, builtin_kitchen};
 
 /// The most actions a network may have to be simulated. A run keeps every kitchen state it
-/// produced (bindings are snapshots), about 17 KB per action on long networks, so this bounds a
-/// run to about 2 GB; gold networks have about 40 actions. Larger networks are refused before
+/// produced (bindings are snapshots sharing what each action left unchanged), 4 to 9 KB per
+/// action on long networks, so this bounds a run to about 1 GB; gold networks have about 40
+/// actions. Larger networks are refused before
 /// the run starts.
 pub const MAX_ACTIONS: usize = 100_000;
 

@@ -9,8 +9,11 @@
 use std::collections::BTreeSet;
 
 pub struct Runnable {
-    /// For every binding slot, the actions with an argument in it (each once, in file order).
-    users: Vec<Vec<usize>>,
+    /// For every binding slot, the actions with an argument in it (each once, in file order):
+    /// slot `s`'s are `users[first_user[s]..first_user[s + 1]]`. One flat list rather than a
+    /// list per slot: a long network has several slots an action, each a few users.
+    users: Vec<usize>,
+    first_user: Vec<usize>,
     /// Whether each action is executed on the current search path.
     done: Vec<bool>,
     /// The case each action not yet executed would run with now.
@@ -22,16 +25,27 @@ pub struct Runnable {
 impl Runnable {
     /// Nothing runnable yet; `slots[p]` are the binding slots of action `p`'s arguments.
     pub fn new(slots: &[Vec<usize>], slot_count: usize) -> Runnable {
-        let mut users: Vec<Vec<usize>> = vec![Vec::new(); slot_count];
-        for (p, args) in slots.iter().enumerate() {
-            for &s in args {
-                if users[s].last() != Some(&p) {
-                    users[s].push(p);
-                }
-            }
+        // The actions using each slot, as (slot, action) pairs in slot then file order.
+        let mut uses: Vec<(usize, usize)> = slots
+            .iter()
+            .enumerate()
+            .flat_map(|(p, args)| args.iter().map(move |&s| (s, p)))
+            .collect();
+        uses.sort_unstable();
+        uses.dedup();
+        let mut first_user = vec![0; slot_count + 1];
+        for &(s, _) in &uses {
+            first_user[s + 1] += 1;
         }
+        for s in 0..slot_count {
+            first_user[s + 1] += first_user[s];
+        }
+        // A list of its own (collecting in place would keep the pairs' allocation).
+        let mut users = Vec::with_capacity(uses.len());
+        users.extend(uses.iter().map(|&(_, p)| p));
         Runnable {
             users,
+            first_user,
             done: vec![false; slots.len()],
             case: vec![None; slots.len()],
             ready: BTreeSet::new(),
@@ -69,8 +83,8 @@ impl Runnable {
         case_of: impl Fn(usize) -> Option<usize>,
     ) {
         for s in slots {
-            for i in 0..self.users[s].len() {
-                let p = self.users[s][i];
+            for i in self.first_user[s]..self.first_user[s + 1] {
+                let p = self.users[i];
                 self.refresh([p], &case_of);
             }
         }

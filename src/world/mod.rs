@@ -266,7 +266,7 @@ impl<'o> Maker<'o> {
             Init::Nil => Value::Nil,
             Init::T => Value::T,
             Init::Num(n) => Value::Num(*n),
-            Init::Str(s) => Value::Str(Arc::from(s.as_str())),
+            Init::Str(s) => Value::Str(s.clone()),
             Init::List(items) => Value::list(items.iter().map(|i| self.init(i)).collect()),
             Init::Instance(class, set) => {
                 let mut e = self.make(*class);
@@ -345,6 +345,68 @@ mod tests {
         let v = Value::list(vec![shared.clone(), wrap(wrap(shared))]);
         assert!(!v.nested_deeper_than(6));
         assert!(v.nested_deeper_than(5));
+    }
+
+    /// A place holding `items` in its slot 0 (contents) and a plain value in slot 1.
+    fn place(pid: Pid, items: Vec<Value>) -> Arc<Entity> {
+        Arc::new(Entity {
+            class: 0,
+            pid,
+            slots: vec![(0, Value::list(items)), (1, Value::T)],
+        })
+    }
+
+    #[test]
+    fn a_kitchen_state_copy_shares_what_a_change_does_not_touch() {
+        use crate::base::budget::{self, Budget};
+        // A kitchen of two places, each holding one object: the snapshot an earlier binding
+        // keeps, and the state the next action changes one object of.
+        let (fridge, counter) = (
+            place(2, vec![Value::Obj(place(4, vec![]))]),
+            place(3, vec![Value::Obj(place(5, vec![]))]),
+        );
+        let snapshot = place(1, vec![Value::Obj(fridge), Value::Obj(counter)]);
+        let mut next = snapshot.clone();
+        let charged = Budget::new(std::time::Duration::from_secs(60)).run(|| {
+            let before = budget::cells();
+            // The change's path: kitchen → its contents → the counter → its contents → object.
+            let kitchen = edit(&mut next);
+            let places = kitchen.list_mut(0).expect("the kitchen has contents");
+            let Value::Obj(counter) = &mut places[1] else {
+                unreachable!("the counter is an object")
+            };
+            let on_counter = edit(counter).list_mut(0).expect("the counter has contents");
+            let Value::Obj(object) = &mut on_counter[0] else {
+                unreachable!("the counter holds an object")
+            };
+            assert!(edit(object).set(1, Value::Nil));
+            budget::cells() - before
+        });
+        // What the path holds is copied and charged, an object a cell and one per slot, a list
+        // one per item: kitchen 3, its places 2, counter 3, its contents 1, object 3. No more.
+        assert_eq!(charged, 3 + 2 + 3 + 1 + 3);
+        let (old, new) = (snapshot.val(0).items(), next.val(0).items());
+        let obj = |v: &Value| match v {
+            Value::Obj(e) => e.clone(),
+            _ => unreachable!("places are objects"),
+        };
+        // The untouched place is the same object in both states, its contents too.
+        assert!(Arc::ptr_eq(&obj(&old[0]), &obj(&new[0])));
+        assert!(!Arc::ptr_eq(&obj(&old[1]), &obj(&new[1])));
+        // The snapshot still holds the object as it was.
+        assert!(
+            obj(&old[1].as_obj().unwrap().val(0).items()[0])
+                .val(1)
+                .truthy()
+        );
+        assert!(
+            obj(&new[1].as_obj().unwrap().val(0).items()[0])
+                .val(1)
+                .is_nil()
+        );
+        // Ids survive the copy: the changed path has the same persistent ids.
+        assert_eq!(obj(&new[1]).pid, 3);
+        assert_eq!(next.pid, 1);
     }
 
     #[test]

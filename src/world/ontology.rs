@@ -24,8 +24,9 @@ pub enum Init {
     Nil,
     T,
     Num(Number),
-    /// A Lisp string (the names HEAD gives its auto-created locations).
-    Str(String),
+    /// A Lisp string (the names HEAD gives its auto-created locations), shared by every object
+    /// made with it: Lisp strings here are never changed in place.
+    Str(Arc<str>),
     /// A fresh instance of a class with some slots set.
     Instance(ClassId, Vec<(SlotId, Init)>),
     List(Vec<Init>),
@@ -168,7 +169,7 @@ pub(crate) fn parse_init(
         }
         Json::Object(map) => {
             if let Some(Json::String(text)) = map.get("string") {
-                return Ok(Init::Str(text.clone()));
+                return Ok(Init::Str(Arc::from(text.as_str())));
             }
             if let Some(Json::String(r)) = map.get("ratio") {
                 return ratio(r).map_err(|e| e.in_key("ratio"));

@@ -707,6 +707,17 @@ pub fn mixing_chain(recipe: &str, ingredient: &str, n: usize) -> String {
     text
 }
 
+/// A network of recipe `recipe`: `get-kitchen`, then `action(i)` for `i` in `1..=n`, the `i`th
+/// taking kitchen state `?ks{i-1}` and making `?ks{i}` (a chain of `n + 1` actions).
+pub fn kitchen_chain(recipe: &str, n: usize, action: impl Fn(usize) -> String) -> String {
+    let mut text = format!("#{recipe}\n(get-kitchen ?ks0)\n");
+    for i in 1..=n {
+        text.push_str(&action(i));
+        text.push('\n');
+    }
+    text
+}
+
 /// A network of recipe `recipe` that heaps portions on the counter-top: `pairs` times, 1,000
 /// kg of `ingredient` fetched into the same bowl and cut into 20,000 portions of 50 g, every
 /// later kitchen state holding every portion cut before it.

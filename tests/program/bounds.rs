@@ -30,6 +30,18 @@ fn mixing_chain(n: usize) -> String {
     common::mixing_chain("demo-garden-salad", "mixed-greens", n)
 }
 
+/// The longest chain the simulator takes (`get-kitchen` and `MAX_ACTIONS - 1` more), each
+/// action preheating the next oven of the kitchen state before it.
+fn preheat_chain() -> String {
+    let n = cookingbot::simulation::MAX_ACTIONS - 1;
+    common::kitchen_chain("demo-shortbread-rounds", n, |i| {
+        format!(
+            "(preheat-oven ?hot{i} ?ks{i} ?ks{} ?oven{i} 180 degrees-celsius)",
+            i - 1
+        )
+    })
+}
+
 /// `n` independent actions and one that never runs, on the demo's salt.
 fn independent_actions(n: usize) -> String {
     common::independent_actions("demo-garden-salad", "salt", n)
@@ -219,6 +231,39 @@ fn a_heap_of_portions_is_refused_at_its_action_within_the_memory_budget() {
         o.stderr
     );
     assert!(!out.exists(), "no results are written for a refused file");
+}
+
+/// The longest chain of kitchen states is scored in 504 MB of address space (one allocator
+/// arena, so that the bound does not depend on the machine's cores): each kitchen state shares
+/// what its action left unchanged, and the run keeps its bindings once and its record of what
+/// to undo sized to fit. Holding the bindings four times over (the network's, the search's, the
+/// longest attempt's and the execution's), it needed 560 MB and aborted under this cap.
+#[test]
+fn the_longest_chain_of_kitchen_states_is_scored_in_bounded_memory() {
+    let s = Scratch::new("preheat-chain");
+    let net = s.write("chain.solution", preheat_chain());
+    let out = s.path("results.csv");
+    let o = outcome(
+        common::capped(
+            common::evaluator().args([
+                "--benchmark",
+                "demo",
+                "-input",
+                path(&net),
+                "-o",
+                path(&out),
+            ]),
+            504 << 20,
+        )
+        .env("MALLOC_ARENA_MAX", "1"),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    // 15 s a kitchen state, and the last oven hot 600 s after its action: 15 × 99,998 + 615.
+    assert_eq!(
+        std::fs::read_to_string(&out).expect("results written"),
+        "recipe-id,goal-condition-success,dish-approximation-score,execution-time\n\
+         demo-shortbread-rounds,0.00,0.00,1500585\n"
+    );
 }
 
 #[test]
