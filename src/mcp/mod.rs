@@ -506,7 +506,7 @@ mod tests {
     #[test]
     fn check_network_lists_the_first_diagnostics_and_counts_the_rest() {
         let server = demo_server();
-        let mut network = String::from("#afghan-biscuits\n(get-kitchen ?ks)\n");
+        let mut network = String::from("#demo-garden-salad\n(get-kitchen ?ks)\n");
         for i in 0..150 {
             network.push_str(&format!("(fetch ?b{i} ?out{i} ?in{i} large-bowl 1)\n"));
         }

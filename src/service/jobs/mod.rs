@@ -8,17 +8,18 @@
 //!
 //! A new job is a function here (or in a file of this folder) and one entry in [`JOBS`].
 
-mod answers;
 mod networks;
 mod refusal;
+mod run_answers;
 
-pub use answers::*;
 pub use networks::*;
 pub use refusal::Refusal;
+pub use run_answers::*;
 
 use super::context::DataContext;
 use super::outcome::{AppError, Exit, Outcome};
 use super::workspace::Workspace;
+use crate::base::suggest::closest;
 use crate::report::json::{pretty, value};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -50,8 +51,13 @@ impl Job {
             .find(|job| job.name == name || job.tool == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = JOBS.iter().map(|job| job.name).collect();
+                let close = closest(name, JOBS.iter().flat_map(|j| [j.name, j.tool]), 1);
+                let hint = close
+                    .first()
+                    .map(|c| format!("did you mean `{c}`? "))
+                    .unwrap_or_default();
                 Refusal::request(format!(
-                    "no job `{name}`; the jobs are {}",
+                    "no job `{name}`; {hint}the jobs are {}",
                     names.join(", ")
                 ))
             })

@@ -26,7 +26,14 @@ fn every_job_is_named_once_and_takes_an_object() {
     }
     assert_eq!(
         Job::named("checks").err().expect("no job `checks`").error,
-        "no job `checks`; the jobs are check, simulate, score, smatch, diet, guide, substitute, suggest, scale, translate"
+        "no job `checks`; did you mean `check`? the jobs are check, simulate, score, smatch, diet, guide, substitute, suggest, scale, translate"
+    );
+    assert_eq!(
+        Job::named("frobnicate")
+            .err()
+            .expect("no job `frobnicate`")
+            .error,
+        "no job `frobnicate`; the jobs are check, simulate, score, smatch, diet, guide, substitute, suggest, scale, translate"
     );
 }
 
