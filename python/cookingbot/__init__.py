@@ -65,6 +65,7 @@ __all__ = [
     "diet",
     "evaluate",
     "guide",
+    "job",
     "scale",
     "simulate",
     "smatch",
@@ -302,6 +303,27 @@ def simulate(
     return _execution(
         json.loads(_native.simulate(text, recipe, reference, _path(benchmark), _path(kitchen)))
     )
+
+
+def job(
+    name: str,
+    *,
+    reference: str = "2024",
+    benchmark: PathArg = None,
+    kitchen: PathArg = None,
+    **request: Any,
+) -> dict:
+    """Any job of the job table (`check`, `simulate`, `score`, `smatch`, `diet`, `guide`,
+    `substitute`, `suggest`, `scale`, `translate`, or its tool's name) on a request given as
+    keyword arguments, the tool's arguments: its answer as JSON, exactly what the tool server's
+    tool and `cookingbot-evaluator job` answer. A refusal raises :class:`NetworkError`."""
+    refused, out = _native.job(
+        name, json.dumps(request), reference, _path(benchmark), _path(kitchen)
+    )
+    out = json.loads(out)
+    if refused:
+        raise _refuse(out)
+    return out
 
 
 def _execution(out: dict) -> Execution:

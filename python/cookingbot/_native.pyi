@@ -9,6 +9,13 @@ from typing import Callable, Optional, Sequence, Union
 
 _Path = Union[str, PathLike[str]]
 
+def job(
+    name: str,
+    request: str,
+    reference: str,
+    benchmark: Optional[_Path] = None,
+    kitchen: Optional[_Path] = None,
+) -> tuple[bool, str]: ...
 def evaluate_texts(
     texts: Sequence[str],
     metrics: Optional[Sequence[str]],

@@ -323,6 +323,13 @@ pub(super) enum Command {
         after_help = "Examples:\n  cookingbot-evaluator translate recipe.txt -o recipe.solution\n  cookingbot-evaluator translate page.html --format json\n  cookingbot-evaluator translate recipe.txt --translator llm --llm-url http://localhost:8080/v1 --fallback rules"
     )]
     Translate(TranslateArgs),
+    /// Answer one request of the job table exactly as the tool server's tool and the Python
+    /// package's function of the same job answer it: the answer's JSON (exit 0), or the
+    /// refusal's (exit 1). The request's fields are the tool's arguments.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator job check '{\"network\": \"#cole-slaw\\n(get-kitchen ?k)\\n\"}'\n  cookingbot-evaluator --kitchen my-kitchen.json job simulate < request.json"
+    )]
+    Job(JobArgs),
     /// Create a benchmark of your own recipes: the official data's layout (recipe texts under
     /// data/recipe-texts/, gold networks under data/gold-standard-solutions/meaning-only/) and
     /// an empty manifest, benchmark.json. Every command reads it with --benchmark DIR.
@@ -397,6 +404,15 @@ pub(super) struct SimulateArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub(super) json: bool,
+}
+
+#[derive(Args)]
+pub(super) struct JobArgs {
+    /// The job: check, simulate, score, smatch, diet, guide, substitute, suggest, scale or
+    /// translate (or its tool's name, such as simulate_network).
+    pub(super) name: String,
+    /// The request, a JSON object; `-` or none: standard input.
+    pub(super) request: Option<String>,
 }
 
 #[derive(Args)]

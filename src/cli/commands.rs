@@ -14,6 +14,7 @@ use crate::service::check::{self, CheckOptions};
 use crate::service::comparison::{self, CompareOptions};
 use crate::service::diet_check::{self, DietOptions};
 use crate::service::install::{self, FetchOptions};
+use crate::service::jobs::{self, JobOptions};
 #[cfg(feature = "gui")]
 use crate::service::launch::LaunchSettings;
 use crate::service::outcome::{AppError, Exit, Outcome};
@@ -211,6 +212,17 @@ impl DietArgs {
             output,
         };
         diet_check::run(&opts, out, err)
+    }
+}
+
+impl JobArgs {
+    pub(super) fn run(self, Session(data, _, out, _, _): Session<'_>) -> Outcome {
+        let opts = JobOptions {
+            name: self.name,
+            request: self.request,
+            data,
+        };
+        jobs::run(&opts, out)
     }
 }
 

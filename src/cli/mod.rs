@@ -256,6 +256,7 @@ impl Command {
             #[cfg(feature = "gui")]
             Command::Gui(args) => args.run(session),
             Command::Translate(args) => args.run(session),
+            Command::Job(args) => args.run(session),
             #[cfg(feature = "mcp")]
             Command::Mcp => commands::mcp(session),
             Command::NewBenchmark(args) => args.run(session),

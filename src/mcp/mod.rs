@@ -1,32 +1,28 @@
 //! `cookingbot-evaluator mcp`: the kitchen as a Model Context Protocol tool server on stdio,
 //! so that an LLM agent writing a network can ask whether it runs and what fails while it
-//! works, judge its dish against a diet (`answer_tools`), substitute an ingredient or scale a
-//! recipe and see what changes (`rewrite_tools`), or write one action at a time in a kitchen session (`session_tools`). Every tool
-//! answers with short structured JSON located at lines and columns; inputs are bounded
-//! ([`MAX_NETWORK_BYTES`], the simulation's own action limit, a session's lines).
+//! works, judge its dish against a diet, substitute an ingredient or scale a recipe and see
+//! what changes (a tool per entry of the service's job table, `service::jobs::JOBS`), or write
+//! one action at a time in a kitchen session (`session_tools`). Every tool answers with short
+//! structured JSON located at lines and columns; inputs are bounded ([`MAX_NETWORK_BYTES`], the
+//! simulation's own action limit, a session's lines).
 
 use crate::base::budget::Budget;
-use crate::evaluate::Evaluator;
-use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::dish_tree;
-use crate::report::json::value;
-use crate::service::check::{check_text, counting_omitted, located};
 use crate::service::context::DataContext;
+use crate::service::jobs::{JOBS, Job};
 use crate::service::outcome::{AppError, Exit, Outcome};
-use crate::service::scoring::score_text;
-use crate::service::sessions::{Evaluators, Limits, SessionStore, SystemClock};
-use crate::service::simulate::{SimulateFailure, simulate_text};
-use crate::simulation::Model;
-use rmcp::handler::server::router::tool::ToolRouter;
+use crate::service::sessions::{Limits, SessionStore, SystemClock};
+use crate::service::workspace::Workspace;
+use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolResult, Implementation, ListResourcesResult, PaginatedRequestParams,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ServerCapabilities, ServerConfig,
+    ResourceContents, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, schemars, tool, tool_handler};
-use serde::Deserialize;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler};
 use serde_json::{Value, json};
 use session_tools::{ActArgs, LookArgs, SessionArgs, StartArgs};
 use std::sync::Arc;
@@ -34,8 +30,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use transport::LineTransport;
 
-mod answer_tools;
-mod rewrite_tools;
 mod session_tools;
 mod transport;
 
@@ -68,45 +62,12 @@ const MAX_TEXT_CHARS: usize = 1_000;
 
 const RECIPE_URI: &str = "cookingbot://recipe/";
 
-/// The arguments naming a network.
-#[derive(Deserialize, schemars::JsonSchema)]
-struct NetworkArgs {
-    /// The network: the text of a .solution file (`#recipe-id` then the actions).
-    network: String,
-    /// The recipe to use when the text holds several (default: the first).
-    recipe: Option<String>,
-}
-
-#[derive(Deserialize, schemars::JsonSchema)]
-struct CheckArgs {
-    /// The network: the text of a .solution file.
-    network: String,
-}
-
-/// Tool arguments that carry a network's text.
-trait NetworkText {
-    fn network(&self) -> &str;
-}
-
-impl NetworkText for NetworkArgs {
-    fn network(&self) -> &str {
-        &self.network
-    }
-}
-
-impl NetworkText for CheckArgs {
-    fn network(&self) -> &str {
-        &self.network
-    }
-}
-
-/// The tool server: one profile's model, and its benchmark once a tool needs it; the agents'
-/// kitchen sessions and the evaluators they are scored by.
+/// The tool server: the workspace of its command line's data (the model, the evaluators the
+/// jobs and the agents' kitchen sessions are scored by) and the sessions.
 #[derive(Clone)]
 pub struct KitchenServer {
-    model: Arc<Model>,
+    workspace: Arc<Workspace>,
     sessions: Arc<SessionStore>,
-    evaluators: Arc<Evaluators>,
     /// A permit per call whose work runs ([`CALLS_AT_ONCE`]).
     working: Arc<tokio::sync::Semaphore>,
 }
@@ -116,16 +77,36 @@ pub(super) fn refuse(value: Value) -> CallToolResult {
     CallToolResult::structured_error(value)
 }
 
-fn bounded(text: &str) -> Result<(), CallToolResult> {
-    if text.len() > MAX_NETWORK_BYTES {
-        return Err(refuse(json!({
+/// A request whose texts (a network, a recipe) are all at most [`MAX_NETWORK_BYTES`]; a larger
+/// one is refused before any work starts.
+fn bounded(request: &Value) -> Result<(), CallToolResult> {
+    let texts = request
+        .as_object()
+        .into_iter()
+        .flat_map(|fields| fields.values());
+    let longest = texts.filter_map(Value::as_str).map(str::len).max();
+    match longest {
+        Some(len) if len > MAX_NETWORK_BYTES => Err(refuse(json!({
             "error": format!(
-                "the network is {} bytes; networks of at most {MAX_NETWORK_BYTES} bytes are taken",
-                text.len()
+                "the network is {len} bytes; networks of at most {MAX_NETWORK_BYTES} bytes are taken"
             ),
-        })));
+        }))),
+        _ => Ok(()),
     }
-    Ok(())
+}
+
+/// The tool of a job of the table: its input schema the request type's.
+fn job_route(job: &'static Job) -> ToolRoute<KitchenServer> {
+    let schema = match serde_json::to_value((job.schema)()) {
+        Ok(Value::Object(schema)) => schema,
+        _ => serde_json::Map::new(),
+    };
+    let tool = Tool::new(job.tool, job.description, Arc::new(schema));
+    ToolRoute::new_dyn(tool, move |context: ToolCallContext<'_, KitchenServer>| {
+        let server = context.service.clone();
+        let request = Value::Object(context.arguments.unwrap_or_default());
+        Box::pin(async move { Ok(server.serve_job(job, request).await.into()) })
+    })
 }
 
 #[rmcp::tool_router]
@@ -133,24 +114,34 @@ impl KitchenServer {
     /// The server of a command line's data: its benchmark's own classes and kitchen too.
     pub fn new(data: &DataContext) -> Result<KitchenServer, AppError> {
         Ok(KitchenServer {
-            model: Arc::new(crate::service::load_model(data)?.0),
+            workspace: Arc::new(Workspace::open(data.clone())?),
             sessions: Arc::new(SessionStore::new(Limits::default(), Arc::new(SystemClock))),
-            evaluators: Arc::new(Evaluators::new(data.clone())),
             working: Arc::new(tokio::sync::Semaphore::new(CALLS_AT_ONCE)),
         })
     }
 
-    /// [`Self::in_budget`], for a network no larger than [`MAX_NETWORK_BYTES`]: a larger one
-    /// is refused before any work starts.
-    async fn timed<A: NetworkText + Send + 'static>(
-        &self,
-        args: A,
-        work: fn(&KitchenServer, &A) -> CallToolResult,
-    ) -> CallToolResult {
-        if let Err(refusal) = bounded(args.network()) {
+    /// A job of the table: the request bounded ([`bounded`]), the work run off the protocol's
+    /// thread ([`Self::off_thread`]), the answer or the refusal shortened ([`shorten`]) but for
+    /// the field the job keeps whole.
+    async fn serve_job(&self, job: &'static Job, request: Value) -> CallToolResult {
+        if let Err(refusal) = bounded(&request) {
             return refusal;
         }
-        self.in_budget(args, work, shorten).await
+        let answered = self
+            .off_thread(move |server| job.answer(&server.workspace, request))
+            .await;
+        match answered {
+            Ok(Ok(mut answer)) => {
+                shorten_keeping(&mut answer, job.whole);
+                CallToolResult::structured(answer)
+            }
+            Ok(Err(refusal)) => {
+                let mut refusal = refusal.to_json();
+                shorten_keeping(&mut refusal, job.whole);
+                refuse(refusal)
+            }
+            Err(error) => refuse(json!({ "error": error })),
+        }
     }
 
     /// Run a call's work off the protocol's thread ([`Self::off_thread`]); the answer is
@@ -230,101 +221,13 @@ impl KitchenServer {
         }
     }
 
-    /// The benchmark's evaluator, located as the CLI locates data (downloaded unless offline):
-    /// the one kitchen sessions of the server's own data are scored by.
-    fn evaluator(&self) -> Result<Arc<Evaluator>, String> {
-        self.evaluators.get(None, None).map_err(|e| e.to_string())
-    }
-
-    #[tool(
-        description = "Check a MUHAI Cooking Language network without running it: every error and warning with its line, column, code and a hint. `ok` is true when the evaluator would accept the text."
-    )]
-    async fn check_network(&self, Parameters(args): Parameters<CheckArgs>) -> CallToolResult {
-        self.timed(args, Self::check).await
-    }
-
-    fn check(&self, args: &CheckArgs) -> CallToolResult {
-        let checked = check_text(&args.network, self.model.profile, &self.model.onto, None);
-        let mut answer = json!({ "ok": checked.ok, "diagnostics": checked.diagnostics });
-        // Only the first diagnostics are kept, the rest counted, as `shorten` counts a list.
-        if checked.diagnostics_omitted > 0 {
-            answer["diagnostics_omitted"] = json!(checked.diagnostics_omitted);
-        }
-        CallToolResult::structured(answer)
-    }
-
-    #[tool(
-        description = "Run a network in the simulated kitchen: each executed action with its start and end time, the actions that never ran and why, the execution time and the final dish."
-    )]
-    async fn simulate_network(&self, Parameters(args): Parameters<NetworkArgs>) -> CallToolResult {
-        self.timed(args, Self::simulate).await
-    }
-
-    fn simulate(&self, args: &NetworkArgs) -> CallToolResult {
-        let mut gold = |_: &str| Ok(self.evaluator().ok().map(|e| e.benchmark.clone()));
-        let simulated = simulate_text(
-            &self.model,
-            "builtin",
-            &args.network,
-            args.recipe.as_deref(),
-            &mut gold,
-        );
-        match simulated {
-            Ok(s) => {
-                let r = &s.report;
-                let steps: Vec<Value> = r
-                    .steps
-                    .iter()
-                    .map(|s| {
-                        json!({"action": s.action.action, "line": s.action.line,
-                               "column": s.action.column, "text": s.action.text,
-                               "start": s.start, "end": s.end})
-                    })
-                    .collect();
-                CallToolResult::structured(json!({
-                    "recipe": r.recipe,
-                    "solved": r.solved,
-                    "reason": r.reason,
-                    "execution_time": r.execution_time,
-                    "steps": steps,
-                    "not_run": r.not_run,
-                    "dish": r.dish.as_ref().map(|d| json!({
-                        "action": d.action.action, "line": d.action.line, "column": d.action.column,
-                        "chosen_by": d.chosen_by, "score": value(&d.score),
-                        "tree": d.tree,
-                    })),
-                    "refused": s.refused,
-                }))
-            }
-            Err(failure) => refuse(failure_json(&args.network, failure)),
-        }
-    }
-
-    #[tool(
-        description = "Score a network against the benchmark's gold network of its recipe: Smatch, goal-condition success, dish approximation score and execution time, with the gold goals it missed and how its dish differs."
-    )]
-    async fn score_network(&self, Parameters(args): Parameters<CheckArgs>) -> CallToolResult {
-        self.timed(args, Self::score).await
-    }
-
-    fn score(&self, args: &CheckArgs) -> CallToolResult {
-        let evaluator = match self.evaluator() {
-            Ok(e) => e,
-            Err(e) => return refuse(json!({ "error": e })),
-        };
-        let metrics = MetricSet::from_words(&Metric::ALL.map(Metric::name));
-        match score_text(&evaluator, &args.network, &metrics) {
-            Ok(scores) => CallToolResult::structured(scores),
-            Err(refusal) => refuse(refusal),
-        }
-    }
-
     #[tool(
         description = "The primitives (actions) a network may use, each with its arguments in order: name, ontology type and role (output, input, optional input, kitchen state in or out)."
     )]
     fn list_primitives(&self) -> CallToolResult {
         let primitives: Vec<Value> = self
-            .model
+            .workspace
+            .model()
             .catalogue
             .iter()
             .map(|p| {
@@ -343,7 +246,8 @@ impl KitchenServer {
         description = "What the initial kitchen holds: its places and the tools, containers and ingredients in them, with amounts."
     )]
     fn kitchen_inventory(&self) -> CallToolResult {
-        let tree = dish_tree::build(&self.model, &self.model.kitchen);
+        let model = self.workspace.model();
+        let tree = dish_tree::build(model, &model.kitchen);
         CallToolResult::structured(json!({ "kitchen": tree }))
     }
 
@@ -458,23 +362,24 @@ fn unavailable(reason: String) -> ErrorData {
     ErrorData::internal_error(reason, None)
 }
 
-/// A failed simulation as located JSON.
-fn failure_json(text: &str, failure: SimulateFailure) -> Value {
-    match failure {
-        SimulateFailure::Invalid(d) => counting_omitted(
-            json!({"error": "the network has errors; nothing ran", "diagnostics": located(text, &d)}),
-            &d,
-        ),
-        SimulateFailure::Recipe(m) | SimulateFailure::Data(m) => json!({ "error": m }),
-        SimulateFailure::Crashed(e) => json!({ "error": "the simulation crashed", "at": e }),
+/// An answer shortened as every answer is ([`shorten`]), but for `whole`, a field an agent
+/// needs whole (a rewritten network, no larger than the network it was given, give or take
+/// the digits of its amounts).
+fn shorten_keeping(answer: &mut Value, whole: Option<&str>) {
+    let kept = whole.and_then(|field| Some((field, answer.as_object_mut()?.remove(field)?)));
+    shorten(answer);
+    if let (Some((field, kept)), Some(fields)) = (kept, answer.as_object_mut()) {
+        fields.insert(field.to_owned(), kept);
     }
 }
 
 impl KitchenServer {
-    /// Every tool: networks and sessions here, agents' questions in `answer_tools`,
-    /// substitutions and scaling in `rewrite_tools`.
+    /// Every tool: a tool per job of the table, then the kitchen's and the sessions' here.
     fn tools() -> ToolRouter<KitchenServer> {
-        Self::tool_router() + Self::answer_tools() + Self::rewrite_tools()
+        let jobs = JOBS.iter().fold(ToolRouter::new(), |router, job| {
+            router.with_route(job_route(job))
+        });
+        jobs + Self::tool_router()
     }
 }
 
@@ -508,7 +413,7 @@ impl ServerHandler for KitchenServer {
     ) -> Result<ListResourcesResult, ErrorData> {
         // Off the protocol's thread: the benchmark's first load may take long.
         let listed = self.off_thread(|server| {
-            let evaluator = server.evaluator()?;
+            let evaluator = server.workspace.evaluator().map_err(|e| e.to_string())?;
             let resources = evaluator
                 .benchmark
                 .recipes
@@ -530,7 +435,10 @@ impl ServerHandler for KitchenServer {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri;
         let read = self.off_thread(move |server| {
-            let evaluator = server.evaluator().map_err(unavailable)?;
+            let evaluator = server
+                .workspace
+                .evaluator()
+                .map_err(|e| unavailable(e.to_string()))?;
             let recipe = uri
                 .strip_prefix(RECIPE_URI)
                 .and_then(|id| evaluator.benchmark.recipe(id))
@@ -598,12 +506,17 @@ mod tests {
     #[test]
     fn check_network_lists_the_first_diagnostics_and_counts_the_rest() {
         let server = demo_server();
-        let mut network = String::from("#afghan-biscuits\n(get-kitchen ?ks)\n");
+        let mut network = String::from("#demo-garden-salad\n(get-kitchen ?ks)\n");
         for i in 0..150 {
             network.push_str(&format!("(fetch ?b{i} ?out{i} ?in{i} large-bowl 1)\n"));
         }
         network.push_str("(frobnicate ?x)\n");
-        let answer = server.check(&CheckArgs { network });
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let check = Job::named("check_network").unwrap();
+        let answer = runtime.block_on(server.serve_job(check, json!({ "network": network })));
         let out = answer.structured_content.expect("structured");
         assert_eq!(out["ok"], json!(false));
         let listed = out["diagnostics"].as_array().expect("a list");

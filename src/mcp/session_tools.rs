@@ -76,9 +76,9 @@ impl KitchenServer {
             .benchmark
             .as_ref()
             .map(|b| DataChoice::from(OsString::from(b)));
-        let evaluator = match self.evaluators.get(profile, benchmark) {
+        let evaluator = match self.workspace.evaluator_of(profile, benchmark) {
             Ok(evaluator) => evaluator,
-            Err(e) => return failed(e),
+            Err(e) => return refuse(json!({ "error": e.to_string() })),
         };
         let (id, opening) = match self.sessions.start(evaluator.clone(), &args.recipe) {
             Ok(started) => started,

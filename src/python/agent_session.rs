@@ -86,7 +86,9 @@ impl Kitchen {
     ) -> PyResult<Kitchen> {
         let profile = super::profile(reference)?;
         let evaluator = interruptible(py, |_| {
-            super::evaluator((profile, benchmark, kitchen)).map_err(PyRuntimeError::new_err)
+            super::workspace(profile, benchmark, kitchen)?
+                .evaluator()
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))
         })?;
         Kitchen::open(evaluator, recipe, None)
     }

@@ -1,12 +1,10 @@
 //! The functions that answer what cooking agents are asked, from the simulated kitchen
-//! (`diet`, `guide`): each returns the JSON the command line's `--format json` writes, or the
-//! refusal `simulate` returns.
+//! (`diet`, `guide`): each the job of the table (`service::jobs`), whose answer is the JSON the
+//! command line's `--format json` writes, or the refusal `simulate` returns.
 
+use super::answered;
 use super::guard::NetworkText;
-use super::{detached, on_model, refusal, to_json};
 use crate::data::diet_table::Diet;
-use crate::service::diet_check::diet_text;
-use crate::service::guide::guide_text;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use serde_json::json;
@@ -25,17 +23,9 @@ fn diet(
     benchmark: Option<PathBuf>,
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
-    let diet = Diet::named(diet).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let text = text.0;
-    detached(py, reference, |profile| {
-        on_model(profile, benchmark, kitchen, |model, _, gold| {
-            let out = match diet_text(model, &text, recipe.as_deref(), diet, gold) {
-                Ok(answer) => json!(answer),
-                Err(failure) => refusal(&text, failure),
-            };
-            to_json(&out)
-        })
-    })
+    Diet::named(diet).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let request = json!({ "network": text.0, "diet": diet, "recipe": recipe });
+    answered(py, "diet", request, reference, (benchmark, kitchen))
 }
 
 /// One recipe's cook's guide: `guide --format json`'s object, or `{"error", ...}`.
@@ -49,16 +39,8 @@ fn guide(
     benchmark: Option<PathBuf>,
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
-    let text = text.0;
-    detached(py, reference, |profile| {
-        on_model(profile, benchmark, kitchen, |model, _, _| {
-            let out = match guide_text(model, &text, recipe.as_deref()) {
-                Ok(guide) => json!(guide),
-                Err(failure) => refusal(&text, failure),
-            };
-            to_json(&out)
-        })
-    })
+    let request = json!({ "network": text.0, "recipe": recipe });
+    answered(py, "guide", request, reference, (benchmark, kitchen))
 }
 
 /// Add these functions to the extension module.

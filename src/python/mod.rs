@@ -18,29 +18,20 @@ use crate::base::budget::Budget;
 use crate::base::profile::Profile;
 use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
-use crate::language::parse::parse;
 use crate::metrics::metric::{Metric, MetricSet};
-use crate::metrics::smatch::{SmatchConfig, smatch as smatch_score};
-use crate::report::json::value;
-use crate::service::check::{check_text, located};
 use crate::service::comparison::{self, CompareFormat, CompareOptions};
 use crate::service::context::DataContext;
-use crate::service::data_stamp::DataStamp;
-use crate::service::load_model;
-use crate::service::scoring::{self, EvaluateOptions, score_text};
-use crate::service::simulate::{SimulateFailure, simulate_text};
+use crate::service::jobs::{self, Job};
+use crate::service::scoring::{self, EvaluateOptions};
 use crate::service::solution_file::read_solution_text;
-use crate::simulation::Model;
-use crate::translate::Translator;
-use crate::translate::recipe_text;
-use crate::translate::rules::RulesTranslator;
+use crate::service::workspace::{Workspace, Workspaces};
 use guard::{NetworkText, interruptible};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 fn profile(reference: &str) -> PyResult<Profile> {
     reference
@@ -48,36 +39,65 @@ fn profile(reference: &str) -> PyResult<Profile> {
         .map_err(|e: String| PyValueError::new_err(e))
 }
 
-type EvaluatorKey = (Profile, Option<PathBuf>, Option<PathBuf>);
+/// The workspaces of the data contexts asked for in this process: a workspace's model and
+/// evaluators are loaded once (the gold networks and their runs are the slow part of a first
+/// call) and reused while the files they were loaded from are unchanged.
+static WORKSPACES: Workspaces = Workspaces::new();
 
-/// Evaluators already loaded in this process, with the stamp of the files each was loaded
-/// from: loading the gold networks and their runs is the slow part of a first call, so later
-/// calls with the same data reuse them, while those files are unchanged.
-static EVALUATORS: Mutex<Vec<(EvaluatorKey, Arc<Evaluator>, DataStamp)>> = Mutex::new(Vec::new());
+/// The workspace of a profile, data folder and kitchen, located as the command line locates
+/// them (the data downloaded when missing, unless `COOKINGBOT_OFFLINE`).
+fn workspace(
+    profile: Profile,
+    benchmark: Option<PathBuf>,
+    kitchen: Option<PathBuf>,
+) -> PyResult<Arc<Workspace>> {
+    WORKSPACES
+        .open(DataContext::from_env(profile, benchmark, kitchen))
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
 
-/// The evaluator of a profile, data folder and kitchen, located as the command line locates
-/// them (the data downloaded when missing, unless `COOKINGBOT_OFFLINE`); loaded again when a
-/// file it was loaded from (the kitchen file, the benchmark's `benchmark.json`,
-/// `ontology.json`, `kitchen.json`, a gold network) changed since.
-fn evaluator(key: EvaluatorKey) -> Result<Arc<Evaluator>, String> {
-    let mut cache = EVALUATORS.lock().map_err(|e| e.to_string())?;
-    if let Some(i) = cache.iter().position(|(k, _, _)| *k == key) {
-        if cache[i].2.holds() {
-            return Ok(cache[i].1.clone());
-        }
-        cache.remove(i);
-    }
-    let (profile, benchmark, kitchen) = key.clone();
-    let opts = EvaluateOptions::scoring(
-        DataContext::from_env(profile, benchmark, kitchen.clone()),
-        MetricSet::default(),
-    );
-    let (loaded, _) =
-        scoring::load(&opts, || true, &mut std::io::sink()).map_err(|e| e.to_string())?;
-    let stamp = DataStamp::of(&loaded, kitchen.as_deref());
-    let loaded = Arc::new(loaded);
-    cache.push((key, loaded.clone(), stamp));
-    Ok(loaded)
+/// A job of the table on a request, in the workspace of the profile named as on the command
+/// line, `benchmark` and `kitchen`, with the GIL released and stopped by Ctrl-C: whether it
+/// was refused, and the answer's or the refusal's JSON.
+#[pyfunction]
+#[pyo3(signature = (name, request, reference, benchmark=None, kitchen=None))]
+fn job(
+    py: Python<'_>,
+    name: &str,
+    request: NetworkText,
+    reference: &str,
+    benchmark: Option<PathBuf>,
+    kitchen: Option<PathBuf>,
+) -> PyResult<(bool, String)> {
+    let job = Job::named(name).map_err(|e| PyValueError::new_err(e.error))?;
+    let request: Value =
+        serde_json::from_str(&request.0).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    detached_pair(py, reference, |profile| {
+        let workspace = workspace(profile, benchmark, kitchen)?;
+        Ok(match job.answer(&workspace, request) {
+            Ok(answer) => (false, answer.to_string()),
+            Err(refusal) => (true, refusal.to_json().to_string()),
+        })
+    })
+}
+
+/// [`job`]'s answer or refusal as JSON text alike: what the functions that say a refusal as
+/// `{"error": ...}` return.
+fn answered(
+    py: Python<'_>,
+    name: &str,
+    request: Value,
+    reference: &str,
+    data: (Option<PathBuf>, Option<PathBuf>),
+) -> PyResult<String> {
+    let job = Job::named(name).map_err(|e| PyValueError::new_err(e.error))?;
+    detached(py, reference, |profile| {
+        let workspace = workspace(profile, data.0, data.1)?;
+        Ok(match job.answer(&workspace, request) {
+            Ok(answer) => answer.to_string(),
+            Err(refusal) => refusal.to_json().to_string(),
+        })
+    })
 }
 
 /// The metrics named as on the command line (`none` included), or `default`; a misspelt name
@@ -99,6 +119,15 @@ fn detached(
     reference: &str,
     work: impl FnOnce(Profile) -> PyResult<String> + Send,
 ) -> PyResult<String> {
+    detached_pair(py, reference, work)
+}
+
+/// [`detached`], for any answer.
+fn detached_pair<T: Send>(
+    py: Python<'_>,
+    reference: &str,
+    work: impl FnOnce(Profile) -> PyResult<T> + Send,
+) -> PyResult<T> {
     let profile = profile(reference)?;
     interruptible(py, |_| work(profile))
 }
@@ -121,8 +150,9 @@ fn evaluate_texts(
 ) -> PyResult<String> {
     let profile = profile(reference)?;
     interruptible(py, |budget| {
-        let evaluator =
-            evaluator((profile, benchmark, kitchen)).map_err(PyRuntimeError::new_err)?;
+        let evaluator = workspace(profile, benchmark, kitchen)?
+            .evaluator()
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         score_texts(&evaluator, &texts, metrics, budget)
     })
 }
@@ -139,7 +169,10 @@ fn score_texts(
     let outcomes: Vec<Value> = texts
         .par_iter()
         .map(|NetworkText(text)| {
-            budget.run(|| score_text(evaluator, text, &metrics).unwrap_or_else(|refused| refused))
+            budget.run(|| {
+                jobs::score_with(evaluator, text, &metrics)
+                    .unwrap_or_else(|refused| refused.to_json())
+            })
         })
         .collect();
     to_json(&outcomes)
@@ -154,17 +187,13 @@ fn check(
     reference: &str,
     benchmark: Option<PathBuf>,
 ) -> PyResult<String> {
-    detached(py, reference, |profile| {
-        let world = DataContext::from_env(profile, benchmark.clone(), None);
-        let onto = crate::simulation::benchmark_world::World::of(world.benchmark.as_ref(), None)
-            .and_then(|w| w.ontology(profile))
-            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-        let named = benchmark
-            .map(|b| evaluator((profile, Some(b), None)).map_err(PyRuntimeError::new_err))
-            .transpose()?;
-        let ids = named.as_ref().map(|e| e.benchmark.ids());
-        to_json(&check_text(&text.0, profile, &onto, ids.as_deref()))
-    })
+    answered(
+        py,
+        "check",
+        json!({ "network": text.0 }),
+        reference,
+        (benchmark, None),
+    )
 }
 
 /// Simulate one recipe: `{"report": ..., "refused": ...}` or `{"error": ..., ...}`.
@@ -178,61 +207,8 @@ fn simulate(
     benchmark: Option<PathBuf>,
     kitchen: Option<PathBuf>,
 ) -> PyResult<String> {
-    detached(py, reference, |profile| {
-        on_model(profile, benchmark, kitchen, |model, kitchen_name, gold| {
-            simulation(model, kitchen_name, &text.0, recipe.as_deref(), gold)
-        })
-    })
-}
-
-/// One recipe of `text` run on `model`: what [`simulate`] returns.
-fn simulation(
-    model: &Model,
-    kitchen_name: &str,
-    text: &str,
-    recipe: Option<&str>,
-    gold: &mut Gold<'_>,
-) -> PyResult<String> {
-    let out = match simulate_text(model, kitchen_name, text, recipe, gold) {
-        Ok(s) => json!({ "report": value(&s.report), "refused": s.refused }),
-        Err(failure) => refusal(text, failure),
-    };
-    to_json(&out)
-}
-
-/// The gold networks a run's final dish is chosen against: the benchmark's, when it loads.
-type Gold<'a> = dyn FnMut(&str) -> Result<Option<Benchmark>, String> + 'a;
-
-/// `work` on the model of a profile, benchmark and kitchen (with the kitchen's name), given
-/// the benchmark's gold networks: what `simulate`, `diet`, `guide`, `substitute` and `scale`
-/// run on.
-fn on_model(
-    profile: Profile,
-    benchmark: Option<PathBuf>,
-    kitchen: Option<PathBuf>,
-    work: impl FnOnce(&Model, &str, &mut Gold<'_>) -> PyResult<String>,
-) -> PyResult<String> {
-    let data = DataContext::from_env(profile, benchmark.clone(), kitchen);
-    let (model, kitchen_name) =
-        load_model(&data).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    let mut gold = |_: &str| {
-        Ok(evaluator((profile, benchmark.clone(), None))
-            .ok()
-            .map(|e| e.benchmark.clone()))
-    };
-    work(&model, &kitchen_name, &mut gold)
-}
-
-/// A text that did not run, as JSON: `{"error", "diagnostics"}` or `{"error", "at"}`.
-fn refusal(text: &str, failure: SimulateFailure) -> Value {
-    match failure {
-        SimulateFailure::Invalid(d) => json!({
-            "error": "the network has errors; nothing ran",
-            "diagnostics": located(text, &d),
-        }),
-        SimulateFailure::Recipe(m) | SimulateFailure::Data(m) => json!({ "error": m }),
-        SimulateFailure::Crashed(e) => json!({ "error": e.message, "at": e }),
-    }
+    let request = json!({ "network": text.0, "recipe": recipe });
+    answered(py, "simulate", request, reference, (benchmark, kitchen))
 }
 
 /// Smatch between the first recipes of two texts: `{"f_score", "precision", ...}`; in exact
@@ -246,61 +222,21 @@ fn smatch(
     exact_budget: u64,
 ) -> PyResult<String> {
     let (NetworkText(test), NetworkText(gold)) = (test, gold);
-    interruptible(py, |_| {
-        let first = |text: &str, which: &str| {
-            let parsed = parse(text);
-            if let Some(d) = parsed.diagnostics.first_error() {
-                let l = &located(text, std::slice::from_ref(d))[0];
-                return Err(json!({
-                    "error": format!("{which}: {}", d.message),
-                    "diagnostics": [l],
-                }));
-            }
-            parsed
-                .file
-                .recipes
-                .into_iter()
-                .next()
-                .ok_or_else(|| json!({ "error": format!("{which}: the text holds no recipe") }))
-        };
-        let out = match (first(&test, "test"), first(&gold, "gold")) {
-            (Ok(t), Ok(g)) => {
-                let cfg = SmatchConfig {
-                    exact,
-                    exact_budget,
-                    ..SmatchConfig::default()
-                };
-                let s = smatch_score(&t.predicates, &g.predicates, &cfg);
-                json!({
-                    "f_score": s.f_score, "precision": s.precision, "recall": s.recall,
-                    "matched_triples": s.matched, "test_triples": s.test_triples,
-                    "gold_triples": s.gold_triples, "reference_climb": s.reference_climb,
-                    "optimum": s.optimum, "proven": s.proven, "bound": s.bound,
-                })
-            }
-            (Err(e), _) | (_, Err(e)) => e,
-        };
-        to_json(&out)
-    })
+    let request =
+        json!({ "test": test, "gold": gold, "exact": exact, "exact_budget": exact_budget });
+    answered(py, "smatch", request, "2024", (None, None))
 }
 
 /// Translate recipe text with the rule-based translator: `{"solution", "notes"}`.
 #[pyfunction]
 fn translate(py: Python<'_>, text: String, reference: &str) -> PyResult<String> {
-    detached(py, reference, |profile| {
-        let model = crate::simulation::Model::builtin(profile);
-        let out = recipe_text::from_text(&text, "recipe")
-            .map_err(|e| e.to_string())
-            .and_then(|r| {
-                RulesTranslator::new(&model)
-                    .translate(&r, 0)
-                    .map_err(|e| e.to_string())
-            });
-        match out {
-            Ok(t) => to_json(&json!({ "solution": t.solution, "notes": t.notes })),
-            Err(e) => to_json(&json!({ "error": e })),
-        }
-    })
+    answered(
+        py,
+        "translate",
+        json!({ "text": text }),
+        reference,
+        (None, None),
+    )
 }
 
 /// The benchmark's recipes: id, recipe text (as the data holds it; none for the demo), gold
@@ -309,7 +245,9 @@ fn translate(py: Python<'_>, text: String, reference: &str) -> PyResult<String> 
 #[pyo3(signature = (reference, path=None))]
 fn benchmark_recipes(py: Python<'_>, reference: &str, path: Option<PathBuf>) -> PyResult<String> {
     detached(py, reference, |profile| {
-        let e = evaluator((profile, path, None)).map_err(PyRuntimeError::new_err)?;
+        let e = workspace(profile, path, None)?
+            .evaluator()
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         let b: &Benchmark = &e.benchmark;
         let entries = b
             .source
@@ -400,6 +338,7 @@ fn metric_names() -> Vec<&'static str> {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<agent_session::Kitchen>()?;
     m.add_class::<python_primitive::PyModel>()?;
+    m.add_function(wrap_pyfunction!(job, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_texts, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;

@@ -8,8 +8,10 @@ use super::agent_session::Kitchen;
 use super::guard::{Busy, NetworkText, interruptible};
 use crate::evaluate::Evaluator;
 use crate::metrics::metric::MetricSet;
+use crate::report::json::value;
 use crate::service::context::DataContext;
 use crate::service::data_stamp::DataStamp;
+use crate::service::jobs::{NetworkRequest, simulate_on};
 use crate::service::json_primitive::{self, JsonCode};
 use crate::service::load_model;
 use crate::service::scoring::{EvaluateOptions, GoldFile, evaluator_with};
@@ -274,17 +276,17 @@ impl PyModel {
         recipe: Option<String>,
     ) -> PyResult<String> {
         self.not_busy()?;
-        let NetworkText(text) = text;
+        let request = NetworkRequest {
+            network: text.0,
+            recipe,
+        };
         let out = interruptible(py, |_| {
             let (evaluator, kitchen) = self.evaluator()?;
             let mut gold = |_: &str| Ok(Some(evaluator.benchmark.clone()));
-            super::simulation(
-                &evaluator.model,
-                &kitchen,
-                &text,
-                recipe.as_deref(),
-                &mut gold,
-            )
+            let simulated = simulate_on(&evaluator.model, &kitchen, request, &mut gold);
+            Ok(simulated
+                .map_or_else(|refused| refused.to_json(), |answer| value(&answer))
+                .to_string())
         });
         self.interrupted.or_raise(out)
     }

@@ -2,7 +2,7 @@
 //! keeps evaluators between calls (the Python package) reuses one only while its stamp holds,
 //! so an edited `kitchen.json` is read again, as the command line reads it on every run.
 
-use crate::benchmark::DataSource;
+use crate::benchmark::{DataChoice, DataSource};
 use crate::data::manifest::USER_MANIFEST;
 use crate::evaluate::Evaluator;
 use crate::simulation::benchmark_world::{KITCHEN_FILE, ONTOLOGY_FILE};
@@ -24,15 +24,33 @@ impl DataStamp {
             DataSource::Folder(dir) => Some(dir.as_path()),
             DataSource::Demo => None,
         };
-        let world = folder
-            .into_iter()
-            .flat_map(|dir| [USER_MANIFEST, ONTOLOGY_FILE, KITCHEN_FILE].map(|f| dir.join(f)));
+        let world = world_files(folder);
         let gold = evaluator.benchmark.recipes.iter().map(|r| r.file.clone());
-        let paths = kitchen
-            .map(Path::to_owned)
-            .into_iter()
-            .chain(world)
-            .chain(gold);
+        DataStamp::of_paths(
+            kitchen
+                .into_iter()
+                .map(Path::to_owned)
+                .chain(world)
+                .chain(gold),
+        )
+    }
+
+    /// The stamp of what a model of `--benchmark` and `--kitchen` is made from: the kitchen
+    /// file, and a folder's manifest, ontology and kitchen.
+    pub fn of_world(benchmark: Option<&DataChoice>, kitchen: Option<&Path>) -> DataStamp {
+        let folder = match benchmark {
+            Some(DataChoice::Folder(dir)) => Some(dir.as_path()),
+            _ => None,
+        };
+        DataStamp::of_paths(
+            kitchen
+                .into_iter()
+                .map(Path::to_owned)
+                .chain(world_files(folder)),
+        )
+    }
+
+    fn of_paths(paths: impl Iterator<Item = PathBuf>) -> DataStamp {
         DataStamp(paths.map(|p| (p.clone(), seen(&p))).collect())
     }
 
@@ -40,6 +58,13 @@ impl DataStamp {
     pub fn holds(&self) -> bool {
         self.0.iter().all(|(path, was)| seen(path) == *was)
     }
+}
+
+/// A benchmark folder's manifest, ontology and kitchen.
+fn world_files(folder: Option<&Path>) -> impl Iterator<Item = PathBuf> + '_ {
+    folder
+        .into_iter()
+        .flat_map(|dir| [USER_MANIFEST, ONTOLOGY_FILE, KITCHEN_FILE].map(|f| dir.join(f)))
 }
 
 fn seen(path: &Path) -> Option<(u64, SystemTime)> {

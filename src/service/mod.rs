@@ -1,7 +1,8 @@
 //! The service layer: every job a front end asks for, whatever front end asks. The data
 //! context and download policy, reading solution files, batch scoring, check, simulate, score,
 //! diet, compare, translate, the HTML report, benchmarks of one's own, the agent session, the
-//! agents that act in it, the store the tool server keeps sessions in, and the `play` prompt.
+//! agents that act in it, the store the tool server keeps sessions in, and the `play` prompt;
+//! the `workspace` every front end opens and the `jobs` table every front end serves.
 //! Each job takes options and writers and says how it ended ([`outcome`]); the command line,
 //! the launcher, the tool server and the Python package only parse, call and print. Nothing
 //! here knows which front end called.
@@ -15,6 +16,7 @@ pub mod data_stamp;
 pub mod diet_check;
 pub mod guide;
 pub mod install;
+pub mod jobs;
 pub mod json_primitive;
 pub mod launch;
 pub mod outcome;
@@ -31,6 +33,7 @@ pub mod substitute;
 pub mod translation;
 pub mod translation_bench;
 pub mod user_benchmark;
+pub mod workspace;
 
 use crate::simulation::Model;
 use crate::simulation::benchmark_world::World;

@@ -8,22 +8,14 @@
 //! when the one idle longest expires) rather than an idle one evicted: a session an agent is
 //! still within its idle time on never disappears under it.
 
-use super::context::DataContext;
-use super::data_stamp::DataStamp;
-use super::outcome::AppError;
-use super::scoring::{self, EvaluateOptions};
 use super::session::describe::Place;
 use super::session::observation::{Observation, Opening, Score, View};
 use super::session::{self, Session, SessionError};
-use crate::base::budget;
-use crate::base::profile::Profile;
-use crate::benchmark::DataChoice;
 use crate::evaluate::Evaluator;
-use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::dish_tree::DishNode;
 use crate::simulation::Model;
 use std::collections::VecDeque;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 /// What every session id starts with: `kitchen-1`, `kitchen-2`, ... in the order given.
@@ -31,9 +23,6 @@ const ID_PREFIX: &str = "kitchen-";
 
 /// How many ended sessions are remembered, to say why an id no longer answers.
 const ENDED_KEPT: usize = 1_000;
-
-/// How many evaluators (one per profile and benchmark asked for) are kept loaded.
-const EVALUATORS_KEPT: usize = 4;
 
 /// Where the store reads the time.
 pub trait Clock: Send + Sync {
@@ -96,10 +85,6 @@ pub enum StoreError {
         "session `{id}` has {lines} lines, the most a session holds here; undo lines, or finish it"
     )]
     TooLarge { id: String, lines: usize },
-    #[error("{0}")]
-    Data(String),
-    #[error("the benchmark asked for is still being loaded for another call; ask again")]
-    Loading,
     #[error(transparent)]
     Session(#[from] SessionError),
 }
@@ -336,142 +321,6 @@ impl State {
     }
 }
 
-/// The evaluator of a command line's data (`--reference`, `--benchmark`, `--kitchen`, the
-/// time budget per recipe), its benchmark located as every command locates it (downloaded
-/// when missing, unless offline).
-pub fn load_evaluator(data: &DataContext) -> Result<Evaluator, AppError> {
-    let all = MetricSet::from_words(&Metric::ALL.map(Metric::name));
-    let opts = EvaluateOptions::scoring(data.clone(), all);
-    Ok(scoring::load(&opts, || true, &mut std::io::sink())?.0)
-}
-
-/// The evaluators sessions are scored by, one per profile and benchmark asked for, each
-/// loaded once (the model, the gold networks and their runs) and shared by its sessions; the
-/// [`EVALUATORS_KEPT`] used last are kept, each only while its [`DataStamp`] holds: an
-/// evaluator whose files (the kitchen file, `kitchen.json`, a gold network...) changed since
-/// it was loaded is loaded again, so a call sees the data as the command line would.
-///
-/// A load runs outside the cache's lock, in the thread of the call that asked first, within
-/// that call's budget; a call asking for the same evaluator meanwhile waits for that load
-/// within its own budget, and a call asking for another is not held up at all. So a load
-/// that never ends (a folder whose `ontology.json` is a FIFO no one writes) costs its
-/// caller's time and one thread, never the other calls'.
-pub struct Evaluators {
-    base: DataContext,
-    cache: Mutex<Cache>,
-    /// [`load_evaluator`]; a test's slow load in its place.
-    loader: fn(&DataContext) -> Result<Evaluator, AppError>,
-}
-
-#[derive(Default)]
-struct Cache {
-    /// Used last, last; each with the stamp of the files it was loaded from.
-    loaded: Vec<(Key, Arc<Evaluator>, DataStamp)>,
-    /// The loads under way.
-    loading: Vec<(Key, Arc<Load>)>,
-}
-
-/// The profile and benchmark an evaluator is loaded for.
-type Key = (Profile, Option<DataChoice>);
-
-/// A load under way, which the calls asking for the same evaluator wait for.
-#[derive(Default)]
-struct Load {
-    result: Mutex<Option<Result<Arc<Evaluator>, String>>>,
-    done: Condvar,
-}
-
-/// How often a wait for another call's load looks at its own budget's stop flag.
-const WAIT_STEP: Duration = Duration::from_millis(100);
-
-impl Load {
-    fn finish(&self, result: Result<Arc<Evaluator>, String>) {
-        *lock(&self.result) = Some(result);
-        self.done.notify_all();
-    }
-
-    /// The load's result, waited for no longer than the current budget allows.
-    fn wait(&self) -> Result<Arc<Evaluator>, StoreError> {
-        let mut result = lock(&self.result);
-        loop {
-            if let Some(done) = result.as_ref() {
-                return done.clone().map_err(StoreError::Data);
-            }
-            let left = budget::remaining();
-            if left == Some(Duration::ZERO) {
-                return Err(StoreError::Loading);
-            }
-            let step = left.map_or(WAIT_STEP, |left| left.min(WAIT_STEP));
-            result = self
-                .done
-                .wait_timeout(result, step)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
-        }
-    }
-}
-
-impl Evaluators {
-    /// Evaluators of `base`'s data, and of other profiles and benchmarks with its other
-    /// settings (kitchen, offline, time budget).
-    pub fn new(base: DataContext) -> Evaluators {
-        Evaluators {
-            base,
-            cache: Mutex::new(Cache::default()),
-            loader: load_evaluator,
-        }
-    }
-
-    /// The evaluator of `profile` (default: the base's) and `benchmark` (`demo` or a folder;
-    /// default: the base's).
-    pub fn get(
-        &self,
-        profile: Option<Profile>,
-        benchmark: Option<DataChoice>,
-    ) -> Result<Arc<Evaluator>, StoreError> {
-        let data = DataContext {
-            profile: profile.unwrap_or(self.base.profile),
-            benchmark: benchmark.or_else(|| self.base.benchmark.clone()),
-            ..self.base.clone()
-        };
-        let key = (data.profile, data.benchmark.clone());
-        let load = {
-            let mut cache = lock(&self.cache);
-            if let Some(i) = cache.loaded.iter().position(|(k, _, _)| *k == key) {
-                let entry = cache.loaded.remove(i);
-                if entry.2.holds() {
-                    let evaluator = entry.1.clone();
-                    cache.loaded.push(entry);
-                    return Ok(evaluator);
-                }
-            }
-            if let Some((_, load)) = cache.loading.iter().find(|(k, _)| *k == key) {
-                let load = load.clone();
-                drop(cache);
-                return load.wait();
-            }
-            let load = Arc::new(Load::default());
-            cache.loading.push((key.clone(), load.clone()));
-            load
-        };
-        let loaded = (self.loader)(&data).map_err(|e| e.to_string());
-        let loaded = loaded.map(|e| (DataStamp::of(&e, data.kitchen.as_deref()), Arc::new(e)));
-        {
-            let mut cache = lock(&self.cache);
-            cache.loading.retain(|(_, l)| !Arc::ptr_eq(l, &load));
-            if let Ok((stamp, evaluator)) = &loaded {
-                cache.loaded.push((key, evaluator.clone(), stamp.clone()));
-                if cache.loaded.len() > EVALUATORS_KEPT {
-                    cache.loaded.remove(0);
-                }
-            }
-        }
-        let loaded = loaded.map(|(_, evaluator)| evaluator);
-        load.finish(loaded.clone());
-        loaded.map_err(StoreError::Data)
-    }
-}
-
 /// The kitchen in short, as a network names what it holds: a line per place, its ingredients
 /// by name (`butter`, not the bowl holding it), its tools by class with their number
 /// (`9 whisk`); the places that hold nothing on one line. A look at a place gives amounts.
@@ -509,7 +358,9 @@ pub fn kitchen_summary(model: &Model, places: &[Place]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::profile::Profile;
     use crate::benchmark::DataSource;
+    use crate::metrics::metric::{Metric, MetricSet};
 
     /// A clock the test moves.
     struct Hands(Mutex<Instant>);
@@ -704,101 +555,6 @@ mod tests {
             store.network("kitchen-2"),
             Err(StoreError::Expired { .. })
         ));
-    }
-
-    #[test]
-    fn evaluators_are_loaded_once_per_profile_and_benchmark() {
-        let evaluators = Evaluators::new(DataContext {
-            benchmark: Some(DataChoice::Demo),
-            offline: true,
-            ..DataContext::default()
-        });
-        let first = evaluators.get(None, None).unwrap();
-        let again = evaluators
-            .get(Some(Profile::R2024), Some(DataChoice::Demo))
-            .unwrap();
-        assert!(Arc::ptr_eq(&first, &again));
-        assert!(evaluators.get(Some(Profile::R2023), None).is_err());
-    }
-
-    /// The demo's evaluator whatever the data asked for (so a kitchen file's content is not
-    /// read, only stamped).
-    fn demo_load(data: &DataContext) -> Result<Evaluator, AppError> {
-        Evaluator::new(data.profile, DataSource::Demo).map_err(|e| AppError::Failed(e.to_string()))
-    }
-
-    #[test]
-    fn an_evaluator_is_loaded_again_once_a_file_it_was_loaded_from_changed() {
-        let dir = std::env::temp_dir().join(format!("cookingbot-stale-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let kitchen = dir.join("kitchen.json");
-        std::fs::write(&kitchen, "{}").unwrap();
-        let evaluators = Evaluators {
-            loader: demo_load,
-            ..Evaluators::new(DataContext {
-                kitchen: Some(kitchen.clone()),
-                offline: true,
-                ..DataContext::default()
-            })
-        };
-        let first = evaluators.get(None, None).unwrap();
-        assert!(Arc::ptr_eq(&first, &evaluators.get(None, None).unwrap()));
-        std::fs::write(&kitchen, "{ }").unwrap();
-        let edited = evaluators.get(None, None).unwrap();
-        assert!(!Arc::ptr_eq(&first, &edited));
-        assert!(Arc::ptr_eq(&edited, &evaluators.get(None, None).unwrap()));
-        // The stale one was replaced, not kept beside the new one.
-        assert_eq!(lock(&evaluators.cache).loaded.len(), 1);
-        std::fs::remove_file(&kitchen).unwrap();
-        assert!(!Arc::ptr_eq(&edited, &evaluators.get(None, None).unwrap()));
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    /// Whether the slow loader may go on.
-    static GATE: (Mutex<bool>, Condvar) = (Mutex::new(false), Condvar::new());
-
-    /// The demo's evaluator, for the folder `slow` only once the gate opens.
-    fn slow_load(data: &DataContext) -> Result<Evaluator, AppError> {
-        if data.benchmark == Some(DataChoice::Folder("slow".into())) {
-            let mut open = lock(&GATE.0);
-            while !*open {
-                open = GATE.1.wait(open).unwrap_or_else(PoisonError::into_inner);
-            }
-        }
-        demo_load(data)
-    }
-
-    #[test]
-    fn a_slow_load_holds_up_only_the_calls_asking_for_the_same_evaluator_within_their_budget() {
-        let evaluators = Arc::new(Evaluators {
-            loader: slow_load,
-            ..Evaluators::new(DataContext {
-                offline: true,
-                ..DataContext::default()
-            })
-        });
-        let slow = || Some(DataChoice::Folder("slow".into()));
-        let first = std::thread::spawn({
-            let evaluators = evaluators.clone();
-            move || evaluators.get(None, slow())
-        });
-        while lock(&evaluators.cache).loading.is_empty() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        // Another benchmark loads while the slow one is under way.
-        assert!(evaluators.get(None, Some(DataChoice::Demo)).is_ok());
-        // A call asking for the slow one waits for it no longer than its budget.
-        let waited = crate::base::budget::Budget::new(Duration::from_millis(50))
-            .run(|| evaluators.get(None, slow()));
-        assert_eq!(
-            waited.map(|_| ()).unwrap_err().to_string(),
-            "the benchmark asked for is still being loaded for another call; ask again"
-        );
-        *lock(&GATE.0) = true;
-        GATE.1.notify_all();
-        let loaded = first.join().unwrap().expect("the slow load ends");
-        assert!(Arc::ptr_eq(&loaded, &evaluators.get(None, slow()).unwrap()));
-        assert!(lock(&evaluators.cache).loading.is_empty());
     }
 
     #[test]

@@ -1,0 +1,171 @@
+//! The job table: every job an agent may ask for, as one typed function
+//! `fn(&Workspace, Request) -> Result<Answer, Refusal>` with serde request and answer types.
+//! The front ends serve the table, never a job of their own: the tool server makes a tool of
+//! each entry (its input schema derived from the request type), the Python package calls
+//! `_native.job(name, request)`, and the command line's `job NAME REQUEST` prints the answer.
+//! So an answer is made, and written as JSON, in one place ([`Job::answer`]): the same
+//! request gets the same answer from every front end.
+//!
+//! A new job is a function here (or in a file of this folder) and one entry in [`JOBS`].
+
+mod networks;
+mod refusal;
+mod run_answers;
+
+pub use networks::*;
+pub use refusal::Refusal;
+pub use run_answers::*;
+
+use super::context::DataContext;
+use super::outcome::{AppError, Exit, Outcome};
+use super::workspace::Workspace;
+use crate::base::suggest::closest;
+use crate::report::json::{pretty, value};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::io::{Read, Write};
+
+/// One entry of the table.
+pub struct Job {
+    /// The job's name: `_native.job`'s and `job NAME`'s.
+    pub name: &'static str,
+    /// The tool the tool server serves it as.
+    pub tool: &'static str,
+    /// What it answers, for an agent choosing a tool.
+    pub description: &'static str,
+    /// A field of the answer an agent needs whole (a rewritten network), which the tool
+    /// server never shortens.
+    pub whole: Option<&'static str>,
+    /// The request's JSON schema.
+    pub schema: fn() -> schemars::Schema,
+    /// The job on a request as JSON, its answer as JSON.
+    pub run: fn(&Workspace, Value) -> Result<Value, Refusal>,
+}
+
+impl Job {
+    /// The entry named `name` (a job's or its tool's name).
+    pub fn named(name: &str) -> Result<&'static Job, Refusal> {
+        JOBS.iter()
+            .find(|job| job.name == name || job.tool == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = JOBS.iter().map(|job| job.name).collect();
+                let close = closest(name, JOBS.iter().flat_map(|j| [j.name, j.tool]), 1);
+                let hint = close
+                    .first()
+                    .map(|c| format!("did you mean `{c}`? "))
+                    .unwrap_or_default();
+                Refusal::request(format!(
+                    "no job `{name}`; {hint}the jobs are {}",
+                    names.join(", ")
+                ))
+            })
+    }
+
+    /// The answer to `request` (a JSON object), or the refusal; the one place an answer
+    /// becomes JSON.
+    pub fn answer(&self, workspace: &Workspace, request: Value) -> Result<Value, Refusal> {
+        (self.run)(workspace, request)
+    }
+}
+
+/// The request read as `Req`, given to `job`, its answer as the written report's JSON.
+fn through<Req: DeserializeOwned, Ans: Serialize>(
+    workspace: &Workspace,
+    request: Value,
+    job: fn(&Workspace, Req) -> Result<Ans, Refusal>,
+) -> Result<Value, Refusal> {
+    let request = serde_json::from_value(request)
+        .map_err(|e| Refusal::request(format!("the request does not fit: {e}")))?;
+    job(workspace, request).map(|answer| value(&answer))
+}
+
+/// The JSON schema of a request, in the draft the Model Context Protocol names (2020-12).
+fn schema<Req: JsonSchema>() -> schemars::Schema {
+    schemars::generate::SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<Req>()
+}
+
+/// An entry of [`JOBS`]: the typed function, its name, its tool's name and description.
+macro_rules! job {
+    ($job:ident: $request:ty, $tool:literal, $description:literal $(, whole $whole:literal)?) => {
+        Job {
+            name: stringify!($job),
+            tool: $tool,
+            description: $description,
+            whole: job!(@whole $($whole)?),
+            schema: schema::<$request>,
+            run: |workspace, request| through(workspace, request, $job),
+        }
+    };
+    (@whole) => { None };
+    (@whole $whole:literal) => { Some($whole) };
+}
+
+/// Every job agents may ask for, in the order the tools are listed.
+pub const JOBS: &[Job] = &[
+    job!(check: CheckRequest, "check_network",
+        "Check a MUHAI Cooking Language network without running it: every error and warning with its line, column, code and a hint. `ok` is true when the evaluator would accept the text."),
+    job!(simulate: NetworkRequest, "simulate_network",
+        "Run a network in the simulated kitchen: the `report` (each executed action with its start and end time and bindings, the actions that never ran and why, the execution time and the final dish) and, where the evaluator would refuse the file, why (`refused`)."),
+    job!(score: ScoreRequest, "score_network",
+        "Score a network against the benchmark's gold network of its recipe: Smatch, goal-condition success, dish approximation score and execution time, with the gold goals it missed and how its dish differs."),
+    job!(smatch: SmatchRequest, "smatch_networks",
+        "Smatch between the first recipes of two networks (test and gold): F-score, precision, recall and the triples matched; in exact mode, the optimum and whether it is proven."),
+    job!(diet: DietRequest, "check_diet",
+        "Does the dish a network makes keep a diet (vegan, vegetarian, gluten-free, dairy-free, nut-free, egg-free)? The network is simulated and its final dish judged, not its text: `satisfied` (null with a `reason` when there is no dish), and each excluded ingredient in `violations` with its tags, its amount in the dish and the actions that brought it in."),
+    job!(guide: NetworkRequest, "cooking_guide",
+        "A cook's guide from the simulated schedule of a network: `total_time` (seconds; the execution time) and the executed actions in start order (`steps`: each with start and end in seconds, line, text, words, whether it is a timer and the actions it overlaps), the `timers` (actions the kitchen finishes by itself, such as an oven heating or a bake, with their temperature and when they are ready) and the `idle` times when the cook only waits."),
+    job!(substitute: SubstituteRequest, "substitute_ingredient",
+        "Replace one ingredient of a network by another (amounts converted by the ontology's gram table: same-weight, same-volume or same-count), run it again and compare it with the original by the evaluation's metrics (the original's dish as the gold dish): whether it executes, goal-condition success, dish approximation score with the dish's differences, execution time, the actions changed and the new network.",
+        whole "network"),
+    job!(suggest: SuggestRequest, "suggest_substitutes",
+        "Substitutes for an ingredient: the classes sharing a role with it (fat, sugar, flour, acid, ...) in the documented role table, filtered by a diet; given a network, each is tried in it and scored against the original."),
+    job!(scale: ScaleRequest, "scale_recipe",
+        "Scale every ingredient amount of a network by a factor (or to a number of servings), counts rounded as a cook would, run it again and compare it with the original: the evaluation's metrics, the dish's proportions ingredient by ingredient, the counts rounded, and what the kitchen model says no longer fits (stock, portions; it has no capacities).",
+        whole "network"),
+    job!(translate: TranslateRequest, "translate_recipe",
+        "Translate a recipe's text (benchmark XML, plain text or an HTML page with a schema.org Recipe) into a network with the rule-based translator: the `solution` and `notes` on what was left out.",
+        whole "solution"),
+];
+
+/// What `job NAME REQUEST` asks.
+pub struct JobOptions {
+    /// The job's name, or its tool's.
+    pub name: String,
+    /// The request as JSON text; `-` or none: standard input.
+    pub request: Option<String>,
+    pub data: DataContext,
+}
+
+/// Answer one request as the tool server and the Python package answer it: the answer's JSON
+/// on `out` (exit 0), or the refusal's (exit 1). An unknown job or a request that is no JSON
+/// is an error of the options (exit 2).
+pub fn run(opts: &JobOptions, out: &mut dyn Write) -> Outcome {
+    let job = Job::named(&opts.name).map_err(|refusal| AppError::Options(refusal.error))?;
+    let text = match opts.request.as_deref() {
+        None | Some("-") => {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| AppError::Options(format!("cannot read the request: {e}")))?;
+            text
+        }
+        Some(text) => text.to_owned(),
+    };
+    let request: Value = serde_json::from_str(&text)
+        .map_err(|e| AppError::Options(format!("the request is not JSON: {e}")))?;
+    let workspace = Workspace::open(opts.data.clone())?;
+    let (answer, exit) = match job.answer(&workspace, request) {
+        Ok(answer) => (answer, Exit::Success),
+        Err(refusal) => (refusal.to_json(), Exit::Failed),
+    };
+    out.write_all(pretty(&answer).as_bytes())
+        .map_err(AppError::Stdout)?;
+    Ok(exit)
+}
+
+#[cfg(test)]
+mod tests;

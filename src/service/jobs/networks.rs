@@ -1,0 +1,248 @@
+//! The jobs on networks as written: check, simulate, score, Smatch, and translating a recipe's
+//! text into a network.
+
+use super::refusal::Refusal;
+use crate::benchmark::Benchmark;
+use crate::evaluate::Evaluator;
+use crate::language::parse::parse;
+use crate::metrics::metric::{Metric, MetricSet};
+use crate::metrics::smatch::{SmatchConfig, smatch as smatch_score};
+use crate::report::simulation::SimulationReport;
+use crate::service::check::{CheckedText, check_text, counting_omitted, located};
+use crate::service::scoring::score_text;
+use crate::service::simulate::{LocatedError, SimulateFailure, simulate_text};
+use crate::service::workspace::Workspace;
+use crate::simulation::Model;
+use crate::translate::Translator;
+use crate::translate::recipe_text;
+use crate::translate::rules::RulesTranslator;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// A network alone.
+#[derive(Deserialize, JsonSchema)]
+pub struct CheckRequest {
+    /// The network: the text of a .solution file (`#recipe-id` then the actions).
+    pub network: String,
+}
+
+/// A network and which of its recipes to use.
+#[derive(Deserialize, JsonSchema)]
+pub struct NetworkRequest {
+    /// The network: the text of a .solution file (`#recipe-id` then the actions).
+    pub network: String,
+    /// The recipe to use when the text holds several (default: the first).
+    pub recipe: Option<String>,
+}
+
+/// Every diagnostic of a network, located; recipe ids checked against the workspace's
+/// benchmark when one was named, else the official benchmark's.
+pub fn check(workspace: &Workspace, request: CheckRequest) -> Result<CheckedText, Refusal> {
+    let named = match workspace.data().benchmark {
+        Some(_) => Some(
+            workspace
+                .evaluator()
+                .map_err(|e| Refusal::new(e.to_string()))?,
+        ),
+        None => None,
+    };
+    let ids = named.as_ref().map(|e| e.benchmark.ids());
+    let model = workspace.model();
+    Ok(check_text(
+        &request.network,
+        model.profile,
+        &model.onto,
+        ids.as_deref(),
+    ))
+}
+
+/// A simulated recipe: the report, and where the evaluator would refuse the file (the dish
+/// approximation score fails), why.
+#[derive(Serialize)]
+pub struct SimulateAnswer {
+    pub report: SimulationReport,
+    pub refused: Option<LocatedError>,
+}
+
+/// One recipe of a network run in the workspace's kitchen.
+pub fn simulate(workspace: &Workspace, request: NetworkRequest) -> Result<SimulateAnswer, Refusal> {
+    let mut gold = |_: &str| Ok(workspace.gold());
+    simulate_on(
+        workspace.model(),
+        workspace.kitchen_name(),
+        request,
+        &mut gold,
+    )
+}
+
+/// [`simulate`] on a model of one's own (the Python package's `Model`, primitives added),
+/// its kitchen's name and the gold networks its final dish is chosen against.
+pub fn simulate_on(
+    model: &Model,
+    kitchen_name: &str,
+    request: NetworkRequest,
+    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+) -> Result<SimulateAnswer, Refusal> {
+    let text = &request.network;
+    match simulate_text(model, kitchen_name, text, request.recipe.as_deref(), gold) {
+        Ok(s) => Ok(SimulateAnswer {
+            report: s.report,
+            refused: s.refused,
+        }),
+        Err(failure) => Err(simulate_refusal(text, failure)),
+    }
+}
+
+/// A text that did not run: `{"error", "diagnostics"}` or `{"error", "at"}`.
+pub fn simulate_refusal(text: &str, failure: SimulateFailure) -> Refusal {
+    let refused = match failure {
+        SimulateFailure::Invalid(d) => counting_omitted(
+            json!({"error": "the network has errors; nothing ran", "diagnostics": located(text, &d)}),
+            &d,
+        ),
+        SimulateFailure::Recipe(m) | SimulateFailure::Data(m) => json!({ "error": m }),
+        SimulateFailure::Crashed(e) => json!({ "error": e.message, "at": e }),
+    };
+    Refusal::of_json(refused)
+}
+
+/// A network and the metrics to score it by.
+#[derive(Deserialize, JsonSchema)]
+pub struct ScoreRequest {
+    /// The network: the text of a .solution file.
+    pub network: String,
+    /// The metrics, named as `--metrics` names them (default: all four).
+    pub metrics: Option<Vec<String>>,
+}
+
+/// The metrics named (`none` too), or all four; a misspelt name is refused naming the closest.
+pub fn metric_set(words: Option<&[String]>) -> Result<MetricSet, Refusal> {
+    let Some(words) = words.filter(|w| !w.is_empty()) else {
+        return Ok(MetricSet::from_words(&Metric::ALL.map(Metric::name)));
+    };
+    for w in words.iter().filter(|w| !w.eq_ignore_ascii_case("none")) {
+        Metric::named(w).map_err(|e| Refusal::request(e.to_string()))?;
+    }
+    Ok(MetricSet::from_words(words))
+}
+
+/// A network scored against the workspace benchmark's gold network of each of its recipes:
+/// `{"recipes": [...]}` with the JSON report's values.
+pub fn score(workspace: &Workspace, request: ScoreRequest) -> Result<Value, Refusal> {
+    let metrics = metric_set(request.metrics.as_deref())?;
+    scored(workspace, &request.network, &metrics)
+}
+
+/// [`score`] by a set of metrics already read.
+pub fn scored(workspace: &Workspace, text: &str, metrics: &MetricSet) -> Result<Value, Refusal> {
+    let evaluator = workspace
+        .evaluator()
+        .map_err(|e| Refusal::new(e.to_string()))?;
+    score_with(&evaluator, text, metrics)
+}
+
+/// [`score`] by an evaluator of one's own (the Python package's `Model`'s).
+pub fn score_with(
+    evaluator: &Evaluator,
+    text: &str,
+    metrics: &MetricSet,
+) -> Result<Value, Refusal> {
+    score_text(evaluator, text, metrics).map_err(Refusal::of_json)
+}
+
+fn exact_budget() -> u64 {
+    SmatchConfig::default().exact_budget
+}
+
+/// Two networks to compare.
+#[derive(Deserialize, JsonSchema)]
+pub struct SmatchRequest {
+    /// The network to score: the text of a .solution file (its first recipe is used).
+    pub test: String,
+    /// The network to score against (its first recipe is used).
+    pub gold: String,
+    /// Also search for the optimum and try to prove it (default: false).
+    #[serde(default)]
+    pub exact: bool,
+    /// Search nodes the exact search may visit (at least the root).
+    #[serde(default = "exact_budget")]
+    pub exact_budget: u64,
+}
+
+/// Smatch between two networks, as `smatch.py` computes it.
+#[derive(Serialize)]
+pub struct SmatchAnswer {
+    pub f_score: f64,
+    pub precision: f64,
+    pub recall: f64,
+    pub matched_triples: usize,
+    pub test_triples: usize,
+    pub gold_triples: usize,
+    pub reference_climb: usize,
+    pub optimum: Option<usize>,
+    pub proven: bool,
+    pub bound: Option<usize>,
+}
+
+/// Smatch between the first recipes of two networks.
+pub fn smatch(_: &Workspace, request: SmatchRequest) -> Result<SmatchAnswer, Refusal> {
+    let first = |text: &str, which: &str| {
+        let parsed = parse(text);
+        if let Some(d) = parsed.diagnostics.first_error() {
+            let l = &located(text, std::slice::from_ref(d))[0];
+            return Err(Refusal::new(format!("{which}: {}", d.message)).with("diagnostics", [l]));
+        }
+        let recipe = parsed.file.recipes.into_iter().next();
+        recipe.ok_or_else(|| Refusal::new(format!("{which}: the text holds no recipe")))
+    };
+    let (test, gold) = (first(&request.test, "test")?, first(&request.gold, "gold")?);
+    let cfg = SmatchConfig {
+        exact: request.exact,
+        exact_budget: request.exact_budget,
+        ..SmatchConfig::default()
+    };
+    let s = smatch_score(&test.predicates, &gold.predicates, &cfg);
+    Ok(SmatchAnswer {
+        f_score: s.f_score,
+        precision: s.precision,
+        recall: s.recall,
+        matched_triples: s.matched,
+        test_triples: s.test_triples,
+        gold_triples: s.gold_triples,
+        reference_climb: s.reference_climb,
+        optimum: s.optimum,
+        proven: s.proven,
+        bound: s.bound,
+    })
+}
+
+/// A recipe's text.
+#[derive(Deserialize, JsonSchema)]
+pub struct TranslateRequest {
+    /// The recipe: benchmark XML, plain text, or an HTML page with a schema.org Recipe.
+    pub text: String,
+}
+
+/// A recipe translated: the network and the notes on what was left out.
+#[derive(Serialize)]
+pub struct TranslateAnswer {
+    pub solution: String,
+    pub notes: Vec<String>,
+}
+
+/// A recipe's text translated by the rule-based translator, against the workspace's kitchen.
+pub fn translate(
+    workspace: &Workspace,
+    request: TranslateRequest,
+) -> Result<TranslateAnswer, Refusal> {
+    let recipe =
+        recipe_text::from_text(&request.text, "recipe").map_err(|e| Refusal::new(e.to_string()))?;
+    let translated = RulesTranslator::new(workspace.model())
+        .translate(&recipe, 0)
+        .map_err(|e| Refusal::new(e.to_string()))?;
+    Ok(TranslateAnswer {
+        solution: translated.solution,
+        notes: translated.notes,
+    })
+}
