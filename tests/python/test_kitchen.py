@@ -158,3 +158,20 @@ def test_kitchens_on_threads_are_independent():
     for t in threads:
         t.join()
     assert all(results[k] == expected for k in range(4))
+
+
+def test_progress_is_the_goals_reached_so_far_and_finish_says_why_there_is_no_dish():
+    kitchen = cookingbot.Kitchen("demo-shortbread-rounds", benchmark="demo")
+    kitchen.reset()
+    assert kitchen.progress().goals_reached == 0
+    kitchen.step("(get-kitchen ?kitchen)")
+    seen = kitchen.step("(fetch-and-proportion ?bacon ?ks-bacon ?kitchen ?bowl bacon 100 g)")
+    assert (seen.ok, seen.outcome) == (False, "failed")
+    assert seen.objects[0]["failed"].startswith("the kitchen holds no bacon: looked in ")
+    assert seen.diagnostics[0].severity == "warning"
+    progress = kitchen.progress()
+    assert (progress.goals_reached, progress.goal_share) == (0, 0.0)
+    assert kitchen.network().count("\n") == 3
+    score = kitchen.finish()
+    assert score.goal_condition_success is None
+    assert score.why_no_dish.startswith("line 3 (fetch-and-proportion) made a failed object: ")
