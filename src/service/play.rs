@@ -332,10 +332,10 @@ fn observation(seen: &Observation) -> String {
     for d in &seen.diagnostics {
         text.push_str(&located(d));
     }
-    let time = seen
-        .time
-        .as_i64()
-        .map_or_else(|| format!("{} s", seen.time), |s| words::clock(Number::int(s)));
+    let time = seen.time.as_i64().map_or_else(
+        || format!("{} s", seen.time),
+        |s| words::clock(Number::int(s)),
+    );
     text.push_str(&format!("  kitchen time {time}\n"));
     text
 }

@@ -85,8 +85,17 @@ fn gold_replay(profile: Profile) {
         let mut failed = 0;
         for o in &observations {
             failed += usize::from(o.outcome == Outcome::Failed);
-            assert!(o.ok || o.outcome == Outcome::Failed, "{} line {}: {}", gold.id, o.line, o.text);
-            assert!(matches!(o.outcome, Outcome::Ran | Outcome::RunsWithFirst | Outcome::Failed));
+            assert!(
+                o.ok || o.outcome == Outcome::Failed,
+                "{} line {}: {}",
+                gold.id,
+                o.line,
+                o.text
+            );
+            assert!(matches!(
+                o.outcome,
+                Outcome::Ran | Outcome::RunsWithFirst | Outcome::Failed
+            ));
             // Some gold networks give a kitchen state to two actions, and are warned.
             let fork = |d: &&Located| d.message.contains("the kitchen forks");
             let made_failed = |d: &&Located| d.message.contains("made a failed object");
@@ -172,11 +181,16 @@ fn failed_objects_say_why(id: &str, o: &Observation, tally: &mut Tally) {
         let failed = object.words.starts_with("a failed object");
         assert_eq!(failed, object.failed.is_some(), "{id}: {object:?}");
         let Some(why) = &object.failed else { continue };
-        assert!(!why.is_empty() && object.words.ends_with(why.as_str()), "{id}: {object:?}");
+        assert!(
+            !why.is_empty() && object.words.ends_with(why.as_str()),
+            "{id}: {object:?}"
+        );
         if object.line == o.line && o.outcome != Outcome::Refused {
             assert_eq!((o.outcome, o.ok), (Outcome::Failed, false), "{id}: {o:?}");
             assert!(
-                o.diagnostics.iter().any(|d| d.severity == "warning" && d.message.ends_with(why.as_str())),
+                o.diagnostics
+                    .iter()
+                    .any(|d| d.severity == "warning" && d.message.ends_with(why.as_str())),
                 "{id}: {o:?}"
             );
             tally.failed += 1;
@@ -198,7 +212,11 @@ fn campaign_network(ev: &Arc<Evaluator>, id: &str, text: &str, tally: &mut Tally
         assert_eq!((score.csv.clone(), score.json.clone()), expected, "{id}");
         for o in &observations {
             failed_objects_say_why(id, o, tally);
-            for d in o.diagnostics.iter().filter(|d| d.reference_message.is_some()) {
+            for d in o
+                .diagnostics
+                .iter()
+                .filter(|d| d.reference_message.is_some())
+            {
                 // The reference's Lisp text is kept, and the message says it in plain words.
                 assert!(!d.message.contains("generic function"), "{id}: {d:?}");
                 assert!(o.text.contains(&d.message), "{id}: {o:?}");
@@ -778,15 +796,28 @@ fn a_fetch_of_what_the_kitchen_lacks_fails_and_says_why() {
     let seen = session
         .act("(fetch-and-proportion ?bacon ?ks-bacon ?kitchen ?bowl bacon 100 g)")
         .expect("acts");
-    assert_eq!((seen.ok, seen.outcome, seen.line), (false, Outcome::Failed, 3));
+    assert_eq!(
+        (seen.ok, seen.outcome, seen.line),
+        (false, Outcome::Failed, 3)
+    );
     let why = "the kitchen holds no bacon: looked in kitchen sink, stove, microwave, counter \
                top, oven, fridge, freezer, pantry, kitchen cabinet";
     assert_eq!(seen.objects[0].failed.as_deref(), Some(why), "{seen:?}");
-    assert!(seen.text.starts_with("fetch-and-proportion ran but made a failed object: ?bacon = a failed object"), "{}", seen.text);
+    assert!(
+        seen.text.starts_with(
+            "fetch-and-proportion ran but made a failed object: ?bacon = a failed object"
+        ),
+        "{}",
+        seen.text
+    );
     let warning = &seen.diagnostics[0];
     assert_eq!(
         (warning.severity, warning.line, warning.message.as_str()),
-        ("warning", 3, format!("fetch-and-proportion made a failed object: {why}").as_str())
+        (
+            "warning",
+            3,
+            format!("fetch-and-proportion made a failed object: {why}").as_str()
+        )
     );
     // Advice only: the network and its score are the file's.
     let score = session.finish();
@@ -803,12 +834,23 @@ fn never_is_told_apart_from_waiting() {
     let waiting = session
         .act("(beat ?whipped ?ks-whipped ?ks-with-butter ?bowl-later ?whisk)")
         .expect("acts");
-    assert_eq!((waiting.ok, waiting.outcome), (false, Outcome::Waiting), "{waiting:?}");
-    assert_eq!(session.undo().as_deref(), Ok("(beat ?whipped ?ks-whipped ?ks-with-butter ?bowl-later ?whisk)"));
+    assert_eq!(
+        (waiting.ok, waiting.outcome),
+        (false, Outcome::Waiting),
+        "{waiting:?}"
+    );
+    assert_eq!(
+        session.undo().as_deref(),
+        Ok("(beat ?whipped ?ks-whipped ?ks-with-butter ?bowl-later ?whisk)")
+    );
     let bound = session
         .act("(fetch-and-proportion ?proportioned-butter ?ks-again ?ks-with-butter ?bowl-2 butter 50 g)")
         .expect("acts");
-    assert_eq!((bound.ok, bound.outcome), (false, Outcome::Never), "{bound:?}");
+    assert_eq!(
+        (bound.ok, bound.outcome),
+        (false, Outcome::Never),
+        "{bound:?}"
+    );
     assert_eq!(
         bound.text,
         "fetch-and-proportion can never run in this network: ?proportioned-butter \
@@ -823,7 +865,11 @@ fn never_is_told_apart_from_waiting() {
     let mistyped = session
         .act("(beat ?whipped ?ks-whipped ?ks-knife ?knife ?whisk)")
         .expect("acts");
-    assert_eq!((mistyped.ok, mistyped.outcome), (false, Outcome::Never), "{mistyped:?}");
+    assert_eq!(
+        (mistyped.ok, mistyped.outcome),
+        (false, Outcome::Never),
+        "{mistyped:?}"
+    );
     assert_eq!(
         mistyped.text,
         "beat can never run in this network: ?knife (container-with-ingredients) holds a \
@@ -860,7 +906,12 @@ fn an_older_kitchen_state_forks_the_kitchen_with_a_warning() {
     assert_eq!(forked.outcome, Outcome::Ran, "{forked:?}");
     let warning = &forked.diagnostics[0];
     assert_eq!(
-        (warning.severity, warning.line, warning.column, warning.message.as_str()),
+        (
+            warning.severity,
+            warning.line,
+            warning.column,
+            warning.message.as_str()
+        ),
         (
             "warning",
             5,
@@ -878,7 +929,10 @@ fn an_older_kitchen_state_forks_the_kitchen_with_a_warning() {
 fn progress_counts_the_goals_reached_so_far() {
     let (mut session, lines) = shortbread();
     let start = session.progress().expect("the gold runs");
-    assert_eq!((start.goals_reached, start.goal_share, start.dish_line), (0, 0.0, None));
+    assert_eq!(
+        (start.goals_reached, start.goal_share, start.dish_line),
+        (0, 0.0, None)
+    );
     for line in &lines[..2] {
         session.act(line).expect("acts");
     }
@@ -894,8 +948,10 @@ fn progress_counts_the_goals_reached_so_far() {
     }
     let end = session.progress().expect("the gold runs");
     let row = session.finish().result.expect("scores");
-    assert_eq!((end.goals_reached, end.goals, end.goal_share), (17, 17, 1.0));
+    assert_eq!(
+        (end.goals_reached, end.goals, end.goal_share),
+        (17, 17, 1.0)
+    );
     assert_eq!(end.dish_score, row.dish_approximation_score);
     assert_eq!(end.dish_line, Some(19));
 }
-

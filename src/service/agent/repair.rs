@@ -305,9 +305,7 @@ impl<'s> Agent<'s> {
             };
             let settled = match seen.outcome {
                 // A failed object is what the reference makes of the line too.
-                Outcome::Ran | Outcome::Failed | Outcome::RunsWithFirst | Outcome::NoAction => {
-                    true
-                }
+                Outcome::Ran | Outcome::Failed | Outcome::RunsWithFirst | Outcome::NoAction => true,
                 // As before `never` was told apart: a line that can never run has nothing
                 // ahead that makes it run, and is repaired.
                 Outcome::Waiting | Outcome::Never => {

@@ -42,9 +42,9 @@ impl Session {
         (self.run.slots(q).iter().copied())
             .filter(|s| !made.contains(s))
             .filter(|&s| {
-                self.run.binding(s).is_some_and(|b| {
-                    matches!(&b.value, Value::Obj(e) if e.class == model.k.kitchen_state)
-                })
+                self.run.binding(s).is_some_and(
+                    |b| matches!(&b.value, Value::Obj(e) if e.class == model.k.kitchen_state),
+                )
             })
             .collect()
     }
@@ -117,12 +117,14 @@ impl Session {
             match self.run.standing(p)? {
                 Standing::Ran { .. } => {
                     let failed = self.made(p).into_iter().find_map(|o| o.failed)?;
-                    Some(format!("line {line} ({name}) made a failed object: {failed}"))
+                    Some(format!(
+                        "line {line} ({name}) made a failed object: {failed}"
+                    ))
                 }
                 Standing::Repeat { .. } => None,
-                Standing::Waiting if self.never(p) => {
-                    Some(format!("line {line} ({name}) can never run in this network"))
-                }
+                Standing::Waiting if self.never(p) => Some(format!(
+                    "line {line} ({name}) can never run in this network"
+                )),
                 Standing::Waiting => Some(format!(
                     "line {line} ({name}) never ran: what it needs was never made"
                 )),

@@ -2,8 +2,8 @@
 //! 18 °C`) and as the dish tree's JSON (`report::dish_tree`), built from what the entities
 //! hold, so the words say no more and no less than the simulator knows.
 
-use crate::base::number::Number;
 use super::words::{clock, plain_numbers};
+use crate::base::number::Number;
 use crate::report::dish_tree::{self, DishNode};
 use crate::simulation::Model;
 use crate::world::{Entity, Value};

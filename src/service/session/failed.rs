@@ -48,7 +48,14 @@ pub fn why(model: &Model, run: &Stepwise, q: usize) -> String {
     let given: Vec<String> = inputs
         .iter()
         .filter(|(_, b)| !b.value.as_obj().is_some_and(|e| e.class == k.kitchen_state))
-        .map(|&(i, b)| format!("{} {} = {}", sig.args[i].name, var(i), brief(model, &b.value)))
+        .map(|&(i, b)| {
+            format!(
+                "{} {} = {}",
+                sig.args[i].name,
+                var(i),
+                brief(model, &b.value)
+            )
+        })
         .collect();
     format!(
         "{} could not do what it was asked with what it was given: {}",
@@ -60,9 +67,7 @@ pub fn why(model: &Model, run: &Stepwise, q: usize) -> String {
 /// Whether argument `i` of action `q` is one its case produced.
 fn is_output(run: &Stepwise, model: &Model, q: usize, i: usize) -> bool {
     let case = match (run.standing(q), run.sig(model, q)) {
-        (Some(Standing::Ran { case, .. }), Some(sig)) => {
-            sig.cases.get(*case).copied()
-        }
+        (Some(Standing::Ran { case, .. }), Some(sig)) => sig.cases.get(*case).copied(),
         _ => None,
     };
     case.is_some_and(|c| !c.is_input(i))
@@ -79,9 +84,9 @@ fn missing(model: &Model, ks: &Entity, e: &Entity, var: &str) -> Option<String> 
     if e.val(k.is_concept).truthy() {
         let places = places(model, ks);
         if model.onto.has_slot(e.class, k.used) {
-            return find_unused(ks, model, e.class, &[]).is_none().then(|| {
-                format!("the kitchen holds no unused {class}: looked in {places}")
-            });
+            return find_unused(ks, model, e.class, &[])
+                .is_none()
+                .then(|| format!("the kitchen holds no unused {class}: looked in {places}"));
         }
         return find_ingredient(ks, model, e.class)
             .is_none()

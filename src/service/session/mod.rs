@@ -227,7 +227,13 @@ impl Session {
             line: number,
             text: format!("the line was not taken: {error}"),
             objects: Vec::new(),
-            diagnostics: vec![Located::signalled(number, 1, &error.to_string(), hint)],
+            diagnostics: vec![Located::signalled(
+                number,
+                1,
+                &error.to_string(),
+                hint,
+                "",
+            )],
             time: self.time(),
         }
     }
@@ -360,7 +366,7 @@ impl Session {
                 let span = self.run.recipe().predicates[p].span;
                 let (line, column) = index.line_col(span.start);
                 let located =
-                    Located::signalled(line, column, &e.message, "undo() takes the line back");
+                    Located::signalled(line, column, &e.message, "undo() takes the line back", name);
                 let text = format!(
                     "{name} signalled an error, which makes the reference refuse the network: {}",
                     located.message
@@ -500,7 +506,13 @@ impl Session {
         if let Some(Standing::Refused(e)) = self.run.standing(q) {
             let (line, column) = index.line_col(self.run.recipe().predicates[q].span.start);
             let located =
-                Located::signalled(line, column, &e.message, "undo() takes this line back");
+                Located::signalled(
+                line,
+                column,
+                &e.message,
+                "undo() takes this line back",
+                &self.run.recipe().predicates[q].name,
+            );
             text.push_str(&format!(
                 "; line {line} then signalled an error, which makes the reference refuse the network: {}",
                 located.message

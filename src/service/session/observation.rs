@@ -60,10 +60,16 @@ pub struct Located {
 }
 
 impl Located {
-    /// An error a primitive signalled at `line`:`column`, in plain words, with the
+    /// An error primitive `action` signalled at `line`:`column`, in plain words, with the
     /// reference's words when they differ.
-    pub fn signalled(line: usize, column: usize, message: &str, hint: &str) -> Located {
-        let plain = super::words::plain_error(message);
+    pub fn signalled(
+        line: usize,
+        column: usize,
+        message: &str,
+        hint: &str,
+        action: &str,
+    ) -> Located {
+        let plain = super::words::plain_error(message, action);
         Located {
             line,
             column,
@@ -84,8 +90,8 @@ impl Located {
         message: String,
         suggestions: Vec<String>,
     ) -> Located {
-        let hint = (!suggestions.is_empty())
-            .then(|| format!("did you mean {}?", suggestions.join(", ")));
+        let hint =
+            (!suggestions.is_empty()).then(|| format!("did you mean {}?", suggestions.join(", ")));
         Located {
             line,
             column,

@@ -8,20 +8,16 @@ use crate::base::number::Number;
 /// The words of the reference's "no applicable method" errors (see `primitives::errors`).
 const NO_METHOD: &str = "There is no applicable method for the generic function ";
 
-/// A primitive's error in plain words; any other message as it is.
-pub fn plain_error(message: &str) -> String {
-    lisp_words(message).unwrap_or_else(|| message.to_string())
+/// An error primitive `action` signalled in plain words; any other message as it is.
+pub fn plain_error(message: &str, action: &str) -> String {
+    lisp_words(message, action).unwrap_or_else(|| message.to_string())
 }
 
 /// The reference's Lisp error texts (`primitives::errors::LispError`) in plain words.
-fn lisp_words(message: &str) -> Option<String> {
+fn lisp_words(message: &str, action: &str) -> Option<String> {
     if let Some(rest) = message.strip_prefix(NO_METHOD) {
         let (generic, called) = rest.split_once(" when called with ")?;
-        let slot = lisp_name(
-            generic
-                .trim_start_matches("(SETF ")
-                .trim_end_matches(')'),
-        );
+        let slot = lisp_name(generic.trim_start_matches("(SETF ").trim_end_matches(')'));
         let setting = generic.starts_with("(SETF ");
         return Some(match called {
             "NIL" | "arguments (NIL)" | "arguments (T NIL)" => format!(
@@ -29,10 +25,11 @@ fn lisp_words(message: &str) -> Option<String> {
             ),
             class => {
                 let class = lisp_name(class.trim_start_matches("a ").trim_start_matches("an "));
-                match setting {
-                    true => format!("cannot do this to {class}: {class} has no {slot} to set"),
-                    false => format!("cannot do this with {class}: {class} has no {slot}"),
-                }
+                let verb = match setting {
+                    true => "sets",
+                    false => "reads",
+                };
+                format!("cannot {action} {class}: {action} {verb} `{slot}`, which {class} has not")
             }
         });
     }
@@ -150,13 +147,13 @@ mod tests {
 
     #[test]
     fn the_references_errors_read_in_plain_words() {
-        let said = |e: LispError| plain_error(&e.to_string());
+        let said = |e: LispError| plain_error(&e.to_string(), "peel");
         assert_eq!(
             said(LispError::CalledWithClass {
                 generic: "(SETF PEELED)".into(),
                 class: "COARSE-SALT".into()
             }),
-            "cannot do this to coarse salt: coarse salt has no peeled to set"
+            "cannot peel coarse salt: peel sets `peeled`, which coarse salt has not"
         );
         assert_eq!(
             said(LispError::CONTENTS_OF_NIL),
@@ -178,7 +175,7 @@ mod tests {
             said(LispError::DivisionByZero),
             "a division by zero: an amount or a count is 0"
         );
-        assert_eq!(plain_error("not a Lisp error"), "not a Lisp error");
+        assert_eq!(plain_error("not a Lisp error", "peel"), "not a Lisp error");
     }
 
     #[test]
