@@ -47,7 +47,7 @@ pub fn why(model: &Model, run: &Stepwise, q: usize) -> String {
     }
     let given: Vec<String> = inputs
         .iter()
-        .filter(|(_, b)| !b.value.as_obj().is_some_and(|e| e.class == k.kitchen_state))
+        .filter(|(_, b)| b.value.as_obj().is_none_or(|e| e.class != k.kitchen_state))
         .map(|&(i, b)| {
             format!(
                 "{} {} = {}",
@@ -81,6 +81,11 @@ fn missing(model: &Model, ks: &Entity, e: &Entity, var: &str) -> Option<String> 
         return None;
     }
     let class = spaced(model.onto.class_name(e.class));
+    // A concept of a unit or a pattern (`tablespoon`) is nothing the kitchen holds.
+    let held = model.onto.is_a(e.class, k.ingredient) || model.onto.has_slot(e.class, k.used);
+    if e.val(k.is_concept).truthy() && !held {
+        return None;
+    }
     if e.val(k.is_concept).truthy() {
         let places = places(model, ks);
         if model.onto.has_slot(e.class, k.used) {

@@ -227,13 +227,7 @@ impl Session {
             line: number,
             text: format!("the line was not taken: {error}"),
             objects: Vec::new(),
-            diagnostics: vec![Located::signalled(
-                number,
-                1,
-                &error.to_string(),
-                hint,
-                "",
-            )],
+            diagnostics: vec![Located::signalled(number, 1, &error.to_string(), hint, "")],
             time: self.time(),
         }
     }
@@ -365,8 +359,13 @@ impl Session {
             Some(Standing::Refused(e)) => {
                 let span = self.run.recipe().predicates[p].span;
                 let (line, column) = index.line_col(span.start);
-                let located =
-                    Located::signalled(line, column, &e.message, "undo() takes the line back", name);
+                let located = Located::signalled(
+                    line,
+                    column,
+                    &e.message,
+                    "undo() takes the line back",
+                    name,
+                );
                 let text = format!(
                     "{name} signalled an error, which makes the reference refuse the network: {}",
                     located.message
@@ -505,8 +504,7 @@ impl Session {
     ) {
         if let Some(Standing::Refused(e)) = self.run.standing(q) {
             let (line, column) = index.line_col(self.run.recipe().predicates[q].span.start);
-            let located =
-                Located::signalled(
+            let located = Located::signalled(
                 line,
                 column,
                 &e.message,
