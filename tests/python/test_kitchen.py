@@ -174,6 +174,9 @@ def test_progress_is_the_goals_reached_so_far_and_finish_says_why_there_is_no_di
     progress = kitchen.progress()
     assert (progress.goals_reached, progress.goal_share) == (0, 0.0)
     assert kitchen.network().count("\n") == 3
+    # Everything ran: a dish, if a poor one, and nothing to explain.
+    assert kitchen.finish().why_no_dish is None
+    assert kitchen.step("(beat ?whipped ?ks-whipped ?ks-later ?bacon ?whisk)").outcome == "waiting"
     score = kitchen.finish()
     assert score.goal_condition_success is None
     assert score.why_no_dish.startswith("line 3 (fetch-and-proportion) made a failed object: ")
