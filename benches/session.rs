@@ -1,5 +1,6 @@
 //! The agent session: one `act` on the largest gold network (the last action, given after all
-//! the others), a whole replay of that network line by line with its `finish`, and one step
+//! the others), a whole replay of that network line by line with its `finish`, its
+//! `progress` with every action given, and one step
 //! (an act and its undo) on a long session of dense lines, which costs what its line costs
 //! however many lines came before.
 
@@ -50,6 +51,12 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("replay-and-finish", |b| {
         b.iter(|| started(black_box(&lines)).finish().csv)
+    });
+    // The goals reached and the best dish so far, asked after every step: at its dearest,
+    // with every action of the network run.
+    let whole = started(&lines);
+    group.bench_function("progress-after-last", |b| {
+        b.iter(|| whole.progress().expect("the gold runs").goals_reached)
     });
     group.finish();
     // 1,350 unknown names a line: 2,700 errors each, the lines before never validated again.

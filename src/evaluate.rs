@@ -80,7 +80,9 @@ impl Evaluator {
         }
     }
 
-    fn gold(&self, id: &str) -> Result<(&Recipe, &GoldRun), Refusal> {
+    /// The gold network of recipe `id` and its run (computed on first use), or why there is
+    /// none.
+    pub fn gold(&self, id: &str) -> Result<(&Recipe, &GoldRun), Refusal> {
         let i = self
             .benchmark
             .recipes

@@ -50,6 +50,7 @@ __all__ = [
     "Observation",
     "Opening",
     "PrimitiveCall",
+    "Progress",
     "RecipeScore",
     "Scaling",
     "Score",
@@ -90,6 +91,8 @@ class Diagnostic:
     column: int
     message: str
     hint: Optional[str] = None
+    #: The reference's own words (its Lisp error) when `message` puts them in plain words.
+    reference_message: Optional[str] = None
     #: The hint's did-you-mean names, best first: what to put in place of the name at
     #: `line`:`column` (empty when there is no such hint).
     suggestions: tuple[str, ...] = ()
@@ -446,7 +449,7 @@ class Benchmark:
 
 
 # The agent session and models of one's own build on the definitions above.
-from ._kitchen import Kitchen, Observation, Opening, Score, View  # noqa: E402
+from ._kitchen import Kitchen, Observation, Opening, Progress, Score, View  # noqa: E402
 from ._model import Model, PrimitiveCall  # noqa: E402
 from ._rewrite import (  # noqa: E402
     Scaling,

@@ -37,7 +37,10 @@ ALL_METRICS = (
 class Observation:
     """The answer to a line (or, from :meth:`Kitchen.reset`, the opening).
 
-    `outcome` is ``ran``; ``waiting`` (it runs once later lines bind what it lacks);
+    `outcome` is ``ran``; ``failed`` (it ran as the reference runs it but made a failed
+    object: `ok` is false, and the object's ``failed`` and a warning say why); ``waiting`` (it
+    runs once later lines bind what it lacks); ``never`` (it can never run in this network: an
+    output variable is bound already, or an input holds the wrong kind of thing);
     ``runs-with-first`` (a word-for-word repeat); ``refused`` (the reference refuses a network
     with this line: take it back with :meth:`Kitchen.undo`); ``no-action`` (a blank line or a
     comment); ``rejected`` (the session did not take the line: several lines, too long, past
@@ -97,6 +100,22 @@ class View:
 
 
 @dataclass(frozen=True)
+class Progress:
+    """How far a network is, without ending the session: the gold goals the actions that ran
+    reach (`goals_reached` of `goals`, `goal_share`: at finish, the evaluation's goal-condition
+    success of a network that runs whole) and the dish approximation score of the best dish so
+    far (`dish_score`, made at `dish_line`; None when comparing it signals an error). `text`
+    says it in words."""
+
+    goals_reached: int
+    goals: int
+    goal_share: float
+    dish_score: Optional[float]
+    dish_line: Optional[int]
+    text: str
+
+
+@dataclass(frozen=True)
 class Score:
     """The evaluation of the network as a ``.solution`` file, with the four metrics: the
     recipe's scores (`scores`, what :func:`cookingbot.evaluate` gives for the file) and the cells
@@ -109,6 +128,9 @@ class Score:
     refused: Optional[str]
     rendered: Optional[str]
     report: dict = field(repr=False)
+    #: Why the network makes no dish (NIL scores), in words: the first line that failed or
+    #: never ran and the gold goals never reached. Advice only; None when there is a dish.
+    why_no_dish: Optional[str] = None
 
     @property
     def dish_approximation_score(self) -> Optional[float]:
@@ -128,12 +150,14 @@ class Score:
 
     @classmethod
     def _of(cls, out: dict) -> "Score":
-        unit = out["unit"]
+        unit, why = out["unit"], out.get("why_no_dish")
         if "scored" in unit:
             row = unit["scored"]
-            return cls(RecipeScore._of(row["recipe"]), row["printed"], out["csv"], None, None, unit)
+            return cls(
+                RecipeScore._of(row["recipe"]), row["printed"], out["csv"], None, None, unit, why
+            )
         refusal = unit["refused"]
-        return cls(None, [], out["csv"], refusal["message"], refusal["rendered"], unit)
+        return cls(None, [], out["csv"], refusal["message"], refusal["rendered"], unit, why)
 
 
 class Kitchen:
@@ -215,6 +239,11 @@ class Kitchen:
     def unbound(self) -> list[str]:
         """The variables no action has bound yet."""
         return self._native.unbound()
+
+    def progress(self) -> Progress:
+        """How far the network is: the gold goals reached so far and the best dish so far.
+        The session goes on; nothing changes."""
+        return Progress(**json.loads(self._native.progress()))
 
     def finish(self) -> Score:
         """The four metrics of :meth:`network`, evaluated as its ``.solution`` file is. The

@@ -5,17 +5,26 @@ not require (``pip install gymnasium``).
 Observations and actions are text (``gymnasium.spaces.Text``):
 
 - an action is one line of MUHAI Cooking Language, or ``undo`` (take the last line back),
-  ``look NAME`` (a variable or a place), or ``finish`` (score the network and end the episode);
+  ``look NAME`` (a variable or a place), ``score`` (how far the network is: the recipe's goal
+  conditions reached and the best dish so far, without ending the episode), or ``finish``
+  (score the network and end the episode);
 - the observation is what the :class:`cookingbot.Kitchen` said, in words: after `reset` the
   recipe text and the kitchen, after a line what ran and what it made or why not, each
   diagnostic on a line of its own (``line 3, column 12: error: ... (hint)``).
 
-Reward: 0 for every action but ``finish``, whose reward is the network's dish approximation
-score (0 when the reference refuses the network or it makes no dish), the metric the benchmark
-ranks by. ``finish`` terminates the episode. After `max_steps` actions (200 by default) without
+Reward, with ``reward_mode="final"`` (the default): 0 for every action but ``finish``, whose
+reward is the network's dish approximation score (0 when the reference refuses the network or
+it makes no dish), the metric the benchmark ranks by. With ``reward_mode="progress"``: after
+every action, the gain in the share of the recipe's goal conditions reached
+(:meth:`cookingbot.Kitchen.progress`; negative when ``undo`` takes a reached goal back), so the
+rewards of an episode add up to the goal share reached; ``finish`` ends it with no more reward.
+Neither changes the score: ``finish`` is the evaluation of the network's file. ``finish``
+terminates the episode. After `max_steps` actions (200 by default) without
 ``finish`` the episode is truncated, with reward 0: an agent is scored only on a network it
 finishes. `info` holds the :class:`cookingbot.Observation` (``observation``), the network so
-far (``network``) and, after ``finish``, the :class:`cookingbot.Score` (``score``).
+far (``network``), with ``reward_mode="progress"`` or after ``score`` the
+:class:`cookingbot.Progress` (``progress``) and, after ``finish``, the :class:`cookingbot.Score`
+(``score``).
 """
 
 from __future__ import annotations
@@ -35,12 +44,15 @@ from . import PathArg
 from ._kitchen import Kitchen, Observation
 from ._model import Model
 
-__all__ = ["KitchenEnv", "MAX_ACTION", "MAX_OBSERVATION"]
+__all__ = ["KitchenEnv", "MAX_ACTION", "MAX_OBSERVATION", "REWARD_MODES"]
 
 #: The longest action: the session's longest line, in bytes.
 MAX_ACTION = 4096
 #: The longest observation, in characters; longer ones are cut with a note of how much.
 MAX_OBSERVATION = 65_536
+
+#: How an episode is rewarded (see the module's documentation).
+REWARD_MODES = ("final", "progress")
 
 
 @functools.lru_cache(maxsize=None)
@@ -91,9 +103,12 @@ class KitchenEnv(gymnasium.Env):
         model: Optional[Model] = None,
         max_steps: int = 200,
         render_mode: Optional[str] = None,
+        reward_mode: str = "final",
     ):
         if max_steps < 1:
             raise ValueError("max_steps must be at least 1")
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode {reward_mode!r}: one of {', '.join(REWARD_MODES)}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: only 'ansi' renders")
         self.kitchen = Kitchen(
@@ -101,6 +116,8 @@ class KitchenEnv(gymnasium.Env):
         )
         self.max_steps = max_steps
         self.render_mode = render_mode
+        self.reward_mode = reward_mode
+        self._share = 0.0
         self.observation_space = spaces.Text(MAX_OBSERVATION, min_length=1, charset=_charset())
         self.action_space = spaces.Text(MAX_ACTION, min_length=1, charset=_charset())
         self._steps = 0
@@ -112,6 +129,7 @@ class KitchenEnv(gymnasium.Env):
         super().reset(seed=seed)
         seen = self.kitchen.reset()
         self._steps = 0
+        self._share = 0.0
         self._last = _within(words(seen))
         return self._last, {"observation": seen, "network": self.kitchen.network()}
 
@@ -122,12 +140,17 @@ class KitchenEnv(gymnasium.Env):
         info: dict[str, Any] = {}
         if command == "finish":
             score = self.kitchen.finish()
-            reward = float(score.dish_approximation_score or 0.0)
+            if self.reward_mode == "final":
+                reward = float(score.dish_approximation_score or 0.0)
             terminated = True
             info["score"] = score
             text = score.refused or ", ".join(
                 f"{metric} {cell}" for metric, cell in zip(_METRICS, score.printed)
             )
+        elif command == "score":
+            progress = self.kitchen.progress()
+            info["progress"] = progress
+            text = progress.text
         elif command == "undo":
             taken = self.kitchen.undo()
             text = f"took back: {taken}" if taken is not None else "nothing to undo"
@@ -140,6 +163,10 @@ class KitchenEnv(gymnasium.Env):
             seen = self.kitchen.step(action)
             info["observation"] = seen
             text = words(seen)
+        if self.reward_mode == "progress" and not terminated:
+            progress = info.get("progress") or self.kitchen.progress()
+            info["progress"] = progress
+            reward, self._share = progress.goal_share - self._share, progress.goal_share
         info["network"] = self.kitchen.network()
         truncated = not terminated and self._steps >= self.max_steps
         self._last = _within(text)

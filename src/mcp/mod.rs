@@ -260,7 +260,7 @@ impl KitchenServer {
     }
 
     #[tool(
-        description = "Add one action (one line of MUHAI Cooking Language) to a session's network and run it on the current kitchen: whether it ran (outcome ran, waiting, runs-with-first, refused, no-action), what it made in words, why not (diagnostics with line, column and did-you-mean) and the kitchen time. Every line given stays in the network until kitchen_undo takes it back."
+        description = "Add one action (one line of MUHAI Cooking Language) to a session's network and run it on the current kitchen: whether it ran (outcome ran, failed, waiting, never, runs-with-first, refused, no-action), what it made in words, why not (diagnostics with line, column and did-you-mean) and the kitchen time. Every line given stays in the network until kitchen_undo takes it back."
     )]
     async fn kitchen_act(&self, Parameters(args): Parameters<ActArgs>) -> CallToolResult {
         self.in_budget(args, Self::kitchen_act_work, session_tools::fit_answer)
@@ -280,6 +280,14 @@ impl KitchenServer {
     )]
     async fn kitchen_undo(&self, Parameters(args): Parameters<SessionArgs>) -> CallToolResult {
         self.in_budget(args, Self::kitchen_undo_work, session_tools::fit_answer)
+            .await
+    }
+
+    #[tool(
+        description = "How far a session's network is, without ending it: the share of the recipe's goal conditions the actions that ran reach (goals_reached of goals, goal_share) and the dish approximation score of the best dish made so far (dish_score, at dish_line)."
+    )]
+    async fn kitchen_progress(&self, Parameters(args): Parameters<SessionArgs>) -> CallToolResult {
+        self.in_budget(args, Self::kitchen_progress_work, session_tools::fit_answer)
             .await
     }
 
@@ -402,7 +410,7 @@ impl ServerHandler for KitchenServer {
              ingredient or scale a recipe and compare the result with the original \
              (substitute_ingredient, suggest_substitutes, scale_recipe), or write one action at \
              a time in a kitchen session (kitchen_start, kitchen_act, kitchen_look, \
-             kitchen_undo, kitchen_finish). Resources are the benchmark's gold networks.",
+             kitchen_undo, kitchen_progress, kitchen_finish). Resources are the benchmark's gold networks.",
         )
     }
 

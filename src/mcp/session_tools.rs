@@ -1,5 +1,5 @@
 //! The kitchen session tools (`kitchen_start`, `kitchen_act`, `kitchen_look`, `kitchen_undo`,
-//! `kitchen_finish`): a call's arguments turned into a call of the server's
+//! `kitchen_progress`, `kitchen_finish`): a call's arguments turned into a call of the server's
 //! [`SessionStore`](crate::service::sessions::SessionStore), and its answer into short JSON, at most [`MAX_ANSWER_CHARS`] characters.
 
 use super::{KitchenServer, refuse};
@@ -124,6 +124,13 @@ impl KitchenServer {
         }
     }
 
+    pub(super) fn kitchen_progress_work(&self, args: &SessionArgs) -> CallToolResult {
+        match self.sessions.progress(&args.session) {
+            Ok(progress) => CallToolResult::structured(crate::report::json::value(&progress)),
+            Err(e) => failed(e),
+        }
+    }
+
     pub(super) fn kitchen_undo_work(&self, args: &SessionArgs) -> CallToolResult {
         match self.sessions.undo(&args.session) {
             Ok(line) => CallToolResult::structured(json!({ "undone": line })),
@@ -142,11 +149,15 @@ impl KitchenServer {
             score_json(&finished.network, evaluated, &metrics).unwrap_or_else(|refused| refused);
         // As score_network shortens the same evaluation.
         super::shorten(&mut score);
-        CallToolResult::structured(json!({
+        let mut answer = json!({
             "session": args.session,
             "lines": finished.network.lines().count().saturating_sub(1),
             "score": score,
-        }))
+        });
+        if let Some(why) = finished.score.why_no_dish {
+            answer["why_no_dish"] = Value::from(why);
+        }
+        CallToolResult::structured(answer)
     }
 }
 

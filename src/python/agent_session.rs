@@ -146,12 +146,20 @@ impl Kitchen {
         self.detached(py, |s| s.unbound())
     }
 
-    /// The evaluation of the network as a `.solution` file: `{"csv", "unit"}`, the unit as
-    /// `evaluate --format json` writes it (`scored` or `refused`).
+    /// How far the network is (the gold goals reached, the best dish so far), as JSON; the
+    /// session goes on.
+    fn progress(&self, py: Python<'_>) -> PyResult<String> {
+        self.detached(py, |s| s.progress().map(|p| value(&p).to_string()))?
+            .map_err(session_error)
+    }
+
+    /// The evaluation of the network as a `.solution` file: `{"csv", "unit", "why_no_dish"}`,
+    /// the unit as `evaluate --format json` writes it (`scored` or `refused`).
     fn finish(&self, py: Python<'_>) -> PyResult<String> {
         self.detached(py, |s| {
             let score = s.finish();
-            json!({ "csv": score.csv, "unit": score.json }).to_string()
+            json!({ "csv": score.csv, "unit": score.json, "why_no_dish": score.why_no_dish })
+                .to_string()
         })
     }
 }

@@ -1,6 +1,7 @@
 //! `play`: a recipe's network written at a prompt, one line at a time, over a kitchen
 //! [`Session`]: each action line runs on the kitchen the earlier ones left and its
-//! observation is printed; `:look`, `:undo`, `:network`, `:finish`, `:help` and `:quit` do
+//! observation is printed; `:look`, `:undo`, `:network`, `:progress`, `:finish`, `:help` and
+//! `:quit` do
 //! the rest. When the session ends (`:finish`, `:quit`, the end of input) the network is
 //! written to a `.solution` file, whole or not at all. Where the lines come from (a line
 //! editor at a terminal, or plain lines from a script) is the front end's [`LineSource`];
@@ -10,7 +11,7 @@
 use super::context::DataContext;
 use super::outcome::{AppError, Exit, Outcome};
 use super::session::observation::{Located, Observation, Score};
-use super::session::{self, Session};
+use super::session::{self, Session, words};
 use super::sessions::kitchen_summary;
 use super::workspace::load_evaluator;
 use crate::base::number::Number;
@@ -18,14 +19,21 @@ use crate::base::suggest::closest;
 use crate::evaluate::Evaluator;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::content::RecipeReport;
-use crate::report::figures::clock;
 use crate::report::write_atomically;
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// The commands besides action lines, as typed.
-const COMMANDS: [&str; 6] = [":look", ":undo", ":network", ":finish", ":help", ":quit"];
+const COMMANDS: [&str; 7] = [
+    ":look",
+    ":undo",
+    ":network",
+    ":progress",
+    ":finish",
+    ":help",
+    ":quit",
+];
 
 const HELP: &str = "\
 Type an action, such as (get-kitchen ?kitchen), to add it to the network and run it on the
@@ -33,6 +41,7 @@ kitchen as the earlier lines left it. Every line given stays in the network unti
   :look NAME   what a variable (?bowl) or a place of the kitchen (fridge) holds now
   :undo        take the last line back
   :network     print the network so far
+  :progress    the recipe's goals reached so far and the best dish so far
   :finish      score the network, write it and end
   :help        this help
   :quit        write the network and end (Ctrl-D too)
@@ -283,6 +292,10 @@ impl Play {
                 Err(e) => format!("error: {e}\n"),
             }),
             ":network" => Reply::say(self.session.network()),
+            ":progress" => Reply::say(match self.session.progress() {
+                Ok(progress) => format!("{}\n", progress.text),
+                Err(e) => format!("error: {e}\n"),
+            }),
             ":finish" => Reply {
                 text: scores(&self.session.finish(), &self.session),
                 end: true,
@@ -320,10 +333,10 @@ fn observation(seen: &Observation) -> String {
     for d in &seen.diagnostics {
         text.push_str(&located(d));
     }
-    let time = seen
-        .time
-        .as_i64()
-        .map_or_else(|| format!("{} s", seen.time), |s| clock(Number::int(s)));
+    let time = seen.time.as_i64().map_or_else(
+        || format!("{} s", seen.time),
+        |s| words::clock(Number::int(s)),
+    );
     text.push_str(&format!("  kitchen time {time}\n"));
     text
 }
@@ -384,6 +397,9 @@ fn scores(score: &Score, session: &Session) -> String {
             }
         }
         text.push('\n');
+    }
+    if let Some(why) = &score.why_no_dish {
+        text.push_str(&format!("no dish: {why}\n"));
     }
     text
 }

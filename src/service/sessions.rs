@@ -10,6 +10,7 @@
 
 use super::session::describe::Place;
 use super::session::observation::{Observation, Opening, Score, View};
+use super::session::progress::Progress;
 use super::session::{self, Session, SessionError};
 use crate::evaluate::Evaluator;
 use crate::report::dish_tree::DishNode;
@@ -240,6 +241,11 @@ impl SessionStore {
     /// A variable or a place of session `id` ([`Session::look`]).
     pub fn look(&self, id: &str, name: &str) -> Result<View, StoreError> {
         Ok(self.with(id, |session| session.look(name))??)
+    }
+
+    /// How far the network of session `id` is ([`Session::progress`]).
+    pub fn progress(&self, id: &str) -> Result<Progress, StoreError> {
+        Ok(self.with(id, |session| session.progress())??)
     }
 
     /// Take back the last line of session `id` ([`Session::undo`]).

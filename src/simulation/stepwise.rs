@@ -9,7 +9,10 @@
 //! order), so where that path completes the network, the bindings here are the execution's
 //! (before `aliases` shows list items changed in place in the bindings of earlier actions).
 
-use super::{Attempt, Binding, Engine, Model, SimError, SlotTable, Step, has_type, repeat_key};
+use super::{
+    Attempt, Binding, Engine, Execution, Model, SimError, SlotTable, Step, aliases, has_type,
+    repeat_key,
+};
 use crate::base::budget;
 use crate::base::profile::Profile;
 use crate::data::catalogue::PrimitiveSig;
@@ -367,6 +370,27 @@ impl Stepwise {
                     })
             })
             .unwrap_or(&model.kitchen)
+    }
+
+    /// What ran so far as the metrics read an execution: the actions pushed, the steps in the
+    /// order they ran, and list items changed in place shown as they became, as
+    /// [`Model::execute`] shows them. `solved` when every action ran (or runs with the one it
+    /// repeats) and every variable is bound.
+    pub fn execution(&self, model: &Model) -> Execution {
+        let mut bindings = self.table.bindings.clone();
+        aliases::show(model, &self.steps, &mut bindings);
+        let ran = |s: &Standing| matches!(s, Standing::Ran { .. } | Standing::Repeat { .. });
+        let solved = self.standing.iter().all(ran) && self.variables().all(|(_, b)| b.is_bound());
+        Execution {
+            slots: self.slots.clone(),
+            names: self.table.names.clone(),
+            bindings,
+            steps: self.steps.clone(),
+            solved,
+            repeat: (self.standing.iter())
+                .map(|s| matches!(s, Standing::Repeat { .. }))
+                .collect(),
+        }
     }
 
     /// Why waiting action `p` cannot run now.

@@ -83,3 +83,34 @@ def test_without_gymnasium_the_import_says_what_to_install(monkeypatch):
         importlib.import_module("cookingbot.gym")
     with pytest.raises(ImportError, match="pip install gymnasium"):
         cookingbot.KitchenEnv  # noqa: B018
+
+
+def test_progress_rewards_add_up_to_the_goal_share_and_score_does_not_end_the_episode():
+    env = KitchenEnv("cole-slaw", reward_mode="progress")
+    env.reset()
+    rewards = []
+    for line in gold_lines("cole-slaw"):
+        obs, reward, terminated, truncated, info = env.step(line)
+        assert not terminated and reward >= 0.0
+        rewards.append(reward)
+    assert info["progress"].goal_share == 1.0
+    assert sum(rewards) == pytest.approx(1.0)
+    obs, reward, terminated, truncated, info = env.step("score")
+    assert (reward, terminated, truncated) == (0.0, False, False)
+    goals = info["progress"].goals
+    assert obs.startswith(f"{goals} of {goals} goals of the recipe reached (100 %); best dish so far: 1.00")
+    # Taking an action back takes its goal back.
+    obs, reward, *_ = env.step("undo")
+    assert reward == pytest.approx(-1.0 / goals)
+    obs, reward, terminated, *_ = env.step("finish")
+    assert (reward, terminated) == (0.0, True)
+
+
+def test_score_in_the_final_mode_earns_nothing_and_a_bad_mode_is_refused():
+    env = KitchenEnv("cole-slaw")
+    env.reset()
+    obs, reward, terminated, truncated, info = env.step("score")
+    assert (reward, terminated, truncated) == (0.0, False, False)
+    assert info["progress"].goals_reached == 0
+    with pytest.raises(ValueError, match="reward_mode 'dense': one of final, progress"):
+        KitchenEnv("cole-slaw", reward_mode="dense")

@@ -28,8 +28,10 @@ def test_every_gold_network_given_line_by_line_finishes_as_its_file_is_evaluated
         actions = [line for line in recipe.gold.splitlines()[1:] if line]
         for number, line in enumerate(actions, start=2):
             seen = kitchen.step(line)
-            assert seen.ok, f"{recipe.id} line {number}: {seen.text}"
-            assert seen.outcome in ("ran", "runs-with-first") and seen.line == number
+            # A gold line that makes a failed object (as the reference's run of it does) is
+            # `failed`, not ok; every other gold line runs.
+            assert seen.ok != (seen.outcome == "failed"), f"{recipe.id} line {number}: {seen.text}"
+            assert seen.outcome in ("ran", "runs-with-first", "failed") and seen.line == number
         assert kitchen.waiting() == [] and kitchen.unbound() == []
         assert kitchen.network() == "".join(f"{line}\n" for line in [f"#{recipe.id}", *actions])
         score = kitchen.finish()
@@ -158,3 +160,23 @@ def test_kitchens_on_threads_are_independent():
     for t in threads:
         t.join()
     assert all(results[k] == expected for k in range(4))
+
+
+def test_progress_is_the_goals_reached_so_far_and_finish_says_why_there_is_no_dish():
+    kitchen = cookingbot.Kitchen("demo-shortbread-rounds", benchmark="demo")
+    kitchen.reset()
+    assert kitchen.progress().goals_reached == 0
+    kitchen.step("(get-kitchen ?kitchen)")
+    seen = kitchen.step("(fetch-and-proportion ?bacon ?ks-bacon ?kitchen ?bowl bacon 100 g)")
+    assert (seen.ok, seen.outcome) == (False, "failed")
+    assert seen.objects[0]["failed"].startswith("the kitchen holds no bacon: looked in ")
+    assert seen.diagnostics[0].severity == "warning"
+    progress = kitchen.progress()
+    assert (progress.goals_reached, progress.goal_share) == (0, 0.0)
+    assert kitchen.network().count("\n") == 3
+    # Everything ran: a dish, if a poor one, and nothing to explain.
+    assert kitchen.finish().why_no_dish is None
+    assert kitchen.step("(beat ?whipped ?ks-whipped ?ks-later ?bacon ?whisk)").outcome == "waiting"
+    score = kitchen.finish()
+    assert score.goal_condition_success is None
+    assert score.why_no_dish.startswith("line 3 (fetch-and-proportion) made a failed object: ")

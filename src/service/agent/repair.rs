@@ -304,8 +304,11 @@ impl<'s> Agent<'s> {
                 }
             };
             let settled = match seen.outcome {
-                Outcome::Ran | Outcome::RunsWithFirst | Outcome::NoAction => true,
-                Outcome::Waiting => {
+                // A failed object is what the reference makes of the line too.
+                Outcome::Ran | Outcome::Failed | Outcome::RunsWithFirst | Outcome::NoAction => true,
+                // As before `never` was told apart: a line that can never run has nothing
+                // ahead that makes it run, and is repaired.
+                Outcome::Waiting | Outcome::Never => {
                     !self.rewound.contains(script_line) && self.waits_for_lines_ahead(&line, &seen)
                 }
                 // `act` gives no `Rejected` (it is an error there); either way the line did not run.
@@ -353,7 +356,7 @@ impl<'s> Agent<'s> {
     fn prepare(&mut self, fix: Fix, line: &str, why: &str) -> Result<Option<String>, SessionError> {
         for (n, before) in fix.before.iter().enumerate() {
             let seen = self.session.act(before)?;
-            let ran = seen.outcome == Outcome::Ran;
+            let ran = matches!(seen.outcome, Outcome::Ran | Outcome::Failed);
             self.turns.push(Turn {
                 line: before.clone(),
                 observation: seen,

@@ -2,6 +2,7 @@
 //! 18 °C`) and as the dish tree's JSON (`report::dish_tree`), built from what the entities
 //! hold, so the words say no more and no less than the simulator knows.
 
+use super::words::{clock, plain_numbers};
 use crate::base::number::Number;
 use crate::report::dish_tree::{self, DishNode};
 use crate::report::figures::clock;
@@ -11,6 +12,10 @@ use serde::Serialize;
 
 /// Parts listed in words before the rest is counted: a pantry holds dozens of bowls.
 const PARTS_IN_WORDS: usize = 40;
+
+/// Parts of an object an action made listed in words, each in brief: a fridge an action
+/// returns holds dozens of things (a look at the place lists them all).
+const PARTS_SUMMARISED: usize = 8;
 
 /// A value in words.
 pub fn words(model: &Model, value: &Value) -> String {
@@ -40,8 +45,27 @@ fn words_to(model: &Model, value: &Value, depth: usize) -> String {
     } else if e.class == k.amount_class || e.class == k.quantity_class {
         unit_words(&dish_tree::summary(model, value))
     } else {
-        phrase(model, &dish_tree::build(model, e), depth)
+        let node = dish_tree::build(model, e);
+        match node.parts.len() > PARTS_SUMMARISED && depth == usize::MAX {
+            true => summary(model, &node),
+            false => phrase(model, &node, depth),
+        }
     }
+}
+
+/// An object that holds many things in brief: the first few of its parts, without what
+/// those hold, and how many more there are.
+fn summary(model: &Model, node: &DishNode) -> String {
+    let shown = DishNode {
+        parts: node.parts[..PARTS_SUMMARISED].to_vec(),
+        ..node.clone()
+    };
+    format!(
+        "{} and {} more ({} things in all)",
+        phrase(model, &shown, 1),
+        node.parts.len() - PARTS_SUMMARISED,
+        node.parts.len()
+    )
 }
 
 /// A value as JSON: the dish tree of an object, none for a kitchen state (its contents are
@@ -166,9 +190,10 @@ fn article(words: &str) -> &'static str {
     }
 }
 
-/// Units as people write them: `18 degrees-celsius` is `18 °C`.
+/// Units and numbers as people write them: `18 degrees-celsius` is `18 °C`, `2276/5 g` is
+/// `455.2 g`.
 pub fn unit_words(amount: &str) -> String {
-    amount
+    plain_numbers(amount)
         .replace(" degrees-celsius", " °C")
         .replace(" degrees-fahrenheit", " °F")
         .replace('-', " ")

@@ -11,8 +11,12 @@
 //! [`Evaluator::evaluate`], the path of the `evaluate` command: the score is the file's
 //! score by construction. Sessions share nothing but the read-only [`Evaluator`].
 
+mod advice;
 pub mod describe;
+mod failed;
 pub mod observation;
+pub mod progress;
+pub mod words;
 
 use crate::base::budget::{self, Budget, Phase};
 use crate::base::profile::Profile;
@@ -223,7 +227,7 @@ impl Session {
             line: number,
             text: format!("the line was not taken: {error}"),
             objects: Vec::new(),
-            diagnostics: vec![Located::signalled(number, 1, &error.to_string(), hint)],
+            diagnostics: vec![Located::signalled(number, 1, &error.to_string(), hint, "")],
             time: self.time(),
         }
     }
@@ -289,10 +293,24 @@ impl Session {
             return self.observation(number, outcome, text, diagnostics, Vec::new());
         };
         self.action_lines.push(number - 2);
+        let latest = describe::kitchen_time(self.model(), self.run.kitchen(self.model()));
         let pushed = self.run.push(&self.evaluator.model, predicate, !own_error);
         let p = self.action_lines.len() - 1;
-        let (outcome, mut text) = self.standing_words(p, &mut diagnostics, &index);
+        let (mut outcome, mut text) = self.standing_words(p, &mut diagnostics, &index);
+        diagnostics.extend(self.fork_warning(p, latest, &index));
         let objects = self.ran_words(&pushed, p, &mut text);
+        let failed = (objects.iter()).find_map(|o| o.failed.as_ref().filter(|_| o.line == number));
+        if let Some(why) = failed {
+            let name = &self.run.recipe().predicates[p].name;
+            let ran = format!("{name} ran");
+            if let Some(rest) = text.strip_prefix(&ran) {
+                text = format!("{ran} but made a failed object{rest}");
+            }
+            let (line, column) = index.line_col(self.run.recipe().predicates[p].span.start);
+            let message = format!("{name} made a failed object: {why}");
+            diagnostics.push(Located::note(line, column, "warning", message, Vec::new()));
+            outcome = Outcome::Failed;
+        }
         if let Some(q) = pushed.refused.filter(|&q| q != p) {
             self.refusal_note(q, &mut text, &mut diagnostics, &index);
         }
@@ -341,27 +359,35 @@ impl Session {
             Some(Standing::Refused(e)) => {
                 let span = self.run.recipe().predicates[p].span;
                 let (line, column) = index.line_col(span.start);
-                diagnostics.push(Located::signalled(
+                let located = Located::signalled(
                     line,
                     column,
                     &e.message,
                     "undo() takes the line back",
-                ));
-                (Outcome::Refused, format!("{name} {}", refused_words(e)))
+                    name,
+                );
+                let text = format!("{name} {}", refused_words(e, &located.message));
+                diagnostics.push(located);
+                (Outcome::Refused, text)
             }
             Some(Standing::Inert) => (Outcome::Refused, refusal_words(diagnostics)),
             Some(Standing::Waiting) | None => {
                 let notes = self.blocked_notes(p, index);
-                let text = format!(
-                    "{name} cannot run yet: {}",
-                    notes
-                        .iter()
-                        .map(|n| n.message.as_str())
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                );
+                let why = (notes.iter())
+                    .map(|n| n.message.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                let seen = match self.never(p) {
+                    true => (
+                        Outcome::Never,
+                        format!(
+                            "{name} can never run in this network: {why}; undo() takes the line back"
+                        ),
+                    ),
+                    false => (Outcome::Waiting, format!("{name} cannot run yet: {why}")),
+                };
                 diagnostics.extend(notes);
-                (Outcome::Waiting, text)
+                seen
             }
         }
     }
@@ -383,17 +409,7 @@ impl Session {
         let mut notes = Vec::new();
         let mut note = |i: usize, message: String, suggestions: Vec<String>| {
             let (line, column) = at(i);
-            let hint = (!suggestions.is_empty())
-                .then(|| format!("did you mean {}?", suggestions.join(", ")));
-            notes.push(Located {
-                line,
-                column,
-                severity: "note",
-                code: None,
-                message,
-                hint,
-                suggestions,
-            });
+            notes.push(Located::note(line, column, "note", message, suggestions));
         };
         for &i in &blocked.mistyped {
             let ty = sig.map_or("", |s| s.args[i].ty.as_str());
@@ -427,15 +443,13 @@ impl Session {
         }
         if notes.is_empty() {
             let (line, column) = index.line_col(predicate.span.start);
-            notes.push(Located {
+            notes.push(Located::note(
                 line,
                 column,
-                severity: "note",
-                code: None,
-                message: "its bound arguments are no case of the primitive".into(),
-                hint: None,
-                suggestions: Vec::new(),
-            });
+                "note",
+                "its bound arguments are no case of the primitive".into(),
+                Vec::new(),
+            ));
         }
         notes
     }
@@ -487,13 +501,18 @@ impl Session {
     ) {
         if let Some(Standing::Refused(e)) = self.run.standing(q) {
             let (line, column) = index.line_col(self.run.recipe().predicates[q].span.start);
-            text.push_str(&format!("; line {line} then {}", refused_words(e)));
-            diagnostics.push(Located::signalled(
+            let located = Located::signalled(
                 line,
                 column,
                 &e.message,
                 "undo() takes this line back",
+                &self.run.recipe().predicates[q].name,
+            );
+            text.push_str(&format!(
+                "; line {line} then {}",
+                refused_words(e, &located.message)
             ));
+            diagnostics.push(located);
         }
     }
 
@@ -511,6 +530,7 @@ impl Session {
                     self.run.name(slot),
                     &sig.args[i].name,
                     binding,
+                    Some(q),
                 ))
             })
             .collect()
@@ -532,19 +552,36 @@ impl Session {
             .collect()
     }
 
-    fn view(&self, line: usize, variable: &str, argument: &str, binding: &Binding) -> ObjectView {
+    /// The object `binding` holds; `maker`, the action that made it, says why it is a failed
+    /// object when it is one.
+    fn view(
+        &self,
+        line: usize,
+        variable: &str,
+        argument: &str,
+        binding: &Binding,
+        maker: Option<usize>,
+    ) -> ObjectView {
         let model = self.model();
-        let mut words = describe::words(model, &binding.value);
+        let mut said = describe::words(model, &binding.value);
         if let Some(t) = binding.available_at {
-            words.push_str(&format!(", ready at {}", crate::report::figures::clock(t)));
+            said.push_str(&format!(", ready at {}", words::clock(t)));
+        }
+        let failed = (binding.value.as_obj())
+            .filter(|e| model.onto.is_a(e.class, model.k.failed_object))
+            .and(maker)
+            .map(|q| failed::why(model, &self.run, q));
+        if let Some(why) = &failed {
+            said.push_str(&format!(": {why}"));
         }
         ObjectView {
             line,
             variable: variable.to_string(),
             argument: argument.to_string(),
-            words,
+            words: said,
             available_at: binding.available_at.map(crate::report::figures::number),
             object: describe::tree(model, &binding.value),
+            failed,
         }
     }
 
@@ -577,6 +614,7 @@ impl Session {
                         &format!("?{variable}"),
                         "",
                         b,
+                        maker,
                     );
                     View {
                         text: format!("?{variable} = {}", view.words),
@@ -670,10 +708,12 @@ impl Session {
                 }),
             ),
         };
+        let no_dish = matches!(&result, Ok(row) if row.dish_approximation_score.is_none());
         Score {
             result,
             csv,
             json: crate::report::json::value(&unit),
+            why_no_dish: no_dish.then(|| self.why_no_dish()),
         }
     }
 
@@ -728,13 +768,10 @@ fn refusal_words(diagnostics: &[Located]) -> String {
 
 /// Why an action was refused, after its name: its primitive signalled an error (which makes the
 /// reference refuse the network), or the recipe's budget (memory, time, a stop) refused it,
-/// which no primitive did.
-fn refused_words(e: &SimError) -> String {
+/// which no primitive did; `message` is the error's words as the observation shows them.
+fn refused_words(e: &SimError, message: &str) -> String {
     match e.budget {
-        Some(_) => format!("was refused by the recipe's budget: {}", e.message),
-        None => format!(
-            "signalled an error, which makes the reference refuse the network: {}",
-            e.message
-        ),
+        Some(_) => format!("was refused by the recipe's budget: {message}"),
+        None => format!("signalled an error, which makes the reference refuse the network: {message}"),
     }
 }

@@ -15,10 +15,16 @@ use serde::Serialize;
 pub enum Outcome {
     /// The action ran on the current kitchen.
     Ran,
-    /// The action cannot run yet (its inputs are not all bound, or an output is bound
-    /// already); it stays in the network and runs once the actions given after it bind what
-    /// it lacks.
+    /// The action ran as the reference runs it, but what it made is a failed object (a fetch
+    /// of an ingredient the kitchen lacks): the score counts no goal it would have reached.
+    Failed,
+    /// The action cannot run yet (an input is not bound); it stays in the network and runs
+    /// once the actions given after it bind what it lacks.
     Waiting,
+    /// The action can never run in this network as written: an output variable is bound
+    /// already, or a bound input holds a value of the wrong type. A network with it gets no
+    /// execution (NIL scores) until the line is taken back.
+    Never,
     /// A word-for-word repeat of an earlier action, which the 2024 reference runs with that one.
     RunsWithFirst,
     /// The line makes the reference refuse the whole network: its text, or an error its
@@ -42,6 +48,9 @@ pub struct Located {
     /// The diagnostic's code (`E0104`), none for a note.
     pub code: Option<&'static str>,
     pub message: String,
+    /// The reference's own text (its Lisp error), when `message` puts it in plain words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_message: Option<String>,
     /// What to do about it, with did-you-mean suggestions where there are any.
     pub hint: Option<String>,
     /// The did-you-mean names of the hint, best first (a primitive, a class, a bound
@@ -51,16 +60,47 @@ pub struct Located {
 }
 
 impl Located {
-    /// An error a primitive signalled at `line`:`column`, in the reference's words.
-    pub fn signalled(line: usize, column: usize, message: &str, hint: &str) -> Located {
+    /// An error primitive `action` signalled at `line`:`column`, in plain words, with the
+    /// reference's words when they differ.
+    pub fn signalled(
+        line: usize,
+        column: usize,
+        message: &str,
+        hint: &str,
+        action: &str,
+    ) -> Located {
+        let plain = super::words::plain_error(message, action);
         Located {
             line,
             column,
             severity: "error",
             code: None,
-            message: message.to_string(),
+            reference_message: (plain != message).then(|| message.to_string()),
+            message: plain,
             hint: Some(hint.to_string()),
             suggestions: Vec::new(),
+        }
+    }
+
+    /// A note (why an action waits) or a warning of the session at `line`:`column`.
+    pub fn note(
+        line: usize,
+        column: usize,
+        severity: &'static str,
+        message: String,
+        suggestions: Vec<String>,
+    ) -> Located {
+        let hint =
+            (!suggestions.is_empty()).then(|| format!("did you mean {}?", suggestions.join(", ")));
+        Located {
+            line,
+            column,
+            severity,
+            code: None,
+            message,
+            reference_message: None,
+            hint,
+            suggestions,
         }
     }
 
@@ -73,6 +113,7 @@ impl Located {
             severity: if d.is_error() { "error" } else { "warning" },
             code: Some(d.kind.code()),
             message: d.message.clone(),
+            reference_message: None,
             hint: d.hint.clone(),
             suggestions: d.suggestions.clone(),
         }
@@ -94,12 +135,16 @@ pub struct ObjectView {
     pub available_at: Option<serde_json::Value>,
     /// The object as the dish tree (none for a kitchen state or a value that is no object).
     pub object: Option<DishNode>,
+    /// Why the action made a failed object instead, in words (`the kitchen holds no paneer`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
 }
 
 /// The answer to one line.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Observation {
-    /// Whether the line's action ran (true for a line with nothing to run).
+    /// Whether the line's action ran and made what it was asked (true for a line with nothing
+    /// to run).
     pub ok: bool,
     pub outcome: Outcome,
     /// The line's number in the network (the header is line 1).
@@ -156,4 +201,7 @@ pub struct Score {
     /// What `evaluate --format json` writes for the file: the recipe's report with the
     /// printed cells (`scored`), or the refusal (`refused`), as a batch's unit.
     pub json: serde_json::Value,
+    /// Why the network makes no dish (NIL scores), in words: the first line that failed or
+    /// never ran, and the gold goals never reached. Advice only: the score is `result`.
+    pub why_no_dish: Option<String>,
 }

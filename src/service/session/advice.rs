@@ -1,0 +1,163 @@
+//! What a session tells an agent beyond what ran: a line that can never run, a kitchen state
+//! used a second time, how far the network is, and why a finished network makes no dish.
+//! Advice only: nothing here changes what runs or how the network scores.
+
+use super::observation::Located;
+use super::progress::{self, Progress};
+use super::{Session, SessionError, describe, words};
+use crate::base::number::Number;
+use crate::language::diagnostic::LineIndex;
+use crate::metrics::GoldRun;
+use crate::simulation::stepwise::Standing;
+use crate::world::Value;
+
+/// Gold goals named in the words of a finished network that makes no dish.
+const GOALS_NAMED: usize = 5;
+
+impl Session {
+    /// Whether waiting action `p` can never run in the network as written: a bound argument
+    /// holds a value of the wrong type, or what is bound is no case's inputs (bindings are
+    /// never taken back but by `undo`, so no later line makes it one).
+    pub(super) fn never(&self, p: usize) -> bool {
+        let model = self.model();
+        let Some(sig) = self.run.sig(model, p) else {
+            return false;
+        };
+        let blocked = self.run.blocked(model, p);
+        if !blocked.mistyped.is_empty() {
+            return true;
+        }
+        let slots = self.run.slots(p);
+        let bound = (0..slots.len())
+            .filter(|&i| self.run.binding(slots[i]).is_some_and(|b| b.is_bound()))
+            .fold(0u64, |mask, i| mask | 1 << i);
+        !sig.cases.iter().any(|c| bound & !c.inputs == 0)
+    }
+
+    /// The kitchen-state inputs of action `q`: its bound arguments holding a kitchen state
+    /// that it did not make.
+    fn kitchen_inputs(&self, q: usize) -> Vec<usize> {
+        let model = self.model();
+        let made: Vec<usize> = self.produced(q).into_iter().map(|(_, s)| s).collect();
+        (self.run.slots(q).iter().copied())
+            .filter(|s| !made.contains(s))
+            .filter(|&s| {
+                self.run.binding(s).is_some_and(
+                    |b| matches!(&b.value, Value::Obj(e) if e.class == model.k.kitchen_state),
+                )
+            })
+            .collect()
+    }
+
+    /// A warning when action `p` takes a kitchen state an earlier action took already: the
+    /// kitchen forks, and `p` does not see what that action (and those after it) did.
+    /// `latest` is the kitchen time before `p`.
+    pub(super) fn fork_warning(
+        &self,
+        p: usize,
+        latest: Number,
+        index: &LineIndex<'_>,
+    ) -> Option<Located> {
+        if matches!(self.run.standing(p), Some(Standing::Repeat { .. })) {
+            return None;
+        }
+        let model = self.model();
+        let mine = self.kitchen_inputs(p);
+        let (q, slot) = (0..p)
+            .filter(|&q| matches!(self.run.standing(q), Some(Standing::Ran { .. })))
+            .find_map(|q| {
+                let theirs = self.kitchen_inputs(q);
+                mine.iter().find(|s| theirs.contains(s)).map(|&s| (q, s))
+            })?;
+        let at = match self.run.binding(slot).map(|b| &b.value) {
+            Some(Value::Obj(e)) => describe::kitchen_time(model, e),
+            _ => Number::ZERO,
+        };
+        let predicate = &self.run.recipe().predicates[p];
+        let position = self.run.slots(p).iter().position(|&s| s == slot);
+        let span = position.and_then(|i| predicate.arg_spans.get(i));
+        let (line, column) = index.line_col(span.unwrap_or(&predicate.span).start);
+        let message = format!(
+            "{} was given to line {} already: the kitchen forks here, and this action does not \
+             see what line {} and the actions after it did (this kitchen is at {}, the latest \
+             at {})",
+            self.run.name(slot),
+            self.line_of(q),
+            self.line_of(q),
+            words::clock(at),
+            words::clock(latest),
+        );
+        Some(Located::note(line, column, "warning", message, Vec::new()))
+    }
+
+    /// The gold run the session's recipe is scored against.
+    fn gold_run(&self) -> Result<&GoldRun, SessionError> {
+        let gold = self.evaluator.gold(&self.recipe);
+        gold.map(|(_, run)| run)
+            .map_err(|refusal| SessionError::Data(refusal.message))
+    }
+
+    /// How far the network is: the share of the gold's goal conditions the actions that ran
+    /// reach, and the dish approximation score of the best candidate dish so far.
+    /// Non-terminal: the session goes on as it was.
+    pub fn progress(&self) -> Result<Progress, SessionError> {
+        let gold = self.gold_run()?;
+        Ok(progress::measure(self.model(), &self.run, gold, |p| {
+            self.line_of(p)
+        }))
+    }
+
+    /// Why the network makes no dish: the first line that failed, waits or never ran, and
+    /// the gold goals no action reached.
+    pub(super) fn why_no_dish(&self) -> String {
+        let model = self.model();
+        let first = (0..self.action_lines.len()).find_map(|p| {
+            let name = &self.run.recipe().predicates[p].name;
+            let line = self.line_of(p);
+            match self.run.standing(p)? {
+                Standing::Ran { .. } => {
+                    let failed = self.made(p).into_iter().find_map(|o| o.failed)?;
+                    Some(format!(
+                        "line {line} ({name}) made a failed object: {failed}"
+                    ))
+                }
+                Standing::Repeat { .. } => None,
+                Standing::Waiting if self.never(p) => Some(format!(
+                    "line {line} ({name}) can never run in this network"
+                )),
+                Standing::Waiting => Some(format!(
+                    "line {line} ({name}) never ran: what it needs was never made"
+                )),
+                Standing::Inert | Standing::Refused(_) => Some(format!(
+                    "line {line} ({name}) makes the reference refuse the network"
+                )),
+            }
+        });
+        let mut why = first.unwrap_or_else(|| match self.action_lines.is_empty() {
+            true => "the network has no action".to_string(),
+            false => "a variable of the network is never bound".to_string(),
+        });
+        if let Ok(gold) = self.gold_run() {
+            let execution = self.run.execution(model);
+            let goals = progress::reached(model, &self.run, &execution, gold);
+            let missed: Vec<&str> = (goals.goals.iter())
+                .filter(|g| g.reached_by.is_none())
+                .map(|g| g.gold_text.as_str())
+                .collect();
+            if !missed.is_empty() {
+                let more = missed.len().saturating_sub(GOALS_NAMED);
+                why.push_str(&format!(
+                    "; {} of {} gold goals never reached: {}{}",
+                    missed.len(),
+                    goals.goals.len(),
+                    missed[..missed.len().min(GOALS_NAMED)].join(", "),
+                    match more {
+                        0 => String::new(),
+                        n => format!(" and {n} more"),
+                    }
+                ));
+            }
+        }
+        why
+    }
+}
