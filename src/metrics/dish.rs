@@ -734,7 +734,7 @@ fn merge(m: &Model, nodes: &mut Nodes, mut rest: Vec<Piece>) -> Result<Vec<Piece
             .collect();
         if matching.contains(&true) {
             let mut sum = Number::ZERO;
-            for (other, _) in rest.iter().zip(&matching).filter(|(_, m)| **m) {
+            for (other, _) in rest.iter().zip(&matching).filter(|(_, hit)| **hit) {
                 sum = sum.add(quantity_of(m, &e[other.id])?.0);
             }
             let value = quantity_of(m, &e[item.id])?.0.add(sum);
@@ -742,7 +742,7 @@ fn merge(m: &Model, nodes: &mut Nodes, mut rest: Vec<Piece>) -> Result<Vec<Piece
             rest = rest
                 .into_iter()
                 .zip(matching)
-                .filter(|(_, m)| !m)
+                .filter(|(_, hit)| !hit)
                 .map(|(u, _)| u)
                 .rev()
                 .collect();
