@@ -1,7 +1,9 @@
 //! Metric throughput on the 30 gold networks scored against themselves: each metric alone (and
 //! the diet check of the gold dish against all six diets), then all four end to end through
 //! `Evaluator::evaluate` (parse, validate, Smatch, simulate, score) on the gold files and on
-//! the documentation's ten example files.
+//! the documentation's ten example files. And dishes of many identical items: the gold networks
+//! whose eggs the project's `substitute` turns into bananas (100 g of banana cracks into 100
+//! whole eggs, in every portion), and a dish of 500 portions.
 
 mod support;
 
@@ -12,7 +14,9 @@ use cookingbot::metrics::diet::Dish;
 use cookingbot::metrics::metric::{Metric, MetricSet};
 use cookingbot::metrics::smatch::{SmatchConfig, smatch};
 use cookingbot::metrics::{dish, goals};
+use cookingbot::service::substitute::substitute_text;
 use cookingbot::simulation::Model;
+use cookingbot::world::rewrite::substitution::AmountRule;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -143,5 +147,62 @@ fn end_to_end(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, separate_metrics, end_to_end);
+/// The three simulation metrics on networks generated from the gold ones: egg → banana (same
+/// weight) in the three egg recipes that portion a dough, and the ginger snaps' dough in 500
+/// portions of 2.86 g instead of 25 g.
+fn big_dishes(c: &mut Criterion) {
+    let profile = Profile::R2024;
+    let model = Model::builtin(profile);
+    let evaluator = Evaluator::new(profile, support::data_dir(profile)).expect("benchmark data");
+    let gold_text = |id: &str| {
+        let at = evaluator.benchmark.recipes.iter().position(|r| r.id == id);
+        support::gold_texts(&evaluator.benchmark)[at.unwrap_or_else(|| panic!("{id}"))].clone()
+    };
+    let mut gold = |_: &str| Ok::<_, String>(Some(evaluator.benchmark.clone()));
+    let mut group = c.benchmark_group(format!("big-dish/{profile}"));
+    group.sample_size(10);
+    let metrics = MetricSet::default();
+    for id in [
+        "chocolate-fudge-cookies",
+        "easy-oatmeal-cookies",
+        "whole-wheat-ginger-snaps",
+    ] {
+        let banana = substitute_text(
+            &model,
+            &gold_text(id),
+            None,
+            ("egg", "banana"),
+            AmountRule::SameWeight,
+            &mut gold,
+        )
+        .expect("substitutes")
+        .comparison
+        .network;
+        evaluator.evaluate(&banana, &metrics).expect("scored");
+        group.bench_function(format!("{id}-egg-to-banana"), |b| {
+            b.iter(|| {
+                evaluator
+                    .evaluate(black_box(&banana), &metrics)
+                    .expect("scored")
+            })
+        });
+    }
+    let snaps = gold_text("whole-wheat-ginger-snaps");
+    let portions = snaps.replace("?dough 25 g", "?dough 2.86 g");
+    assert_ne!(
+        portions, snaps,
+        "the ginger snaps portion their dough in 25 g"
+    );
+    evaluator.evaluate(&portions, &metrics).expect("scored");
+    group.bench_function("whole-wheat-ginger-snaps-500-portions", |b| {
+        b.iter(|| {
+            evaluator
+                .evaluate(black_box(&portions), &metrics)
+                .expect("scored")
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, separate_metrics, end_to_end, big_dishes);
 criterion_main!(benches);

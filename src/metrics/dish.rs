@@ -17,7 +17,7 @@ use crate::simulation::{Execution, Model, SimError};
 use crate::world::ontology::SlotId;
 use crate::world::{Entity, Maker, Value, edit};
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// The reference's `similarity-score`: awarded points over possible points.
@@ -706,46 +706,68 @@ fn unfold_mixture(
 /// Merge entries equal up to their amounts (and those of their mixtures) into the first one,
 /// summing the amounts. The result is in reverse order; after a merge the remaining entries
 /// are reversed too (SBCL's `set-difference` builds its result by pushing).
+///
+/// Each pass costs what the remaining entries cost: the entries of a dish of many portions
+/// share their mixtures, so two mixtures are compared once (`Hierarchies`), and the merged
+/// entries are dropped by a mark, not searched for.
 fn merge(m: &Model, nodes: &mut Nodes, mut rest: Vec<Piece>) -> Result<Vec<Piece>, SimError> {
     let k = &m.k;
     let ignore = [k.amount];
+    let mut hierarchies = Hierarchies::default();
     let mut merged: Vec<Piece> = Vec::new();
     while !rest.is_empty() {
-        // Quadratic in the pieces (a dish of thousands of portions).
+        // One pass per entry left after the merges (a dish of thousands of distinct entries).
         within_budget()?;
         let item = rest.remove(0);
         let e = &nodes.entities;
-        let matching: Vec<usize> = (0..rest.len())
-            .filter(|&i| {
-                let other = &rest[i];
+        let matching: Vec<bool> = rest
+            .iter()
+            .map(|other| {
                 entities_similar(&e[item.id], &e[other.id], &ignore)
                     && item.hierarchy.len() == other.hierarchy.len()
                     && item
                         .hierarchy
                         .iter()
                         .zip(&other.hierarchy)
-                        .all(|(&a, &b)| entities_similar(&e[a], &e[b], &ignore))
+                        .all(|(&a, &b)| hierarchies.similar(e, a, b, &ignore))
             })
             .collect();
-        if !matching.is_empty() {
+        if matching.contains(&true) {
             let mut sum = Number::ZERO;
-            for &i in &matching {
-                sum = sum.add(quantity_of(m, &e[rest[i].id])?.0);
+            for (other, _) in rest.iter().zip(&matching).filter(|(_, hit)| **hit) {
+                sum = sum.add(quantity_of(m, &e[other.id])?.0);
             }
             let value = quantity_of(m, &e[item.id])?.0.add(sum);
             set_amount_value(m, &mut nodes.entities[item.id], value);
-            let keep: Vec<Piece> = rest
+            rest = rest
                 .into_iter()
-                .enumerate()
-                .filter(|(i, _)| !matching.contains(i))
-                .map(|(_, u)| u)
+                .zip(matching)
+                .filter(|(_, hit)| !hit)
+                .map(|(u, _)| u)
+                .rev()
                 .collect();
-            rest = keep.into_iter().rev().collect();
         }
         merged.push(item);
     }
     merged.reverse();
     Ok(merged)
+}
+
+/// The similarity of two mixture nodes, each pair compared once: merging changes only the
+/// amounts of the entries, which the comparison ignores at every depth, so the answer holds
+/// for the whole merge.
+#[derive(Default)]
+struct Hierarchies {
+    known: HashMap<(usize, usize), bool>,
+}
+
+impl Hierarchies {
+    fn similar(&mut self, entities: &[Entity], a: usize, b: usize, ignore: &[SlotId]) -> bool {
+        *self
+            .known
+            .entry((a, b))
+            .or_insert_with(|| entities_similar(&entities[a], &entities[b], ignore))
+    }
 }
 
 /// Overwrite the value of an ingredient's amount in place.
