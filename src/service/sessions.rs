@@ -12,7 +12,9 @@ use super::context::DataContext;
 use super::data_stamp::DataStamp;
 use super::outcome::AppError;
 use super::scoring::{self, EvaluateOptions};
+use super::session::admissible::{Candidate, Query};
 use super::session::describe::Place;
+use super::session::language::Primitive;
 use super::session::observation::{Observation, Opening, Score, View};
 use super::session::{self, Session, SessionError};
 use crate::base::budget;
@@ -260,6 +262,16 @@ impl SessionStore {
     /// Take back the last line of session `id` ([`Session::undo`]).
     pub fn undo(&self, id: &str) -> Result<String, StoreError> {
         Ok(self.with(id, Session::undo)??)
+    }
+
+    /// The lines that run now in session `id` ([`Session::admissible`]).
+    pub fn admissible(&self, id: &str, query: &Query) -> Result<Vec<Candidate>, StoreError> {
+        self.with(id, |session| session.admissible(query))
+    }
+
+    /// The action language of session `id` ([`Session::primitives`]).
+    pub fn primitives(&self, id: &str) -> Result<Vec<Primitive>, StoreError> {
+        self.with(id, |session| session.primitives())
     }
 
     /// The network of session `id` so far.
