@@ -271,10 +271,24 @@ impl<'a> Scene<'a> {
         };
         if arg.ty == "conceptualizable" {
             options.extend(self.held.iter().map(|h| Choice::Class(h.class)));
+            options.extend(self.kinds_held().into_iter().map(Choice::Class));
         } else if !self.held.iter().any(|h| model.onto.is_a(h.class, ty)) {
             options.extend(self.under(&arg.ty, ty).into_iter().map(Choice::Class));
         }
         options
+    }
+
+    /// The kinds of ingredient the kitchen holds without holding the class itself (`sugar`
+    /// where it holds `white-sugar`), which `fetch-and-proportion` finds by a held subclass.
+    fn kinds_held(&self) -> Vec<ClassId> {
+        let onto = &self.model.onto;
+        let ingredient = self.model.k.ingredient;
+        onto.classes()
+            .map(|(c, _)| c)
+            .filter(|&c| c != ingredient && onto.is_a(c, ingredient))
+            .filter(|&c| self.held.iter().all(|h| h.class != c))
+            .filter(|&c| self.held.iter().any(|h| onto.is_a(h.class, c)))
+            .collect()
     }
 
     /// The classes under `ty`: the constants an argument of a type the kitchen holds nothing
