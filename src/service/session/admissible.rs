@@ -115,6 +115,8 @@ enum Choice {
 struct Bound {
     name: String,
     value: Value,
+    /// The primitive and argument that bound it (`bring-to-temperature temperature-quantity`).
+    argument: String,
 }
 
 /// What the kitchen holds of a class: how many, and the first one found.
@@ -259,10 +261,14 @@ impl<'a> Scene<'a> {
         let variables = (0..self.pool.len())
             .filter(|&v| has_type(model, &self.pool[v].value, &arg.ty))
             .map(Choice::Variable);
-        // A free value, or a variable an earlier action bound to one (`?room-temp-quantity`).
+        // A free value, or a variable an earlier action of the primitive bound at the argument
+        // (`?room-temp-quantity`, bound by one `bring-to-temperature`, for another).
         if let Some(kind) = primitive_words::of(&sig.name).and_then(|w| w.free.get(&arg.name)) {
+            let pool = &self.pool;
+            let same = variables
+                .filter(|c| matches!(c, Choice::Variable(v) if pool[*v].argument == format!("{} {}", sig.name, arg.name)));
             return std::iter::once(Choice::Free(kind.clone()))
-                .chain(variables)
+                .chain(same)
                 .collect();
         }
         let mut options: Vec<Choice> = variables.collect();
@@ -550,12 +556,16 @@ pub(super) fn kitchen_variable(model: &Model, run: &Stepwise) -> Option<String> 
 /// holds an object as it was before later actions changed it is kept: the gold networks
 /// give such variables too, and the primitive finds the object as it is now.
 fn bound(model: &Model, run: &Stepwise) -> (Option<String>, Vec<Bound>) {
-    let mut made: Vec<(usize, usize, &str, &Binding)> = Vec::new();
+    // (step, argument position, variable, binding, the primitive that bound it)
+    let mut made: Vec<(usize, usize, &str, &Binding, &PrimitiveSig)> = Vec::new();
     for p in 0..run.recipe().predicates.len() {
         let Some(Standing::Ran { case, step }) = run.standing(p) else {
             continue;
         };
-        let Some(case) = run.sig(model, p).and_then(|s| s.cases.get(*case)) else {
+        let Some(sig) = run.sig(model, p) else {
+            continue;
+        };
+        let Some(case) = sig.cases.get(*case) else {
             continue;
         };
         for (i, &slot) in run.slots(p).iter().enumerate() {
@@ -563,25 +573,26 @@ fn bound(model: &Model, run: &Stepwise) -> (Option<String>, Vec<Bound>) {
                 .binding(slot)
                 .filter(|b| b.is_bound() && !case.is_input(i))
             {
-                made.push((*step, i, run.name(slot), b));
+                made.push((*step, i, run.name(slot), b, sig));
             }
         }
     }
-    made.sort_by_key(|&(step, i, _, _)| (std::cmp::Reverse(step), i));
+    made.sort_by_key(|&(step, i, _, _, _)| (std::cmp::Reverse(step), i));
     let is_kitchen =
         |b: &Binding| matches!(&b.value, Value::Obj(e) if e.class == model.k.kitchen_state);
     let kitchen = made
         .iter()
-        .find(|(_, _, _, b)| is_kitchen(b))
-        .map(|(_, _, n, _)| n.to_string());
+        .find(|(_, _, _, b, _)| is_kitchen(b))
+        .map(|(_, _, n, _, _)| n.to_string());
     // Failed objects last: they fit every type, and what takes them fails too.
-    made.sort_by_key(|(_, _, _, b)| is_failed(model, &b.value));
+    made.sort_by_key(|(_, _, _, b, _)| is_failed(model, &b.value));
     let pool = made
         .into_iter()
-        .filter(|(_, _, _, b)| !is_kitchen(b))
-        .map(|(_, _, name, b)| Bound {
+        .filter(|(_, _, _, b, _)| !is_kitchen(b))
+        .map(|(_, i, name, b, sig)| Bound {
             name: name.to_string(),
             value: b.value.clone(),
+            argument: format!("{} {}", sig.name, sig.args[i].name),
         })
         .collect();
     (kitchen, pool)
