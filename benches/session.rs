@@ -1,6 +1,6 @@
 //! The agent session: one `act` on the largest gold network (the last action, given after all
-//! the others), a whole replay of that network line by line with its `finish`, its
-//! `progress` with every action given, and one step
+//! the others), its admissible lines and hint before that action, a whole replay of that
+//! network line by line with its `finish`, its `progress` with every action given, and one step
 //! (an act and its undo) on a long session of dense lines, which costs what its line costs
 //! however many lines came before.
 
@@ -9,6 +9,7 @@ mod support;
 use cookingbot::base::profile::Profile;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::service::session::Session;
+use cookingbot::service::session::admissible::Query;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::sync::Arc;
@@ -57,6 +58,15 @@ fn bench(c: &mut Criterion) {
     let whole = started(&lines);
     group.bench_function("progress-after-last", |b| {
         b.iter(|| whole.progress().expect("the gold runs").goals_reached)
+    });
+    // The lines that run after the last action but one, as an agent is shown them (the
+    // default 50), and the gold's next action among its primitive's.
+    let before_last = started(before);
+    group.bench_function("admissible-before-last", |b| {
+        b.iter(|| before_last.admissible(black_box(&Query::default())).len())
+    });
+    group.bench_function("hint-before-last", |b| {
+        b.iter(|| before_last.hint().map(|h| h.action))
     });
     group.finish();
     // 1,350 unknown names a line: 2,700 errors each, the lines before never validated again.

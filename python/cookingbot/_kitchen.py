@@ -82,12 +82,67 @@ class Opening:
     kitchen: str
     places: list[dict]
     time: Number
+    language: str = ""
 
     @property
     def text(self) -> str:
-        """The recipe text, then the kitchen."""
+        """The recipe text, the kitchen, then the action language."""
         recipe = f"{self.recipe_text.rstrip()}\n\n" if self.recipe_text else f"{self.recipe}\n\n"
-        return f"{recipe}The kitchen:\n{self.kitchen}"
+        return f"{recipe}The kitchen:\n{self.kitchen}\n{self.language}"
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One argument of a primitive, in its place: `role` is ``output``,
+    ``kitchen-state-out``, ``kitchen-state-in``, ``input`` or ``optional`` (an input in some
+    cases, made with `default` in the others); `type` the class its value must be of."""
+
+    name: str
+    role: str
+    type: str
+    default: Optional[str]
+
+
+@dataclass(frozen=True)
+class Primitive:
+    """One primitive of the action language: what it `does`, its `arguments` in order, the
+    `cases` it runs under (per case, the arguments bound on entry) and its compact `form`."""
+
+    name: str
+    does: str
+    arguments: list[Argument]
+    cases: list[list[str]]
+    form: str
+
+    @classmethod
+    def _of(cls, p: dict) -> "Primitive":
+        return cls(p["name"], p["does"], [Argument(**a) for a in p["arguments"]], p["cases"], p["form"])
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A line that runs now: `line` with free values as placeholders (``<quantity>``),
+    `example` with values that run, per input argument what it uses (`inputs`: ``argument``,
+    ``kind`` ``variable``/``class``/``free``, ``uses``), the `placeholders` with what bounds
+    them, and whether its first output is a failed object (`fails`)."""
+
+    primitive: str
+    line: str
+    example: str
+    inputs: list[dict]
+    placeholders: list[dict]
+    fails: bool
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The gold's next action (number `action` of `actions`) as a `line` with the agent's
+    variables."""
+
+    line: str
+    primitive: str
+    action: int
+    actions: int
 
 
 @dataclass(frozen=True)
@@ -244,6 +299,27 @@ class Kitchen:
         """How far the network is: the gold goals reached so far and the best dish so far.
         The session goes on; nothing changes."""
         return Progress(**json.loads(self._native.progress()))
+
+    def primitives(self) -> list[Primitive]:
+        """The action language: every primitive, its arguments in order with role, type and
+        default, the cases it runs under and what it does."""
+        return [Primitive._of(p) for p in json.loads(self._native.primitives())]
+
+    def admissible(
+        self, limit: int = 50, *, primitive: Optional[str] = None, using: Optional[str] = None
+    ) -> list[Candidate]:
+        """The lines that run now, in a deterministic order, at most `limit` (5,000 at most):
+        built from the bound variables and the kitchen's classes, each tried on a copy of the
+        kitchen. `primitive` keeps one primitive's, `using` those taking a variable."""
+        raw = json.loads(self._native.admissible(limit, primitive, using))
+        return [Candidate(**c) for c in raw]
+
+    def hint(self) -> Optional[Hint]:
+        """The gold network's next action not matched yet, with your variables; None when the
+        network matches the whole gold. It reveals the gold: for imitation learning and
+        debugging, never in an evaluation."""
+        raw = json.loads(self._native.hint())
+        return None if raw is None else Hint(**raw)
 
     def finish(self) -> Score:
         """The four metrics of :meth:`network`, evaluated as its ``.solution`` file is. The

@@ -165,7 +165,15 @@ class Model:
         self._native.add_primitive(json.dumps(entry), _code(fn), kitchen)
 
     @property
-    def primitives(self) -> list[str]:
+    def primitives(self) -> list["Primitive"]:
+        """The action language of the model: every primitive, built-in and added, with its
+        arguments, cases and what it does (:meth:`Kitchen.primitives`)."""
+        from ._kitchen import Primitive
+
+        return [Primitive._of(p) for p in json.loads(self._native.language())]
+
+    @property
+    def added_primitives(self) -> list[str]:
         """The primitives added, in order."""
         return self._native.primitives()
 
@@ -191,5 +199,5 @@ class Model:
         return Kitchen(recipe_id, model=self)
 
     def __repr__(self) -> str:
-        return f"Model({self.reference!r}, primitives={self.primitives!r})"
+        return f"Model({self.reference!r}, primitives={self.added_primitives!r})"
 

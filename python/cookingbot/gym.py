@@ -6,8 +6,10 @@ Observations and actions are text (``gymnasium.spaces.Text``):
 
 - an action is one line of MUHAI Cooking Language, or ``undo`` (take the last line back),
   ``look NAME`` (a variable or a place), ``score`` (how far the network is: the recipe's goal
-  conditions reached and the best dish so far, without ending the episode), or ``finish``
-  (score the network and end the episode);
+  conditions reached and the best dish so far, without ending the episode), ``admissible`` (the
+  lines that run now, placeholders with what bounds them), ``primitives`` (the action language),
+  or ``finish`` (score the network and end the episode); there is no hint here, as it reveals
+  the gold;
 - the observation is what the :class:`cookingbot.Kitchen` said, in words: after `reset` the
   recipe text and the kitchen, after a line what ran and what it made or why not, each
   diagnostic on a line of its own (``line 3, column 12: error: ... (hint)``).
@@ -154,6 +156,12 @@ class KitchenEnv(gymnasium.Env):
         elif command == "undo":
             taken = self.kitchen.undo()
             text = f"took back: {taken}" if taken is not None else "nothing to undo"
+        elif command == "admissible":
+            offered = self.kitchen.admissible()
+            info["admissible"] = offered
+            text = admissible_words(offered)
+        elif command == "primitives":
+            text = "\n".join(f"{p.form} ; {p.does}" for p in self.kitchen.primitives())
         elif command.startswith("look ") or command == "look":
             try:
                 text = self.kitchen.look(command[4:].strip()).text
@@ -176,6 +184,16 @@ class KitchenEnv(gymnasium.Env):
         if self.render_mode == "ansi":
             return self._last
         return None
+
+
+def admissible_words(offered: list) -> str:
+    """Admissible lines as an agent reads them: a line each, placeholders with their bounds
+    after it."""
+    lines = []
+    for c in offered:
+        lines.append(c.line)
+        lines.extend(f"    <{p['argument']}>: {p['bound']}" for p in c.placeholders)
+    return "\n".join(lines) or "nothing runs now"
 
 
 _METRICS = ("smatch", "goal-condition success", "dish", "time")

@@ -5,4 +5,5 @@ pub mod catalogue;
 pub mod data_file;
 pub mod diet_table;
 pub mod manifest;
+pub mod primitive_words;
 pub mod substitute_roles;

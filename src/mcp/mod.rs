@@ -24,7 +24,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler};
 use serde_json::{Value, json};
-use session_tools::{ActArgs, LookArgs, SessionArgs, StartArgs};
+use session_tools::{ActArgs, AdmissibleArgs, LookArgs, PrimitivesArgs, SessionArgs, StartArgs};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -268,6 +268,36 @@ impl KitchenServer {
     }
 
     #[tool(
+        description = "The lines that run now in a session's kitchen, in a fixed order: each built from the variables bound so far and the classes the kitchen holds, with fresh output variables, and tried on a copy of the kitchen. Free numbers (amounts, times, temperatures) are placeholders `<argument>` with what bounds them; `example` is the line with values that run. Filter by `primitive` or by a variable it takes (`using`)."
+    )]
+    async fn kitchen_admissible(
+        &self,
+        Parameters(args): Parameters<AdmissibleArgs>,
+    ) -> CallToolResult {
+        self.in_budget(
+            args,
+            Self::kitchen_admissible_work,
+            session_tools::fit_answer,
+        )
+        .await
+    }
+
+    #[tool(
+        description = "The action language of a session: every primitive's form (arguments in order: `?out` a fresh output, `?ks-out`/`?ks-in` the kitchen states, `[arg]` optional, `arg:type` a constant of a type) and what it does; with `primitive`, that one in full (roles, types, defaults, the cases it runs under)."
+    )]
+    async fn kitchen_primitives(
+        &self,
+        Parameters(args): Parameters<PrimitivesArgs>,
+    ) -> CallToolResult {
+        self.in_budget(
+            args,
+            Self::kitchen_primitives_work,
+            session_tools::fit_answer,
+        )
+        .await
+    }
+
+    #[tool(
         description = "What a variable of a session (`?butter`) or a place of its kitchen (`fridge`) holds now, in words."
     )]
     async fn kitchen_look(&self, Parameters(args): Parameters<LookArgs>) -> CallToolResult {
@@ -409,8 +439,9 @@ impl ServerHandler for KitchenServer {
              against a diet (check_diet), guide a cook through it (cooking_guide), substitute an \
              ingredient or scale a recipe and compare the result with the original \
              (substitute_ingredient, suggest_substitutes, scale_recipe), or write one action at \
-             a time in a kitchen session (kitchen_start, kitchen_act, kitchen_look, \
-             kitchen_undo, kitchen_progress, kitchen_finish). Resources are the benchmark's gold networks.",
+             a time in a kitchen session (kitchen_start, kitchen_primitives, \
+             kitchen_admissible, kitchen_act, kitchen_look, kitchen_undo, kitchen_progress, \
+             kitchen_finish). Resources are the benchmark's gold networks.",
         )
     }
 

@@ -1,11 +1,13 @@
 //! The kitchen session tools (`kitchen_start`, `kitchen_act`, `kitchen_look`, `kitchen_undo`,
-//! `kitchen_progress`, `kitchen_finish`): a call's arguments turned into a call of the server's
+//! `kitchen_progress`, `kitchen_finish`, `kitchen_admissible`, `kitchen_primitives`; no hint, as
+//! it reveals the gold to an agent being scored): a call's arguments turned into a call of the server's
 //! [`SessionStore`](crate::service::sessions::SessionStore), and its answer into short JSON, at most [`MAX_ANSWER_CHARS`] characters.
 
 use super::{KitchenServer, refuse};
 use crate::benchmark::DataChoice;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::service::scoring::score_json;
+use crate::service::session::admissible::Query;
 use crate::service::session::observation::Observation;
 use crate::service::sessions::{StoreError, kitchen_summary};
 use rmcp::model::CallToolResult;
@@ -56,6 +58,30 @@ pub(super) struct SessionArgs {
     /// The session's id, as kitchen_start gave it.
     session: String,
 }
+
+#[derive(Deserialize, schemars::JsonSchema)]
+pub(super) struct AdmissibleArgs {
+    /// The session's id, as kitchen_start gave it.
+    session: String,
+    /// At most this many lines (default 20).
+    limit: Option<usize>,
+    /// Only lines of this primitive (`transfer-contents`).
+    primitive: Option<String>,
+    /// Only lines taking this variable (`?butter`) as an input.
+    using: Option<String>,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+pub(super) struct PrimitivesArgs {
+    /// The session's id, as kitchen_start gave it.
+    session: String,
+    /// One primitive to tell in full (its arguments with role, type and default, its cases,
+    /// what it does); without it, every primitive's form and what it does.
+    primitive: Option<String>,
+}
+
+/// How many admissible lines a tool answer gives unless asked: they fit the answer's limit.
+const ADMISSIBLE_IN_AN_ANSWER: usize = 20;
 
 fn failed(e: StoreError) -> CallToolResult {
     refuse(json!({ "error": e.to_string() }))
@@ -114,6 +140,53 @@ impl KitchenServer {
                 }))
             }
             Err(e) => failed(e),
+        }
+    }
+
+    pub(super) fn kitchen_admissible_work(&self, args: &AdmissibleArgs) -> CallToolResult {
+        let query = Query {
+            limit: args.limit.unwrap_or(ADMISSIBLE_IN_AN_ANSWER),
+            primitive: args.primitive.clone(),
+            using: args.using.clone(),
+        };
+        match self.sessions.admissible(&args.session, &query) {
+            Ok(found) => {
+                let lines: Vec<Value> = found
+                    .iter()
+                    .map(|c| {
+                        let free: Vec<Value> = c
+                            .placeholders
+                            .iter()
+                            .map(|p| json!({"argument": p.argument, "bound": p.bound, "example": p.example}))
+                            .collect();
+                        json!({"line": c.line, "example": c.example, "placeholders": free, "fails": c.fails})
+                    })
+                    .collect();
+                CallToolResult::structured(json!({ "admissible": lines }))
+            }
+            Err(e) => failed(e),
+        }
+    }
+
+    pub(super) fn kitchen_primitives_work(&self, args: &PrimitivesArgs) -> CallToolResult {
+        let primitives = match self.sessions.primitives(&args.session) {
+            Ok(primitives) => primitives,
+            Err(e) => return failed(e),
+        };
+        match &args.primitive {
+            Some(name) => match primitives.iter().find(|p| &p.name == name) {
+                Some(p) => CallToolResult::structured(json!({ "primitive": p })),
+                None => {
+                    refuse(json!({ "error": format!("no primitive `{name}` in the language") }))
+                }
+            },
+            None => {
+                let forms: Vec<String> = primitives
+                    .iter()
+                    .map(|p| format!("{} ; {}", p.form, p.does))
+                    .collect();
+                CallToolResult::structured(json!({ "primitives": forms }))
+            }
         }
     }
 

@@ -8,6 +8,7 @@ use super::guard::{NetworkText, interruptible};
 use super::python_primitive::Interrupted;
 use crate::evaluate::Evaluator;
 use crate::report::json::value;
+use crate::service::session::admissible::Query;
 use crate::service::session::{Session, SessionError};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -144,6 +145,36 @@ impl Kitchen {
     /// The variables no action has bound yet.
     fn unbound(&self, py: Python<'_>) -> PyResult<Vec<String>> {
         self.detached(py, |s| s.unbound())
+    }
+
+    /// The action language: every primitive with its arguments, cases, defaults and what it
+    /// does, as JSON.
+    fn primitives(&self, py: Python<'_>) -> PyResult<String> {
+        self.detached(py, |s| value(&s.primitives()).to_string())
+    }
+
+    /// The lines that run now (at most `limit`, of `primitive`, using variable `using`), as
+    /// JSON.
+    #[pyo3(signature = (limit, primitive=None, using=None))]
+    fn admissible(
+        &self,
+        py: Python<'_>,
+        limit: usize,
+        primitive: Option<String>,
+        using: Option<String>,
+    ) -> PyResult<String> {
+        let query = Query {
+            limit,
+            primitive,
+            using,
+        };
+        self.detached(py, |s| value(&s.admissible(&query)).to_string())
+    }
+
+    /// The gold's next action with the agent's variables, as JSON (`null` when the network
+    /// matches the whole gold).
+    fn hint(&self, py: Python<'_>) -> PyResult<String> {
+        self.detached(py, |s| value(&s.hint()).to_string())
     }
 
     /// How far the network is (the gold goals reached, the best dish so far), as JSON; the

@@ -251,6 +251,18 @@ impl PyModel {
         })
     }
 
+    /// The action language of this model's catalogue (the built-in primitives and those
+    /// added), as the JSON of `Session::primitives`.
+    fn language(&self, py: Python<'_>) -> PyResult<String> {
+        self.not_busy()?;
+        py.detach(|| {
+            let (evaluator, _) = self.evaluator()?;
+            let primitives =
+                crate::service::session::language::primitives(&evaluator.model.catalogue);
+            Ok(crate::report::json::value(&primitives).to_string())
+        })
+    }
+
     /// Score solution texts with this model: what `evaluate_texts` returns.
     #[pyo3(signature = (texts, metrics=None))]
     fn evaluate_texts(

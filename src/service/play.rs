@@ -20,16 +20,19 @@ use crate::evaluate::Evaluator;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::content::RecipeReport;
 use crate::report::write_atomically;
+use crate::service::session::admissible::Query;
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// The commands besides action lines, as typed.
-const COMMANDS: [&str; 7] = [
+const COMMANDS: [&str; 9] = [
     ":look",
     ":undo",
     ":network",
     ":progress",
+    ":admissible",
+    ":hint",
     ":finish",
     ":help",
     ":quit",
@@ -42,11 +45,16 @@ kitchen as the earlier lines left it. Every line given stays in the network unti
   :undo        take the last line back
   :network     print the network so far
   :progress    the recipe's goals reached so far and the best dish so far
+  :admissible [PRIMITIVE|?VARIABLE]
+               lines that run now (free numbers as <placeholders>, with their bounds)
+  :hint        the gold network's next action, with your variables (it reveals the gold)
   :finish      score the network, write it and end
   :help        this help
   :quit        write the network and end (Ctrl-D too)
 Tab completes primitives, ingredients, tools and the network's variables; a blank line does
 nothing.
+
+The actions, arguments in order:
 ";
 
 pub struct PlayOptions {
@@ -300,7 +308,20 @@ impl Play {
                 text: scores(&self.session.finish(), &self.session),
                 end: true,
             },
-            ":help" => Reply::say(HELP),
+            ":help" => Reply::say(format!(
+                "{HELP}{}",
+                crate::service::session::language::compact(&self.evaluator.model.catalogue)
+                    .split_once('\n')
+                    .map_or("", |(_, forms)| forms)
+            )),
+            ":admissible" => Reply::say(self.admissible(argument)),
+            ":hint" => Reply::say(match self.session.hint() {
+                Some(hint) => format!(
+                    "gold action {} of {}: {}\n",
+                    hint.action, hint.actions, hint.line
+                ),
+                None => "the network matches every gold action\n".to_string(),
+            }),
             ":quit" => Reply {
                 text: String::new(),
                 end: true,
@@ -320,6 +341,28 @@ impl Play {
 
     pub fn network(&self) -> String {
         self.session.network()
+    }
+
+    /// The admissible lines, of a primitive or using a variable (`?bowl`) when asked.
+    fn admissible(&self, argument: &str) -> String {
+        let mut query = Query::default();
+        match argument {
+            "" => {}
+            v if v.starts_with('?') => query.using = Some(v.to_string()),
+            p => query.primitive = Some(p.to_lowercase()),
+        }
+        let found = self.session.admissible(&query);
+        if found.is_empty() {
+            return "nothing of that runs now\n".to_string();
+        }
+        let mut text = String::new();
+        for c in &found {
+            text.push_str(&format!("{}\n", c.line));
+            for p in &c.placeholders {
+                text.push_str(&format!("    <{}>: {}\n", p.argument, p.bound));
+            }
+        }
+        text
     }
 }
 

@@ -8,7 +8,9 @@
 //! when the one idle longest expires) rather than an idle one evicted: a session an agent is
 //! still within its idle time on never disappears under it.
 
+use super::session::admissible::{Candidate, Query};
 use super::session::describe::Place;
+use super::session::language::Primitive;
 use super::session::observation::{Observation, Opening, Score, View};
 use super::session::progress::Progress;
 use super::session::{self, Session, SessionError};
@@ -251,6 +253,16 @@ impl SessionStore {
     /// Take back the last line of session `id` ([`Session::undo`]).
     pub fn undo(&self, id: &str) -> Result<String, StoreError> {
         Ok(self.with(id, Session::undo)??)
+    }
+
+    /// The lines that run now in session `id` ([`Session::admissible`]).
+    pub fn admissible(&self, id: &str, query: &Query) -> Result<Vec<Candidate>, StoreError> {
+        self.with(id, |session| session.admissible(query))
+    }
+
+    /// The action language of session `id` ([`Session::primitives`]).
+    pub fn primitives(&self, id: &str) -> Result<Vec<Primitive>, StoreError> {
+        self.with(id, |session| session.primitives())
     }
 
     /// The network of session `id` so far.

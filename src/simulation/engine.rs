@@ -78,7 +78,7 @@ impl Searched {
 }
 
 /// Whether `v` is of the argument type `ty` (`t`: anything), as IRL's `typep`.
-pub(super) fn has_type(model: &Model, v: &Value, ty: &str) -> bool {
+pub fn has_type(model: &Model, v: &Value, ty: &str) -> bool {
     if ty == "t" {
         return true;
     }

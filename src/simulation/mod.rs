@@ -37,6 +37,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use call::{ArgIn, Call, Primitive};
+pub use engine::has_type;
 use engine::*;
 pub use model::{Model, builtin_kitchen};
 

@@ -18,6 +18,7 @@ mod language_props;
 mod metrics;
 mod rewrite;
 mod session;
+mod session_admissible;
 mod smatch;
 mod smatch_exact;
 mod translate;

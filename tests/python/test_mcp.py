@@ -22,7 +22,7 @@ from conftest import benchmark_dir, reference_rows
 TOOLS = {"check_network", "simulate_network", "score_network", "list_primitives", "kitchen_inventory",
          "check_diet", "cooking_guide",
          "kitchen_start", "kitchen_act", "kitchen_look", "kitchen_undo", "kitchen_progress",
-         "kitchen_finish",
+         "kitchen_finish", "kitchen_admissible", "kitchen_primitives",
          "substitute_ingredient", "suggest_substitutes", "scale_recipe",
          "smatch_networks", "translate_recipe"}
 

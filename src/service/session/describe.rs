@@ -5,7 +5,6 @@
 use super::words::{clock, plain_numbers};
 use crate::base::number::Number;
 use crate::report::dish_tree::{self, DishNode};
-use crate::report::figures::clock;
 use crate::simulation::Model;
 use crate::world::{Entity, Value};
 use serde::Serialize;

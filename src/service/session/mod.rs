@@ -12,8 +12,11 @@
 //! score by construction. Sessions share nothing but the read-only [`Evaluator`].
 
 mod advice;
+pub mod admissible;
 pub mod describe;
 mod failed;
+pub mod hint;
+pub mod language;
 pub mod observation;
 pub mod progress;
 pub mod words;
@@ -160,7 +163,37 @@ impl Session {
             kitchen: places.iter().map(|p| format!("{}.\n", p.words)).collect(),
             places,
             time: crate::report::figures::number(describe::kitchen_time(model, &model.kitchen)),
+            language: language::compact(&model.catalogue),
         }
+    }
+
+    /// The action language: every primitive of the session's catalogue with its arguments,
+    /// cases, defaults and what it does.
+    pub fn primitives(&self) -> Vec<language::Primitive> {
+        language::primitives(&self.model().catalogue)
+    }
+
+    /// The lines that run now, as `query` asks (see [`admissible`]): each tried on a copy of
+    /// the run, within the model's time budget; the session is unchanged.
+    pub fn admissible(&self, query: &admissible::Query) -> Vec<admissible::Candidate> {
+        let model = self.model();
+        Budget::new(model.time_budget).run(|| {
+            budget::enter(Phase::Simulation);
+            let mut scene = admissible::Scene::new(model, &self.run, self.variables_written());
+            scene.candidates(query)
+        })
+    }
+
+    /// The gold network's next action the network written does not match yet, with the
+    /// agent's variables (see [`hint`]): for learning and debugging only, as it reveals the
+    /// gold. None when every gold action is matched.
+    pub fn hint(&self) -> Option<hint::Hint> {
+        let model = self.model();
+        let gold = &self.evaluator.benchmark.recipe(&self.recipe)?.network;
+        let kitchen = admissible::kitchen_variable(model, &self.run);
+        let written: std::collections::HashSet<&str> = self.variables_written().collect();
+        let kitchen = kitchen.as_deref().map(|k| k.trim_start_matches('?'));
+        hint::next(model, gold, &self.run, kitchen, &written)
     }
 
     fn recipe_text(&self) -> Option<String> {

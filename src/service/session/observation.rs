@@ -188,6 +188,8 @@ pub struct Opening {
     pub places: Vec<Place>,
     /// The kitchen time, in seconds.
     pub time: serde_json::Value,
+    /// The action language in a line per primitive (`language::compact`).
+    pub language: String,
 }
 
 /// The evaluation of the network written, exactly as `evaluate` scores it as a `.solution`
