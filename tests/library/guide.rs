@@ -8,8 +8,8 @@
 use crate::common;
 use cookingbot::base::profile::Profile;
 use cookingbot::metrics::metric::{Metric, MetricSet};
-use cookingbot::report::figures::number;
 use cookingbot::report::cook_guide::{Guide, MAX_LISTED};
+use cookingbot::report::figures::number;
 use cookingbot::service::guide::guide_text;
 use cookingbot::service::simulate::{SimulateFailure, simulate_text};
 use cookingbot::simulation::Model;

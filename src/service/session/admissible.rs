@@ -271,29 +271,44 @@ impl<'a> Scene<'a> {
                 .chain(same)
                 .collect();
         }
-        let mut options: Vec<Choice> = variables.collect();
         let Some(ty) = model.onto.class_id(&arg.ty) else {
-            return options;
+            return variables.collect();
         };
         if arg.ty == "conceptualizable" {
-            options.extend(self.held.iter().map(|h| Choice::Class(h.class)));
+            // What to fetch is a class the kitchen holds far more often than a bound object:
+            // the classes come first, so the caps on lines tried never cut them off.
+            let mut options: Vec<Choice> =
+                self.held.iter().map(|h| Choice::Class(h.class)).collect();
             options.extend(self.kinds_held().into_iter().map(Choice::Class));
-        } else if !self.held.iter().any(|h| model.onto.is_a(h.class, ty)) {
+            options.extend(variables);
+            return options;
+        }
+        let mut options: Vec<Choice> = variables.collect();
+        if !self.held.iter().any(|h| model.onto.is_a(h.class, ty)) {
             options.extend(self.under(&arg.ty, ty).into_iter().map(Choice::Class));
         }
         options
     }
 
-    /// The kinds of ingredient the kitchen holds without holding the class itself (`sugar`
-    /// where it holds `white-sugar`), which `fetch-and-proportion` finds by a held subclass.
+    /// The kinds the kitchen holds without holding the class itself, which a fetch finds by a
+    /// held subclass: any kind of a held ingredient (`sugar` where it holds `white-sugar`) and
+    /// the direct kind of a held tool (`muffin-tins` where it holds `muffin-tins-12`).
     fn kinds_held(&self) -> Vec<ClassId> {
         let onto = &self.model.onto;
         let ingredient = self.model.k.ingredient;
+        let direct: HashSet<ClassId> = (self.held.iter())
+            .filter(|h| !onto.is_a(h.class, ingredient))
+            .filter_map(|h| onto.class(h.class).precedence.get(1).copied())
+            .collect();
         onto.classes()
             .map(|(c, _)| c)
-            .filter(|&c| c != ingredient && onto.is_a(c, ingredient))
             .filter(|&c| self.held.iter().all(|h| h.class != c))
-            .filter(|&c| self.held.iter().any(|h| onto.is_a(h.class, c)))
+            .filter(|&c| {
+                let kind_of_ingredient = c != ingredient
+                    && onto.is_a(c, ingredient)
+                    && self.held.iter().any(|h| onto.is_a(h.class, c));
+                kind_of_ingredient || direct.contains(&c)
+            })
             .collect()
     }
 

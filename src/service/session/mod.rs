@@ -11,8 +11,8 @@
 //! [`Evaluator::evaluate`], the path of the `evaluate` command: the score is the file's
 //! score by construction. Sessions share nothing but the read-only [`Evaluator`].
 
-mod advice;
 pub mod admissible;
+mod advice;
 pub mod describe;
 mod failed;
 pub mod hint;
@@ -805,6 +805,8 @@ fn refusal_words(diagnostics: &[Located]) -> String {
 fn refused_words(e: &SimError, message: &str) -> String {
     match e.budget {
         Some(_) => format!("was refused by the recipe's budget: {message}"),
-        None => format!("signalled an error, which makes the reference refuse the network: {message}"),
+        None => {
+            format!("signalled an error, which makes the reference refuse the network: {message}")
+        }
     }
 }
