@@ -14,12 +14,17 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Optional, Union
+from typing import Any, Optional, Protocol, Union
 
 from . import Diagnostic, PathArg, RecipeScore, _diagnostics, _native, _path
 
-if TYPE_CHECKING:
-    from ._model import Model
+
+class _ModelHandle(Protocol):
+    """What a Kitchen needs of a :class:`cookingbot.Model` (which opens its kitchens here): the
+    model's native handle. Named by its shape, so this module needs nothing from ``_model``."""
+
+    @property
+    def _native(self) -> Any: ...
 
 #: A kitchen time or an amount: an integer, a float, or an exact fraction.
 Number = Union[int, float, Fraction]
@@ -230,7 +235,7 @@ class Kitchen:
         reference: Optional[str] = None,
         benchmark: PathArg = None,
         kitchen: PathArg = None,
-        model: Optional["Model"] = None,
+        model: Optional[_ModelHandle] = None,
     ):
         if model is None:
             self._native = _native.Kitchen(

@@ -4,8 +4,7 @@
 //! released; a session is behind a lock, so one `Kitchen` used from two threads takes their
 //! calls in turn (but a Kitchen of a `Model` refuses calls while a primitive of the model runs).
 
-use super::guard::{NetworkText, interruptible};
-use super::python_primitive::Interrupted;
+use super::guard::{Interrupted, NetworkText, interruptible};
 use crate::evaluate::Evaluator;
 use crate::report::json::value;
 use crate::service::session::admissible::Query;

@@ -8,7 +8,7 @@ use crate::service::solution_file::MAX_INPUT_BYTES;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -124,6 +124,45 @@ impl Busy {
                 "the model is busy running its primitive `{name}`; a primitive cannot call back into its own model or a Kitchen of it, from its own thread or another (calls into the model are refused until the primitive returns)"
             ))),
             None => Ok(()),
+        }
+    }
+}
+
+/// Where a Python primitive leaves an exception that is no `Exception` (`KeyboardInterrupt`,
+/// `SystemExit`): the primitive fails, and the Python call that ran it raises the exception
+/// when it returns, so Ctrl-C stops a session or an evaluation as it stops any Python code.
+/// The count of interruptions tells a model that its evaluator may hold a gold run one of
+/// them stopped, which it must not keep as failed. Shared by the model, its primitives and its
+/// sessions, it also holds which of the model's primitives are running.
+#[derive(Clone, Default)]
+pub struct Interrupted(Arc<(Mutex<Option<PyErr>>, AtomicUsize, Busy)>);
+
+impl Interrupted {
+    pub fn take(&self) -> Option<PyErr> {
+        self.0.0.lock().ok()?.take()
+    }
+
+    pub(super) fn keep(&self, e: PyErr) {
+        self.0.1.fetch_add(1, Ordering::SeqCst);
+        if let Ok(mut slot) = self.0.0.lock() {
+            slot.get_or_insert(e);
+        }
+    }
+
+    pub(super) fn count(&self) -> usize {
+        self.0.1.load(Ordering::SeqCst)
+    }
+
+    /// The primitives of the model running now.
+    pub fn busy(&self) -> &Busy {
+        &self.0.2
+    }
+
+    /// `out`, unless a primitive was interrupted meanwhile.
+    pub fn or_raise<T>(&self, out: PyResult<T>) -> PyResult<T> {
+        match self.take() {
+            Some(e) => Err(e),
+            None => out,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! module calls: request text in, `(True, answer)` or `(False, why)` out.
 
 use super::agent_session::Kitchen;
-use super::guard::{Busy, NetworkText, interruptible};
+use super::guard::{Interrupted, NetworkText, interruptible};
 use crate::evaluate::Evaluator;
 use crate::metrics::metric::MetricSet;
 use crate::report::json::value;
@@ -19,47 +19,7 @@ use crate::simulation::Model;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-
-/// Where a Python primitive leaves an exception that is no `Exception` (`KeyboardInterrupt`,
-/// `SystemExit`): the primitive fails, and the Python call that ran it raises the exception
-/// when it returns, so Ctrl-C stops a session or an evaluation as it stops any Python code.
-/// The count of interruptions tells a model that its evaluator may hold a gold run one of
-/// them stopped, which it must not keep as failed. Shared by the model, its primitives and its
-/// sessions, it also holds which of the model's primitives are running.
-#[derive(Clone, Default)]
-pub struct Interrupted(Arc<(Mutex<Option<PyErr>>, AtomicUsize, Busy)>);
-
-impl Interrupted {
-    pub fn take(&self) -> Option<PyErr> {
-        self.0.0.lock().ok()?.take()
-    }
-
-    fn keep(&self, e: PyErr) {
-        self.0.1.fetch_add(1, Ordering::SeqCst);
-        if let Ok(mut slot) = self.0.0.lock() {
-            slot.get_or_insert(e);
-        }
-    }
-
-    fn count(&self) -> usize {
-        self.0.1.load(Ordering::SeqCst)
-    }
-
-    /// The primitives of the model running now.
-    pub fn busy(&self) -> &Busy {
-        &self.0.2
-    }
-
-    /// `out`, unless a primitive was interrupted meanwhile.
-    pub fn or_raise<T>(&self, out: PyResult<T>) -> PyResult<T> {
-        match self.take() {
-            Some(e) => Err(e),
-            None => out,
-        }
-    }
-}
 
 /// The code of one Python primitive: the wrapped callable, run with the GIL taken.
 #[derive(Clone)]
