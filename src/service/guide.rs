@@ -350,7 +350,7 @@ fn temperature(node: &DishNode) -> Option<String> {
             .find(|p| p.name == "temperature")
             .and_then(|p| p.value.as_deref());
         if let Some(value) = found {
-            return Some(describe::unit_words(value));
+            return Some(describe::unit_names(value));
         }
         queue.extend(&n.parts);
     }

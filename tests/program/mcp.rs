@@ -101,13 +101,18 @@ impl Server {
 
     /// The server still answers: a ping, and a call that runs as calls run (with a permit).
     fn still_answers(&mut self, id: u64) {
+        self.still_answers_on(id, "demo-garden-salad");
+    }
+
+    /// [`Server::still_answers`] for a server on a benchmark holding `recipe`: recipe ids are
+    /// checked against the server's benchmark.
+    fn still_answers_on(&mut self, id: u64, recipe: &str) {
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "ping"}));
         assert_eq!(
             self.reply(),
             json!({"jsonrpc": "2.0", "id": id, "result": {}})
         );
-        // Recipe ids are checked against the server's benchmark, the demo's.
-        let network = "#demo-garden-salad\n(get-kitchen ?kitchen)\n";
+        let network = format!("#{recipe}\n(get-kitchen ?kitchen)\n");
         self.call(id + 1, "check_network", json!({ "network": network }));
         let reply = self.reply();
         assert_eq!(reply["id"], id + 1);
@@ -491,7 +496,7 @@ fn an_edited_kitchen_of_a_user_benchmark_is_read_again_between_two_calls() {
     scratch.write("bench/kitchen.json", common::read(&full_kitchen()));
     server.call(3, "score_network", json!({ "network": network }));
     assert_eq!(dish(&server.reply()), json!(1.0));
-    server.still_answers(4);
+    server.still_answers_on(4, "tomato-basil-salad");
 }
 
 /// The cap the memory-budget tests run the server under (as `bounds.rs` runs the command).

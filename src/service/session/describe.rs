@@ -192,7 +192,13 @@ fn article(words: &str) -> &'static str {
 /// Units and numbers as people write them: `18 degrees-celsius` is `18 °C`, `2276/5 g` is
 /// `455.2 g`.
 pub fn unit_words(amount: &str) -> String {
-    plain_numbers(amount)
+    unit_names(&plain_numbers(amount))
+}
+
+/// Units as people write them, the numbers as printed (for a reader with a rounding rule of
+/// its own, such as the cook's guide).
+pub fn unit_names(amount: &str) -> String {
+    amount
         .replace(" degrees-celsius", " °C")
         .replace(" degrees-fahrenheit", " °F")
         .replace('-', " ")
