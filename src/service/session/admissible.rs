@@ -134,6 +134,8 @@ pub(super) struct Scene<'a> {
     /// The bound variables, most recently bound first, one per object.
     pool: Vec<Bound>,
     held: Vec<Held>,
+    /// The kinds a fetch finds by a held subclass ([`kinds_held`]), once per scene.
+    kinds: Vec<ClassId>,
     /// Fresh names per argument name.
     fresh: HashMap<String, String>,
     /// The classes under each constant type asked for.
@@ -160,12 +162,14 @@ impl<'a> Scene<'a> {
             }
         }
         let (kitchen_variable, pool) = bound(model, run);
+        let held = held(model, run.kitchen(model));
         Scene {
             model,
             run,
             kitchen_variable,
             pool,
-            held: held(model, run.kitchen(model)),
+            kinds: kinds_held(model, &held),
+            held,
             fresh,
             under: HashMap::new(),
         }
@@ -279,7 +283,7 @@ impl<'a> Scene<'a> {
             // the classes come first, so the caps on lines tried never cut them off.
             let mut options: Vec<Choice> =
                 self.held.iter().map(|h| Choice::Class(h.class)).collect();
-            options.extend(self.kinds_held().into_iter().map(Choice::Class));
+            options.extend(self.kinds.iter().copied().map(Choice::Class));
             options.extend(variables);
             return options;
         }
@@ -288,28 +292,6 @@ impl<'a> Scene<'a> {
             options.extend(self.under(&arg.ty, ty).into_iter().map(Choice::Class));
         }
         options
-    }
-
-    /// The kinds the kitchen holds without holding the class itself, which a fetch finds by a
-    /// held subclass: any kind of a held ingredient (`sugar` where it holds `white-sugar`) and
-    /// the direct kind of a held tool (`muffin-tins` where it holds `muffin-tins-12`).
-    fn kinds_held(&self) -> Vec<ClassId> {
-        let onto = &self.model.onto;
-        let ingredient = self.model.k.ingredient;
-        let direct: HashSet<ClassId> = (self.held.iter())
-            .filter(|h| !onto.is_a(h.class, ingredient))
-            .filter_map(|h| onto.class(h.class).precedence.get(1).copied())
-            .collect();
-        onto.classes()
-            .map(|(c, _)| c)
-            .filter(|&c| self.held.iter().all(|h| h.class != c))
-            .filter(|&c| {
-                let kind_of_ingredient = c != ingredient
-                    && onto.is_a(c, ingredient)
-                    && self.held.iter().any(|h| onto.is_a(h.class, c));
-                kind_of_ingredient || direct.contains(&c)
-            })
-            .collect()
     }
 
     /// The classes under `ty`: the constants an argument of a type the kitchen holds nothing
@@ -611,6 +593,28 @@ fn bound(model: &Model, run: &Stepwise) -> (Option<String>, Vec<Bound>) {
         })
         .collect();
     (kitchen, pool)
+}
+
+/// The kinds the kitchen holds without holding the class itself, which a fetch finds by a
+/// held subclass: any kind of a held ingredient (`sugar` where it holds `white-sugar`) and
+/// the direct kind of a held tool (`muffin-tins` where it holds `muffin-tins-12`).
+fn kinds_held(model: &Model, held: &[Held]) -> Vec<ClassId> {
+    let onto = &model.onto;
+    let ingredient = model.k.ingredient;
+    let direct: HashSet<ClassId> = (held.iter())
+        .filter(|h| !onto.is_a(h.class, ingredient))
+        .filter_map(|h| onto.class(h.class).precedence.get(1).copied())
+        .collect();
+    onto.classes()
+        .map(|(c, _)| c)
+        .filter(|&c| held.iter().all(|h| h.class != c))
+        .filter(|&c| {
+            let kind_of_ingredient = c != ingredient
+                && onto.is_a(c, ingredient)
+                && held.iter().any(|h| onto.is_a(h.class, c));
+            kind_of_ingredient || direct.contains(&c)
+        })
+        .collect()
 }
 
 /// Every class the kitchen's places hold, counted, in the order found (places in the
