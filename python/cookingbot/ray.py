@@ -26,6 +26,7 @@ import os
 import sys
 import tempfile
 from dataclasses import asdict
+from pathlib import PurePath
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 import ray
@@ -190,21 +191,25 @@ def to_csv(
     batch: bool = True,
 ) -> str:
     """The command line's CSV of scored rows (from :func:`score`), byte for byte, signature
-    included: files in the order `files` gives (default: their names sorted, the order the
+    included: files in the order `files` gives (default: sorted by path, the order the
     command line walks a folder in), each file's recipes in the reference's order, no row for
-    a refused file. `batch=False` is the one-file CSV (no file column, no signature). Written
+    a refused file. Every row needs its ``path`` (a ``network`` row's name in the CSV).
+    `batch=False` is the one-file CSV (no file column, no signature). Written
     to `output` whole (through a file beside it, renamed) when given. Rows scored with
     different data (signatures differ) raise ValueError."""
     per_file: dict[str, list[Mapping[str, Any]]] = {}
     signatures = set()
     for row in _rows(results):
+        if row.get("path") is None:
+            # Rows of one name are one file's recipes: a refused one would refuse the others.
+            raise ValueError("a row without `path`: the CSV names each row's file by its path")
         per_file.setdefault(row["file"], []).append(row)
         signatures.add(row["signature"])
     if len(signatures) > 1:
         raise ValueError(f"the rows were scored with different data: {sorted(signatures)}")
     if not signatures:
         raise ValueError("no scored rows to write")
-    order = list(files) if files is not None else sorted(per_file)
+    order = list(files) if files is not None else sorted(per_file, key=lambda n: PurePath(n).parts)
     missing = sorted(set(per_file) - set(order))
     if missing:
         raise ValueError(f"rows of files not listed: {missing[:5]}")

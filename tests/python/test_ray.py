@@ -165,6 +165,8 @@ def test_a_network_without_header_is_scored_as_its_row_s_recipe(cluster, benchma
     (row,) = cookingbot.ray.score(ds, benchmark=benchmark, metrics=["goal-condition-success"]).take_all()
     assert (row["k"], row["recipe_id"], row["goal_condition_success_printed"]) == (3, "afghan-biscuits", "1.00")
     assert row["goal_condition_success"] == 1.0 and row["refusal"] is None
+    with pytest.raises(ValueError, match="a row without `path`: the CSV names each row's file by its path"):
+        cookingbot.ray.to_csv([row])
 
 
 class Dying:
