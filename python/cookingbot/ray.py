@@ -178,13 +178,16 @@ def score(
     )
 
 
-def _rows(results: Union["ray.data.Dataset", Iterable[Mapping[str, Any]]]) -> list[Mapping[str, Any]]:
+Rows = Union["ray.data.Dataset", Iterable[Mapping[str, Any]]]
+
+
+def _rows(results: Rows) -> list[Mapping[str, Any]]:
     take_all = getattr(results, "take_all", None)
     return take_all() if take_all else list(results)
 
 
 def to_csv(
-    results: Union["ray.data.Dataset", Iterable[Mapping[str, Any]]],
+    results: Rows,
     output: PathArg = None,
     *,
     files: Optional[Sequence[str]] = None,
@@ -245,9 +248,7 @@ def _write_whole(path: str, text: str) -> None:
         raise
 
 
-def write_system(
-    results: Union["ray.data.Dataset", Iterable[Mapping[str, Any]]], folder: PathArg
-) -> str:
+def write_system(results: Rows, folder: PathArg) -> str:
     """A Dataset's networks as a system :func:`cookingbot.compare` takes: each row's network
     (its ``network`` text, headed as it was scored, else its ``path``'s text) written to
     `folder` as ``<n>.solution`` in the rows' order. `compare` scores the folder again (its
@@ -323,7 +324,10 @@ class Cook:
         error = None
         while len(steps) < self.max_steps:
             try:
-                line = next(lines, None) if lines is not None else self.policy(seen)  # type: ignore[misc]
+                if lines is not None:
+                    line = next(lines, None)
+                else:
+                    line = self.policy(seen)  # type: ignore[misc]
             except Exception as e:  # the policy's failure ends its own episode only
                 error = f"{type(e).__name__}: {e}"
                 break
@@ -416,9 +420,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     command line's CSV of them."""
     args = _arguments().parse_args(argv)
     metrics = [m for word in args.metrics or COMMAND_LINE_METRICS for m in word.split(",") if m]
-    names, batch, warnings = _native.solution_files(args.input)
+    try:
+        names, batch, warnings = _native.solution_files(args.input)
+    except ValueError as e:  # an input that does not exist, a batch of no file
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     sys.stderr.write(warnings)
-    ray.init(address=args.address, log_to_driver=False)
+    try:
+        ray.init(address=args.address, log_to_driver=False)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        print(f"error: no Ray cluster at {args.address}: {e}", file=sys.stderr)
+        return 2
     try:
         rows = [{"path": name, "network": _readable(name)} for name in names]
         scored = score(
@@ -456,14 +468,26 @@ def _arguments() -> argparse.ArgumentParser:
         description="Score .solution files on a Ray cluster and write the CSV the command line "
         "writes for the same files (signature included).",
     )
-    p.add_argument("--address", default=None, help="the Ray cluster (default: a local one, or $RAY_ADDRESS)")
-    p.add_argument("--input", "-input", action="append", required=True, help="a .solution file or a directory (repeatable)")
-    p.add_argument("--output", "-output", "-o", required=True, help="the CSV to write, or - for standard output")
-    p.add_argument("--metrics", "-metrics", nargs="+", default=None, help="as the command line's (default: its three)")
+    p.add_argument(
+        "--address", help="the Ray cluster (default: $RAY_ADDRESS, else a local one)"
+    )
+    p.add_argument(
+        "--input", "-input", action="append", required=True,
+        help="a .solution file or a directory (repeatable)",
+    )
+    p.add_argument(
+        "--output", "-output", "-o", required=True,
+        help="the CSV to write, or - for standard output",
+    )
+    p.add_argument(
+        "--metrics", "-metrics", nargs="+", help="as the command line's (default: its three)"
+    )
     p.add_argument("--reference", default="2024")
-    p.add_argument("--benchmark", default=None, help="the benchmark data folder, as each worker sees it")
+    p.add_argument("--benchmark", help="the benchmark data folder, as each worker sees it")
     p.add_argument("--kitchen", default=None)
-    p.add_argument("--num-cpus", type=float, default=DEFAULT_NUM_CPUS, help="CPUs each actor asks for")
+    p.add_argument(
+        "--num-cpus", type=float, default=DEFAULT_NUM_CPUS, help="CPUs each actor asks for"
+    )
     p.add_argument("--concurrency", type=int, default=1, help="actors")
     return p
 

@@ -291,3 +291,13 @@ def test_a_dataset_s_results_are_a_system_for_compare(cluster, benchmark, tmp_pa
         baseline, same = metric["systems"]
         assert same["mean"] == baseline["mean"]
         assert (same["difference"], same["p_randomization"]) == (0.0, 1.0)
+
+
+def test_ray_score_names_an_input_that_does_not_exist(command, tmp_path):
+    missing = tmp_path / "missing"
+    run = subprocess.run(
+        [command, "ray-score", "--input", str(missing), "-output", str(tmp_path / "r.csv")],
+        capture_output=True, text=True,
+    )
+    assert (run.returncode, run.stderr) == (2, f"error: {missing}: no such file or directory\n")
+    assert not (tmp_path / "r.csv").exists()
