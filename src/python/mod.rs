@@ -4,12 +4,14 @@
 //! it into dataclasses and exceptions; every call that works releases the GIL, and batches are
 //! scored in parallel with rayon as the command line scores them. The agent session is
 //! `agent_session.rs` (`Kitchen`), models with primitives written in Python
-//! `python_primitive.rs` (`Model`), the answers to cooking agents' questions `answers.rs`,
+//! `python_primitive.rs` (`Model`), batches scored where their rows are (`cookingbot.ray`)
+//! `batch_rows.rs`, the answers to cooking agents' questions `answers.rs`,
 //! substitutions and scaling `rewrites.rs`, and what guards every call (texts bounded, Ctrl-C,
 //! a primitive calling back into its own model) `guard.rs`.
 
 mod agent_session;
 mod answers;
+mod batch_rows;
 mod guard;
 mod python_primitive;
 mod rewrites;
@@ -349,5 +351,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metric_names, m)?)?;
     m.add_function(wrap_pyfunction!(read_solution, m)?)?;
     answers::register(m)?;
+    batch_rows::register(m)?;
     rewrites::register(m)
 }
