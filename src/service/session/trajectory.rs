@@ -199,7 +199,7 @@ impl Log {
     /// A new log at `path` (a file there is replaced); nothing is written until
     /// [`Session::log_into`] writes its header.
     pub fn create(path: &Path) -> Result<Log, TrajectoryError> {
-        let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let path = absolute(path);
         let out = File::create(&path).map_err(|source| TrajectoryError::Write {
             path: path.clone(),
             source,
@@ -255,12 +255,6 @@ pub struct LogSlot(Mutex<Option<Log>>);
 impl Clone for LogSlot {
     fn clone(&self) -> LogSlot {
         LogSlot::default()
-    }
-}
-
-impl std::fmt::Debug for LogSlot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("LogSlot")
     }
 }
 
@@ -473,7 +467,7 @@ fn open_session(
     header: &Header,
 ) -> Result<(Session, Option<Difference>), TrajectoryError> {
     let at = |message: String| reader.malformed(1, message);
-    let profile: Profile = header.profile.parse().map_err(|e| at(format!("{e}")))?;
+    let profile: Profile = header.profile.parse().map_err(at)?;
     let data = DataContext {
         profile,
         benchmark: Some(DataChoice::from(std::ffi::OsString::from(
@@ -549,8 +543,8 @@ fn perform(session: &mut Session, record: &Record) -> Result<Record, String> {
 fn first_difference(expected: &Value, got: &Value, at: String) -> Option<(String, Value, Value)> {
     match (expected, got) {
         (Value::Object(e), Value::Object(g)) => {
-            let keys = e.keys().chain(g.keys().filter(|k| !e.contains_key(*k)));
-            keys.into_iter().find_map(|k| {
+            let mut keys = e.keys().chain(g.keys().filter(|k| !e.contains_key(*k)));
+            keys.find_map(|k| {
                 let path = if at.is_empty() {
                     k.clone()
                 } else {
@@ -633,7 +627,11 @@ impl LogReader {
         self.number += 1;
         let mut bytes = Vec::new();
         let limit = MAX_RECORD_BYTES as u64 + 1;
-        let read = (&mut self.lines).take(limit).read_until(b'\n', &mut bytes);
+        let read = self
+            .lines
+            .by_ref()
+            .take(limit)
+            .read_until(b'\n', &mut bytes);
         let read = read.map_err(|e| self.malformed(self.number, format!("cannot read: {e}")))?;
         if read == 0 {
             return Ok(None);
