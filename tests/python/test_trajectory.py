@@ -146,3 +146,18 @@ def test_every_gold_network_logged_by_the_tool_server_replays_identically(
         log = tmp_path / f"{recipe.id}.jsonl"
         replayed = cookingbot.replay(log)
         assert replayed == cookingbot.Replay(True, len(gold_actions(recipe)) + 2, None), recipe.id
+
+
+def test_play_logs_its_session_and_the_log_replays(tmp_path, command):
+    gold = gold_actions(cookingbot.Benchmark(path="demo")["demo-garden-salad"])
+    script = "\n".join([*gold[:3], "(fetch ?x ?ks ?kitchen letuce)", ":undo", ":progress", ":finish"])
+    log = tmp_path / "play.jsonl"
+    done = subprocess.run(
+        [command, "play", "demo-garden-salad", "--benchmark", "demo", "--log", str(log),
+         "-o", str(tmp_path / "mine.solution")],
+        input=script + "\n", capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    calls = [json.loads(line)["call"] for line in log.read_text().splitlines()[1:]]
+    assert calls == ["act", "act", "act", "act", "undo", "progress", "finish"]
+    assert cookingbot.replay(log) == cookingbot.Replay(True, 7, None)
