@@ -2,7 +2,8 @@
 //! the others), its admissible lines and hint before that action, a whole replay of that
 //! network line by line with its `finish`, its `progress` with every action given, and one step
 //! (an act and its undo) on a long session of dense lines, which costs what its line costs
-//! however many lines came before.
+//! however many lines came before; a clone of the session with every action given, and a
+//! replay of its trajectory log from the header.
 
 mod support;
 
@@ -10,6 +11,7 @@ use cookingbot::base::profile::Profile;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::service::session::Session;
 use cookingbot::service::session::admissible::Query;
+use cookingbot::service::session::trajectory::{Log, replay};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::sync::Arc;
@@ -67,6 +69,22 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("hint-before-last", |b| {
         b.iter(|| before_last.hint().map(|h| h.action))
+    });
+    // A fork of the session with every action given (`Kitchen.clone()`).
+    group.bench_function("clone-after-last", |b| b.iter(|| black_box(&whole).clone()));
+    // A log of the whole network and its finish, run again from its header: the benchmark
+    // and model loaded, every line given, every record compared.
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let log = folder.path().join("largest.jsonl");
+    let mut logged = Session::with_evaluator(evaluator.clone(), &id).expect("a gold recipe");
+    logged.log_into(Log::create(&log).expect("the log opens"), None);
+    for line in &lines {
+        logged.act(line).expect("acts");
+    }
+    logged.finish();
+    group.sample_size(10);
+    group.bench_function("replay-log", |b| {
+        b.iter(|| replay(black_box(&log)).expect("the log reads").identical)
     });
     group.finish();
     // 1,350 unknown names a line: 2,700 errors each, the lines before never validated again.

@@ -52,6 +52,7 @@ __all__ = [
     "PrimitiveCall",
     "Progress",
     "RecipeScore",
+    "Replay",
     "Scaling",
     "Score",
     "SmatchScore",
@@ -67,6 +68,7 @@ __all__ = [
     "evaluate",
     "guide",
     "job",
+    "replay",
     "scale",
     "simulate",
     "smatch",
@@ -449,7 +451,16 @@ class Benchmark:
 
 
 # The agent session and models of one's own build on the definitions above.
-from ._kitchen import Kitchen, Observation, Opening, Progress, Score, View  # noqa: E402
+from ._kitchen import (  # noqa: E402
+    Kitchen,
+    Observation,
+    Opening,
+    Progress,
+    Replay,
+    Score,
+    View,
+    replay,
+)
 from ._model import Model, PrimitiveCall  # noqa: E402
 from ._rewrite import (  # noqa: E402
     Scaling,

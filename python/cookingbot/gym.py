@@ -27,6 +27,9 @@ finishes. `info` holds the :class:`cookingbot.Observation` (``observation``), th
 far (``network``), with ``reward_mode="progress"`` or after ``score`` the
 :class:`cookingbot.Progress` (``progress``) and, after ``finish``, the :class:`cookingbot.Score`
 (``score``).
+
+With `log`, the episode's kitchen calls are logged as :class:`cookingbot.Kitchen` logs them
+(each `reset` a record), and :func:`cookingbot.replay` runs the log again.
 """
 
 from __future__ import annotations
@@ -106,6 +109,7 @@ class KitchenEnv(gymnasium.Env):
         max_steps: int = 200,
         render_mode: Optional[str] = None,
         reward_mode: str = "final",
+        log: PathArg = None,
     ):
         if max_steps < 1:
             raise ValueError("max_steps must be at least 1")
@@ -114,7 +118,12 @@ class KitchenEnv(gymnasium.Env):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: only 'ansi' renders")
         self.kitchen = Kitchen(
-            recipe_id, reference=reference, benchmark=benchmark, kitchen=kitchen, model=model
+            recipe_id,
+            reference=reference,
+            benchmark=benchmark,
+            kitchen=kitchen,
+            model=model,
+            log=log,
         )
         self.max_steps = max_steps
         self.render_mode = render_mode

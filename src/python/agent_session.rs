@@ -8,10 +8,10 @@ use super::guard::{Interrupted, NetworkText, interruptible};
 use crate::evaluate::Evaluator;
 use crate::report::json::value;
 use crate::service::session::admissible::Query;
+use crate::service::session::trajectory::{self, Log};
 use crate::service::session::{Session, SessionError};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use serde_json::json;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// One agent's network of one recipe.
@@ -63,10 +63,16 @@ impl Kitchen {
         if let Some(interrupted) = &self.interrupted {
             interrupted.busy().not_busy()?;
         }
-        let out = interruptible(py, |_| self.session().map(|mut s| work(&mut s)));
-        match &self.interrupted {
+        let out = interruptible(py, |_| {
+            self.session().map(|mut s| (work(&mut s), s.log_failure()))
+        });
+        let out = match &self.interrupted {
             Some(interrupted) => interrupted.or_raise(out),
             None => out,
+        }?;
+        match out {
+            (_, Some(failure)) => Err(PyOSError::new_err(failure)),
+            (out, None) => Ok(out),
         }
     }
 }
@@ -75,22 +81,47 @@ impl Kitchen {
 impl Kitchen {
     /// A session on a recipe of the profile's benchmark, located as the command line locates
     /// it.
+    /// With `log`, every call that changes or scores the session is logged there
+    /// (`service::session::trajectory`).
     #[new]
-    #[pyo3(signature = (recipe, reference, benchmark=None, kitchen=None))]
+    #[pyo3(signature = (recipe, reference, benchmark=None, kitchen=None, log=None))]
     fn new(
         py: Python<'_>,
         recipe: &str,
         reference: &str,
         benchmark: Option<std::path::PathBuf>,
         kitchen: Option<std::path::PathBuf>,
+        log: Option<std::path::PathBuf>,
     ) -> PyResult<Kitchen> {
         let profile = super::profile(reference)?;
         let evaluator = interruptible(py, |_| {
-            super::workspace(profile, benchmark, kitchen)?
+            super::workspace(profile, benchmark, kitchen.clone())?
                 .evaluator()
                 .map_err(|e| PyRuntimeError::new_err(e.to_string()))
         })?;
-        Kitchen::open(evaluator, recipe, None)
+        let opened = Kitchen::open(evaluator, recipe, None)?;
+        if let Some(path) = log {
+            let log = Log::create(&path).map_err(|e| PyOSError::new_err(e.to_string()))?;
+            opened.session()?.log_into(log, kitchen.as_deref());
+        }
+        Ok(opened)
+    }
+
+    /// A fork: an independent session with the same lines, logging nowhere.
+    fn clone(&self, py: Python<'_>) -> PyResult<Kitchen> {
+        let session = self.detached(py, |s| s.clone())?;
+        Ok(Kitchen {
+            evaluator: self.evaluator.clone(),
+            recipe: self.recipe.clone(),
+            session: Mutex::new(session),
+            interrupted: self.interrupted.clone(),
+        })
+    }
+
+    /// The lines given that the network holds (the header when one was given first): a new
+    /// session given them is this one again.
+    fn lines(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        self.detached(py, |s| s.lines_given())
     }
 
     /// The recipe's id as the benchmark spells it.
@@ -101,9 +132,8 @@ impl Kitchen {
 
     /// Start the network again, empty; the opening as JSON.
     fn reset(&self, py: Python<'_>) -> PyResult<String> {
-        let (evaluator, recipe) = (self.evaluator.clone(), self.recipe.clone());
-        self.detached(py, move |s| {
-            *s = Session::with_evaluator(evaluator, &recipe)?;
+        self.detached(py, |s| {
+            s.reset()?;
             Ok(value(&s.opening()).to_string())
         })?
         .map_err(session_error)
@@ -186,10 +216,16 @@ impl Kitchen {
     /// The evaluation of the network as a `.solution` file: `{"csv", "unit", "why_no_dish"}`,
     /// the unit as `evaluate --format json` writes it (`scored` or `refused`).
     fn finish(&self, py: Python<'_>) -> PyResult<String> {
-        self.detached(py, |s| {
-            let score = s.finish();
-            json!({ "csv": score.csv, "unit": score.json, "why_no_dish": score.why_no_dish })
-                .to_string()
-        })
+        self.detached(py, |s| trajectory::score_json(&s.finish()).to_string())
     }
+}
+
+/// `cookingbot.replay`: the log at `path` run again, as JSON (`identical`, `records`,
+/// `difference`); a log that cannot be read is a `ValueError` naming its file and line.
+#[pyfunction]
+pub fn replay(py: Python<'_>, path: std::path::PathBuf) -> PyResult<String> {
+    let replayed = interruptible(py, |_| {
+        trajectory::replay(&path).map_err(|e| PyValueError::new_err(e.to_string()))
+    })?;
+    Ok(value(&replayed).to_string())
 }

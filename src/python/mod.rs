@@ -341,6 +341,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<agent_session::Kitchen>()?;
     m.add_class::<python_primitive::PyModel>()?;
     m.add_function(wrap_pyfunction!(job, m)?)?;
+    m.add_function(wrap_pyfunction!(agent_session::replay, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_texts, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;

@@ -596,6 +596,7 @@ fn play_completes_the_word_after_a_space_of_several_bytes() {
     use cookingbot::service::context::DataContext;
     use cookingbot::service::play::{Play, PlayOptions};
     let opts = PlayOptions {
+        log: None,
         recipe: "demo-shortbread-rounds".into(),
         data: DataContext {
             benchmark: Some(DataChoice::from(std::ffi::OsString::from("demo"))),

@@ -101,10 +101,11 @@ impl Session {
     /// reach, and the dish approximation score of the best candidate dish so far.
     /// Non-terminal: the session goes on as it was.
     pub fn progress(&self) -> Result<Progress, SessionError> {
-        let gold = self.gold_run()?;
-        Ok(progress::measure(self.model(), &self.run, gold, |p| {
-            self.line_of(p)
-        }))
+        let progress = self
+            .gold_run()
+            .map(|gold| progress::measure(self.model(), &self.run, gold, |p| self.line_of(p)));
+        self.record_progress(&progress);
+        progress
     }
 
     /// Why the network makes no dish: the first line that failed, waits or never ran, and
