@@ -94,6 +94,8 @@ pub struct Session {
     so_far: NetworkSoFar,
     /// The catalogues a line is validated against (the profile's and the other's), read once.
     catalogues: Arc<(Catalogue, Catalogue)>,
+    /// What [`Session::progress`] measured of the steps that ran, for the next measure.
+    progress: progress::Memo,
 }
 
 impl Session {
@@ -142,6 +144,7 @@ impl Session {
             so_far: NetworkSoFar::new(""),
             catalogues,
             evaluator,
+            progress: progress::Memo::default(),
         };
         session.open(format!("#{}", session.recipe));
         Ok(session)
@@ -332,6 +335,12 @@ impl Session {
         let (mut outcome, mut text) = self.standing_words(p, &mut diagnostics, &index);
         diagnostics.extend(self.fork_warning(p, latest, &index));
         let objects = self.ran_words(&pushed, p, &mut text);
+        diagnostics.extend(
+            pushed
+                .ran
+                .iter()
+                .filter_map(|&q| self.misuse_warning(q, &index)),
+        );
         let failed = (objects.iter()).find_map(|o| o.failed.as_ref().filter(|_| o.line == number));
         if let Some(why) = failed {
             let name = &self.run.recipe().predicates[p].name;
