@@ -1,6 +1,7 @@
 //! The agent session: one `act` on the largest gold network (the last action, given after all
 //! the others), its admissible lines and hint before that action, a whole replay of that
-//! network line by line with its `finish`, its `progress` with every action given, and one step
+//! network line by line with its `finish`, its `progress` with every action given (from
+//! nothing, for the last step, and asked again), and one step
 //! (an act and its undo) on a long session of dense lines, which costs what its line costs
 //! however many lines came before; a clone of the session with every action given, and a
 //! replay of its trajectory log from the header.
@@ -55,10 +56,31 @@ fn bench(c: &mut Criterion) {
     group.bench_function("replay-and-finish", |b| {
         b.iter(|| started(black_box(&lines)).finish().csv)
     });
-    // The goals reached and the best dish so far, asked after every step: at its dearest,
-    // with every action of the network run.
+    // The goals reached and the best dish so far, with every action of the network run: from
+    // nothing (what every call cost before progress kept what it measured), after the last
+    // action when it was asked after every other (the cost of a step), and asked again.
+    group.bench_function("progress-from-nothing-after-last", |b| {
+        b.iter_batched_ref(
+            || started(&lines),
+            |s| s.progress().expect("the gold runs").goals_reached,
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("progress-step-last", |b| {
+        b.iter_batched_ref(
+            || {
+                let mut s = started(before);
+                s.progress().expect("the gold runs");
+                s.act(last).expect("acts");
+                s
+            },
+            |s| s.progress().expect("the gold runs").goals_reached,
+            BatchSize::LargeInput,
+        )
+    });
     let whole = started(&lines);
-    group.bench_function("progress-after-last", |b| {
+    whole.progress().expect("the gold runs");
+    group.bench_function("progress-again-after-last", |b| {
         b.iter(|| whole.progress().expect("the gold runs").goals_reached)
     });
     // The lines that run after the last action but one, as an agent is shown them (the

@@ -100,6 +100,8 @@ pub struct Session {
     catalogues: Arc<(Catalogue, Catalogue)>,
     /// Where the calls are logged, if anywhere ([`trajectory`]).
     log: trajectory::LogSlot,
+    /// What [`Session::progress`] measured of the steps that ran, for the next measure.
+    progress: progress::Memo,
 }
 
 impl Session {
@@ -149,6 +151,7 @@ impl Session {
             catalogues,
             evaluator,
             log: Default::default(),
+            progress: progress::Memo::default(),
         };
         session.open(format!("#{}", session.recipe));
         Ok(session)
@@ -346,6 +349,12 @@ impl Session {
         let (mut outcome, mut text) = self.standing_words(p, &mut diagnostics, &index);
         diagnostics.extend(self.fork_warning(p, latest, &index));
         let objects = self.ran_words(&pushed, p, &mut text);
+        diagnostics.extend(
+            pushed
+                .ran
+                .iter()
+                .filter_map(|&q| self.misuse_warning(q, &index)),
+        );
         let failed = (objects.iter()).find_map(|o| o.failed.as_ref().filter(|_| o.line == number));
         if let Some(why) = failed {
             let name = &self.run.recipe().predicates[p].name;
