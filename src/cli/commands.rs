@@ -442,6 +442,7 @@ impl BenchmarkArgs {
             translator,
             samples,
             pass_threshold,
+            split,
             out: folder,
             llm,
         } = self;
@@ -449,6 +450,7 @@ impl BenchmarkArgs {
             data: data.clone(),
             samples,
             pass_threshold,
+            split,
             out: folder,
         };
         let setup = Setup {
