@@ -54,6 +54,7 @@ __all__ = [
     "RecipeScore",
     "Scaling",
     "Score",
+    "SplitRecipe",
     "SmatchScore",
     "Substitution",
     "Suggestions",
@@ -70,6 +71,7 @@ __all__ = [
     "scale",
     "simulate",
     "smatch",
+    "splits",
     "substitute",
     "suggest_substitutes",
     "translate",
@@ -451,6 +453,7 @@ class Benchmark:
 # The agent session and models of one's own build on the definitions above.
 from ._kitchen import Kitchen, Observation, Opening, Progress, Score, View  # noqa: E402
 from ._model import Model, PrimitiveCall  # noqa: E402
+from ._splits import SplitRecipe, splits  # noqa: E402
 from ._rewrite import (  # noqa: E402
     Scaling,
     Substitution,

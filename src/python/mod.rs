@@ -6,11 +6,13 @@
 //! `agent_session.rs` (`Kitchen`), models with primitives written in Python
 //! `python_primitive.rs` (`Model`), the answers to cooking agents' questions `answers.rs`,
 //! substitutions and scaling `rewrites.rs`, and what guards every call (texts bounded, Ctrl-C,
-//! a primitive calling back into its own model) `guard.rs`.
+//! a primitive calling back into its own model) `guard.rs`, and what the agent harness
+//! needs (the splits, a mean's interval, the repaired rules) `harness.rs`.
 
 mod agent_session;
 mod answers;
 mod guard;
+mod harness;
 mod python_primitive;
 mod rewrites;
 
@@ -349,5 +351,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metric_names, m)?)?;
     m.add_function(wrap_pyfunction!(read_solution, m)?)?;
     answers::register(m)?;
+    harness::register(m)?;
     rewrites::register(m)
 }
