@@ -32,7 +32,8 @@ def gold_lines(recipe):
 
 class Scripted:
     """A chat-completions server answering from a script: each item is the answer's content,
-    or ("raw", bytes) sent as the body, or ("sleep", seconds) before an empty answer."""
+    or a whole message (a dict), or ("raw", bytes) sent as the body, or ("sleep", seconds)
+    before an empty answer."""
 
     def __init__(self, script):
         self.script = list(script)
@@ -50,11 +51,12 @@ class Scripted:
                 if isinstance(item, tuple) and item[0] == "sleep":
                     time.sleep(item[1])
                     item = ""
+                message = item if isinstance(item, dict) else {"role": "assistant", "content": item}
                 if isinstance(item, tuple) and item[0] == "raw":
                     body = item[1]
                 else:
                     body = json.dumps({
-                        "choices": [{"message": {"role": "assistant", "content": item}}],
+                        "choices": [{"message": message}],
                         "usage": {"prompt_tokens": 10, "completion_tokens": 2},
                     }).encode()
                 try:
@@ -139,6 +141,27 @@ def test_react_answered_the_gold_lines_makes_the_dish(serve, tmp_path):
     second = server.requests[1]["messages"]
     assert second[-2] == {"role": "assistant", "content": lines[0]}
     assert second[-1]["role"] == "user" and second[-1]["content"]
+
+
+def tool_call(n, name, **arguments):
+    call = {"id": f"call-{n}", "type": "function",
+            "function": {"name": name, "arguments": json.dumps(arguments)}}
+    return {"role": "assistant", "content": None, "tool_calls": [call]}
+
+
+def test_tools_calling_act_with_the_gold_lines_makes_the_dish(serve, tmp_path):
+    recipe = "demo-cinnamon-toast-bites"
+    lines = gold_lines(recipe)
+    script = [tool_call(n, "act", line=line) for n, line in enumerate(lines)]
+    server = serve([*script, tool_call(len(lines), "finish")])
+    assert harness(server.url, "tools", [recipe], tmp_path) == 0
+    [r] = results(tmp_path)
+    assert (r["dish-approximation-score"], r["steps"]) == (1.0, len(lines))
+    assert [t["function"]["name"] for t in server.requests[0]["tools"]] == [
+        "act", "undo", "look", "finish"]
+    # The tool's answer to the first act is the observation of the first line.
+    answer = server.requests[1]["messages"][-1]
+    assert answer["role"] == "tool" and answer["tool_call_id"] == "call-0"
 
 
 def test_an_unreachable_server_is_a_clear_error(tmp_path, capsys):
