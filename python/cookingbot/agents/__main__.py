@@ -52,7 +52,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     try:
         chosen = tasks(args.recipes, args.split, official=args.benchmark,
-                       heldout=args.heldout, examples=args.examples)
+                       heldout=args.heldout,
+                       examples=args.examples if client else 0)
         settings = Settings(client, max_steps=args.max_steps, history=args.history)
         r = Run(args.agent, args.model or args.agent, chosen, args.k, args.out, settings)
         run(r, say=lambda s: print(s, flush=True))

@@ -88,7 +88,7 @@ def cell(x: Optional[float]) -> str:
     return "NIL" if x is None else f"{x:.2f}"
 
 
-def _mean(m: dict) -> str:
+def mean_cell(m: dict) -> str:
     return f"{m['mean']:.3f} [{m['ci'][0]:.3f}, {m['ci'][1]:.3f}]"
 
 
@@ -117,8 +117,8 @@ def markdown(table: list[dict], overall: dict, k: int, title: str) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     o = overall
     cells = ["**overall**", f"{o['recipes']} recipes", str(o["samples"])]
-    cells += [_mean(o[key]) for _, key in METRICS]
-    cells += [f"{o['executed']}/{o['samples']}", _mean(o["pass@k"]), _mean(o["pass^k"])]
+    cells += [mean_cell(o[key]) for _, key in METRICS]
+    cells += [f"{o['executed']}/{o['samples']}", mean_cell(o["pass@k"]), mean_cell(o["pass^k"])]
     cells += [f"{o['steps']:.1f}", f"{o['tokens']:.0f}", f"{o['wall']:.1f}"]
     lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
