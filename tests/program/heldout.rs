@@ -134,8 +134,8 @@ fn benchmark_keeps_the_recipes_of_a_split() {
     ];
     let o = outcome(evaluator().args(args));
     assert_eq!(o.code, 0, "{}", o.stderr);
-    let rows: Vec<&str> = o
-        .stdout
+    let table = std::fs::read_to_string(dir.path("run").join("baseline-rules.md")).unwrap();
+    let rows: Vec<&str> = table
         .lines()
         .filter(|l| l.starts_with("| ") && !l.starts_with("| recipe") && !l.starts_with("| **"))
         .map(|l| l.trim_start_matches("| ").split(' ').next().unwrap())
@@ -149,6 +149,21 @@ fn benchmark_keeps_the_recipes_of_a_split() {
             "double-chocolate-cookies",
             "tomato-cucumber-salad"
         ]
+    );
+    let demo = [
+        "--benchmark",
+        "demo",
+        "benchmark",
+        "--split",
+        "dev",
+        "--out",
+        &out,
+    ];
+    let o = outcome(evaluator().args(demo));
+    assert_eq!(o.code, 2);
+    assert_eq!(
+        o.stderr,
+        "error: --split dev: the benchmark holds none of the split's recipes (gold/splits.json lists official and benchmarks/heldout recipes)\n"
     );
     let o = outcome(evaluator().args(["benchmark", "--split", "tset", "--out", &out]));
     assert_eq!(o.code, 2);
