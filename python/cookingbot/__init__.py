@@ -55,6 +55,7 @@ __all__ = [
     "Replay",
     "Scaling",
     "Score",
+    "SplitRecipe",
     "SmatchScore",
     "Substitution",
     "Suggestions",
@@ -72,6 +73,7 @@ __all__ = [
     "scale",
     "simulate",
     "smatch",
+    "splits",
     "substitute",
     "suggest_substitutes",
     "translate",
@@ -462,6 +464,7 @@ from ._kitchen import (  # noqa: E402
     replay,
 )
 from ._model import Model, PrimitiveCall  # noqa: E402
+from ._splits import SplitRecipe, splits  # noqa: E402
 from ._rewrite import (  # noqa: E402
     Scaling,
     Substitution,

@@ -589,6 +589,11 @@ pub(super) struct BenchmarkArgs {
     /// A sample passes when its dish approximation score is at least this.
     #[arg(long, default_value_t = 0.9)]
     pub(super) pass_threshold: f32,
+    /// Only the recipes of this official split (train, dev or test; gold/splits.json, drawn
+    /// as docs/agents.md says) that the benchmark in use holds: the official ones, or with
+    /// `--benchmark benchmarks/heldout` the held-out ones.
+    #[arg(long, value_name = "NAME")]
+    pub(super) split: Option<crate::data::splits::Split>,
     /// Folder for baseline-<translator>.csv and .md (baseline-<translator>-2023.* with
     /// `--reference 2023`; created; the committed baselines are regenerated with `--out docs`)
     /// and samples/<recipe>/<k>.solution + <k>.json, every

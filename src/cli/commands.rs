@@ -443,6 +443,7 @@ impl BenchmarkArgs {
             translator,
             samples,
             pass_threshold,
+            split,
             out: folder,
             llm,
         } = self;
@@ -450,6 +451,7 @@ impl BenchmarkArgs {
             data: data.clone(),
             samples,
             pass_threshold,
+            split,
             out: folder,
         };
         let setup = Setup {

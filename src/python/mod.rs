@@ -7,12 +7,14 @@
 //! `python_primitive.rs` (`Model`), batches scored where their rows are (`cookingbot.ray`)
 //! `batch_rows.rs`, the answers to cooking agents' questions `answers.rs`,
 //! substitutions and scaling `rewrites.rs`, and what guards every call (texts bounded, Ctrl-C,
-//! a primitive calling back into its own model) `guard.rs`.
+//! a primitive calling back into its own model) `guard.rs`, and what the agent harness
+//! needs (the splits, a mean's interval, the repaired rules) `harness.rs`.
 
 mod agent_session;
 mod answers;
 mod batch_rows;
 mod guard;
+mod harness;
 mod python_primitive;
 mod rewrites;
 
@@ -353,5 +355,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_solution, m)?)?;
     answers::register(m)?;
     batch_rows::register(m)?;
+    harness::register(m)?;
     rewrites::register(m)
 }

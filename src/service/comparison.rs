@@ -100,6 +100,20 @@ pub fn default_metrics() -> MetricSet {
         .with(Metric::DishApproximationScore)
 }
 
+/// The corpus mean of one system's per-recipe `scores` (NIL as 0, coverage beside it) with
+/// its 95 % bootstrap interval, drawn from `seed` as the comparison draws it: for a table over
+/// episodes (the Python agent harness) whose intervals read as `compare`'s.
+pub fn mean_with_interval(
+    scores: &[Option<f64>],
+    bootstrap: usize,
+    seed: u64,
+) -> Result<(CorpusMean, Interval), AppError> {
+    check_draws("bootstrap", bootstrap).map_err(AppError::Options)?;
+    let resamples = Resamples::draw(scores.len(), bootstrap, seed);
+    let interval = bootstrap_interval(&nil_as_zero(scores), &resamples);
+    Ok((corpus_mean(scores), interval))
+}
+
 /// Run the comparison, writing the table to the output and problems to `err`.
 pub fn run(opts: &CompareOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let comparisons = compare(opts, err).map_err(AppError::Failed)?;
