@@ -1,6 +1,7 @@
 //! The agent session: one `act` on the largest gold network (the last action, given after all
 //! the others), its admissible lines and hint before that action, a whole replay of that
-//! network line by line with its `finish`, its `progress` with every action given, and one step
+//! network line by line with its `finish`, a new session with its opening (a gym's reset) and
+//! `finish` alone, its `progress` with every action given, and one step
 //! (an act and its undo) on a long session of dense lines, which costs what its line costs
 //! however many lines came before.
 
@@ -53,9 +54,13 @@ fn bench(c: &mut Criterion) {
     group.bench_function("replay-and-finish", |b| {
         b.iter(|| started(black_box(&lines)).finish().csv)
     });
+    // What a gym's `reset` does (a new session and its opening) and `finish` alone, on the
+    // network whole.
+    group.bench_function("reset", |b| b.iter(|| started(&[]).opening().places.len()));
     // The goals reached and the best dish so far, asked after every step: at its dearest,
     // with every action of the network run.
     let whole = started(&lines);
+    group.bench_function("finish", |b| b.iter(|| whole.finish().csv));
     group.bench_function("progress-after-last", |b| {
         b.iter(|| whole.progress().expect("the gold runs").goals_reached)
     });

@@ -225,6 +225,10 @@ class Kitchen:
     folder of your own, or ``"demo"``), or of a :class:`Model`'s. A recipe the benchmark lacks
     raises ValueError with the closest ids; a bad line never raises: :meth:`step` answers it.
 
+    `variation` K > 0 is the recipe's generated variation K (docs/agents.md): the servings
+    scaled, other stock, an ingredient missing with a substitute in its place, and a gold
+    network of its own (:meth:`variation_gold`); the same K is the same task everywhere.
+
     Sessions are independent; one Kitchen used from several threads takes their calls in
     turn. Every call runs without the GIL."""
 
@@ -236,11 +240,16 @@ class Kitchen:
         benchmark: PathArg = None,
         kitchen: PathArg = None,
         model: Optional[_ModelHandle] = None,
+        variation: int = 0,
     ):
+        if variation < 0:
+            raise ValueError("variation must be 0 (the official task) or above")
         if model is None:
             self._native = _native.Kitchen(
-                recipe_id, reference or "2024", _path(benchmark), _path(kitchen)
+                recipe_id, reference or "2024", _path(benchmark), _path(kitchen), variation
             )
+        elif variation:
+            raise ValueError("a Kitchen on a model has no variations: its kitchen is the model's")
         elif reference is None and benchmark is None and kitchen is None:
             self._native = model._native.kitchen(recipe_id)
         else:
@@ -252,6 +261,17 @@ class Kitchen:
     @property
     def recipe(self) -> str:
         return self._native.recipe
+
+    @property
+    def variation(self) -> int:
+        """The generated variation the session is on; 0 for the official task."""
+        return self._native.variation
+
+    def variation_gold(self) -> str:
+        """The gold network of the session's task, as a ``.solution`` text: the variation's
+        (the official gold scaled and substituted, run on the variation's kitchen), or the
+        benchmark's own for variation 0."""
+        return self._native.variation_gold()
 
     @property
     def opening(self) -> Opening:

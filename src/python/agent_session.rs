@@ -9,6 +9,7 @@ use crate::evaluate::Evaluator;
 use crate::report::json::value;
 use crate::service::session::admissible::Query;
 use crate::service::session::{Session, SessionError};
+use crate::service::variation::{Variation, vary_in};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use serde_json::json;
@@ -22,6 +23,8 @@ pub struct Kitchen {
     session: Mutex<Session>,
     /// Where the model's Python primitives leave an interruption (Ctrl-C) to raise here.
     interrupted: Option<Interrupted>,
+    /// The generated variation the session is on (its evaluator is the variation's), if any.
+    variation: Option<Arc<Variation>>,
 }
 
 fn session_error(e: SessionError) -> PyErr {
@@ -42,7 +45,18 @@ impl Kitchen {
             recipe: recipe.to_lowercase(),
             session: Mutex::new(session),
             interrupted,
+            variation: None,
         })
+    }
+
+    /// The opening with the variation's task before the recipe text.
+    fn opening_json(&self, s: &Session) -> String {
+        let mut opening = s.opening();
+        if let Some(v) = &self.variation {
+            let text = opening.recipe_text.take().unwrap_or_default();
+            opening.recipe_text = Some(format!("{}\n\n{text}", v.task()));
+        }
+        value(&opening).to_string()
     }
 
     fn session(&self) -> PyResult<MutexGuard<'_, Session>> {
@@ -74,23 +88,52 @@ impl Kitchen {
 #[pymethods]
 impl Kitchen {
     /// A session on a recipe of the profile's benchmark, located as the command line locates
-    /// it.
+    /// it; on its generated variation `variation` when that is above 0.
     #[new]
-    #[pyo3(signature = (recipe, reference, benchmark=None, kitchen=None))]
+    #[pyo3(signature = (recipe, reference, benchmark=None, kitchen=None, variation=0))]
     fn new(
         py: Python<'_>,
         recipe: &str,
         reference: &str,
         benchmark: Option<std::path::PathBuf>,
         kitchen: Option<std::path::PathBuf>,
+        variation: u64,
     ) -> PyResult<Kitchen> {
         let profile = super::profile(reference)?;
-        let evaluator = interruptible(py, |_| {
-            super::workspace(profile, benchmark, kitchen)?
-                .evaluator()
-                .map_err(|e| PyRuntimeError::new_err(e.to_string()))
+        let (evaluator, variation) = interruptible(py, |_| {
+            let workspace = super::workspace(profile, benchmark, kitchen)?;
+            if variation > 0 {
+                let v = vary_in(&workspace, recipe, variation)
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                return Ok((v.evaluator.clone(), Some(Arc::new(v))));
+            }
+            let evaluator = workspace.evaluator();
+            Ok((
+                evaluator.map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
+                None,
+            ))
         })?;
-        Kitchen::open(evaluator, recipe, None)
+        Ok(Kitchen {
+            variation,
+            ..Kitchen::open(evaluator, recipe, None)?
+        })
+    }
+
+    /// The generated variation the session is on (0: the official task).
+    #[getter]
+    fn variation(&self) -> u64 {
+        self.variation.as_ref().map_or(0, |v| v.number)
+    }
+
+    /// The gold network of the session's task as a `.solution` text: the variation's, or the
+    /// benchmark's.
+    fn variation_gold(&self) -> PyResult<String> {
+        if let Some(v) = &self.variation {
+            return Ok(v.gold.clone());
+        }
+        let gold = self.evaluator.benchmark.recipe(&self.recipe);
+        gold.map(|g| g.network.to_string())
+            .ok_or_else(|| PyValueError::new_err(format!("no gold network of {}", self.recipe)))
     }
 
     /// The recipe's id as the benchmark spells it.
@@ -104,14 +147,14 @@ impl Kitchen {
         let (evaluator, recipe) = (self.evaluator.clone(), self.recipe.clone());
         self.detached(py, move |s| {
             *s = Session::with_evaluator(evaluator, &recipe)?;
-            Ok(value(&s.opening()).to_string())
+            Ok(self.opening_json(s))
         })?
         .map_err(session_error)
     }
 
     /// The recipe text and the initial kitchen, as JSON.
     fn opening(&self, py: Python<'_>) -> PyResult<String> {
-        self.detached(py, |s| value(&s.opening()).to_string())
+        self.detached(py, |s| self.opening_json(s))
     }
 
     /// One line given to the session: the observation as JSON. A line the session cannot take

@@ -24,3 +24,4 @@ mod smatch_exact;
 mod translate;
 mod translate_llm;
 mod translate_llm_e2e;
+mod variation;
