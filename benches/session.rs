@@ -1,7 +1,8 @@
 //! The agent session: one `act` on the largest gold network (the last action, given after all
 //! the others), its admissible lines and hint before that action, a whole replay of that
-//! network line by line with its `finish`, its `progress` with every action given (from
-//! nothing, for the last step, and asked again), and one step
+//! network line by line with its `finish`, a new session with its opening (a gym's reset) and
+//! `finish` alone, its `progress` with every action given (from nothing, for the last step,
+//! and asked again), and one step
 //! (an act and its undo) on a long session of dense lines, which costs what its line costs
 //! however many lines came before; a clone of the session with every action given, and a
 //! replay of its trajectory log from the header.
@@ -56,6 +57,11 @@ fn bench(c: &mut Criterion) {
     group.bench_function("replay-and-finish", |b| {
         b.iter(|| started(black_box(&lines)).finish().csv)
     });
+    // What a gym's `reset` does (a new session and its opening) and `finish` alone, on the
+    // network whole.
+    group.bench_function("reset", |b| b.iter(|| started(&[]).opening().places.len()));
+    let whole = started(&lines);
+    group.bench_function("finish", |b| b.iter(|| whole.finish().csv));
     // The goals reached and the best dish so far, with every action of the network run: from
     // nothing (what every call cost before progress kept what it measured), after the last
     // action when it was asked after every other (the cost of a step), and asked again.
@@ -78,7 +84,6 @@ fn bench(c: &mut Criterion) {
             BatchSize::LargeInput,
         )
     });
-    let whole = started(&lines);
     whole.progress().expect("the gold runs");
     group.bench_function("progress-again-after-last", |b| {
         b.iter(|| whole.progress().expect("the gold runs").goals_reached)

@@ -230,6 +230,10 @@ class Kitchen:
     :func:`cookingbot.replay` runs the log again (docs/agents.md, "Trajectories and forks"). A
     log that cannot be written raises OSError.
 
+    `variation` K > 0 is the recipe's generated variation K (docs/agents.md): the servings
+    scaled, other stock, an ingredient missing with a substitute in its place, and a gold
+    network of its own (:meth:`variation_gold`); the same K is the same task everywhere.
+
     Sessions are independent; one Kitchen used from several threads takes their calls in
     turn. Every call runs without the GIL. :meth:`clone` forks a session; a Kitchen pickles
     (as its settings and lines: the unpickled one logs nowhere)."""
@@ -243,12 +247,22 @@ class Kitchen:
         kitchen: PathArg = None,
         model: Optional[_ModelHandle] = None,
         log: PathArg = None,
+        variation: int = 0,
     ):
-        self._settings = (reference, _path(benchmark), _path(kitchen))
+        if variation < 0:
+            raise ValueError("variation must be 0 (the official task) or above")
+        self._settings = (reference, _path(benchmark), _path(kitchen), variation)
         if model is None:
             self._native = _native.Kitchen(
-                recipe_id, reference or "2024", _path(benchmark), _path(kitchen), _path(log)
+                recipe_id,
+                reference or "2024",
+                _path(benchmark),
+                _path(kitchen),
+                _path(log),
+                variation,
             )
+        elif variation:
+            raise ValueError("a Kitchen on a model has no variations: its kitchen is the model's")
         elif reference is None and benchmark is None and kitchen is None and log is None:
             self._native = model._native.kitchen(recipe_id)
             self._settings = None
@@ -278,12 +292,23 @@ class Kitchen:
                 "a Kitchen on a Model does not pickle: its primitives are Python code; pickle "
                 "kitchen.lines() and give them to a new Kitchen of the model"
             )
-        reference, benchmark, kitchen = self._settings
-        return (_unpickle, (self.recipe, reference, benchmark, kitchen, self.lines()))
+        reference, benchmark, kitchen, variation = self._settings
+        return (_unpickle, (self.recipe, reference, benchmark, kitchen, variation, self.lines()))
 
     @property
     def recipe(self) -> str:
         return self._native.recipe
+
+    @property
+    def variation(self) -> int:
+        """The generated variation the session is on; 0 for the official task."""
+        return self._native.variation
+
+    def variation_gold(self) -> str:
+        """The gold network of the session's task, as a ``.solution`` text: the variation's
+        (the official gold scaled and substituted, run on the variation's kitchen), or the
+        benchmark's own for variation 0."""
+        return self._native.variation_gold()
 
     @property
     def opening(self) -> Opening:
@@ -372,10 +397,13 @@ def _unpickle(
     reference: Optional[str],
     benchmark: PathArg,
     kitchen: PathArg,
+    variation: int,
     lines: list[str],
 ) -> Kitchen:
     """A pickled Kitchen made again: a new session given its lines."""
-    made = Kitchen(recipe, reference=reference, benchmark=benchmark, kitchen=kitchen)
+    made = Kitchen(
+        recipe, reference=reference, benchmark=benchmark, kitchen=kitchen, variation=variation
+    )
     for line in lines:
         made._native.step(line)
     return made

@@ -25,3 +25,4 @@ mod trajectory;
 mod translate;
 mod translate_llm;
 mod translate_llm_e2e;
+mod variation;
