@@ -37,7 +37,7 @@ pub(super) struct StartArgs {
     /// (default: the server's, `--benchmark`).
     benchmark: Option<String>,
     /// A file on the server's machine to log the session's calls to, as JSON lines (a
-    /// trajectory that `replay` runs again); a file there is replaced.
+    /// trajectory that `replay` runs again); it must not exist yet (the server replaces no file).
     log: Option<String>,
 }
 
@@ -114,7 +114,7 @@ impl KitchenServer {
         let log = match args
             .log
             .as_deref()
-            .map(|p| Log::create(Path::new(p)))
+            .map(|p| Log::create_new(Path::new(p)))
             .transpose()
         {
             Ok(log) => log,

@@ -242,20 +242,30 @@ fn made(
         return Err("its gold network makes no dish on its kitchen".into());
     }
     // An action that runs but makes a failed object (half an egg to crack) spoils the dish:
-    // the gold must reach its goals and its dish, as the official gold does.
-    let metrics = MetricSet::from_words(&["goal-condition-success", "dish-approximation-score"]);
-    let scored = evaluator
-        .evaluate(&gold_text, &metrics)
-        .map_err(|r| r.message)?;
-    let full = scored.first().is_some_and(|r| {
-        r.goal_condition_success
-            .is_some_and(|g| g.num_cmp(&Number::int(1)).is_eq())
-            && r.dish_approximation_score == Some(1.0)
-    });
-    if !full {
+    // the gold must score against itself what the official gold scores against itself (1.00
+    // for all but a gold that spoils goals itself, as 2024's chocolate-cream-cheese-cupcakes).
+    let (goals, dish) = self_score(&evaluator, &gold_text)?;
+    let official = base.benchmark.recipe(id).map(|g| g.network.to_string());
+    let (official_goals, official_dish) = self_score(base, &official.unwrap_or_default())?;
+    if goals.num_cmp(&official_goals).is_lt() || dish < official_dish {
         return Err("its gold network does not reach its own goals and dish".into());
     }
     Ok((Arc::new(evaluator), gold_text, text, stock))
+}
+
+/// The goal-condition success and dish approximation score of `gold` against itself.
+fn self_score(evaluator: &Evaluator, gold: &str) -> Result<(Number, f32), String> {
+    let metrics = MetricSet::from_words(&["goal-condition-success", "dish-approximation-score"]);
+    let scored = evaluator.evaluate(gold, &metrics).map_err(|r| r.message)?;
+    let first = scored.first();
+    Ok((
+        first
+            .and_then(|r| r.goal_condition_success)
+            .unwrap_or(Number::int(0)),
+        first
+            .and_then(|r| r.dish_approximation_score)
+            .unwrap_or(0.0),
+    ))
 }
 
 /// The (missing, substitute) pairs a variation may draw, in a fixed order: an ingredient of

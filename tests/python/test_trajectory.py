@@ -148,6 +148,25 @@ def test_every_gold_network_logged_by_the_tool_server_replays_identically(
         assert replayed == cookingbot.Replay(True, len(gold_actions(recipe)) + 2, None), recipe.id
 
 
+def test_the_tool_server_replaces_no_file_with_a_log(tmp_path, command):
+    kept = tmp_path / "kept.txt"
+    kept.write_text("mine\n")
+
+    async def body(session):
+        start = {"recipe": "demo-garden-salad", "benchmark": "demo", "log": str(kept)}
+        refused = await session.call_tool("kitchen_start", start)
+        assert refused.isError
+        assert refused.structured_content == {
+            "error": f"{kept}: cannot write the trajectory log: File exists (os error 17)"
+        }
+        new = dict(start, log=str(tmp_path / "new.jsonl"))
+        assert not (await session.call_tool("kitchen_start", new)).isError
+
+    run(command, body)
+    assert kept.read_text() == "mine\n"
+    assert (tmp_path / "new.jsonl").read_text().startswith("{")
+
+
 def test_play_logs_its_session_and_the_log_replays(tmp_path, command):
     gold = gold_actions(cookingbot.Benchmark(path="demo")["demo-garden-salad"])
     script = "\n".join([*gold[:3], "(fetch ?x ?ks ?kitchen letuce)", ":undo", ":progress", ":finish"])

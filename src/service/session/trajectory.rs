@@ -20,7 +20,7 @@ use crate::service::context::DataContext;
 use crate::service::workspace::load_evaluator;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -199,11 +199,26 @@ impl Log {
     /// A new log at `path` (a file there is replaced); nothing is written until
     /// [`Session::log_into`] writes its header.
     pub fn create(path: &Path) -> Result<Log, TrajectoryError> {
+        Log::open(
+            path,
+            OpenOptions::new().write(true).create(true).truncate(true),
+        )
+    }
+
+    /// A new log at `path` where no file is yet: what a remote client may ask for, so that it
+    /// can replace no file of the server's machine.
+    pub fn create_new(path: &Path) -> Result<Log, TrajectoryError> {
+        Log::open(path, OpenOptions::new().write(true).create_new(true))
+    }
+
+    fn open(path: &Path, options: &OpenOptions) -> Result<Log, TrajectoryError> {
         let path = absolute(path);
-        let out = File::create(&path).map_err(|source| TrajectoryError::Write {
-            path: path.clone(),
-            source,
-        })?;
+        let out = options
+            .open(&path)
+            .map_err(|source| TrajectoryError::Write {
+                path: path.clone(),
+                source,
+            })?;
         Ok(Log {
             out,
             path,
