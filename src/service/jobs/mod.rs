@@ -8,15 +8,15 @@
 //!
 //! A new job is a function here (or in a file of this folder) and one entry in [`JOBS`].
 
-mod evaluation;
 mod networks;
 mod refusal;
 mod run_answers;
+mod scored_files;
 
-pub use evaluation::*;
 pub use networks::*;
 pub use refusal::Refusal;
 pub use run_answers::*;
+pub use scored_files::*;
 
 use super::context::DataContext;
 use super::outcome::{AppError, Exit, Outcome};
