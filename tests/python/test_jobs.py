@@ -231,3 +231,26 @@ def test_a_refusal_is_the_same_everywhere(command):
     (only,) = out["diagnostics"]
     assert (only["code"], only["line"], only["column"]) == ("E0103", 3, 2)
     assert only["message"] == "unknown primitive `frobnicate`"
+
+
+def test_the_evaluate_and_compare_jobs_answer_what_the_commands_write(command, cases):
+    _, asked = cases["builtin"]
+    jobs = dict(asked)
+    evaluate, compare = jobs["evaluate"], jobs["compare"]
+    written = subprocess.run(
+        [command, "evaluate", "--input", *evaluate["inputs"], "--output", "-",
+         "--format", "json", "--metrics", *ALL_METRICS, "--ci", "--bootstrap", "200"],
+        capture_output=True, text=True, env=offline_env(),
+    )
+    assert written.returncode == 0, written.stderr
+    answer = cookingbot.job("evaluate", **evaluate)
+    assert json.loads(written.stdout) == answer
+    (recipe,) = answer["recipes"]
+    assert (recipe["recipe_id"], recipe["dish_approximation_score"]) == ("afghan-biscuits", 1.0)
+    compared = subprocess.run(
+        [command, "compare", *compare["systems"], "--format", "json",
+         "--bootstrap", "200", "--trials", "200"],
+        capture_output=True, text=True, env=offline_env(),
+    )
+    assert compared.returncode == 0, compared.stderr
+    assert json.loads(compared.stdout) == cookingbot.job("compare", **compare)

@@ -10,7 +10,7 @@ use crate::report::json::Evaluation;
 use crate::service::batch;
 use crate::service::comparison::{self, CompareAnswer, CompareFormat, CompareOptions};
 use crate::service::scoring::{self, EvaluateOptions, check_ci};
-use crate::service::solution_file::read_solution_text;
+use crate::service::solution_file::{STDIN, read_solution_text};
 use crate::service::workspace::Workspace;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -18,6 +18,17 @@ use std::path::PathBuf;
 
 fn seed() -> u64 {
     12345
+}
+
+/// `paths` refused when one is `-`: a job reads files, never standard input (the tool
+/// server's is its protocol).
+fn no_standard_input(paths: &[PathBuf]) -> Result<(), Refusal> {
+    if paths.iter().any(|p| p.as_os_str() == STDIN) {
+        return Err(Refusal::request(
+            "`-` is standard input, which a job does not read: give the paths of files or folders",
+        ));
+    }
+    Ok(())
 }
 
 /// Solution files to score.
@@ -64,6 +75,7 @@ fn evaluation_metrics(words: Option<&[String]>) -> Result<MetricSet, Refusal> {
 /// scores them: the JSON report. One file the evaluator refuses is refused, as the command
 /// writes no results for it; in a batch, a refused file is one of the answer's files.
 pub fn evaluate(workspace: &Workspace, request: EvaluateRequest) -> Result<Evaluation, Refusal> {
+    no_standard_input(&request.inputs)?;
     let ci = request.bootstrap.map(|resamples| Bootstrap {
         resamples,
         seed: request.seed,
@@ -129,6 +141,7 @@ pub struct CompareRequest {
 /// Each system scored as `evaluate` scores it and compared with the baseline: per metric the
 /// corpus means with their bootstrap intervals, the paired tests and the leaderboard.
 pub fn compare(workspace: &Workspace, request: CompareRequest) -> Result<CompareAnswer, Refusal> {
+    no_standard_input(&request.systems)?;
     let metrics = request.metrics.filter(|words| !words.is_empty());
     let metrics = match metrics {
         Some(words) => metric_set(Some(&words))?,

@@ -136,6 +136,23 @@ fn the_evaluate_job_refuses_a_refused_file() {
         refused.error,
         "the metrics `none` evaluate nothing: name the metrics to compute"
     );
+    // Standard input is the tool server's protocol: no job reads it.
+    for (job, request) in [
+        ("evaluate", json!({ "inputs": ["-"] })),
+        ("compare", json!({ "systems": [&bad, "-"] })),
+    ] {
+        let refused = Job::named(job)
+            .unwrap()
+            .answer(&workspace, request)
+            .unwrap_err();
+        assert_eq!(
+            refused.to_json(),
+            json!({
+                "error": "`-` is standard input, which a job does not read: give the paths of files or folders",
+                "kind": "request",
+            })
+        );
+    }
     let refused = evaluate
         .answer(&workspace, json!({ "inputs": [bad] }))
         .unwrap_err();
