@@ -96,11 +96,13 @@ pub fn run(request: &Request, progress: &Reporter<Outcome>) -> Outcome {
         Err(e) => return Outcome::Failed(e.to_string()),
     };
     progress.report(format!("loading {}", request.data), None);
-    let loaded = Workspace::open(opts.data.clone()).map_err(|e| e.to_string());
-    let loaded = loaded.and_then(|w| Ok((w.evaluator().map_err(|e| e.to_string())?, w)));
-    let (evaluator, workspace) = match loaded {
-        Ok(loaded) => loaded,
-        Err(e) => return Outcome::Failed(e),
+    let workspace = match Workspace::open(opts.data.clone()) {
+        Ok(workspace) => workspace,
+        Err(e) => return Outcome::Failed(e.to_string()),
+    };
+    let evaluator = match workspace.evaluator() {
+        Ok(evaluator) => evaluator,
+        Err(e) => return Outcome::Failed(e.to_string()),
     };
     let mut go_on = |recipe: &Recipe, i: usize, n: usize| {
         if progress.cancelled() {

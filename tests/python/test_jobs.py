@@ -238,7 +238,7 @@ def test_the_evaluate_and_compare_jobs_answer_what_the_commands_write(command, c
     jobs = dict(asked)
     evaluate, compare = jobs["evaluate"], jobs["compare"]
     written = subprocess.run(
-        [command, "evaluate", "--input", *evaluate["inputs"], "--output", "-",
+        [command, "--input", *evaluate["inputs"], "--output", "-",
          "--format", "json", "--metrics", *ALL_METRICS, "--ci", "--bootstrap", "200"],
         capture_output=True, text=True, env=offline_env(),
     )
