@@ -237,18 +237,21 @@ def compare(
     the paired randomization p-value (exact when at most 20 recipes differ, else `trials`
     sampled assignments) and wins/ties/losses, and the leaderboard. Deterministic for a seed
     (`metrics` default: goal-condition success and the dish approximation score)."""
-    return json.loads(
-        _native.compare_systems(
-            [os.fspath(baseline), *(os.fspath(s) for s in systems)],
-            None if metrics is None else list(metrics),
-            bootstrap,
-            trials,
-            seed,
-            reference,
-            _path(benchmark),
-            _path(kitchen),
-        )
+    request: dict[str, Any] = {
+        "systems": [os.fspath(baseline), *(os.fspath(s) for s in systems)],
+        "bootstrap": bootstrap,
+        "trials": trials,
+        "seed": seed,
+    }
+    if metrics is not None:
+        request["metrics"] = list(metrics)
+    refused, out = _native.job(
+        "compare", json.dumps(request), reference, _path(benchmark), _path(kitchen)
     )
+    answer = json.loads(out)
+    if refused:
+        raise (ValueError if answer.get("kind") == "request" else RuntimeError)(answer["error"])
+    return answer
 
 
 class Diagnostics(list):
@@ -321,7 +324,8 @@ def job(
     **request: Any,
 ) -> dict:
     """Any job of the job table (`check`, `simulate`, `score`, `smatch`, `diet`, `guide`,
-    `substitute`, `suggest`, `scale`, `translate`, or its tool's name) on a request given as
+    `substitute`, `suggest`, `scale`, `translate`, `evaluate`, `compare`, or its tool's name)
+    on a request given as
     keyword arguments, the tool's arguments: its answer as JSON, exactly what the tool server's
     tool and `cookingbot-evaluator job` answer. A refusal raises :class:`NetworkError`."""
     refused, out = _native.job(

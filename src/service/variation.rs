@@ -153,7 +153,7 @@ pub fn vary(
     // failing every one, the first whose scaled gold runs as it is.
     for with_swap in [true, false] {
         for text in &factors {
-            let factor = Factor::parse(text).map_err(failed)?;
+            let factor = Factor::parse(text).map_err(|e| failed(e.to_string()))?;
             let scaled = scale(onto, catalogue, gold, factor).rewrite.recipe;
             let try_on = |network: &Recipe, swap: Option<(ClassId, ClassId)>| {
                 let mut varied = kitchen.clone();
