@@ -218,7 +218,13 @@ fn made(
         .model(base.model.profile)
         .map_err(|e| e.to_string())?;
     model.time_budget = base.model.time_budget;
-    let gold_text = network.to_string();
+    // The variation's gold is the recipe's by its header, whatever the official file's header
+    // says (2024's black-bean-salad-2 is headed `#black-bean-salad-4`).
+    let gold_text = Recipe {
+        id: id.to_string(),
+        ..network.clone()
+    }
+    .to_string();
     let (file, errors) = read_checked(
         &gold_text,
         &model.validator(),
@@ -245,7 +251,13 @@ fn made(
     // the gold must score against itself what the official gold scores against itself (1.00
     // for all but a gold that spoils goals itself, as 2024's chocolate-cream-cheese-cupcakes).
     let (goals, dish) = self_score(&evaluator, &gold_text)?;
-    let official = base.benchmark.recipe(id).map(|g| g.network.to_string());
+    let official = base.benchmark.recipe(id).map(|g| {
+        Recipe {
+            id: id.to_string(),
+            ..g.network.clone()
+        }
+        .to_string()
+    });
     let (official_goals, official_dish) = self_score(base, &official.unwrap_or_default())?;
     if goals.num_cmp(&official_goals).is_lt() || dish < official_dish {
         return Err("its gold network does not reach its own goals and dish".into());
