@@ -155,12 +155,12 @@ def test_the_tool_server_replaces_no_file_with_a_log(tmp_path, command):
     async def body(session):
         start = {"recipe": "demo-garden-salad", "benchmark": "demo", "log": str(kept)}
         refused = await session.call_tool("kitchen_start", start)
-        assert refused.isError
+        assert refused.is_error
         assert refused.structured_content == {
             "error": f"{kept}: cannot write the trajectory log: File exists (os error 17)"
         }
         new = dict(start, log=str(tmp_path / "new.jsonl"))
-        assert not (await session.call_tool("kitchen_start", new)).isError
+        assert not (await session.call_tool("kitchen_start", new)).is_error
 
     run(command, body)
     assert kept.read_text() == "mine\n"
