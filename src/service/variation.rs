@@ -127,6 +127,8 @@ pub fn vary(
         recipe: id.clone(),
         message,
     };
+    // What the official gold scores against itself: a variation's gold must score as much.
+    let official = self_score(base, &headed(&id, gold)).map_err(failed)?;
     let profile = base.model.profile;
     let kitchen_text = world
         .kitchen
@@ -161,7 +163,7 @@ pub fn vary(
                     in_place_of(&mut varied, onto.class_name(missing), onto.class_name(with));
                 }
                 let stock = restock(&mut varied, factor.value(), SplitMix64::new(stock_seed));
-                made(base, world, &id, network, varied, stock)
+                made(base, world, &id, network, varied, stock, official)
             };
             if !with_swap {
                 match try_on(&scaled, None) {
@@ -205,6 +207,7 @@ fn made(
     network: &Recipe,
     kitchen: Value,
     stock: Vec<StockChange>,
+    official: (Number, f32),
 ) -> Result<Made, String> {
     let text = kitchen.to_string();
     let varied = World {
@@ -218,13 +221,7 @@ fn made(
         .model(base.model.profile)
         .map_err(|e| e.to_string())?;
     model.time_budget = base.model.time_budget;
-    // The variation's gold is the recipe's by its header, whatever the official file's header
-    // says (2024's black-bean-salad-2 is headed `#black-bean-salad-4`).
-    let gold_text = Recipe {
-        id: id.to_string(),
-        ..network.clone()
-    }
-    .to_string();
+    let gold_text = headed(id, network);
     let (file, errors) = read_checked(
         &gold_text,
         &model.validator(),
@@ -251,18 +248,21 @@ fn made(
     // the gold must score against itself what the official gold scores against itself (1.00
     // for all but a gold that spoils goals itself, as 2024's chocolate-cream-cheese-cupcakes).
     let (goals, dish) = self_score(&evaluator, &gold_text)?;
-    let official = base.benchmark.recipe(id).map(|g| {
-        Recipe {
-            id: id.to_string(),
-            ..g.network.clone()
-        }
-        .to_string()
-    });
-    let (official_goals, official_dish) = self_score(base, &official.unwrap_or_default())?;
+    let (official_goals, official_dish) = official;
     if goals.num_cmp(&official_goals).is_lt() || dish < official_dish {
         return Err("its gold network does not reach its own goals and dish".into());
     }
     Ok((Arc::new(evaluator), gold_text, text, stock))
+}
+
+/// `network` as a `.solution` text headed by the recipe's id, whatever the official file's
+/// header says (2024's black-bean-salad-2 is headed `#black-bean-salad-4`).
+fn headed(id: &str, network: &Recipe) -> String {
+    Recipe {
+        id: id.to_string(),
+        ..network.clone()
+    }
+    .to_string()
 }
 
 /// The goal-condition success and dish approximation score of `gold` against itself.
