@@ -15,7 +15,8 @@ use crate::metrics::smatch::{self, SmatchConfig, smatch};
 use crate::metrics::{GoldRun, Scores, dish, gold_run, score};
 use crate::simulation::benchmark_world::World;
 use crate::simulation::{Execution, Model, SimError};
-use std::sync::OnceLock;
+use std::any::Any;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// Why the reference would write no results for a file.
 #[derive(Clone, Debug)]
@@ -55,6 +56,9 @@ pub struct Evaluator {
     pub benchmark: Benchmark,
     pub smatch: SmatchConfig,
     gold_runs: Vec<OnceLock<Result<GoldRun, SimError>>>,
+    /// What the layers above derive from the model and the benchmark alone, made once and
+    /// shared by every job on this evaluator (one value per type, [`Evaluator::derived`]).
+    derived: Mutex<Vec<Arc<dyn Any + Send + Sync>>>,
 }
 
 impl Evaluator {
@@ -77,7 +81,29 @@ impl Evaluator {
             benchmark,
             smatch: SmatchConfig::default(),
             gold_runs,
+            derived: Mutex::default(),
         }
+    }
+
+    /// The value of type `T` derived from this evaluator, made by `make` on first use: what
+    /// every session on the evaluator would otherwise make again (a kitchen described in
+    /// words, the recipe texts read). `make` runs outside the lock; of two made at once, the
+    /// first stored is kept.
+    pub fn derived<T: Any + Send + Sync>(&self, make: impl FnOnce(&Evaluator) -> T) -> Arc<T> {
+        let find = |held: &[Arc<dyn Any + Send + Sync>]| {
+            held.iter().find_map(|d| d.clone().downcast::<T>().ok())
+        };
+        let lock = || self.derived.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(found) = find(&lock()) {
+            return found;
+        }
+        let made = Arc::new(make(self));
+        let mut held = lock();
+        if let Some(found) = find(&held) {
+            return found;
+        }
+        held.push(made.clone());
+        made
     }
 
     /// The gold network of recipe `id` and its run (computed on first use), or why there is

@@ -35,9 +35,9 @@ const QUANTITY: &str = "quantity";
 const LIST_CLASS: &str = "list-of-kitchen-entities";
 
 pub struct Validator<'a> {
-    catalogue: Catalogue,
+    catalogue: &'a Catalogue,
     /// The other profile's catalogue, to recognise a network written for it.
-    other: Catalogue,
+    other: &'a Catalogue,
     classes: Option<&'a dyn ClassLookup>,
     known_recipes: Option<&'a [&'a str]>,
     /// The did-you-mean hint of each unknown class name met so far: a file may repeat one
@@ -52,13 +52,14 @@ impl<'a> Validator<'a> {
             .into_iter()
             .find(|p| *p != profile)
             .unwrap_or(profile);
-        Self::with_catalogues(Catalogue::builtin(profile), Catalogue::builtin(other))
+        Self::with_catalogues(Catalogue::shared(profile), Catalogue::shared(other))
     }
 
     /// A validator over catalogues already read, the profile's and the other profile's (to
-    /// recognise a network written for it): reading them is most of the cost of validating a
-    /// short network, which an agent's session does at every line.
-    pub fn with_catalogues(catalogue: Catalogue, other: Catalogue) -> Self {
+    /// recognise a network written for it), borrowed: reading or copying them was most of the
+    /// cost of validating a short network, which an agent's session does at every line and
+    /// every evaluation at its start.
+    pub fn with_catalogues(catalogue: &'a Catalogue, other: &'a Catalogue) -> Self {
         Validator {
             catalogue,
             other,
@@ -74,8 +75,8 @@ impl<'a> Validator<'a> {
     }
 
     /// Check primitives against this catalogue (the profile's own with primitives added).
-    pub fn with_catalogue(mut self, catalogue: &Catalogue) -> Self {
-        self.catalogue = catalogue.clone();
+    pub fn with_catalogue(mut self, catalogue: &'a Catalogue) -> Self {
+        self.catalogue = catalogue;
         self
     }
 
@@ -85,7 +86,7 @@ impl<'a> Validator<'a> {
     }
 
     pub fn catalogue(&self) -> &Catalogue {
-        &self.catalogue
+        self.catalogue
     }
 
     /// Every recipe, then the file-level checks (unknown and duplicate recipe ids).
@@ -324,7 +325,7 @@ impl<'a> Validator<'a> {
     }
 
     fn flow_warnings(&self, recipe: &Recipe, out: &mut Diagnostics) {
-        let net = Network::build(recipe, &self.catalogue);
+        let net = Network::build(recipe, self.catalogue);
         let arg_span = |action: usize, arg: usize| {
             let p = &recipe.predicates[action];
             p.arg_spans.get(arg).copied().unwrap_or(p.span)

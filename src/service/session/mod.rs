@@ -25,19 +25,18 @@ pub mod words;
 use crate::base::budget::{self, Budget, Phase};
 use crate::base::profile::Profile;
 use crate::base::suggest::closest;
-use crate::benchmark::DataSource;
-use crate::data::catalogue::Catalogue;
+use crate::benchmark::{Benchmark, DataSource};
 use crate::evaluate::{Evaluator, Refusal};
 use crate::language::diagnostic::LineIndex;
 use crate::language::parse::parse;
-use crate::language::validate::Validator;
 use crate::language::validate::so_far::NetworkSoFar;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::batch_report::{RefusalReport, Row, UnitOutcome};
 use crate::simulation::stepwise::{Pushed, Standing, Stepwise};
 use crate::simulation::{Binding, Model, SimError};
 use observation::{Located, ObjectView, Observation, Opening, Outcome, Score, View};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// The most lines a session's network may have: twenty times the longest gold network (53
 /// actions). A line is validated against what the lines before it established, not with
@@ -96,8 +95,6 @@ pub struct Session {
     run: Stepwise,
     /// What the lines so far established, against which a new line is validated.
     so_far: NetworkSoFar,
-    /// The catalogues a line is validated against (the profile's and the other's), read once.
-    catalogues: Arc<(Catalogue, Catalogue)>,
     /// Where the calls are logged, if anywhere ([`trajectory`]).
     log: trajectory::LogSlot,
     /// What [`Session::progress`] measured of the steps that ran, for the next measure.
@@ -133,12 +130,6 @@ impl Session {
             return Err(SessionError::UnknownRecipe { recipe, hint });
         }
         let run = Stepwise::new(&evaluator.model, &recipe);
-        let profile = evaluator.model.profile;
-        let other = Profile::ALL.into_iter().find(|p| *p != profile);
-        let catalogues = Arc::new((
-            evaluator.model.catalogue.clone(),
-            Catalogue::builtin(other.unwrap_or(profile)),
-        ));
         let mut session = Session {
             header: String::new(),
             recipe,
@@ -148,7 +139,6 @@ impl Session {
             action_lines: Vec::new(),
             run,
             so_far: NetworkSoFar::new(""),
-            catalogues,
             evaluator,
             log: Default::default(),
             progress: progress::Memo::default(),
@@ -163,17 +153,18 @@ impl Session {
         &self.evaluator.model
     }
 
-    /// The recipe, its text and the initial kitchen.
+    /// The recipe, its text and the initial kitchen: described once per evaluator, as every
+    /// session on it opens in the same kitchen ([`KitchenWords`]), and each recipe's text read
+    /// once ([`RecipeTexts`]).
     pub fn opening(&self) -> Opening {
-        let model = self.model();
-        let places = describe::kitchen(model, &model.kitchen);
+        let words = self.evaluator.derived(KitchenWords::of);
         Opening {
             recipe: self.recipe.clone(),
             recipe_text: self.recipe_text(),
-            kitchen: places.iter().map(|p| format!("{}.\n", p.words)).collect(),
-            places,
-            time: crate::report::figures::number(describe::kitchen_time(model, &model.kitchen)),
-            language: language::compact(&model.catalogue),
+            kitchen: words.kitchen.clone(),
+            places: words.places.clone(),
+            time: words.time.clone(),
+            language: words.language.clone(),
         }
     }
 
@@ -207,12 +198,12 @@ impl Session {
     }
 
     fn recipe_text(&self) -> Option<String> {
-        let benchmark = &self.evaluator.benchmark;
-        let manifest = benchmark.source.manifest(benchmark.profile).ok()?;
-        let entry = manifest.recipes.iter().find(|r| r.id == self.recipe)?;
-        let path = benchmark.source.recipe_text(entry)?;
-        let text = crate::translate::recipe_text::read(&path).ok()?;
-        Some(crate::translate::llm::retrieve::render_recipe(&text))
+        let texts = self.evaluator.derived(|_| RecipeTexts::default());
+        let mut read = texts.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let text = read
+            .entry(self.recipe.clone())
+            .or_insert_with(|| read_recipe_text(&self.evaluator.benchmark, &self.recipe));
+        text.clone()
     }
 
     /// The network so far as a `.solution` text.
@@ -312,9 +303,7 @@ impl Session {
         self.text.push_str(line);
         self.text.push('\n');
         self.starts.push(self.text.len());
-        let (catalogue, other) = &*self.catalogues;
-        let validator = Validator::with_catalogues(catalogue.clone(), other.clone())
-            .with_classes(&self.evaluator.model.onto);
+        let validator = self.evaluator.model.validator();
         let checked = self.so_far.add(&validator, line, start);
         let index = LineIndex::with_starts(&self.text, &self.starts);
         let mut diagnostics: Vec<Located> = checked
@@ -821,6 +810,42 @@ impl Session {
             .filter_map(|(_, b)| b.available_at)
             .reduce(|a, b| a.max(b))
     }
+}
+
+/// The initial kitchen of an evaluator's model in words and the action language of its
+/// catalogue: the same for every session on the evaluator, and most of what describing an
+/// opening cost (a tree of every place's contents).
+struct KitchenWords {
+    places: Vec<describe::Place>,
+    kitchen: String,
+    time: serde_json::Value,
+    language: String,
+}
+
+impl KitchenWords {
+    fn of(evaluator: &Evaluator) -> KitchenWords {
+        let model = &evaluator.model;
+        let places = describe::kitchen(model, &model.kitchen);
+        KitchenWords {
+            kitchen: places.iter().map(|p| format!("{}.\n", p.words)).collect(),
+            places,
+            time: crate::report::figures::number(describe::kitchen_time(model, &model.kitchen)),
+            language: language::compact(&model.catalogue),
+        }
+    }
+}
+
+/// The recipe texts of an evaluator's benchmark as read the first time a session on each
+/// opened, rendered; none where the benchmark has no text for it.
+#[derive(Default)]
+struct RecipeTexts(Mutex<HashMap<String, Option<String>>>);
+
+fn read_recipe_text(benchmark: &Benchmark, recipe: &str) -> Option<String> {
+    let manifest = benchmark.source.manifest(benchmark.profile).ok()?;
+    let entry = manifest.recipes.iter().find(|r| r.id == recipe)?;
+    let path = benchmark.source.recipe_text(entry)?;
+    let text = crate::translate::recipe_text::read(&path).ok()?;
+    Some(crate::translate::llm::retrieve::render_recipe(&text))
 }
 
 /// A line the reference refuses, in words: its first error.
