@@ -280,3 +280,31 @@ impl Evaluator {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::benchmark::DataSource;
+    use std::cell::Cell;
+
+    /// A value derived from an evaluator is made on first use and shared after, one per type.
+    #[test]
+    fn a_derived_value_is_made_once_per_evaluator_and_type() {
+        let evaluator = Evaluator::new(Profile::R2024, DataSource::Demo).unwrap();
+        let made = Cell::new(0);
+        let count = |e: &Evaluator| {
+            made.set(made.get() + 1);
+            e.benchmark.recipes.len()
+        };
+        let first = evaluator.derived(count);
+        let again = evaluator.derived(count);
+        assert!(Arc::ptr_eq(&first, &again));
+        assert_eq!((*first, made.get()), (3, 1));
+        let other = evaluator.derived(|e| e.model.profile.name().to_string());
+        assert_eq!(other.as_str(), "2024");
+        assert!(Arc::ptr_eq(&first, &evaluator.derived(count)));
+        let fresh = Evaluator::new(Profile::R2024, DataSource::Demo).unwrap();
+        assert!(!Arc::ptr_eq(&first, &fresh.derived(count)));
+        assert_eq!(made.get(), 2);
+    }
+}
