@@ -332,6 +332,7 @@ def simulate(
 
 def job(
     name: str,
+    /,
     *,
     reference: str = "2024",
     benchmark: PathArg = None,

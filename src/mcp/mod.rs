@@ -314,7 +314,10 @@ impl ServerHandler for KitchenServer {
              (substitute_ingredient, suggest_substitutes, scale_recipe), or write one action at \
              a time in a kitchen session (kitchen_start, kitchen_primitives, \
              kitchen_admissible, kitchen_act, kitchen_look, kitchen_undo, kitchen_progress, \
-             kitchen_finish). Resources are the benchmark's gold networks.",
+             kitchen_finish; a call names its session by `session`, or by `recipe` and the \
+             `lines` given so far), replay a session's log (replay_trajectory), list the \
+             official splits (list_splits) or get a generated variation's gold \
+             (variation_gold). Resources are the benchmark's gold networks.",
         )
     }
 

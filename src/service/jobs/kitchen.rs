@@ -145,7 +145,6 @@ impl SessionAt {
                 for (i, line) in self.lines.iter().enumerate() {
                     session.act(line).map_err(|e| {
                         Refusal::request(format!("line {} of `lines` is not taken: {e}", i + 1))
-                            .with("at", i + 1)
                     })?;
                 }
                 Ok(Target::Alone(Box::new(session)))
@@ -389,7 +388,7 @@ pub struct PrimitivesRequest {
 #[derive(Serialize)]
 #[serde(untagged)]
 pub enum PrimitivesAnswer {
-    One { primitive: Primitive },
+    One { primitive: Box<Primitive> },
     Every { primitives: Vec<String> },
 }
 
@@ -402,7 +401,9 @@ pub fn kitchen_primitives(
     let primitives = on_session(workspace, sessions, &request.at, |s| Ok(s.primitives()))?;
     match request.primitive {
         Some(name) => match primitives.into_iter().find(|p| p.name == name) {
-            Some(primitive) => Ok(PrimitivesAnswer::One { primitive }),
+            Some(primitive) => Ok(PrimitivesAnswer::One {
+                primitive: Box::new(primitive),
+            }),
             None => Err(Refusal::new(format!(
                 "no primitive `{name}` in the language"
             ))),

@@ -369,7 +369,6 @@ fn a_session_call_names_its_session_one_way_and_its_lines_must_be_taken() {
         json!({
             "error": "line 2 of `lines` is not taken: one line at a time: the text holds a line break",
             "kind": "request",
-            "at": 2,
         })
     );
     assert_eq!(
