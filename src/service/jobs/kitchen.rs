@@ -79,7 +79,7 @@ impl SessionData {
     /// The evaluator of the data asked for, with the workspace's other settings.
     fn evaluator(&self, workspace: &Workspace) -> Result<Arc<Evaluator>, Refusal> {
         let profile = self.profile.as_deref().map(str::parse).transpose();
-        let profile = profile.map_err(|e: String| Refusal::request(e))?;
+        let profile = profile.map_err(|e: String| Refusal::new(e))?;
         let benchmark = self
             .benchmark
             .as_ref()
