@@ -1,5 +1,5 @@
 //! How the tool server keeps the answers of the kitchen session's calls (`kitchen_start`,
-//! `kitchen_act`, ...: jobs of `service::jobs::kitchen`, on the server's sessions; no hint, as
+//! `kitchen_act`, ...: jobs of `service::jobs::session_calls`, on the server's sessions; no hint, as
 //! it reveals the gold to an agent being scored) short: at most [`MAX_ANSWER_CHARS`]
 //! characters of JSON.
 

@@ -6,25 +6,25 @@
 //! So an answer is made, and written as JSON, in one place ([`Job::answer`]): the same
 //! request gets the same answer from every front end.
 //!
-//! The kitchen session's calls are jobs too (`kitchen.rs`): they take the front end's
+//! The kitchen session's calls are jobs too (`session_calls.rs`): they take the front end's
 //! [`SessionStore`] besides the workspace, and a front end that keeps nothing between calls
 //! answers them on a session made for the call from the lines given so far.
 //!
 //! A new job is a function here (or in a file of this folder) and one entry in [`JOBS`].
 
-mod harness;
-mod kitchen;
 mod networks;
 mod refusal;
 mod run_answers;
 mod scored_files;
+mod session_calls;
+mod tasks;
 
-pub use harness::*;
-pub use kitchen::*;
 pub use networks::*;
 pub use refusal::Refusal;
 pub use run_answers::*;
 pub use scored_files::*;
+pub use session_calls::*;
+pub use tasks::*;
 
 use super::context::DataContext;
 use super::outcome::{AppError, Exit, Outcome};
