@@ -184,9 +184,11 @@ def evaluate(
 ) -> list[RecipeScore]:
     """Score solutions against the benchmark's gold networks, as the command line does: the
     recipes of each solution in the reference's order (the reverse of the file), solutions in
-    the order given. `metrics` are the command line's names (default: the three simulation
-    metrics). A list is scored in parallel without the GIL. A refused solution raises
-    :class:`NetworkError` (with `index`, its place in the list)."""
+    the order given. A solution is a text, a `.solution` file, or a folder of them: the paths
+    the `evaluate` job takes (a folder gives its `*.solution` files below it, sorted, as
+    `--input` finds them). `metrics` are the command line's names (default: the three
+    simulation metrics). A list is scored in parallel without the GIL. A refused solution
+    raises :class:`NetworkError` (with `index`, its place among the solutions scored)."""
     texts, single = _texts(solution)
     outcomes = json.loads(
         _native.evaluate_texts(
@@ -201,10 +203,23 @@ def evaluate(
 
 
 def _texts(solution: Union[Solution, Sequence[Solution]]) -> tuple[list[str], bool]:
-    """The texts of one solution or a list of them, and whether it was one."""
-    if isinstance(solution, (str, os.PathLike)):
-        return [_text(solution)], True
-    return [_text(s) for s in solution], False
+    """The texts of one solution or a list of them (a folder: its solution files), and
+    whether it was one file or text."""
+    one = isinstance(solution, (str, os.PathLike))
+    given = [solution] if one else list(solution)
+    if not any(_is_folder(s) for s in given):
+        return [_text(s) for s in given], one
+    files: list[Solution] = []
+    for s in given:
+        files.extend(_native.solution_files([os.fspath(s)])[0] if _is_folder(s) else [s])
+    return [_text(f) for f in files], False
+
+
+def _is_folder(solution: Solution) -> bool:
+    """Whether a solution names a folder (a text never does: it holds a line or a header)."""
+    if isinstance(solution, str) and ("\n" in solution or solution.lstrip().startswith("#")):
+        return False
+    return os.path.isdir(solution)
 
 
 def _scores(outcomes: list[dict], single: bool) -> list[RecipeScore]:
@@ -317,6 +332,7 @@ def simulate(
 
 def job(
     name: str,
+    /,
     *,
     reference: str = "2024",
     benchmark: PathArg = None,
@@ -324,10 +340,14 @@ def job(
     **request: Any,
 ) -> dict:
     """Any job of the job table (`check`, `simulate`, `score`, `smatch`, `diet`, `guide`,
-    `substitute`, `suggest`, `scale`, `translate`, `evaluate`, `compare`, or its tool's name)
-    on a request given as
-    keyword arguments, the tool's arguments: its answer as JSON, exactly what the tool server's
-    tool and `cookingbot-evaluator job` answer. A refusal raises :class:`NetworkError`."""
+    `substitute`, `suggest`, `scale`, `translate`, `evaluate`, `compare`, `replay`, `splits`,
+    `variation`, `language`, `inventory`, the kitchen session's `kitchen_start`, `kitchen_act`,
+    `kitchen_admissible`, `kitchen_primitives`, `kitchen_look`, `kitchen_undo`,
+    `kitchen_progress`, `kitchen_finish`, or its tool's name) on a request given as keyword
+    arguments, the tool's arguments: its answer as JSON, exactly what the tool server's tool and
+    `cookingbot-evaluator job` answer. A session's call names its session by `recipe` and the
+    `lines` given so far (each call is one-shot: a `session` id names nothing here). A refusal
+    raises :class:`NetworkError`."""
     refused, out = _native.job(
         name, json.dumps(request), reference, _path(benchmark), _path(kitchen)
     )

@@ -437,7 +437,11 @@ def replay(path: PathArg) -> Replay:
     """Run the trajectory log at `path` again from its header (the same benchmark, kitchen and
     recipe) and compare every record. A log that cannot be read (not JSON, a record of no known
     call, ...) raises ValueError naming the file and line."""
-    raw = json.loads(_native.replay(_path(path)))
+    # The job table's `replay`, as the tool server's replay_trajectory answers it.
+    refused, out = _native.job("replay", json.dumps({"log": _path(path)}), "2024")
+    raw = json.loads(out)
+    if refused:
+        raise ValueError(raw["error"])
     difference = raw["difference"]
     return Replay(
         raw["identical"],

@@ -1,31 +1,27 @@
 //! `cookingbot-evaluator mcp`: the kitchen as a Model Context Protocol tool server on stdio,
 //! so that an LLM agent writing a network can ask whether it runs and what fails while it
 //! works, judge its dish against a diet, substitute an ingredient or scale a recipe and see
-//! what changes (a tool per entry of the service's job table, `service::jobs::JOBS`), or write
-//! one action at a time in a kitchen session (`session_tools`). Every tool answers with short
+//! what changes, or write one action at a time in a kitchen session: a tool per entry of the
+//! service's job table (`service::jobs::JOBS`), the sessions the server's. Every tool answers with short
 //! structured JSON located at lines and columns; inputs are bounded ([`MAX_NETWORK_BYTES`], the
 //! simulation's own action limit, a session's lines).
 
 use crate::base::budget::Budget;
-use crate::report::dish_tree;
 use crate::service::context::DataContext;
-use crate::service::jobs::{JOBS, Job};
+use crate::service::jobs::{Fit, JOBS, Job};
 use crate::service::outcome::{AppError, Exit, Outcome};
-use crate::service::session::language;
 use crate::service::sessions::{Limits, SessionStore, SystemClock};
 use crate::service::workspace::Workspace;
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::ToolCallContext;
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolResult, Implementation, ListResourcesResult, PaginatedRequestParams,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
     ResourceContents, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler};
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool_handler};
 use serde_json::{Value, json};
-use session_tools::{ActArgs, AdmissibleArgs, LookArgs, PrimitivesArgs, SessionArgs, StartArgs};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -110,7 +106,6 @@ fn job_route(job: &'static Job) -> ToolRoute<KitchenServer> {
     })
 }
 
-#[rmcp::tool_router]
 impl KitchenServer {
     /// The server of a command line's data: its benchmark's own classes and kitchen too.
     pub fn new(data: &DataContext) -> Result<KitchenServer, AppError> {
@@ -122,56 +117,27 @@ impl KitchenServer {
     }
 
     /// A job of the table: the request bounded ([`bounded`]), the work run off the protocol's
-    /// thread ([`Self::off_thread`]), the answer or the refusal shortened ([`shorten`]) but for
-    /// the field the job keeps whole.
+    /// thread ([`Self::off_thread`]) with the server's kitchen sessions, the answer or the
+    /// refusal kept short as the job says ([`fit`]).
     async fn serve_job(&self, job: &'static Job, request: Value) -> CallToolResult {
         if let Err(refusal) = bounded(&request) {
             return refusal;
         }
         let answered = self
-            .off_thread(move |server| job.answer(&server.workspace, request))
+            .off_thread(move |server| job.answer_in(&server.workspace, &server.sessions, request))
             .await;
         match answered {
             Ok(Ok(mut answer)) => {
-                shorten_keeping(&mut answer, job.whole);
+                fit(&mut answer, job.fit);
                 CallToolResult::structured(answer)
             }
             Ok(Err(refusal)) => {
                 let mut refusal = refusal.to_json();
-                shorten_keeping(&mut refusal, job.whole);
+                fit(&mut refusal, job.fit);
                 refuse(refusal)
             }
             Err(error) => refuse(json!({ "error": error })),
         }
-    }
-
-    /// Run a call's work off the protocol's thread ([`Self::off_thread`]); the answer is
-    /// shortened by `cut` ([`shorten`], or the session tools' [`session_tools::fit_answer`]),
-    /// and a call that could not run is refused, saying why.
-    async fn in_budget<A: Send + 'static>(
-        &self,
-        args: A,
-        work: fn(&KitchenServer, &A) -> CallToolResult,
-        cut: fn(&mut Value),
-    ) -> CallToolResult {
-        let answered = self
-            .off_thread(move |server| {
-                let result = work(server, &args);
-                // The text content repeats the structured answer, so both are made again.
-                match result.structured_content {
-                    Some(mut answer) => {
-                        cut(&mut answer);
-                        if result.is_error == Some(true) {
-                            refuse(answer)
-                        } else {
-                            CallToolResult::structured(answer)
-                        }
-                    }
-                    None => result,
-                }
-            })
-            .await;
-        answered.unwrap_or_else(|error| refuse(json!({ "error": error })))
     }
 
     /// Run `work` on a thread of its own once one of the [`CALLS_AT_ONCE`] permits is free,
@@ -220,101 +186,6 @@ impl KitchenServer {
                 "the call took over {CALL_SECONDS} s and was stopped; a smaller network answers sooner"
             )),
         }
-    }
-
-    #[tool(
-        description = "Deprecated: kitchen_primitives tells a session's language. The action language of the server's kitchen, no session needed: every primitive with what it does, its arguments in order (name, role, type, default), the cases it runs under and its compact form."
-    )]
-    fn list_primitives(&self) -> CallToolResult {
-        let language = language::primitives(&self.workspace.model().catalogue);
-        CallToolResult::structured(json!({ "primitives": language }))
-    }
-
-    #[tool(
-        description = "What the initial kitchen holds: its places and the tools, containers and ingredients in them, with amounts."
-    )]
-    fn kitchen_inventory(&self) -> CallToolResult {
-        let model = self.workspace.model();
-        let tree = dish_tree::build(model, &model.kitchen);
-        CallToolResult::structured(json!({ "kitchen": tree }))
-    }
-
-    #[tool(
-        description = "Start writing the network of a recipe one action at a time, in a kitchen session of your own: gives the session id, the recipe text and what the kitchen holds. Sessions end when finished or after 30 minutes unused."
-    )]
-    async fn kitchen_start(&self, Parameters(args): Parameters<StartArgs>) -> CallToolResult {
-        self.in_budget(args, Self::kitchen_start_work, session_tools::fit_answer)
-            .await
-    }
-
-    #[tool(
-        description = "Add one action (one line of MUHAI Cooking Language) to a session's network and run it on the current kitchen: whether it ran (outcome ran, failed, waiting, never, runs-with-first, refused, no-action), what it made in words, why not (diagnostics with line, column and did-you-mean) and the kitchen time. Every line given stays in the network until kitchen_undo takes it back."
-    )]
-    async fn kitchen_act(&self, Parameters(args): Parameters<ActArgs>) -> CallToolResult {
-        self.in_budget(args, Self::kitchen_act_work, session_tools::fit_answer)
-            .await
-    }
-
-    #[tool(
-        description = "The lines that run now in a session's kitchen, in a fixed order: each built from the variables bound so far and the classes the kitchen holds, with fresh output variables, and tried on a copy of the kitchen. Free numbers (amounts, times, temperatures) are placeholders `<argument>` with what bounds them; `example` is the line with values that run. Filter by `primitive` or by a variable it takes (`using`)."
-    )]
-    async fn kitchen_admissible(
-        &self,
-        Parameters(args): Parameters<AdmissibleArgs>,
-    ) -> CallToolResult {
-        self.in_budget(
-            args,
-            Self::kitchen_admissible_work,
-            session_tools::fit_answer,
-        )
-        .await
-    }
-
-    #[tool(
-        description = "The action language of a session: every primitive's form (arguments in order: `?out` a fresh output, `?ks-out`/`?ks-in` the kitchen states, `[arg]` optional, `arg:type` a constant of a type) and what it does; with `primitive`, that one in full (roles, types, defaults, the cases it runs under)."
-    )]
-    async fn kitchen_primitives(
-        &self,
-        Parameters(args): Parameters<PrimitivesArgs>,
-    ) -> CallToolResult {
-        self.in_budget(
-            args,
-            Self::kitchen_primitives_work,
-            session_tools::fit_answer,
-        )
-        .await
-    }
-
-    #[tool(
-        description = "What a variable of a session (`?butter`) or a place of its kitchen (`fridge`) holds now, in words."
-    )]
-    async fn kitchen_look(&self, Parameters(args): Parameters<LookArgs>) -> CallToolResult {
-        self.in_budget(args, Self::kitchen_look_work, session_tools::fit_answer)
-            .await
-    }
-
-    #[tool(
-        description = "Take back the last line of a session's network; the kitchen is as it was before it."
-    )]
-    async fn kitchen_undo(&self, Parameters(args): Parameters<SessionArgs>) -> CallToolResult {
-        self.in_budget(args, Self::kitchen_undo_work, session_tools::fit_answer)
-            .await
-    }
-
-    #[tool(
-        description = "How far a session's network is, without ending it: the share of the recipe's goal conditions the actions that ran reach (goals_reached of goals, goal_share) and the dish approximation score of the best dish made so far (dish_score, at dish_line)."
-    )]
-    async fn kitchen_progress(&self, Parameters(args): Parameters<SessionArgs>) -> CallToolResult {
-        self.in_budget(args, Self::kitchen_progress_work, session_tools::fit_answer)
-            .await
-    }
-
-    #[tool(
-        description = "End a session and score its network against the gold network: exactly what score_network answers for the same text (Smatch, goal-condition success with the missed goals, dish approximation score with the dish's differences, execution time)."
-    )]
-    async fn kitchen_finish(&self, Parameters(args): Parameters<SessionArgs>) -> CallToolResult {
-        self.in_budget(args, Self::kitchen_finish_work, session_tools::fit_answer)
-            .await
     }
 }
 
@@ -388,6 +259,21 @@ fn unavailable(reason: String) -> ErrorData {
     ErrorData::internal_error(reason, None)
 }
 
+/// An answer kept short as its job says: shortened ([`shorten`]) but for the field an agent
+/// needs whole, or cut whole as a session's answer ([`session_tools::fit_answer`]).
+fn fit(answer: &mut Value, how: Fit) {
+    match how {
+        Fit::Shortened { whole } => shorten_keeping(answer, whole),
+        Fit::Session => session_tools::fit_answer(answer),
+        Fit::SessionScore => {
+            if let Some(score) = answer.get_mut("score") {
+                shorten(score);
+            }
+            session_tools::fit_answer(answer);
+        }
+    }
+}
+
 /// An answer shortened as every answer is ([`shorten`]), but for `whole`, a field an agent
 /// needs whole (a rewritten network, no larger than the network it was given, give or take
 /// the digits of its amounts).
@@ -400,12 +286,11 @@ fn shorten_keeping(answer: &mut Value, whole: Option<&str>) {
 }
 
 impl KitchenServer {
-    /// Every tool: a tool per job of the table, then the kitchen's and the sessions' here.
+    /// Every tool: a tool per job of the table.
     fn tools() -> ToolRouter<KitchenServer> {
-        let jobs = JOBS.iter().fold(ToolRouter::new(), |router, job| {
+        JOBS.iter().fold(ToolRouter::new(), |router, job| {
             router.with_route(job_route(job))
-        });
-        jobs + Self::tool_router()
+        })
     }
 }
 
@@ -429,7 +314,10 @@ impl ServerHandler for KitchenServer {
              (substitute_ingredient, suggest_substitutes, scale_recipe), or write one action at \
              a time in a kitchen session (kitchen_start, kitchen_primitives, \
              kitchen_admissible, kitchen_act, kitchen_look, kitchen_undo, kitchen_progress, \
-             kitchen_finish). Resources are the benchmark's gold networks.",
+             kitchen_finish; a call names its session by `session`, or by `recipe` and the \
+             `lines` given so far), replay a session's log (replay_trajectory), list the \
+             official splits (list_splits) or get a generated variation's gold \
+             (variation_gold). Resources are the benchmark's gold networks.",
         )
     }
 
@@ -511,12 +399,12 @@ mod tests {
     static MOST: AtomicUsize = AtomicUsize::new(0);
 
     /// Work that counts how many calls work at once.
-    fn counted(_: &KitchenServer, _: &()) -> CallToolResult {
+    fn counted(_: &KitchenServer) -> bool {
         let now = RUNNING.fetch_add(1, Ordering::SeqCst) + 1;
         MOST.fetch_max(now, Ordering::SeqCst);
         std::thread::sleep(Duration::from_millis(50));
         RUNNING.fetch_sub(1, Ordering::SeqCst);
-        CallToolResult::structured(json!({ "ok": true }))
+        true
     }
 
     /// A server on the demo benchmark.
@@ -553,6 +441,41 @@ mod tests {
         assert_eq!(out["diagnostics_omitted"], json!(150 + 1 - MAX_LIST_ITEMS));
     }
 
+    /// Every entry of the job table is a tool, by its tool's name, with its request's schema,
+    /// and there is no other tool.
+    #[test]
+    fn every_job_is_served_as_a_tool_and_every_tool_is_a_job() {
+        let tools = KitchenServer::tools().list_all();
+        let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+        let mut jobs: Vec<&str> = JOBS.iter().map(|j| j.tool).collect();
+        names.sort_unstable();
+        jobs.sort_unstable();
+        assert_eq!(names, jobs);
+        for tool in &tools {
+            let job = Job::named(&tool.name).unwrap();
+            let schema = serde_json::to_value((job.schema)()).unwrap();
+            assert_eq!(
+                Value::Object((*tool.input_schema).clone()),
+                schema,
+                "{}",
+                job.tool
+            );
+            assert_eq!(tool.description.as_deref(), Some(job.description));
+        }
+        for tool in [
+            "kitchen_start",
+            "kitchen_act",
+            "kitchen_finish",
+            "kitchen_inventory",
+            "list_primitives",
+            "replay_trajectory",
+            "list_splits",
+            "variation_gold",
+        ] {
+            assert!(names.contains(&tool), "{tool}");
+        }
+    }
+
     #[test]
     fn calls_sent_together_work_a_few_at_a_time_and_all_are_answered() {
         let server = demo_server();
@@ -564,12 +487,12 @@ mod tests {
             let mut calls = tokio::task::JoinSet::new();
             for _ in 0..3 * CALLS_AT_ONCE {
                 let server = server.clone();
-                calls.spawn(async move { server.in_budget((), counted, |_| {}).await });
+                calls.spawn(async move { server.off_thread(counted).await });
             }
             calls.join_all().await
         });
         assert_eq!(answers.len(), 3 * CALLS_AT_ONCE);
-        assert!(answers.iter().all(|a| a.is_error != Some(true)));
+        assert!(answers.iter().all(|a| a == &Ok(true)));
         let most = MOST.load(Ordering::SeqCst);
         assert!(
             (1..=CALLS_AT_ONCE).contains(&most),

@@ -268,13 +268,3 @@ impl Kitchen {
         self.detached(py, |s| trajectory::score_json(&s.finish()).to_string())
     }
 }
-
-/// `cookingbot.replay`: the log at `path` run again, as JSON (`identical`, `records`,
-/// `difference`); a log that cannot be read is a `ValueError` naming its file and line.
-#[pyfunction]
-pub fn replay(py: Python<'_>, path: std::path::PathBuf) -> PyResult<String> {
-    let replayed = interruptible(py, |_| {
-        trajectory::replay(&path).map_err(|e| PyValueError::new_err(e.to_string()))
-    })?;
-    Ok(value(&replayed).to_string())
-}

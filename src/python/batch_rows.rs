@@ -6,7 +6,6 @@
 
 use super::guard::{NetworkText, interruptible};
 use super::{metric_set, profile, to_json, workspace};
-use crate::metrics::metric::MetricSet;
 use crate::report::batch_report::{Shard, ShardFile, ShardReport, assemble};
 use crate::report::content::Signature;
 use crate::report::csv::render_report;
@@ -46,7 +45,7 @@ fn score_batch(
             texts.len()
         )));
     }
-    let metrics = metric_set(metrics, MetricSet::default())?;
+    let metrics = metric_set(metrics)?;
     let profile = profile(reference)?;
     interruptible(py, |_| {
         let workspace = workspace(profile, benchmark, kitchen)?;

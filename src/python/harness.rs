@@ -1,10 +1,9 @@
-//! What the Python agent harness (`python -m cookingbot.agents`) needs of the library: the
-//! official splits (`data::splits`), a corpus mean with the bootstrap interval `compare`
+//! What the Python agent harness (`python -m cookingbot.agents`) needs of the library besides
+//! the job table (whose `splits` and `replay` it asks): a corpus mean with the bootstrap interval `compare`
 //! draws, and the rules translator's network repaired by the repairing agent
 //! (`service::agent::repair`), so that its table's rule rows are the Rust agents' own.
 
 use super::{detached, to_json, workspace};
-use crate::data::splits::splits as official_splits;
 use crate::service::agent::repair::repair;
 use crate::service::comparison::mean_with_interval;
 use crate::service::session::Session;
@@ -16,12 +15,6 @@ use pyo3::prelude::*;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
-
-/// The official splits as JSON: a list of `{"id", "benchmark", "kind", "split"}`.
-#[pyfunction]
-fn splits() -> PyResult<String> {
-    to_json(&official_splits())
-}
 
 /// The corpus mean of per-recipe scores (None for NIL, counted as 0) with `compare`'s 95 %
 /// bootstrap interval: `{"mean", "ci", "executed", "recipes"}`; a count of resamples outside
@@ -87,7 +80,6 @@ fn repair_rules(
 
 /// Add the harness's functions to the extension module.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(splits, m)?)?;
     m.add_function(wrap_pyfunction!(corpus_interval, m)?)?;
     m.add_function(wrap_pyfunction!(repair_rules, m)?)
 }

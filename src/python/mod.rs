@@ -103,16 +103,11 @@ fn answered(
     })
 }
 
-/// The metrics named as on the command line (`none` included), or `default`; a misspelt name
-/// is a `ValueError` naming the closest metric.
-fn metric_set(words: Option<Vec<String>>, default: MetricSet) -> PyResult<MetricSet> {
-    let Some(words) = words.filter(|w| !w.is_empty()) else {
-        return Ok(default);
-    };
-    for w in words.iter().filter(|w| !w.eq_ignore_ascii_case("none")) {
-        Metric::named(w).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    }
-    Ok(MetricSet::from_words(&words))
+/// The metrics named as the jobs read them (`none` included), else the three simulation
+/// metrics; a misspelt name is a `ValueError` naming the closest metric.
+fn metric_set(words: Option<Vec<String>>) -> PyResult<MetricSet> {
+    jobs::metrics_or(words.as_deref(), MetricSet::default)
+        .map_err(|e| PyValueError::new_err(e.error))
 }
 
 /// A call's work on the profile named as on the command line, done with the GIL released
@@ -168,7 +163,7 @@ fn score_texts(
     metrics: Option<Vec<String>>,
     budget: &Budget,
 ) -> PyResult<String> {
-    let metrics = metric_set(metrics, MetricSet::default())?;
+    let metrics = metric_set(metrics)?;
     let outcomes: Vec<Value> = texts
         .par_iter()
         .map(|NetworkText(text)| {
@@ -307,7 +302,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<agent_session::Kitchen>()?;
     m.add_class::<python_primitive::PyModel>()?;
     m.add_function(wrap_pyfunction!(job, m)?)?;
-    m.add_function(wrap_pyfunction!(agent_session::replay, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_texts, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;

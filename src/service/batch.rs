@@ -20,6 +20,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+/// Why a folder's walk stopped: the work's budget (the tool server's 60 s for a call) ran out.
+pub const WALK_STOPPED: &str = "the folder was not searched for solution files within the call's time budget; give a smaller folder, or its files";
+
 /// The solution files the inputs name, in order: a file as given (`-`: standard input); for a
 /// directory, every `*.solution` below it that is not a directory, sorted by path: links to
 /// files are followed, and what cannot be read (a dangling link, a FIFO) is that file's
@@ -33,6 +36,14 @@ pub fn solution_files(inputs: &[PathBuf], err: &mut dyn Write) -> Result<Vec<Pat
         if input.is_dir() {
             let mut found = Vec::new();
             for entry in walkdir::WalkDir::new(input) {
+                // A call of the tool server walks within its budget: a huge folder is
+                // refused, not walked on after its answer.
+                if budget::spent() {
+                    return Err(AppError::File {
+                        path: input.clone(),
+                        reason: WALK_STOPPED.into(),
+                    });
+                }
                 let entry = entry.map_err(|e| AppError::File {
                     path: input.clone(),
                     reason: e.to_string(),

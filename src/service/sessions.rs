@@ -142,6 +142,13 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+impl Default for SessionStore {
+    /// A store of the default [`Limits`] on the system's clock.
+    fn default() -> SessionStore {
+        SessionStore::new(Limits::default(), Arc::new(SystemClock))
+    }
+}
+
 impl SessionStore {
     pub fn new(limits: Limits, clock: Arc<dyn Clock>) -> SessionStore {
         let lines = limits.lines.min(session::MAX_LINES);
@@ -215,7 +222,7 @@ impl SessionStore {
 
     /// Run `work` on session `id`, which counts as a use of it. The store is not held while
     /// it runs: sessions answer independently.
-    fn with<R>(&self, id: &str, work: impl FnOnce(&mut Session) -> R) -> Result<R, StoreError> {
+    pub fn with<R>(&self, id: &str, work: impl FnOnce(&mut Session) -> R) -> Result<R, StoreError> {
         let session = {
             let mut state = lock(&self.state);
             let now = self.clock.now();

@@ -25,15 +25,42 @@ TOOLS = {
     "substitute": "substitute_ingredient", "suggest": "suggest_substitutes",
     "scale": "scale_recipe", "translate": "translate_recipe",
     "evaluate": "evaluate_solutions", "compare": "compare_systems",
+    "replay": "replay_trajectory", "splits": "list_splits", "variation": "variation_gold",
+    "language": "list_primitives", "inventory": "kitchen_inventory",
+    **{name: name for name in (
+        "kitchen_start", "kitchen_act", "kitchen_admissible", "kitchen_primitives",
+        "kitchen_look", "kitchen_undo", "kitchen_progress", "kitchen_finish",
+    )},
 }
 
+# The longest answer of a session tool, in characters of its JSON (src/mcp/session_tools.rs):
+# the tool server cuts a longer one and says `truncated`, where the other front ends answer it
+# whole.
+MAX_ANSWER_CHARS = 6_000
 
-def requests(network: str, text: str, folder: Path) -> list[tuple[str, dict]]:
+
+def actions(network: str) -> list[str]:
+    """The action lines of a network, in order."""
+    lines = [line.strip() for line in network.splitlines()]
+    return [line for line in lines if line.startswith("(")]
+
+
+def requests(network: str, text: str, folder: Path, config: dict) -> list[tuple[str, dict]]:
     """A request for every job of the table, on `network` and the recipe text `text`; the
-    jobs on files read `network` written in `folder`, alone (a batch of one folder)."""
+    jobs on files read `network` written in `folder`, alone (a batch of one folder); the
+    session's calls name their session by the recipe and its first gold lines; the replay
+    runs a log of a session of `config`'s data written there."""
     folder.mkdir()
     solution = folder / "network.solution"
     solution.write_text(network)
+    recipe = network.lstrip().split()[0].lstrip("#")
+    gold = actions(network)
+    log = folder / "session.jsonl"
+    kitchen = cookingbot.Kitchen(recipe, log=log, **config)
+    for line in gold[:3]:
+        kitchen.step(line)
+    kitchen.finish()
+    first = {"recipe": recipe, "lines": gold[:3]}
     return [
         ("check", {"network": network}),
         ("simulate", {"network": network}),
@@ -47,7 +74,67 @@ def requests(network: str, text: str, folder: Path) -> list[tuple[str, dict]]:
         ("translate", {"text": text}),
         ("evaluate", {"inputs": [str(solution)], "metrics": ALL_METRICS, "bootstrap": 200}),
         ("compare", {"systems": [str(solution), str(folder)], "bootstrap": 200, "trials": 200}),
+        ("replay", {"log": str(log)}),
+        ("splits", {"split": "dev"}),
+        ("variation", {"recipe": recipe, "variation": 1}),
+        ("language", {}),
+        ("inventory", {}),
+        ("kitchen_start", {"recipe": recipe}),
+        ("kitchen_act", {"recipe": recipe, "lines": gold[:2], "line": gold[2]}),
+        ("kitchen_admissible", {**first, "limit": 3}),
+        ("kitchen_primitives", {**first, "primitive": "transfer-contents"}),
+        ("kitchen_look", {**first, "name": variable_of(gold[0])}),
+        ("kitchen_undo", first),
+        ("kitchen_progress", first),
+        ("kitchen_finish", first),
     ]
+
+
+def variable_of(line: str) -> str:
+    """The first variable of an action line: its first output."""
+    return next(word for word in line.strip("()").split() if word.startswith("?"))
+
+
+# The field of an answer the tool server keeps whole (src/service/jobs/mod.rs, `whole`).
+WHOLE = {"substitute": "network", "scale": "network", "translate": "solution", "variation": "gold"}
+
+
+def shortened(value, whole=None):
+    """An answer as the tool server shortens it (src/mcp/mod.rs, `shorten`): lists past 100
+    entries cut with `<key>_omitted` beside them, texts past 1,000 characters cut with an
+    ellipsis, at every depth, but for the field kept whole."""
+    if isinstance(value, dict):
+        out = {}
+        for key, field in value.items():
+            if key == whole:
+                out[key] = field
+                continue
+            if isinstance(field, list) and len(field) > 100:
+                out[f"{key}_omitted"] = len(field) - 100
+                field = field[:100]
+            out[key] = shortened(field)
+        return out
+    if isinstance(value, list):
+        return [shortened(v) for v in value]
+    if isinstance(value, str) and len(value) > 1_000:
+        return value[:1_000] + "…"
+    return value
+
+
+def same_answer(tool, cli, config, name):
+    """The tool server's answer is the command line's, shortened for an agent's context as the
+    server shortens every answer; but that it cuts a session's answer past MAX_ANSWER_CHARS
+    (saying `truncated`), which only a longer answer may be."""
+    refused, out = tool
+    if name.startswith("kitchen_") and out.get("truncated"):
+        assert refused == cli[0], (config, name)
+        assert len(json.dumps(cli[1], separators=(",", ":"), ensure_ascii=False)) > MAX_ANSWER_CHARS
+        assert set(out) - {"truncated"} <= set(cli[1]), (config, name)
+        return
+    if name.startswith("kitchen_"):
+        assert tool == cli, (config, name)
+    else:
+        assert tool == (cli[0], shortened(cli[1], WHOLE.get(name))), (config, name)
 
 
 ALL_METRICS = [
@@ -161,31 +248,25 @@ def cases(tmp_path_factory, command):
     os.environ.update(offline_env())
     folder = tmp_path_factory.mktemp("jobs")
     gold = official(benchmark_dir(), "afghan-biscuits")
-    return {
-        "builtin": ({}, requests(*gold, folder / "builtin")),
-        "kitchen": (
-            {"kitchen": str(kitchen_with_more_butter(folder))},
-            requests(*gold, folder / "kitchen"),
-        ),
-        "no-butter": (
-            {"kitchen": str(kitchen_without_butter(folder))},
-            requests(*gold, folder / "no-butter"),
-        ),
+    configs = {
+        "builtin": ({}, gold),
+        "kitchen": ({"kitchen": str(kitchen_with_more_butter(folder))}, gold),
+        "no-butter": ({"kitchen": str(kitchen_without_butter(folder))}, gold),
         "user-benchmark": (
             {"benchmark": str(user_benchmark(command, folder))},
-            requests(
+            (
                 (FIXTURES / "tomato-basil-salad.solution").read_text(),
                 (FIXTURES / "tomato-basil-salad.txt").read_text(),
-                folder / "user",
             ),
         ),
         "reference-2023": (
             {"reference": "2023", "benchmark": str(benchmark_dir().parent / "benchmark-2023")},
-            requests(
-                *official(benchmark_dir().parent / "benchmark-2023", "afghan-biscuits"),
-                folder / "2023",
-            ),
+            official(benchmark_dir().parent / "benchmark-2023", "afghan-biscuits"),
         ),
+    }
+    return {
+        name: (config, requests(*texts, folder / name, config))
+        for name, (config, texts) in configs.items()
     }
 
 
@@ -200,11 +281,11 @@ def test_every_job_answers_the_same_through_every_front_end(command, cases, conf
         cli = by_cli(command, options, name, request)
         python = by_python(python_config, name, request)
         assert cli == python, (config, name)
-        assert tool == cli, (config, name)
+        same_answer(tool, cli, config, name)
         answered += not cli[0]
     # Most jobs answer: a table of refusals would prove little. Without butter, afghan
     # biscuits cannot be made: the jobs that run the network refuse it alike.
-    assert answered >= (4 if config == "no-butter" else 8), (config, answered)
+    assert answered >= (4 if config == "no-butter" else 20), (config, answered)
 
 
 def test_the_kitchen_without_butter_is_refused_alike_by_the_command_line_and_the_tool_server(
@@ -254,3 +335,50 @@ def test_the_evaluate_and_compare_jobs_answer_what_the_commands_write(command, c
     )
     assert compared.returncode == 0, compared.stderr
     assert json.loads(compared.stdout) == cookingbot.job("compare", **compare)
+
+
+def test_a_session_s_calls_by_its_lines_answer_as_the_tool_server_s_session(command, cases):
+    """The tool server's session (named by the id kitchen_start gave) answers each call as the
+    session made from its recipe and lines does, which every front end answers alike."""
+    _, asked = cases["builtin"]
+    jobs = dict(asked)
+    recipe, lines = jobs["kitchen_undo"]["recipe"], jobs["kitchen_undo"]["lines"]
+
+    async def body(session):
+        started = await session.call_tool("kitchen_start", {"recipe": recipe})
+        sid = started.structured_content["session"]
+        for line in lines:
+            await session.call_tool("kitchen_act", {"session": sid, "line": line})
+        answers = {}
+        for name in ("kitchen_look", "kitchen_progress", "kitchen_admissible", "kitchen_undo",
+                     "kitchen_finish"):
+            request = {k: v for k, v in jobs[name].items() if k not in ("recipe", "lines")}
+            result = await session.call_tool(name, {"session": sid, **request})
+            answers[name] = result.structured_content
+        return sid, answers
+
+    sid, answers = serve(command, body)
+    assert sid == "kitchen-1"
+    for name, by_id in answers.items():
+        _, by_lines = by_cli(command, [], name, jobs[name])
+        if name == "kitchen_finish":
+            # After the undo: the session holds two lines.
+            _, by_lines = by_cli(command, [], name, {"recipe": recipe, "lines": lines[:2]})
+            by_lines = {"session": sid, **by_lines}
+            assert by_id["lines"] == 2
+        same_answer((False, by_id), (False, by_lines), "builtin", name)
+
+
+def test_evaluate_takes_the_paths_the_evaluate_job_takes(cases):
+    _, asked = cases["builtin"]
+    (solution,) = dict(asked)["evaluate"]["inputs"]
+    folder = Path(solution).parent
+    by_folder = cookingbot.evaluate(folder, metrics=ALL_METRICS)
+    by_text = cookingbot.evaluate(Path(solution).read_text(), metrics=ALL_METRICS)
+    by_file = cookingbot.evaluate([solution], metrics=ALL_METRICS)
+    assert [s.report for s in by_folder] == [s.report for s in by_text] == [
+        s.report for s in by_file
+    ]
+    assert by_folder[0].recipe_id == "afghan-biscuits"
+    assert by_folder[0].report == cookingbot.job("evaluate", inputs=[str(folder)],
+                                                 metrics=ALL_METRICS)["files"][0]["recipes"][0]

@@ -24,7 +24,8 @@ TOOLS = {"check_network", "simulate_network", "score_network", "list_primitives"
          "kitchen_start", "kitchen_act", "kitchen_look", "kitchen_undo", "kitchen_progress",
          "kitchen_finish", "kitchen_admissible", "kitchen_primitives",
          "substitute_ingredient", "suggest_substitutes", "scale_recipe",
-         "smatch_networks", "translate_recipe", "evaluate_solutions", "compare_systems"}
+         "smatch_networks", "translate_recipe", "evaluate_solutions", "compare_systems",
+         "replay_trajectory", "list_splits", "variation_gold"}
 
 # The longest answer of a session tool, in characters of its JSON (src/mcp/session_tools.rs).
 MAX_ANSWER_CHARS = 6_000

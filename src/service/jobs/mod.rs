@@ -6,20 +6,29 @@
 //! So an answer is made, and written as JSON, in one place ([`Job::answer`]): the same
 //! request gets the same answer from every front end.
 //!
+//! The kitchen session's calls are jobs too (`session_calls.rs`): they take the front end's
+//! [`SessionStore`] besides the workspace, and a front end that keeps nothing between calls
+//! answers them on a session made for the call from the lines given so far.
+//!
 //! A new job is a function here (or in a file of this folder) and one entry in [`JOBS`].
 
 mod networks;
 mod refusal;
 mod run_answers;
 mod scored_files;
+mod session_calls;
+mod tasks;
 
 pub use networks::*;
 pub use refusal::Refusal;
 pub use run_answers::*;
 pub use scored_files::*;
+pub use session_calls::*;
+pub use tasks::*;
 
 use super::context::DataContext;
 use super::outcome::{AppError, Exit, Outcome};
+use super::sessions::SessionStore;
 use super::workspace::Workspace;
 use crate::base::suggest::closest;
 use crate::report::json::{pretty, value};
@@ -37,13 +46,27 @@ pub struct Job {
     pub tool: &'static str,
     /// What it answers, for an agent choosing a tool.
     pub description: &'static str,
-    /// A field of the answer an agent needs whole (a rewritten network), which the tool
-    /// server never shortens.
-    pub whole: Option<&'static str>,
+    /// How the tool server keeps the answer short for an agent's context.
+    pub fit: Fit,
     /// The request's JSON schema.
     pub schema: fn() -> schemars::Schema,
-    /// The job on a request as JSON, its answer as JSON.
-    pub run: fn(&Workspace, Value) -> Result<Value, Refusal>,
+    /// The job on a request as JSON, in a workspace and with a front end's kitchen sessions,
+    /// its answer as JSON.
+    pub run: fn(&Workspace, &SessionStore, Value) -> Result<Value, Refusal>,
+}
+
+/// How the tool server keeps a job's answer short for an agent's context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fit {
+    /// Long lists and texts cut at every depth, but for the field named, which an agent needs
+    /// whole (a rewritten network).
+    Shortened { whole: Option<&'static str> },
+    /// A kitchen session's answer, read after every action: cut as a whole to a few thousand
+    /// characters (its longest texts first).
+    Session,
+    /// A session's score: shortened as `score_network`'s answer is, then cut as a session's
+    /// answer.
+    SessionScore,
 }
 
 impl Job {
@@ -65,11 +88,29 @@ impl Job {
             })
     }
 
-    /// The answer to `request` (a JSON object), or the refusal; the one place an answer
-    /// becomes JSON.
+    /// The answer to `request` (a JSON object), or the refusal, for a front end that keeps
+    /// nothing between calls (the command line's `job`, Python's `job`): its kitchen sessions
+    /// are a store of the call's own, which ends with it.
     pub fn answer(&self, workspace: &Workspace, request: Value) -> Result<Value, Refusal> {
-        (self.run)(workspace, request)
+        self.answer_in(workspace, &SessionStore::default(), request)
     }
+
+    /// The answer to `request` with the kitchen sessions of `sessions` (the tool server's, kept
+    /// between calls); the one place an answer becomes JSON.
+    pub fn answer_in(
+        &self,
+        workspace: &Workspace,
+        sessions: &SessionStore,
+        request: Value,
+    ) -> Result<Value, Refusal> {
+        (self.run)(workspace, sessions, request)
+    }
+}
+
+/// The request read as `Req`.
+fn read<Req: DeserializeOwned>(request: Value) -> Result<Req, Refusal> {
+    serde_json::from_value(request)
+        .map_err(|e| Refusal::request(format!("the request does not fit: {e}")))
 }
 
 /// The request read as `Req`, given to `job`, its answer as the written report's JSON.
@@ -78,9 +119,17 @@ fn through<Req: DeserializeOwned, Ans: Serialize>(
     request: Value,
     job: fn(&Workspace, Req) -> Result<Ans, Refusal>,
 ) -> Result<Value, Refusal> {
-    let request = serde_json::from_value(request)
-        .map_err(|e| Refusal::request(format!("the request does not fit: {e}")))?;
-    job(workspace, request).map(|answer| value(&answer))
+    job(workspace, read(request)?).map(|answer| value(&answer))
+}
+
+/// [`through`] for a kitchen session's call, which takes the front end's sessions too.
+fn through_sessions<Req: DeserializeOwned, Ans: Serialize>(
+    workspace: &Workspace,
+    sessions: &SessionStore,
+    request: Value,
+    job: fn(&Workspace, &SessionStore, Req) -> Result<Ans, Refusal>,
+) -> Result<Value, Refusal> {
+    job(workspace, sessions, read(request)?).map(|answer| value(&answer))
 }
 
 /// The JSON schema of a request, in the draft the Model Context Protocol names (2020-12).
@@ -90,20 +139,33 @@ fn schema<Req: JsonSchema>() -> schemars::Schema {
         .into_root_schema_for::<Req>()
 }
 
-/// An entry of [`JOBS`]: the typed function, its name, its tool's name and description.
+/// An entry of [`JOBS`]: the typed function, its name, its tool's name and description; a
+/// kitchen session's call (`session`) is named as its tool and takes the sessions too.
 macro_rules! job {
     ($job:ident: $request:ty, $tool:literal, $description:literal $(, whole $whole:literal)?) => {
         Job {
             name: stringify!($job),
             tool: $tool,
             description: $description,
-            whole: job!(@whole $($whole)?),
+            fit: Fit::Shortened { whole: job!(@whole $($whole)?) },
             schema: schema::<$request>,
-            run: |workspace, request| through(workspace, request, $job),
+            run: |workspace, _, request| through(workspace, request, $job),
+        }
+    };
+    (session $job:ident: $request:ty, $description:literal $(, $fit:ident)?) => {
+        Job {
+            name: stringify!($job),
+            tool: stringify!($job),
+            description: $description,
+            fit: job!(@fit $($fit)?),
+            schema: schema::<$request>,
+            run: |workspace, sessions, request| through_sessions(workspace, sessions, request, $job),
         }
     };
     (@whole) => { None };
     (@whole $whole:literal) => { Some($whole) };
+    (@fit) => { Fit::Session };
+    (@fit $fit:ident) => { Fit::$fit };
 }
 
 /// Every job agents may ask for, in the order the tools are listed.
@@ -135,6 +197,34 @@ pub const JOBS: &[Job] = &[
         "Score solution files or folders of them (paths on the machine the evaluator runs on) against the benchmark's gold networks, as `evaluate --format json` does: the signature and each recipe's metrics with their detail (a batch: each file with its recipes or its refusal); with `bootstrap`, the means with their 95 % intervals."),
     job!(compare: CompareRequest, "compare_systems",
         "Is a system better? Each of `systems` (the baseline first) is a solution file or a folder of them, scored as evaluate_solutions scores it; per metric, each system's corpus mean with its bootstrap interval and coverage, against the baseline the paired-bootstrap interval and p-value, the paired randomization p-value and wins/ties/losses, and the leaderboard: what `compare --format json` writes."),
+    job!(replay: ReplayRequest, "replay_trajectory",
+        "Run a kitchen session's log (a trajectory: the JSON lines kitchen_start's `log` writes, a path on the machine the evaluator runs on) again from its header and compare every record: `identical`, the `records` compared and the first `difference` located in the log."),
+    job!(splits: SplitsRequest, "list_splits",
+        "The official splits (train, dev, test) over the 30 official recipes and the 18 held-out ones: each recipe's id, benchmark (`official` or `heldout`), dish kind and split; with `split`, that split's alone."),
+    job!(variation: VariationRequest, "variation_gold",
+        "Generated variation `variation` (from 1) of a recipe of the benchmark: the task in words (servings scaled by a factor, an ingredient the kitchen lacks with the substitute it holds in its place), the stock changed, and the variation's gold network as a `.solution` text (`gold`), which scores as the official gold scores.",
+        whole "gold"),
+    job!(language: LanguageRequest, "list_primitives",
+        "Deprecated: kitchen_primitives tells a session's language. The action language of the server's kitchen, no session needed: every primitive with what it does, its arguments in order (name, role, type, default), the cases it runs under and its compact form."),
+    job!(inventory: InventoryRequest, "kitchen_inventory",
+        "What the initial kitchen holds: its places and the tools, containers and ingredients in them, with amounts."),
+    job!(session kitchen_start: StartRequest,
+        "Start writing the network of a recipe one action at a time, in a kitchen session of your own: gives the session id, the recipe text and what the kitchen holds. Sessions end when finished or after 30 minutes unused."),
+    job!(session kitchen_act: ActRequest,
+        "Add one action (one line of MUHAI Cooking Language) to a session's network and run it on the current kitchen: whether it ran (outcome ran, failed, waiting, never, runs-with-first, refused, no-action), what it made in words, why not (diagnostics with line, column and did-you-mean) and the kitchen time. Every line given stays in the network until kitchen_undo takes it back."),
+    job!(session kitchen_admissible: AdmissibleRequest,
+        "The lines that run now in a session's kitchen, in a fixed order: each built from the variables bound so far and the classes the kitchen holds, with fresh output variables, and tried on a copy of the kitchen. Free numbers (amounts, times, temperatures) are placeholders `<argument>` with what bounds them; `example` is the line with values that run. Filter by `primitive` or by a variable it takes (`using`)."),
+    job!(session kitchen_primitives: PrimitivesRequest,
+        "The action language of a session: every primitive's form (arguments in order: `?out` a fresh output, `?ks-out`/`?ks-in` the kitchen states, `[arg]` optional, `arg:type` a constant of a type) and what it does; with `primitive`, that one in full (roles, types, defaults, the cases it runs under)."),
+    job!(session kitchen_look: LookRequest,
+        "What a variable of a session (`?butter`) or a place of its kitchen (`fridge`) holds now, in words."),
+    job!(session kitchen_undo: SessionRequest,
+        "Take back the last line of a session's network; the kitchen is as it was before it."),
+    job!(session kitchen_progress: SessionRequest,
+        "How far a session's network is, without ending it: the share of the recipe's goal conditions the actions that ran reach (goals_reached of goals, goal_share) and the dish approximation score of the best dish made so far (dish_score, at dish_line)."),
+    job!(session kitchen_finish: SessionRequest,
+        "End a session and score its network against the gold network: exactly what score_network answers for the same text (Smatch, goal-condition success with the missed goals, dish approximation score with the dish's differences, execution time).",
+        SessionScore),
 ];
 
 /// What `job NAME REQUEST` asks.

@@ -120,8 +120,18 @@ pub struct ScoreRequest {
 
 /// The metrics named (`none` too), or all four; a misspelt name is refused naming the closest.
 pub fn metric_set(words: Option<&[String]>) -> Result<MetricSet, Refusal> {
+    metrics_or(words, || {
+        MetricSet::from_words(&Metric::ALL.map(Metric::name))
+    })
+}
+
+/// [`metric_set`] with another default: what `default` gives when no metric is named.
+pub fn metrics_or(
+    words: Option<&[String]>,
+    default: impl FnOnce() -> MetricSet,
+) -> Result<MetricSet, Refusal> {
     let Some(words) = words.filter(|w| !w.is_empty()) else {
-        return Ok(MetricSet::from_words(&Metric::ALL.map(Metric::name)));
+        return Ok(default());
     };
     for w in words.iter().filter(|w| !w.eq_ignore_ascii_case("none")) {
         Metric::named(w).map_err(|e| Refusal::request(e.to_string()))?;

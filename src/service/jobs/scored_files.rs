@@ -2,7 +2,7 @@
 //! (the JSON report `evaluate --format json` writes), and the comparison of systems (what
 //! `compare --format json` writes).
 
-use super::networks::metric_set;
+use super::networks::metrics_or;
 use super::refusal::Refusal;
 use crate::metrics::metric::{Metric, MetricSet, diet_word};
 use crate::report::batch_report::Bootstrap;
@@ -142,11 +142,7 @@ pub struct CompareRequest {
 /// corpus means with their bootstrap intervals, the paired tests and the leaderboard.
 pub fn compare(workspace: &Workspace, request: CompareRequest) -> Result<CompareAnswer, Refusal> {
     no_standard_input(&request.systems)?;
-    let metrics = request.metrics.filter(|words| !words.is_empty());
-    let metrics = match metrics {
-        Some(words) => metric_set(Some(&words))?,
-        None => comparison::default_metrics(),
-    };
+    let metrics = metrics_or(request.metrics.as_deref(), comparison::default_metrics)?;
     let opts = CompareOptions {
         systems: request.systems,
         evaluation: EvaluateOptions::scoring(workspace.data().clone(), metrics),

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::service::context::DataContext;
+use crate::service::sessions::SessionStore;
 use serde_json::json;
 
 fn builtin() -> Workspace {
@@ -12,10 +13,15 @@ fn builtin() -> Workspace {
     .expect("the built-in workspace")
 }
 
-/// Each job has one name and one tool, and a request schema that is an object.
+/// Each job has one name and one tool (a session's call is named as its tool), and a
+/// request schema that is an object.
 #[test]
 fn every_job_is_named_once_and_takes_an_object() {
-    let mut names: Vec<&str> = JOBS.iter().flat_map(|j| [j.name, j.tool]).collect();
+    let mut names: Vec<&str> = JOBS
+        .iter()
+        .flat_map(|j| [Some(j.name), (j.tool != j.name).then_some(j.tool)])
+        .flatten()
+        .collect();
     let all = names.len();
     names.sort_unstable();
     names.dedup();
@@ -26,14 +32,14 @@ fn every_job_is_named_once_and_takes_an_object() {
     }
     assert_eq!(
         Job::named("checks").err().expect("no job `checks`").error,
-        "no job `checks`; did you mean `check`? the jobs are check, simulate, score, smatch, diet, guide, substitute, suggest, scale, translate, evaluate, compare"
+        "no job `checks`; did you mean `check`? the jobs are check, simulate, score, smatch, diet, guide, substitute, suggest, scale, translate, evaluate, compare, replay, splits, variation, language, inventory, kitchen_start, kitchen_act, kitchen_admissible, kitchen_primitives, kitchen_look, kitchen_undo, kitchen_progress, kitchen_finish"
     );
     assert_eq!(
         Job::named("frobnicate")
             .err()
             .expect("no job `frobnicate`")
             .error,
-        "no job `frobnicate`; the jobs are check, simulate, score, smatch, diet, guide, substitute, suggest, scale, translate, evaluate, compare"
+        "no job `frobnicate`; the jobs are check, simulate, score, smatch, diet, guide, substitute, suggest, scale, translate, evaluate, compare, replay, splits, variation, language, inventory, kitchen_start, kitchen_act, kitchen_admissible, kitchen_primitives, kitchen_look, kitchen_undo, kitchen_progress, kitchen_finish"
     );
 }
 
@@ -228,4 +234,227 @@ fn the_smatch_answer_is_the_result_without_the_evaluation_s_flags() {
     );
     assert_eq!(answer["f_score"], json!(1.0));
     assert_eq!(answer["matched_triples"], answer["gold_triples"]);
+}
+
+/// The answer of the job named `name` to `request`, with the sessions of `store`.
+fn asked(workspace: &Workspace, store: &SessionStore, name: &str, request: Value) -> Value {
+    let job = Job::named(name).unwrap();
+    match job.answer_in(workspace, store, request) {
+        Ok(answer) => answer,
+        Err(refusal) => refusal.to_json(),
+    }
+}
+
+/// A session's call answers the same whether the session is the store's, named by its id,
+/// or made for the call from its recipe and the lines given so far (what a front end that
+/// keeps nothing between calls asks).
+#[test]
+fn a_session_named_by_its_lines_answers_as_the_store_s_session_does() {
+    let (data, _dir, _) = demo_with_solution("salad.solution");
+    let workspace = Workspace::open(data).unwrap();
+    let store = SessionStore::default();
+    let recipe = "demo-garden-salad";
+    let started = asked(
+        &workspace,
+        &store,
+        "kitchen_start",
+        json!({ "recipe": recipe }),
+    );
+    assert_eq!(started["session"], json!("kitchen-1"));
+    assert_eq!(
+        started["limits"],
+        json!({"idle_seconds": 1800, "lines": 500})
+    );
+    let gold = workspace.evaluator().unwrap();
+    let gold = gold.benchmark.recipe(recipe).unwrap().network.clone();
+    let mut lines: Vec<String> = Vec::new();
+    let open = || json!({ "session": "kitchen-1" });
+    let alone = |lines: &[String]| json!({ "recipe": recipe, "lines": lines });
+    let with = |mut at: Value, field: &str, value: &str| {
+        at[field] = json!(value);
+        at
+    };
+    for predicate in gold.predicates.iter().take(4) {
+        let line = predicate.to_string();
+        let by_lines = asked(
+            &workspace,
+            &store,
+            "kitchen_act",
+            with(alone(&lines), "line", &line),
+        );
+        let by_id = asked(
+            &workspace,
+            &store,
+            "kitchen_act",
+            with(open(), "line", &line),
+        );
+        assert_eq!(by_lines, by_id, "{line}");
+        assert_eq!(by_id["outcome"], json!("ran"), "{by_id}");
+        lines.push(line);
+    }
+    let calls = [
+        ("kitchen_look", Some(("name", "fridge"))),
+        ("kitchen_progress", None),
+        (
+            "kitchen_admissible",
+            Some(("primitive", "transfer-contents")),
+        ),
+        ("kitchen_primitives", Some(("primitive", "mix"))),
+        ("kitchen_primitives", None),
+    ];
+    for (name, field) in calls {
+        let ask = |at: Value| match field {
+            Some((field, value)) => with(at, field, value),
+            None => at,
+        };
+        let by_id = asked(&workspace, &store, name, ask(open()));
+        assert!(by_id.get("error").is_none(), "{name}: {by_id}");
+        assert_eq!(
+            asked(&workspace, &store, name, ask(alone(&lines))),
+            by_id,
+            "{name}"
+        );
+    }
+    // The session made for a call ends with it: the store's goes on.
+    let undone = asked(&workspace, &store, "kitchen_undo", alone(&lines));
+    assert_eq!(undone, json!({ "undone": lines[3] }));
+    assert_eq!(asked(&workspace, &store, "kitchen_undo", open()), undone);
+    lines.pop();
+    let mut by_lines = asked(&workspace, &store, "kitchen_finish", alone(&lines));
+    let by_id = asked(&workspace, &store, "kitchen_finish", open());
+    assert_eq!(by_id["session"], json!("kitchen-1"));
+    assert_eq!(by_id["lines"], json!(3));
+    by_lines["session"] = json!("kitchen-1");
+    assert_eq!(by_lines, by_id);
+    assert_eq!(
+        asked(
+            &workspace,
+            &store,
+            "kitchen_look",
+            with(open(), "name", "fridge")
+        )["error"],
+        json!("session `kitchen-1` was finished; start a new one to go on")
+    );
+}
+
+/// A session call names its session one way; a line of `lines` the session does not take is
+/// refused, located.
+#[test]
+fn a_session_call_names_its_session_one_way_and_its_lines_must_be_taken() {
+    let (data, _dir, _) = demo_with_solution("salad.solution");
+    let workspace = Workspace::open(data).unwrap();
+    let store = SessionStore::default();
+    let both = json!({ "session": "kitchen-1", "recipe": "demo-garden-salad" });
+    assert_eq!(
+        asked(&workspace, &store, "kitchen_progress", both),
+        json!({
+            "error": "name the session by `session` alone, or by `recipe` and `lines` without it",
+            "kind": "request",
+        })
+    );
+    assert_eq!(
+        asked(&workspace, &store, "kitchen_undo", json!({})),
+        json!({
+            "error": "name the session: `session` (the id kitchen_start gave), or `recipe` and the `lines` given so far",
+            "kind": "request",
+        })
+    );
+    let broken = json!({
+        "recipe": "demo-garden-salad",
+        "lines": ["(get-kitchen ?k)", "a\nb"],
+        "name": "fridge",
+    });
+    assert_eq!(
+        asked(&workspace, &store, "kitchen_look", broken),
+        json!({
+            "error": "line 2 of `lines` is not taken: one line at a time: the text holds a line break",
+            "kind": "request",
+        })
+    );
+    assert_eq!(
+        asked(
+            &workspace,
+            &store,
+            "kitchen_act",
+            json!({"session": "kitchen-7", "line": ";"})
+        )["error"],
+        json!(
+            "no session `kitchen-7`: session ids are the `kitchen-N` that starting a session gives"
+        )
+    );
+}
+
+/// The splits job gives the splits, or one; a misspelt split is refused naming the closest.
+#[test]
+fn the_splits_job_lists_the_official_splits() {
+    use crate::data::splits::{Split, recipes_of};
+    let workspace = builtin();
+    let store = SessionStore::default();
+    let all = asked(&workspace, &store, "list_splits", json!({}));
+    assert_eq!(all["recipes"].as_array().unwrap().len(), 48);
+    let test = asked(&workspace, &store, "splits", json!({ "split": "test" }));
+    let ids: Vec<&str> = test["recipes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    let expected: Vec<&str> = recipes_of(Split::Test).map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, expected);
+    assert_eq!(
+        asked(&workspace, &store, "splits", json!({ "split": "tset" }))["error"],
+        json!("unknown split `tset`: expected train, dev or test (did you mean `test`?)")
+    );
+    assert_eq!(
+        asked(
+            &workspace,
+            &store,
+            "variation_gold",
+            json!({ "recipe": "afghan-biscuits", "variation": 0 })
+        )["error"],
+        json!("variation 0 is the official task; variations are numbered from 1")
+    );
+}
+
+/// A folder is searched within the call's budget: once it has run out (here its flag is set,
+/// as the tool server sets it when the call's 60 s pass), the evaluate and compare jobs refuse
+/// the folder, saying why, instead of walking on.
+#[test]
+fn a_folder_walk_stops_when_the_call_s_budget_runs_out() {
+    use crate::base::budget::Budget;
+    use crate::service::batch::WALK_STOPPED;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+    let (data, dir, path) = demo_with_solution("salad.solution");
+    for i in 0..500 {
+        std::fs::write(
+            dir.path().join(format!("{i}.solution")),
+            "#demo-garden-salad\n",
+        )
+        .unwrap();
+    }
+    let workspace = Workspace::open(data).unwrap();
+    // Loaded before the budget runs out, as a server's benchmark is.
+    workspace.evaluator().unwrap();
+    let spent = Budget::new(Duration::from_secs(60)).cancelled_by(Arc::new(AtomicBool::new(true)));
+    let evaluate = json!({ "inputs": [dir.path()] });
+    let refused = spent.run(|| Job::named("evaluate").unwrap().answer(&workspace, evaluate));
+    let message = format!("{}: {WALK_STOPPED}", dir.path().display());
+    assert_eq!(refused.unwrap_err().error, message);
+    let compare = json!({ "systems": [path, dir.path()], "bootstrap": 50, "trials": 50 });
+    let refused = spent.run(|| Job::named("compare").unwrap().answer(&workspace, compare));
+    let refused = refused.unwrap_err().error;
+    assert!(refused.ends_with(&message), "{refused}");
+    // With time left, the same folder is walked and scored.
+    let evaluate = json!({ "inputs": [dir.path()] });
+    let answered = Job::named("evaluate")
+        .unwrap()
+        .answer(&workspace, evaluate)
+        .unwrap();
+    assert_eq!(
+        answered["files"].as_array().map(Vec::len),
+        Some(501),
+        "{answered}"
+    );
 }

@@ -1,0 +1,518 @@
+//! The kitchen session's calls as jobs: start a session, give it a line, ask what runs now,
+//! its language, what a variable or a place holds, take a line back, how far it is, finish
+//! it; and, with no session, the kitchen's inventory and the action language.
+//!
+//! A call names its session in one of two ways ([`SessionAt`]): by the id `kitchen_start`
+//! gave, in the store of a front end that keeps sessions between calls (the tool server's), or
+//! by its recipe and the lines given so far, a session made for the call alone. The second
+//! form keeps nothing, so the same request gets the same answer from every front end, the
+//! one-shot ones (the command line's `job`, Python's `job`) too.
+
+use super::refusal::Refusal;
+use crate::benchmark::DataChoice;
+use crate::evaluate::Evaluator;
+use crate::metrics::metric::{Metric, MetricSet};
+use crate::report::dish_tree::{self, DishNode};
+use crate::service::scoring::score_json;
+use crate::service::session::admissible::Query;
+use crate::service::session::language::{Primitive, primitives as language_of};
+use crate::service::session::observation::{Located, Observation, Outcome};
+use crate::service::session::progress::Progress;
+use crate::service::session::trajectory::Log;
+use crate::service::session::{Session, SessionError};
+use crate::service::sessions::{Finished, SessionStore, StoreError, kitchen_summary};
+use crate::service::workspace::Workspace;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// How many admissible lines an answer gives unless asked: they fit a session's answer.
+const ADMISSIBLE_IN_AN_ANSWER: usize = 20;
+
+/// No arguments.
+#[derive(Deserialize, JsonSchema)]
+pub struct LanguageRequest {}
+
+/// No arguments.
+#[derive(Deserialize, JsonSchema)]
+pub struct InventoryRequest {}
+
+/// The action language of the workspace's kitchen.
+#[derive(Serialize)]
+pub struct LanguageAnswer {
+    pub primitives: Vec<Primitive>,
+}
+
+/// What the workspace's initial kitchen holds, as a dish tree.
+#[derive(Serialize)]
+pub struct InventoryAnswer {
+    pub kitchen: DishNode,
+}
+
+/// The action language of the workspace's kitchen, no session needed.
+pub fn language(workspace: &Workspace, _: LanguageRequest) -> Result<LanguageAnswer, Refusal> {
+    let primitives = language_of(&workspace.model().catalogue);
+    Ok(LanguageAnswer { primitives })
+}
+
+/// The workspace's initial kitchen: its places and what they hold, with amounts.
+pub fn inventory(workspace: &Workspace, _: InventoryRequest) -> Result<InventoryAnswer, Refusal> {
+    let model = workspace.model();
+    let kitchen = dish_tree::build(model, &model.kitchen);
+    Ok(InventoryAnswer { kitchen })
+}
+
+/// The data a session is scored by: `profile` and `benchmark` as kitchen_start takes them.
+#[derive(Deserialize, JsonSchema)]
+pub struct SessionData {
+    /// The reference version: `2024` or `2023` (default: the front end's, `--reference`).
+    pub profile: Option<String>,
+    /// `demo` for the demo benchmark, or the folder of a benchmark on the evaluator's machine
+    /// (default: the front end's, `--benchmark`).
+    pub benchmark: Option<String>,
+}
+
+impl SessionData {
+    /// The evaluator of the data asked for, with the workspace's other settings.
+    fn evaluator(&self, workspace: &Workspace) -> Result<Arc<Evaluator>, Refusal> {
+        let profile = self.profile.as_deref().map(str::parse).transpose();
+        let profile = profile.map_err(|e: String| Refusal::new(e))?;
+        let benchmark = self
+            .benchmark
+            .as_ref()
+            .map(|b| DataChoice::from(OsString::from(b)));
+        workspace
+            .evaluator_of(profile, benchmark)
+            .map_err(|e| Refusal::new(e.to_string()))
+    }
+}
+
+/// Which session a call is on: `session`, an open one of the front end's; or, without it, a
+/// session made for this call alone from `recipe` and the `lines` given so far.
+#[derive(Deserialize, JsonSchema)]
+pub struct SessionAt {
+    /// The session's id, as kitchen_start gave it.
+    pub session: Option<String>,
+    /// Without `session`: the recipe of a session made for this call alone (as kitchen_start
+    /// takes it), which is given `lines` first.
+    pub recipe: Option<String>,
+    /// Without `session`: the lines the session holds so far, in order (a header first, when
+    /// one was given); each must be one the session takes.
+    #[serde(default)]
+    pub lines: Vec<String>,
+    #[serde(flatten)]
+    pub data: SessionData,
+}
+
+/// A call's session.
+enum Target<'a> {
+    /// An open session of the store, by its id.
+    Open(&'a str),
+    /// A session made for the call.
+    Alone(Box<Session>),
+}
+
+fn store_refusal(e: StoreError) -> Refusal {
+    Refusal::new(e.to_string())
+}
+
+fn session_refusal(e: SessionError) -> Refusal {
+    Refusal::new(e.to_string())
+}
+
+impl SessionAt {
+    /// The session the call names, made and given its lines when it has no id.
+    fn target(&self, workspace: &Workspace) -> Result<Target<'_>, Refusal> {
+        let alone = self.recipe.is_some()
+            || !self.lines.is_empty()
+            || self.data.profile.is_some()
+            || self.data.benchmark.is_some();
+        match (&self.session, &self.recipe) {
+            (Some(_), _) if alone => Err(Refusal::request(
+                "name the session by `session` alone, or by `recipe` and `lines` without it",
+            )),
+            (Some(id), _) => Ok(Target::Open(id)),
+            (None, None) => Err(Refusal::request(
+                "name the session: `session` (the id kitchen_start gave), or `recipe` and the `lines` given so far",
+            )),
+            (None, Some(recipe)) => {
+                let evaluator = self.data.evaluator(workspace)?;
+                let mut session =
+                    Session::with_evaluator(evaluator, recipe).map_err(session_refusal)?;
+                for (i, line) in self.lines.iter().enumerate() {
+                    session.act(line).map_err(|e| {
+                        Refusal::request(format!("line {} of `lines` is not taken: {e}", i + 1))
+                    })?;
+                }
+                Ok(Target::Alone(Box::new(session)))
+            }
+        }
+    }
+}
+
+/// `work` on the call's session: the store's open one, or one made for the call.
+fn on_session<R>(
+    workspace: &Workspace,
+    sessions: &SessionStore,
+    at: &SessionAt,
+    work: impl FnOnce(&mut Session) -> Result<R, SessionError>,
+) -> Result<R, Refusal> {
+    match at.target(workspace)? {
+        Target::Open(id) => sessions.with(id, work).map_err(store_refusal)?,
+        Target::Alone(mut session) => work(&mut session),
+    }
+    .map_err(session_refusal)
+}
+
+/// A session to start.
+#[derive(Deserialize, JsonSchema)]
+pub struct StartRequest {
+    /// The recipe's id, such as `afghan-biscuits` (the gold networks' resources list them).
+    pub recipe: String,
+    #[serde(flatten)]
+    pub data: SessionData,
+    /// A file on the evaluator's machine to log the session's calls to, as JSON lines (a
+    /// trajectory that `replay` runs again); it must not exist yet (no file is replaced).
+    pub log: Option<PathBuf>,
+}
+
+/// A session started.
+#[derive(Serialize)]
+pub struct StartAnswer {
+    pub session: String,
+    pub recipe: String,
+    pub recipe_text: Option<String>,
+    /// The kitchen in short ([`kitchen_summary`]).
+    pub kitchen: String,
+    pub time: Value,
+    pub limits: StartLimits,
+}
+
+/// The bounds of a session of the store.
+#[derive(Serialize)]
+pub struct StartLimits {
+    pub idle_seconds: u64,
+    pub lines: usize,
+}
+
+/// A new session of the store on a recipe: its id, the recipe text and the kitchen in short.
+pub fn kitchen_start(
+    workspace: &Workspace,
+    sessions: &SessionStore,
+    request: StartRequest,
+) -> Result<StartAnswer, Refusal> {
+    let evaluator = request.data.evaluator(workspace)?;
+    let log = request.log.as_deref().map(Log::create_new).transpose();
+    let log = log.map_err(|e| Refusal::new(e.to_string()))?;
+    let (id, opening) = sessions
+        .start(evaluator.clone(), &request.recipe)
+        .map_err(store_refusal)?;
+    if let Some(log) = log {
+        let kitchen = workspace.data().kitchen.as_deref();
+        sessions
+            .log_into(&id, log, kitchen)
+            .map_err(store_refusal)?;
+    }
+    let limits = sessions.limits();
+    Ok(StartAnswer {
+        session: id,
+        recipe: opening.recipe,
+        recipe_text: opening.recipe_text,
+        kitchen: kitchen_summary(&evaluator.model, &opening.places),
+        time: opening.time,
+        limits: StartLimits {
+            idle_seconds: limits.idle.as_secs(),
+            lines: limits.lines,
+        },
+    })
+}
+
+/// A line for a session.
+#[derive(Deserialize, JsonSchema)]
+pub struct ActRequest {
+    #[serde(flatten)]
+    pub at: SessionAt,
+    /// One line of MUHAI Cooking Language: an action such as
+    /// `(fetch-and-proportion ?butter ?ks-1 ?kitchen ?bowl butter 115 g)`.
+    pub line: String,
+}
+
+/// What a line did.
+#[derive(Serialize)]
+pub struct ActAnswer {
+    pub ok: bool,
+    pub outcome: Outcome,
+    pub line: usize,
+    /// The observation in words, without the objects' words `objects` gives.
+    pub text: String,
+    pub objects: Vec<Made>,
+    pub diagnostics: Vec<Located>,
+    pub time: Value,
+}
+
+/// An object a line made, in words.
+#[derive(Serialize)]
+pub struct Made {
+    pub variable: String,
+    pub words: String,
+}
+
+/// One line appended to the session's network and run on its kitchen.
+pub fn kitchen_act(
+    workspace: &Workspace,
+    sessions: &SessionStore,
+    request: ActRequest,
+) -> Result<ActAnswer, Refusal> {
+    let seen = match request.at.target(workspace)? {
+        // Through the store, which bounds its sessions' lines.
+        Target::Open(id) => sessions.act(id, &request.line).map_err(store_refusal)?,
+        Target::Alone(mut session) => session.act(&request.line).map_err(session_refusal)?,
+    };
+    Ok(ActAnswer {
+        ok: seen.ok,
+        outcome: seen.outcome,
+        line: seen.line,
+        text: without_objects(&seen).to_owned(),
+        objects: seen
+            .objects
+            .iter()
+            .map(|o| Made {
+                variable: o.variable.clone(),
+                words: o.words.clone(),
+            })
+            .collect(),
+        diagnostics: seen.diagnostics.clone(),
+        time: seen.time.clone(),
+    })
+}
+
+/// The observation's text without the objects' words it ends with (`mix ran: ?dough = a
+/// medium bowl holding ...`), which the answer's `objects` give: said once, an answer about
+/// a large mixture stays half as long. A text that does not end with them is kept whole.
+fn without_objects(seen: &Observation) -> &str {
+    let made: Vec<String> = seen
+        .objects
+        .iter()
+        .map(|o| format!("{} = {}", o.variable, o.words))
+        .collect();
+    let made = format!(": {}", made.join("; "));
+    match seen.objects.is_empty() {
+        true => &seen.text,
+        false => seen.text.strip_suffix(&made).unwrap_or(&seen.text),
+    }
+}
+
+/// The lines that run now, filtered.
+#[derive(Deserialize, JsonSchema)]
+pub struct AdmissibleRequest {
+    #[serde(flatten)]
+    pub at: SessionAt,
+    /// At most this many lines (default 20).
+    pub limit: Option<usize>,
+    /// Only lines of this primitive (`transfer-contents`).
+    pub primitive: Option<String>,
+    /// Only lines taking this variable (`?butter`) as an input.
+    pub using: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct AdmissibleAnswer {
+    pub admissible: Vec<AdmissibleLine>,
+}
+
+/// A line that runs now.
+#[derive(Serialize)]
+pub struct AdmissibleLine {
+    pub line: String,
+    pub example: String,
+    pub placeholders: Vec<Free>,
+    pub fails: bool,
+}
+
+/// A free value of an admissible line.
+#[derive(Serialize)]
+pub struct Free {
+    pub argument: String,
+    pub bound: String,
+    pub example: String,
+}
+
+/// The lines that run now in the session's kitchen.
+pub fn kitchen_admissible(
+    workspace: &Workspace,
+    sessions: &SessionStore,
+    request: AdmissibleRequest,
+) -> Result<AdmissibleAnswer, Refusal> {
+    let query = Query {
+        limit: request.limit.unwrap_or(ADMISSIBLE_IN_AN_ANSWER),
+        primitive: request.primitive,
+        using: request.using,
+    };
+    let found = on_session(workspace, sessions, &request.at, |s| {
+        Ok(s.admissible(&query))
+    })?;
+    let admissible = found
+        .into_iter()
+        .map(|c| AdmissibleLine {
+            line: c.line,
+            example: c.example,
+            placeholders: c
+                .placeholders
+                .into_iter()
+                .map(|p| Free {
+                    argument: p.argument,
+                    bound: p.bound,
+                    example: p.example,
+                })
+                .collect(),
+            fails: c.fails,
+        })
+        .collect();
+    Ok(AdmissibleAnswer { admissible })
+}
+
+/// A session's language, or one primitive of it.
+#[derive(Deserialize, JsonSchema)]
+pub struct PrimitivesRequest {
+    #[serde(flatten)]
+    pub at: SessionAt,
+    /// One primitive to tell in full (its arguments with role, type and default, its cases,
+    /// what it does); without it, every primitive's form and what it does.
+    pub primitive: Option<String>,
+}
+
+/// One primitive in full, or every primitive's form (`form ; what it does`).
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum PrimitivesAnswer {
+    One { primitive: Box<Primitive> },
+    Every { primitives: Vec<String> },
+}
+
+/// The action language of the session.
+pub fn kitchen_primitives(
+    workspace: &Workspace,
+    sessions: &SessionStore,
+    request: PrimitivesRequest,
+) -> Result<PrimitivesAnswer, Refusal> {
+    let primitives = on_session(workspace, sessions, &request.at, |s| Ok(s.primitives()))?;
+    match request.primitive {
+        Some(name) => match primitives.into_iter().find(|p| p.name == name) {
+            Some(primitive) => Ok(PrimitivesAnswer::One {
+                primitive: Box::new(primitive),
+            }),
+            None => Err(Refusal::new(format!(
+                "no primitive `{name}` in the language"
+            ))),
+        },
+        None => Ok(PrimitivesAnswer::Every {
+            primitives: primitives
+                .iter()
+                .map(|p| format!("{} ; {}", p.form, p.does))
+                .collect(),
+        }),
+    }
+}
+
+/// A variable or a place to look at.
+#[derive(Deserialize, JsonSchema)]
+pub struct LookRequest {
+    #[serde(flatten)]
+    pub at: SessionAt,
+    /// A variable (`?butter`) or a place of the kitchen (`fridge`, `pantry`, `counter-top`).
+    pub name: String,
+}
+
+#[derive(Serialize)]
+pub struct LookAnswer {
+    pub text: String,
+}
+
+/// What a variable or a place of the session holds now, in words.
+pub fn kitchen_look(
+    workspace: &Workspace,
+    sessions: &SessionStore,
+    request: LookRequest,
+) -> Result<LookAnswer, Refusal> {
+    let view = on_session(workspace, sessions, &request.at, |s| s.look(&request.name))?;
+    Ok(LookAnswer { text: view.text })
+}
+
+/// A session, for the calls that take nothing else.
+#[derive(Deserialize, JsonSchema)]
+pub struct SessionRequest {
+    #[serde(flatten)]
+    pub at: SessionAt,
+}
+
+#[derive(Serialize)]
+pub struct UndoAnswer {
+    pub undone: String,
+}
+
+/// The session's last line taken back.
+pub fn kitchen_undo(
+    workspace: &Workspace,
+    sessions: &SessionStore,
+    request: SessionRequest,
+) -> Result<UndoAnswer, Refusal> {
+    let undone = on_session(workspace, sessions, &request.at, Session::undo)?;
+    Ok(UndoAnswer { undone })
+}
+
+/// How far the session's network is, the session going on.
+pub fn kitchen_progress(
+    workspace: &Workspace,
+    sessions: &SessionStore,
+    request: SessionRequest,
+) -> Result<Progress, Refusal> {
+    on_session(workspace, sessions, &request.at, |s| s.progress())
+}
+
+/// A session finished and scored.
+#[derive(Serialize)]
+pub struct FinishAnswer {
+    /// The session's id, for a session of the store.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// The lines of its network (the header aside).
+    pub lines: usize,
+    /// What `score_network` answers for the network.
+    pub score: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why_no_dish: Option<String>,
+}
+
+/// The session ended and its network scored against the gold network.
+pub fn kitchen_finish(
+    workspace: &Workspace,
+    sessions: &SessionStore,
+    request: SessionRequest,
+) -> Result<FinishAnswer, Refusal> {
+    let (finished, id) = match request.at.target(workspace)? {
+        Target::Open(id) => (
+            sessions.finish(id).map_err(store_refusal)?,
+            Some(id.to_owned()),
+        ),
+        Target::Alone(session) => (
+            Finished {
+                score: session.finish(),
+                network: session.network(),
+            },
+            None,
+        ),
+    };
+    let metrics = MetricSet::from_words(&Metric::ALL.map(Metric::name));
+    let evaluated = finished.score.result.map(|row| vec![row]);
+    let score =
+        score_json(&finished.network, evaluated, &metrics).unwrap_or_else(|refused| refused);
+    Ok(FinishAnswer {
+        session: id,
+        lines: finished.network.lines().count().saturating_sub(1),
+        score,
+        why_no_dish: finished.score.why_no_dish,
+    })
+}
