@@ -5,7 +5,6 @@
 
 use super::DataContext;
 use super::outcome::{Exit, Outcome};
-use super::session::describe;
 use super::simulate::{SimulateFailure, run_checked};
 use super::solution_file::read_solution_text;
 use crate::base::number::Number;
@@ -16,6 +15,7 @@ use crate::report::cook_guide::{Guide, GuideStep, IdleGap, MAX_LISTED, Timer};
 use crate::report::dish_tree::DishNode;
 use crate::report::html::with_decimals;
 use crate::report::simulation::{SimulationReport, StepTimes};
+use crate::session::describe;
 use crate::simulation::{Execution, Model, Step};
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, VecDeque};
