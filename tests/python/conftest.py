@@ -11,6 +11,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# The tool of each job of the table, as the tool server lists it (`test_jobs.py` asks each,
+# `test_mcp.py` checks the list).
+JOB_TOOLS = {
+    "check": "check_network", "simulate": "simulate_network", "score": "score_network",
+    "smatch": "smatch_networks", "diet": "check_diet", "guide": "cooking_guide",
+    "substitute": "substitute_ingredient", "suggest": "suggest_substitutes",
+    "scale": "scale_recipe", "translate": "translate_recipe",
+    "evaluate": "evaluate_solutions", "compare": "compare_systems",
+}
+
 
 def benchmark_dir() -> Path:
     env = os.environ.get("COOKINGBOT_BENCHMARK")

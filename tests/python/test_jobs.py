@@ -13,19 +13,10 @@ from pathlib import Path
 import pytest
 
 import cookingbot
-from conftest import ROOT, benchmark_dir
+from conftest import JOB_TOOLS as TOOLS, ROOT, benchmark_dir
 from test_mcp import run as serve
 
 FIXTURES = ROOT / "tests" / "fixtures" / "user-benchmark"
-
-# The tool of each job, as the tool server lists it.
-TOOLS = {
-    "check": "check_network", "simulate": "simulate_network", "score": "score_network",
-    "smatch": "smatch_networks", "diet": "check_diet", "guide": "cooking_guide",
-    "substitute": "substitute_ingredient", "suggest": "suggest_substitutes",
-    "scale": "scale_recipe", "translate": "translate_recipe",
-    "evaluate": "evaluate_solutions", "compare": "compare_systems",
-}
 
 
 def requests(network: str, text: str, folder: Path) -> list[tuple[str, dict]]:
