@@ -11,9 +11,10 @@ mod support;
 
 use cookingbot::base::profile::Profile;
 use cookingbot::evaluate::Evaluator;
-use cookingbot::service::session::Session;
-use cookingbot::service::session::admissible::Query;
-use cookingbot::service::session::trajectory::{Log, replay};
+use cookingbot::service::replay::replay;
+use cookingbot::session::Session;
+use cookingbot::session::admissible::Query;
+use cookingbot::session::trajectory::Log;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::sync::Arc;

@@ -16,7 +16,7 @@
 use cookingbot::base::profile::Profile;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::mistakes::Golds;
-use cookingbot::service::session::Session;
+use cookingbot::session::Session;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -1,6 +1,6 @@
 //! A language-model agent: a model on an OpenAI-compatible chat server writes a recipe's
 //! network one line at a time in a session, reading the kitchen's answer to each line
-//! (`cookingbot::service::agent::llm`); prints each line with its observation and the score.
+//! (`cookingbot::agent::llm`); prints each line with its observation and the score.
 //!
 //! ```sh
 //! cargo run --release --example agent_llm -- [RECIPE] --llm-url http://127.0.0.1:8080/v1 \
@@ -12,12 +12,12 @@
 //! found, else the demo; without RECIPE, its first recipe.
 
 use clap::Parser;
+use cookingbot::agent::llm::{LlmAgentConfig, LlmEpisode};
+use cookingbot::agent::{data_or_demo, llm, score_words, turn_words};
 use cookingbot::base::profile::Profile;
 use cookingbot::evaluate::Evaluator;
-use cookingbot::service::agent::llm::{LlmAgentConfig, LlmEpisode};
-use cookingbot::service::agent::{data_or_demo, llm, score_words, turn_words};
-use cookingbot::service::session::Session;
 use cookingbot::service::translation::{LlmOptions, chat_model, chat_server};
+use cookingbot::session::Session;
 use cookingbot::translate::llm::chat::ChatBackend;
 use std::io::Write;
 use std::sync::Arc;

@@ -1,6 +1,6 @@
 //! An agent that acts with feedback: it starts from the rules translator's network of a
 //! benchmark recipe, gives it to a session line by line and repairs each line that does not
-//! run from the observation (`cookingbot::service::agent::repair`), then finishes. Prints each
+//! run from the observation (`cookingbot::agent::repair`), then finishes. Prints each
 //! line with its observation, the repairs, and the score next to the one-shot network's.
 //!
 //! ```sh
@@ -13,14 +13,14 @@
 //! each profile whose benchmark data is found (`COOKINGBOT_BENCHMARK`,
 //! `COOKINGBOT_BENCHMARK_2023`, the `fetch` cache), one shot against the repairing agent.
 
+use cookingbot::agent::repair::{Repaired, repair};
+use cookingbot::agent::{score_words, table, turn_words};
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::{self, DataSource};
 use cookingbot::evaluate::Evaluator;
 use cookingbot::metrics::metric::{Metric, MetricSet};
-use cookingbot::service::agent::repair::{Repaired, repair};
-use cookingbot::service::agent::{score_words, table, turn_words};
-use cookingbot::service::session::Session;
 use cookingbot::service::translation::benchmark_text;
+use cookingbot::session::Session;
 use cookingbot::translate::Translator;
 use cookingbot::translate::rules::RulesTranslator;
 use std::io::Write;

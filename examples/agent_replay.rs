@@ -8,12 +8,10 @@
 //! The benchmark is the official data where it is found (`COOKINGBOT_BENCHMARK`, the `fetch`
 //! cache), else the demo compiled in; without RECIPE, its first recipe.
 
+use cookingbot::agent::{Episode, data_or_demo, gold_script, replay, score_words, turn_words};
 use cookingbot::base::profile::Profile;
 use cookingbot::evaluate::Evaluator;
-use cookingbot::service::agent::{
-    Episode, data_or_demo, gold_script, replay, score_words, turn_words,
-};
-use cookingbot::service::session::Session;
+use cookingbot::session::Session;
 use std::io::Write;
 use std::sync::Arc;
 

@@ -6,9 +6,11 @@
 //! the time budget, did-you-mean) → [`data`] (the manifest and the primitive catalogue) →
 //! [`language`] (text → networks, diagnostics) and [`network`] (dependency graph) → [`world`]
 //! (the ontology and kitchen entities), [`benchmark`] (the gold data, located and downloaded) →
-//! [`simulation`] → [`metrics`] → [`report`] → [`evaluate`], [`translate`] → [`service`] (every
-//! job a front end asks for) → the front ends `cli`, `gui`, `mcp` and `python`, which never use
-//! one another → `entry`, which wires them into the binary and the Python module.
+//! [`simulation`] → [`metrics`] → [`report`] → [`evaluate`], [`translate`] → [`session`] (the
+//! kitchen as an environment for agents) → [`service`] (every job a front end asks for) →
+//! [`agent`] (agents that act through a session) → the front ends `cli`, `gui`, `mcp` and
+//! `python`, which never use one another → `entry`, which wires them into the binary and the
+//! Python module.
 //!
 //! Scoring a solution text against a benchmark (here the small demo built into the crate;
 //! [`benchmark::locate`] finds the official data):
@@ -35,6 +37,7 @@
 //! `examples/custom_kitchen.rs` runs a network in another initial kitchen
 //! (`cargo run --example custom_metric`).
 
+pub mod agent;
 pub mod base;
 pub mod benchmark;
 pub mod cli;
@@ -55,6 +58,7 @@ pub mod mistakes;
 mod python;
 pub mod report;
 pub mod service;
+pub mod session;
 pub mod simulation;
 pub mod translate;
 pub mod world;
@@ -64,7 +68,7 @@ pub mod world;
 /// `gui` and `mcp` commands reach theirs through functions `entry` hands it).
 #[cfg(test)]
 mod layering {
-    const LAYERS: [&[&str]; 11] = [
+    const LAYERS: [&[&str]; 13] = [
         &["base"],
         &["data"],
         &["language"],
@@ -73,7 +77,9 @@ mod layering {
         &["metrics"],
         &["report"],
         &["evaluate", "translate"],
+        &["session"],
         &["service"],
+        &["agent"],
         FRONT_ENDS,
         &["entry"],
     ];

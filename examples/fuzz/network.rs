@@ -9,8 +9,8 @@ use cookingbot::base::random::SplitMix64;
 use cookingbot::benchmark::{DataSource, locate, manifest};
 use cookingbot::evaluate::Evaluator;
 use cookingbot::metrics::metric::{Metric, MetricSet};
-use cookingbot::service::session::Session;
 use cookingbot::service::solution_file::MAX_INPUT_BYTES;
+use cookingbot::session::Session;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
@@ -21,7 +21,7 @@ use std::time::Duration;
 pub const RECIPE_BUDGET: Duration = Duration::from_secs(1);
 /// One mutation in this many is a structure mutation (see [`Corpus::mutate`]).
 const STRUCTURE_ONE_IN: usize = 400;
-/// One input in this many is also given line by line to a kitchen session (`service::session`,
+/// One input in this many is also given line by line to a kitchen session (`session`,
 /// what Python's `Kitchen`, the gym and the tool server's `kitchen_*` calls run), then finished:
 /// a step must cost what its line costs, and the session's memory stay bounded as the
 /// evaluation's does.

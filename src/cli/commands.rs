@@ -19,9 +19,9 @@ use crate::service::jobs::{self, JobOptions};
 use crate::service::launch::LaunchSettings;
 use crate::service::outcome::{AppError, Exit, Outcome};
 use crate::service::play::{self, PlainLines, PlayOptions, Typed};
+use crate::service::replay;
 use crate::service::report_page::{self, ReportOptions};
 use crate::service::scoring::{self, EvaluateOptions, GoldFile, MergeOptions};
-use crate::service::session::trajectory;
 use crate::service::simulate::{self, SimulateOptions};
 use crate::service::translation::{self, Setup, TranslateOptions};
 use crate::service::translation_bench::{self, BenchOptions};
@@ -470,8 +470,7 @@ impl BenchmarkArgs {
 impl ReplayArgs {
     /// The log run again: exit 0 identical, 1 different, 2 unreadable.
     pub(super) fn run(self, Session(_, _, out, _, _): Session<'_>) -> Outcome {
-        let replayed =
-            trajectory::replay(&self.log).map_err(|e| AppError::Failed(e.to_string()))?;
+        let replayed = replay::replay(&self.log).map_err(|e| AppError::Failed(e.to_string()))?;
         writeln!(out, "{}", replayed.words(&self.log)).map_err(AppError::Stdout)?;
         Ok(match replayed.identical {
             true => Exit::Success,

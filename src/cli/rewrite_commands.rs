@@ -21,6 +21,33 @@ pub(super) enum AnswerFormat {
     Json,
 }
 
+/// The arguments `substitute` and `scale` share: which recipe, and how and where the answer is
+/// written.
+#[derive(Args)]
+pub(super) struct AnswerArgs {
+    /// The recipe to use (default: the first in the file).
+    #[arg(long)]
+    pub(super) recipe: Option<String>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub(super) format: AnswerFormat,
+    /// The file to write the answer to (default: standard output), whole or not at all.
+    #[arg(short, long)]
+    pub(super) output: Option<PathBuf>,
+}
+
+impl AnswerArgs {
+    /// The recipe, and where the answer goes (the rewritten network too when
+    /// `network_output` names a file).
+    fn split(self, network_output: Option<PathBuf>) -> (Option<String>, AnswerOutputs) {
+        let outputs = AnswerOutputs {
+            json: self.format == AnswerFormat::Json,
+            output: self.output,
+            network_output,
+        };
+        (self.recipe, outputs)
+    }
+}
+
 #[derive(Args)]
 pub(super) struct SubstituteArgs {
     /// The network (.solution). With --suggest it may be left out; given, each substitute is
@@ -49,30 +76,11 @@ pub(super) struct SubstituteArgs {
     /// nut-free or egg-free.
     #[arg(long, requires = "suggest", value_parser = Diet::named)]
     pub(super) diet: Option<Diet>,
-    /// The recipe to use (default: the first in the file).
-    #[arg(long)]
-    pub(super) recipe: Option<String>,
-    #[arg(long, value_enum, default_value = "text")]
-    pub(super) format: AnswerFormat,
-    /// The file to write the answer to (default: standard output), whole or not at all.
-    #[arg(short, long)]
-    pub(super) output: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) answer: AnswerArgs,
     /// Also write the substituted network to this .solution file.
     #[arg(long, value_name = "FILE", conflicts_with = "suggest")]
     pub(super) network_output: Option<PathBuf>,
-}
-
-/// Where and how both commands write their answer.
-fn outputs(
-    format: AnswerFormat,
-    output: Option<PathBuf>,
-    network_output: Option<PathBuf>,
-) -> AnswerOutputs {
-    AnswerOutputs {
-        json: format == AnswerFormat::Json,
-        output,
-        network_output,
-    }
 }
 
 /// `FROM=TO`, both named.
@@ -101,12 +109,13 @@ impl SubstituteArgs {
             },
             (None, None) => return Err(AppError::Failed("give --replace or --suggest".into())),
         };
+        let (recipe, outputs) = self.answer.split(self.network_output);
         let opts = SubstituteOptions {
             file: self.file,
-            recipe: self.recipe,
+            recipe,
             data,
             request,
-            outputs: outputs(self.format, self.output, self.network_output),
+            outputs,
         };
         substitute::run(&opts, out, err)
     }
@@ -132,14 +141,8 @@ pub(super) struct ScaleArgs {
     /// How many the network serves as written.
     #[arg(long, value_name = "M", requires = "servings")]
     pub(super) serves: Option<u32>,
-    /// The recipe to use (default: the first in the file).
-    #[arg(long)]
-    pub(super) recipe: Option<String>,
-    #[arg(long, value_enum, default_value = "text")]
-    pub(super) format: AnswerFormat,
-    /// The file to write the answer to (default: standard output), whole or not at all.
-    #[arg(short, long)]
-    pub(super) output: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) answer: AnswerArgs,
     /// Also write the scaled network to this .solution file.
     #[arg(long, value_name = "FILE")]
     pub(super) network_output: Option<PathBuf>,
@@ -158,12 +161,13 @@ impl ScaleArgs {
                 ));
             }
         };
+        let (recipe, outputs) = self.answer.split(self.network_output);
         let opts = ScaleOptions {
             file: self.file,
-            recipe: self.recipe,
+            recipe,
             data,
             factor,
-            outputs: outputs(self.format, self.output, self.network_output),
+            outputs,
         };
         scale::run(&opts, out, err)
     }

@@ -1,4 +1,4 @@
-//! `cookingbot._native.Kitchen`: the agent session (`service::session`) for Python. Every
+//! `cookingbot._native.Kitchen`: the agent session (`session`) for Python. Every
 //! answer is the session's own JSON (observations, views, the opening, the file's score);
 //! `python/cookingbot/_kitchen.py` turns it into dataclasses. Work is done with the GIL
 //! released; a session is behind a lock, so one `Kitchen` used from two threads takes their
@@ -7,10 +7,10 @@
 use super::guard::{Interrupted, NetworkText, interruptible};
 use crate::evaluate::Evaluator;
 use crate::report::json::value;
-use crate::service::session::admissible::Query;
-use crate::service::session::trajectory::{self, Log};
-use crate::service::session::{Session, SessionError};
 use crate::service::variation::{Variation, vary_in};
+use crate::session::admissible::Query;
+use crate::session::trajectory::{self, Log};
+use crate::session::{Session, SessionError};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -95,7 +95,7 @@ impl Kitchen {
 impl Kitchen {
     /// A session on a recipe of the profile's benchmark, located as the command line locates
     /// it; on its generated variation `variation` when that is above 0. With `log`, every call
-    /// that changes or scores the session is logged there (`service::session::trajectory`).
+    /// that changes or scores the session is logged there (`session::trajectory`).
     #[new]
     #[pyo3(signature = (recipe, reference, benchmark=None, kitchen=None, log=None, variation=0))]
     fn new(

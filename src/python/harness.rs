@@ -1,13 +1,13 @@
 //! What the Python agent harness (`python -m cookingbot.agents`) needs of the library besides
 //! the job table (whose `splits` and `replay` it asks): a corpus mean with the bootstrap interval `compare`
 //! draws, and the rules translator's network repaired by the repairing agent
-//! (`service::agent::repair`), so that its table's rule rows are the Rust agents' own.
+//! (`agent::repair`), so that its table's rule rows are the Rust agents' own.
 
 use super::{detached, to_json, workspace};
-use crate::service::agent::repair::repair;
+use crate::agent::repair::repair;
 use crate::service::comparison::mean_with_interval;
-use crate::service::session::Session;
 use crate::service::translation::benchmark_text;
+use crate::session::Session;
 use crate::translate::Translator;
 use crate::translate::rules::RulesTranslator;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};

@@ -1,6 +1,6 @@
 //! `cookingbot._native.Model`: a model of one's own for Python, the world of a profile (a
 //! benchmark's `ontology.json` and `kitchen.json`, a kitchen file) with primitives whose code
-//! is a Python function (`service::json_primitive`), and the evaluation, simulation and
+//! is a Python function (`simulation::json_primitive`), and the evaluation, simulation and
 //! sessions over it. `python/cookingbot/_model.py` wraps each function in the callable this
 //! module calls: request text in, `(True, answer)` or `(False, why)` out.
 
@@ -12,10 +12,10 @@ use crate::report::json::value;
 use crate::service::context::DataContext;
 use crate::service::data_stamp::DataStamp;
 use crate::service::jobs::{NetworkRequest, simulate_on};
-use crate::service::json_primitive::{self, JsonCode};
 use crate::service::load_model;
 use crate::service::scoring::{EvaluateOptions, GoldFile, evaluator_with};
 use crate::simulation::Model;
+use crate::simulation::json_primitive::{self, JsonCode};
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -217,8 +217,7 @@ impl PyModel {
         self.not_busy()?;
         py.detach(|| {
             let (evaluator, _) = self.evaluator()?;
-            let primitives =
-                crate::service::session::language::primitives(&evaluator.model.catalogue);
+            let primitives = crate::session::language::primitives(&evaluator.model.catalogue);
             Ok(crate::report::json::value(&primitives).to_string())
         })
     }

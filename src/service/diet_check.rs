@@ -6,8 +6,7 @@
 
 use super::DataContext;
 use super::outcome::{AppError, Exit, Outcome};
-use super::simulate::{SimulateFailure, gold_benchmark, run_text};
-use super::solution_file::read_solution_text;
+use super::simulate::{SimulateFailure, gold_benchmark, run_text, text_and_model};
 use crate::benchmark::Benchmark;
 use crate::data::diet_table::Diet;
 use crate::language::diagnostic::terminal_safe;
@@ -53,14 +52,7 @@ pub struct DietAnswer {
 /// keeps the diet, 1 it does not, it has no verdict (the network does not execute), the file
 /// has errors or its dish cannot be judged, 2 the file, the kitchen or the data cannot be used.
 pub fn run(opts: &DietOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
-    if let Some(path) = opts.output.as_ref().filter(|p| p.as_os_str() != "-") {
-        crate::report::refuse_input_as_output(
-            path,
-            std::iter::once(opts.file.as_path()).chain(opts.data.kitchen.as_deref()),
-        )?;
-    }
-    let text = read_solution_text(&opts.file)?;
-    let (model, _) = super::load_model(&opts.data)?;
+    let (text, model) = text_and_model(&opts.file, opts.output.as_deref(), &opts.data)?;
     let name = opts.file.display().to_string();
     let mut gold = |id: &str| gold_benchmark(&opts.data, id, err);
     let answer = match diet_text(&model, &text, opts.recipe.as_deref(), opts.diet, &mut gold) {

@@ -5,9 +5,7 @@
 
 use super::DataContext;
 use super::outcome::{Exit, Outcome};
-use super::session::describe;
-use super::simulate::{SimulateFailure, run_checked};
-use super::solution_file::read_solution_text;
+use super::simulate::{SimulateFailure, run_checked, text_and_model};
 use crate::base::number::Number;
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{LineIndex, terminal_safe};
@@ -16,6 +14,7 @@ use crate::report::cook_guide::{Guide, GuideStep, IdleGap, MAX_LISTED, Timer};
 use crate::report::dish_tree::DishNode;
 use crate::report::html::with_decimals;
 use crate::report::simulation::{SimulationReport, StepTimes};
+use crate::session::describe;
 use crate::simulation::{Execution, Model, Step};
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, VecDeque};
@@ -50,14 +49,7 @@ pub struct GuideOptions {
 /// 1 the file has errors, the network does not execute or crashes, 2 the file, the kitchen or
 /// the data cannot be used.
 pub fn run(opts: &GuideOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
-    if let Some(path) = opts.output.as_ref().filter(|p| p.as_os_str() != "-") {
-        crate::report::refuse_input_as_output(
-            path,
-            std::iter::once(opts.file.as_path()).chain(opts.data.kitchen.as_deref()),
-        )?;
-    }
-    let text = read_solution_text(&opts.file)?;
-    let (model, _) = super::load_model(&opts.data)?;
+    let (text, model) = text_and_model(&opts.file, opts.output.as_deref(), &opts.data)?;
     let name = opts.file.display().to_string();
     let guide = match guide_text(&model, &text, opts.recipe.as_deref()) {
         Ok(guide) => guide,

@@ -1,13 +1,12 @@
 //! The service layer: every job a front end asks for, whatever front end asks. The data
 //! context and download policy, reading solution files, batch scoring, check, simulate, score,
-//! diet, compare, translate, the HTML report, benchmarks of one's own, the agent session, the
-//! agents that act in it, the store the tool server keeps sessions in, and the `play` prompt;
+//! diet, compare, translate, the HTML report, benchmarks of one's own, the store the tool server
+//! keeps agent sessions (`crate::session`) in, their logs replayed, and the `play` prompt;
 //! the `workspace` every front end opens and the `jobs` table every front end serves.
 //! Each job takes options and writers and says how it ended ([`outcome`]); the command line,
 //! the launcher, the tool server and the Python package only parse, call and print. Nothing
 //! here knows which front end called.
 
-pub mod agent;
 pub mod batch;
 pub mod check;
 pub mod comparison;
@@ -17,15 +16,14 @@ pub mod diet_check;
 pub mod guide;
 pub mod install;
 pub mod jobs;
-pub mod json_primitive;
 pub mod launch;
 pub mod outcome;
 pub mod play;
+pub mod replay;
 pub mod report_page;
 pub mod rewrite_run;
 pub mod scale;
 pub mod scoring;
-pub mod session;
 pub mod sessions;
 pub mod simulate;
 pub mod solution_file;

@@ -10,9 +10,6 @@
 
 use super::context::DataContext;
 use super::outcome::{AppError, Exit, Outcome};
-use super::session::observation::{Located, Observation, Score};
-use super::session::trajectory::Log;
-use super::session::{self, Session, words};
 use super::sessions::kitchen_summary;
 use super::workspace::load_evaluator;
 use crate::base::number::Number;
@@ -21,7 +18,10 @@ use crate::evaluate::Evaluator;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::content::RecipeReport;
 use crate::report::write_atomically;
-use crate::service::session::admissible::Query;
+use crate::session::admissible::Query;
+use crate::session::observation::{Located, Observation, Score};
+use crate::session::trajectory::Log;
+use crate::session::{self, Session, words};
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -317,7 +317,7 @@ impl Play {
             },
             ":help" => Reply::say(format!(
                 "{HELP}{}",
-                crate::service::session::language::compact(&self.evaluator.model.catalogue)
+                crate::session::language::compact(&self.evaluator.model.catalogue)
                     .split_once('\n')
                     .map_or("", |(_, forms)| forms)
             )),

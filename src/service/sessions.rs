@@ -8,15 +8,15 @@
 //! when the one idle longest expires) rather than an idle one evicted: a session an agent is
 //! still within its idle time on never disappears under it.
 
-use super::session::admissible::{Candidate, Query};
-use super::session::describe::Place;
-use super::session::language::Primitive;
-use super::session::observation::{Observation, Opening, Score, View};
-use super::session::progress::Progress;
-use super::session::trajectory::Log;
-use super::session::{self, Session, SessionError};
 use crate::evaluate::Evaluator;
 use crate::report::dish_tree::DishNode;
+use crate::session::admissible::{Candidate, Query};
+use crate::session::describe::Place;
+use crate::session::language::Primitive;
+use crate::session::observation::{Observation, Opening, Score, View};
+use crate::session::progress::Progress;
+use crate::session::trajectory::Log;
+use crate::session::{self, Session, SessionError};
 use crate::simulation::Model;
 use std::collections::VecDeque;
 use std::path::Path;

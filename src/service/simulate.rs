@@ -15,7 +15,7 @@ use crate::report::simulation::SimulationReport;
 use crate::simulation::{Execution, Model, SimError};
 use serde::Serialize;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub struct SimulateOptions {
     pub file: PathBuf,
@@ -71,6 +71,24 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         }
         None => Ok(Exit::Success),
     }
+}
+
+/// The text of a one-recipe command's `file` and the model of its `data`, once an `output`
+/// that would overwrite the file or the kitchen is refused (`-` is standard output).
+pub(crate) fn text_and_model(
+    file: &Path,
+    output: Option<&Path>,
+    data: &DataContext,
+) -> Result<(String, Model), AppError> {
+    if let Some(path) = output.filter(|p| p.as_os_str() != "-") {
+        crate::report::refuse_input_as_output(
+            path,
+            std::iter::once(file).chain(data.kitchen.as_deref()),
+        )?;
+    }
+    let text = read_solution_text(file)?;
+    let (model, _) = super::load_model(data)?;
+    Ok((text, model))
 }
 
 /// A simulation problem at an action of the text (`line`, `column` and `action` are `None`

@@ -13,6 +13,7 @@ mod call;
 mod dead_ends;
 pub mod effects;
 mod engine;
+pub mod json_primitive;
 pub mod kitchen;
 pub mod known;
 mod model;

@@ -1,6 +1,6 @@
 //! A network run one action at a time, as an agent writes it: each action given runs on the
 //! bindings the earlier ones left, with no search and no replay of what ran before
-//! (`crate::service::session` builds the agent's environment on it).
+//! (`crate::session` builds the agent's environment on it).
 //!
 //! An action runs as soon as its bound arguments are one case's inputs, exactly as in
 //! [`Model::execute`]; one that cannot run yet waits, and runs as soon as the actions given

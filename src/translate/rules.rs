@@ -221,7 +221,7 @@ impl<'m> RulesTranslator<'m> {
 
     /// The rules alone, without the pass that runs the network in the simulator and takes out
     /// the actions it aborts on: the network one reading of the text gives, which an agent
-    /// acting with feedback (`service::agent::repair`) starts from.
+    /// acting with feedback (`agent::repair`) starts from.
     pub fn text_only(model: &'m Model) -> RulesTranslator<'m> {
         RulesTranslator {
             simulated: false,

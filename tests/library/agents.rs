@@ -1,4 +1,4 @@
-//! The agents of `cookingbot::service::agent` and their examples (`examples/agent_*.rs`): the
+//! The agents of `cookingbot::agent` and their examples (`examples/agent_*.rs`): the
 //! replaying agent scores a gold network as its file; the repairing agent repairs each kind of
 //! failed line from the observation's fields; the language-model loop against a scripted fake
 //! server (a wrong line it recovers from, undo, prose, bounds); and docs/agents.md's table is
@@ -15,15 +15,15 @@ mod agent_llm;
 
 use crate::common;
 use common::fake_llm::{fake_server_on_localhost, ok};
+use cookingbot::agent::llm::{self, Answer, LlmAgentConfig, Stop, read_answer};
+use cookingbot::agent::repair::{RepairKind, repair};
+use cookingbot::agent::{Episode, gold_script};
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataSource;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::metrics::metric::Metric;
-use cookingbot::service::agent::llm::{self, Answer, LlmAgentConfig, Stop, read_answer};
-use cookingbot::service::agent::repair::{RepairKind, repair};
-use cookingbot::service::agent::{Episode, gold_script};
-use cookingbot::service::session::Session;
-use cookingbot::service::session::observation::Outcome;
+use cookingbot::session::Session;
+use cookingbot::session::observation::Outcome;
 use cookingbot::translate::llm::chat::{HttpBackend, ServerConfig};
 use std::path::Path;
 use std::sync::Arc;

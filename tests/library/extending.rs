@@ -12,7 +12,7 @@ use crate::common::ontology_tree::{tree_ontology, tree_parents};
 use cookingbot::base::profile::Profile;
 use cookingbot::metrics::metric::{Metric, MetricSet, RecipeResult};
 use cookingbot::report::content::RecipeReport;
-use cookingbot::service::json_primitive::{self, JsonCode};
+use cookingbot::simulation::json_primitive::{self, JsonCode};
 use cookingbot::simulation::{Call, Model, SimError};
 use cookingbot::world::ontology::{ClassId, Ontology};
 
@@ -46,7 +46,7 @@ fn the_metric_example_runs() {
 }
 
 /// The example's `grill` as code that speaks JSON, the way the Python package's primitives
-/// run (`service::json_primitive`): the request's inputs, its answer's outputs and times.
+/// run (`simulation::json_primitive`): the request's inputs, its answer's outputs and times.
 struct JsonGrill;
 
 impl JsonCode for JsonGrill {

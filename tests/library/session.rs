@@ -1,8 +1,9 @@
-//! The agent session (`cookingbot::service::session`): gold and campaign networks given line by line
+//! The agent session (`cookingbot::session`): gold and campaign networks given line by line
 //! run in file order and finish exactly as their files are evaluated; undo, look, bad lines
 //! and sessions side by side.
 
 use crate::common;
+use cookingbot::agent::gold_script;
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataSource;
 use cookingbot::data::primitive_words;
@@ -12,9 +13,8 @@ use cookingbot::language::parse::parse_into;
 use cookingbot::language::validate::Validator;
 use cookingbot::language::validate::so_far::NetworkSoFar;
 use cookingbot::metrics::metric::Metric;
-use cookingbot::service::agent::gold_script;
-use cookingbot::service::session::observation::{Located, Observation, Outcome};
-use cookingbot::service::session::{MAX_LINE_BYTES, Session, SessionError};
+use cookingbot::session::observation::{Located, Observation, Outcome};
+use cookingbot::session::{MAX_LINE_BYTES, Session, SessionError};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 

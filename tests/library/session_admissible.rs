@@ -2,14 +2,14 @@
 //! the gold's hint, on every gold network of both profiles and on the demo.
 
 use crate::common;
+use cookingbot::agent::gold_script;
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataSource;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::language::ast::Arg;
-use cookingbot::service::agent::gold_script;
-use cookingbot::service::session::Session;
-use cookingbot::service::session::admissible::{Candidate, MAX_LIMIT, Query};
-use cookingbot::service::session::observation::Outcome;
+use cookingbot::session::Session;
+use cookingbot::session::admissible::{Candidate, MAX_LIMIT, Query};
+use cookingbot::session::observation::Outcome;
 use std::collections::HashSet;
 use std::sync::Arc;
 

@@ -1,16 +1,17 @@
-//! Trajectories and forks (`cookingbot::service::session::trajectory`): every gold network of
+//! Trajectories and forks (`cookingbot::session::trajectory`): every gold network of
 //! both profiles, given with a log, replays identically; a changed log names its first
 //! difference; a malformed log is refused at its file and line; a clone goes on without its
 //! parent.
 
 use crate::common;
+use cookingbot::agent::gold_script;
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataSource;
 use cookingbot::evaluate::Evaluator;
-use cookingbot::service::agent::gold_script;
-use cookingbot::service::session::Session;
-use cookingbot::service::session::observation::Observation;
-use cookingbot::service::session::trajectory::{Difference, Log, Replay, replay};
+use cookingbot::service::replay::replay;
+use cookingbot::session::Session;
+use cookingbot::session::observation::Observation;
+use cookingbot::session::trajectory::{Difference, Log, Replay};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::Arc;

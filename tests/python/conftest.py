@@ -11,6 +11,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# The tool of each job of the table, as the tool server lists it (`test_jobs.py` asks each,
+# `test_mcp.py` checks the list).
+JOB_TOOLS = {
+    "check": "check_network", "simulate": "simulate_network", "score": "score_network",
+    "smatch": "smatch_networks", "diet": "check_diet", "guide": "cooking_guide",
+    "substitute": "substitute_ingredient", "suggest": "suggest_substitutes",
+    "scale": "scale_recipe", "translate": "translate_recipe",
+    "evaluate": "evaluate_solutions", "compare": "compare_systems",
+    "replay": "replay_trajectory", "splits": "list_splits", "variation": "variation_gold",
+    "language": "list_primitives", "inventory": "kitchen_inventory",
+    **{name: name for name in (
+        "kitchen_start", "kitchen_act", "kitchen_admissible", "kitchen_primitives",
+        "kitchen_look", "kitchen_undo", "kitchen_progress", "kitchen_finish",
+    )},
+}
+
 
 def benchmark_dir() -> Path:
     env = os.environ.get("COOKINGBOT_BENCHMARK")

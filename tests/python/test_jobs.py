@@ -13,25 +13,10 @@ from pathlib import Path
 import pytest
 
 import cookingbot
-from conftest import ROOT, benchmark_dir
+from conftest import JOB_TOOLS as TOOLS, ROOT, benchmark_dir
 from test_mcp import run as serve
 
 FIXTURES = ROOT / "tests" / "fixtures" / "user-benchmark"
-
-# The tool of each job, as the tool server lists it.
-TOOLS = {
-    "check": "check_network", "simulate": "simulate_network", "score": "score_network",
-    "smatch": "smatch_networks", "diet": "check_diet", "guide": "cooking_guide",
-    "substitute": "substitute_ingredient", "suggest": "suggest_substitutes",
-    "scale": "scale_recipe", "translate": "translate_recipe",
-    "evaluate": "evaluate_solutions", "compare": "compare_systems",
-    "replay": "replay_trajectory", "splits": "list_splits", "variation": "variation_gold",
-    "language": "list_primitives", "inventory": "kitchen_inventory",
-    **{name: name for name in (
-        "kitchen_start", "kitchen_act", "kitchen_admissible", "kitchen_primitives",
-        "kitchen_look", "kitchen_undo", "kitchen_progress", "kitchen_finish",
-    )},
-}
 
 # The longest answer of a session tool, in characters of its JSON (src/mcp/session_tools.rs):
 # the tool server cuts a longer one and says `truncated`, where the other front ends answer it

@@ -17,15 +17,10 @@ except ImportError:  # the `mcp` package before 2.0
     from mcp.shared.exceptions import McpError as MCPError
 from mcp.client.stdio import stdio_client
 
-from conftest import benchmark_dir, reference_rows
+from conftest import JOB_TOOLS, benchmark_dir, reference_rows
 
-TOOLS = {"check_network", "simulate_network", "score_network", "list_primitives", "kitchen_inventory",
-         "check_diet", "cooking_guide",
-         "kitchen_start", "kitchen_act", "kitchen_look", "kitchen_undo", "kitchen_progress",
-         "kitchen_finish", "kitchen_admissible", "kitchen_primitives",
-         "substitute_ingredient", "suggest_substitutes", "scale_recipe",
-         "smatch_networks", "translate_recipe", "evaluate_solutions", "compare_systems",
-         "replay_trajectory", "list_splits", "variation_gold"}
+# Every tool the server lists is a job of the table.
+TOOLS = set(JOB_TOOLS.values())
 
 # The longest answer of a session tool, in characters of its JSON (src/mcp/session_tools.rs).
 MAX_ANSWER_CHARS = 6_000

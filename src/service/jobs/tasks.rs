@@ -3,9 +3,10 @@
 
 use super::refusal::Refusal;
 use crate::data::splits::{Split, SplitRecipe, recipes_of, splits as official_splits};
-use crate::service::session::trajectory::{self, Replay};
+use crate::service::replay::replay as replay_log;
 use crate::service::variation::{StockChange, Swap, vary_in};
 use crate::service::workspace::Workspace;
+use crate::session::trajectory::Replay;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -21,7 +22,7 @@ pub struct ReplayRequest {
 /// The log run again from its header, every record compared with the one logged. The log's
 /// header names the data it is run on, not the workspace.
 pub fn replay(_: &Workspace, request: ReplayRequest) -> Result<Replay, Refusal> {
-    trajectory::replay(&request.log).map_err(|e| Refusal::new(e.to_string()))
+    replay_log(&request.log).map_err(|e| Refusal::new(e.to_string()))
 }
 
 /// The splits asked for.

@@ -36,7 +36,7 @@ pub fn system_prompt(model: &Model, inventory: &Inventory) -> String {
 
 /// The language as data, for a model writing it: the primitives with their arguments' roles,
 /// the constants by type and the kitchen's ingredients. The translator's prompt and the agent
-/// loop's (`service::agent::llm`) both carry it.
+/// loop's (`agent::llm`) both carry it.
 pub fn language_reference(model: &Model, inventory: &Inventory) -> String {
     let mut s = String::from(
         "PRIMITIVES, arguments in order: `?out` a fresh variable the action produces, `?ks-out` \

@@ -342,26 +342,27 @@ mod tests {
 
     #[test]
     fn unknown_missing_and_unconvertible_ingredients_are_named() {
-        let e = rewrite(FETCH, "buter", "coconut-oil", AmountRule::SameWeight).unwrap_err();
-        assert_eq!(
-            e,
-            "no ingredient `buter` in the ontology; did you mean butter, water?"
-        );
-        let e = rewrite(FETCH, "medium-bowl", "butter", AmountRule::SameWeight).unwrap_err();
-        assert_eq!(
-            e,
-            "`medium-bowl` is not an ingredient class of the ontology"
-        );
-        let e = rewrite(FETCH, "white-sugar", "butter", AmountRule::SameWeight).unwrap_err();
-        assert_eq!(
-            e,
-            "`white-sugar` is not in the network of r (its ingredients: butter)"
-        );
-        let e = rewrite(FETCH, "butter", "avocado", AmountRule::SameVolume).unwrap_err();
-        assert_eq!(
-            e,
-            "action 2 (fetch-and-proportion): same-volume: the gram table gives no grams per tablespoon of avocado, so the dish could not be weighed; try same-weight"
-        );
+        let cases = [
+            (
+                ("buter", "coconut-oil", AmountRule::SameWeight),
+                "no ingredient `buter` in the ontology; did you mean butter, water?",
+            ),
+            (
+                ("medium-bowl", "butter", AmountRule::SameWeight),
+                "`medium-bowl` is not an ingredient class of the ontology",
+            ),
+            (
+                ("white-sugar", "butter", AmountRule::SameWeight),
+                "`white-sugar` is not in the network of r (its ingredients: butter)",
+            ),
+            (
+                ("butter", "avocado", AmountRule::SameVolume),
+                "action 2 (fetch-and-proportion): same-volume: the gram table gives no grams per tablespoon of avocado, so the dish could not be weighed; try same-weight",
+            ),
+        ];
+        for ((from, to, rule), message) in cases {
+            assert_eq!(rewrite(FETCH, from, to, rule).unwrap_err(), message);
+        }
     }
 
     #[test]

@@ -10,8 +10,8 @@
 
 use super::{Episode, Turn, observation_words};
 use crate::data::catalogue::Catalogue;
-use crate::service::session::observation::{Observation, Outcome};
-use crate::service::session::{Session, SessionError};
+use crate::session::observation::{Observation, Outcome};
+use crate::session::{Session, SessionError};
 use crate::translate::inventory::Inventory;
 use crate::translate::llm::chat::{ChatBackend, ChatRequest, Message};
 use crate::translate::llm::grammar::{grammar, with_root};

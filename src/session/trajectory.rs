@@ -16,8 +16,7 @@ use super::{Session, SessionError};
 use crate::base::profile::Profile;
 use crate::base::regular_file::{Refusal, open_regular};
 use crate::benchmark::DataChoice;
-use crate::service::context::DataContext;
-use crate::service::workspace::load_evaluator;
+use crate::evaluate::Evaluator;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::fs::{File, OpenOptions};
@@ -408,14 +407,28 @@ pub struct Difference {
     pub got: Value,
 }
 
-/// Run the log at `path` again from its header and compare every record.
-pub fn replay(path: &Path) -> Result<Replay, TrajectoryError> {
+/// The data a log's header names, from which the caller opens the evaluator (offline, as every
+/// command locates its data: the service's `replay`), since where data is found is the
+/// service's to say.
+#[derive(Clone, Debug)]
+pub struct LogData {
+    pub profile: Profile,
+    pub benchmark: DataChoice,
+    pub kitchen: Option<PathBuf>,
+}
+
+/// Run the log at `path` again from its header, on the evaluator `open` gives for the header's
+/// data, and compare every record.
+pub fn replay<E: std::fmt::Display>(
+    path: &Path,
+    open: impl FnOnce(LogData) -> Result<Evaluator, E>,
+) -> Result<Replay, TrajectoryError> {
     let mut reader = LogReader::open(path)?;
     let Some((number, text)) = reader.next_line()? else {
         return Err(reader.malformed(1, "an empty log: its first line is the header".into()));
     };
     let header = read_header(&reader, number, &text)?;
-    let (mut session, mismatch) = open_session(&reader, &header)?;
+    let (mut session, mismatch) = open_session(&reader, &header, open)?;
     if let Some(difference) = mismatch {
         return Ok(different(0, difference));
     }
@@ -477,23 +490,19 @@ fn read_header(reader: &LogReader, number: usize, text: &str) -> Result<Header, 
 /// The session the header names, given the lines it held when the log began, and the first
 /// difference between the header and the data found now (the gold files or the kitchen
 /// changed since).
-fn open_session(
+fn open_session<E: std::fmt::Display>(
     reader: &LogReader,
     header: &Header,
+    open: impl FnOnce(LogData) -> Result<Evaluator, E>,
 ) -> Result<(Session, Option<Difference>), TrajectoryError> {
     let at = |message: String| reader.malformed(1, message);
     let profile: Profile = header.profile.parse().map_err(at)?;
-    let data = DataContext {
+    let data = LogData {
         profile,
-        benchmark: Some(DataChoice::from(std::ffi::OsString::from(
-            &header.benchmark,
-        ))),
+        benchmark: DataChoice::from(std::ffi::OsString::from(&header.benchmark)),
         kitchen: header.kitchen.clone(),
-        offline: true,
-        ..DataContext::default()
     };
-    let evaluator =
-        load_evaluator(&data).map_err(|e| at(format!("cannot open the log's benchmark: {e}")))?;
+    let evaluator = open(data).map_err(|e| at(format!("cannot open the log's benchmark: {e}")))?;
     let mut session = Session::with_evaluator(Arc::new(evaluator), &header.recipe)
         .map_err(|e| at(e.to_string()))?;
     let now = {

@@ -32,8 +32,8 @@ use super::{Episode, Turn};
 use crate::data::catalogue::{PrimitiveSig, Role};
 use crate::language::ast::{Predicate, Span};
 use crate::language::parse::parse;
-use crate::service::session::observation::{Observation, Outcome};
-use crate::service::session::{Session, SessionError};
+use crate::session::observation::{Observation, Outcome};
+use crate::session::{Session, SessionError};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet, VecDeque};
 

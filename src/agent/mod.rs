@@ -9,12 +9,12 @@ pub mod llm;
 pub mod repair;
 pub mod table;
 
-use super::session::observation::{Observation, Score};
-use super::session::{Session, SessionError};
 use crate::base::profile::Profile;
 use crate::benchmark::{Benchmark, DataSource};
 use crate::evaluate::Refusal;
 use crate::metrics::metric::{Metric, RecipeResult};
+use crate::session::observation::{Observation, Score};
+use crate::session::{Session, SessionError};
 
 /// One line given to the session and what came back.
 #[derive(Clone, Debug)]
