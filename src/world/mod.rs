@@ -460,7 +460,11 @@ mod tests {
         assert_eq!((old.len(), new.len()), (20_000, 20_001));
         assert_eq!(new[0].map(|p| p.pid), Some(9));
         // The same portions in the same order.
-        assert!(old.iter().zip(&new[1..]).all(|(a, b)| a.map(|a| a.pid) == b.map(|b| b.pid)));
+        assert!(
+            old.iter()
+                .zip(&new[1..])
+                .all(|(a, b)| a.map(|a| a.pid) == b.map(|b| b.pid))
+        );
         let held_twice = snapshot.val(0).items()[0]
             .as_obj()
             .expect("a counter")

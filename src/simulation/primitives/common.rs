@@ -610,7 +610,11 @@ fn pid_of(v: &Value) -> Result<Pid, SimError> {
 
 /// Index of the first counter-top element with the first item's persistent id. Running off the
 /// end stops the 2023 search but makes HEAD's ask NIL for its id (`strict`).
-fn skip_to_first(items: &Seq<Value>, on_counter: &Seq<Value>, strict: bool) -> Result<usize, SimError> {
+fn skip_to_first(
+    items: &Seq<Value>,
+    on_counter: &Seq<Value>,
+    strict: bool,
+) -> Result<usize, SimError> {
     let mut start = 0;
     loop {
         if start == on_counter.len() {

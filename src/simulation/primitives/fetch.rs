@@ -2,8 +2,8 @@
 //! `weigh-ingredient`, including their quirks P5 and P6).
 
 use super::common::{
-    Start, amount, amount_of, arc_by_pid, convert_to_g, grams, obj_mut, prepend_contents, quantity_of,
-    set,
+    Start, amount, amount_of, arc_by_pid, convert_to_g, grams, obj_mut, prepend_contents,
+    quantity_of, set,
 };
 use super::errors::LispError;
 use crate::base::number::Number;
