@@ -338,9 +338,9 @@ fn undo_restores_the_session_exactly() {
 fn an_action_past_the_memory_budget_is_refused_and_the_session_goes_on() {
     let mut session =
         Session::with_evaluator(demo(), "demo-shortbread-rounds").expect("a demo recipe");
-    // 72 pairs: each kitchen state shares the counter-top's list of portions (copying it, the
+    // 71 pairs: each kitchen state shares the counter-top's list of portions (copying it, the
     // 24th pair was past the budget).
-    let heap = common::portion_heap("demo-shortbread-rounds", "butter", 72);
+    let heap = common::portion_heap("demo-shortbread-rounds", "butter", 71);
     let observations: Vec<Observation> = heap
         .lines()
         .skip(1)
@@ -364,7 +364,7 @@ fn an_action_past_the_memory_budget_is_refused_and_the_session_goes_on() {
     // The kitchen state before the refused action is there to go on from, and what the refused
     // action made is not counted: the next line runs.
     let oven = session
-        .act("(preheat-oven ?hot-oven ?ks-oven ?ks71 ?oven 180 degrees-celsius)")
+        .act("(preheat-oven ?hot-oven ?ks-oven ?ks70 ?oven 180 degrees-celsius)")
         .expect("acts");
     assert_eq!(oven.outcome, Outcome::Ran, "{}", oven.text);
     // Taken back to line 142 and given again, line 143 runs again and line 144 is refused again.

@@ -518,8 +518,8 @@ fn a_session_past_the_memory_budget_is_refused_at_its_line_and_the_server_answer
         json!({"recipe": "demo-shortbread-rounds"}),
     );
     let session = answer(&server.reply())["session"].clone();
-    // 72 pairs: each kitchen state shares the counter-top's list of portions.
-    let heap = common::portion_heap("demo-shortbread-rounds", "butter", 72);
+    // 71 pairs: each kitchen state shares the counter-top's list of portions.
+    let heap = common::portion_heap("demo-shortbread-rounds", "butter", 71);
     let mut observations = Vec::new();
     for (id, line) in (2..).zip(heap.lines().skip(1)) {
         server.call(id, "kitchen_act", json!({"session": session, "line": line}));
@@ -555,7 +555,7 @@ fn a_session_past_the_memory_budget_is_refused_at_its_line_and_the_server_answer
         200,
         "kitchen_act",
         json!({"session": session,
-               "line": "(preheat-oven ?hot-oven ?ks-oven ?ks71 ?oven 180 degrees-celsius)"}),
+               "line": "(preheat-oven ?hot-oven ?ks-oven ?ks70 ?oven 180 degrees-celsius)"}),
     );
     assert_eq!(answer(&server.reply())["outcome"], "ran");
     server.still_answers(201);
