@@ -1,8 +1,11 @@
 //! The agent session: one `act` on the largest gold network (the last action, given after all
 //! the others), its admissible lines and hint before that action, a whole replay of that
-//! network line by line with its `finish`, its `progress` with every action given, and one step
+//! network line by line with its `finish`, a new session with its opening (a gym's reset) and
+//! `finish` alone, its `progress` with every action given (from nothing, for the last step,
+//! and asked again), and one step
 //! (an act and its undo) on a long session of dense lines, which costs what its line costs
-//! however many lines came before.
+//! however many lines came before; a clone of the session with every action given, and a
+//! replay of its trajectory log from the header.
 
 mod support;
 
@@ -10,6 +13,7 @@ use cookingbot::base::profile::Profile;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::service::session::Session;
 use cookingbot::service::session::admissible::Query;
+use cookingbot::service::session::trajectory::{Log, replay};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::sync::Arc;
@@ -53,10 +57,35 @@ fn bench(c: &mut Criterion) {
     group.bench_function("replay-and-finish", |b| {
         b.iter(|| started(black_box(&lines)).finish().csv)
     });
-    // The goals reached and the best dish so far, asked after every step: at its dearest,
-    // with every action of the network run.
+    // What a gym's `reset` does (a new session and its opening) and `finish` alone, on the
+    // network whole.
+    group.bench_function("reset", |b| b.iter(|| started(&[]).opening().places.len()));
     let whole = started(&lines);
-    group.bench_function("progress-after-last", |b| {
+    group.bench_function("finish", |b| b.iter(|| whole.finish().csv));
+    // The goals reached and the best dish so far, with every action of the network run: from
+    // nothing (what every call cost before progress kept what it measured), after the last
+    // action when it was asked after every other (the cost of a step), and asked again.
+    group.bench_function("progress-from-nothing-after-last", |b| {
+        b.iter_batched_ref(
+            || started(&lines),
+            |s| s.progress().expect("the gold runs").goals_reached,
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("progress-step-last", |b| {
+        b.iter_batched_ref(
+            || {
+                let mut s = started(before);
+                s.progress().expect("the gold runs");
+                s.act(last).expect("acts");
+                s
+            },
+            |s| s.progress().expect("the gold runs").goals_reached,
+            BatchSize::LargeInput,
+        )
+    });
+    whole.progress().expect("the gold runs");
+    group.bench_function("progress-again-after-last", |b| {
         b.iter(|| whole.progress().expect("the gold runs").goals_reached)
     });
     // The lines that run after the last action but one, as an agent is shown them (the
@@ -67,6 +96,22 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("hint-before-last", |b| {
         b.iter(|| before_last.hint().map(|h| h.action))
+    });
+    // A fork of the session with every action given (`Kitchen.clone()`).
+    group.bench_function("clone-after-last", |b| b.iter(|| black_box(&whole).clone()));
+    // A log of the whole network and its finish, run again from its header: the benchmark
+    // and model loaded, every line given, every record compared.
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let log = folder.path().join("largest.jsonl");
+    let mut logged = Session::with_evaluator(evaluator.clone(), &id).expect("a gold recipe");
+    logged.log_into(Log::create(&log).expect("the log opens"), None);
+    for line in &lines {
+        logged.act(line).expect("acts");
+    }
+    logged.finish();
+    group.sample_size(10);
+    group.bench_function("replay-log", |b| {
+        b.iter(|| replay(black_box(&log)).expect("the log reads").identical)
     });
     group.finish();
     // 1,350 unknown names a line: 2,700 errors each, the lines before never validated again.

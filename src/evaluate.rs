@@ -109,10 +109,31 @@ impl Evaluator {
 
     /// Evaluate the text of a solution file.
     pub fn evaluate(&self, text: &str, metrics: &MetricSet) -> Result<Vec<RecipeResult>, Refusal> {
-        self.prepare(text)?
-            .iter()
-            .map(|recipe| self.evaluate_recipe(recipe, metrics))
-            .collect()
+        let scored = self.evaluate_each(text, metrics, &mut |_, _, _| true)?;
+        Ok(scored.into_iter().flatten().map(|(_, r)| r).collect())
+    }
+
+    /// [`Evaluator::evaluate`] recipe by recipe, for a front end that shows progress and may
+    /// stop (the launcher): `go_on(recipe, i, n)` is asked before recipe `i` of `n` is scored,
+    /// and `false` stops the evaluation (`None`). Each recipe with its result, in the
+    /// reference's order.
+    pub fn evaluate_each(
+        &self,
+        text: &str,
+        metrics: &MetricSet,
+        go_on: &mut dyn FnMut(&Recipe, usize, usize) -> bool,
+    ) -> Result<Option<Vec<(Recipe, RecipeResult)>>, Refusal> {
+        let recipes = self.prepare(text)?;
+        let n = recipes.len();
+        let mut scored = Vec::with_capacity(n);
+        for (i, recipe) in recipes.into_iter().enumerate() {
+            if !go_on(&recipe, i, n) {
+                return Ok(None);
+            }
+            let result = self.evaluate_recipe(&recipe, metrics)?;
+            scored.push((recipe, result));
+        }
+        Ok(Some(scored))
     }
 
     /// Parse and validate the text of a solution file: its recipes in the reference's order

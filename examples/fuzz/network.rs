@@ -10,6 +10,7 @@ use cookingbot::benchmark::{DataSource, locate, manifest};
 use cookingbot::evaluate::Evaluator;
 use cookingbot::metrics::metric::{Metric, MetricSet};
 use cookingbot::service::session::Session;
+use cookingbot::service::solution_file::MAX_INPUT_BYTES;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
@@ -87,7 +88,14 @@ impl Corpus {
     fn mutant(&self, rng: &mut SplitMix64) -> String {
         let mut lines = self.golds[rng.below(self.golds.len())].clone();
         for _ in 0..=rng.below(4) {
+            // A mutation that takes the text past the bound every front end reads (64 MiB) is
+            // dropped: such a file is refused unread, and compounded mutations reached 1.7 GB.
+            let before = lines.clone();
             self.mutate(&mut lines, rng);
+            let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
+            if bytes as u64 > MAX_INPUT_BYTES {
+                lines = before;
+            }
         }
         let mut text = lines.join("\n");
         text.push('\n');

@@ -52,8 +52,10 @@ __all__ = [
     "PrimitiveCall",
     "Progress",
     "RecipeScore",
+    "Replay",
     "Scaling",
     "Score",
+    "SplitRecipe",
     "SmatchScore",
     "Substitution",
     "Suggestions",
@@ -67,9 +69,11 @@ __all__ = [
     "evaluate",
     "guide",
     "job",
+    "replay",
     "scale",
     "simulate",
     "smatch",
+    "splits",
     "substitute",
     "suggest_substitutes",
     "translate",
@@ -233,18 +237,21 @@ def compare(
     the paired randomization p-value (exact when at most 20 recipes differ, else `trials`
     sampled assignments) and wins/ties/losses, and the leaderboard. Deterministic for a seed
     (`metrics` default: goal-condition success and the dish approximation score)."""
-    return json.loads(
-        _native.compare_systems(
-            [os.fspath(baseline), *(os.fspath(s) for s in systems)],
-            None if metrics is None else list(metrics),
-            bootstrap,
-            trials,
-            seed,
-            reference,
-            _path(benchmark),
-            _path(kitchen),
-        )
+    request: dict[str, Any] = {
+        "systems": [os.fspath(baseline), *(os.fspath(s) for s in systems)],
+        "bootstrap": bootstrap,
+        "trials": trials,
+        "seed": seed,
+    }
+    if metrics is not None:
+        request["metrics"] = list(metrics)
+    refused, out = _native.job(
+        "compare", json.dumps(request), reference, _path(benchmark), _path(kitchen)
     )
+    answer = json.loads(out)
+    if refused:
+        raise (ValueError if answer.get("kind") == "request" else RuntimeError)(answer["error"])
+    return answer
 
 
 class Diagnostics(list):
@@ -317,7 +324,8 @@ def job(
     **request: Any,
 ) -> dict:
     """Any job of the job table (`check`, `simulate`, `score`, `smatch`, `diet`, `guide`,
-    `substitute`, `suggest`, `scale`, `translate`, or its tool's name) on a request given as
+    `substitute`, `suggest`, `scale`, `translate`, `evaluate`, `compare`, or its tool's name)
+    on a request given as
     keyword arguments, the tool's arguments: its answer as JSON, exactly what the tool server's
     tool and `cookingbot-evaluator job` answer. A refusal raises :class:`NetworkError`."""
     refused, out = _native.job(
@@ -449,8 +457,18 @@ class Benchmark:
 
 
 # The agent session and models of one's own build on the definitions above.
-from ._kitchen import Kitchen, Observation, Opening, Progress, Score, View  # noqa: E402
+from ._kitchen import (  # noqa: E402
+    Kitchen,
+    Observation,
+    Opening,
+    Progress,
+    Replay,
+    Score,
+    View,
+    replay,
+)
 from ._model import Model, PrimitiveCall  # noqa: E402
+from ._splits import SplitRecipe, splits  # noqa: E402
 from ._rewrite import (  # noqa: E402
     Scaling,
     Substitution,

@@ -225,8 +225,18 @@ class Kitchen:
     folder of your own, or ``"demo"``), or of a :class:`Model`'s. A recipe the benchmark lacks
     raises ValueError with the closest ids; a bad line never raises: :meth:`step` answers it.
 
+    With `log`, every call that changes or scores the session (`step`, `undo`, `progress`,
+    `finish`, `reset`) is written to that file as a JSON line, flushed before the call returns:
+    :func:`cookingbot.replay` runs the log again (docs/agents.md, "Trajectories and forks"). A
+    log that cannot be written raises OSError.
+
+    `variation` K > 0 is the recipe's generated variation K (docs/agents.md): the servings
+    scaled, other stock, an ingredient missing with a substitute in its place, and a gold
+    network of its own (:meth:`variation_gold`); the same K is the same task everywhere.
+
     Sessions are independent; one Kitchen used from several threads takes their calls in
-    turn. Every call runs without the GIL."""
+    turn. Every call runs without the GIL. :meth:`clone` forks a session; a Kitchen pickles
+    (as its settings and lines: the unpickled one logs nowhere)."""
 
     def __init__(
         self,
@@ -236,22 +246,69 @@ class Kitchen:
         benchmark: PathArg = None,
         kitchen: PathArg = None,
         model: Optional[_ModelHandle] = None,
+        log: PathArg = None,
+        variation: int = 0,
     ):
+        if variation < 0:
+            raise ValueError("variation must be 0 (the official task) or above")
+        self._settings = (reference, _path(benchmark), _path(kitchen), variation)
         if model is None:
             self._native = _native.Kitchen(
-                recipe_id, reference or "2024", _path(benchmark), _path(kitchen)
+                recipe_id,
+                reference or "2024",
+                _path(benchmark),
+                _path(kitchen),
+                _path(log),
+                variation,
             )
-        elif reference is None and benchmark is None and kitchen is None:
+        elif variation:
+            raise ValueError("a Kitchen on a model has no variations: its kitchen is the model's")
+        elif reference is None and benchmark is None and kitchen is None and log is None:
             self._native = model._native.kitchen(recipe_id)
+            self._settings = None
         else:
             raise ValueError(
                 "a Kitchen on a model takes the model's data: give reference, benchmark and "
-                "kitchen to the Model"
+                "kitchen to the Model; a log replays from a benchmark, so a Kitchen on a "
+                "model takes none"
             )
+
+    def clone(self) -> "Kitchen":
+        """A fork: an independent session with the same lines, sharing what never changes (the
+        model, the gold) and every kitchen object neither changes; it logs nowhere."""
+        fork = Kitchen.__new__(Kitchen)
+        fork._settings = self._settings
+        fork._native = self._native.clone()
+        return fork
+
+    def lines(self) -> list[str]:
+        """The lines the network holds, as given (a header given first included): a new
+        Kitchen given them with :meth:`step` is this one again."""
+        return self._native.lines()
+
+    def __reduce__(self) -> tuple:
+        if self._settings is None:
+            raise TypeError(
+                "a Kitchen on a Model does not pickle: its primitives are Python code; pickle "
+                "kitchen.lines() and give them to a new Kitchen of the model"
+            )
+        reference, benchmark, kitchen, variation = self._settings
+        return (_unpickle, (self.recipe, reference, benchmark, kitchen, variation, self.lines()))
 
     @property
     def recipe(self) -> str:
         return self._native.recipe
+
+    @property
+    def variation(self) -> int:
+        """The generated variation the session is on; 0 for the official task."""
+        return self._native.variation
+
+    def variation_gold(self) -> str:
+        """The gold network of the session's task, as a ``.solution`` text: the variation's
+        (the official gold scaled and substituted, run on the variation's kitchen), or the
+        benchmark's own for variation 0."""
+        return self._native.variation_gold()
 
     @property
     def opening(self) -> Opening:
@@ -333,4 +390,58 @@ class Kitchen:
 
     def __repr__(self) -> str:
         return f"Kitchen({self.recipe!r})"
+
+
+def _unpickle(
+    recipe: str,
+    reference: Optional[str],
+    benchmark: PathArg,
+    kitchen: PathArg,
+    variation: int,
+    lines: list[str],
+) -> Kitchen:
+    """A pickled Kitchen made again: a new session given its lines."""
+    made = Kitchen(
+        recipe, reference=reference, benchmark=benchmark, kitchen=kitchen, variation=variation
+    )
+    for line in lines:
+        made._native.step(line)
+    return made
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Where a replay first differs from its log: the `record` (1 the first after the header,
+    0 the header: the benchmark or kitchen changed), its `line` in the log, the `field` (a path
+    such as ``observation.objects[0].words``), what the log holds there (`expected`) and what
+    the run gave (`got`); None where one holds nothing."""
+
+    record: int
+    line: int
+    field: str
+    expected: Any
+    got: Any
+
+
+@dataclass(frozen=True)
+class Replay:
+    """What :func:`replay` found: whether every record made again is the one logged, how many
+    records were compared, and the first difference."""
+
+    identical: bool
+    records: int
+    difference: Optional[Difference]
+
+
+def replay(path: PathArg) -> Replay:
+    """Run the trajectory log at `path` again from its header (the same benchmark, kitchen and
+    recipe) and compare every record. A log that cannot be read (not JSON, a record of no known
+    call, ...) raises ValueError naming the file and line."""
+    raw = json.loads(_native.replay(_path(path)))
+    difference = raw["difference"]
+    return Replay(
+        raw["identical"],
+        raw["records"],
+        None if difference is None else Difference(**difference),
+    )
 

@@ -2,7 +2,9 @@
 ``cookingbot/Kitchen-v0`` for ``gymnasium.make``). It needs gymnasium, which the package does
 not require (``pip install gymnasium``).
 
-Observations and actions are text (``gymnasium.spaces.Text``):
+Observations and actions are text (the spaces :class:`Text` and :class:`ActionLines`, each
+printed on one line; ``action_space.sample()`` draws one of the lines that run in the current
+kitchen, from the space's own seeded generator):
 
 - an action is one line of MUHAI Cooking Language, or ``undo`` (take the last line back),
   ``look NAME`` (a variable or a place), ``score`` (how far the network is: the recipe's goal
@@ -27,11 +29,15 @@ finishes. `info` holds the :class:`cookingbot.Observation` (``observation``), th
 far (``network``), with ``reward_mode="progress"`` or after ``score`` the
 :class:`cookingbot.Progress` (``progress``) and, after ``finish``, the :class:`cookingbot.Score`
 (``score``).
+
+With `log`, the episode's kitchen calls are logged as :class:`cookingbot.Kitchen` logs them
+(each `reset` a record), and :func:`cookingbot.replay` runs the log again.
 """
 
 from __future__ import annotations
 
-import functools
+import copy as copy_module
+import re
 from typing import Any, Optional
 
 try:
@@ -46,7 +52,7 @@ from . import PathArg
 from ._kitchen import Kitchen, Observation
 from ._model import Model
 
-__all__ = ["KitchenEnv", "MAX_ACTION", "MAX_OBSERVATION", "REWARD_MODES"]
+__all__ = ["ActionLines", "ENV_IDS", "KitchenEnv", "MAX_ACTION", "MAX_OBSERVATION", "REWARD_MODES", "Text"]
 
 #: The longest action: the session's longest line, in bytes.
 MAX_ACTION = 4096
@@ -57,27 +63,83 @@ MAX_OBSERVATION = 65_536
 REWARD_MODES = ("final", "progress")
 
 
-@functools.lru_cache(maxsize=None)
-def _charset() -> frozenset[str]:
-    """Every character an observation or an action may hold: those of the Basic Multilingual
-    Plane but the surrogates and the control characters other than tab and line feed (recipe
-    texts are anyone's words)."""
-    return frozenset(
-        chr(c)
-        for c in range(0x10000)
-        if (c >= 0x20 or c in (0x09, 0x0A)) and c != 0x7F and not 0xD800 <= c < 0xE000
-    )
+#: What an observation may not hold, each shown as `?`: the control characters other than tab
+#: and line feed, the surrogates, and what lies beyond the Basic Multilingual Plane (recipe
+#: texts are anyone's words).
+_OUTSIDE = re.compile("[^\t\n\x20-\x7e\x80-\ud7ff\ue000-\uffff]")
 
 
 def _within(text: str) -> str:
     """`text` as an observation of the space: a character outside it as `?`, cut at its
     length with a note of how much was cut."""
-    charset = _charset()
-    text = "".join(c if c in charset else "?" for c in text) or "?"
+    text = _OUTSIDE.sub("?", text) or "?"
     if len(text) > MAX_OBSERVATION:
         kept = MAX_OBSERVATION - 64
         text = f"{text[:kept]}\n... ({len(text) - kept} more characters)"
     return text
+
+
+class Text(spaces.Space[str]):
+    """Texts of 1 to `max_length` characters without the characters an observation may not
+    hold. Unlike ``gymnasium.spaces.Text`` it keeps no character set, so it is made at once
+    and prints on one line; `sample` draws printable ASCII."""
+
+    def __init__(self, max_length: int, seed: Optional[int] = None):
+        super().__init__(shape=None, dtype=None, seed=seed)
+        self.max_length = max_length
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        return False
+
+    def contains(self, x: Any) -> bool:
+        return (
+            isinstance(x, str)
+            and 1 <= len(x) <= self.max_length
+            and _OUTSIDE.search(x) is None
+        )
+
+    def sample(self, mask: Any = None, probability: Any = None) -> str:
+        _no_mask(mask, probability)
+        length = int(self.np_random.integers(1, min(self.max_length, 64) + 1))
+        return "".join(chr(c) for c in self.np_random.integers(0x20, 0x7F, length))
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is type(self) and other.max_length == self.max_length
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(max_length={self.max_length})"
+
+
+class ActionLines(Text):
+    """The actions of a :class:`KitchenEnv`: texts of at most `MAX_ACTION` characters. `sample`
+    draws one of the lines that run now (at most `breadth` of them, in the session's order;
+    :meth:`cookingbot.Kitchen.admissible`, with their example values) with the space's
+    generator, so a seeded space draws the same lines again on the same episode; ``finish``
+    when no line runs."""
+
+    def __init__(self, kitchen: Kitchen, breadth: int = 50, seed: Optional[int] = None):
+        super().__init__(MAX_ACTION, seed=seed)
+        self.kitchen = kitchen
+        self.breadth = breadth
+
+    def sample(self, mask: Any = None, probability: Any = None) -> str:
+        _no_mask(mask, probability)
+        offered = self.kitchen.admissible(self.breadth)
+        if not offered:
+            return "finish"
+        return offered[int(self.np_random.integers(len(offered)))].example
+
+    def __deepcopy__(self, memo: dict) -> "ActionLines":
+        # A copy (as a vector environment batches the space) samples the same kitchen.
+        copy = ActionLines(self.kitchen, self.breadth)
+        copy._np_random = copy_module.deepcopy(self._np_random, memo)
+        return copy
+
+
+def _no_mask(mask: Any, probability: Any) -> None:
+    if mask is not None or probability is not None:
+        raise ValueError("cookingbot's text spaces sample without a mask or probabilities")
 
 
 def words(seen: Observation) -> str:
@@ -91,7 +153,8 @@ def words(seen: Observation) -> str:
 
 class KitchenEnv(gymnasium.Env):
     """One recipe's kitchen as an episode (see the module's documentation): `recipe_id` of
-    the benchmark of `reference`/`benchmark`/`kitchen`, or of a :class:`cookingbot.Model`."""
+    the benchmark of `reference`/`benchmark`/`kitchen`, or of a :class:`cookingbot.Model`; its
+    generated variation `variation` when above 0 (:class:`cookingbot.Kitchen`)."""
 
     metadata = {"render_modes": ["ansi"]}
 
@@ -106,6 +169,8 @@ class KitchenEnv(gymnasium.Env):
         max_steps: int = 200,
         render_mode: Optional[str] = None,
         reward_mode: str = "final",
+        log: PathArg = None,
+        variation: int = 0,
     ):
         if max_steps < 1:
             raise ValueError("max_steps must be at least 1")
@@ -114,14 +179,20 @@ class KitchenEnv(gymnasium.Env):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: only 'ansi' renders")
         self.kitchen = Kitchen(
-            recipe_id, reference=reference, benchmark=benchmark, kitchen=kitchen, model=model
+            recipe_id,
+            reference=reference,
+            benchmark=benchmark,
+            kitchen=kitchen,
+            model=model,
+            log=log,
+            variation=variation,
         )
         self.max_steps = max_steps
         self.render_mode = render_mode
         self.reward_mode = reward_mode
         self._share = 0.0
-        self.observation_space = spaces.Text(MAX_OBSERVATION, min_length=1, charset=_charset())
-        self.action_space = spaces.Text(MAX_ACTION, min_length=1, charset=_charset())
+        self.observation_space = Text(MAX_OBSERVATION)
+        self.action_space = ActionLines(self.kitchen)
         self._steps = 0
         self._last = ""
 
@@ -198,4 +269,9 @@ def admissible_words(offered: list) -> str:
 
 _METRICS = ("smatch", "goal-condition success", "dish", "time")
 
-gymnasium.register(id="cookingbot/Kitchen-v0", entry_point="cookingbot.gym:KitchenEnv")
+#: The ids ``gymnasium.make`` knows, each with the arguments of :class:`KitchenEnv` it fixes.
+ENV_IDS: dict[str, dict[str, Any]] = {"cookingbot/Kitchen-v0": {}}
+
+for _id, _fixed in ENV_IDS.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(id=_id, entry_point="cookingbot.gym:KitchenEnv", kwargs=_fixed)

@@ -19,6 +19,20 @@ pub enum Refusal {
 /// The bytes of the regular file at `path`, at most `limit` of them; a file growing while it is
 /// read is cut just past the limit, and refused.
 pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, Refusal> {
+    let (file, size) = open_regular(path, limit)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Refusal::Unreadable)?;
+    if bytes.len() as u64 > limit {
+        return Err(Refusal::TooLarge(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// The regular file at `path`, opened for a reader that reads it as it goes (no more than
+/// `limit` bytes: the caller takes that many), with its size when opened.
+pub fn open_regular(path: &Path, limit: u64) -> Result<(std::fs::File, u64), Refusal> {
     use std::os::unix::fs::OpenOptionsExt;
     let file = std::fs::File::options()
         .read(true)
@@ -32,14 +46,7 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, Refusal> {
     if meta.len() > limit {
         return Err(Refusal::TooLarge(meta.len()));
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(Refusal::Unreadable)?;
-    if bytes.len() as u64 > limit {
-        return Err(Refusal::TooLarge(bytes.len() as u64));
-    }
-    Ok(bytes)
+    Ok((file, meta.len()))
 }
 
 /// What a file that is not a regular file is, for the refusal.

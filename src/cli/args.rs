@@ -357,6 +357,12 @@ pub(super) enum Command {
         after_help = "Examples:\n  cookingbot-evaluator play afghan-biscuits\n  cookingbot-evaluator play demo-shortbread-rounds --benchmark demo -o mine.solution\n  cookingbot-evaluator play cole-slaw < lines.txt"
     )]
     Play(PlayArgs),
+    /// Run a trajectory log (`play --log`, a Python Kitchen's `log=`, the tool server's
+    /// `kitchen_start` with `log`) again from its header and compare every record: exit 0 when
+    /// every observation is identical, 1 at the first difference (record, field, what the log
+    /// holds and what the run gave), 2 for a log that cannot be read (file:line: why).
+    #[command(after_help = "Examples:\n  cookingbot-evaluator replay run.jsonl")]
+    Replay(ReplayArgs),
     /// Translate every benchmark recipe's text and score the translations against the gold
     /// networks: a table per recipe, the mean of each metric and pass@k.
     #[command(
@@ -583,6 +589,11 @@ pub(super) struct BenchmarkArgs {
     /// A sample passes when its dish approximation score is at least this.
     #[arg(long, default_value_t = 0.9)]
     pub(super) pass_threshold: f32,
+    /// Only the recipes of this official split (train, dev or test; gold/splits.json, drawn
+    /// as docs/agents.md says) that the benchmark in use holds: the official ones, or with
+    /// `--benchmark benchmarks/heldout` the held-out ones.
+    #[arg(long, value_name = "NAME")]
+    pub(super) split: Option<crate::data::splits::Split>,
     /// Folder for baseline-<translator>.csv and .md (baseline-<translator>-2023.* with
     /// `--reference 2023`; created; the committed baselines are regenerated with `--out docs`)
     /// and samples/<recipe>/<k>.solution + <k>.json, every
@@ -600,4 +611,14 @@ pub(super) struct PlayArgs {
     /// The .solution file the network is written to (default: RECIPE.solution here).
     #[arg(short, long)]
     pub(super) output: Option<PathBuf>,
+    /// Log every line, undo, progress and finish to this file as JSON lines (a trajectory
+    /// that `replay` runs again).
+    #[arg(long, value_name = "PATH")]
+    pub(super) log: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub(super) struct ReplayArgs {
+    /// The trajectory log (JSON lines, its header first).
+    pub(super) log: PathBuf,
 }

@@ -21,6 +21,7 @@ use crate::service::outcome::{AppError, Exit, Outcome};
 use crate::service::play::{self, PlainLines, PlayOptions, Typed};
 use crate::service::report_page::{self, ReportOptions};
 use crate::service::scoring::{self, EvaluateOptions, GoldFile, MergeOptions};
+use crate::service::session::trajectory;
 use crate::service::simulate::{self, SimulateOptions};
 use crate::service::translation::{self, Setup, TranslateOptions};
 use crate::service::translation_bench::{self, BenchOptions};
@@ -442,6 +443,7 @@ impl BenchmarkArgs {
             translator,
             samples,
             pass_threshold,
+            split,
             out: folder,
             llm,
         } = self;
@@ -449,6 +451,7 @@ impl BenchmarkArgs {
             data: data.clone(),
             samples,
             pass_threshold,
+            split,
             out: folder,
         };
         let setup = Setup {
@@ -464,14 +467,32 @@ impl BenchmarkArgs {
     }
 }
 
+impl ReplayArgs {
+    /// The log run again: exit 0 identical, 1 different, 2 unreadable.
+    pub(super) fn run(self, Session(_, _, out, _, _): Session<'_>) -> Outcome {
+        let replayed =
+            trajectory::replay(&self.log).map_err(|e| AppError::Failed(e.to_string()))?;
+        writeln!(out, "{}", replayed.words(&self.log)).map_err(AppError::Stdout)?;
+        Ok(match replayed.identical {
+            true => Exit::Success,
+            false => Exit::Failed,
+        })
+    }
+}
+
 impl PlayArgs {
     /// A line editor at a terminal (with the `repl` feature), plain lines otherwise.
     pub(super) fn run(self, Session(data, _, out, err, _): Session<'_>) -> Outcome {
-        let PlayArgs { recipe, output } = self;
+        let PlayArgs {
+            recipe,
+            output,
+            log,
+        } = self;
         let opts = PlayOptions {
             recipe,
             data,
             output,
+            log,
         };
         // SIGTERM or SIGHUP (a closed terminal) writes the lines typed, then exits.
         let typed = Typed::default();

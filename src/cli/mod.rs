@@ -170,7 +170,7 @@ fn check_placement(matches: &ArgMatches) -> Result<(), clap::Error> {
             format!("--{option} is an option of the evaluation, not of `{name}`")
         });
     let reads = |data: &str| match name {
-        "merge" | "completions" | "manpage" | "new-benchmark" => false,
+        "merge" | "completions" | "manpage" | "new-benchmark" | "replay" => false,
         "add-recipe" => data != "kitchen" && data != "offline" && data != "timeout_per_recipe",
         "graph" | "fetch" => data == "profile",
         "check" => data != "timeout_per_recipe",
@@ -263,6 +263,7 @@ impl Command {
             Command::AddRecipe(args) => args.run(session),
             Command::Benchmark(args) => args.run(session),
             Command::Play(args) => args.run(session),
+            Command::Replay(args) => args.run(session),
         }
     }
 }

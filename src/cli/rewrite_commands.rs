@@ -150,7 +150,7 @@ impl ScaleArgs {
         let factor = match (self.factor, self.servings, self.serves) {
             (Some(factor), _, _) => factor,
             (None, Some(servings), Some(serves)) => {
-                Factor::servings(servings, serves).map_err(AppError::Failed)?
+                Factor::servings(servings, serves).map_err(|e| AppError::Failed(e.to_string()))?
             }
             _ => {
                 return Err(AppError::Failed(

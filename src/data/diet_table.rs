@@ -189,21 +189,28 @@ impl DietTable {
     }
 
     /// A tag by name, or the error naming the tags and the closest one.
-    pub fn tag(&self, word: &str) -> Result<&str, String> {
+    pub fn tag(&self, word: &str) -> Result<&str, UnknownTag> {
         if let Some((tag, _)) = self.tags.get_key_value(word) {
             return Ok(tag);
         }
         let close = closest(word, self.tags.keys().map(String::as_str), 1);
-        let hint = close
-            .first()
-            .map(|c| format!("; did you mean `{c}`?"))
-            .unwrap_or_default();
-        let names: Vec<&str> = self.tags.keys().map(String::as_str).collect();
-        Err(format!(
-            "`{word}` is not a diet tag (one of {}){hint}",
-            names.join(", ")
-        ))
+        Err(UnknownTag {
+            word: word.to_owned(),
+            tags: self.tags.keys().cloned().collect(),
+            closest: close.first().map(|c| c.to_string()),
+        })
     }
+}
+
+/// A word that names no tag of the diet table, with the tags and the closest one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{word}` is not a diet tag (one of {names}){hint}",
+    names = tags.join(", "),
+    hint = closest.as_ref().map(|c| format!("; did you mean `{c}`?")).unwrap_or_default())]
+pub struct UnknownTag {
+    pub word: String,
+    pub tags: Vec<String>,
+    pub closest: Option<String>,
 }
 
 #[cfg(test)]
@@ -235,7 +242,7 @@ mod tests {
             "`vegn` is not a diet (one of vegan, vegetarian, gluten-free, dairy-free, nut-free, egg-free); did you mean `vegan`?"
         );
         assert_eq!(
-            DietTable::builtin().tag("diary").unwrap_err(),
+            DietTable::builtin().tag("diary").unwrap_err().to_string(),
             "`diary` is not a diet tag (one of dairy, egg, fish, gelatin, gluten, honey, meat, nut, peanut, rennet, unknown); did you mean `dairy`?"
         );
     }

@@ -6,4 +6,5 @@ pub mod data_file;
 pub mod diet_table;
 pub mod manifest;
 pub mod primitive_words;
+pub mod splits;
 pub mod substitute_roles;

@@ -19,6 +19,25 @@ pub struct PrimitiveWords {
     /// `temperature`. An agent picks these; no kitchen object stands for them.
     #[serde(default)]
     pub free: BTreeMap<String, String>,
+    /// Per input argument the primitive reads by its class, not looks up in the kitchen
+    /// (`line`'s lining: paper cups fill muffin tins, anything else lines with baking paper),
+    /// the class whose kinds a constant there may name. Anywhere else a constant of a held
+    /// kind is a new concept the kitchen never holds, and what takes it fails.
+    #[serde(default, rename = "by-class")]
+    pub by_class: BTreeMap<String, String>,
+    /// Per input argument holding what the primitive works on, what it is meant for: the
+    /// reference runs it on anything (cracking salt makes eggs of it), the session warns.
+    #[serde(default, rename = "meant-for")]
+    pub meant_for: BTreeMap<String, MeantFor>,
+}
+
+/// What an argument of a primitive is meant to hold ([`PrimitiveWords::meant_for`]).
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct MeantFor {
+    /// Ontology classes: every ingredient the argument holds is meant to be one of them.
+    pub classes: Vec<String>,
+    /// Those classes in words (`eggs`).
+    pub words: String,
 }
 
 /// The kinds of free value ([`PrimitiveWords::free`]).
@@ -55,7 +74,8 @@ mod tests {
 
     /// Every primitive of both profiles' catalogues has its line and a kind for every
     /// `quantity` argument that is an input in some case, every default names an optional
-    /// argument of the primitive, and no entry names a primitive no catalogue has.
+    /// argument of the primitive, the arguments read by class and meant for something are
+    /// inputs, and no entry names a primitive no catalogue has.
     #[test]
     fn every_primitive_has_its_words_and_defaults_name_optional_arguments() {
         let catalogues = Profile::ALL.map(Catalogue::builtin);
@@ -87,6 +107,26 @@ mod tests {
                 assert!(
                     sigs.iter().all(|s| s.arg_index(argument).is_some()),
                     "{name}: {argument}"
+                );
+            }
+            // `line`'s arguments are named apart in the two profiles: each name is one profile's.
+            let an_input = |argument: &str| {
+                sigs.iter().any(|s| {
+                    s.arg_index(argument)
+                        .is_some_and(|i| s.cases.iter().any(|c| c.is_input(i)))
+                })
+            };
+            for argument in words.by_class.keys() {
+                assert!(an_input(argument), "{name}: {argument}");
+            }
+            for (argument, meant) in &words.meant_for {
+                assert!(
+                    sigs.iter().all(|s| s.arg_index(argument).is_some()) && an_input(argument),
+                    "{name}: {argument}"
+                );
+                assert!(
+                    !meant.classes.is_empty() && !meant.words.is_empty(),
+                    "{name}"
                 );
             }
         }

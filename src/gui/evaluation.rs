@@ -1,19 +1,22 @@
-//! One evaluation as the launcher runs it: the command line's pipeline (read, load the
-//! benchmark, refuse or score recipe by recipe, write the reference's CSV) with progress and
-//! cancellation between recipes, keeping each recipe's report page for the details view.
+//! One evaluation as the launcher runs it: the command line's pipeline (read, the benchmark's
+//! evaluator from a `Workspace` as every front end opens one, `Evaluator::evaluate_each`
+//! refusing or scoring recipe by recipe, the reference's CSV) with progress and cancellation
+//! between recipes, keeping each recipe's report page for the details view.
 
 use super::task::Reporter;
 use crate::base::profile::Profile;
 use crate::benchmark::{DataChoice, DataSource};
 use crate::evaluate::Refusal;
+use crate::language::ast::Recipe;
 use crate::language::diagnostic::line_col;
-use crate::metrics::metric::MetricSet;
+use crate::metrics::metric::{MetricSet, RecipeResult};
 use crate::report;
 use crate::report::html::{RecipePage, ReportModel};
 use crate::service::context::DataContext;
 use crate::service::report_page::recipe_page;
 use crate::service::scoring::{self, EvaluateOptions};
 use crate::service::solution_file::read_solution_text;
+use crate::service::workspace::Workspace;
 use std::path::PathBuf;
 
 /// What to evaluate.
@@ -93,44 +96,47 @@ pub fn run(request: &Request, progress: &Reporter<Outcome>) -> Outcome {
         Err(e) => return Outcome::Failed(e.to_string()),
     };
     progress.report(format!("loading {}", request.data), None);
-    let (evaluator, kitchen) = match scoring::load(&opts, || false, &mut std::io::sink()) {
-        Ok(e) => e,
+    let workspace = match Workspace::open(opts.data.clone()) {
+        Ok(workspace) => workspace,
         Err(e) => return Outcome::Failed(e.to_string()),
     };
-    let recipes = match evaluator.prepare(&text) {
-        Ok(r) => r,
-        Err(refusal) => return Outcome::Refused(problems(&refusal, &text)),
+    let evaluator = match workspace.evaluator() {
+        Ok(evaluator) => evaluator,
+        Err(e) => return Outcome::Failed(e.to_string()),
     };
-    let mut results = Vec::with_capacity(recipes.len());
-    let mut rows = Vec::with_capacity(recipes.len());
-    for (i, recipe) in recipes.iter().enumerate() {
+    let mut go_on = |recipe: &Recipe, i: usize, n: usize| {
         if progress.cancelled() {
-            return Outcome::Cancelled;
+            return false;
         }
-        let done = i as f32 / recipes.len() as f32;
+        let done = i as f32 / n as f32;
         progress.report(
-            format!("scoring {} ({} of {})", recipe.id, i + 1, recipes.len()),
+            format!("scoring {} ({} of {n})", recipe.id, i + 1),
             Some(done),
         );
-        let result = match evaluator.evaluate_recipe(recipe, &opts.metrics) {
-            Ok(r) => r,
-            Err(refusal) => return Outcome::Refused(problems(&refusal, &text)),
-        };
-        rows.push(RecipeRow {
+        true
+    };
+    let scored = match evaluator.evaluate_each(&text, &opts.metrics, &mut go_on) {
+        Ok(Some(scored)) => scored,
+        Ok(None) => return Outcome::Cancelled,
+        Err(refusal) => return Outcome::Refused(problems(&refusal, &text)),
+    };
+    let rows: Vec<RecipeRow> = scored
+        .iter()
+        .map(|(recipe, result)| RecipeRow {
             recipe_id: result.recipe_id.clone(),
             printed: opts.metrics.iter().map(|m| result.formatted(m)).collect(),
-            page: recipe_page(&evaluator, recipe, &text, &result, &opts.metrics)
+            page: recipe_page(&evaluator, recipe, &text, result, &opts.metrics)
                 .map_err(|e| e.to_string()),
-        });
-        results.push(result);
-    }
+        })
+        .collect();
+    let results: Vec<RecipeResult> = scored.into_iter().map(|(_, result)| result).collect();
     let csv = report::csv::render(&results, &opts.metrics);
     if let Err(e) = report::write_atomically(&opts.output, csv.as_bytes()) {
         return Outcome::Failed(format!("cannot write {}: {e}", opts.output.display()));
     }
     let report = ReportModel {
         source: name,
-        signature: scoring::signature(&opts, kitchen, &evaluator),
+        signature: scoring::signature(&opts, workspace.kitchen_name().to_owned(), &evaluator),
         recipes: rows
             .iter()
             .rev()

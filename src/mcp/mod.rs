@@ -11,6 +11,7 @@ use crate::report::dish_tree;
 use crate::service::context::DataContext;
 use crate::service::jobs::{JOBS, Job};
 use crate::service::outcome::{AppError, Exit, Outcome};
+use crate::service::session::language;
 use crate::service::sessions::{Limits, SessionStore, SystemClock};
 use crate::service::workspace::Workspace;
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
@@ -222,24 +223,11 @@ impl KitchenServer {
     }
 
     #[tool(
-        description = "The primitives (actions) a network may use, each with its arguments in order: name, ontology type and role (output, input, optional input, kitchen state in or out)."
+        description = "Deprecated: kitchen_primitives tells a session's language. The action language of the server's kitchen, no session needed: every primitive with what it does, its arguments in order (name, role, type, default), the cases it runs under and its compact form."
     )]
     fn list_primitives(&self) -> CallToolResult {
-        let primitives: Vec<Value> = self
-            .workspace
-            .model()
-            .catalogue
-            .iter()
-            .map(|p| {
-                let args: Vec<Value> = p
-                    .args
-                    .iter()
-                    .map(|a| json!({"name": a.name, "type": a.ty, "role": a.role.name()}))
-                    .collect();
-                json!({"name": p.name, "arguments": args})
-            })
-            .collect();
-        CallToolResult::structured(json!({ "primitives": primitives }))
+        let language = language::primitives(&self.workspace.model().catalogue);
+        CallToolResult::structured(json!({ "primitives": language }))
     }
 
     #[tool(

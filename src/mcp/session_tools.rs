@@ -9,12 +9,14 @@ use crate::metrics::metric::{Metric, MetricSet};
 use crate::service::scoring::score_json;
 use crate::service::session::admissible::Query;
 use crate::service::session::observation::Observation;
+use crate::service::session::trajectory::Log;
 use crate::service::sessions::{StoreError, kitchen_summary};
 use rmcp::model::CallToolResult;
 use rmcp::schemars;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::ffi::OsString;
+use std::path::Path;
 
 /// The longest answer of a session tool, in characters of its JSON: an agent reads one after
 /// every action, so each stays within about a thousand tokens. The opening of the largest
@@ -34,6 +36,9 @@ pub(super) struct StartArgs {
     /// `demo` for the demo benchmark, or the folder of a benchmark on the server's machine
     /// (default: the server's, `--benchmark`).
     benchmark: Option<String>,
+    /// A file on the server's machine to log the session's calls to, as JSON lines (a
+    /// trajectory that `replay` runs again); it must not exist yet (the server replaces no file).
+    log: Option<String>,
 }
 
 #[derive(Deserialize, schemars::JsonSchema)]
@@ -106,10 +111,25 @@ impl KitchenServer {
             Ok(evaluator) => evaluator,
             Err(e) => return refuse(json!({ "error": e.to_string() })),
         };
+        let log = match args
+            .log
+            .as_deref()
+            .map(|p| Log::create_new(Path::new(p)))
+            .transpose()
+        {
+            Ok(log) => log,
+            Err(e) => return refuse(json!({ "error": e.to_string() })),
+        };
         let (id, opening) = match self.sessions.start(evaluator.clone(), &args.recipe) {
             Ok(started) => started,
             Err(e) => return failed(e),
         };
+        if let Some(log) = log {
+            let kitchen = self.workspace.data().kitchen.as_deref();
+            if let Err(e) = self.sessions.log_into(&id, log, kitchen) {
+                return failed(e);
+            }
+        }
         let limits = self.sessions.limits();
         CallToolResult::structured(json!({
             "session": id,

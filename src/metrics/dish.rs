@@ -115,13 +115,19 @@ pub fn best_dish_score(
     predicted: &Execution,
     gold: &GoldRun,
 ) -> Result<DishReport, SimError> {
-    let gold_step = gold.output_step.ok_or_else(|| {
-        SimError::new(format!(
-            "the gold run of {} has no output node",
-            gold.recipe.id
-        ))
-    })?;
-    let mut cmp = Comparer::new(model, &gold.execution, gold_step);
+    let mut dish = GoldDish::new(model, gold)?;
+    best_dish_by(predicted, |step| dish.compare(predicted, step))
+}
+
+/// The score of one predicted step's output and its detail, as [`best_dish_score`] compares it.
+pub type StepScore = (Number, Option<DishDetail>);
+
+/// [`best_dish_score`]'s walk, each step's output scored by `score` (a caller that keeps the
+/// scores of the steps it has seen compares only the new ones).
+pub fn best_dish_by(
+    predicted: &Execution,
+    mut score: impl FnMut(usize) -> Result<StepScore, SimError>,
+) -> Result<DishReport, SimError> {
     let mut seen: HashSet<usize> = HashSet::new();
     let mut report = DishReport::default();
     let mut best: Option<Number> = None;
@@ -136,7 +142,7 @@ pub fn best_dish_score(
         }
         budget::at_action(p);
         // An error names the step whose output was being compared.
-        let (score, detail) = cmp.compare(predicted, step).map_err(|e| SimError {
+        let (score, detail) = score(step).map_err(|e| SimError {
             predicate: e.predicate.or(Some(p)),
             ..e
         })?;
@@ -153,6 +159,26 @@ pub fn best_dish_score(
     }
     report.score = best.map(|b| b.to_f32()).unwrap_or(0.0);
     Ok(report)
+}
+
+/// The gold dish, to compare predicted outputs with one at a time.
+pub struct GoldDish<'m>(Comparer<'m>);
+
+impl<'m> GoldDish<'m> {
+    pub fn new(model: &'m Model, gold: &'m GoldRun) -> Result<GoldDish<'m>, SimError> {
+        let gold_step = gold.output_step.ok_or_else(|| {
+            SimError::new(format!(
+                "the gold run of {} has no output node",
+                gold.recipe.id
+            ))
+        })?;
+        Ok(GoldDish(Comparer::new(model, &gold.execution, gold_step)))
+    }
+
+    /// `compare-node-dishes` for predicted step `step`.
+    pub fn compare(&mut self, predicted: &Execution, step: usize) -> Result<StepScore, SimError> {
+        self.0.compare(predicted, step)
+    }
 }
 
 /// The step (into `exec.steps`) whose output the dish approximation score compared best.

@@ -44,19 +44,84 @@ impl GoalReport {
     }
 }
 
-struct Located<'e> {
+/// A step's primary output and where it is in the step's output kitchen state.
+#[derive(Clone)]
+struct Located {
     predicate: usize,
-    value: &'e Value,
+    value: Value,
     location: Vec<ClassId>,
 }
 
-fn located<'e>(model: &Model, exec: &'e Execution, step: usize) -> Located<'e> {
+impl Located {
+    /// Whether this predicted output reaches `goal`: a similar object at a similar place.
+    fn reaches(&self, goal: &Located) -> bool {
+        similar(&goal.value, &self.value) && similar_locations(&goal.location, &self.location)
+    }
+}
+
+fn located(model: &Model, exec: &Execution, step: usize) -> Located {
     let value = primary_output(exec, step);
     let location = find_location(model, value, output_kitchen_state(model, exec, step));
     Located {
         predicate: exec.steps[step].predicate,
-        value,
+        value: value.clone(),
         location,
+    }
+}
+
+/// Whether predicted step `step` may reach a goal: not `get-kitchen`, not a failed object.
+fn is_candidate(model: &Model, recipe: &Recipe, predicted: &Execution, step: usize) -> bool {
+    !is_get_kitchen(recipe, predicted.steps[step].predicate)
+        && !primary_output(predicted, step)
+            .as_obj()
+            .is_some_and(|e| model.onto.is_a(e.class, model.k.failed_object))
+}
+
+/// A gold run's goals, located once, for matching a prediction as it runs step by step.
+///
+/// [`evaluate`] gives each goal, in gold order, the first remaining predicted step (in
+/// execution order) that reaches it. So a step run after all the others takes the first goal
+/// that no earlier step took and that it reaches, and changes nothing else: matching steps
+/// one at a time as they run gives [`evaluate`]'s goals.
+#[derive(Clone)]
+pub struct GoldGoals {
+    goals: Vec<Located>,
+}
+
+impl GoldGoals {
+    pub fn new(model: &Model, gold_recipe: &Recipe, gold: &Execution) -> GoldGoals {
+        let goals = (0..gold.steps.len())
+            .filter(|&s| !is_get_kitchen(gold_recipe, gold.steps[s].predicate))
+            .map(|s| located(model, gold, s))
+            .collect();
+        GoldGoals { goals }
+    }
+
+    /// How many goals the gold has.
+    pub fn len(&self) -> usize {
+        self.goals.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.goals.is_empty()
+    }
+
+    /// The goal (index, in gold order) predicted step `step` reaches when the steps before
+    /// it reached those `taken` marks.
+    pub fn reached_by(
+        &self,
+        model: &Model,
+        recipe: &Recipe,
+        predicted: &Execution,
+        step: usize,
+        taken: &[bool],
+    ) -> Option<usize> {
+        if !is_candidate(model, recipe, predicted, step) {
+            return None;
+        }
+        let c = located(model, predicted, step);
+        (0..self.goals.len())
+            .find(|&g| !taken.get(g).copied().unwrap_or(false) && c.reaches(&self.goals[g]))
     }
 }
 
@@ -76,12 +141,7 @@ pub fn evaluate(
     gold: &Execution,
 ) -> GoalReport {
     let mut candidates: Vec<Located> = (0..predicted.steps.len())
-        .filter(|&s| !is_get_kitchen(recipe, predicted.steps[s].predicate))
-        .filter(|&s| {
-            !primary_output(predicted, s)
-                .as_obj()
-                .is_some_and(|e| model.onto.is_a(e.class, model.k.failed_object))
-        })
+        .filter(|&s| is_candidate(model, recipe, predicted, s))
         .map(|s| located(model, predicted, s))
         .collect();
     let mut report = GoalReport::default();
@@ -94,9 +154,7 @@ pub fn evaluate(
             continue;
         }
         let goal = located(model, gold, s);
-        let found = candidates.iter().position(|c| {
-            similar(goal.value, c.value) && similar_locations(&goal.location, &c.location)
-        });
+        let found = candidates.iter().position(|c| c.reaches(&goal));
         let gold_text = gold_recipe
             .predicates
             .get(goal.predicate)
@@ -130,7 +188,7 @@ fn why_missed(model: &Model, goal: &Located, candidates: &[Located]) -> String {
         return "the gold output is not an object".into();
     };
     let class = model.onto.class_name(g.class);
-    if let Some(c) = candidates.iter().find(|c| similar(goal.value, c.value)) {
+    if let Some(c) = candidates.iter().find(|c| similar(&goal.value, &c.value)) {
         return format!(
             "an equal {class} (predicate {}) is at {:?}, the gold one at {:?}",
             c.predicate + 1,

@@ -21,13 +21,22 @@ pub const FEW_DRAWS: usize = 1_000;
 /// (about a million sums, a few milliseconds); beyond, it samples.
 pub const MAX_EXACT_DIFFERING: usize = 20;
 
+/// A count of resamples or trials (`flag` names the option) outside 1..=[`MAX_DRAWS`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{flag} {count}: expected 1 to {MAX_DRAWS} (1,000 to 100,000 is plenty)")]
+pub struct DrawsOutOfRange {
+    pub flag: String,
+    pub count: usize,
+}
+
 /// Refuse a count of resamples or trials (`flag` names the option) outside 1..=[`MAX_DRAWS`];
 /// a warning for fewer than [`FEW_DRAWS`].
-pub fn check_draws(flag: &str, count: usize) -> Result<Option<String>, String> {
+pub fn check_draws(flag: &str, count: usize) -> Result<Option<String>, DrawsOutOfRange> {
     if count == 0 || count > MAX_DRAWS {
-        return Err(format!(
-            "{flag} {count}: expected 1 to {MAX_DRAWS} (1,000 to 100,000 is plenty)"
-        ));
+        return Err(DrawsOutOfRange {
+            flag: flag.to_owned(),
+            count,
+        });
     }
     Ok((count < FEW_DRAWS).then(|| {
         format!(
@@ -330,7 +339,10 @@ mod tests {
 
     #[test]
     fn draws_are_bounded_and_few_draws_are_warned_about() {
-        assert!(check_draws("--bootstrap", 0).is_err());
+        assert_eq!(
+            check_draws("--bootstrap", 0).unwrap_err().to_string(),
+            "--bootstrap 0: expected 1 to 1000000 (1,000 to 100,000 is plenty)"
+        );
         assert!(check_draws("--bootstrap", MAX_DRAWS + 1).is_err());
         assert!(check_draws("--trials", usize::MAX).is_err());
         assert_eq!(check_draws("--trials", MAX_DRAWS), Ok(None));

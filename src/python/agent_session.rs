@@ -8,10 +8,11 @@ use super::guard::{Interrupted, NetworkText, interruptible};
 use crate::evaluate::Evaluator;
 use crate::report::json::value;
 use crate::service::session::admissible::Query;
+use crate::service::session::trajectory::{self, Log};
 use crate::service::session::{Session, SessionError};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use crate::service::variation::{Variation, vary_in};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use serde_json::json;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// One agent's network of one recipe.
@@ -22,6 +23,8 @@ pub struct Kitchen {
     session: Mutex<Session>,
     /// Where the model's Python primitives leave an interruption (Ctrl-C) to raise here.
     interrupted: Option<Interrupted>,
+    /// The generated variation the session is on (its evaluator is the variation's), if any.
+    variation: Option<Arc<Variation>>,
 }
 
 fn session_error(e: SessionError) -> PyErr {
@@ -42,7 +45,18 @@ impl Kitchen {
             recipe: recipe.to_lowercase(),
             session: Mutex::new(session),
             interrupted,
+            variation: None,
         })
+    }
+
+    /// The opening with the variation's task before the recipe text.
+    fn opening_json(&self, s: &Session) -> String {
+        let mut opening = s.opening();
+        if let Some(v) = &self.variation {
+            let text = opening.recipe_text.take().unwrap_or_default();
+            opening.recipe_text = Some(format!("{}\n\n{text}", v.task()));
+        }
+        value(&opening).to_string()
     }
 
     fn session(&self) -> PyResult<MutexGuard<'_, Session>> {
@@ -63,10 +77,16 @@ impl Kitchen {
         if let Some(interrupted) = &self.interrupted {
             interrupted.busy().not_busy()?;
         }
-        let out = interruptible(py, |_| self.session().map(|mut s| work(&mut s)));
-        match &self.interrupted {
+        let out = interruptible(py, |_| {
+            self.session().map(|mut s| (work(&mut s), s.log_failure()))
+        });
+        let out = match &self.interrupted {
             Some(interrupted) => interrupted.or_raise(out),
             None => out,
+        }?;
+        match out {
+            (_, Some(failure)) => Err(PyOSError::new_err(failure)),
+            (out, None) => Ok(out),
         }
     }
 }
@@ -74,23 +94,83 @@ impl Kitchen {
 #[pymethods]
 impl Kitchen {
     /// A session on a recipe of the profile's benchmark, located as the command line locates
-    /// it.
+    /// it; on its generated variation `variation` when that is above 0. With `log`, every call
+    /// that changes or scores the session is logged there (`service::session::trajectory`).
     #[new]
-    #[pyo3(signature = (recipe, reference, benchmark=None, kitchen=None))]
+    #[pyo3(signature = (recipe, reference, benchmark=None, kitchen=None, log=None, variation=0))]
     fn new(
         py: Python<'_>,
         recipe: &str,
         reference: &str,
         benchmark: Option<std::path::PathBuf>,
         kitchen: Option<std::path::PathBuf>,
+        log: Option<std::path::PathBuf>,
+        variation: u64,
     ) -> PyResult<Kitchen> {
         let profile = super::profile(reference)?;
-        let evaluator = interruptible(py, |_| {
-            super::workspace(profile, benchmark, kitchen)?
-                .evaluator()
-                .map_err(|e| PyRuntimeError::new_err(e.to_string()))
+        if log.is_some() && variation > 0 {
+            // A log's header names the data a replay loads, and a variation is not data.
+            return Err(PyValueError::new_err(
+                "a variation's session takes no log: replay rebuilds the official task",
+            ));
+        }
+        let (evaluator, variation) = interruptible(py, |_| {
+            let workspace = super::workspace(profile, benchmark, kitchen.clone())?;
+            if variation > 0 {
+                let v = vary_in(&workspace, recipe, variation)
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                return Ok((v.evaluator.clone(), Some(Arc::new(v))));
+            }
+            let evaluator = workspace.evaluator();
+            Ok((
+                evaluator.map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
+                None,
+            ))
         })?;
-        Kitchen::open(evaluator, recipe, None)
+        let opened = Kitchen {
+            variation,
+            ..Kitchen::open(evaluator, recipe, None)?
+        };
+        if let Some(path) = log {
+            let log = Log::create(&path).map_err(|e| PyOSError::new_err(e.to_string()))?;
+            opened.session()?.log_into(log, kitchen.as_deref());
+        }
+        Ok(opened)
+    }
+
+    /// A fork: an independent session with the same lines, logging nowhere.
+    fn clone(&self, py: Python<'_>) -> PyResult<Kitchen> {
+        let session = self.detached(py, |s| s.clone())?;
+        Ok(Kitchen {
+            evaluator: self.evaluator.clone(),
+            recipe: self.recipe.clone(),
+            session: Mutex::new(session),
+            interrupted: self.interrupted.clone(),
+            variation: self.variation.clone(),
+        })
+    }
+
+    /// The lines given that the network holds (the header when one was given first): a new
+    /// session given them is this one again.
+    fn lines(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        self.detached(py, |s| s.lines_given())
+    }
+
+    /// The generated variation the session is on (0: the official task).
+    #[getter]
+    fn variation(&self) -> u64 {
+        self.variation.as_ref().map_or(0, |v| v.number)
+    }
+
+    /// The gold network of the session's task as a `.solution` text: the variation's, or the
+    /// benchmark's.
+    fn variation_gold(&self) -> PyResult<String> {
+        if let Some(v) = &self.variation {
+            return Ok(v.gold.clone());
+        }
+        let gold = self.evaluator.benchmark.recipe(&self.recipe);
+        gold.map(|g| g.network.to_string())
+            .ok_or_else(|| PyValueError::new_err(format!("no gold network of {}", self.recipe)))
     }
 
     /// The recipe's id as the benchmark spells it.
@@ -101,17 +181,16 @@ impl Kitchen {
 
     /// Start the network again, empty; the opening as JSON.
     fn reset(&self, py: Python<'_>) -> PyResult<String> {
-        let (evaluator, recipe) = (self.evaluator.clone(), self.recipe.clone());
-        self.detached(py, move |s| {
-            *s = Session::with_evaluator(evaluator, &recipe)?;
-            Ok(value(&s.opening()).to_string())
+        self.detached(py, |s| {
+            s.reset()?;
+            Ok(self.opening_json(s))
         })?
         .map_err(session_error)
     }
 
     /// The recipe text and the initial kitchen, as JSON.
     fn opening(&self, py: Python<'_>) -> PyResult<String> {
-        self.detached(py, |s| value(&s.opening()).to_string())
+        self.detached(py, |s| self.opening_json(s))
     }
 
     /// One line given to the session: the observation as JSON. A line the session cannot take
@@ -186,10 +265,16 @@ impl Kitchen {
     /// The evaluation of the network as a `.solution` file: `{"csv", "unit", "why_no_dish"}`,
     /// the unit as `evaluate --format json` writes it (`scored` or `refused`).
     fn finish(&self, py: Python<'_>) -> PyResult<String> {
-        self.detached(py, |s| {
-            let score = s.finish();
-            json!({ "csv": score.csv, "unit": score.json, "why_no_dish": score.why_no_dish })
-                .to_string()
-        })
+        self.detached(py, |s| trajectory::score_json(&s.finish()).to_string())
     }
+}
+
+/// `cookingbot.replay`: the log at `path` run again, as JSON (`identical`, `records`,
+/// `difference`); a log that cannot be read is a `ValueError` naming its file and line.
+#[pyfunction]
+pub fn replay(py: Python<'_>, path: std::path::PathBuf) -> PyResult<String> {
+    let replayed = interruptible(py, |_| {
+        trajectory::replay(&path).map_err(|e| PyValueError::new_err(e.to_string()))
+    })?;
+    Ok(value(&replayed).to_string())
 }

@@ -4,13 +4,17 @@
 //! it into dataclasses and exceptions; every call that works releases the GIL, and batches are
 //! scored in parallel with rayon as the command line scores them. The agent session is
 //! `agent_session.rs` (`Kitchen`), models with primitives written in Python
-//! `python_primitive.rs` (`Model`), the answers to cooking agents' questions `answers.rs`,
+//! `python_primitive.rs` (`Model`), batches scored where their rows are (`cookingbot.ray`)
+//! `batch_rows.rs`, the answers to cooking agents' questions `answers.rs`,
 //! substitutions and scaling `rewrites.rs`, and what guards every call (texts bounded, Ctrl-C,
-//! a primitive calling back into its own model) `guard.rs`.
+//! a primitive calling back into its own model) `guard.rs`, and what the agent harness
+//! needs (the splits, a mean's interval, the repaired rules) `harness.rs`.
 
 mod agent_session;
 mod answers;
+mod batch_rows;
 mod guard;
+mod harness;
 mod python_primitive;
 mod rewrites;
 
@@ -19,10 +23,9 @@ use crate::base::profile::Profile;
 use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
 use crate::metrics::metric::{Metric, MetricSet};
-use crate::service::comparison::{self, CompareFormat, CompareOptions};
+use crate::report::json::value;
 use crate::service::context::DataContext;
 use crate::service::jobs::{self, Job};
-use crate::service::scoring::{self, EvaluateOptions};
 use crate::service::solution_file::read_solution_text;
 use crate::service::workspace::{Workspace, Workspaces};
 use guard::{NetworkText, interruptible};
@@ -222,9 +225,19 @@ fn smatch(
     exact_budget: u64,
 ) -> PyResult<String> {
     let (NetworkText(test), NetworkText(gold)) = (test, gold);
-    let request =
-        json!({ "test": test, "gold": gold, "exact": exact, "exact_budget": exact_budget });
-    answered(py, "smatch", request, "2024", (None, None))
+    let request = jobs::SmatchRequest {
+        test,
+        gold,
+        exact,
+        exact_budget,
+    };
+    // No workspace: Smatch compares texts, whatever the profile.
+    interruptible(py, |_| {
+        Ok(match jobs::smatch_of(request) {
+            Ok(answer) => value(&answer).to_string(),
+            Err(refusal) => refusal.to_json().to_string(),
+        })
+    })
 }
 
 /// Translate recipe text with the rule-based translator: `{"solution", "notes"}`.
@@ -274,51 +287,6 @@ fn benchmark_recipes(py: Python<'_>, reference: &str, path: Option<PathBuf>) -> 
     })
 }
 
-/// `compare`'s JSON for a baseline and systems (paths of `.solution` files or folders), scored
-/// and tested exactly as the command does.
-#[pyfunction]
-#[pyo3(signature = (systems, metrics, bootstrap, trials, seed, reference, benchmark=None, kitchen=None))]
-#[allow(clippy::too_many_arguments)]
-fn compare_systems(
-    py: Python<'_>,
-    systems: Vec<PathBuf>,
-    metrics: Option<Vec<String>>,
-    bootstrap: usize,
-    trials: usize,
-    seed: u64,
-    reference: &str,
-    benchmark: Option<PathBuf>,
-    kitchen: Option<PathBuf>,
-) -> PyResult<String> {
-    let metrics = metric_set(metrics, comparison::default_metrics())?;
-    let opts = CompareOptions {
-        systems,
-        evaluation: EvaluateOptions::scoring(
-            DataContext::from_env(profile(reference)?, benchmark, kitchen),
-            metrics,
-        ),
-        output: PathBuf::from(scoring::STDOUT),
-        format: CompareFormat::Json,
-        bootstrap,
-        trials,
-        seed,
-        dump_resamples: None,
-    };
-    interruptible(py, |_| {
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        match comparison::run(&opts, &mut out, &mut err) {
-            Ok(_) => String::from_utf8(out).map_err(|e| PyRuntimeError::new_err(e.to_string())),
-            Err(e) => {
-                // The warnings written before it, then the error, as the command line shows them.
-                err.extend_from_slice(format!("error: {e}").as_bytes());
-                Err(PyRuntimeError::new_err(
-                    String::from_utf8_lossy(&err).trim_end().to_string(),
-                ))
-            }
-        }
-    })
-}
-
 /// A `.solution` file's text, read as the command line reads it (regular files of at most
 /// 64 MiB of UTF-8); a file that cannot be read is a `ValueError` naming it.
 #[pyfunction]
@@ -339,15 +307,17 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<agent_session::Kitchen>()?;
     m.add_class::<python_primitive::PyModel>()?;
     m.add_function(wrap_pyfunction!(job, m)?)?;
+    m.add_function(wrap_pyfunction!(agent_session::replay, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_texts, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(smatch, m)?)?;
     m.add_function(wrap_pyfunction!(translate, m)?)?;
     m.add_function(wrap_pyfunction!(benchmark_recipes, m)?)?;
-    m.add_function(wrap_pyfunction!(compare_systems, m)?)?;
     m.add_function(wrap_pyfunction!(metric_names, m)?)?;
     m.add_function(wrap_pyfunction!(read_solution, m)?)?;
     answers::register(m)?;
+    batch_rows::register(m)?;
+    harness::register(m)?;
     rewrites::register(m)
 }

@@ -89,7 +89,8 @@ fn scale(
 /// A count of servings as Python gives it, any int: one past `u32` is out of the range, as
 /// the command line says of one past it.
 fn count(n: &Bound<'_, PyInt>, what: &str) -> Result<u32, String> {
-    n.extract().map_err(|_| servings_out_of_range(what, n))
+    n.extract()
+        .map_err(|_| servings_out_of_range(what, n).to_string())
 }
 
 /// Add these functions to the extension module.

@@ -80,19 +80,6 @@ impl SummaryMean {
     }
 }
 
-/// The JSON document of a one-file evaluation.
-pub fn render(
-    signature: Signature,
-    recipes: Vec<RecipeReport>,
-    summary: Option<Summary>,
-) -> String {
-    pretty(&EvaluationReport {
-        signature,
-        recipes,
-        summary,
-    })
-}
-
 /// A document as a JSON value with the numbers the written report has: `serde_json::to_value`
 /// would widen an `f32` (0.8700139) to its `f64` digits (0.8700138926506042).
 pub fn value(document: &impl Serialize) -> serde_json::Value {
@@ -108,45 +95,60 @@ pub fn pretty(document: &impl Serialize) -> String {
     s
 }
 
-/// The JSON document of a run: [`EvaluationReport`] for one file; for a batch, the signature
-/// and each file with its recipes or its refusal. With `bootstrap` (`--ci`), also the means
-/// with their intervals.
-pub fn render_report(report: &BatchReport, bootstrap: Option<Bootstrap>) -> String {
-    let summary = bootstrap.map(|b| Summary::new(report.means(Some(b)), b));
-    if !report.batch {
-        let recipes = report.rows().map(|(_, r)| r.recipe.clone()).collect();
-        return render(report.signature.clone(), recipes, summary);
+/// A run's results as the JSON report says them: [`EvaluationReport`] for one file; for a
+/// batch, the signature and each file with its recipes or its refusal. With `ci` (`--ci`),
+/// also the means with their intervals. It is the evaluate job's answer, and what
+/// `evaluate --format json` writes.
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    pub report: BatchReport,
+    pub ci: Option<Bootstrap>,
+}
+
+impl Serialize for Evaluation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let report = &self.report;
+        let summary = self.ci.map(|b| Summary::new(report.means(Some(b)), b));
+        if !report.batch {
+            return EvaluationReport {
+                signature: report.signature.clone(),
+                recipes: report.rows().map(|(_, r)| r.recipe.clone()).collect(),
+                summary,
+            }
+            .serialize(serializer);
+        }
+        #[derive(Serialize)]
+        struct BatchDocument<'a> {
+            signature: &'a Signature,
+            files: Vec<FileDocument<'a>>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            summary: Option<Summary>,
+        }
+        #[derive(Serialize)]
+        struct FileDocument<'a> {
+            file: &'a str,
+            refusal: Option<&'a RefusalReport>,
+            recipes: Vec<&'a RecipeReport>,
+        }
+        BatchDocument {
+            signature: &report.signature,
+            files: report
+                .files
+                .iter()
+                .map(|f| FileDocument {
+                    file: &f.file,
+                    refusal: f.outcome.as_ref().err(),
+                    recipes: f
+                        .outcome
+                        .as_deref()
+                        .unwrap_or(&[])
+                        .iter()
+                        .map(|r| &r.recipe)
+                        .collect(),
+                })
+                .collect(),
+            summary,
+        }
+        .serialize(serializer)
     }
-    #[derive(Serialize)]
-    struct BatchDocument<'a> {
-        signature: &'a Signature,
-        files: Vec<FileDocument<'a>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        summary: Option<Summary>,
-    }
-    #[derive(Serialize)]
-    struct FileDocument<'a> {
-        file: &'a str,
-        refusal: Option<&'a RefusalReport>,
-        recipes: Vec<&'a RecipeReport>,
-    }
-    pretty(&BatchDocument {
-        signature: &report.signature,
-        files: report
-            .files
-            .iter()
-            .map(|f| FileDocument {
-                file: &f.file,
-                refusal: f.outcome.as_ref().err(),
-                recipes: f
-                    .outcome
-                    .as_deref()
-                    .unwrap_or(&[])
-                    .iter()
-                    .map(|r| &r.recipe)
-                    .collect(),
-            })
-            .collect(),
-        summary,
-    })
 }

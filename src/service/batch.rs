@@ -105,19 +105,23 @@ pub fn is_batch(inputs: &[PathBuf], files: &[PathBuf]) -> bool {
 }
 
 /// A solution file as its name in reports and its text, or why it cannot be read.
-struct Input {
-    name: String,
-    text: Result<String, String>,
+pub struct Input {
+    pub name: String,
+    pub text: Result<String, String>,
+}
+
+impl Input {
+    /// The file at `path`, read as the command line reads it.
+    pub fn read(path: &Path) -> Input {
+        Input {
+            name: path.display().to_string(),
+            text: read_solution_text(path).map_err(|e| e.to_string()),
+        }
+    }
 }
 
 fn read_inputs(files: &[PathBuf]) -> Vec<Input> {
-    files
-        .par_iter()
-        .map(|path: &PathBuf| Input {
-            name: path.display().to_string(),
-            text: read_solution_text(Path::new(path)).map_err(|e| e.to_string()),
-        })
-        .collect()
+    files.par_iter().map(|path| Input::read(path)).collect()
 }
 
 /// A file ready to score: its recipes in the reference's order, or its refusal.
@@ -209,43 +213,9 @@ pub fn score(run: Run<'_>, files: &[PathBuf]) -> ShardReport {
     let mut shard_files = Vec::with_capacity(files.len());
     // The batch position of the next file's first unit: units are dealt to shards by it.
     let mut first = 0;
-    // Scored on rayon's threads under the caller's budget: a stopped call stops them.
-    let budget = budget::handed_on();
     for paths in files.chunks(rayon::current_num_threads().max(1)) {
         let inputs = read_inputs(paths);
-        let prepared: Vec<Prepared> = inputs
-            .par_iter()
-            .map(|input| Prepared {
-                input,
-                recipes: prepare(&run, input),
-            })
-            .collect();
-        let units: Vec<(usize, usize)> = prepared
-            .iter()
-            .enumerate()
-            .flat_map(|(f, p)| (0..p.units()).map(move |u| (f, u)))
-            .collect();
-        let count = units.len();
-        let units = deal(units, first, run.shard);
-        first += count;
-        bar.inc_length(units.len() as u64);
-        let results: Vec<(usize, UnitResult)> = units
-            .par_iter()
-            .map(|&(f, unit)| {
-                let outcome = budget.run(|| score_unit(&run, &prepared[f], unit));
-                bar.inc(1);
-                (f, UnitResult { unit, outcome })
-            })
-            .collect();
-        let chunk_start = shard_files.len();
-        shard_files.extend(prepared.iter().map(|p| ShardFile {
-            file: p.input.name.clone(),
-            units: p.units(),
-            results: Vec::new(),
-        }));
-        for (f, result) in results {
-            shard_files[chunk_start + f].results.push(result);
-        }
+        shard_files.extend(score_chunk(&run, &inputs, &mut first, &bar));
     }
     bar.finish_and_clear();
     ShardReport {
@@ -254,6 +224,60 @@ pub fn score(run: Run<'_>, files: &[PathBuf]) -> ShardReport {
         batch: run.batch,
         files: shard_files,
     }
+}
+
+/// Score every unit of files already read, as one whole batch of them (a front end that
+/// holds the texts: the Python package's Ray actors score a batch of rows this way).
+pub fn score_inputs(run: &Run<'_>, inputs: &[Input]) -> Vec<ShardFile> {
+    score_chunk(run, inputs, &mut 0, &ProgressBar::hidden())
+}
+
+/// Score this run's shard of the units of `inputs`, the stretch of the batch whose first unit
+/// is at position `first` (moved past them), in parallel on rayon's threads under the
+/// caller's budget (a stopped call stops them).
+fn score_chunk(
+    run: &Run<'_>,
+    inputs: &[Input],
+    first: &mut usize,
+    bar: &ProgressBar,
+) -> Vec<ShardFile> {
+    let budget = budget::handed_on();
+    let prepared: Vec<Prepared> = inputs
+        .par_iter()
+        .map(|input| Prepared {
+            input,
+            recipes: prepare(run, input),
+        })
+        .collect();
+    let units: Vec<(usize, usize)> = prepared
+        .iter()
+        .enumerate()
+        .flat_map(|(f, p)| (0..p.units()).map(move |u| (f, u)))
+        .collect();
+    let count = units.len();
+    let units = deal(units, *first, run.shard);
+    *first += count;
+    bar.inc_length(units.len() as u64);
+    let results: Vec<(usize, UnitResult)> = units
+        .par_iter()
+        .map(|&(f, unit)| {
+            let outcome = budget.run(|| score_unit(run, &prepared[f], unit));
+            bar.inc(1);
+            (f, UnitResult { unit, outcome })
+        })
+        .collect();
+    let mut files: Vec<ShardFile> = prepared
+        .iter()
+        .map(|p| ShardFile {
+            file: p.input.name.clone(),
+            units: p.units(),
+            results: Vec::new(),
+        })
+        .collect();
+    for (f, result) in results {
+        files[f].results.push(result);
+    }
+    files
 }
 
 /// A file's recipes, or the refusal of the whole file.

@@ -95,11 +95,13 @@ pub fn check_files(
         errors += diagnostics.errors();
         warnings += diagnostics.warnings();
         if opts.json {
+            // The check job's answer for the text, without its `ok` (the totals say it).
+            let answer = CheckedText::of(&text, &diagnostics);
             checked.push(FileCheck {
                 file: name,
                 unreadable: None,
-                diagnostics: located(&text, &diagnostics),
-                diagnostics_omitted: diagnostics.unkept(),
+                diagnostics: answer.diagnostics,
+                diagnostics_omitted: answer.diagnostics_omitted,
             });
         } else {
             let _ = write!(err, "{}", diagnostics.render(&name, &text));
@@ -231,10 +233,17 @@ pub fn check_text(
     let validator = Validator::new(profile)
         .with_classes(onto)
         .with_known_recipes(recipes.unwrap_or(&official));
-    let found = crate::language::validate::check(text, &validator);
-    CheckedText {
-        ok: !found.has_errors(),
-        diagnostics: located(text, &found),
-        diagnostics_omitted: found.unkept(),
+    CheckedText::of(text, &crate::language::validate::check(text, &validator))
+}
+
+impl CheckedText {
+    /// The diagnostics `found` in `text`, located: the check job's answer, and each file of
+    /// `check --format json`.
+    fn of(text: &str, found: &Diagnostics) -> CheckedText {
+        CheckedText {
+            ok: !found.has_errors(),
+            diagnostics: located(text, found),
+            diagnostics_omitted: found.unkept(),
+        }
     }
 }

@@ -15,10 +15,12 @@ use crate::metrics::significance::{
 use crate::report;
 use crate::report::batch_report::{Shard, assemble};
 use crate::report::content::RecipeReport;
+use crate::report::json::{pretty, value};
 use crate::report::leaderboard::{Board, Entry, LEVEL, Leaderboard};
 use crate::service::batch::{self, Memo, Run};
 use crate::service::outcome::{AppError, Exit, Outcome};
 use crate::service::scoring::{self, EvaluateOptions};
+use serde::Serialize;
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -77,7 +79,7 @@ struct Paired {
     outcome: WinsTiesLosses,
 }
 
-struct MetricComparison {
+pub(crate) struct MetricComparison {
     metric: Metric,
     systems: Vec<SystemStats>,
     /// Indices into `systems` by corpus mean, best first (input order among equal means),
@@ -100,15 +102,33 @@ pub fn default_metrics() -> MetricSet {
         .with(Metric::DishApproximationScore)
 }
 
-/// Run the comparison, writing the table to the output and problems to `err`.
+/// The corpus mean of one system's per-recipe `scores` (NIL as 0, coverage beside it) with
+/// its 95 % bootstrap interval, drawn from `seed` as the comparison draws it: for a table over
+/// episodes (the Python agent harness) whose intervals read as `compare`'s.
+pub fn mean_with_interval(
+    scores: &[Option<f64>],
+    bootstrap: usize,
+    seed: u64,
+) -> Result<(CorpusMean, Interval), AppError> {
+    check_draws("bootstrap", bootstrap).map_err(|e| AppError::Options(e.to_string()))?;
+    let resamples = Resamples::draw(scores.len(), bootstrap, seed);
+    let interval = bootstrap_interval(&nil_as_zero(scores), &resamples);
+    Ok((corpus_mean(scores), interval))
+}
+
+/// Run the comparison, writing the table to the output and problems to `err`; the JSON is
+/// the compare job's answer ([`answer`]).
 pub fn run(opts: &CompareOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
-    let comparisons = compare(opts, err).map_err(AppError::Failed)?;
+    check_options(opts, err).map_err(AppError::Failed)?;
+    let (evaluator, kitchen) = scoring::load(&opts.evaluation, || true, err)
+        .map_err(|e| AppError::Failed(e.to_string()))?;
+    let comparisons = compared(&evaluator, &kitchen, opts, err).map_err(AppError::Failed)?;
     scoring::write_report(&opts.output, render(&comparisons, opts).as_bytes(), out)?;
     Ok(Exit::Success)
 }
 
 /// Refuse what cannot be compared, before any work; warn about too few draws.
-fn check_options(opts: &CompareOptions, err: &mut dyn Write) -> Result<(), String> {
+pub(crate) fn check_options(opts: &CompareOptions, err: &mut dyn Write) -> Result<(), String> {
     if opts.systems.len() < 2 {
         return Err("compare needs a baseline and at least one system".into());
     }
@@ -126,24 +146,28 @@ fn check_options(opts: &CompareOptions, err: &mut dyn Write) -> Result<(), Strin
         );
     }
     for (flag, count) in [("--bootstrap", opts.bootstrap), ("--trials", opts.trials)] {
-        if let Some(warning) = check_draws(flag, count)? {
+        if let Some(warning) = check_draws(flag, count).map_err(|e| e.to_string())? {
             let _ = writeln!(err, "warning: {warning}");
         }
     }
     Ok(())
 }
 
-fn compare(opts: &CompareOptions, err: &mut dyn Write) -> Result<Vec<MetricComparison>, String> {
-    check_options(opts, err)?;
-    let (evaluator, kitchen) =
-        scoring::load(&opts.evaluation, || true, err).map_err(|e| e.to_string())?;
+/// Each system scored by `evaluator` (whose kitchen is named `kitchen`) and compared with the
+/// baseline, per metric: what every format of `compare` and the compare job say.
+pub(crate) fn compared(
+    evaluator: &Evaluator,
+    kitchen: &str,
+    opts: &CompareOptions,
+    err: &mut dyn Write,
+) -> Result<Vec<MetricComparison>, String> {
     let recipes = evaluator.benchmark.ids().len();
     // Shared by every system: a network two systems hold is scored once.
     let memo = Memo::default();
     let systems: Vec<SystemScores> = opts
         .systems
         .iter()
-        .map(|system| system_scores(&evaluator, opts, &kitchen, &memo, system, err))
+        .map(|system| system_scores(evaluator, opts, kitchen, &memo, system, err))
         .collect::<Result<_, _>>()?;
     warn_of_different_coverage(opts, &systems, recipes, err);
     let scored: Vec<Vec<Vec<Option<f64>>>> = systems.into_iter().map(|s| s.scores).collect();
@@ -479,37 +503,7 @@ fn render(comparisons: &[MetricComparison], opts: &CompareOptions) -> String {
             let bytes = writer.into_inner().unwrap_or_default();
             format!("{}# {settings}\n", String::from_utf8_lossy(&bytes))
         }
-        CompareFormat::Json => {
-            let metrics: Vec<serde_json::Value> = comparisons
-                .iter()
-                .map(|c| {
-                    json!({
-                        "metric": c.metric.name(),
-                        "systems": c.systems.iter().map(system_json).collect::<Vec<_>>(),
-                        "leaderboard": c.ranking.iter().enumerate().map(|(rank, &(k, test))| json!({
-                            "rank": rank + 1,
-                            "system": c.systems[k].name,
-                            "p_against_best": test.map(|t| t.p),
-                            "randomization": test.map(|t| t.method.describe()),
-                            "not_significantly_different_from_best": test.is_none_or(|t| t.p >= LEVEL),
-                        })).collect::<Vec<_>>(),
-                    })
-                })
-                .collect();
-            let document = json!({
-                "bootstrap_resamples": opts.bootstrap,
-                "randomization_trials": opts.trials,
-                "randomization_exact_up_to": MAX_EXACT_DIFFERING,
-                "seed": opts.seed,
-                "nil_policy": NIL_POLICY,
-                "leaderboard_test": format!("{TEST_AGAINST_BEST} against the best, p >= {LEVEL}"),
-                "metrics": metrics,
-            });
-            format!(
-                "{}\n",
-                serde_json::to_string_pretty(&document).unwrap_or_default()
-            )
-        }
+        CompareFormat::Json => pretty(&value(&answer(comparisons, opts))),
     }
 }
 
@@ -545,25 +539,109 @@ fn leaderboard(
     }
 }
 
-fn system_json(s: &SystemStats) -> serde_json::Value {
-    let mut v = json!({
-        "system": s.name,
-        "mean": s.mean.mean,
-        "ci": [s.interval.low, s.interval.high],
-        "executed": s.mean.executed,
-        "recipes": s.mean.recipes,
-    });
-    if let Some(p) = &s.paired {
-        v["difference"] = json!(p.bootstrap.difference);
-        v["difference_ci"] = json!([p.bootstrap.interval.low, p.bootstrap.interval.high]);
-        v["p_paired_bootstrap"] = json!(p.bootstrap.p);
-        v["p_randomization"] = json!(p.randomization.p);
-        v["randomization"] = json!(p.randomization.method.describe());
-        v["wins"] = json!(p.outcome.wins);
-        v["ties"] = json!(p.outcome.ties);
-        v["losses"] = json!(p.outcome.losses);
+/// The comparison as the compare job answers it and `compare --format json` writes it.
+#[derive(Serialize)]
+pub struct CompareAnswer {
+    bootstrap_resamples: usize,
+    randomization_trials: usize,
+    randomization_exact_up_to: usize,
+    seed: u64,
+    nil_policy: &'static str,
+    leaderboard_test: String,
+    metrics: Vec<MetricAnswer>,
+}
+
+/// One metric's comparison: each system's statistics, then the leaderboard.
+#[derive(Serialize)]
+struct MetricAnswer {
+    metric: &'static str,
+    systems: Vec<SystemAnswer>,
+    leaderboard: Vec<RankAnswer>,
+}
+
+#[derive(Serialize)]
+struct SystemAnswer {
+    system: String,
+    mean: f64,
+    ci: [f64; 2],
+    executed: usize,
+    recipes: usize,
+    /// Against the baseline; none for the baseline itself.
+    #[serde(flatten)]
+    paired: Option<PairedAnswer>,
+}
+
+#[derive(Serialize)]
+struct PairedAnswer {
+    difference: f64,
+    difference_ci: [f64; 2],
+    p_paired_bootstrap: f64,
+    p_randomization: f64,
+    randomization: String,
+    wins: usize,
+    ties: usize,
+    losses: usize,
+}
+
+#[derive(Serialize)]
+struct RankAnswer {
+    rank: usize,
+    system: String,
+    p_against_best: Option<f64>,
+    randomization: Option<String>,
+    not_significantly_different_from_best: bool,
+}
+
+/// The comparisons as the compare job's answer.
+pub(crate) fn answer(comparisons: &[MetricComparison], opts: &CompareOptions) -> CompareAnswer {
+    let metrics = comparisons
+        .iter()
+        .map(|c| MetricAnswer {
+            metric: c.metric.name(),
+            systems: c.systems.iter().map(system_answer).collect(),
+            leaderboard: c
+                .ranking
+                .iter()
+                .enumerate()
+                .map(|(rank, &(k, test))| RankAnswer {
+                    rank: rank + 1,
+                    system: c.systems[k].name.clone(),
+                    p_against_best: test.map(|t| t.p),
+                    randomization: test.map(|t| t.method.describe()),
+                    not_significantly_different_from_best: test.is_none_or(|t| t.p >= LEVEL),
+                })
+                .collect(),
+        })
+        .collect();
+    CompareAnswer {
+        bootstrap_resamples: opts.bootstrap,
+        randomization_trials: opts.trials,
+        randomization_exact_up_to: MAX_EXACT_DIFFERING,
+        seed: opts.seed,
+        nil_policy: NIL_POLICY,
+        leaderboard_test: format!("{TEST_AGAINST_BEST} against the best, p >= {LEVEL}"),
+        metrics,
     }
-    v
+}
+
+fn system_answer(s: &SystemStats) -> SystemAnswer {
+    SystemAnswer {
+        system: s.name.clone(),
+        mean: s.mean.mean,
+        ci: [s.interval.low, s.interval.high],
+        executed: s.mean.executed,
+        recipes: s.mean.recipes,
+        paired: s.paired.as_ref().map(|p| PairedAnswer {
+            difference: p.bootstrap.difference,
+            difference_ci: [p.bootstrap.interval.low, p.bootstrap.interval.high],
+            p_paired_bootstrap: p.bootstrap.p,
+            p_randomization: p.randomization.p,
+            randomization: p.randomization.method.describe(),
+            wins: p.outcome.wins,
+            ties: p.outcome.ties,
+            losses: p.outcome.losses,
+        }),
+    }
 }
 
 /// Rows as columns padded to their widest cell, the header first.

@@ -33,6 +33,7 @@ pub mod substitute;
 pub mod translation;
 pub mod translation_bench;
 pub mod user_benchmark;
+pub mod variation;
 pub mod workspace;
 
 use crate::simulation::Model;

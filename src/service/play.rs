@@ -11,6 +11,7 @@
 use super::context::DataContext;
 use super::outcome::{AppError, Exit, Outcome};
 use super::session::observation::{Located, Observation, Score};
+use super::session::trajectory::Log;
 use super::session::{self, Session, words};
 use super::sessions::kitchen_summary;
 use super::workspace::load_evaluator;
@@ -63,6 +64,8 @@ pub struct PlayOptions {
     pub data: DataContext,
     /// The file the network is written to (default: `RECIPE.solution` here).
     pub output: Option<PathBuf>,
+    /// The trajectory log the session's calls are written to, if any.
+    pub log: Option<PathBuf>,
 }
 
 /// One line read, or why there is none.
@@ -215,8 +218,12 @@ impl Play {
             .map(|(_, class)| class.name.clone());
         let mut primitives: Vec<String> = model.catalogue.iter().map(|p| p.name.clone()).collect();
         primitives.sort();
-        let session = Session::with_evaluator(evaluator.clone(), &opts.recipe)
+        let mut session = Session::with_evaluator(evaluator.clone(), &opts.recipe)
             .map_err(|e| AppError::Options(e.to_string()))?;
+        if let Some(path) = &opts.log {
+            let log = Log::create(path).map_err(|e| AppError::Failed(e.to_string()))?;
+            session.log_into(log, opts.data.kitchen.as_deref());
+        }
         let opening = session.opening();
         let places = opening.places.into_iter().map(|p| p.place);
         let vocabulary = Vocabulary {
@@ -513,6 +520,9 @@ pub fn run(
             Input::End => break,
         };
         typed.lock().network = play.network();
+        if let Some(failure) = play.session.log_failure() {
+            let _ = writeln!(err, "error: {failure}");
+        }
         out.write_all(reply.text.as_bytes())
             .map_err(AppError::Stdout)?;
         if reply.end {

@@ -14,7 +14,7 @@ use crate::report::batch_report::{
     BatchReport, Bootstrap, Shard, ShardReport, Threshold, UnitOutcome, assemble,
 };
 use crate::report::content::{DataSignature, RecipeReport, Signature, SmatchSettings};
-use crate::report::json::value;
+use crate::report::json::{Evaluation, value};
 use crate::service::batch::{self, Run};
 use crate::service::check::{counting_omitted, located};
 use crate::service::context::{self, DataContext};
@@ -140,9 +140,8 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     if opts.output != Path::new(STDOUT) {
         report::refuse_input_as_output(&opts.output, inputs_read(opts, &files))?;
     }
-    let is_batch = batch::is_batch(&opts.inputs, &files);
     // One file unread is the run's error; in a batch it is that file's refusal.
-    if !is_batch {
+    if !batch::is_batch(&opts.inputs, &files) {
         read_solution_text(&files[0])?;
     }
     // Asked only when the data must be fetched; files are read one at a time.
@@ -153,20 +152,7 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         })
     };
     let (evaluator, kitchen) = load(opts, official, err)?;
-    let signature = signature(opts, kitchen, &evaluator);
-    let run = Run {
-        evaluator: &evaluator,
-        metrics: &opts.metrics,
-        shard: opts.shard.unwrap_or(Shard::WHOLE),
-        batch: is_batch,
-        signature,
-        progress: opts.progress,
-        memo: &batch::Memo::default(),
-    };
-    let scored = batch::score(run, &files);
-    if opts.smatch.exact {
-        note_smatch_shortfalls(&scored, err);
-    }
+    let scored = score_files(&evaluator, kitchen, opts, &files, err);
     if let Some(shard) = opts.shard {
         let text = report::json::pretty(&scored);
         write_output(&opts.output, text.as_bytes(), Format::Json, out, err)?;
@@ -178,20 +164,53 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         );
         return Ok(Exit::Success);
     }
-    // One whole run covers every unit once; a failure here is a bug, reported, not a panic.
-    let report = assemble(vec![scored]).map_err(|e| {
-        AppError::Failed(format!(
-            "the run's results do not fit together ({e}); no results were written"
-        ))
-    })?;
+    let evaluation = Evaluation {
+        report: assembled(scored)?,
+        ci: opts.ci,
+    };
     let delivery = Delivery {
         format: opts.format,
         output: &opts.output,
         thresholds: &opts.fail_under,
-        ci: opts.ci,
         quiet: opts.quiet,
     };
-    finish(&report, &delivery, out, err)
+    finish(&evaluation, &delivery, out, err)
+}
+
+/// The solution files of a run scored by `evaluator` (its shard, as a batch when the inputs
+/// make one), with notes on `err` where exact Smatch beat hill-climbing: the one scoring path
+/// of the `evaluate` command and the evaluate job.
+pub(crate) fn score_files(
+    evaluator: &Evaluator,
+    kitchen: String,
+    opts: &EvaluateOptions,
+    files: &[PathBuf],
+    err: &mut dyn Write,
+) -> ShardReport {
+    let run = Run {
+        evaluator,
+        metrics: &opts.metrics,
+        shard: opts.shard.unwrap_or(Shard::WHOLE),
+        batch: batch::is_batch(&opts.inputs, files),
+        signature: signature(opts, kitchen, evaluator),
+        progress: opts.progress,
+        memo: &batch::Memo::default(),
+    };
+    let scored = batch::score(run, files);
+    if opts.smatch.exact {
+        note_smatch_shortfalls(&scored, err);
+    }
+    scored
+}
+
+/// A whole run's results as one report. A whole run covers every unit once; a failure here is
+/// a bug, reported, not a panic.
+pub(crate) fn assembled(scored: ShardReport) -> Result<BatchReport, AppError> {
+    assemble(vec![scored]).map_err(|e| {
+        AppError::Failed(format!(
+            "the run's results do not fit together ({e}); no results were written"
+        ))
+    })
 }
 
 fn check_options(opts: &EvaluateOptions) -> Result<(), String> {
@@ -209,7 +228,9 @@ fn check_options(opts: &EvaluateOptions) -> Result<(), String> {
 /// `--bootstrap` within its bounds (`significance::check_draws`), warning on `err` when low.
 pub(crate) fn check_ci(ci: Option<Bootstrap>, err: &mut dyn Write) -> Result<(), AppError> {
     let Some(b) = ci else { return Ok(()) };
-    if let Some(warning) = check_draws("--bootstrap", b.resamples).map_err(AppError::Options)? {
+    if let Some(warning) =
+        check_draws("--bootstrap", b.resamples).map_err(|e| AppError::Options(e.to_string()))?
+    {
         let _ = writeln!(err, "warning: {warning}");
     }
     Ok(())
@@ -327,10 +348,9 @@ pub fn merge(opts: &MergeOptions, out: &mut dyn Write, err: &mut dyn Write) -> O
         format: opts.format,
         output: &opts.output,
         thresholds: &opts.fail_under,
-        ci: None,
         quiet: opts.quiet,
     };
-    finish(&report, &delivery, out, err)
+    finish(&Evaluation { report, ci: None }, &delivery, out, err)
 }
 
 /// Where and how a run's results are written.
@@ -338,14 +358,13 @@ struct Delivery<'a> {
     format: Format,
     output: &'a Path,
     thresholds: &'a [Threshold],
-    ci: Option<Bootstrap>,
     /// No console summary.
     quiet: bool,
 }
 
 /// Write a run's results, report refusals and shortfalls; the exit code.
 fn finish(
-    report: &BatchReport,
+    evaluation: &Evaluation,
     delivery: &Delivery<'_>,
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -354,9 +373,9 @@ fn finish(
         format,
         output,
         thresholds,
-        ci,
         quiet,
     } = *delivery;
+    let (report, ci) = (&evaluation.report, evaluation.ci);
     let metrics = report.metrics();
     let refusals: Vec<_> = report.refusals().collect();
     for (_, refusal) in &refusals {
@@ -378,7 +397,7 @@ fn finish(
     }
     let text = match format {
         Format::Csv => report::csv::render_report(report),
-        Format::Json => report::json::render_report(report, ci),
+        Format::Json => report::json::pretty(evaluation),
         Format::Junit => report::junit::render(report, thresholds),
         Format::Markdown => report::markdown::render(report, thresholds, ci),
     };

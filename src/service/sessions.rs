@@ -13,11 +13,13 @@ use super::session::describe::Place;
 use super::session::language::Primitive;
 use super::session::observation::{Observation, Opening, Score, View};
 use super::session::progress::Progress;
+use super::session::trajectory::Log;
 use super::session::{self, Session, SessionError};
 use crate::evaluate::Evaluator;
 use crate::report::dish_tree::DishNode;
 use crate::simulation::Model;
 use std::collections::VecDeque;
+use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -263,6 +265,12 @@ impl SessionStore {
     /// The action language of session `id` ([`Session::primitives`]).
     pub fn primitives(&self, id: &str) -> Result<Vec<Primitive>, StoreError> {
         self.with(id, |session| session.primitives())
+    }
+
+    /// Log the calls of session `id` into `log` from now on ([`Session::log_into`]; `kitchen`
+    /// the kitchen file its model was made with).
+    pub fn log_into(&self, id: &str, log: Log, kitchen: Option<&Path>) -> Result<(), StoreError> {
+        self.with(id, |session| session.log_into(log, kitchen))
     }
 
     /// The network of session `id` so far.

@@ -14,7 +14,9 @@ use crate::data::substitute_roles::SubstituteRoles;
 use crate::metrics::diet::Tags;
 use crate::simulation::Model;
 use crate::world::ontology::ClassId;
-use crate::world::rewrite::substitution::{AmountRule, Substitution, ingredient_class, substitute};
+use crate::world::rewrite::substitution::{
+    AmountRule, IngredientError, Substitution, ingredient_class, substitute,
+};
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
@@ -66,8 +68,10 @@ pub fn substitute_text(
     gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
 ) -> Result<SubstituteAnswer, RerunFailure> {
     let class = |name| {
-        ingredient_class(&model.onto, name)
-            .map_err(|message| RerunFailure::Rewrite { message, at: None })
+        ingredient_class(&model.onto, name).map_err(|e| RerunFailure::Rewrite {
+            message: e.to_string(),
+            at: None,
+        })
     };
     let s = Substitution {
         replace: class(replace.0)?,
@@ -162,6 +166,24 @@ pub struct Suggestions {
     pub recipe: Option<String>,
 }
 
+/// Why no substitutes were suggested.
+#[derive(Debug, thiserror::Error)]
+pub enum SuggestError {
+    #[error(transparent)]
+    Ingredient(#[from] IngredientError),
+    /// The role table gives the class no role; its roles, listed.
+    #[error(
+        "the role table (kitchens/substitutes.json) gives {class} no role, so no substitute; its roles: {roles}"
+    )]
+    NoRole { class: String, roles: String },
+    /// The network to try them in has errors: the first one's message.
+    #[error("the network has errors: {0}")]
+    Invalid(String),
+    /// The network holds no such recipe, or the benchmark data cannot be used.
+    #[error("{0}")]
+    Network(String),
+}
+
 /// The classes sharing a role with `ingredient` in the role table, those `diet` excludes by
 /// the diet table set apart, each tried in `network` (recipe `recipe` of a text) with `rule`
 /// when one is given.
@@ -172,7 +194,7 @@ pub fn suggest(
     network: Option<(&str, Option<&str>)>,
     rule: AmountRule,
     gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
-) -> Result<Suggestions, String> {
+) -> Result<Suggestions, SuggestError> {
     let class = ingredient_class(&model.onto, ingredient)?;
     let name = model.onto.class_name(class).to_owned();
     let table = SubstituteRoles::builtin();
@@ -187,10 +209,10 @@ pub fn suggest(
     }
     if candidates.is_empty() {
         let roles: Vec<&str> = table.roles.keys().map(String::as_str).collect();
-        return Err(format!(
-            "the role table (kitchens/substitutes.json) gives {name} no role, so no substitute; its roles: {}",
-            roles.join(", ")
-        ));
+        return Err(SuggestError::NoRole {
+            class: name,
+            roles: roles.join(", "),
+        });
     }
     let tags = Tags::new(&model.onto);
     let excluded = |class| diet.map_or(Vec::new(), |d| tags.excluded(class, d));
@@ -239,7 +261,7 @@ pub fn suggest(
                 tried: tried.transpose()?,
             });
         }
-        Ok::<_, String>(())
+        Ok::<_, SuggestError>(())
     })?;
     out.recipe = recipe;
     Ok(out)
@@ -266,7 +288,7 @@ impl Tried {
     }
 
     /// A suggestion's run; a network that cannot be read at all is the call's error.
-    fn of(answer: Result<SubstituteAnswer, RerunFailure>) -> Result<Tried, String> {
+    fn of(answer: Result<SubstituteAnswer, RerunFailure>) -> Result<Tried, SuggestError> {
         let failed = Tried::failed;
         match answer {
             Ok(a) => {
@@ -287,11 +309,10 @@ impl Tried {
                     .map(|d| d.message.clone())
                     .unwrap_or_default(),
             )),
-            Err(RerunFailure::Invalid(d)) => Err(format!(
-                "the network has errors: {}",
-                d.first().map(|d| d.message.as_str()).unwrap_or_default()
+            Err(RerunFailure::Invalid(d)) => Err(SuggestError::Invalid(
+                d.first().map(|d| d.message.clone()).unwrap_or_default(),
             )),
-            Err(RerunFailure::Recipe(e) | RerunFailure::Data(e)) => Err(e),
+            Err(RerunFailure::Recipe(e) | RerunFailure::Data(e)) => Err(SuggestError::Network(e)),
         }
     }
 }

@@ -7,13 +7,15 @@ use super::scoring::STDOUT;
 use crate::base::profile::Profile;
 use crate::benchmark::{Benchmark, DataSource, RecipeEntry};
 use crate::language::diagnostic::terminal_safe;
+use crate::report::json::{pretty, value};
 use crate::simulation::Model;
 use crate::translate::llm::chat::{CachedBackend, ChatBackend, HttpBackend, ServerConfig};
 use crate::translate::llm::retrieve::{Example, render_recipe};
 use crate::translate::llm::{LlmConfig, LlmTranslator};
 use crate::translate::recipe_text::{self, RecipeText};
 use crate::translate::rules::RulesTranslator;
-use crate::translate::{Translator, check_solution};
+use crate::translate::{Translation, Translator, check_solution};
+use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -76,6 +78,31 @@ pub enum TranslateFormat {
     Solution,
     /// `{"recipe", "solution", "notes"}`: the network with what was left out (`line N: …`).
     Json,
+}
+
+/// A recipe translated, as the translate job answers it: the network and the notes on what
+/// was left out.
+#[derive(Serialize)]
+pub struct TranslateAnswer {
+    pub solution: String,
+    pub notes: Vec<String>,
+}
+
+impl From<Translation> for TranslateAnswer {
+    fn from(translation: Translation) -> TranslateAnswer {
+        TranslateAnswer {
+            solution: translation.solution,
+            notes: translation.notes,
+        }
+    }
+}
+
+/// `translate --format json`: the recipe's id beside the translate job's answer.
+#[derive(Serialize)]
+struct TranslatedRecipe {
+    recipe: String,
+    #[serde(flatten)]
+    answer: TranslateAnswer,
 }
 
 pub struct TranslateOptions {
@@ -309,14 +336,10 @@ pub fn run_with(
     }
     let text = match opts.format {
         TranslateFormat::Solution => translation.solution,
-        TranslateFormat::Json => {
-            let json = serde_json::json!({
-                "recipe": recipe.id,
-                "solution": translation.solution,
-                "notes": translation.notes,
-            });
-            format!("{json:#}\n")
-        }
+        TranslateFormat::Json => pretty(&value(&TranslatedRecipe {
+            recipe: recipe.id.clone(),
+            answer: translation.into(),
+        })),
     };
     // `-` is standard output, as for `evaluate`.
     let output = opts.output.as_deref().unwrap_or(Path::new(STDOUT));

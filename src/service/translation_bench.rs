@@ -6,6 +6,8 @@ use super::context::{self, DataContext};
 use super::outcome::{AppError, Exit, Outcome};
 use super::translation::benchmark_text;
 use crate::base::profile::Profile;
+use crate::data::manifest::RecipeEntry;
+use crate::data::splits::{Split, recipes_of};
 use crate::evaluate::Evaluator;
 use crate::language::diagnostic::terminal_safe;
 use crate::metrics::corpus::corpus_mean;
@@ -26,6 +28,8 @@ pub struct BenchOptions {
     pub samples: usize,
     /// A sample passes when its dish approximation score is at least this.
     pub pass_threshold: f32,
+    /// Only the recipes of this official split that the benchmark holds.
+    pub split: Option<Split>,
     /// Folder for `baseline-<translator>.csv` and `.md` and the `samples` folder.
     pub out: PathBuf,
 }
@@ -79,7 +83,7 @@ pub fn run(
     let samples_folder = samples_folder(&opts.out)?;
     // Without --benchmark, the recipes are the official ones (downloaded when missing).
     let source = context::locate(opts.data.request(), || true, err)?;
-    let entries = source.manifest(opts.data.profile)?.recipes;
+    let entries = in_split(source.manifest(opts.data.profile)?.recipes, opts.split)?;
     let texts = entries
         .iter()
         .map(|entry| benchmark_text(&source, entry))
@@ -168,6 +172,24 @@ pub fn run(
     }
     store_samples(&opts.out, &samples_folder, &samples)?;
     Ok(Exit::Success)
+}
+
+/// The entries of `split` (all without one); a split none of whose recipes the benchmark
+/// holds is an error, since its table would be empty.
+fn in_split(entries: Vec<RecipeEntry>, split: Option<Split>) -> Result<Vec<RecipeEntry>, AppError> {
+    let Some(split) = split else {
+        return Ok(entries);
+    };
+    let kept: Vec<RecipeEntry> = entries
+        .into_iter()
+        .filter(|e| recipes_of(split).any(|r| r.id == e.id))
+        .collect();
+    if kept.is_empty() {
+        return Err(AppError::Options(format!(
+            "--split {split}: the benchmark holds none of the split's recipes (gold/splits.json lists official and benchmarks/heldout recipes)"
+        )));
+    }
+    Ok(kept)
 }
 
 /// The tables' file name without its extension: `baseline-<translator>`, with the profile

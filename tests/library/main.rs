@@ -21,6 +21,8 @@ mod session;
 mod session_admissible;
 mod smatch;
 mod smatch_exact;
+mod trajectory;
 mod translate;
 mod translate_llm;
 mod translate_llm_e2e;
+mod variation;

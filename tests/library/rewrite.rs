@@ -539,6 +539,7 @@ fn suggestions_come_from_the_role_table_filtered_by_the_diet_and_tried_in_the_ne
     );
     assert!(
         none.unwrap_err()
+            .to_string()
             .starts_with("the role table (kitchens/substitutes.json) gives water no role")
     );
 }

@@ -5,6 +5,7 @@
 use crate::common;
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataSource;
+use cookingbot::data::primitive_words;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::language::diagnostic::{Diagnostic, Diagnostics, MAX_RENDERED};
 use cookingbot::language::parse::parse_into;
@@ -205,8 +206,13 @@ fn campaign_network(ev: &Arc<Evaluator>, id: &str, text: &str, tally: &mut Tally
     let recipes = common::benchmark_sections(ev, text);
     tally.headless += common::sections(text).len() - recipes.len();
     for (recipe, section) in recipes {
-        let (session, observations) = replay(ev, &recipe, &section);
+        // Progress after every line: each measure matches only the steps that ran since.
+        let (session, observations) = replay_watching(ev, &recipe, &section, |s| {
+            s.progress().expect("the gold runs");
+        });
         assert_eq!(session.network(), section, "{id}");
+        let (fresh, _) = replay(ev, &recipe, &section);
+        assert_eq!(session.progress(), fresh.progress(), "{id}");
         let score = session.finish();
         let expected = common::file_score(ev, &session.file_name(), &section);
         assert_eq!((score.csv.clone(), score.json.clone()), expected, "{id}");
@@ -258,6 +264,7 @@ fn campaign_network(ev: &Arc<Evaluator>, id: &str, text: &str, tally: &mut Tally
                 let progress = session.progress().expect("the gold runs");
                 let gcs = row.goal_condition_success.map(|n| n.to_f64());
                 assert_eq!(Some(progress.goal_share), gcs, "{id}");
+                assert_eq!(progress.dish_score, row.dish_approximation_score, "{id}");
                 assert_eq!(score.why_no_dish, None, "{id}");
                 tally.same_time += 1;
             }
@@ -598,6 +605,7 @@ fn play_completes_the_word_after_a_space_of_several_bytes() {
     use cookingbot::service::context::DataContext;
     use cookingbot::service::play::{Play, PlayOptions};
     let opts = PlayOptions {
+        log: None,
         recipe: "demo-shortbread-rounds".into(),
         data: DataContext {
             benchmark: Some(DataChoice::from(std::ffi::OsString::from("demo"))),
@@ -959,4 +967,101 @@ fn progress_counts_the_goals_reached_so_far() {
     );
     assert_eq!(end.dish_score, row.dish_approximation_score);
     assert_eq!(end.dish_line, Some(19));
+}
+
+/// Progress after a line taken back and another given is the progress of a session that was
+/// only given the lines that stand: what was measured of the line taken back is forgotten.
+#[test]
+fn progress_after_undo_is_that_of_the_lines_that_stand() {
+    let (mut session, lines) = shortbread();
+    for line in &lines[..4] {
+        session.act(line).expect("acts");
+        session.progress().expect("the gold runs");
+    }
+    assert!(session.undo().is_ok());
+    let other = "(fetch-and-proportion ?flour ?ks-flour ?ks-with-soft-butter ?bowl-f all-purpose-flour 180 g)";
+    session.act(other).expect("acts");
+    let measured = session.progress().expect("the gold runs");
+    let (mut fresh, _) = shortbread();
+    for line in lines[..3].iter().map(String::as_str).chain([other]) {
+        fresh.act(line).expect("acts");
+    }
+    assert_eq!(measured, fresh.progress().expect("the gold runs"));
+    assert_eq!(
+        measured.text,
+        "3 of 17 goals of the recipe reached (18 %); best dish so far: 0.21 (line 5)"
+    );
+}
+
+/// Cracking salt (the kitchen's is coarse salt) runs as the reference runs it, with a warning
+/// in plain words at the argument: crack is meant for eggs. Cracking an egg is not warned, and
+/// the network scores as its file.
+#[test]
+fn a_primitive_on_an_ingredient_it_is_not_meant_for_is_warned() {
+    let mut session = Session::with_evaluator(demo(), "demo-garden-salad").expect("demo");
+    for line in [
+        "(get-kitchen ?kitchen)",
+        "(fetch-and-proportion ?salt ?ks-salt ?kitchen ?bowl-1 salt 5 g)",
+        "(fetch-and-proportion ?egg ?ks-egg ?ks-salt ?bowl-2 egg 1 piece)",
+    ] {
+        let seen = session.act(line).expect("acts");
+        assert_eq!(seen.outcome, Outcome::Ran, "{seen:?}");
+    }
+    let cracked = session
+        .act("(crack ?cracked-salt ?ks-cracked ?ks-egg ?salt ?bowl-3)")
+        .expect("acts");
+    assert_eq!(
+        (cracked.ok, cracked.outcome),
+        (true, Outcome::Ran),
+        "{cracked:?}"
+    );
+    // The reference makes an egg of every gram of salt.
+    assert!(
+        cracked.text.starts_with(
+            "crack ran: ?cracked-salt = a medium bowl (used) holding 5 × 50 g whole egg"
+        ),
+        "{}",
+        cracked.text
+    );
+    let warnings: Vec<(usize, usize, &str)> = (cracked.diagnostics.iter())
+        .map(|d| (d.line, d.column, d.message.as_str()))
+        .collect();
+    assert_eq!(
+        warnings,
+        [(
+            5,
+            42,
+            "crack on coarse salt makes no culinary sense: crack is meant for eggs, and ?salt \
+             holds coarse salt (it runs all the same, as the reference runs it)"
+        )]
+    );
+    assert_eq!(cracked.diagnostics[0].severity, "warning");
+    let egg = session
+        .act("(crack ?cracked-egg ?ks-cracked-egg ?ks-cracked ?egg ?bowl-4)")
+        .expect("acts");
+    assert_eq!(egg.outcome, Outcome::Ran, "{egg:?}");
+    assert!(egg.diagnostics.is_empty(), "{egg:?}");
+    let score = session.finish();
+    let expected = common::file_score(&demo(), &session.file_name(), &session.network());
+    assert_eq!((score.csv.clone(), score.json.clone()), expected);
+}
+
+/// The classes the words file names (what a primitive is meant for, what an argument read by
+/// its class takes) are classes of both profiles' ontologies.
+#[test]
+fn the_classes_of_the_primitive_words_are_the_ontologys() {
+    for profile in Profile::ALL {
+        let model = cookingbot::simulation::Model::builtin(profile);
+        for (name, words) in primitive_words::builtin() {
+            let named = (words.meant_for.values())
+                .flat_map(|m| m.classes.iter())
+                .chain(words.by_class.values());
+            for class in named {
+                assert!(
+                    model.onto.class_id(class).is_some(),
+                    "{profile} {name}: {class}"
+                );
+            }
+        }
+    }
 }

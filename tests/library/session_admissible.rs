@@ -146,7 +146,6 @@ fn gold_actions_are_admissible(profile: Profile) -> usize {
 }
 
 #[test]
-#[ignore = "issue 50, part 2: admissible() does not yet offer a class of a type the kitchen already holds objects of (chocolate-cream-cheese-cupcakes line 39, `paper-baking-cups`); run with --ignored"]
 fn the_gold_action_is_admissible_at_every_step_and_admissible_lines_run() {
     common::require_data!(Profile::R2024, Profile::R2023);
     let sampled =

@@ -317,6 +317,7 @@ fn assert_committed_rules_baseline(
         },
         samples: 1,
         pass_threshold: 0.9,
+        split: None,
         out: out.path().to_path_buf(),
     };
     let (mut stdout, mut stderr) = (Vec::new(), Vec::new());

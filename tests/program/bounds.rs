@@ -8,7 +8,7 @@ use crate::common;
 use common::{Outcome, Scratch, outcome};
 use std::io::Write;
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 
 /// The address space a run that keeps to the memory budget needs, with room to spare: the
 /// budget's cells are about 1 GB, the threads' stacks and the allocator's arenas reserve more.
@@ -57,6 +57,14 @@ fn demo(args: &[&str]) -> Outcome {
             // Scored on threads of 1 MiB of stack: half the default, so the margin is shown.
             .env("RUST_MIN_STACK", "1048576"),
     )
+}
+
+/// `net` scored on the demo benchmark into `out`, under an address-space cap of `cap` bytes.
+fn evaluated_capped(net: &Path, out: &Path, cap: u64) -> Command {
+    let mut command = common::evaluator();
+    command.args(["--benchmark", "demo", "-input", path(net), "-o", path(out)]);
+    common::capped(&mut command, cap);
+    command
 }
 
 fn path(p: &Path) -> &str {
@@ -214,19 +222,9 @@ fn a_heap_of_portions_is_refused_at_its_action_within_the_memory_budget() {
     // raised so that the memory budget, not the machine's speed, decides where the run ends.
     let net = s.write("heap.solution", portion_heap(249));
     let out = s.path("results.csv");
-    let o = outcome(common::capped(
-        common::evaluator().args([
-            "--benchmark",
-            "demo",
-            "--timeout-per-recipe",
-            "600",
-            "-input",
-            path(&net),
-            "-o",
-            path(&out),
-        ]),
-        MEMORY_CAP,
-    ));
+    let mut command = evaluated_capped(&net, &out, MEMORY_CAP);
+    command.args(["--timeout-per-recipe", "600"]);
+    let o = outcome(&mut command);
     assert_eq!(o.code, 1, "{}", o.stderr);
     assert!(
         o.stderr.contains(&format!(
@@ -276,20 +274,7 @@ fn the_longest_chain_of_kitchen_states_is_scored_in_bounded_memory() {
     let s = Scratch::new("preheat-chain");
     let net = s.write("chain.solution", preheat_chain());
     let out = s.path("results.csv");
-    let o = outcome(
-        common::capped(
-            common::evaluator().args([
-                "--benchmark",
-                "demo",
-                "-input",
-                path(&net),
-                "-o",
-                path(&out),
-            ]),
-            504 << 20,
-        )
-        .env("MALLOC_ARENA_MAX", "1"),
-    );
+    let o = outcome(evaluated_capped(&net, &out, 504 << 20).env("MALLOC_ARENA_MAX", "1"));
     assert_eq!(o.code, 0, "{}", o.stderr);
     // 15 s a kitchen state, and the last oven hot 600 s after its action: 15 × 99,998 + 615.
     assert_eq!(

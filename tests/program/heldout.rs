@@ -115,3 +115,62 @@ fn every_heldout_gold_executes_and_scores_perfectly_against_itself() {
         );
     }
 }
+
+/// `benchmark --split test` on the held-out set scores exactly the split's held-out recipes
+/// (gold/splits.json); a split name that is none of the three is refused with the closest.
+#[test]
+fn benchmark_keeps_the_recipes_of_a_split() {
+    let dir = crate::common::Scratch::new("heldout-split");
+    let out = dir.path("run").display().to_string();
+    let args = [
+        "--benchmark",
+        HELDOUT,
+        "benchmark",
+        "--split",
+        "test",
+        "--out",
+        &out,
+        "-q",
+    ];
+    let o = outcome(evaluator().args(args));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let table = std::fs::read_to_string(dir.path("run").join("baseline-rules.md")).unwrap();
+    let rows: Vec<&str> = table
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| recipe") && !l.starts_with("| **"))
+        .map(|l| l.trim_start_matches("| ").split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "apple-cabbage-slaw",
+            "coconut-macaroons",
+            "creamy-dill-dressing",
+            "double-chocolate-cookies",
+            "tomato-cucumber-salad"
+        ]
+    );
+    let demo = [
+        "--benchmark",
+        "demo",
+        "benchmark",
+        "--split",
+        "dev",
+        "--out",
+        &out,
+    ];
+    let o = outcome(evaluator().args(demo));
+    assert_eq!(o.code, 2);
+    assert_eq!(
+        o.stderr,
+        "error: --split dev: the benchmark holds none of the split's recipes (gold/splits.json lists official and benchmarks/heldout recipes)\n"
+    );
+    let o = outcome(evaluator().args(["benchmark", "--split", "tset", "--out", &out]));
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr
+            .contains("unknown split `tset`: expected train, dev or test (did you mean `test`?)"),
+        "{}",
+        o.stderr
+    );
+}

@@ -114,3 +114,69 @@ def test_score_in_the_final_mode_earns_nothing_and_a_bad_mode_is_refused():
     assert info["progress"].goals_reached == 0
     with pytest.raises(ValueError, match="reward_mode 'dense': one of final, progress"):
         KitchenEnv("cole-slaw", reward_mode="dense")
+
+
+def test_the_spaces_print_on_one_line_and_hold_what_the_environment_gives():
+    env = KitchenEnv("cole-slaw")
+    assert repr(env.action_space) == "ActionLines(max_length=4096)"
+    assert repr(env.observation_space) == "Text(max_length=65536)"
+    obs, _ = env.reset()
+    assert obs in env.observation_space
+    assert "a\x00b" not in env.observation_space and "" not in env.observation_space
+    assert "x" * 4097 not in env.action_space and 3 not in env.action_space
+
+
+def test_a_sampled_action_is_an_admissible_line_drawn_by_the_seeded_space():
+    env = KitchenEnv("cole-slaw")
+    env.reset()
+    env.step("(get-kitchen ?kitchen)")
+    offered = [c.example for c in env.kitchen.admissible(50)]
+    env.action_space.seed(7)
+    drawn = [env.action_space.sample() for _ in range(8)]
+    assert set(drawn) <= set(offered) and len(set(drawn)) > 1
+    env.action_space.seed(7)
+    assert [env.action_space.sample() for _ in range(8)] == drawn
+    obs, _, _, _, info = env.step(drawn[0])
+    assert info["observation"].ok, obs
+    with pytest.raises(ValueError, match="sample without a mask"):
+        env.action_space.sample(mask=[1])
+
+
+def test_every_registered_id_makes_an_environment_and_a_vector_of_four():
+    from cookingbot.gym import ENV_IDS
+
+    assert list(ENV_IDS) == ["cookingbot/Kitchen-v0"]
+    for env_id in ENV_IDS:
+        assert env_id in gymnasium.registry
+        envs = gymnasium.make_vec(env_id, num_envs=4, recipe_id="cole-slaw")
+        obs, _ = envs.reset(seed=1)
+        assert len(obs) == 4 and all(o.startswith("Title: ") for o in obs)
+        obs, rewards, terminated, truncated, _ = envs.step(["(get-kitchen ?kitchen)"] * 4)
+        assert not any(terminated)
+        assert obs == ("get-kitchen ran: ?kitchen = the kitchen at 0:00, ready at 0:00",) * 4
+        envs.close()
+
+
+def test_a_variation_tells_its_task_and_its_gold_earns_a_full_score():
+    env = KitchenEnv("cole-slaw", variation=1)
+    obs, _ = env.reset()
+    assert obs.startswith("Variation 1 of this recipe: make ")
+    gold = env.kitchen.variation_gold()
+    official = cookingbot.Kitchen("cole-slaw").variation_gold()
+    assert gold != official and official.strip() == cookingbot.Benchmark()["cole-slaw"].gold.strip()
+    assert env.kitchen.variation == 1
+    for line in gold.splitlines()[1:]:
+        obs, *_, info = env.step(line)
+        assert info["observation"].ok, obs
+    obs, reward, terminated, *_ = env.step("finish")
+    assert (reward, terminated) == (1.0, True)
+    assert obs.startswith("smatch 1.00, goal-condition success 1.00, dish 1.00")
+    again = cookingbot.Kitchen("cole-slaw", variation=1)
+    assert again.variation_gold() == gold and again.opening.recipe_text == env.kitchen.opening.recipe_text
+
+
+def test_a_variation_below_zero_or_on_a_model_is_refused():
+    with pytest.raises(ValueError, match="variation must be 0"):
+        cookingbot.Kitchen("cole-slaw", variation=-1)
+    with pytest.raises(ValueError, match="a Kitchen on a model has no variations"):
+        cookingbot.Kitchen("cole-slaw", model=cookingbot.Model(), variation=1)

@@ -24,11 +24,16 @@ TOOLS = {
     "smatch": "smatch_networks", "diet": "check_diet", "guide": "cooking_guide",
     "substitute": "substitute_ingredient", "suggest": "suggest_substitutes",
     "scale": "scale_recipe", "translate": "translate_recipe",
+    "evaluate": "evaluate_solutions", "compare": "compare_systems",
 }
 
 
-def requests(network: str, text: str) -> list[tuple[str, dict]]:
-    """A request for every job of the table, on `network` and the recipe text `text`."""
+def requests(network: str, text: str, folder: Path) -> list[tuple[str, dict]]:
+    """A request for every job of the table, on `network` and the recipe text `text`; the
+    jobs on files read `network` written in `folder`, alone (a batch of one folder)."""
+    folder.mkdir()
+    solution = folder / "network.solution"
+    solution.write_text(network)
     return [
         ("check", {"network": network}),
         ("simulate", {"network": network}),
@@ -40,7 +45,14 @@ def requests(network: str, text: str) -> list[tuple[str, dict]]:
         ("suggest", {"ingredient": "butter", "diet": "vegan"}),
         ("scale", {"network": network, "factor": "2"}),
         ("translate", {"text": text}),
+        ("evaluate", {"inputs": [str(solution)], "metrics": ALL_METRICS, "bootstrap": 200}),
+        ("compare", {"systems": [str(solution), str(folder)], "bootstrap": 200, "trials": 200}),
     ]
+
+
+ALL_METRICS = [
+    "smatch-score", "goal-condition-success", "dish-approximation-score", "execution-time",
+]
 
 
 def by_cli(command, options, name, request):
@@ -150,19 +162,29 @@ def cases(tmp_path_factory, command):
     folder = tmp_path_factory.mktemp("jobs")
     gold = official(benchmark_dir(), "afghan-biscuits")
     return {
-        "builtin": ({}, requests(*gold)),
-        "kitchen": ({"kitchen": str(kitchen_with_more_butter(folder))}, requests(*gold)),
-        "no-butter": ({"kitchen": str(kitchen_without_butter(folder))}, requests(*gold)),
+        "builtin": ({}, requests(*gold, folder / "builtin")),
+        "kitchen": (
+            {"kitchen": str(kitchen_with_more_butter(folder))},
+            requests(*gold, folder / "kitchen"),
+        ),
+        "no-butter": (
+            {"kitchen": str(kitchen_without_butter(folder))},
+            requests(*gold, folder / "no-butter"),
+        ),
         "user-benchmark": (
             {"benchmark": str(user_benchmark(command, folder))},
             requests(
                 (FIXTURES / "tomato-basil-salad.solution").read_text(),
                 (FIXTURES / "tomato-basil-salad.txt").read_text(),
+                folder / "user",
             ),
         ),
         "reference-2023": (
             {"reference": "2023", "benchmark": str(benchmark_dir().parent / "benchmark-2023")},
-            requests(*official(benchmark_dir().parent / "benchmark-2023", "afghan-biscuits")),
+            requests(
+                *official(benchmark_dir().parent / "benchmark-2023", "afghan-biscuits"),
+                folder / "2023",
+            ),
         ),
     }
 
@@ -209,3 +231,26 @@ def test_a_refusal_is_the_same_everywhere(command):
     (only,) = out["diagnostics"]
     assert (only["code"], only["line"], only["column"]) == ("E0103", 3, 2)
     assert only["message"] == "unknown primitive `frobnicate`"
+
+
+def test_the_evaluate_and_compare_jobs_answer_what_the_commands_write(command, cases):
+    _, asked = cases["builtin"]
+    jobs = dict(asked)
+    evaluate, compare = jobs["evaluate"], jobs["compare"]
+    written = subprocess.run(
+        [command, "--input", *evaluate["inputs"], "--output", "-",
+         "--format", "json", "--metrics", *ALL_METRICS, "--ci", "--bootstrap", "200"],
+        capture_output=True, text=True, env=offline_env(),
+    )
+    assert written.returncode == 0, written.stderr
+    answer = cookingbot.job("evaluate", **evaluate)
+    assert json.loads(written.stdout) == answer
+    (recipe,) = answer["recipes"]
+    assert (recipe["recipe_id"], recipe["dish_approximation_score"]) == ("afghan-biscuits", 1.0)
+    compared = subprocess.run(
+        [command, "compare", *compare["systems"], "--format", "json",
+         "--bootstrap", "200", "--trials", "200"],
+        capture_output=True, text=True, env=offline_env(),
+    )
+    assert compared.returncode == 0, compared.stderr
+    assert json.loads(compared.stdout) == cookingbot.job("compare", **compare)

@@ -11,10 +11,12 @@
 mod networks;
 mod refusal;
 mod run_answers;
+mod scored_files;
 
 pub use networks::*;
 pub use refusal::Refusal;
 pub use run_answers::*;
+pub use scored_files::*;
 
 use super::context::DataContext;
 use super::outcome::{AppError, Exit, Outcome};
@@ -129,6 +131,10 @@ pub const JOBS: &[Job] = &[
     job!(translate: TranslateRequest, "translate_recipe",
         "Translate a recipe's text (benchmark XML, plain text or an HTML page with a schema.org Recipe) into a network with the rule-based translator: the `solution` and `notes` on what was left out.",
         whole "solution"),
+    job!(evaluate: EvaluateRequest, "evaluate_solutions",
+        "Score solution files or folders of them (paths on the machine the evaluator runs on) against the benchmark's gold networks, as `evaluate --format json` does: the signature and each recipe's metrics with their detail (a batch: each file with its recipes or its refusal); with `bootstrap`, the means with their 95 % intervals."),
+    job!(compare: CompareRequest, "compare_systems",
+        "Is a system better? Each of `systems` (the baseline first) is a solution file or a folder of them, scored as evaluate_solutions scores it; per metric, each system's corpus mean with its bootstrap interval and coverage, against the baseline the paired-bootstrap interval and p-value, the paired randomization p-value and wins/ties/losses, and the leaderboard: what `compare --format json` writes."),
 ];
 
 /// What `job NAME REQUEST` asks.

@@ -6,11 +6,13 @@ use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
 use crate::metrics::metric::{Metric, MetricSet};
-use crate::metrics::smatch::{SmatchConfig, smatch as smatch_score};
+use crate::metrics::smatch::{SmatchConfig, SmatchResult, smatch as smatch_score};
+use crate::report::json::value;
 use crate::report::simulation::SimulationReport;
 use crate::service::check::{CheckedText, check_text, counting_omitted, located};
 use crate::service::scoring::score_text;
 use crate::service::simulate::{LocatedError, SimulateFailure, simulate_text};
+use crate::service::translation::TranslateAnswer;
 use crate::service::workspace::Workspace;
 use crate::simulation::Model;
 use crate::translate::Translator;
@@ -170,23 +172,30 @@ pub struct SmatchRequest {
     pub exact_budget: u64,
 }
 
-/// Smatch between two networks, as `smatch.py` computes it.
-#[derive(Serialize)]
-pub struct SmatchAnswer {
-    pub f_score: f64,
-    pub precision: f64,
-    pub recall: f64,
-    pub matched_triples: usize,
-    pub test_triples: usize,
-    pub gold_triples: usize,
-    pub reference_climb: usize,
-    pub optimum: Option<usize>,
-    pub proven: bool,
-    pub bound: Option<usize>,
+/// Smatch between two networks, as `smatch.py` computes it: the result the evaluation
+/// reports ([`SmatchResult`], its fields and names), but for the flags only the evaluation acts
+/// on (whether hill-climbing fell short of exact mode, whether the climb ran to its end).
+pub struct SmatchAnswer(pub SmatchResult);
+
+impl Serialize for SmatchAnswer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut fields = value(&self.0);
+        if let Some(fields) = fields.as_object_mut() {
+            for flag in ["hill_climbing_fell_short", "climb_complete"] {
+                fields.remove(flag);
+            }
+        }
+        fields.serialize(serializer)
+    }
 }
 
 /// Smatch between the first recipes of two networks.
 pub fn smatch(_: &Workspace, request: SmatchRequest) -> Result<SmatchAnswer, Refusal> {
+    smatch_of(request)
+}
+
+/// [`smatch`], which needs no workspace: a front end asks it without opening one.
+pub fn smatch_of(request: SmatchRequest) -> Result<SmatchAnswer, Refusal> {
     let first = |text: &str, which: &str| {
         let parsed = parse(text);
         if let Some(d) = parsed.diagnostics.first_error() {
@@ -202,19 +211,11 @@ pub fn smatch(_: &Workspace, request: SmatchRequest) -> Result<SmatchAnswer, Ref
         exact_budget: request.exact_budget,
         ..SmatchConfig::default()
     };
-    let s = smatch_score(&test.predicates, &gold.predicates, &cfg);
-    Ok(SmatchAnswer {
-        f_score: s.f_score,
-        precision: s.precision,
-        recall: s.recall,
-        matched_triples: s.matched,
-        test_triples: s.test_triples,
-        gold_triples: s.gold_triples,
-        reference_climb: s.reference_climb,
-        optimum: s.optimum,
-        proven: s.proven,
-        bound: s.bound,
-    })
+    Ok(SmatchAnswer(smatch_score(
+        &test.predicates,
+        &gold.predicates,
+        &cfg,
+    )))
 }
 
 /// A recipe's text.
@@ -222,13 +223,6 @@ pub fn smatch(_: &Workspace, request: SmatchRequest) -> Result<SmatchAnswer, Ref
 pub struct TranslateRequest {
     /// The recipe: benchmark XML, plain text, or an HTML page with a schema.org Recipe.
     pub text: String,
-}
-
-/// A recipe translated: the network and the notes on what was left out.
-#[derive(Serialize)]
-pub struct TranslateAnswer {
-    pub solution: String,
-    pub notes: Vec<String>,
 }
 
 /// A recipe's text translated by the rule-based translator, against the workspace's kitchen.
@@ -241,8 +235,5 @@ pub fn translate(
     let translated = RulesTranslator::new(workspace.model())
         .translate(&recipe, 0)
         .map_err(|e| Refusal::new(e.to_string()))?;
-    Ok(TranslateAnswer {
-        solution: translated.solution,
-        notes: translated.notes,
-    })
+    Ok(translated.into())
 }

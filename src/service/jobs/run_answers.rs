@@ -14,7 +14,7 @@ use crate::service::substitute::{
     SubstituteAnswer, Suggestions, substitute_text, suggest as suggested,
 };
 use crate::service::workspace::Workspace;
-use crate::world::rewrite::scaling::{Factor, servings_out_of_range};
+use crate::world::rewrite::scaling::{Factor, FactorError, servings_out_of_range};
 use crate::world::rewrite::substitution::AmountRule;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -83,7 +83,9 @@ pub fn substitute(
     request: SubstituteRequest,
 ) -> Result<SubstituteAnswer, Refusal> {
     let rule = request.amount_rule.as_deref().map(AmountRule::named);
-    let rule = rule.transpose().map_err(Refusal::request)?;
+    let rule = rule
+        .transpose()
+        .map_err(|e| Refusal::request(e.to_string()))?;
     let text = &request.network;
     substitute_text(
         workspace.model(),
@@ -123,7 +125,7 @@ pub fn suggest(workspace: &Workspace, request: SuggestRequest) -> Result<Suggest
         AmountRule::default(),
         &mut gold(workspace),
     )
-    .map_err(Refusal::request)
+    .map_err(|e| Refusal::request(e.to_string()))
 }
 
 /// A network and how much to scale it by.
@@ -143,7 +145,7 @@ pub struct ScaleRequest {
 }
 
 /// A count of servings: one past `u32` is out of the range, as the command line says.
-fn count(n: Option<u64>, what: &str) -> Result<Option<u32>, String> {
+fn count(n: Option<u64>, what: &str) -> Result<Option<u32>, FactorError> {
     n.map(|n| u32::try_from(n).map_err(|_| servings_out_of_range(what, n)))
         .transpose()
 }
@@ -158,9 +160,9 @@ pub fn scale(workspace: &Workspace, request: ScaleRequest) -> Result<ScaleAnswer
         (_, (Err(e), _) | (_, Err(e))) => Err(e),
         (Some(f), (Ok(None), Ok(None))) => Factor::parse(f),
         (None, (Ok(Some(n)), Ok(Some(m)))) => Factor::servings(n, m),
-        _ => Err("give a factor, or servings with serves".to_owned()),
+        _ => return Err(Refusal::request("give a factor, or servings with serves")),
     };
-    let factor = factor.map_err(Refusal::request)?;
+    let factor = factor.map_err(|e| Refusal::request(e.to_string()))?;
     let text = &request.network;
     scale_text(
         workspace.model(),

@@ -117,6 +117,8 @@ struct Bound {
     value: Value,
     /// The primitive and argument that bound it (`bring-to-temperature temperature-quantity`).
     argument: String,
+    /// The kitchen state the action that bound it made, when that is not the current one.
+    kitchen: Option<String>,
 }
 
 /// What the kitchen holds of a class: how many, and the first one found.
@@ -138,8 +140,8 @@ pub(super) struct Scene<'a> {
     kinds: Vec<ClassId>,
     /// Fresh names per argument name.
     fresh: HashMap<String, String>,
-    /// The classes under each constant type asked for.
-    under: HashMap<String, Vec<ClassId>>,
+    /// The constants under each class asked for ([`Scene::under`]).
+    under: HashMap<ClassId, Vec<ClassId>>,
 }
 
 impl<'a> Scene<'a> {
@@ -208,7 +210,7 @@ impl<'a> Scene<'a> {
                 };
                 any = true;
                 drafts += 1;
-                if repeats_a_variable(&choices) {
+                if repeats_an_argument(&choices) {
                     continue;
                 }
                 let uses_it =
@@ -218,7 +220,15 @@ impl<'a> Scene<'a> {
                 }
                 trials += 1;
                 let run = trial.get_or_insert_with(|| self.run.clone());
-                if let Some(c) = self.try_draft(run, sig, case, &choices) {
+                let mut tried = self.try_draft(run, sig, case, &choices, None);
+                // A line that does not run on the kitchen as it is now may run on the kitchen
+                // as its latest input was made (the gold networks do this): it forks the
+                // kitchen, and says so when given.
+                if let (None, Some(older)) = (&tried, self.kitchen_of_latest(&choices)) {
+                    trials += 1;
+                    tried = self.try_draft(run, sig, case, &choices, Some(older));
+                }
+                if let Some(c) = tried {
                     found.push(c);
                     if found.len() == limit {
                         break;
@@ -262,12 +272,11 @@ impl<'a> Scene<'a> {
             return vec![Choice::Kitchen];
         }
         let model = self.model;
-        let variables = (0..self.pool.len())
-            .filter(|&v| has_type(model, &self.pool[v].value, &arg.ty))
-            .map(Choice::Variable);
+        let variables = self.variables(&arg.ty).into_iter();
+        let words = primitive_words::of(&sig.name);
         // A free value, or a variable an earlier action of the primitive bound at the argument
         // (`?room-temp-quantity`, bound by one `bring-to-temperature`, for another).
-        if let Some(kind) = primitive_words::of(&sig.name).and_then(|w| w.free.get(&arg.name)) {
+        if let Some(kind) = words.and_then(|w| w.free.get(&arg.name)) {
             let pool = &self.pool;
             let same = variables
                 .filter(|c| matches!(c, Choice::Variable(v) if pool[*v].argument == format!("{} {}", sig.name, arg.name)));
@@ -275,7 +284,21 @@ impl<'a> Scene<'a> {
                 .chain(same)
                 .collect();
         }
-        let Some(ty) = model.onto.class_id(&arg.ty) else {
+        let declared = model.onto.class_id(&arg.ty);
+        // An argument the primitive reads by its class (`line`'s lining) takes the kinds of
+        // that class: what to line with is a class far more often than a bound object, so the
+        // classes come first.
+        let by_class = words.and_then(|w| w.by_class.get(&arg.name));
+        if let Some(class) = by_class.and_then(|c| model.onto.class_id(c)) {
+            let classes = self.under(class);
+            let mut options: Vec<Choice> = (classes.into_iter())
+                .filter(|&c| declared.is_none_or(|d| model.onto.is_a(c, d)))
+                .map(Choice::Class)
+                .collect();
+            options.extend(variables);
+            return options;
+        }
+        let Some(ty) = declared else {
             return variables.collect();
         };
         if arg.ty == "conceptualizable" {
@@ -287,36 +310,64 @@ impl<'a> Scene<'a> {
             options.extend(variables);
             return options;
         }
+        // A constant is an object of its class the kitchen never holds: a primitive that looks
+        // its input up in the kitchen does not find it. So only an argument of a type the
+        // kitchen holds nothing of (a unit, a pattern, a shape) takes constants.
         let mut options: Vec<Choice> = variables.collect();
         if !self.held.iter().any(|h| model.onto.is_a(h.class, ty)) {
-            options.extend(self.under(&arg.ty, ty).into_iter().map(Choice::Class));
+            options.extend(self.under(ty).into_iter().map(Choice::Class));
         }
         options
     }
 
-    /// The classes under `ty`: the constants an argument of a type the kitchen holds nothing
-    /// of (a unit, a pattern, a shape) takes.
-    fn under(&mut self, name: &str, ty: ClassId) -> Vec<ClassId> {
+    /// The bound variables of type `ty`, most recently bound first.
+    fn variables(&self, ty: &str) -> Vec<Choice> {
+        (0..self.pool.len())
+            .filter(|&v| has_type(self.model, &self.pool[v].value, ty))
+            .map(Choice::Variable)
+            .collect()
+    }
+
+    /// The classes under `ty` that a network may name as constants (concepts), `ty` itself
+    /// and the failed object left out.
+    fn under(&mut self, ty: ClassId) -> Vec<ClassId> {
         let onto = &self.model.onto;
         let failed = self.model.k.failed_object;
+        let concept = onto.class_id("conceptualizable");
         self.under
-            .entry(name.to_string())
+            .entry(ty)
             .or_insert_with(|| {
                 onto.classes()
                     .map(|(c, _)| c)
                     .filter(|&c| c != ty && c != failed && onto.is_a(c, ty))
+                    .filter(|&c| concept.is_none_or(|k| onto.is_a(c, k)))
                     .collect()
             })
             .clone()
     }
 
-    /// The draft as a candidate, when its example runs on `run` (taken back after).
+    /// The kitchen state the action that bound the draft's most recently bound variable
+    /// made, when that is not the current one.
+    fn kitchen_of_latest(&self, choices: &[Choice]) -> Option<&str> {
+        let latest = choices
+            .iter()
+            .filter_map(|c| match c {
+                Choice::Variable(v) => Some(*v),
+                _ => None,
+            })
+            .min()?;
+        self.pool[latest].kitchen.as_deref()
+    }
+
+    /// The draft as a candidate, chained from the current kitchen state or `kitchen`, when its
+    /// example runs on `run` (taken back after).
     fn try_draft(
         &self,
         run: &mut Stepwise,
         sig: &PrimitiveSig,
         case: Case,
         choices: &[Choice],
+        kitchen: Option<&str>,
     ) -> Option<Candidate> {
         let model = self.model;
         let class = choices.iter().find_map(|c| match c {
@@ -332,7 +383,9 @@ impl<'a> Scene<'a> {
             let argument = &sig.args[i].name;
             let (shown, filled, arg) = match choice {
                 Choice::Kitchen => {
-                    let name = self.kitchen_variable.clone()?;
+                    let name = kitchen
+                        .map(str::to_string)
+                        .or(self.kitchen_variable.clone())?;
                     (name.clone(), name.clone(), Arg::Var(name[1..].to_string()))
                 }
                 Choice::Fresh => {
@@ -445,11 +498,12 @@ impl<'a> Stream<'a> {
     }
 }
 
-/// Whether a draft gives one bound variable twice, which the reference refuses.
-fn repeats_a_variable(choices: &[Choice]) -> bool {
-    let mut seen = HashSet::new();
+/// Whether a draft gives one bound variable or one class twice, which the reference refuses.
+fn repeats_an_argument(choices: &[Choice]) -> bool {
+    let (mut variables, mut classes) = (HashSet::new(), HashSet::new());
     !choices.iter().all(|c| match c {
-        Choice::Variable(v) => seen.insert(*v),
+        Choice::Variable(v) => variables.insert(*v),
+        Choice::Class(c) => classes.insert(*c),
         _ => true,
     })
 }
@@ -581,15 +635,21 @@ fn bound(model: &Model, run: &Stepwise) -> (Option<String>, Vec<Bound>) {
         .iter()
         .find(|(_, _, _, b, _)| is_kitchen(b))
         .map(|(_, _, n, _, _)| n.to_string());
+    // The kitchen state each step made, by step, but the current one.
+    let kitchens: HashMap<usize, &str> = (made.iter())
+        .filter(|(_, _, n, b, _)| is_kitchen(b) && Some(*n) != kitchen.as_deref())
+        .map(|&(step, _, n, _, _)| (step, n))
+        .collect();
     // Failed objects last: they fit every type, and what takes them fails too.
     made.sort_by_key(|(_, _, _, b, _)| is_failed(model, &b.value));
     let pool = made
         .into_iter()
         .filter(|(_, _, _, b, _)| !is_kitchen(b))
-        .map(|(_, i, name, b, sig)| Bound {
+        .map(|(step, i, name, b, sig)| Bound {
             name: name.to_string(),
             value: b.value.clone(),
             argument: format!("{} {}", sig.name, sig.args[i].name),
+            kitchen: kitchens.get(&step).map(|k| k.to_string()),
         })
         .collect();
     (kitchen, pool)

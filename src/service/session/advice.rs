@@ -1,15 +1,19 @@
 //! What a session tells an agent beyond what ran: a line that can never run, a kitchen state
-//! used a second time, how far the network is, and why a finished network makes no dish.
+//! used a second time, an ingredient a primitive is not meant for, how far the network is,
+//! and why a finished network makes no dish.
 //! Advice only: nothing here changes what runs or how the network scores.
 
 use super::observation::Located;
 use super::progress::{self, Progress};
 use super::{Session, SessionError, describe, words};
 use crate::base::number::Number;
+use crate::data::primitive_words;
 use crate::language::diagnostic::LineIndex;
 use crate::metrics::GoldRun;
+use crate::simulation::Model;
 use crate::simulation::stepwise::Standing;
 use crate::world::Value;
+use crate::world::ontology::ClassId;
 
 /// Gold goals named in the words of a finished network that makes no dish.
 const GOALS_NAMED: usize = 5;
@@ -90,6 +94,36 @@ impl Session {
         Some(Located::note(line, column, "warning", message, Vec::new()))
     }
 
+    /// A warning when action `q`, which ran, was given only ingredients its primitive is not
+    /// meant for (`kitchens/primitive-words.json`: crack is meant for eggs). The reference runs
+    /// it all the same (cracking salt makes eggs of it), so this is advice, not a refusal.
+    pub(super) fn misuse_warning(&self, q: usize, index: &LineIndex<'_>) -> Option<Located> {
+        let model = self.model();
+        let sig = self.run.sig(model, q)?;
+        let meant_for = &primitive_words::of(&sig.name)?.meant_for;
+        let made: Vec<usize> = self.produced(q).into_iter().map(|(i, _)| i).collect();
+        let slots = self.run.slots(q);
+        let (i, meant, odd) = (sig.args.iter().enumerate())
+            .filter(|(i, _)| !made.contains(i))
+            .find_map(|(i, arg)| {
+                let meant = meant_for.get(&arg.name)?;
+                let value = &self.run.binding(*slots.get(i)?)?.value;
+                let odd = not_meant_for(model, value, &meant.classes);
+                (!odd.is_empty()).then_some((i, meant, odd))
+            })?;
+        let predicate = &self.run.recipe().predicates[q];
+        let span = predicate.arg_spans.get(i).unwrap_or(&predicate.span);
+        let (line, column) = index.line_col(span.start);
+        let name = &sig.name;
+        let message = format!(
+            "{name} on {odd} makes no culinary sense: {name} is meant for {}, and {} holds {odd} \
+             (it runs all the same, as the reference runs it)",
+            meant.words,
+            self.run.name(slots[i]),
+        );
+        Some(Located::note(line, column, "warning", message, Vec::new()))
+    }
+
     /// The gold run the session's recipe is scored against.
     fn gold_run(&self) -> Result<&GoldRun, SessionError> {
         let gold = self.evaluator.gold(&self.recipe);
@@ -101,10 +135,13 @@ impl Session {
     /// reach, and the dish approximation score of the best candidate dish so far.
     /// Non-terminal: the session goes on as it was.
     pub fn progress(&self) -> Result<Progress, SessionError> {
-        let gold = self.gold_run()?;
-        Ok(progress::measure(self.model(), &self.run, gold, |p| {
-            self.line_of(p)
-        }))
+        let progress = self.gold_run().map(|gold| {
+            progress::measure(self.model(), &self.run, gold, &self.progress, |p| {
+                self.line_of(p)
+            })
+        });
+        self.record_progress(&progress);
+        progress
     }
 
     /// Why the network makes no dish: the first line that failed, waits or never ran, and
@@ -159,5 +196,40 @@ impl Session {
             }
         }
         why
+    }
+}
+
+/// The ingredients `value` holds (a container's or a list's, else itself) as one phrase of
+/// their classes (`salt`, `coarse salt and baking soda`), when none of them is one of
+/// `classes` (salt sifted with flour is sifting flour); empty otherwise.
+fn not_meant_for(model: &Model, value: &Value, classes: &[String]) -> String {
+    let onto = &model.onto;
+    let classes: Vec<ClassId> = classes.iter().filter_map(|c| onto.class_id(c)).collect();
+    let Value::Obj(e) = value else {
+        return String::new();
+    };
+    let held = match model.k.is_container(e.class) {
+        true => e.val(model.k.contents).items(),
+        false if onto.is_a(e.class, model.k.list_of_kitchen_entities) => {
+            e.val(model.k.items).items()
+        }
+        false => std::slice::from_ref(value),
+    };
+    let ingredients = (held.iter().filter_map(Value::as_obj))
+        .filter(|item| onto.is_a(item.class, model.k.ingredient));
+    let mut odd: Vec<String> = Vec::new();
+    for item in ingredients {
+        if classes.iter().any(|&c| onto.is_a(item.class, c)) {
+            return String::new();
+        }
+        let name = describe::spaced(onto.class_name(item.class));
+        if !odd.contains(&name) {
+            odd.push(name);
+        }
+    }
+    match odd.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
     }
 }

@@ -201,7 +201,19 @@ pub fn unit_names(amount: &str) -> String {
     amount
         .replace(" degrees-celsius", " °C")
         .replace(" degrees-fahrenheit", " °F")
-        .replace('-', " ")
+        .split(' ')
+        .map(unit_word)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A unit's hyphens are spaces (`tea-spoon` reads `tea spoon`); a number's minus sign stays.
+fn unit_word(word: &str) -> String {
+    if word.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '.') {
+        word.to_string()
+    } else {
+        word.replace('-', " ")
+    }
 }
 
 #[cfg(test)]
@@ -211,6 +223,8 @@ mod tests {
     #[test]
     fn units_and_articles_read_as_people_write_them() {
         assert_eq!(unit_words("18 degrees-celsius"), "18 °C");
+        assert_eq!(unit_words("-5 degrees-celsius"), "-5 °C");
+        assert_eq!(unit_names("-1/2 tea-spoon"), "-1/2 tea spoon");
         assert_eq!(article("egg"), "an");
     }
 }

@@ -19,6 +19,7 @@ pub mod hint;
 pub mod language;
 pub mod observation;
 pub mod progress;
+pub mod trajectory;
 pub mod words;
 
 use crate::base::budget::{self, Budget, Phase};
@@ -76,7 +77,10 @@ struct Line {
     action: Option<usize>,
 }
 
-/// One agent's network of one recipe, run as it is written.
+/// One agent's network of one recipe, run as it is written. A clone is a fork: an independent
+/// session with the same lines (sharing the evaluator and every kitchen object it has not
+/// changed), logging nowhere.
+#[derive(Clone)]
 pub struct Session {
     evaluator: Arc<Evaluator>,
     recipe: String,
@@ -94,6 +98,10 @@ pub struct Session {
     so_far: NetworkSoFar,
     /// The catalogues a line is validated against (the profile's and the other's), read once.
     catalogues: Arc<(Catalogue, Catalogue)>,
+    /// Where the calls are logged, if anywhere ([`trajectory`]).
+    log: trajectory::LogSlot,
+    /// What [`Session::progress`] measured of the steps that ran, for the next measure.
+    progress: progress::Memo,
 }
 
 impl Session {
@@ -142,6 +150,8 @@ impl Session {
             so_far: NetworkSoFar::new(""),
             catalogues,
             evaluator,
+            log: Default::default(),
+            progress: progress::Memo::default(),
         };
         session.open(format!("#{}", session.recipe));
         Ok(session)
@@ -221,6 +231,12 @@ impl Session {
     /// Append one line of MUHAI Cooking Language and run its action on the current kitchen,
     /// within the model's time budget.
     pub fn act(&mut self, line: &str) -> Result<Observation, SessionError> {
+        let result = self.act_unlogged(line);
+        self.record_act(line, &result);
+        result
+    }
+
+    fn act_unlogged(&mut self, line: &str) -> Result<Observation, SessionError> {
         if line.len() > MAX_LINE_BYTES {
             return Err(SessionError::LineTooLong { bytes: line.len() });
         }
@@ -244,10 +260,11 @@ impl Session {
     /// out of place) is `rejected`, with the reason as an error at the line it would have
     /// been, and the network stays as it was.
     pub fn attempt(&mut self, line: &str) -> Observation {
-        let error = match self.act(line) {
-            Ok(seen) => return seen,
-            Err(e) => e,
-        };
+        self.act(line).unwrap_or_else(|e| self.rejected(&e))
+    }
+
+    /// The observation of a line the session did not take for `error`.
+    fn rejected(&self, error: &SessionError) -> Observation {
         let hint = match error {
             SessionError::TooManyLines => "undo() takes lines back; finish() scores the network",
             SessionError::NotOneLine => "give one line at a time",
@@ -332,6 +349,12 @@ impl Session {
         let (mut outcome, mut text) = self.standing_words(p, &mut diagnostics, &index);
         diagnostics.extend(self.fork_warning(p, latest, &index));
         let objects = self.ran_words(&pushed, p, &mut text);
+        diagnostics.extend(
+            pushed
+                .ran
+                .iter()
+                .filter_map(|&q| self.misuse_warning(q, &index)),
+        );
         let failed = (objects.iter()).find_map(|o| o.failed.as_ref().filter(|_| o.line == number));
         if let Some(why) = failed {
             let name = &self.run.recipe().predicates[p].name;
@@ -693,6 +716,12 @@ impl Session {
 
     /// Take back the last line (and its action); the header given first when no line is left.
     pub fn undo(&mut self) -> Result<String, SessionError> {
+        let undone = self.undo_unlogged();
+        self.record_undo(undone.as_deref().ok());
+        undone
+    }
+
+    fn undo_unlogged(&mut self) -> Result<String, SessionError> {
         let Some(line) = self.lines.pop() else {
             let default = format!("#{}", self.recipe);
             if self.header == default {
@@ -742,12 +771,14 @@ impl Session {
             ),
         };
         let no_dish = matches!(&result, Ok(row) if row.dish_approximation_score.is_none());
-        Score {
+        let score = Score {
             result,
             csv,
             json: crate::report::json::value(&unit),
             why_no_dish: no_dish.then(|| self.why_no_dish()),
-        }
+        };
+        self.record_finish(&score);
+        score
     }
 
     /// The name the network's diagnostics are rendered under: `RECIPE.solution`.

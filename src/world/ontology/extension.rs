@@ -215,7 +215,9 @@ impl Ontology {
                 let word = tag
                     .as_str()
                     .ok_or_else(|| FieldError::new("a diet tag").in_item(i))?;
-                let known = table.tag(word).map_err(|e| FieldError::new(e).in_item(i))?;
+                let known = table
+                    .tag(word)
+                    .map_err(|e| FieldError::new(e.to_string()).in_item(i))?;
                 Ok(known.to_owned())
             })
             .collect()

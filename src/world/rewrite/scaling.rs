@@ -19,27 +19,46 @@ pub const MAX_SERVINGS: u32 = 10_000;
 /// The most decimals a factor is written with: its exact value is a ratio of `i64`s.
 const MAX_DECIMALS: usize = 9;
 
+/// Why a factor, or a count of servings, is no scaling `scale` takes.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FactorError {
+    #[error("the factor `{0}` is not a number (such as 2, 1.5 or 3/2)")]
+    NotANumber(String),
+    #[error("the factor `{0}` divides by 0")]
+    DividesByZero(String),
+    /// The factor's exact value, at most 0.
+    #[error("a factor of {0} would leave nothing to cook; factors are above 0")]
+    NotAboveZero(String),
+    /// The factor's exact value, beyond [1/100, 100].
+    #[error(
+        "a factor of {0} is beyond what scale takes: from 1/{MIN_FACTOR_DENOMINATOR} to {MAX_FACTOR}"
+    )]
+    OutOfRange(String),
+    /// A count of servings (`what`: `--servings` or `--serves`) outside 1 to [`MAX_SERVINGS`].
+    #[error("{what} {count}: servings are counted from 1 to {MAX_SERVINGS}")]
+    Servings { what: String, count: String },
+}
+
 /// A scaling factor, an exact ratio within [1/100, 100].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Factor(Number);
 
 impl Factor {
     /// A factor as written: `2`, `1.5` (read as exactly 3/2) or `3/2`.
-    pub fn parse(text: &str) -> Result<Factor, String> {
+    pub fn parse(text: &str) -> Result<Factor, FactorError> {
         let t = text.trim();
         let (negative, t) = match t.strip_prefix('-') {
             Some(rest) => (true, rest),
             None => (false, t),
         };
-        let not_a_number =
-            || format!("the factor `{text}` is not a number (such as 2, 1.5 or 3/2)");
+        let not_a_number = || FactorError::NotANumber(text.to_owned());
         let value = match t.split_once('/') {
             Some((n, d)) => {
                 let n: i64 = n.trim().parse().map_err(|_| not_a_number())?;
                 let d: i64 = d.trim().parse().map_err(|_| not_a_number())?;
                 match Number::ratio(n, d) {
                     Some(value) => value,
-                    None if d == 0 => return Err(format!("the factor `{text}` divides by 0")),
+                    None if d == 0 => return Err(FactorError::DividesByZero(text.to_owned())),
                     None => return Err(not_a_number()),
                 }
             }
@@ -53,28 +72,24 @@ impl Factor {
     }
 
     /// The factor that makes a recipe serving `serves` serve `servings`.
-    pub fn servings(servings: u32, serves: u32) -> Result<Factor, String> {
+    pub fn servings(servings: u32, serves: u32) -> Result<Factor, FactorError> {
         for (n, what) in [(servings, "--servings"), (serves, "--serves")] {
             if n == 0 || n > MAX_SERVINGS {
                 return Err(servings_out_of_range(what, n));
             }
         }
         let value = Number::ratio(i64::from(servings), i64::from(serves))
-            .ok_or("--serves 0: servings are counted from 1")?;
+            .ok_or_else(|| servings_out_of_range("--serves", serves))?;
         Self::checked(value)
     }
 
-    fn checked(value: Number) -> Result<Factor, String> {
+    fn checked(value: Number) -> Result<Factor, FactorError> {
         if value.num_cmp(&Number::ZERO).is_le() {
-            return Err(format!(
-                "a factor of {value} would leave nothing to cook; factors are above 0"
-            ));
+            return Err(FactorError::NotAboveZero(value.to_string()));
         }
         let smallest = Number::ratio(1, MIN_FACTOR_DENOMINATOR).unwrap_or(Number::ZERO);
         if value.num_cmp(&Number::int(MAX_FACTOR)).is_gt() || value.num_cmp(&smallest).is_lt() {
-            return Err(format!(
-                "a factor of {value} is beyond what scale takes: from 1/{MIN_FACTOR_DENOMINATOR} to {MAX_FACTOR}"
-            ));
+            return Err(FactorError::OutOfRange(value.to_string()));
         }
         Ok(Factor(value))
     }
@@ -87,8 +102,11 @@ impl Factor {
 
 /// Why `n` servings (`what`: `--servings` or `--serves`) is no count scale takes, for a
 /// number of any size (a front end whose integers are larger than `u32` says it too).
-pub fn servings_out_of_range(what: &str, n: impl fmt::Display) -> String {
-    format!("{what} {n}: servings are counted from 1 to {MAX_SERVINGS}")
+pub fn servings_out_of_range(what: &str, n: impl fmt::Display) -> FactorError {
+    FactorError::Servings {
+        what: what.to_owned(),
+        count: n.to_string(),
+    }
 }
 
 impl fmt::Display for Factor {
@@ -224,35 +242,37 @@ mod tests {
         assert_eq!(Factor::parse("100").unwrap().to_string(), "100");
         assert_eq!(Factor::servings(6, 4).unwrap().to_string(), "3/2");
         assert_eq!(
-            Factor::parse("0").unwrap_err(),
+            Factor::parse("0").unwrap_err().to_string(),
             "a factor of 0 would leave nothing to cook; factors are above 0"
         );
         assert_eq!(
-            Factor::parse("-2").unwrap_err(),
+            Factor::parse("-2").unwrap_err().to_string(),
             "a factor of -2 would leave nothing to cook; factors are above 0"
         );
         assert_eq!(
-            Factor::parse("1e9").unwrap_err(),
+            Factor::parse("1e9").unwrap_err().to_string(),
             "the factor `1e9` is not a number (such as 2, 1.5 or 3/2)"
         );
         assert_eq!(
-            Factor::parse("100.5").unwrap_err(),
+            Factor::parse("100.5").unwrap_err().to_string(),
             "a factor of 201/2 is beyond what scale takes: from 1/100 to 100"
         );
         assert_eq!(
-            Factor::parse("1/101").unwrap_err(),
+            Factor::parse("1/101").unwrap_err().to_string(),
             "a factor of 1/101 is beyond what scale takes: from 1/100 to 100"
         );
         assert_eq!(
-            Factor::parse("1/0").unwrap_err(),
+            Factor::parse("1/0").unwrap_err().to_string(),
             "the factor `1/0` divides by 0"
         );
         assert_eq!(
-            Factor::parse("1/-9223372036854775808").unwrap_err(),
+            Factor::parse("1/-9223372036854775808")
+                .unwrap_err()
+                .to_string(),
             "the factor `1/-9223372036854775808` is not a number (such as 2, 1.5 or 3/2)"
         );
         assert_eq!(
-            Factor::servings(0, 4).unwrap_err(),
+            Factor::servings(0, 4).unwrap_err().to_string(),
             "--servings 0: servings are counted from 1 to 10000"
         );
     }

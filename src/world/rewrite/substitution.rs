@@ -40,23 +40,29 @@ impl AmountRule {
     }
 
     /// A rule by name; an unknown one is an error naming the rules.
-    pub fn named(word: &str) -> Result<AmountRule, String> {
+    pub fn named(word: &str) -> Result<AmountRule, UnknownAmountRule> {
         Self::ALL
             .into_iter()
             .find(|r| r.name().eq_ignore_ascii_case(word))
             .ok_or_else(|| {
                 let names = Self::ALL.map(Self::name);
                 let close = closest(&word.to_ascii_lowercase(), names.into_iter(), 1);
-                let hint = close
-                    .first()
-                    .map(|c| format!("; did you mean {c}?"))
-                    .unwrap_or_default();
-                format!(
-                    "`{word}` is not an amount rule (one of {}){hint}",
-                    names.join(", ")
-                )
+                UnknownAmountRule {
+                    word: word.to_owned(),
+                    closest: close.first().map(|c| c.to_string()),
+                }
             })
     }
+}
+
+/// A word that names no amount rule, with the closest rule when one is near.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{word}` is not an amount rule (one of {names}){hint}",
+    names = AmountRule::ALL.map(AmountRule::name).join(", "),
+    hint = closest.as_ref().map(|c| format!("; did you mean {c}?")).unwrap_or_default())]
+pub struct UnknownAmountRule {
+    pub word: String,
+    pub closest: Option<String>,
 }
 
 /// What to replace, by what, and how amounts follow.
@@ -67,30 +73,40 @@ pub struct Substitution {
     pub rule: AmountRule,
 }
 
+/// Why a name is no ingredient class of the ontology.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IngredientError {
+    #[error("the ontology has no class `ingredient`")]
+    NoIngredients,
+    /// A class, but not an ingredient (a tool, a unit).
+    #[error("`{0}` is not an ingredient class of the ontology")]
+    NotAnIngredient(String),
+    /// No class of that name; the closest ingredient classes.
+    #[error("no ingredient `{name}` in the ontology{hint}",
+        hint = if closest.is_empty() { String::new() } else { format!("; did you mean {}?", closest.join(", ")) })]
+    Unknown { name: String, closest: Vec<String> },
+}
+
 /// An ingredient class by name: an unknown name is an error with the closest ingredient
 /// classes; a class that is not an ingredient (a tool, a unit) is named as such.
-pub fn ingredient_class(onto: &Ontology, name: &str) -> Result<ClassId, String> {
+pub fn ingredient_class(onto: &Ontology, name: &str) -> Result<ClassId, IngredientError> {
     let name = name.trim().to_ascii_lowercase();
     let Some(ingredient) = onto.class_id("ingredient") else {
-        return Err("the ontology has no class `ingredient`".into());
+        return Err(IngredientError::NoIngredients);
     };
     match onto.class_id(&name) {
         Some(class) if onto.is_a(class, ingredient) => Ok(class),
-        Some(_) => Err(format!(
-            "`{name}` is not an ingredient class of the ontology"
-        )),
+        Some(_) => Err(IngredientError::NotAnIngredient(name)),
         None => {
             let ingredients = onto
                 .classes()
                 .filter(|(id, _)| onto.is_a(*id, ingredient))
                 .map(|(_, c)| c.name.as_str());
-            let close = closest(&name, ingredients, 3);
-            let hint = if close.is_empty() {
-                String::new()
-            } else {
-                format!("; did you mean {}?", close.join(", "))
-            };
-            Err(format!("no ingredient `{name}` in the ontology{hint}"))
+            let closest = closest(&name, ingredients, 3).into_iter().map(String::from);
+            Err(IngredientError::Unknown {
+                name,
+                closest: closest.collect(),
+            })
         }
     }
 }
@@ -284,8 +300,8 @@ mod tests {
         let catalogue = Catalogue::builtin(Profile::R2024);
         let recipe = network(&format!("#r\n(get-kitchen ?k)\n{line}\n"));
         let s = Substitution {
-            replace: ingredient_class(&onto, from)?,
-            with: ingredient_class(&onto, to)?,
+            replace: ingredient_class(&onto, from).map_err(|e| e.to_string())?,
+            with: ingredient_class(&onto, to).map_err(|e| e.to_string())?,
             rule,
         };
         let r = substitute(&onto, &catalogue, &recipe, &s).map_err(|e| e.message)?;
@@ -352,7 +368,7 @@ mod tests {
     fn a_rule_name_is_read_in_any_case_and_a_typo_is_named() {
         assert_eq!(AmountRule::named("Same-Volume"), Ok(AmountRule::SameVolume));
         assert_eq!(
-            AmountRule::named("same-wieght").unwrap_err(),
+            AmountRule::named("same-wieght").unwrap_err().to_string(),
             "`same-wieght` is not an amount rule (one of same-weight, same-volume, same-count); did you mean same-weight?"
         );
     }
