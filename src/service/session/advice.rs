@@ -215,8 +215,8 @@ fn not_meant_for(model: &Model, value: &Value, classes: &[String]) -> String {
         }
         false => Box::new(std::iter::once(value)),
     };
-    let ingredients = (held.filter_map(Value::as_obj))
-        .filter(|item| onto.is_a(item.class, model.k.ingredient));
+    let ingredients =
+        (held.filter_map(Value::as_obj)).filter(|item| onto.is_a(item.class, model.k.ingredient));
     let mut odd: Vec<String> = Vec::new();
     for item in ingredients {
         if classes.iter().any(|&c| onto.is_a(item.class, c)) {
