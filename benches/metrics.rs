@@ -3,11 +3,13 @@
 //! `Evaluator::evaluate` (parse, validate, Smatch, simulate, score) on the gold files and on
 //! the documentation's ten example files. And dishes of many identical items: the gold networks
 //! whose eggs the project's `substitute` turns into bananas (100 g of banana cracks into 100
-//! whole eggs, in every portion), and a dish of 500 portions.
+//! whole eggs, in every portion), and a dish of 500 portions; the same two shapes built here
+//! from the demo's shortbread, so that they run without the benchmark data.
 
 mod support;
 
 use cookingbot::base::profile::Profile;
+use cookingbot::benchmark::DataSource;
 use cookingbot::data::diet_table::Diet;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::metrics::diet::Dish;
@@ -204,5 +206,43 @@ fn big_dishes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, separate_metrics, end_to_end, big_dishes);
+/// The demo's shortbread (`gold/demo`) scored end to end in the shapes of [`big_dishes`]: its
+/// dough in 500 portions of 0.7 g instead of 25 g, and its butter replaced by 100 eggs cracked
+/// into the bowl, 100 identical whole eggs in the dough and in each of its portions.
+fn demo_big_dishes(c: &mut Criterion) {
+    let evaluator = Evaluator::new(Profile::R2024, DataSource::Demo).expect("the demo");
+    let shortbread = include_str!("../gold/demo/shortbread-rounds.solution");
+    let portions = shortbread.replace("?dough 25 g", "?dough 7/10 g");
+    let butter = "(fetch-and-proportion ?proportioned-butter ?ks-with-butter ?kitchen \
+                  ?target-container-1 butter 115 g)";
+    let eggs = "(fetch-and-proportion ?eggs ?ks-with-eggs ?kitchen ?egg-bowl egg 100 piece)\n\
+                (crack ?proportioned-butter ?ks-with-butter ?ks-with-eggs ?eggs ?target-container-1)";
+    let cracked = shortbread.replace(butter, eggs);
+    let metrics = MetricSet::default();
+    let mut group = c.benchmark_group("big-dish/demo");
+    group.sample_size(10);
+    for (name, network) in [("500-portions", portions), ("100-cracked-eggs", cracked)] {
+        assert_ne!(
+            network, shortbread,
+            "{name}: the shortbread's line is rewritten"
+        );
+        evaluator.evaluate(&network, &metrics).expect("scored");
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                evaluator
+                    .evaluate(black_box(&network), &metrics)
+                    .expect("scored")
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    separate_metrics,
+    end_to_end,
+    big_dishes,
+    demo_big_dishes
+);
 criterion_main!(benches);

@@ -3,7 +3,8 @@
 //! (the simulator's limit) to show the cost is linear in the network's length; networks of 8, 16
 //! and 24 actions that can run in any order, to show the 2024 search's check of the other
 //! orderings stays bounded; the longest chains of `fetch` and of `preheat-oven`, whose kitchen
-//! states share what each action leaves unchanged.
+//! states share what each action leaves unchanged; pairs of portionings heaping 20,000 portions
+//! each on the counter-top, whose list later kitchen states share.
 
 mod support;
 
@@ -78,6 +79,30 @@ fn bench(c: &mut Criterion) {
         let parsed = parse(&text);
         let recipe = &parsed.file.recipes[0];
         group.bench_function(format!("{name}-{MAX_ACTIONS}"), |b| {
+            b.iter(|| model.execute(black_box(recipe)).expect("runs").steps.len())
+        });
+    }
+    group.finish();
+    // Pairs of a butter fetch and its 20,000 portions heaped on the counter-top: every later
+    // kitchen state changes the counter-top, and shares its list's chunks rather than copying it.
+    let mut group = c.benchmark_group("simulate/portion-heap");
+    group.sample_size(10);
+    for pairs in [5, 10, 20] {
+        let text = support::kitchen_chain(2 * pairs + 1, |i| match i % 2 {
+            1 => format!(
+                "(fetch-and-proportion ?dough{i} ?ks{i} ?ks{} ?bowl{i} butter 1000000 g)",
+                i - 1
+            ),
+            _ => format!(
+                "(portion-and-arrange ?portions{i} ?ks{i} ?ks{} ?dough{} 50 g ?pattern{i} ?counter{i})",
+                i - 1,
+                i - 1
+            ),
+        });
+        let parsed = parse(&text);
+        let recipe = &parsed.file.recipes[0];
+        group.throughput(Throughput::Elements(pairs as u64));
+        group.bench_function(format!("pairs-{pairs}"), |b| {
             b.iter(|| model.execute(black_box(recipe)).expect("runs").steps.len())
         });
     }

@@ -416,7 +416,7 @@ fn ingredients_in(model: &Model, value: &Value) -> HashSet<Pid> {
                 }
                 stack.extend(e.slots.iter().map(|(_, v)| v));
             }
-            Value::List(items) if walked.insert(Arc::as_ptr(items) as *const Value as usize) => {
+            Value::List(items) if walked.insert(Arc::as_ptr(items) as *const u8 as usize) => {
                 stack.extend(items.iter());
             }
             _ => {}

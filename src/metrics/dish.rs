@@ -15,6 +15,7 @@ use crate::base::number::Number;
 use crate::simulation::primitives::common::{convert_to_g, quantity_of};
 use crate::simulation::{Execution, Model, SimError};
 use crate::world::ontology::SlotId;
+use crate::world::seq::Seq;
 use crate::world::{Entity, Maker, Value, edit};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -421,7 +422,7 @@ fn compare_mixture(m: &Model, sol: &Entity, gold: &Entity) -> Points {
 }
 
 /// `contents-or-items`: the contents of a container, the items of a list of kitchen entities.
-fn dish_items<'e>(m: &Model, dish: &'e Entity) -> &'e [Value] {
+fn dish_items<'e>(m: &Model, dish: &'e Entity) -> &'e Seq<Value> {
     let slot = if m.onto.is_a(dish.class, m.k.container) {
         m.k.contents
     } else {

@@ -93,8 +93,7 @@ pub fn build(m: &Model, e: &Entity) -> DishNode {
         .into_iter()
         .filter_map(|s| e.get(s))
         .flat_map(|v| v.items().iter().filter_map(Value::as_obj))
-        .map(|p| build(m, p))
-        .collect();
+        .map(|p| build(m, p));
     DishNode {
         class: onto.class_name(e.class).to_string(),
         count: 1,
@@ -104,8 +103,11 @@ pub fn build(m: &Model, e: &Entity) -> DishNode {
     }
 }
 
-fn merge_equal_neighbours(parts: Vec<DishNode>) -> Vec<DishNode> {
-    let mut out: Vec<DishNode> = Vec::with_capacity(parts.len());
+/// The parts with each run of equal neighbours one node, merged as they come: a counter-top
+/// of a million equal portions is one node, never a million held at once (a session's look at
+/// such a counter-top once asked for 128 MB the memory budget did not count, and aborted).
+fn merge_equal_neighbours(parts: impl Iterator<Item = DishNode>) -> Vec<DishNode> {
+    let mut out: Vec<DishNode> = Vec::new();
     for p in parts {
         match out.last_mut() {
             Some(last) if same_but_count(last, &p) => last.count += p.count,

@@ -208,15 +208,15 @@ fn not_meant_for(model: &Model, value: &Value, classes: &[String]) -> String {
     let Value::Obj(e) = value else {
         return String::new();
     };
-    let held = match model.k.is_container(e.class) {
-        true => e.val(model.k.contents).items(),
+    let held: Box<dyn Iterator<Item = &Value>> = match model.k.is_container(e.class) {
+        true => Box::new(e.val(model.k.contents).items().iter()),
         false if onto.is_a(e.class, model.k.list_of_kitchen_entities) => {
-            e.val(model.k.items).items()
+            Box::new(e.val(model.k.items).items().iter())
         }
-        false => std::slice::from_ref(value),
+        false => Box::new(std::iter::once(value)),
     };
-    let ingredients = (held.iter().filter_map(Value::as_obj))
-        .filter(|item| onto.is_a(item.class, model.k.ingredient));
+    let ingredients =
+        (held.filter_map(Value::as_obj)).filter(|item| onto.is_a(item.class, model.k.ingredient));
     let mut odd: Vec<String> = Vec::new();
     for item in ingredients {
         if classes.iter().any(|&c| onto.is_a(item.class, c)) {

@@ -10,6 +10,7 @@
 //! reads objects of an earlier kitchen state.
 
 use super::{Binding, Model, Step};
+use crate::world::seq::Seq;
 use crate::world::{Entity, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -66,10 +67,12 @@ impl Resolver {
         match v {
             Value::Obj(e) => self.object(e).map(Value::Obj),
             Value::List(items) => {
-                let mut out: Option<Vec<Value>> = None;
+                let mut out: Option<Seq<Value>> = None;
                 for (i, item) in items.iter().enumerate() {
-                    if let Some(new) = self.value(item) {
-                        out.get_or_insert_with(|| items.to_vec())[i] = new;
+                    if let Some(new) = self.value(item)
+                        && let Some(slot) = out.get_or_insert_with(|| (**items).clone()).get_mut(i)
+                    {
+                        *slot = new;
                     }
                 }
                 out.map(|items| Value::List(Arc::new(items)))

@@ -5,13 +5,14 @@
 
 use crate::simulation::Model;
 use crate::world::ontology::ClassId;
+use crate::world::seq::Seq;
 use crate::world::{Entity, Pid, Value, edit};
 use std::sync::Arc;
 
 /// A position inside a kitchen state: indexes into successive `contents` lists.
 pub type Path = Vec<usize>;
 
-fn contents<'e>(e: &'e Entity, m: &Model) -> &'e [Value] {
+fn contents<'e>(e: &'e Entity, m: &Model) -> &'e Seq<Value> {
     e.val(m.k.contents).items()
 }
 

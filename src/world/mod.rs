@@ -10,10 +10,12 @@
 
 pub mod ontology;
 pub mod rewrite;
+pub mod seq;
 
 use crate::base::budget;
 use crate::base::number::Number;
 use crate::world::ontology::{ClassId, Init, Ontology, SlotId};
+use crate::world::seq::Seq;
 use std::sync::Arc;
 
 /// Identity that survives copying ("persistent-id"); all look-ups across kitchen states use it.
@@ -29,7 +31,9 @@ pub enum Value {
     /// A Lisp string; compared case-insensitively.
     Str(Arc<str>),
     Obj(Arc<Entity>),
-    List(Arc<Vec<Value>>),
+    /// A list: its items shared with every copy of the value, and in parts with the lists
+    /// made from it by an edit once it is long ([`Seq`]).
+    List(Arc<Seq<Value>>),
 }
 
 impl Value {
@@ -42,7 +46,7 @@ impl Value {
         if items.is_empty() {
             Value::Nil
         } else {
-            Value::List(Arc::new(items))
+            Value::List(Arc::new(Seq::from(items)))
         }
     }
 
@@ -61,10 +65,11 @@ impl Value {
     }
 
     /// List elements (NIL is the empty list).
-    pub fn items(&self) -> &[Value] {
+    pub fn items(&self) -> &Seq<Value> {
+        static NONE: Seq<Value> = Seq::new();
         match self {
             Value::List(v) => v,
-            _ => &[],
+            _ => &NONE,
         }
     }
 
@@ -90,7 +95,7 @@ impl Value {
         fn key(v: &Value) -> Option<usize> {
             match v {
                 Value::Obj(e) => Some(Arc::as_ptr(e) as usize),
-                Value::List(l) => Some(Arc::as_ptr(l) as *const Value as usize),
+                Value::List(l) => Some(Arc::as_ptr(l) as *const u8 as usize),
                 _ => None,
             }
         }
@@ -172,21 +177,36 @@ impl Entity {
         }
     }
 
-    /// Mutable access to a list-valued slot (NIL becomes an empty list).
-    pub fn list_mut(&mut self, slot: SlotId) -> Option<&mut Vec<Value>> {
+    /// Mutable access to a list-valued slot (NIL becomes an empty list). A list another value
+    /// holds too is copied first, a long one sharing its chunks ([`Seq`]); the copy counts
+    /// against the memory budget.
+    pub fn list_mut(&mut self, slot: SlotId) -> Option<&mut Seq<Value>> {
         let (_, v) = self.slots.iter_mut().find(|(s, _)| *s == slot)?;
         if !matches!(v, Value::List(_)) {
-            *v = Value::List(Arc::new(Vec::new()));
+            *v = Value::List(Arc::new(Seq::new()));
         }
         match v {
             Value::List(l) => {
                 if Arc::get_mut(l).is_none() {
-                    budget::charge(l.len());
+                    budget::charge(l.copied_by_edit());
                 }
                 Some(Arc::make_mut(l))
             }
             _ => None,
         }
+    }
+
+    /// Put `items` before the items of a list-valued slot (NIL is the empty list), sharing the
+    /// items it held ([`Seq::prepend`]); `false` when the class lacks the slot.
+    #[must_use]
+    pub fn prepend(&mut self, slot: SlotId, items: Vec<Value>) -> bool {
+        budget::charge(items.len());
+        let Some(list) = self.list_mut(slot) else {
+            return false;
+        };
+        list.prepend(items);
+        self.tidy_list(slot);
+        true
     }
 
     /// The cells this object counts for on its own (see [`budget::MEMORY_BUDGET`]).
@@ -372,11 +392,11 @@ mod tests {
             // The change's path: kitchen → its contents → the counter → its contents → object.
             let kitchen = edit(&mut next);
             let places = kitchen.list_mut(0).expect("the kitchen has contents");
-            let Value::Obj(counter) = &mut places[1] else {
+            let Some(Value::Obj(counter)) = places.get_mut(1) else {
                 unreachable!("the counter is an object")
             };
             let on_counter = edit(counter).list_mut(0).expect("the counter has contents");
-            let Value::Obj(object) = &mut on_counter[0] else {
+            let Some(Value::Obj(object)) = on_counter.get_mut(0) else {
                 unreachable!("the counter holds an object")
             };
             assert!(edit(object).set(1, Value::Nil));
@@ -407,6 +427,55 @@ mod tests {
         // Ids survive the copy: the changed path has the same persistent ids.
         assert_eq!(obj(&new[1]).pid, 3);
         assert_eq!(next.pid, 1);
+    }
+
+    /// A counter-top of 20,000 portions (what one portioning makes at most) and one more put in
+    /// front of it by the next kitchen state: the new state's list shares the old one's chunks,
+    /// so each portion but those of the chunk the new one went into is held once, and the
+    /// copy is charged for that chunk only. A copied list held every portion twice and was
+    /// charged 20,000 cells, for every later kitchen state that changed the counter-top.
+    #[test]
+    fn a_kitchen_state_that_adds_a_portion_shares_the_counter_tops_other_portions() {
+        use crate::base::budget::{self, Budget};
+        use crate::world::seq::FLAT_MAX;
+        let portions = (0..20_000).map(|pid| Value::Obj(place(10 + pid, vec![])));
+        let snapshot = place(1, vec![Value::Obj(place(2, portions.collect()))]);
+        let mut next = snapshot.clone();
+        let charged = Budget::new(std::time::Duration::from_secs(60)).run(|| {
+            let before = budget::cells();
+            let kitchen = edit(&mut next);
+            let places = kitchen.list_mut(0).expect("the kitchen has contents");
+            let Some(Value::Obj(counter)) = places.get_mut(0) else {
+                unreachable!("the counter is an object")
+            };
+            let on_counter = edit(counter).list_mut(0).expect("the counter has contents");
+            on_counter.insert(0, Value::Obj(place(9, vec![])));
+            budget::cells() - before
+        });
+        fn on_counter(ks: &Entity) -> Vec<Option<&Entity>> {
+            let counter = ks.val(0).items()[0].as_obj().expect("a counter");
+            counter.val(0).items().iter().map(Value::as_obj).collect()
+        }
+        let (old, new) = (on_counter(&snapshot), on_counter(&next));
+        assert_eq!((old.len(), new.len()), (20_000, 20_001));
+        assert_eq!(new[0].map(|p| p.pid), Some(9));
+        // The same portions in the same order.
+        assert!(
+            old.iter()
+                .zip(&new[1..])
+                .all(|(a, b)| a.map(|a| a.pid) == b.map(|b| b.pid))
+        );
+        let held_twice = snapshot.val(0).items()[0]
+            .as_obj()
+            .expect("a counter")
+            .val(0)
+            .items()
+            .iter()
+            .filter(|p| matches!(p, Value::Obj(p) if Arc::strong_count(p) > 1))
+            .count();
+        assert!(held_twice <= FLAT_MAX, "{held_twice} portions held twice");
+        // Kitchen 3 cells, its places 1, counter 3, the counter's contents one edit's chunks.
+        assert_eq!(charged, 3 + 1 + 3 + FLAT_MAX as u64);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use cookingbot::metrics::dish::unfold_dish;
 use cookingbot::metrics::equality::{find_location, similar, similar_ignoring, similar_locations};
 use cookingbot::simulation::Model;
 use cookingbot::simulation::primitives::common::{amount, amount_value};
+use cookingbot::world::seq::Seq;
 use cookingbot::world::{Entity, Maker, Value};
 use std::sync::Arc;
 
@@ -15,7 +16,7 @@ fn sym(s: &str) -> Value {
 }
 
 fn list(items: Vec<Value>) -> Value {
-    Value::List(Arc::new(items))
+    Value::List(Arc::new(Seq::from(items)))
 }
 
 fn class(m: &Model, name: &str) -> u16 {
@@ -41,7 +42,7 @@ fn with_contents(m: &Model, mut e: Entity, contents: Vec<Entity>) -> Entity {
 
 #[test]
 fn symbols_numbers_and_lists() {
-    assert!(similar(&Value::Nil, &Value::List(Arc::new(Vec::new()))));
+    assert!(similar(&Value::Nil, &Value::List(Arc::new(Seq::new()))));
     assert!(!similar(&Value::Nil, &Value::T));
     assert!(!similar(&Value::Nil, &list(vec![sym("a")])));
     assert!(similar(

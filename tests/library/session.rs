@@ -345,7 +345,9 @@ fn undo_restores_the_session_exactly() {
 fn an_action_past_the_memory_budget_is_refused_and_the_session_goes_on() {
     let mut session =
         Session::with_evaluator(demo(), "demo-shortbread-rounds").expect("a demo recipe");
-    let heap = common::portion_heap("demo-shortbread-rounds", "butter", 24);
+    // 71 pairs: each kitchen state shares the counter-top's list of portions (copying it, the
+    // 24th pair was past the budget).
+    let heap = common::portion_heap("demo-shortbread-rounds", "butter", 71);
     let observations: Vec<Observation> = heap
         .lines()
         .skip(1)
@@ -357,10 +359,10 @@ fn an_action_past_the_memory_budget_is_refused_and_the_session_goes_on() {
         "{:?}",
         ran.last()
     );
-    assert_eq!((refused.outcome, refused.line), (Outcome::Refused, 50));
+    assert_eq!((refused.outcome, refused.line), (Outcome::Refused, 144));
     let budget = "recipe demo-shortbread-rounds was not scored within its memory budget of \
                   24000000 kitchen cells (objects, their slots and list items, about 1 GB); \
-                  it was in the simulation at action 49 (`portion-and-arrange`)";
+                  it was in the simulation at action 143 (`portion-and-arrange`)";
     assert_eq!(
         refused.text,
         format!("portion-and-arrange was refused by the recipe's budget: {budget}")
@@ -369,14 +371,14 @@ fn an_action_past_the_memory_budget_is_refused_and_the_session_goes_on() {
     // The kitchen state before the refused action is there to go on from, and what the refused
     // action made is not counted: the next line runs.
     let oven = session
-        .act("(preheat-oven ?hot-oven ?ks-oven ?ks23 ?oven 180 degrees-celsius)")
+        .act("(preheat-oven ?hot-oven ?ks-oven ?ks70 ?oven 180 degrees-celsius)")
         .expect("acts");
     assert_eq!(oven.outcome, Outcome::Ran, "{}", oven.text);
-    // Taken back to line 48 and given again, line 49 runs again and line 50 is refused again.
+    // Taken back to line 142 and given again, line 143 runs again and line 144 is refused again.
     assert!(session.undo().is_ok() && session.undo().is_ok() && session.undo().is_ok());
     let line = |n: usize| heap.lines().nth(n - 1).expect("a line of the heap");
-    assert_eq!(session.act(line(49)).expect("acts").outcome, Outcome::Ran);
-    assert_eq!(session.act(line(50)).expect("acts"), *refused);
+    assert_eq!(session.act(line(143)).expect("acts").outcome, Outcome::Ran);
+    assert_eq!(session.act(line(144)).expect("acts"), *refused);
 }
 
 /// The network's missing get-kitchen is an error of the whole network, not of the lines

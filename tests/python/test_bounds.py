@@ -292,8 +292,8 @@ def capped(code: str) -> dict:
 
 
 def portion_heap(pairs: int) -> str:
-    """Pairs of 20,000 portions heaped on the demo's counter-top, each copied into every later
-    kitchen state (tests/common's `portion_heap`)."""
+    """Pairs of 20,000 portions heaped on the demo's counter-top, whose list every later kitchen
+    state shares (tests/common's `portion_heap`)."""
     return "#demo-shortbread-rounds\n(get-kitchen ?ks0)\n" + "".join(
         f"(fetch-and-proportion ?dough{i} ?fetched{i} ?ks{i - 1} ?bowl butter 1000000 g)\n"
         f"(portion-and-arrange ?portions{i} ?ks{i} ?fetched{i} ?dough{i} 50 g ?pattern{i} ?counter{i})\n"
@@ -301,20 +301,21 @@ def portion_heap(pairs: int) -> str:
     )
 
 
-#: The first action the memory budget refuses in a portion heap: its 24th portioning.
+#: The first action the memory budget refuses in a portion heap: its 72nd portioning (each
+#: kitchen state copying the counter-top's list, its 24th).
 PAST_THE_MEMORY_BUDGET = (
     "recipe demo-shortbread-rounds was not scored within its memory budget of 24000000 kitchen "
     "cells (objects, their slots and list items, about 1 GB); it was in the simulation at "
-    "action 49 (`portion-and-arrange`)"
+    "action 143 (`portion-and-arrange`)"
 )
 
 
 def test_a_heap_of_portions_is_refused_at_its_line_or_action_within_the_memory_budget():
     out = capped(f"""
-        heap = {portion_heap(25)!r}
+        heap = {portion_heap(72)!r}
         kitchen = cookingbot.Kitchen("demo-shortbread-rounds", benchmark="demo")
-        seen = [kitchen.step(line) for line in heap.splitlines()[1:50]]
-        oven = kitchen.step("(preheat-oven ?hot-oven ?ks-oven ?ks23 ?oven 180 degrees-celsius)")
+        seen = [kitchen.step(line) for line in heap.splitlines()[1:145]]
+        oven = kitchen.step("(preheat-oven ?hot-oven ?ks-oven ?ks70 ?oven 180 degrees-celsius)")
         try:
             cookingbot.evaluate(heap, benchmark="demo")
             evaluated = "scored"
@@ -331,15 +332,15 @@ def test_a_heap_of_portions_is_refused_at_its_line_or_action_within_the_memory_b
     assert out == {
         "ran": ["ran"],
         "refused": [
-            "refused", 50,
+            "refused", 144,
             f"portion-and-arrange was refused by the recipe's budget: {PAST_THE_MEMORY_BUDGET}",
             PAST_THE_MEMORY_BUDGET,
         ],
         "oven": "ran",
         "evaluated": [
             # As the command line words it (tests/program/bounds.rs), the action named.
-            f"{PAST_THE_MEMORY_BUDGET}: 49 actions run over 0 sets of executed actions searched "
-            "to the end; never run: action 50 (`fetch-and-proportion`), 51 (`portion-and-arrange`)",
+            f"{PAST_THE_MEMORY_BUDGET}: 143 actions run over 0 sets of executed actions searched "
+            "to the end; never run: action 144 (`fetch-and-proportion`), 145 (`portion-and-arrange`)",
             None,
         ],
     }

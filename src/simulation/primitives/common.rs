@@ -8,6 +8,7 @@ use crate::base::profile::Profile;
 use crate::simulation::kitchen::{self, Path};
 use crate::simulation::{Call, Known, Model, SimError};
 use crate::world::ontology::{ClassId, SlotId};
+use crate::world::seq::Seq;
 use crate::world::{Entity, Maker, Pid, Value, edit};
 use std::sync::Arc;
 
@@ -291,6 +292,20 @@ pub fn set(m: &Model, e: &mut Entity, slot: SlotId, v: Value) -> Result<(), SimE
             class: m.onto.class_name(e.class).to_uppercase(),
         }
         .into())
+    }
+}
+
+/// Put `items` at the front of the contents of `container`, the contents it held shared
+/// rather than copied (a counter-top of thousands of portions).
+pub fn prepend_contents(
+    m: &Model,
+    container: &mut Entity,
+    items: Vec<Value>,
+) -> Result<(), SimError> {
+    if container.prepend(m.k.contents, items) {
+        Ok(())
+    } else {
+        set(m, container, m.k.contents, Value::Nil)
     }
 }
 
@@ -595,7 +610,11 @@ fn pid_of(v: &Value) -> Result<Pid, SimError> {
 
 /// Index of the first counter-top element with the first item's persistent id. Running off the
 /// end stops the 2023 search but makes HEAD's ask NIL for its id (`strict`).
-fn skip_to_first(items: &[Value], on_counter: &[Value], strict: bool) -> Result<usize, SimError> {
+fn skip_to_first(
+    items: &Seq<Value>,
+    on_counter: &Seq<Value>,
+    strict: bool,
+) -> Result<usize, SimError> {
     let mut start = 0;
     loop {
         if start == on_counter.len() {
@@ -617,8 +636,8 @@ fn skip_to_first(items: &[Value], on_counter: &[Value], strict: bool) -> Result<
 /// result is reversed (the reference pushes). HEAD keeps the list's items, 2023 the
 /// counter-top's.
 fn walk_in_parallel(
-    items: &[Value],
-    on_counter: &[Value],
+    items: &Seq<Value>,
+    on_counter: &Seq<Value>,
     start: usize,
     keep_list_items: bool,
 ) -> Result<Vec<FoundEntity>, SimError> {

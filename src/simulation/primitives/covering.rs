@@ -9,6 +9,7 @@ use crate::simulation::kitchen::{
 };
 use crate::simulation::{Call, Model, Primitive, SimError};
 use crate::world::ontology::SlotId;
+use crate::world::seq::Seq;
 use crate::world::{Entity, Pid, Value, edit};
 use std::sync::Arc;
 
@@ -159,7 +160,7 @@ fn line(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     };
     let lineable = m.onto.is_a_name(thing.class, "lineable");
     let is_list = m.onto.is_a(thing.class, m.k.list_of_kitchen_entities);
-    let all = |items: &[Value], class: &str| {
+    let all = |items: &Seq<Value>, class: &str| {
         items
             .iter()
             .all(|v| v.as_obj().is_some_and(|e| m.onto.is_a_name(e.class, class)))

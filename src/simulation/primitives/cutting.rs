@@ -3,7 +3,9 @@
 //! Mash, peel and seed work on a detached copy of their input container (the kitchen state
 //! keeps the unprocessed one); cut, wash and grind change the container in the kitchen.
 
-use super::common::{Lookup, Start, bound, mark_used, node_at, node_mut, set, update_contents};
+use super::common::{
+    Lookup, Start, bound, mark_used, node_at, node_mut, prepend_contents, set, update_contents,
+};
 use super::errors::LispError;
 use crate::base::profile::Profile;
 use crate::simulation::kitchen;
@@ -181,10 +183,8 @@ impl Primitive for Strip {
         let bowl_path =
             kitchen::find_pid(&ks, m, &[], bowl).ok_or(LispError::nil_argument("CONTENTS"))?;
         let bowl_obj = node_mut(m, &mut ks, &bowl_path)?;
-        let mut contents = waste;
-        contents.reverse();
-        contents.extend(bowl_obj.val(m.k.contents).items().iter().cloned());
-        set(m, bowl_obj, m.k.contents, Value::list(contents))?;
+        waste.reverse();
+        prepend_contents(m, bowl_obj, waste)?;
         mark_used(m, &mut ks, tool, LispError::USED_OF_NIL)?;
         mark_used(m, &mut ks, bowl, LispError::USED_OF_NIL)?;
         call.bind(self.output, 1.0, Value::obj(processed), Some(at))?;

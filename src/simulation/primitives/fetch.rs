@@ -2,7 +2,8 @@
 //! `weigh-ingredient`, including their quirks P5 and P6).
 
 use super::common::{
-    Start, amount, amount_of, arc_by_pid, convert_to_g, grams, obj_mut, quantity_of, set,
+    Start, amount, amount_of, arc_by_pid, convert_to_g, grams, obj_mut, prepend_contents,
+    quantity_of, set,
 };
 use super::errors::LispError;
 use crate::base::number::Number;
@@ -199,7 +200,7 @@ fn weigh(
 ) -> Result<(), SimError> {
     let k = &m.k;
     let bowl = arc_by_pid(ks, m, bowl_pid).ok_or_else(|| SimError::new("no ingredient bowl"))?;
-    let [Value::Obj(source)] = bowl.val(k.contents).items() else {
+    let Some(Value::Obj(source)) = bowl.val(k.contents).items().single() else {
         return Err(LispError::AssertionFailed {
             assertion: "(= (LENGTH (CONTENTS SOURCE-CONTAINER)) 1)",
         }
@@ -273,7 +274,5 @@ fn weigh(
     set(m, bowl, k.contents, Value::list(vec![Value::obj(source)]))?;
     let target =
         obj_mut(ks, m, target_pid).ok_or_else(|| SimError::new("target container vanished"))?;
-    let mut contents = new_items;
-    contents.extend(target.val(k.contents).items().iter().cloned());
-    set(m, target, k.contents, Value::list(contents))
+    prepend_contents(m, target, new_items)
 }

@@ -5,7 +5,7 @@
 
 use super::common::{
     Start, bound, done_at, first_content, list_copy, locate_on_counter, next_portion, node_at,
-    node_mut, portion_size, quantity_of, set, update_contents, update_found,
+    node_mut, portion_size, prepend_contents, quantity_of, set, update_contents, update_found,
 };
 use super::errors::LispError;
 use crate::base::number::Number;
@@ -108,9 +108,7 @@ fn arrange(
 ) -> Result<Value, SimError> {
     set(m, node_mut(m, ks, container)?, m.k.contents, Value::Nil)?;
     let dest = node_mut(m, ks, destination)?;
-    let mut contents: Vec<Value> = portions.iter().rev().cloned().collect();
-    contents.extend(dest.val(m.k.contents).items().iter().cloned());
-    set(m, dest, m.k.contents, Value::list(contents))?;
+    prepend_contents(m, dest, portions.iter().rev().cloned().collect())?;
     set(m, dest, m.k.arrangement, pattern.clone())?;
     Ok(Value::Obj(node_at(m, ks, destination)?))
 }

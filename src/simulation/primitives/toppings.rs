@@ -14,6 +14,7 @@ use crate::base::number::Number;
 use crate::simulation::kitchen::{self, Path};
 use crate::simulation::{Call, Primitive, SimError};
 use crate::world::ontology::SlotId;
+use crate::world::seq::Seq;
 use crate::world::{Entity, Maker, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -234,7 +235,7 @@ fn top_with(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let thing = call.input_arc("thing-to-be-topped")?.clone();
     let given_amount = call.is_bound("topping-quantity");
     let can_have_on_top = m.class("can-have-on-top")?;
-    let all_toppable = |v: &[Value]| {
+    let all_toppable = |v: &Seq<Value>| {
         v.iter().all(|e| {
             e.as_obj()
                 .is_some_and(|e| m.onto.is_a(e.class, can_have_on_top))
