@@ -142,6 +142,8 @@ pub(super) struct Scene<'a> {
     fresh: HashMap<String, String>,
     /// The constants under each class asked for ([`Scene::under`]).
     under: HashMap<ClassId, Vec<ClassId>>,
+    /// The pool's variables of each type asked for ([`Scene::variables`]).
+    typed: HashMap<String, Vec<usize>>,
 }
 
 impl<'a> Scene<'a> {
@@ -174,6 +176,7 @@ impl<'a> Scene<'a> {
             held,
             fresh,
             under: HashMap::new(),
+            typed: HashMap::new(),
         }
     }
 
@@ -278,8 +281,9 @@ impl<'a> Scene<'a> {
         // (`?room-temp-quantity`, bound by one `bring-to-temperature`, for another).
         if let Some(kind) = words.and_then(|w| w.free.get(&arg.name)) {
             let pool = &self.pool;
-            let same = variables
-                .filter(|c| matches!(c, Choice::Variable(v) if pool[*v].argument == format!("{} {}", sig.name, arg.name)));
+            let at = format!("{} {}", sig.name, arg.name);
+            let same =
+                variables.filter(|c| matches!(c, Choice::Variable(v) if pool[*v].argument == at));
             return std::iter::once(Choice::Free(kind.clone()))
                 .chain(same)
                 .collect();
@@ -320,12 +324,16 @@ impl<'a> Scene<'a> {
         options
     }
 
-    /// The bound variables of type `ty`, most recently bound first.
-    fn variables(&self, ty: &str) -> Vec<Choice> {
-        (0..self.pool.len())
-            .filter(|&v| has_type(self.model, &self.pool[v].value, ty))
-            .map(Choice::Variable)
-            .collect()
+    /// The bound variables of type `ty`, most recently bound first (once per type and scene:
+    /// many arguments share a type).
+    fn variables(&mut self, ty: &str) -> Vec<Choice> {
+        let (model, pool) = (self.model, &self.pool);
+        let of_type = self.typed.entry(ty.to_string()).or_insert_with(|| {
+            (0..pool.len())
+                .filter(|&v| has_type(model, &pool[v].value, ty))
+                .collect()
+        });
+        of_type.iter().copied().map(Choice::Variable).collect()
     }
 
     /// The classes under `ty` that a network may name as constants (concepts), `ty` itself

@@ -89,13 +89,19 @@ impl Value {
     /// Whether some path from this value down through objects' slots and lists' items is
     /// longer than `limit` values. Walked with an explicit stack, each object or list once
     /// (shared ones are remembered by address), so the walk itself neither recurses nor
-    /// follows the paths of a shared value twice.
+    /// follows the paths of a shared value twice. A value held once (its `Arc` counted once)
+    /// is reached only through its one holder, so it is met once and not remembered: what a
+    /// primitive has just made (a thousand cracked eggs) costs no look-up.
     pub fn nested_deeper_than(&self, limit: usize) -> bool {
-        /// The identity of an object or list, whose height is remembered.
-        fn key(v: &Value) -> Option<usize> {
+        /// The identity of an object or list, and whether it is held more than once (only then
+        /// is its height remembered).
+        fn key(v: &Value) -> Option<(usize, bool)> {
             match v {
-                Value::Obj(e) => Some(Arc::as_ptr(e) as usize),
-                Value::List(l) => Some(Arc::as_ptr(l) as *const u8 as usize),
+                Value::Obj(e) => Some((Arc::as_ptr(e) as usize, Arc::strong_count(e) > 1)),
+                Value::List(l) => Some((
+                    Arc::as_ptr(l) as *const u8 as usize,
+                    Arc::strong_count(l) > 1,
+                )),
                 _ => None,
             }
         }
@@ -124,7 +130,7 @@ impl Value {
             let Some(c) = child(value, *next) else {
                 let (value, _, tallest) = path.pop().expect("the path is not empty");
                 let height = tallest + 1;
-                if let Some(k) = key(value) {
+                if let Some((k, true)) = key(value) {
                     heights.insert(k, height);
                 }
                 if let Some(parent) = path.last_mut() {
@@ -133,10 +139,14 @@ impl Value {
                 continue;
             };
             *next += 1;
-            let Some(k) = key(c) else { continue };
-            match heights.get(&k) {
-                Some(&h) if depth + h > limit => return true,
-                Some(&h) => *tallest = (*tallest).max(h),
+            let Some((k, shared)) = key(c) else { continue };
+            let known = match shared {
+                true => heights.get(&k).copied(),
+                false => None,
+            };
+            match known {
+                Some(h) if depth + h > limit => return true,
+                Some(h) => *tallest = (*tallest).max(h),
                 None => path.push((c, 0, 0)),
             }
         }
