@@ -31,6 +31,7 @@ pub mod simulate;
 pub mod solution_file;
 pub mod substitute;
 pub mod translation;
+pub mod trajectory_page;
 pub mod translation_bench;
 pub mod user_benchmark;
 pub mod variation;
