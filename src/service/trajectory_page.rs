@@ -56,7 +56,11 @@ fn step(record: usize, r: &Record) -> TrajectoryStep {
             String::new(),
             "the network started again, empty".to_string(),
         ),
-        Call::Look => ("look", r.name.clone().unwrap_or_default(), said(r.view.as_ref())),
+        Call::Look => (
+            "look",
+            r.name.clone().unwrap_or_default(),
+            said(r.view.as_ref()),
+        ),
         Call::Hint => {
             let message = match field(r.hint.as_ref(), "line") {
                 line if line.is_empty() => "the network matches the whole gold".to_string(),

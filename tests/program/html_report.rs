@@ -615,7 +615,12 @@ fn report_with_ci_shows_the_means_and_their_intervals() {
 
 /// The row the page gives a call: its number, kitchen time, call, what it was given, outcome
 /// and message.
-fn trajectory_row(class: &str, record: usize, time: &serde_json::Value, cells: [&str; 4]) -> String {
+fn trajectory_row(
+    class: &str,
+    record: usize,
+    time: &serde_json::Value,
+    cells: [&str; 4],
+) -> String {
     use cookingbot::report::html::escape;
     let time = time.as_f64().expect("a kitchen time");
     let [call, given, outcome, message] = cells;
@@ -656,7 +661,14 @@ fn report_shows_a_logged_gold_replay_on_the_kitchen_timeline() {
     let score = session.finish();
     std::fs::write(&solution, session.network()).unwrap();
     let path = |p: &Path| p.display().to_string();
-    let args = ["report", "--benchmark", "demo", &path(&solution), "--trajectory", &path(&log)];
+    let args = [
+        "report",
+        "--benchmark",
+        "demo",
+        &path(&solution),
+        "--trajectory",
+        &path(&log),
+    ];
     let o = run(&[&args[..], &["-o", &path(&out)]].concat(), &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let html = std::fs::read_to_string(&out).expect("the page is written");
@@ -667,21 +679,48 @@ fn report_shows_a_logged_gold_replay_on_the_kitchen_timeline() {
         path(&log)
     )));
     assert_eq!(html.matches("<circle class=\"step ").count(), calls);
-    assert_eq!(html.matches("<circle class=\"step ran\"").count(), lines.len() + 1);
+    assert_eq!(
+        html.matches("<circle class=\"step ran\"").count(),
+        lines.len() + 1
+    );
     let mut rows: Vec<String> = (lines.iter().zip(&seen).enumerate())
         .map(|(i, (line, o))| trajectory_row("ran", i + 1, &o.time, ["act", line, "ran", &o.text]))
         .collect();
     let last = &seen[seen.len() - 1].time;
     let n = lines.len();
-    rows.push(trajectory_row("undo", n + 1, last, ["undo", &undone, "", "took the line back"]));
-    rows.push(trajectory_row("ran", n + 2, &again.time, ["act", &undone, "ran", &again.text]));
-    rows.push(trajectory_row("look", n + 3, &again.time, ["look", "fridge", "", &fridge.text]));
+    rows.push(trajectory_row(
+        "undo",
+        n + 1,
+        last,
+        ["undo", &undone, "", "took the line back"],
+    ));
+    rows.push(trajectory_row(
+        "ran",
+        n + 2,
+        &again.time,
+        ["act", &undone, "ran", &again.text],
+    ));
+    rows.push(trajectory_row(
+        "look",
+        n + 3,
+        &again.time,
+        ["look", "fridge", "", &fridge.text],
+    ));
     let csv = score.csv.trim();
-    rows.push(trajectory_row("finish", n + 4, &again.time, ["finish", "", "", csv]));
-    let table = html.find("<table class=\"trajectory\">").expect("the calls' table");
+    rows.push(trajectory_row(
+        "finish",
+        n + 4,
+        &again.time,
+        ["finish", "", "", csv],
+    ));
+    let table = html
+        .find("<table class=\"trajectory\">")
+        .expect("the calls' table");
     let mut at = table;
     for row in &rows {
-        at += html[at..].find(row.as_str()).unwrap_or_else(|| panic!("{row}\nnot after {at}"));
+        at += html[at..]
+            .find(row.as_str())
+            .unwrap_or_else(|| panic!("{row}\nnot after {at}"));
     }
     // A log that is not one: refused at its line, no page.
     std::fs::write(&log, "{\"recipe\": \"x\"}\n").unwrap();

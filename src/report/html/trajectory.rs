@@ -118,7 +118,10 @@ fn figure(out: &mut String, steps: &[TrajectoryStep]) {
     let marks: Vec<(f64, f64)> = (steps.iter().enumerate())
         .map(|(i, s)| (x(s.time), TOP + ROW * (i as f64 + 0.5)))
         .collect();
-    let points: Vec<String> = marks.iter().map(|(x, y)| format!("{x:.2},{y:.2}")).collect();
+    let points: Vec<String> = marks
+        .iter()
+        .map(|(x, y)| format!("{x:.2},{y:.2}"))
+        .collect();
     let _ = writeln!(
         out,
         "<polyline points=\"{}\" fill=\"none\" stroke=\"#9aa5b1\"/>",
