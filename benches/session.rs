@@ -5,7 +5,10 @@
 //! and asked again), and one step
 //! (an act and its undo) on a long session of dense lines, which costs what its line costs
 //! however many lines came before; a clone of the session with every action given, and a
-//! replay of its trajectory log from the header.
+//! replay of its trajectory log from the header. What a gym environment costs: its build (the
+//! benchmark and model loaded, what the first `KitchenEnv` of a process does; a session on
+//! them, what every later one does), a step (the last action given and taken back) and a
+//! logged step (the same, each call written to a log).
 
 mod support;
 
@@ -61,6 +64,22 @@ fn bench(c: &mut Criterion) {
     // What a gym's `reset` does (a new session and its opening) and `finish` alone, on the
     // network whole.
     group.bench_function("reset", |b| b.iter(|| started(&[]).opening().places.len()));
+    group.bench_function("env-build-session", |b| {
+        b.iter(|| Session::with_evaluator(evaluator.clone(), black_box(&id)).is_ok())
+    });
+    let step = |s: &mut Session| {
+        let ok = s.act(black_box(last)).expect("acts").ok;
+        s.undo().expect("undoes");
+        ok
+    };
+    let mut stepping = started(before);
+    group.bench_function("step-last-and-undo", |b| b.iter(|| step(&mut stepping)));
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let steps = Log::create(&folder.path().join("steps.jsonl")).expect("the log opens");
+    stepping.log_into(steps, None);
+    group.bench_function("step-last-and-undo-logged", |b| {
+        b.iter(|| step(&mut stepping))
+    });
     let whole = started(&lines);
     group.bench_function("finish", |b| b.iter(|| whole.finish().csv));
     // The goals reached and the best dish so far, with every action of the network run: from
@@ -102,7 +121,6 @@ fn bench(c: &mut Criterion) {
     group.bench_function("clone-after-last", |b| b.iter(|| black_box(&whole).clone()));
     // A log of the whole network and its finish, run again from its header: the benchmark
     // and model loaded, every line given, every record compared.
-    let folder = tempfile::tempdir().expect("a temporary folder");
     let log = folder.path().join("largest.jsonl");
     let mut logged = Session::with_evaluator(evaluator.clone(), &id).expect("a gold recipe");
     logged.log_into(Log::create(&log).expect("the log opens"), None);
@@ -113,6 +131,15 @@ fn bench(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("replay-log", |b| {
         b.iter(|| replay(black_box(&log)).expect("the log reads").identical)
+    });
+    group.bench_function("env-build-evaluator", |b| {
+        b.iter(|| {
+            let benchmark = support::benchmark(profile);
+            Evaluator::with(cookingbot::simulation::Model::builtin(profile), benchmark)
+                .benchmark
+                .recipes
+                .len()
+        })
     });
     group.finish();
     // 1,350 unknown names a line: 2,700 errors each, the lines before never validated again.

@@ -225,10 +225,11 @@ class Kitchen:
     folder of your own, or ``"demo"``), or of a :class:`Model`'s. A recipe the benchmark lacks
     raises ValueError with the closest ids; a bad line never raises: :meth:`step` answers it.
 
-    With `log`, every call that changes or scores the session (`step`, `undo`, `progress`,
-    `finish`, `reset`) is written to that file as a JSON line, flushed before the call returns:
-    :func:`cookingbot.replay` runs the log again (docs/agents.md, "Trajectories and forks"). A
-    log that cannot be written raises OSError.
+    With `log`, every call that changes, scores or looks at the session (`step`, `undo`,
+    `progress`, `finish`, `reset`, `look`, `hint`, `admissible`) is written to that file as a
+    JSON line, flushed before the call returns: :func:`cookingbot.replay` runs the log again,
+    on the same variation (docs/agents.md, "Trajectories and forks"). A log that cannot be
+    written raises OSError.
 
     `variation` K > 0 is the recipe's generated variation K (docs/agents.md): the servings
     scaled, other stock, an ingredient missing with a substitute in its place, and a gold

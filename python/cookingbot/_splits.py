@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Union
 
 from . import _native
 
@@ -39,3 +41,12 @@ def split(name: str) -> list[SplitRecipe]:
     if name not in SPLITS:
         raise ValueError(f"unknown split {name!r}: expected train, dev or test")
     return splits()[name]
+
+
+def heldout_folder(given: Union[str, Path, None] = None) -> Optional[Path]:
+    """The held-out recipes' benchmark folder: `given`, else ``benchmarks/heldout`` of the
+    folder the program runs in (the repository's root) when it is there, else None."""
+    if given is not None:
+        return Path(given)
+    default = Path("benchmarks/heldout")
+    return default if (default / "benchmark.json").is_file() else None

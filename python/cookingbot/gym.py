@@ -1,6 +1,8 @@
 """The kitchen as a ``gymnasium`` environment: :class:`KitchenEnv` (also registered as
-``cookingbot/Kitchen-v0`` for ``gymnasium.make``). It needs gymnasium, which the package does
-not require (``pip install gymnasium``).
+``cookingbot/Kitchen-v0`` for ``gymnasium.make``, and per official split as
+``cookingbot/Kitchen-train-v0``, ``-dev-v0`` and ``-test-v0``, whose every `reset` draws a
+recipe of the split with the environment's seeded generator). It needs gymnasium, which the
+package does not require (``pip install gymnasium``).
 
 Observations and actions are text (the spaces :class:`Text` and :class:`ActionLines`, each
 printed on one line; ``action_space.sample()`` draws one of the lines that run in the current
@@ -31,13 +33,15 @@ far (``network``), with ``reward_mode="progress"`` or after ``score`` the
 (``score``).
 
 With `log`, the episode's kitchen calls are logged as :class:`cookingbot.Kitchen` logs them
-(each `reset` a record), and :func:`cookingbot.replay` runs the log again.
+(each `reset` a record), and :func:`cookingbot.replay` runs the log again. An environment of a
+split logs into the folder `log`, a log per recipe drawn (``<recipe>.jsonl``).
 """
 
 from __future__ import annotations
 
 import copy as copy_module
 import re
+from pathlib import Path
 from typing import Any, Optional
 
 try:
@@ -51,6 +55,7 @@ except ImportError as missing:  # pragma: no cover - what users without gymnasiu
 from . import PathArg
 from ._kitchen import Kitchen, Observation
 from ._model import Model
+from ._splits import SPLITS, heldout_folder, split as split_recipes
 
 __all__ = ["ActionLines", "ENV_IDS", "KitchenEnv", "MAX_ACTION", "MAX_OBSERVATION", "REWARD_MODES", "Text"]
 
@@ -151,17 +156,37 @@ def words(seen: Observation) -> str:
     return "\n".join(lines)
 
 
+class _Current:
+    """The kitchen an environment's episode is on now, for its action space (and the copies
+    a vector environment makes of it) to sample from after a reset drew another recipe."""
+
+    def __init__(self, env: "KitchenEnv"):
+        self.env = env
+
+    def admissible(self, limit: int) -> list:
+        return self.env.kitchen.admissible(limit)
+
+
 class KitchenEnv(gymnasium.Env):
     """One recipe's kitchen as an episode (see the module's documentation): `recipe_id` of
     the benchmark of `reference`/`benchmark`/`kitchen`, or of a :class:`cookingbot.Model`; its
-    generated variation `variation` when above 0 (:class:`cookingbot.Kitchen`)."""
+    generated variation `variation` when above 0 (:class:`cookingbot.Kitchen`).
+
+    With `split` (``train``, ``dev`` or ``test``) instead of `recipe_id`, every `reset` draws a
+    recipe of that official split (:func:`cookingbot.splits`) with the environment's generator,
+    so ``reset(seed=S)`` draws the same recipe anywhere; the official recipes are read from
+    `benchmark` (the official data by default), the held-out ones from `heldout` (by default
+    ``benchmarks/heldout`` of the folder the program runs in). `info` names the recipe
+    (``recipe``)."""
 
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(
         self,
-        recipe_id: str,
+        recipe_id: Optional[str] = None,
         *,
+        split: Optional[str] = None,
+        heldout: PathArg = None,
         reference: Optional[str] = None,
         benchmark: PathArg = None,
         kitchen: PathArg = None,
@@ -178,21 +203,33 @@ class KitchenEnv(gymnasium.Env):
             raise ValueError(f"reward_mode {reward_mode!r}: one of {', '.join(REWARD_MODES)}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: only 'ansi' renders")
-        self.kitchen = Kitchen(
-            recipe_id,
-            reference=reference,
-            benchmark=benchmark,
-            kitchen=kitchen,
-            model=model,
-            log=log,
-            variation=variation,
-        )
+        if (recipe_id is None) == (split is None):
+            raise ValueError("a KitchenEnv is given a recipe_id or a split, not both")
+        settings = dict(reference=reference, kitchen=kitchen, model=model, variation=variation)
+        self._recipes = split_recipes(split) if split is not None else []
+        self._kitchens: dict[str, Kitchen] = {}
+        self.kitchen: Optional[Kitchen] = None
+        if split is None:
+            self.kitchen = Kitchen(recipe_id, benchmark=benchmark, log=log, **settings)
+        else:
+            folders = {"official": benchmark, "heldout": heldout_folder(heldout)}
+            if folders["heldout"] is None and any(r.benchmark == "heldout" for r in self._recipes):
+                raise ValueError(
+                    f"the {split} split holds held-out recipes: give heldout=, the folder of "
+                    "benchmarks/heldout, or run from the repository's root"
+                )
+            self._open = lambda r: Kitchen(
+                r.id,
+                benchmark=folders[r.benchmark],
+                log=None if log is None else Path(log) / f"{r.id}.jsonl",
+                **settings,
+            )
         self.max_steps = max_steps
         self.render_mode = render_mode
         self.reward_mode = reward_mode
         self._share = 0.0
         self.observation_space = Text(MAX_OBSERVATION)
-        self.action_space = ActionLines(self.kitchen)
+        self.action_space = ActionLines(_Current(self))
         self._steps = 0
         self._last = ""
 
@@ -200,13 +237,21 @@ class KitchenEnv(gymnasium.Env):
         self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
     ) -> tuple[str, dict[str, Any]]:
         super().reset(seed=seed)
+        if self._recipes:
+            drawn = self._recipes[int(self.np_random.integers(len(self._recipes)))]
+            if drawn.id not in self._kitchens:
+                self._kitchens[drawn.id] = self._open(drawn)
+            self.kitchen = self._kitchens[drawn.id]
         seen = self.kitchen.reset()
         self._steps = 0
         self._share = 0.0
         self._last = _within(words(seen))
-        return self._last, {"observation": seen, "network": self.kitchen.network()}
+        info = {"observation": seen, "network": self.kitchen.network()}
+        return self._last, {"recipe": self.kitchen.recipe, **info}
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        if self.kitchen is None:
+            raise RuntimeError("a split's environment draws its recipe at reset(): reset first")
         self._steps += 1
         command = action.strip()
         reward, terminated = 0.0, False
@@ -270,7 +315,10 @@ def admissible_words(offered: list) -> str:
 _METRICS = ("smatch", "goal-condition success", "dish", "time")
 
 #: The ids ``gymnasium.make`` knows, each with the arguments of :class:`KitchenEnv` it fixes.
-ENV_IDS: dict[str, dict[str, Any]] = {"cookingbot/Kitchen-v0": {}}
+ENV_IDS: dict[str, dict[str, Any]] = {
+    "cookingbot/Kitchen-v0": {},
+    **{f"cookingbot/Kitchen-{name}-v0": {"split": name} for name in SPLITS},
+}
 
 for _id, _fixed in ENV_IDS.items():
     if _id not in gymnasium.registry:

@@ -509,6 +509,10 @@ pub(super) struct ReportArgs {
     /// Open the page in a browser afterwards.
     #[arg(long)]
     pub(super) open: bool,
+    /// Also show a trajectory log (`play --log`, `Kitchen(log=...)`): its calls with their
+    /// outcomes and messages on the kitchen's timeline.
+    #[arg(long, value_name = "LOG")]
+    pub(super) trajectory: Option<PathBuf>,
     /// Metrics to compute (default: all four).
     #[arg(long, num_args = 1.., value_delimiter = ',', value_parser = metric_word)]
     pub(super) metrics: Vec<String>,

@@ -117,6 +117,7 @@ impl EvaluateArgs {
             evaluation: opts,
             recipe: None,
             open: true,
+            trajectory: None,
         };
         report_page::run(&opts, out, err)
     }
@@ -305,6 +306,7 @@ impl ReportArgs {
             recipe,
             output,
             open,
+            trajectory,
             metrics,
             ci,
         } = self;
@@ -322,6 +324,7 @@ impl ReportArgs {
             },
             recipe,
             open,
+            trajectory,
         };
         report_page::run(&opts, out, err)
     }

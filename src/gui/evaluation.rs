@@ -143,6 +143,7 @@ pub fn run(request: &Request, progress: &Reporter<Outcome>) -> Outcome {
             .filter_map(|r| r.page.as_ref().ok().cloned())
             .collect(),
         summary: None,
+        trajectory: None,
     };
     Outcome::Scored(Box::new(Evaluation {
         metrics: opts.metrics,

@@ -95,7 +95,8 @@ impl Kitchen {
 impl Kitchen {
     /// A session on a recipe of the profile's benchmark, located as the command line locates
     /// it; on its generated variation `variation` when that is above 0. With `log`, every call
-    /// that changes or scores the session is logged there (`session::trajectory`).
+    /// that changes, scores or looks at the session is logged there, the variation in the
+    /// log's header (`session::trajectory`).
     #[new]
     #[pyo3(signature = (recipe, reference, benchmark=None, kitchen=None, log=None, variation=0))]
     fn new(
@@ -108,12 +109,6 @@ impl Kitchen {
         variation: u64,
     ) -> PyResult<Kitchen> {
         let profile = super::profile(reference)?;
-        if log.is_some() && variation > 0 {
-            // A log's header names the data a replay loads, and a variation is not data.
-            return Err(PyValueError::new_err(
-                "a variation's session takes no log: replay rebuilds the official task",
-            ));
-        }
         let (evaluator, variation) = interruptible(py, |_| {
             let workspace = super::workspace(profile, benchmark, kitchen.clone())?;
             if variation > 0 {
@@ -133,7 +128,10 @@ impl Kitchen {
         };
         if let Some(path) = log {
             let log = Log::create(&path).map_err(|e| PyOSError::new_err(e.to_string()))?;
-            opened.session()?.log_into(log, kitchen.as_deref());
+            let number = opened.variation();
+            opened
+                .session()?
+                .log_variation_into(log, kitchen.as_deref(), number);
         }
         Ok(opened)
     }

@@ -28,6 +28,7 @@ pub mod sessions;
 pub mod simulate;
 pub mod solution_file;
 pub mod substitute;
+pub mod trajectory_page;
 pub mod translation;
 pub mod translation_bench;
 pub mod user_benchmark;

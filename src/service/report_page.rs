@@ -28,6 +28,8 @@ pub struct ReportOptions {
     pub html: PathBuf,
     /// Open the page with the platform's opener afterwards.
     pub open: bool,
+    /// A trajectory log to show after the recipes, on the kitchen's timeline.
+    pub trajectory: Option<PathBuf>,
 }
 
 /// The page beside an output file: `results.csv` → `results.html`.
@@ -87,6 +89,10 @@ fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<Option<ReportModel
         scoring::inputs_read(e, std::slice::from_ref(input)),
     )?;
     let text = read_solution_text(input)?;
+    let trajectory = (opts.trajectory.as_deref())
+        .map(super::trajectory_page::page)
+        .transpose()
+        .map_err(|e| AppError::Failed(e.to_string()))?;
     let official = || context::names_official(e.data.profile, [text.as_str()]);
     let (evaluator, kitchen) = scoring::load(e, official, err)?;
     let name = input.display().to_string();
@@ -131,6 +137,7 @@ fn build(opts: &ReportOptions, err: &mut dyn Write) -> Result<Option<ReportModel
         signature: scoring::signature(e, kitchen, &evaluator),
         recipes: pages,
         summary,
+        trajectory,
     }))
 }
 

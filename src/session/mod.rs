@@ -178,17 +178,25 @@ impl Session {
     /// the run, within the model's time budget; the session is unchanged.
     pub fn admissible(&self, query: &admissible::Query) -> Vec<admissible::Candidate> {
         let model = self.model();
-        Budget::new(model.time_budget).run(|| {
+        let offered = Budget::new(model.time_budget).run(|| {
             budget::enter(Phase::Simulation);
             let mut scene = admissible::Scene::new(model, &self.run, self.variables_written());
             scene.candidates(query)
-        })
+        });
+        self.record_admissible(query, &offered);
+        offered
     }
 
     /// The gold network's next action the network written does not match yet, with the
     /// agent's variables (see [`hint`]): for learning and debugging only, as it reveals the
     /// gold. None when every gold action is matched.
     pub fn hint(&self) -> Option<hint::Hint> {
+        let hint = self.hint_unlogged();
+        self.record_hint(&hint);
+        hint
+    }
+
+    fn hint_unlogged(&self) -> Option<hint::Hint> {
         let model = self.model();
         let gold = &self.evaluator.benchmark.recipe(&self.recipe)?.network;
         let kitchen = admissible::kitchen_variable(model, &self.run);
@@ -645,6 +653,12 @@ impl Session {
     /// A variable (`?bowl`) with what it holds, or a place of the current kitchen (`fridge`)
     /// with what it holds now.
     pub fn look(&self, name: &str) -> Result<View, SessionError> {
+        let view = self.look_unlogged(name);
+        self.record_look(name, &view);
+        view
+    }
+
+    fn look_unlogged(&self, name: &str) -> Result<View, SessionError> {
         let model = self.model();
         let name = name.trim().to_lowercase();
         let variable = name.strip_prefix('?').unwrap_or(&name);

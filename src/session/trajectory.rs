@@ -1,7 +1,8 @@
 //! Trajectories: a session's calls logged as JSON lines, and run again. The first line is a
 //! [`Header`] (the format, this program's version, the profile, the recipe, the benchmark and
-//! kitchen with their checksums); each later line is one [`Record`]: a call that changes the
-//! session or scores it (`act`, `undo`, `progress`, `finish`, `reset`), with what the call
+//! kitchen with their checksums, and the generated variation when the task is one); each later
+//! line is one [`Record`]: a call that changes the session, scores it or looks at it (`act`,
+//! `undo`, `progress`, `finish`, `reset`, `look`, `hint`, `admissible`), with what the call
 //! answered and the kitchen time after it. A record is written whole and flushed before the
 //! call returns, so a crash leaves whole records.
 //!
@@ -10,7 +11,9 @@
 //! its first difference (record, field, what the log holds and what the run gave). Every
 //! front end logs through [`Session::log_into`] and replays through [`replay`].
 
-use super::observation::{Observation, Score};
+use super::admissible::{Candidate, Query};
+use super::hint::Hint;
+use super::observation::{Observation, Score, View};
 use super::progress::Progress;
 use super::{Session, SessionError};
 use crate::base::profile::Profile;
@@ -87,6 +90,14 @@ pub struct Header {
     /// Lines the session held when the log began, given again before the first record.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<String>,
+    /// The generated variation the session's task is (`service::variation`), none for the
+    /// official task: a replay makes it again from the data and this number.
+    #[serde(default, skip_serializing_if = "is_official")]
+    pub variation: u64,
+}
+
+fn is_official(variation: &u64) -> bool {
+    *variation == 0
 }
 
 /// The calls a log records.
@@ -103,6 +114,12 @@ pub enum Call {
     Finish,
     /// The session started again, empty.
     Reset,
+    /// A variable or place looked at.
+    Look,
+    /// The gold's next action asked for.
+    Hint,
+    /// The lines that run now asked for.
+    Admissible,
 }
 
 /// One call and what it answered.
@@ -124,6 +141,19 @@ pub struct Record {
     /// `finish`: [`score_json`] of the score.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<Value>,
+    /// `look`: the name looked at, and the view's JSON or why there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<Value>,
+    /// `hint`: the hint's JSON (null when the network matches the whole gold).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<Value>,
+    /// `admissible`: the query (`limit`, `primitive`, `using`) and the lines offered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admissible: Option<Value>,
     /// The kitchen time after the call, in seconds.
     pub time: Value,
 }
@@ -137,6 +167,11 @@ impl Record {
             observation: None,
             progress: None,
             score: None,
+            name: None,
+            view: None,
+            hint: None,
+            query: None,
+            admissible: None,
             time: session.time(),
         }
     }
@@ -175,6 +210,54 @@ impl Record {
             ..Record::of(Call::Finish, session)
         }
     }
+
+    fn look(session: &Session, name: &str, view: &Result<View, SessionError>) -> Record {
+        let value = match view {
+            Ok(view) => crate::report::json::value(view),
+            Err(e) => json!({ "error": e.to_string() }),
+        };
+        Record {
+            name: Some(name.to_string()),
+            view: Some(value),
+            ..Record::of(Call::Look, session)
+        }
+    }
+
+    fn hint(session: &Session, hint: &Option<Hint>) -> Record {
+        Record {
+            hint: Some(crate::report::json::value(hint)),
+            ..Record::of(Call::Hint, session)
+        }
+    }
+
+    fn admissible(session: &Session, query: &Query, offered: &[Candidate]) -> Record {
+        let query = json!({
+            "limit": query.limit,
+            "primitive": query.primitive,
+            "using": query.using,
+        });
+        Record {
+            query: Some(query),
+            admissible: Some(crate::report::json::value(&offered)),
+            ..Record::of(Call::Admissible, session)
+        }
+    }
+}
+
+/// The query an `admissible` record logs, read back.
+fn logged_query(record: &Record) -> Result<Query, String> {
+    let query = record
+        .query
+        .as_ref()
+        .ok_or("an `admissible` record needs its `query`")?;
+    let text = |field: &str| query.get(field).and_then(Value::as_str).map(str::to_string);
+    let limit = query.get("limit").and_then(Value::as_u64);
+    let limit = limit.ok_or("an `admissible` record's `query` needs its `limit`, a count")?;
+    Ok(Query {
+        limit: usize::try_from(limit).unwrap_or(usize::MAX),
+        primitive: text("primitive"),
+        using: text("using"),
+    })
 }
 
 /// A score as the front ends hand it on: the reference's CSV, the evaluation's unit as
@@ -275,7 +358,14 @@ impl Clone for LogSlot {
 impl Session {
     /// Log this session's calls into `log` from now on: its header first (`kitchen`, the
     /// kitchen file the session's model was made with, for the header to name it again).
-    pub fn log_into(&mut self, mut log: Log, kitchen: Option<&Path>) {
+    pub fn log_into(&mut self, log: Log, kitchen: Option<&Path>) {
+        self.log_variation_into(log, kitchen, 0);
+    }
+
+    /// [`Session::log_into`] for a session on generated variation `variation` of its recipe
+    /// (its evaluator the variation's): the header names the variation, for a replay to make
+    /// it again.
+    pub fn log_variation_into(&mut self, mut log: Log, kitchen: Option<&Path>, variation: u64) {
         let model = self.model();
         let benchmark = &self.evaluator.benchmark;
         let benchmark_name = match DataChoice::from(&benchmark.source) {
@@ -294,6 +384,7 @@ impl Session {
             kitchen: kitchen.map(absolute),
             kitchen_sha256: model.kitchen_sha256.clone(),
             lines: self.lines_given(),
+            variation,
         };
         log.write(&header);
         *self.log.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(log);
@@ -352,6 +443,18 @@ impl Session {
     pub(super) fn record_finish(&self, score: &Score) {
         self.record(|s| Record::finish(s, score));
     }
+
+    pub(super) fn record_look(&self, name: &str, view: &Result<View, SessionError>) {
+        self.record(|s| Record::look(s, name, view));
+    }
+
+    pub(super) fn record_hint(&self, hint: &Option<Hint>) {
+        self.record(|s| Record::hint(s, hint));
+    }
+
+    pub(super) fn record_admissible(&self, query: &Query, offered: &[Candidate]) {
+        self.record(|s| Record::admissible(s, query, offered));
+    }
 }
 
 fn absolute(path: &Path) -> PathBuf {
@@ -407,27 +510,26 @@ pub struct Difference {
     pub got: Value,
 }
 
-/// The data a log's header names, from which the caller opens the evaluator (offline, as every
-/// command locates its data: the service's `replay`), since where data is found is the
-/// service's to say.
+/// The data and task a log's header names, from which the caller opens the evaluator (offline,
+/// as every command locates its data, and the generated variation made: the service's
+/// `replay`), since where data is found and how a variation is made are the service's to say.
 #[derive(Clone, Debug)]
 pub struct LogData {
     pub profile: Profile,
     pub benchmark: DataChoice,
     pub kitchen: Option<PathBuf>,
+    pub recipe: String,
+    /// The generated variation of the recipe the session ran, 0 for the official task.
+    pub variation: u64,
 }
 
 /// Run the log at `path` again from its header, on the evaluator `open` gives for the header's
 /// data, and compare every record.
 pub fn replay<E: std::fmt::Display>(
     path: &Path,
-    open: impl FnOnce(LogData) -> Result<Evaluator, E>,
+    open: impl FnOnce(LogData) -> Result<Arc<Evaluator>, E>,
 ) -> Result<Replay, TrajectoryError> {
-    let mut reader = LogReader::open(path)?;
-    let Some((number, text)) = reader.next_line()? else {
-        return Err(reader.malformed(1, "an empty log: its first line is the header".into()));
-    };
-    let header = read_header(&reader, number, &text)?;
+    let (mut reader, header) = open_log(path)?;
     let (mut session, mismatch) = open_session(&reader, &header, open)?;
     if let Some(difference) = mismatch {
         return Ok(different(0, difference));
@@ -462,12 +564,33 @@ pub fn replay<E: std::fmt::Display>(
     })
 }
 
+/// The log at `path` read whole, its header and records, each checked as a replay checks it
+/// (without running them).
+pub fn read(path: &Path) -> Result<(Header, Vec<Record>), TrajectoryError> {
+    let (mut reader, header) = open_log(path)?;
+    let mut records = Vec::new();
+    while let Some((number, text)) = reader.next_line()? {
+        records.push(parse(&reader, number, &text)?);
+    }
+    Ok((header, records))
+}
+
 fn different(records: usize, difference: Difference) -> Replay {
     Replay {
         identical: false,
         records,
         difference: Some(difference),
     }
+}
+
+/// The log at `path` opened, its header read.
+fn open_log(path: &Path) -> Result<(LogReader, Header), TrajectoryError> {
+    let mut reader = LogReader::open(path)?;
+    let Some((number, text)) = reader.next_line()? else {
+        return Err(reader.malformed(1, "an empty log: its first line is the header".into()));
+    };
+    let header = read_header(&reader, number, &text)?;
+    Ok((reader, header))
 }
 
 fn read_header(reader: &LogReader, number: usize, text: &str) -> Result<Header, TrajectoryError> {
@@ -493,7 +616,7 @@ fn read_header(reader: &LogReader, number: usize, text: &str) -> Result<Header, 
 fn open_session<E: std::fmt::Display>(
     reader: &LogReader,
     header: &Header,
-    open: impl FnOnce(LogData) -> Result<Evaluator, E>,
+    open: impl FnOnce(LogData) -> Result<Arc<Evaluator>, E>,
 ) -> Result<(Session, Option<Difference>), TrajectoryError> {
     let at = |message: String| reader.malformed(1, message);
     let profile: Profile = header.profile.parse().map_err(at)?;
@@ -501,10 +624,12 @@ fn open_session<E: std::fmt::Display>(
         profile,
         benchmark: DataChoice::from(std::ffi::OsString::from(&header.benchmark)),
         kitchen: header.kitchen.clone(),
+        recipe: header.recipe.clone(),
+        variation: header.variation,
     };
-    let evaluator = open(data).map_err(|e| at(format!("cannot open the log's benchmark: {e}")))?;
-    let mut session = Session::with_evaluator(Arc::new(evaluator), &header.recipe)
-        .map_err(|e| at(e.to_string()))?;
+    let evaluator = open(data).map_err(|e| at(e.to_string()))?;
+    let mut session =
+        Session::with_evaluator(evaluator, &header.recipe).map_err(|e| at(e.to_string()))?;
     let now = {
         let benchmark = &session.evaluator.benchmark;
         json!({
@@ -558,6 +683,18 @@ fn perform(session: &mut Session, record: &Record) -> Result<Record, String> {
         Call::Reset => {
             session.reset().map_err(|e| e.to_string())?;
             Record::of(Call::Reset, session)
+        }
+        Call::Look => {
+            let name = record
+                .name
+                .as_deref()
+                .ok_or("a `look` record needs its `name`")?;
+            Record::look(session, name, &session.look(name))
+        }
+        Call::Hint => Record::hint(session, &session.hint()),
+        Call::Admissible => {
+            let query = logged_query(record)?;
+            Record::admissible(session, &query, &session.admissible(&query))
         }
     })
 }

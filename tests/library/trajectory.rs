@@ -8,10 +8,14 @@ use cookingbot::agent::gold_script;
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::DataSource;
 use cookingbot::evaluate::Evaluator;
+use cookingbot::report::json::value;
 use cookingbot::service::replay::replay;
+use cookingbot::service::variation::vary;
 use cookingbot::session::Session;
+use cookingbot::session::admissible::Query;
 use cookingbot::session::observation::Observation;
 use cookingbot::session::trajectory::{Difference, Log, Replay};
+use cookingbot::simulation::benchmark_world::World;
 use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::Arc;
@@ -222,11 +226,19 @@ fn a_malformed_log_is_refused_at_its_line() {
         ),
         (
             &with("{\"call\":\"jump\",\"time\":0}\n"),
-            "2: column 14: unknown variant `jump`, expected one of `act`, `undo`, `progress`, `finish`, `reset`".into(),
+            "2: column 14: unknown variant `jump`, expected one of `act`, `undo`, `progress`, `finish`, `reset`, `look`, `hint`, `admissible`".into(),
         ),
         (
             &with("{\"call\":\"act\",\"time\":0}\n"),
             "2: an `act` record needs its `line`".into(),
+        ),
+        (
+            &with("{\"call\":\"look\",\"time\":0}\n"),
+            "2: a `look` record needs its `name`".into(),
+        ),
+        (
+            &with("{\"call\":\"admissible\",\"query\":{\"limit\":\"all\"},\"time\":0}\n"),
+            "2: an `admissible` record's `query` needs its `limit`, a count".into(),
         ),
         (
             &with("\n{\"call\":\"undo\",\"time\":0}\n"),
@@ -238,7 +250,7 @@ fn a_malformed_log_is_refused_at_its_line() {
         ),
         (
             &with("{\"call\":\"undo\",\"time\":0,\"extra\":1}\n"),
-            "2: column 31: unknown field `extra`, expected one of `call`, `line`, `outcome`, `observation`, `progress`, `score`, `time`".into(),
+            "2: column 31: unknown field `extra`, expected one of `call`, `line`, `outcome`, `observation`, `progress`, `score`, `name`, `view`, `hint`, `query`, `admissible`, `time`".into(),
         ),
     ];
     let (texts, expected): (Vec<&str>, Vec<String>) = cases.into_iter().unzip();
@@ -287,4 +299,116 @@ fn a_clone_goes_on_without_its_parent() {
     assert_ne!(parent.network(), fork.network());
     // And the fork sees nothing of the parent's lines.
     assert_eq!(fork.lines_given(), lines[..lines.len() - 1].to_vec());
+}
+
+/// Looks (a variable, a place, an unknown name), hints and admissible lines are logged with
+/// what they answered, and replayed: a changed answer is the first difference.
+#[test]
+fn looks_hints_and_admissible_lines_are_logged_and_replayed() {
+    let ev = demo();
+    let lines = gold_lines(&ev, DEMO_RECIPE);
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("looked.jsonl");
+    let mut session = logged(&ev, DEMO_RECIPE, &path);
+    session.attempt(&lines[0]);
+    let kitchen = session.look("?kitchen").expect("the kitchen is bound");
+    let fridge = session.look("Fridge").expect("a place");
+    let unknown = session.look("?nowhere").expect_err("no such name");
+    let hint = session.hint();
+    let query = Query {
+        limit: 3,
+        primitive: None,
+        using: None,
+    };
+    let offered = session.admissible(&query);
+    assert!(!offered.is_empty() && hint.is_some());
+    let written = records(&path);
+    let calls: Vec<&Value> = written[1..].iter().map(|r| &r["call"]).collect();
+    let expected = ["act", "look", "look", "look", "hint", "admissible"];
+    assert_eq!(calls, expected.map(|c| json!(c)).iter().collect::<Vec<_>>());
+    assert_eq!(written[2]["name"], json!("?kitchen"));
+    assert_eq!(written[2]["view"], value(&kitchen));
+    assert_eq!(written[3]["name"], json!("Fridge"));
+    assert_eq!(written[3]["view"], value(&fridge));
+    assert_eq!(
+        written[4]["view"],
+        json!({ "error": "no variable or place `?nowhere` in the kitchen" })
+    );
+    assert_eq!(
+        unknown.to_string(),
+        "no variable or place `?nowhere` in the kitchen"
+    );
+    assert_eq!(written[5]["hint"], value(&hint));
+    assert_eq!(
+        written[6]["query"],
+        json!({ "limit": 3, "primitive": null, "using": null })
+    );
+    assert_eq!(written[6]["admissible"], value(&offered));
+    assert_eq!(written[6]["time"], written[1]["time"]);
+    let identical = Replay {
+        identical: true,
+        records: 6,
+        difference: None,
+    };
+    assert_eq!(replay(&path).expect("the log reads"), identical);
+    let first = offered[0].line.clone();
+    edit_line(&path, 7, |l| l.replacen(&first, "(nothing)", 1));
+    let difference = replay(&path).expect("the log reads").difference;
+    let difference = difference.expect("the changed answer differs");
+    assert_eq!(
+        (difference.record, difference.line, difference.field),
+        (6, 7, "admissible[0].line".to_string())
+    );
+    assert_eq!(
+        (difference.expected, difference.got),
+        (json!("(nothing)"), json!(first))
+    );
+}
+
+/// A session on a generated variation logs the variation in its header, and its replay makes
+/// the variation again: its gold replays identically, and the same log read as the official
+/// task differs.
+#[test]
+fn a_variation_logged_replays_on_the_same_variation() {
+    common::require_data!(Profile::R2024);
+    let ev = common::benchmark_evaluator(Profile::R2024);
+    let varied = vary(&ev, &World::default(), "cole-slaw", 2).expect("variation 2");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("varied.jsonl");
+    let mut session =
+        Session::with_evaluator(varied.evaluator.clone(), "cole-slaw").expect("the recipe");
+    session.log_variation_into(Log::create(&path).expect("the log opens"), None, 2);
+    let lines: Vec<&str> = varied
+        .gold
+        .lines()
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .collect();
+    for line in &lines {
+        assert!(session.attempt(line).ok, "{line}");
+    }
+    let score = session.finish();
+    let result = score.result.expect("the variation's gold is scored");
+    let dish = result.formatted(cookingbot::metrics::metric::Metric::DishApproximationScore);
+    assert_eq!(dish, "1.00", "{}", score.csv);
+    let written = records(&path);
+    assert_eq!(written[0]["variation"], json!(2));
+    let identical = Replay {
+        identical: true,
+        records: lines.len() + 1,
+        difference: None,
+    };
+    assert_eq!(replay(&path).expect("the log reads"), identical);
+    edit_line(&path, 1, |l| l.replace(",\"variation\":2", ""));
+    assert!(
+        !records(&path)[0]
+            .as_object()
+            .expect("a header")
+            .contains_key("variation")
+    );
+    let official = replay(&path).expect("the log reads");
+    assert!(
+        !official.identical,
+        "the official task replays the variation's log alike"
+    );
 }

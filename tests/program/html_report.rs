@@ -15,7 +15,7 @@ use cookingbot::language::parse::parse;
 use cookingbot::metrics::gold_run;
 use cookingbot::metrics::metric::{Metric, MetricSet};
 use cookingbot::report::content::{DataSignature, Signature, SmatchSettings};
-use cookingbot::report::html::{RecipePage, ReportModel, render};
+use cookingbot::report::html::{RecipePage, ReportModel, TrajectoryPage, TrajectoryStep, render};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -387,6 +387,19 @@ fn user_text_is_escaped() {
         ),
         recipes: vec![page],
         summary: None,
+        trajectory: Some(TrajectoryPage {
+            source: "<i>log.jsonl".into(),
+            recipe: "<u>".into(),
+            variation: 0,
+            steps: vec![TrajectoryStep {
+                record: 1,
+                call: "act".into(),
+                given: "(<script>alert('line')</script>)".into(),
+                outcome: "refused".into(),
+                message: "a <b>\nmessage".into(),
+                time: 0.0,
+            }],
+        }),
     };
     let html = render(&report);
     assert_self_contained(&html);
@@ -395,6 +408,8 @@ fn user_text_is_escaped() {
     assert!(html.contains("(fetch-and-proportion ?proportioned-butter ?ks-with-butter ?kitchen ?target-container-1 &lt;script&gt;alert(&quot;constant&quot;)&lt;/script&gt; 230 g)"));
     assert!(html.contains("&lt;b&gt;&amp;amp;.solution"));
     assert!(html.contains("kitchen <b>&lt;img src=x&gt;</b>"));
+    assert!(html.contains("<td><code>(&lt;script&gt;alert(&#39;line&#39;)&lt;/script&gt;)</code></td><td>refused</td><td>a &lt;b&gt;<br>message</td>"));
+    assert!(html.contains("<div class=\"source mono\">&lt;i&gt;log.jsonl</div>"));
 }
 
 /// Whether headless Chromium is there to draw pages; without it a browser check is reported as
@@ -596,4 +611,129 @@ fn report_with_ci_shows_the_means_and_their_intervals() {
         .expect("a summary");
     let end = start + html[start..].find("</section>\n").unwrap() + "</section>\n".len();
     assert_eq!(format!("{}{}", &html[..start], &html[end..]), plain);
+}
+
+/// The row the page gives a call: its number, kitchen time, call, what it was given, outcome
+/// and message.
+fn trajectory_row(
+    class: &str,
+    record: usize,
+    time: &serde_json::Value,
+    cells: [&str; 4],
+) -> String {
+    use cookingbot::report::html::escape;
+    let time = time.as_f64().expect("a kitchen time");
+    let [call, given, outcome, message] = cells;
+    format!(
+        "<tr class=\"{class}\"><td class=\"num\">{record}</td><td class=\"num\">{time}</td><td>{call}</td><td><code>{}</code></td><td>{outcome}</td><td>{}</td></tr>",
+        escape(given),
+        escape(message).replace('\n', "<br>")
+    )
+}
+
+/// `report --trajectory`: a logged gold replay of the demo salad (its last line taken back and
+/// given again, the kitchen looked at, the network finished) is shown after the recipe, every
+/// call a row with its kitchen time, what it was given, its outcome and the session's
+/// message, and a mark on the kitchen's timeline; a log that is not one is refused at its line
+/// and no page is written.
+#[test]
+fn report_shows_a_logged_gold_replay_on_the_kitchen_timeline() {
+    use cookingbot::agent::gold_script;
+    use cookingbot::benchmark::DataSource;
+    use cookingbot::session::Session;
+    use cookingbot::session::trajectory::Log;
+    let recipe = "demo-garden-salad";
+    let dir = tempfile::tempdir().unwrap();
+    let (log, solution, out) = (
+        dir.path().join("gold.jsonl"),
+        dir.path().join("gold.solution"),
+        dir.path().join("gold.html"),
+    );
+    let ev = std::sync::Arc::new(Evaluator::new(Profile::R2024, DataSource::Demo).unwrap());
+    let gold = gold_script(&ev.benchmark, recipe).unwrap();
+    let lines: Vec<&str> = gold.lines().skip(1).collect();
+    let mut session = Session::with_evaluator(ev.clone(), recipe).unwrap();
+    session.log_into(Log::create(&log).unwrap(), None);
+    let seen: Vec<_> = lines.iter().map(|l| session.attempt(l)).collect();
+    let undone = session.undo().unwrap();
+    let again = session.attempt(&undone);
+    let fridge = session.look("fridge").unwrap();
+    let score = session.finish();
+    std::fs::write(&solution, session.network()).unwrap();
+    let path = |p: &Path| p.display().to_string();
+    let args = [
+        "report",
+        "--benchmark",
+        "demo",
+        &path(&solution),
+        "--trajectory",
+        &path(&log),
+    ];
+    let o = run(&[&args[..], &["-o", &path(&out)]].concat(), &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let html = std::fs::read_to_string(&out).expect("the page is written");
+    assert_self_contained(&html);
+    let calls = lines.len() + 4;
+    assert!(html.contains(&format!(
+        "<section class=\"recipe trajectory\" id=\"trajectory\">\n<h2>Trajectory<span class=\"tag\">{calls} call(s) on {recipe}</span></h2>\n<div class=\"source mono\">{}</div>",
+        path(&log)
+    )));
+    assert_eq!(html.matches("<circle class=\"step ").count(), calls);
+    assert_eq!(
+        html.matches("<circle class=\"step ran\"").count(),
+        lines.len() + 1
+    );
+    let mut rows: Vec<String> = (lines.iter().zip(&seen).enumerate())
+        .map(|(i, (line, o))| trajectory_row("ran", i + 1, &o.time, ["act", line, "ran", &o.text]))
+        .collect();
+    // Taking the last line back leaves the kitchen of the line before it.
+    let last = &seen[seen.len() - 2].time;
+    let n = lines.len();
+    rows.push(trajectory_row(
+        "undo",
+        n + 1,
+        last,
+        ["undo", &undone, "", "took the line back"],
+    ));
+    rows.push(trajectory_row(
+        "ran",
+        n + 2,
+        &again.time,
+        ["act", &undone, "ran", &again.text],
+    ));
+    rows.push(trajectory_row(
+        "look",
+        n + 3,
+        &again.time,
+        ["look", "fridge", "", &fridge.text],
+    ));
+    let csv = score.csv.trim();
+    rows.push(trajectory_row(
+        "finish",
+        n + 4,
+        &again.time,
+        ["finish", "", "", csv],
+    ));
+    let table = html
+        .find("<table class=\"trajectory\">")
+        .expect("the calls' table");
+    let mut at = table;
+    for row in &rows {
+        at += html[at..]
+            .find(row.as_str())
+            .unwrap_or_else(|| panic!("{row}\nnot after {at}"));
+    }
+    // A log that is not one: refused at its line, no page.
+    std::fs::write(&log, "{\"recipe\": \"x\"}\n").unwrap();
+    std::fs::remove_file(&out).unwrap();
+    let o = run(&[&args[..], &["-o", &path(&out)]].concat(), &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: {}:1: not a trajectory log: the header has no \"trajectory\": \"cookingbot-trajectory\"\n",
+            path(&log)
+        )
+    );
+    assert!(!out.exists());
 }

@@ -143,6 +143,25 @@ def test_react_answered_the_gold_lines_makes_the_dish(serve, tmp_path):
     assert second[-1]["role"] == "user" and second[-1]["content"]
 
 
+def test_react_takes_a_refused_line_back_and_still_makes_the_dish(serve, tmp_path):
+    recipe = "demo-shortbread-rounds"
+    lines = gold_lines(recipe)
+    bad = "(bake-it-all ?kitchen)"
+    server = serve([lines[0], bad, *lines[1:], "finish"])
+    assert harness(server.url, "react", [recipe], tmp_path) == 0
+    [r] = results(tmp_path)
+    assert (r["dish-approximation-score"], r["steps"]) == (1.0, len(lines) + 1)
+    records = [json.loads(line) for line in (tmp_path / r["trajectory"]).read_text().splitlines()]
+    kinds = [x["type"] for x in records if x["type"] in ("action", "undo")]
+    assert kinds == ["action", "action", "undo", *["action"] * (len(lines) - 1)]
+    refused = [x for x in records if x["type"] == "action"][1]
+    assert (refused["line"], refused["observation"]["outcome"]) == (bad, "refused")
+    told = server.requests[2]["messages"][-1]["content"]
+    assert told.endswith("\nThe line was taken back: the network does not hold it.")
+    network = [x for x in records if x["type"] == "network"][0]["text"]
+    assert bad not in network and network.splitlines()[1:] == lines
+
+
 def tool_call(n, name, **arguments):
     call = {"id": f"call-{n}", "type": "function",
             "function": {"name": name, "arguments": json.dumps(arguments)}}

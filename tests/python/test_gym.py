@@ -3,6 +3,7 @@ a gold network played to its score, the step limit, and the message without gymn
 
 import importlib
 import sys
+from pathlib import Path
 
 import gymnasium
 import pytest
@@ -10,6 +11,9 @@ from gymnasium.utils.env_checker import check_env
 
 import cookingbot
 from cookingbot.gym import KitchenEnv
+
+#: The held-out recipes' benchmark, in the repository.
+HELDOUT = Path(__file__).resolve().parents[2] / "benchmarks" / "heldout"
 
 
 def gold_lines(recipe_id):
@@ -145,10 +149,16 @@ def test_a_sampled_action_is_an_admissible_line_drawn_by_the_seeded_space():
 def test_every_registered_id_makes_an_environment_and_a_vector_of_four():
     from cookingbot.gym import ENV_IDS
 
-    assert list(ENV_IDS) == ["cookingbot/Kitchen-v0"]
+    assert list(ENV_IDS) == [
+        "cookingbot/Kitchen-v0",
+        "cookingbot/Kitchen-train-v0",
+        "cookingbot/Kitchen-dev-v0",
+        "cookingbot/Kitchen-test-v0",
+    ]
     for env_id in ENV_IDS:
         assert env_id in gymnasium.registry
-        envs = gymnasium.make_vec(env_id, num_envs=4, recipe_id="cole-slaw")
+        recipe = {"recipe_id": "cole-slaw"} if env_id == "cookingbot/Kitchen-v0" else {}
+        envs = gymnasium.make_vec(env_id, num_envs=4, heldout=HELDOUT, **recipe)
         obs, _ = envs.reset(seed=1)
         assert len(obs) == 4 and all(o.startswith("Title: ") for o in obs)
         obs, rewards, terminated, truncated, _ = envs.step(["(get-kitchen ?kitchen)"] * 4)
@@ -180,3 +190,45 @@ def test_a_variation_below_zero_or_on_a_model_is_refused():
         cookingbot.Kitchen("cole-slaw", variation=-1)
     with pytest.raises(ValueError, match="a Kitchen on a model has no variations"):
         cookingbot.Kitchen("cole-slaw", model=cookingbot.Model(), variation=1)
+
+
+@pytest.mark.parametrize("name", ["train", "dev", "test"])
+def test_a_split_environment_draws_its_recipes_from_the_split_by_its_seed(name):
+    env = gymnasium.make(f"cookingbot/Kitchen-{name}-v0", heldout=HELDOUT)
+    ids = {r.id for r in cookingbot.splits()[name]}
+    drawn = [env.reset(seed=seed)[1]["recipe"] for seed in range(12)]
+    assert set(drawn) <= ids and len(set(drawn)) > 1, drawn
+    again = gymnasium.make(f"cookingbot/Kitchen-{name}-v0", heldout=HELDOUT)
+    assert [again.reset(seed=seed)[1]["recipe"] for seed in range(12)] == drawn
+    obs, info = env.reset(seed=3)
+    assert info["recipe"] == drawn[3] and info["network"] == f"#{drawn[3]}\n"
+    assert obs.startswith("Title: ") and "\nThe kitchen:\n" in obs
+
+
+def test_a_drawn_held_out_recipe_plays_its_gold_from_its_own_benchmark(tmp_path):
+    env = KitchenEnv(split="test", heldout=HELDOUT, log=tmp_path)
+    heldout = {r.id for r in cookingbot.splits()["test"] if r.benchmark == "heldout"}
+    seed = next(s for s in range(100) if env.reset(seed=s)[1]["recipe"] in heldout)
+    _, info = env.reset(seed=seed)
+    recipe = info["recipe"]
+    gold = cookingbot.Benchmark("2024", HELDOUT)[recipe].gold
+    for line in [l for l in gold.splitlines()[1:] if l]:
+        obs, *_, info = env.step(line)
+        assert info["observation"].ok, obs
+    _, reward, terminated, *_ = env.step("finish")
+    assert (reward, terminated) == (1.0, True)
+    assert cookingbot.replay(tmp_path / f"{recipe}.jsonl").identical
+
+
+def test_a_split_environment_is_refused_without_its_held_out_folder_or_with_a_recipe(
+    tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="the train split holds held-out recipes: give heldout="):
+        KitchenEnv(split="train")
+    with pytest.raises(ValueError, match="unknown split 'val': expected train, dev or test"):
+        KitchenEnv(split="val", heldout=HELDOUT)
+    with pytest.raises(ValueError, match="a recipe_id or a split, not both"):
+        KitchenEnv("cole-slaw", split="dev", heldout=HELDOUT)
+    with pytest.raises(RuntimeError, match="reset first"):
+        KitchenEnv(split="dev", heldout=HELDOUT).step("finish")

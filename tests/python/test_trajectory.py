@@ -180,3 +180,41 @@ def test_play_logs_its_session_and_the_log_replays(tmp_path, command):
     calls = [json.loads(line)["call"] for line in log.read_text().splitlines()[1:]]
     assert calls == ["act", "act", "act", "act", "undo", "progress", "finish"]
     assert cookingbot.replay(log) == cookingbot.Replay(True, 7, None)
+
+
+def test_looks_hints_and_admissible_lines_are_logged_and_replayed(tmp_path):
+    log = tmp_path / "looked.jsonl"
+    kitchen = cookingbot.Kitchen("demo-garden-salad", benchmark="demo", log=log)
+    kitchen.step("(get-kitchen ?kitchen)")
+    view = kitchen.look("?kitchen")
+    with pytest.raises(ValueError, match="no variable or place `nowhere` in the kitchen"):
+        kitchen.look("nowhere")
+    hint = kitchen.hint()
+    offered = kitchen.admissible(2)
+    records = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    assert [r["call"] for r in records] == ["act", "look", "look", "hint", "admissible"]
+    assert (records[1]["name"], records[1]["view"]["text"]) == ("?kitchen", view.text)
+    assert records[2]["view"] == {"error": "no variable or place `nowhere` in the kitchen"}
+    assert records[3]["hint"]["line"] == hint.line
+    assert records[4]["query"] == {"limit": 2, "primitive": None, "using": None}
+    assert [c["example"] for c in records[4]["admissible"]] == [c.example for c in offered]
+    assert cookingbot.replay(log) == cookingbot.Replay(True, 5, None)
+
+
+def test_a_variation_logs_its_number_and_replays_on_the_same_variation(tmp_path, command):
+    log = tmp_path / "varied.jsonl"
+    kitchen = cookingbot.Kitchen("cole-slaw", variation=1, log=log)
+    gold = kitchen.variation_gold()
+    for line in gold.splitlines()[1:]:
+        assert kitchen.step(line).ok, line
+    assert kitchen.finish().dish_approximation_score == 1.0
+    header = json.loads(log.read_text().splitlines()[0])
+    assert (header["recipe"], header["variation"]) == ("cole-slaw", 1)
+    actions = len([line for line in gold.splitlines()[1:] if line])
+    assert cookingbot.replay(log) == cookingbot.Replay(True, actions + 1, None)
+    done = subprocess.run([command, "replay", str(log)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    plain = tmp_path / "official.jsonl"
+    official = cookingbot.Kitchen("cole-slaw", log=plain)
+    official.step(gold.splitlines()[1])
+    assert "variation" not in json.loads(plain.read_text().splitlines()[0])

@@ -117,7 +117,14 @@ def react(kitchen: Kitchen, task: Task, settings: Settings, sample: int, episode
             taken = kitchen.undo()
             said = f"took back {taken}" if taken else "there is no line to take back"
         elif line.startswith("("):
-            said = prompts.observation_text(episode.act(kitchen, line))
+            seen = episode.act(kitchen, line)
+            said = prompts.observation_text(seen)
+            if seen.outcome == "refused":
+                # A refused line makes the reference refuse the whole network: take it back
+                # at once, as the Rust agent does, and say so.
+                kitchen.undo()
+                episode.records.append({"type": "undo"})
+                said = f"{said}\nThe line was taken back: the network does not hold it."
         else:
             said = "Answer with one action line, `undo` or `finish`."
         exchanges += [{"role": "assistant", "content": line}, {"role": "user", "content": said}]

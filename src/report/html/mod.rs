@@ -1,15 +1,18 @@
 //! The evaluation as one self-contained HTML page that shows why each recipe scored as it did:
 //! the metrics, the network as a layered graph, the execution on a timeline, the gold goals
-//! reached and missed, and the predicted dish beside the gold dish.
+//! reached and missed, and the predicted dish beside the gold dish; and, when one is given, a
+//! logged session's calls on the kitchen's timeline ([`TrajectoryPage`]).
 //!
 //! The page model ([`ReportModel`]) is plain serialisable data built from the evaluation's
 //! detail and the executions, so another front end (the desktop GUI) can draw the same thing;
 //! [`render`] turns it into HTML with every piece of text escaped.
 
 mod render;
+mod trajectory;
 
 pub(crate) use render::STYLE;
 pub use render::{escape, render};
+pub use trajectory::{TrajectoryPage, TrajectoryStep};
 
 use super::content::{DishDifferences, Signature};
 use super::dish_tree::{self, DishNode};
@@ -35,6 +38,8 @@ pub struct ReportModel {
     pub recipes: Vec<RecipePage>,
     /// The means over the recipes with their intervals (`--ci`).
     pub summary: Option<Summary>,
+    /// A logged session of one of the recipes, shown after them (`report --trajectory`).
+    pub trajectory: Option<TrajectoryPage>,
 }
 
 /// One recipe's part of the page.

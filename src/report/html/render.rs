@@ -115,6 +115,9 @@ pub fn render(model: &ReportModel) -> String {
     for (i, r) in model.recipes.iter().enumerate() {
         recipe(&mut out, i + 1, r);
     }
+    if let Some(t) = &model.trajectory {
+        super::trajectory::render(&mut out, t);
+    }
     let _ = write!(
         out,
         "<footer>Written by {} {}. Times are simulated seconds.</footer>\n</main>\n</body>\n</html>\n",
