@@ -208,14 +208,14 @@ fn not_meant_for(model: &Model, value: &Value, classes: &[String]) -> String {
     let Value::Obj(e) = value else {
         return String::new();
     };
-    let held = match model.k.is_container(e.class) {
-        true => e.val(model.k.contents).items(),
+    let held: Vec<&Value> = match model.k.is_container(e.class) {
+        true => e.val(model.k.contents).items().iter().collect(),
         false if onto.is_a(e.class, model.k.list_of_kitchen_entities) => {
-            e.val(model.k.items).items()
+            e.val(model.k.items).items().iter().collect()
         }
-        false => std::slice::from_ref(value),
+        false => vec![value],
     };
-    let ingredients = (held.iter().filter_map(Value::as_obj))
+    let ingredients = (held.into_iter().filter_map(Value::as_obj))
         .filter(|item| onto.is_a(item.class, model.k.ingredient));
     let mut odd: Vec<String> = Vec::new();
     for item in ingredients {
