@@ -92,7 +92,9 @@ impl Resolver {
         let mut rebuilt: Option<Entity> = None;
         for (slot, value) in last.made_slots() {
             if let Some(new) = self.value(value) {
-                let _ = rebuilt.get_or_insert_with(|| (*last).clone()).set(slot, new);
+                let _ = rebuilt
+                    .get_or_insert_with(|| (*last).clone())
+                    .set(slot, new);
             }
         }
         let out = match rebuilt {

@@ -14,7 +14,9 @@ pub mod seq;
 
 use crate::base::budget;
 use crate::base::number::Number;
-use crate::world::ontology::{Class, ClassId, Init, Made as DefaultMade, Ontology, SlotId, defaults_made};
+use crate::world::ontology::{
+    Class, ClassId, Init, Made as DefaultMade, Ontology, SlotId, defaults_made,
+};
 use crate::world::seq::Seq;
 use std::sync::{Arc, OnceLock};
 
@@ -232,8 +234,11 @@ impl Entity {
     /// measuring it does not make).
     fn value_or_height(&self, at: usize) -> Option<Result<&Value, usize>> {
         self.slots.get(at)?;
-        let unread = (self.unmade.as_ref())
-            .filter(|u| u.defaults.iter().any(|p| p.at == at && p.value.get().is_none()));
+        let unread = (self.unmade.as_ref()).filter(|u| {
+            u.defaults
+                .iter()
+                .any(|p| p.at == at && p.value.get().is_none())
+        });
         Some(match unread {
             Some(u) => Err(defaults_made(&u.classes, self.class)[at].height as usize),
             None => Ok(self.value_at(at)),
@@ -250,8 +255,8 @@ impl Entity {
     }
 
     fn value_at(&self, at: usize) -> &Value {
-        let pending = (self.unmade.as_ref())
-            .and_then(|u| Some((u, u.defaults.iter().find(|p| p.at == at)?)));
+        let pending =
+            (self.unmade.as_ref()).and_then(|u| Some((u, u.defaults.iter().find(|p| p.at == at)?)));
         match pending {
             Some((unmade, p)) => p.value.get_or_init(|| {
                 let mut made = Making::later(&unmade.classes, p.after_pid);
@@ -576,7 +581,11 @@ mod tests {
 
     /// A place holding `items` in its slot 0 (contents) and a plain value in slot 1.
     fn place(pid: Pid, items: Vec<Value>) -> Arc<Entity> {
-        Arc::new(Entity::new(0, pid, vec![(0, Value::list(items)), (1, Value::T)]))
+        Arc::new(Entity::new(
+            0,
+            pid,
+            vec![(0, Value::list(items)), (1, Value::T)],
+        ))
     }
 
     #[test]
@@ -690,31 +699,42 @@ mod tests {
         use crate::base::budget::{self, Budget};
         use crate::base::profile::Profile;
         let onto = Ontology::builtin(Profile::R2024);
-        let (failed, contents) = (onto.known("failed-object"), onto.slot_id("contents").unwrap());
+        let (failed, contents) = (
+            onto.known("failed-object"),
+            onto.slot_id("contents").unwrap(),
+        );
         let mut maker = Maker::new(&onto, 100);
         let (failed, next, charged) = Budget::new(std::time::Duration::from_secs(60)).run(|| {
             let failed = Arc::new(maker.make(failed));
             let next = maker.make(onto.known("whisk"));
             (failed, next, budget::cells())
         });
-        // Its temperature and its contents are not made.
-        assert_eq!(failed.slots().count() - failed.made_slots().count(), 2);
+        let unmade = |e: &Entity| -> Vec<&str> {
+            let made: Vec<SlotId> = e.made_slots().map(|(s, _)| s).collect();
+            let layout = onto.class(e.class).slots.iter();
+            (layout.filter(|s| !made.contains(s)))
+                .map(|s| onto.slot_name(*s))
+                .collect()
+        };
+        assert_eq!(unmade(&failed), ["temperature", "arrangement", "contents"]);
         let copy = (*failed).clone();
-        // The failed object, 9 places with an amount and a quantity each, its own amount and
-        // quantity: 30 ids, and the whisk's the one after them, as `make-instance` gives them.
-        assert_eq!((failed.pid, next.pid), (101, 131));
-        assert_eq!(charged, 350 + (1 + next.slots().count() as u64) + 2);
+        // The failed object's 33 objects take ids 101 to 133 (its places from 108, after its
+        // temperature's and its arrangement's) and the whisk the one after them, as
+        // `make-instance` gives them; the budget is charged for all of them.
+        assert_eq!((failed.pid, next.pid, charged), (101, 134, 176));
+        // Measured without making them: kitchen state, places, place, amount, quantity.
+
         let nests = |levels| Value::Obj(failed.clone()).nested_deeper_than(levels);
         assert!(nests(4) && !nests(5));
         let places: Vec<Pid> = (failed.val(contents).items().iter())
             .map(|p| p.as_obj().expect("a place").pid)
             .collect();
-        assert_eq!(places, [104, 107, 110, 113, 116, 119, 122, 125, 128]);
-        assert_eq!(failed.slots().count() - failed.made_slots().count(), 1);
+        assert_eq!(places, [108, 110, 111, 112, 114, 116, 123, 130, 132]);
+        assert_eq!(unmade(&failed), ["temperature", "arrangement"]);
         assert!(nests(4) && !nests(5));
         // A copy made before the read reads the same objects.
         let pid = |v: &Value| v.as_obj().map(|p| p.pid);
-        assert_eq!(pid(&copy.val(contents).items()[8]), Some(128));
+        assert_eq!(pid(&copy.val(contents).items()[8]), Some(132));
     }
 
     #[test]

@@ -104,7 +104,10 @@ fn init_made(classes: &[Class], init: &Init) -> Made {
             // A slot's height is the value set into it, else its default's.
             let kept = (c.slots.iter().zip(defaults))
                 .filter(|(slot, _)| set.iter().all(|(s, _)| s != *slot))
-                .map(|(_, m)| Made { height: m.height, ..Made::default() });
+                .map(|(_, m)| Made {
+                    height: m.height,
+                    ..Made::default()
+                });
             let sets = (set.iter())
                 .filter(|(s, _)| c.slots.contains(s))
                 .map(|(_, i)| init_made(classes, i));
@@ -114,7 +117,9 @@ fn init_made(classes: &[Class], init: &Init) -> Made {
                 cells: 1 + c.slots.len() as u64,
                 height: 0,
             };
-            let made = defaults.iter().fold(own, |a, m| a.and(Made { height: 0, ..*m }));
+            let made = defaults
+                .iter()
+                .fold(own, |a, m| a.and(Made { height: 0, ..*m }));
             let made = set.iter().fold(made, |a, (_, i)| {
                 a.and(Made {
                     height: 0,
