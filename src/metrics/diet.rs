@@ -414,7 +414,7 @@ fn ingredients_in(model: &Model, value: &Value) -> HashSet<Pid> {
                 if onto.is_a(e.class, k.ingredient) {
                     pids.insert(e.pid);
                 }
-                stack.extend(e.slots.iter().map(|(_, v)| v));
+                stack.extend(e.slots().map(|(_, v)| v));
             }
             Value::List(items) if walked.insert(Arc::as_ptr(items) as *const u8 as usize) => {
                 stack.extend(items.iter());

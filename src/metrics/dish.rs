@@ -307,16 +307,16 @@ impl<'m> Comparer<'m> {
                 m.onto.class_name(g.class)
             ));
         }
-        for (slot, gv) in &g.slots {
-            if *slot == k.contents || *slot == k.items {
+        for (slot, gv) in g.slots() {
+            if slot == k.contents || slot == k.items {
                 continue;
             }
-            let ok = s.get(*slot).is_some_and(|sv| similar(sv, gv));
+            let ok = s.get(slot).is_some_and(|sv| similar(sv, gv));
             container.award(ok);
             if !ok {
                 detail
                     .container_differences
-                    .push(m.onto.slot_name(*slot).to_string());
+                    .push(m.onto.slot_name(slot).to_string());
             }
         }
         let portions = |e: &Entity| dish_items(m, e).len();
@@ -393,8 +393,8 @@ impl<'m> Comparer<'m> {
 /// candidate matches + 0.4 × agreement of the mixture hierarchies.
 fn compare_hierarchy_ingredient(m: &Model, sol: &Unfolded, gold: &Unfolded) -> Number {
     let mut ingredient = Points::new();
-    for (slot, gv) in &gold.ingredient.slots {
-        ingredient.award(sol.ingredient.get(*slot).is_some_and(|sv| similar(sv, gv)));
+    for (slot, gv) in gold.ingredient.slots() {
+        ingredient.award(sol.ingredient.get(slot).is_some_and(|sv| similar(sv, gv)));
     }
     let mut hierarchy = Points::new();
     for (gm, sm) in gold.hierarchy.iter().zip(&sol.hierarchy) {
@@ -411,11 +411,11 @@ fn compare_hierarchy_ingredient(m: &Model, sol: &Unfolded, gold: &Unfolded) -> N
 fn compare_mixture(m: &Model, sol: &Entity, gold: &Entity) -> Points {
     let k = &m.k;
     let mut p = Points::new();
-    for (slot, gv) in &gold.slots {
-        if *slot == k.components || *slot == k.amount {
+    for (slot, gv) in gold.slots() {
+        if slot == k.components || slot == k.amount {
             continue;
         }
-        p.award(sol.get(*slot).is_some_and(|sv| similar(sv, gv)));
+        p.award(sol.get(slot).is_some_and(|sv| similar(sv, gv)));
     }
     p.award(sol.class == gold.class);
     p
@@ -480,7 +480,7 @@ pub fn all_ingredients(m: &Model, dish: &Entity) -> Vec<Value> {
 /// `copy-object` applied at every depth: slots a class does not copy take their default.
 fn deep_copy(m: &Model, maker: &mut Maker<'_>, e: &Entity) -> Entity {
     let mut out = maker.copy(e);
-    for (_, v) in out.slots.iter_mut() {
+    for (_, v) in out.slots_mut() {
         *v = copy_value(m, maker, v);
     }
     out
@@ -800,9 +800,9 @@ impl Hierarchies {
 /// Overwrite the value of an ingredient's amount in place.
 fn set_amount_value(m: &Model, e: &mut Entity, value: Number) {
     let k = &m.k;
-    if let Some((_, Value::Obj(amount))) = e.slots.iter_mut().find(|(s, _)| *s == k.amount) {
+    if let Some(Value::Obj(amount)) = e.get_mut(k.amount) {
         let amount = edit(amount);
-        if let Some((_, Value::Obj(q))) = amount.slots.iter_mut().find(|(s, _)| *s == k.quantity) {
+        if let Some(Value::Obj(q)) = amount.get_mut(k.quantity) {
             let _ = edit(q).set(k.value, Value::Num(value));
         }
     }

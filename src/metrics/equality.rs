@@ -51,14 +51,14 @@ pub fn entities_similar(a: &Entity, b: &Entity, ignore: &[SlotId]) -> bool {
     if a.class != b.class {
         return false;
     }
-    a.slots.iter().enumerate().all(|(i, (slot, va))| {
-        if ignore.contains(slot) {
+    a.slots().enumerate().all(|(i, (slot, va))| {
+        if ignore.contains(&slot) {
             return true;
         }
         // Same class: same layout, so the slot is normally at the same index.
-        let vb = match b.slots.get(i) {
+        let vb = match b.slot_at(i) {
             Some((s, v)) if s == slot => v,
-            _ => b.val(*slot),
+            _ => b.val(slot),
         };
         similar_ignoring(va, vb, ignore)
     })
@@ -80,10 +80,9 @@ pub fn differing_slots(m: &Model, a: &Entity, b: &Entity) -> Vec<String> {
     if a.class != b.class {
         return vec!["class".into()];
     }
-    a.slots
-        .iter()
+    a.slots()
         .filter(|(s, v)| !similar(v, b.val(*s)))
-        .map(|(s, _)| m.onto.slot_name(*s).to_string())
+        .map(|(s, _)| m.onto.slot_name(s).to_string())
         .collect()
 }
 

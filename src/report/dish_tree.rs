@@ -60,8 +60,8 @@ pub fn build(m: &Model, e: &Entity) -> DishNode {
     }
     let class = onto.class(e.class);
     let mut properties = Vec::new();
-    for (i, (slot, v)) in e.slots.iter().enumerate() {
-        if structural(m, *slot)
+    for (i, (slot, v)) in e.slots().enumerate() {
+        if structural(m, slot)
             || class
                 .defaults
                 .get(i)
@@ -69,7 +69,7 @@ pub fn build(m: &Model, e: &Entity) -> DishNode {
         {
             continue;
         }
-        let name = onto.slot_name(*slot).to_string();
+        let name = onto.slot_name(slot).to_string();
         let property = match v {
             Value::T => Property {
                 name,

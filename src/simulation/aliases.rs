@@ -90,9 +90,11 @@ impl Resolver {
         self.seen.insert(key, None);
         let last = self.last(e);
         let mut rebuilt: Option<Entity> = None;
-        for (i, (_, slot)) in last.slots.iter().enumerate() {
-            if let Some(new) = self.value(slot) {
-                rebuilt.get_or_insert_with(|| (*last).clone()).slots[i].1 = new;
+        for (slot, value) in last.made_slots() {
+            if let Some(new) = self.value(value) {
+                let _ = rebuilt
+                    .get_or_insert_with(|| (*last).clone())
+                    .set(slot, new);
             }
         }
         let out = match rebuilt {

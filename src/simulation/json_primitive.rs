@@ -152,8 +152,8 @@ pub fn encode(m: &Model, value: &Value) -> Json {
             let mut object = Map::new();
             object.insert("class".into(), m.onto.class_name(e.class).into());
             object.insert("id".into(), e.pid.into());
-            for (slot, v) in &e.slots {
-                object.insert(m.onto.slot_name(*slot).to_owned(), encode(m, v));
+            for (slot, v) in e.slots() {
+                object.insert(m.onto.slot_name(slot).to_owned(), encode(m, v));
             }
             Json::Object(object)
         }
@@ -474,12 +474,8 @@ impl<'a, 'm> Decoder<'a, 'm> {
             };
             slots.push((*slot, v));
         }
-        let e = Entity {
-            class: class_id,
-            pid,
-            slots,
-        };
-        budget::charge(1 + e.slots.len());
+        budget::charge(1 + slots.len());
+        let e = Entity::new(class_id, pid, slots);
         Ok(e)
     }
 

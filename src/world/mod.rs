@@ -14,9 +14,11 @@ pub mod seq;
 
 use crate::base::budget;
 use crate::base::number::Number;
-use crate::world::ontology::{ClassId, Init, Ontology, SlotId};
+use crate::world::ontology::{
+    Class, ClassId, Init, Made as DefaultMade, Ontology, SlotId, defaults_made,
+};
 use crate::world::seq::Seq;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Identity that survives copying ("persistent-id"); all look-ups across kitchen states use it.
 pub type Pid = u32;
@@ -105,10 +107,11 @@ impl Value {
                 _ => None,
             }
         }
-        fn child(v: &Value, i: usize) -> Option<&Value> {
+        /// The child at `i`, or the height of an object's default not made yet.
+        fn child(v: &Value, i: usize) -> Option<Result<&Value, usize>> {
             match v {
-                Value::Obj(e) => e.slots.get(i).map(|(_, c)| c),
-                Value::List(l) => l.get(i),
+                Value::Obj(e) => e.value_or_height(i),
+                Value::List(l) => l.get(i).map(Ok),
                 _ => None,
             }
         }
@@ -139,6 +142,14 @@ impl Value {
                 continue;
             };
             *next += 1;
+            let c = match c {
+                Ok(c) => c,
+                Err(height) if depth + height > limit => return true,
+                Err(height) => {
+                    *tallest = (*tallest).max(height);
+                    continue;
+                }
+            };
             let Some((k, shared)) = key(c) else { continue };
             let known = match shared {
                 true => heights.get(&k).copied(),
@@ -153,17 +164,154 @@ impl Value {
     }
 }
 
+/// A kitchen object. Its defaults that make objects (a kitchen state's places, a temperature's
+/// amount) are made when first read, not when it is made: a `failed-object` of the reference
+/// makes some thirty objects nothing ever reads, one for every action that fails. They take
+/// the persistent ids and count the cells they would have when it was made, so which
+/// defaults were read never shows.
 #[derive(Clone, Debug)]
 pub struct Entity {
     pub class: ClassId,
     pub pid: Pid,
-    /// Every effective slot of the class (except the ids), in the class's layout order.
-    pub slots: Vec<(SlotId, Value)>,
+    /// Every effective slot of the class (except the ids), in the class's layout order; a
+    /// default not made yet holds NIL here.
+    slots: Vec<(SlotId, Value)>,
+    /// Shared by the object's copies until one of them changes such a slot: a copy made
+    /// before a default is read and the object read it alike, as the same ids.
+    unmade: Option<Arc<Unmade>>,
+}
+
+/// The defaults of an object that are made when first read.
+#[derive(Clone, Debug)]
+struct Unmade {
+    classes: Arc<Vec<Class>>,
+    defaults: Vec<Pending>,
+}
+
+/// A default to make on first read: what makes it, where its slot is, and the persistent id
+/// its objects count on from.
+#[derive(Clone, Debug)]
+struct Pending {
+    at: usize,
+    after_pid: Pid,
+    init: Arc<Init>,
+    value: OnceLock<Value>,
 }
 
 impl Entity {
+    /// An object with every slot given.
+    pub fn new(class: ClassId, pid: Pid, slots: Vec<(SlotId, Value)>) -> Entity {
+        Entity {
+            class,
+            pid,
+            slots,
+            unmade: None,
+        }
+    }
+
     pub fn get(&self, slot: SlotId) -> Option<&Value> {
-        self.slots.iter().find(|(s, _)| *s == slot).map(|(_, v)| v)
+        let at = self.slots.iter().position(|(s, _)| *s == slot)?;
+        Some(self.value_at(at))
+    }
+
+    /// The slot at `at` of the class's layout, with its value.
+    pub fn slot_at(&self, at: usize) -> Option<(SlotId, &Value)> {
+        let (slot, _) = self.slots.get(at)?;
+        Some((*slot, self.value_at(at)))
+    }
+
+    /// Every slot with its value, in the class's layout order.
+    pub fn slots(&self) -> impl Iterator<Item = (SlotId, &Value)> {
+        (0..self.slots.len()).filter_map(|at| self.slot_at(at))
+    }
+
+    /// Every slot's value, changeable (every default made first).
+    pub fn slots_mut(&mut self) -> impl Iterator<Item = (SlotId, &mut Value)> {
+        for at in 0..self.slots.len() {
+            self.settle(at);
+        }
+        self.slots.iter_mut().map(|(s, v)| (*s, v))
+    }
+
+    /// A slot's value, changeable; `None` when the class lacks it.
+    pub fn get_mut(&mut self, slot: SlotId) -> Option<&mut Value> {
+        let at = self.slots.iter().position(|(s, _)| *s == slot)?;
+        self.settle(at);
+        Some(&mut self.slots[at].1)
+    }
+
+    /// The value at `at`, or how deep it nests when it is a default not made yet (which
+    /// measuring it does not make).
+    fn value_or_height(&self, at: usize) -> Option<Result<&Value, usize>> {
+        self.slots.get(at)?;
+        let unread = (self.unmade.as_ref()).filter(|u| {
+            u.defaults
+                .iter()
+                .any(|p| p.at == at && p.value.get().is_none())
+        });
+        Some(match unread {
+            Some(u) => Err(defaults_made(&u.classes, self.class)[at].height as usize),
+            None => Ok(self.value_at(at)),
+        })
+    }
+
+    /// The slots whose values are made, with them: a default not read yet holds no object
+    /// that anything has seen.
+    pub fn made_slots(&self) -> impl Iterator<Item = (SlotId, &Value)> {
+        (0..self.slots.len()).filter_map(|at| match self.value_or_height(at)? {
+            Ok(v) => Some((self.slots[at].0, v)),
+            Err(_) => None,
+        })
+    }
+
+    fn value_at(&self, at: usize) -> &Value {
+        let pending =
+            (self.unmade.as_ref()).and_then(|u| Some((u, u.defaults.iter().find(|p| p.at == at)?)));
+        match pending {
+            Some((unmade, p)) => p.value.get_or_init(|| {
+                let mut made = Making::later(&unmade.classes, p.after_pid);
+                made.init(&p.init)
+            }),
+            None => &self.slots[at].1,
+        }
+    }
+
+    /// Make the default at `at` if it is not made yet, into the slot itself.
+    fn settle(&mut self, at: usize) {
+        let Some(unmade) = self.unmade.as_mut() else {
+            return;
+        };
+        let Some(i) = unmade.defaults.iter().position(|p| p.at == at) else {
+            return;
+        };
+        let unmade = Arc::make_mut(unmade);
+        let p = unmade.defaults.swap_remove(i);
+        let value = match p.value.into_inner() {
+            Some(v) => v,
+            None => Making::later(&unmade.classes, p.after_pid).init(&p.init),
+        };
+        if unmade.defaults.is_empty() {
+            self.unmade = None;
+        }
+        self.slots[at].1 = value;
+    }
+
+    /// The default at `at` is to be made on first read, its objects' ids after `after_pid`.
+    fn defer(&mut self, classes: &Arc<Vec<Class>>, at: usize, init: &Arc<Init>, after_pid: Pid) {
+        self.slots[at].1 = Value::Nil;
+        let unmade = Arc::make_mut(self.unmade.get_or_insert_with(|| {
+            Arc::new(Unmade {
+                classes: Arc::clone(classes),
+                defaults: Vec::new(),
+            })
+        }));
+        unmade.defaults.retain(|p| p.at != at);
+        unmade.defaults.push(Pending {
+            at,
+            after_pid,
+            init: Arc::clone(init),
+            value: OnceLock::new(),
+        });
     }
 
     /// The slot's value, NIL when the class has no such slot.
@@ -172,26 +320,32 @@ impl Entity {
     }
 
     pub fn has(&self, slot: SlotId) -> bool {
-        self.get(slot).is_some()
+        self.slots.iter().any(|(s, _)| *s == slot)
     }
 
     /// Set a slot; `false` when the class lacks it (a Lisp error in the reference).
     #[must_use]
     pub fn set(&mut self, slot: SlotId, v: Value) -> bool {
-        match self.slots.iter_mut().find(|(s, _)| *s == slot) {
-            Some((_, old)) => {
-                *old = v;
-                true
+        let Some(at) = self.slots.iter().position(|(s, _)| *s == slot) else {
+            return false;
+        };
+        if let Some(unmade) = self.unmade.as_mut()
+            && unmade.defaults.iter().any(|p| p.at == at)
+        {
+            Arc::make_mut(unmade).defaults.retain(|p| p.at != at);
+            if unmade.defaults.is_empty() {
+                self.unmade = None;
             }
-            None => false,
         }
+        self.slots[at].1 = v;
+        true
     }
 
     /// Mutable access to a list-valued slot (NIL becomes an empty list). A list another value
     /// holds too is copied first, a long one sharing its chunks ([`Seq`]); the copy counts
     /// against the memory budget.
     pub fn list_mut(&mut self, slot: SlotId) -> Option<&mut Seq<Value>> {
-        let (_, v) = self.slots.iter_mut().find(|(s, _)| *s == slot)?;
+        let v = self.get_mut(slot)?;
         if !matches!(v, Value::List(_)) {
             *v = Value::List(Arc::new(Seq::new()));
         }
@@ -226,7 +380,7 @@ impl Entity {
 
     /// Normalise an emptied list slot back to NIL (the reference's empty list *is* NIL).
     pub fn tidy_list(&mut self, slot: SlotId) {
-        if let Some((_, v)) = self.slots.iter_mut().find(|(s, _)| *s == slot)
+        if let Some(v) = self.get_mut(slot)
             && matches!(v, Value::List(l) if l.is_empty())
         {
             *v = Value::Nil;
@@ -241,6 +395,82 @@ pub fn edit(e: &mut Arc<Entity>) -> &mut Entity {
         budget::charge(e.cells());
     }
     Arc::make_mut(e)
+}
+
+/// Makes objects from the class table, handing out persistent ids in `make-instance`'s order:
+/// now (charging the budget for what is made) or later, when an object's default is first
+/// read (the ids and cells it was given when the object was made).
+struct Making<'c> {
+    classes: &'c Arc<Vec<Class>>,
+    last_pid: Pid,
+    charged: bool,
+}
+
+impl<'c> Making<'c> {
+    /// The maker of a default first read, its objects' ids after `after_pid`.
+    fn later(classes: &'c Arc<Vec<Class>>, after_pid: Pid) -> Self {
+        Making {
+            classes,
+            last_pid: after_pid,
+            charged: false,
+        }
+    }
+
+    fn charge(&self, cells: u64) {
+        if self.charged {
+            budget::charge(usize::try_from(cells).unwrap_or(usize::MAX));
+        }
+    }
+
+    /// `make-instance`: a fresh object; the defaults that make objects are made on first read.
+    fn make(&mut self, class: ClassId) -> Entity {
+        self.last_pid += 1;
+        let c = &self.classes[class as usize];
+        let made = defaults_made(self.classes, class);
+        let mut e = Entity::new(class, self.last_pid, Vec::with_capacity(c.slots.len()));
+        for (at, (slot, init)) in c.slots.iter().zip(&c.defaults).enumerate() {
+            e.slots.push((*slot, Value::Nil));
+            self.default(&mut e, at, init, made[at]);
+        }
+        self.charge(e.cells() as u64);
+        e
+    }
+
+    /// The default `init` (which makes `made`) into the slot at `at` of `e`.
+    fn default(&mut self, e: &mut Entity, at: usize, init: &Arc<Init>, made: DefaultMade) {
+        if made.objects == 0 {
+            e.slots[at].1 = self.init(init);
+        } else {
+            e.defer(self.classes, at, init, self.last_pid);
+            self.last_pid = self.last_pid.saturating_add(made.objects);
+            self.charge(made.cells);
+        }
+    }
+
+    fn init(&mut self, init: &Init) -> Value {
+        match init {
+            Init::Nil => Value::Nil,
+            Init::T => Value::T,
+            Init::Num(n) => Value::Num(*n),
+            Init::Str(s) => Value::Str(s.clone()),
+            Init::List(items) => {
+                let items: Vec<Value> = items.iter().map(|i| self.init(i)).collect();
+                self.charge(items.len() as u64);
+                match items.is_empty() {
+                    true => Value::Nil,
+                    false => Value::List(Arc::new(Seq::from(items))),
+                }
+            }
+            Init::Instance(class, set) => {
+                let mut e = self.make(*class);
+                for (s, i) in set {
+                    let v = self.init(i);
+                    let _ = e.set(*s, v);
+                }
+                Value::obj(e)
+            }
+        }
+    }
 }
 
 /// Creates objects: the source of fresh persistent ids for one simulation run.
@@ -269,17 +499,21 @@ impl<'o> Maker<'o> {
         self.next_pid
     }
 
+    /// Runs `f` with a maker that charges the budget, going on with this one's ids.
+    fn now<T>(&mut self, f: impl FnOnce(&mut Making<'_>) -> T) -> T {
+        let mut made = Making {
+            classes: self.onto.class_table(),
+            last_pid: self.next_pid,
+            charged: true,
+        };
+        let out = f(&mut made);
+        self.next_pid = made.last_pid;
+        out
+    }
+
     /// `make-instance`: a fresh object with the class defaults.
     pub fn make(&mut self, class: ClassId) -> Entity {
-        let pid = self.fresh_pid();
-        let c = self.onto.class(class);
-        let mut slots = Vec::with_capacity(c.slots.len());
-        for (slot, init) in c.slots.iter().zip(c.defaults.iter()) {
-            slots.push((*slot, self.init(init)));
-        }
-        let e = Entity { class, pid, slots };
-        budget::charge(e.cells());
-        e
+        self.now(|made| made.make(class))
     }
 
     /// `make-instance` with some slots given.
@@ -292,21 +526,7 @@ impl<'o> Maker<'o> {
     }
 
     pub fn init(&mut self, init: &Init) -> Value {
-        match init {
-            Init::Nil => Value::Nil,
-            Init::T => Value::T,
-            Init::Num(n) => Value::Num(*n),
-            Init::Str(s) => Value::Str(s.clone()),
-            Init::List(items) => Value::list(items.iter().map(|i| self.init(i)).collect()),
-            Init::Instance(class, set) => {
-                let mut e = self.make(*class);
-                for (s, i) in set {
-                    let v = self.init(i);
-                    let _ = e.set(*s, v);
-                }
-                Value::obj(e)
-            }
-        }
+        self.now(|made| made.init(init))
     }
 
     /// `copy-object`: same class and persistent id, slots carried over except those the
@@ -315,10 +535,10 @@ impl<'o> Maker<'o> {
         let c = self.onto.class(e.class);
         budget::charge(e.cells());
         let mut out = e.clone();
+        let made = defaults_made(self.onto.class_table(), e.class);
         for &slot in &c.uncopied {
-            if let Some(i) = c.slots.iter().position(|s| *s == slot) {
-                let v = self.init(&c.defaults[i]);
-                let _ = out.set(slot, v);
+            if let Some(at) = c.slots.iter().position(|s| *s == slot) {
+                self.now(|maker| maker.default(&mut out, at, &c.defaults[at], made[at]));
             }
         }
         out
@@ -331,11 +551,7 @@ mod tests {
 
     /// An object holding `inner` in its one slot.
     fn wrap(inner: Value) -> Value {
-        Value::obj(Entity {
-            class: 0,
-            pid: 0,
-            slots: vec![(0, inner)],
-        })
+        Value::obj(Entity::new(0, 0, vec![(0, inner)]))
     }
 
     fn chain(levels: usize) -> Value {
@@ -362,11 +578,7 @@ mod tests {
         // Each level holds the one below twice: 2^60 paths, 60 distinct objects.
         let mut v = wrap(Value::Nil);
         for _ in 0..59 {
-            v = Value::obj(Entity {
-                class: 0,
-                pid: 0,
-                slots: vec![(0, v.clone()), (1, v)],
-            });
+            v = Value::obj(Entity::new(0, 0, vec![(0, v.clone()), (1, v)]));
         }
         assert!(!v.nested_deeper_than(60));
         assert!(v.nested_deeper_than(59));
@@ -379,11 +591,11 @@ mod tests {
 
     /// A place holding `items` in its slot 0 (contents) and a plain value in slot 1.
     fn place(pid: Pid, items: Vec<Value>) -> Arc<Entity> {
-        Arc::new(Entity {
-            class: 0,
+        Arc::new(Entity::new(
+            0,
             pid,
-            slots: vec![(0, Value::list(items)), (1, Value::T)],
-        })
+            vec![(0, Value::list(items)), (1, Value::T)],
+        ))
     }
 
     #[test]
@@ -486,6 +698,53 @@ mod tests {
         assert!(held_twice <= FLAT_MAX, "{held_twice} portions held twice");
         // Kitchen 3 cells, its places 1, counter 3, the counter's contents one edit's chunks.
         assert_eq!(charged, 3 + 1 + 3 + FLAT_MAX as u64);
+    }
+
+    /// The reference's `failed-object` is also a kitchen state: its defaults hold nine places,
+    /// each with a temperature, some thirty objects per failed action. They are made when
+    /// first read, with the ids and budget cells they had when the object was made, so the
+    /// object made next gets the same id and reading them changes nothing but memory.
+    #[test]
+    fn an_objects_default_objects_are_made_when_first_read_with_their_ids() {
+        use crate::base::budget::{self, Budget};
+        use crate::base::profile::Profile;
+        let onto = Ontology::builtin(Profile::R2024);
+        let (failed, contents) = (
+            onto.known("failed-object"),
+            onto.slot_id("contents").unwrap(),
+        );
+        let mut maker = Maker::new(&onto, 100);
+        let (failed, next, charged) = Budget::new(std::time::Duration::from_secs(60)).run(|| {
+            let failed = Arc::new(maker.make(failed));
+            let next = maker.make(onto.known("whisk"));
+            (failed, next, budget::cells())
+        });
+        let unmade = |e: &Entity| -> Vec<&str> {
+            let made: Vec<SlotId> = e.made_slots().map(|(s, _)| s).collect();
+            let layout = onto.class(e.class).slots.iter();
+            (layout.filter(|s| !made.contains(s)))
+                .map(|s| onto.slot_name(*s))
+                .collect()
+        };
+        assert_eq!(unmade(&failed), ["temperature", "arrangement", "contents"]);
+        let copy = (*failed).clone();
+        // The failed object's 33 objects take ids 101 to 133 (its places from 108, after its
+        // temperature's and its arrangement's) and the whisk the one after them, as
+        // `make-instance` gives them; the budget is charged for all of them.
+        assert_eq!((failed.pid, next.pid, charged), (101, 134, 176));
+        // Measured without making them: kitchen state, places, place, amount, quantity.
+
+        let nests = |levels| Value::Obj(failed.clone()).nested_deeper_than(levels);
+        assert!(nests(4) && !nests(5));
+        let places: Vec<Pid> = (failed.val(contents).items().iter())
+            .map(|p| p.as_obj().expect("a place").pid)
+            .collect();
+        assert_eq!(places, [108, 110, 111, 112, 114, 116, 123, 130, 132]);
+        assert_eq!(unmade(&failed), ["temperature", "arrangement"]);
+        assert!(nests(4) && !nests(5));
+        // A copy made before the read reads the same objects.
+        let pid = |v: &Value| v.as_obj().map(|p| p.pid);
+        assert_eq!(pid(&copy.val(contents).items()[8]), Some(132));
     }
 
     #[test]

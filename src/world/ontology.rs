@@ -11,7 +11,7 @@ use crate::data::catalogue::DataFileError;
 use crate::data::data_file::FieldError;
 use serde_json::Value as Json;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 mod extension;
 
@@ -49,12 +49,97 @@ pub struct Class {
     pub weight: u64,
     /// Slots a copy does not carry over (they revert to their default).
     pub uncopied: Vec<SlotId>,
+    /// What each default makes when an object is made (in the order of `defaults`), worked
+    /// out at the first object made ([`defaults_made`]).
+    pub made: OnceLock<Vec<Made>>,
+}
+
+/// What a default makes when an object is made: the persistent ids its objects take (in the
+/// order `make-instance` makes them), the cells they count for in the memory budget (an
+/// object one and one per slot, a list one per item; see [`crate::base::budget::charge`]) and
+/// how deep its objects and lists nest (0 for a plain value, 1 for an object of plain slots).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Made {
+    pub objects: u32,
+    pub cells: u64,
+    pub height: u32,
+}
+
+impl Made {
+    /// What `self` and then `other` make; `other` nests inside the same value.
+    fn and(self, other: Made) -> Made {
+        Made {
+            objects: self.objects.saturating_add(other.objects),
+            cells: self.cells.saturating_add(other.cells),
+            height: self.height.max(other.height),
+        }
+    }
+}
+
+/// What each default of `class` makes (see [`Made`]), worked out once per class. The classes
+/// whose defaults hold their own objects are never made (an ontology refuses them by weight).
+pub fn defaults_made(classes: &[Class], class: ClassId) -> &[Made] {
+    let c = &classes[class as usize];
+    c.made
+        .get_or_init(|| c.defaults.iter().map(|d| init_made(classes, d)).collect())
+}
+
+/// What `init` makes: an object its class's own id and cells with its defaults', then the
+/// slots it sets; a list one cell per item with its items'.
+fn init_made(classes: &[Class], init: &Init) -> Made {
+    match init {
+        // The empty list is NIL.
+        Init::List(items) if items.is_empty() => Made::default(),
+        Init::List(items) => {
+            let made = (items.iter()).fold(Made::default(), |a, i| a.and(init_made(classes, i)));
+            Made {
+                cells: made.cells.saturating_add(items.len() as u64),
+                height: made.height.saturating_add(1),
+                ..made
+            }
+        }
+        Init::Instance(class, set) => {
+            let c = &classes[*class as usize];
+            let defaults = defaults_made(classes, *class);
+            // A slot's height is the value set into it, else its default's.
+            let kept = (c.slots.iter().zip(defaults))
+                .filter(|(slot, _)| set.iter().all(|(s, _)| s != *slot))
+                .map(|(_, m)| Made {
+                    height: m.height,
+                    ..Made::default()
+                });
+            let sets = (set.iter())
+                .filter(|(s, _)| c.slots.contains(s))
+                .map(|(_, i)| init_made(classes, i));
+            let heights = kept.chain(sets).fold(Made::default(), Made::and).height;
+            let own = Made {
+                objects: 1,
+                cells: 1 + c.slots.len() as u64,
+                height: 0,
+            };
+            let made = defaults
+                .iter()
+                .fold(own, |a, m| a.and(Made { height: 0, ..*m }));
+            let made = set.iter().fold(made, |a, (_, i)| {
+                a.and(Made {
+                    height: 0,
+                    ..init_made(classes, i)
+                })
+            });
+            Made {
+                height: heights.saturating_add(1),
+                ..made
+            }
+        }
+        _ => Made::default(),
+    }
 }
 
 #[derive(Debug)]
 pub struct Ontology {
     pub profile: Profile,
-    classes: Vec<Class>,
+    /// Shared with the objects whose defaults are made when first read ([`super::Entity`]).
+    classes: Arc<Vec<Class>>,
     class_by_name: HashMap<String, ClassId>,
     slot_names: Vec<String>,
     slot_by_name: HashMap<String, SlotId>,
@@ -387,6 +472,7 @@ impl Ontology {
                 default_weights: Vec::new(),
                 weight: 0,
                 uncopied,
+                made: OnceLock::new(),
             });
         }
         weigh(&mut classes);
@@ -410,7 +496,7 @@ impl Ontology {
         }
         Ok(Ontology {
             profile,
-            classes,
+            classes: Arc::new(classes),
             class_by_name,
             slot_names,
             slot_by_name,
@@ -422,6 +508,11 @@ impl Ontology {
 
     pub fn class(&self, id: ClassId) -> &Class {
         &self.classes[id as usize]
+    }
+
+    /// Every class by id, shared (what an object needs to make its defaults later).
+    pub fn class_table(&self) -> &Arc<Vec<Class>> {
+        &self.classes
     }
 
     pub fn class_name(&self, id: ClassId) -> &str {

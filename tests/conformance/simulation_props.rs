@@ -320,10 +320,9 @@ fn identical(a: &Value, b: &Value) -> bool {
         (Value::Obj(x), Value::Obj(y)) => {
             x.class == y.class
                 && x.pid == y.pid
-                && x.slots.len() == y.slots.len()
-                && x.slots
-                    .iter()
-                    .zip(&y.slots)
+                && x.slots().count() == y.slots().count()
+                && x.slots()
+                    .zip(y.slots())
                     .all(|((s, v), (t, w))| s == t && identical(v, w))
         }
         (Value::List(x), Value::List(y)) => {

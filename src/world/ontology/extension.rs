@@ -17,7 +17,7 @@ use crate::data::diet_table::DietTable;
 use serde_json::{Map, Value as Json};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The most classes one file adds: 30 times the built-in ontology's 346. The is-a table holds
 /// a bit per pair of classes, 13 MB at this bound.
@@ -183,7 +183,7 @@ impl Ontology {
             .map(|tags| self.diet_of(&precedence, tags))
             .transpose()
             .map_err(|e| e.in_key("diet"))?;
-        self.classes.push(Class {
+        Arc::make_mut(&mut self.classes).push(Class {
             name: class.name.to_owned(),
             precedence,
             slots,
@@ -191,6 +191,7 @@ impl Ontology {
             default_weights: weights,
             weight,
             uncopied,
+            made: OnceLock::new(),
         });
         self.class_by_name.insert(class.name.to_owned(), id);
         if let Some(tags) = diet {
