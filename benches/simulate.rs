@@ -58,23 +58,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("simulate/kitchen-chain");
     group.sample_size(10);
     group.throughput(Throughput::Elements(MAX_ACTIONS as u64));
-    let chains = [
-        (
-            "fetch",
-            support::kitchen_chain(MAX_ACTIONS, |i| {
-                format!("(fetch ?thing{i} ?ks{i} ?ks{} whisk 1)", i - 1)
-            }),
-        ),
-        (
-            "preheat-oven",
-            support::kitchen_chain(MAX_ACTIONS, |i| {
-                format!(
-                    "(preheat-oven ?hot{i} ?ks{i} ?ks{} ?oven{i} 180 degrees-celsius)",
-                    i - 1
-                )
-            }),
-        ),
-    ];
+    let chains = support::longest_kitchen_chains();
     for (name, text) in chains {
         let parsed = parse(&text);
         let recipe = &parsed.file.recipes[0];

@@ -74,6 +74,30 @@ pub fn kitchen_chain(actions: usize, action: impl Fn(usize) -> String) -> String
     s
 }
 
+/// The longest chains of one action each, named: fetching whisks (failed objects once the
+/// kitchen has none left) and preheating ovens (a changed oven in every kitchen state), each of
+/// `MAX_ACTIONS` actions.
+pub fn longest_kitchen_chains() -> [(&'static str, String); 2] {
+    let actions = cookingbot::simulation::MAX_ACTIONS;
+    [
+        (
+            "fetch",
+            kitchen_chain(actions, |i| {
+                format!("(fetch ?thing{i} ?ks{i} ?ks{} whisk 1)", i - 1)
+            }),
+        ),
+        (
+            "preheat-oven",
+            kitchen_chain(actions, |i| {
+                format!(
+                    "(preheat-oven ?hot{i} ?ks{i} ?ks{} ?oven{i} 180 degrees-celsius)",
+                    i - 1
+                )
+            }),
+        ),
+    ]
+}
+
 /// One recipe of `actions` `fetch-and-proportion`s that all start from the first kitchen state
 /// (the stale-state mistake at its worst): every order runs, so the 2024 search, which goes on
 /// after the execution looking for an error in another ordering, meets 2^actions sets of

@@ -314,7 +314,7 @@ def test_a_heap_of_portions_is_refused_at_its_line_or_action_within_the_memory_b
     out = capped(f"""
         heap = {portion_heap(72)!r}
         kitchen = cookingbot.Kitchen("demo-shortbread-rounds", benchmark="demo")
-        seen = [kitchen.step(line) for line in heap.splitlines()[1:145]]
+        seen = [kitchen.step(line) for line in heap.splitlines()[1:144]]
         oven = kitchen.step("(preheat-oven ?hot-oven ?ks-oven ?ks70 ?oven 180 degrees-celsius)")
         try:
             cookingbot.evaluate(heap, benchmark="demo")

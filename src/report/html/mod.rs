@@ -8,11 +8,11 @@
 //! [`render`] turns it into HTML with every piece of text escaped.
 
 mod render;
-mod trajectory;
+mod trajectory_section;
 
 pub(crate) use render::STYLE;
 pub use render::{escape, render};
-pub use trajectory::{TrajectoryPage, TrajectoryStep};
+pub use trajectory_section::{TrajectoryPage, TrajectoryStep};
 
 use super::content::{DishDifferences, Signature};
 use super::dish_tree::{self, DishNode};

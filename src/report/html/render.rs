@@ -116,7 +116,7 @@ pub fn render(model: &ReportModel) -> String {
         recipe(&mut out, i + 1, r);
     }
     if let Some(t) = &model.trajectory {
-        super::trajectory::render(&mut out, t);
+        super::trajectory_section::render(&mut out, t);
     }
     let _ = write!(
         out,
