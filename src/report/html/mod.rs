@@ -7,11 +7,13 @@
 //! detail and the executions, so another front end (the desktop GUI) can draw the same thing;
 //! [`render`] turns it into HTML with every piece of text escaped.
 
+mod escape;
 mod render;
 mod trajectory_section;
 
+pub use escape::escape;
 pub(crate) use render::STYLE;
-pub use render::{escape, render};
+pub use render::render;
 pub use trajectory_section::{TrajectoryPage, TrajectoryStep};
 
 use super::content::{DishDifferences, Signature};

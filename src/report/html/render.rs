@@ -1,5 +1,6 @@
 //! [`ReportModel`] → one HTML document: inline CSS, inline SVG, no script, nothing fetched.
 
+use super::escape::escape;
 use super::{
     ActionStatus, DishComparison, GoalLine, Grid, NetworkDiagram, RecipePage, ReportModel, Route,
     Timeline, TimelineGrid, TimelineLayout, goal_runs, missed_run_text, with_decimals,
@@ -12,22 +13,6 @@ use std::fmt::Write;
 
 /// The page style, shared with the leaderboard page.
 pub(crate) const STYLE: &str = include_str!("style.css");
-
-/// Text made safe for HTML content and attribute values.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
 
 /// At most `max` characters, with an ellipsis where cut.
 fn clip(s: &str, max: usize) -> String {

@@ -3,7 +3,7 @@
 //! coloured by what became of it, and the same calls as a table with what each was given,
 //! its outcome and the session's message.
 
-use super::render::escape;
+use super::escape::escape;
 use serde::Serialize;
 use std::fmt::Write;
 
