@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from .. import Benchmark, Kitchen
-from .._splits import SplitRecipe, split, splits
+from .._splits import SplitRecipe, heldout_folder, split, splits
 from . import table as tables
 from .client import ChatClient, ServerError
 from .episodes import AGENTS, MODEL_AGENTS, RULE_AGENTS, Episode, Settings, Task, timed
@@ -55,9 +55,8 @@ class Run:
 
 
 def _data_folders(official: Optional[str], heldout: Optional[str]) -> dict[str, Optional[str]]:
-    if heldout is None and Path("benchmarks/heldout/benchmark.json").is_file():
-        heldout = "benchmarks/heldout"
-    return {"official": official, "heldout": heldout}
+    folder = heldout_folder(heldout)
+    return {"official": official, "heldout": None if folder is None else str(folder)}
 
 
 def tasks(
