@@ -13,9 +13,10 @@ and scores its batches with the command line's batch code, so a row's cells are 
 a refusal is the evaluation's. The data is located on each worker as the command line locates
 it (``benchmark=``, else ``$COOKINGBOT_BENCHMARK`` on the worker, else the fetched data).
 
-``python -m cookingbot.ray --address ADDR --input DIR -output results.csv`` (also
-``cookingbot-evaluator ray-score ...`` from the installed package) writes the CSV the command
-line writes for the same files.
+``cookingbot-evaluator ray-score --address ADDR --input DIR -output results.csv`` (the
+command line, which runs :func:`main` in the Python of ``$COOKINGBOT_PYTHON``, else
+``python3``; or ``python -m cookingbot.ray`` with the same options) writes what the command
+line writes for the same files: the CSV with its signature, or ``--format json``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import sys
 import tempfile
 from dataclasses import asdict
@@ -200,6 +202,16 @@ def to_csv(
     `batch=False` is the one-file CSV (no file column, no signature). Written
     to `output` whole (through a file beside it, renamed) when given. Rows scored with
     different data (signatures differ) raise ValueError."""
+    csv = _native.batch_csv(json.dumps(_report(results, files, batch)))
+    if output is not None:
+        _write_whole(os.fspath(output), csv)
+    return csv
+
+
+def _report(results: Rows, files: Optional[Sequence[str]], batch: bool) -> dict:
+    """The scored rows as the command line's report of one whole run (what ``--shard 1/1
+    --format json`` writes and ``merge`` and ``compare`` read): files in the order `files`
+    gives, else sorted by path."""
     per_file: dict[str, list[Mapping[str, Any]]] = {}
     signatures = set()
     for row in _rows(results):
@@ -216,15 +228,12 @@ def to_csv(
     missing = sorted(set(per_file) - set(order))
     if missing:
         raise ValueError(f"rows of files not listed: {missing[:5]}")
-    report = {
+    return {
         "signature": json.loads(signatures.pop()),
+        "shard": {"index": 1, "count": 1},
         "batch": batch,
         "files": [_shard_file(name, per_file.get(name, [])) for name in order],
     }
-    csv = _native.batch_csv(json.dumps(report))
-    if output is not None:
-        _write_whole(os.fspath(output), csv)
-    return csv
 
 
 def _shard_file(name: str, rows: list[Mapping[str, Any]]) -> dict:
@@ -248,28 +257,19 @@ def _write_whole(path: str, text: str) -> None:
         raise
 
 
-def write_system(results: Rows, folder: PathArg) -> str:
-    """A Dataset's networks as a system :func:`cookingbot.compare` takes: each row's network
-    (its ``network`` text, headed as it was scored, else its ``path``'s text) written to
-    `folder` as ``<n>.solution`` in the rows' order. `compare` scores the folder again (its
-    values are the rows' values: the same evaluator). Returns the folder."""
-    folder = os.fspath(folder)
-    os.makedirs(folder, exist_ok=True)
-    seen = set()
-    count = 0
-    for row in _rows(results):
-        key = (row.get("path"), row.get("network"), row.get("recipe"))
-        if key in seen:  # a file of several recipes is several rows of one network
-            continue
-        seen.add(key)
-        if row.get("network") is not None:
-            text = _with_header(row["network"], row.get("recipe"))
-        else:
-            text = _native.read_solution(row["path"])
-        with open(os.path.join(folder, f"{count}.solution"), "w", encoding="utf-8") as f:
-            f.write(text)
-        count += 1
-    return folder
+def write_system(results: Rows, output: PathArg, *, files: Optional[Sequence[str]] = None) -> str:
+    """A Dataset's results as a system :func:`cookingbot.compare` (and ``cookingbot-evaluator
+    compare``) takes: the scored rows written to `output`, a ``.json`` file, as the command
+    line's report of one whole run (``--shard 1/1 --format json``; files ordered as
+    :func:`to_csv` orders them). `compare` reads each row's values and refusal from it and
+    scores nothing again; it refuses results scored with other data, or without a metric it
+    compares. Every row needs its ``path``, as for :func:`to_csv`. Written whole; returns
+    `output`."""
+    output = os.fspath(output)
+    if not output.lower().endswith(".json"):
+        raise ValueError(f"{output}: a system of results is a .json file (compare takes a .json system as results)")
+    _write_whole(output, json.dumps(_report(results, files, True)) + "\n")
+    return output
 
 
 # --- Episodes of the kitchen session ---------------------------------------------------------
@@ -416,8 +416,9 @@ def rollouts(
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """``cookingbot-evaluator ray-score``: score `--input` files on a Ray cluster and write the
-    command line's CSV of them."""
+    """``cookingbot-evaluator ray-score``: score `--input` files on a Ray cluster and write
+    what the command line writes for the same files (its ``merge`` of the run's one report:
+    the same output, summary, refusals and exit status)."""
     args = _arguments().parse_args(argv)
     metrics = [m for word in args.metrics or COMMAND_LINE_METRICS for m in word.split(",") if m]
     try:
@@ -426,10 +427,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     sys.stderr.write(warnings)
+    address = args.address or os.environ.get("RAY_ADDRESS")
+    unreachable = _unreachable(address)
+    if unreachable:
+        print(f"error: {unreachable}", file=sys.stderr)
+        return 2
     try:
-        ray.init(address=args.address, log_to_driver=False)
+        ray.init(address=address, log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError) as e:
-        print(f"error: no Ray cluster at {args.address}: {e}", file=sys.stderr)
+        print(f"error: no Ray cluster at {address}: {e}", file=sys.stderr)
         return 2
     try:
         rows = [{"path": name, "network": _readable(name)} for name in names]
@@ -442,14 +448,41 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             num_cpus=args.num_cpus,
             concurrency=args.concurrency,
         )
-        csv = to_csv(scored, None if args.output == "-" else args.output, files=names, batch=batch)
+        report = _report(scored, names, batch)
     finally:
         ray.shutdown()
-    if args.output == "-":
-        sys.stdout.write(csv)
-    rows = sum(1 for line in csv.splitlines()[1:] if not line.startswith("# signature: "))
-    print(f"ray-score: {rows} recipe rows of {len(names)} files", file=sys.stderr)
-    return 0
+    with tempfile.TemporaryDirectory(prefix="cookingbot-ray-") as folder:
+        run = os.path.join(folder, "run.json")
+        with open(run, "w", encoding="utf-8") as f:
+            json.dump(report, f)
+        merge = ["cookingbot-evaluator", "merge", run, "--output", args.output, "--format", args.format]
+        merge += [word for t in args.fail_under for word in ("--fail-under", t)]
+        return _native.main(merge + (["--quiet"] if args.quiet else []))
+
+
+#: How long a cluster's address may take to answer before `ray-score` gives up: Ray's own
+#: driver waits minutes for a head that does not answer, retrying.
+ADDRESS_TIMEOUT = 5.0
+
+
+def _unreachable(address: Optional[str]) -> Optional[str]:
+    """Why nothing answers at a cluster's `address` (``HOST:PORT`` or ``ray://HOST:PORT``), or
+    None when its port accepts a connection within :data:`ADDRESS_TIMEOUT` seconds, or when it
+    names no port (none, ``auto``, ``local``: Ray itself says at once when there is none)."""
+    if not address or address in ("auto", "local"):
+        return None
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return f"--address {address} is not HOST:PORT (the head's, as `ray start --head` prints it), auto or ray://HOST:PORT"
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=ADDRESS_TIMEOUT).close()
+    except OSError as e:
+        reason = "no answer" if isinstance(e, socket.timeout) else (e.strerror or str(e))
+        return (
+            f"no Ray cluster answers at {address} ({reason}; waited at most {ADDRESS_TIMEOUT:g} s): "
+            "start one with `ray start --head`, or give its head's address"
+        )
+    return None
 
 
 def _readable(name: str) -> Optional[str]:
@@ -463,10 +496,11 @@ def _readable(name: str) -> Optional[str]:
 
 
 def _arguments() -> argparse.ArgumentParser:
+    """The options `cookingbot-evaluator ray-score` hands on (it checks them first)."""
     p = argparse.ArgumentParser(
         prog="cookingbot-evaluator ray-score",
-        description="Score .solution files on a Ray cluster and write the CSV the command line "
-        "writes for the same files (signature included).",
+        description="Score .solution files on a Ray cluster and write what the command line "
+        "writes for the same files (the CSV with its signature, or --format json, junit, markdown).",
     )
     p.add_argument(
         "--address", help="the Ray cluster (default: $RAY_ADDRESS, else a local one)"
@@ -477,11 +511,14 @@ def _arguments() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--output", "-output", "-o", required=True,
-        help="the CSV to write, or - for standard output",
+        help="the file to write, or - for standard output",
     )
     p.add_argument(
         "--metrics", "-metrics", nargs="+", help="as the command line's (default: its three)"
     )
+    p.add_argument("--format", choices=["csv", "json", "junit", "markdown"], default="csv")
+    p.add_argument("--fail-under", action="append", default=[], metavar="METRIC=VALUE")
+    p.add_argument("--quiet", "-q", action="store_true", help="no summary")
     p.add_argument("--reference", default="2024")
     p.add_argument("--benchmark", help="the benchmark data folder, as each worker sees it")
     p.add_argument("--kitchen", default=None)

@@ -363,6 +363,14 @@ pub(super) enum Command {
     /// holds and what the run gave), 2 for a log that cannot be read (file:line: why).
     #[command(after_help = "Examples:\n  cookingbot-evaluator replay run.jsonl")]
     Replay(ReplayArgs),
+    /// Score .solution files on a Ray cluster and write what the evaluation writes for the
+    /// same files (the CSV with its signature, or --format json, junit, markdown). Runs Ray's
+    /// driver, `cookingbot.ray`, in the Python of `pip install "cookingbot[ray]"`
+    /// ($COOKINGBOT_PYTHON, else python3); docs/scale.md.
+    #[command(
+        after_help = "Examples:\n  cookingbot-evaluator ray-score --address 10.0.0.1:6379 --input samples/ -output results.csv --concurrency 8\n  cookingbot-evaluator ray-score --input samples/ -output results.json --format json"
+    )]
+    RayScore(super::ray_score::RayScoreArgs),
     /// Translate every benchmark recipe's text and score the translations against the gold
     /// networks: a table per recipe, the mean of each metric and pass@k.
     #[command(

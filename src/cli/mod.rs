@@ -6,6 +6,7 @@ mod args;
 mod commands;
 pub mod console;
 mod guide_args;
+mod ray_score;
 #[cfg(feature = "repl")]
 mod repl;
 mod rewrite_commands;
@@ -173,6 +174,8 @@ fn check_placement(matches: &ArgMatches) -> Result<(), clap::Error> {
         "merge" | "completions" | "manpage" | "new-benchmark" | "replay" => false,
         "add-recipe" => data != "kitchen" && data != "offline" && data != "timeout_per_recipe",
         "graph" | "fetch" => data == "profile",
+        // The workers locate their data themselves and score with the default budget.
+        "ray-score" => data != "offline" && data != "timeout_per_recipe",
         "check" => data != "timeout_per_recipe",
         _ => true,
     };
@@ -186,6 +189,10 @@ fn check_placement(matches: &ArgMatches) -> Result<(), clap::Error> {
     .into_iter()
     .find(|id| !reads(id) && (given(matches, id) || given(sub, id)))
     .map(|id| match id {
+        _ if name == "ray-score" => format!(
+            "`ray-score` hands the cluster's workers --reference, --benchmark and --kitchen only: --{} would do nothing",
+            id.replace('_', "-")
+        ),
         "timeout_per_recipe" => {
             format!("`{name}` runs no recipe: --timeout-per-recipe would do nothing")
         }
@@ -264,6 +271,7 @@ impl Command {
             Command::Benchmark(args) => args.run(session),
             Command::Play(args) => args.run(session),
             Command::Replay(args) => args.run(session),
+            Command::RayScore(args) => args.run(session),
         }
     }
 }

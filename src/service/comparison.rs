@@ -13,8 +13,8 @@ use crate::metrics::significance::{
     check_draws, paired_bootstrap, paired_randomization,
 };
 use crate::report;
-use crate::report::batch_report::{Shard, assemble};
-use crate::report::content::RecipeReport;
+use crate::report::batch_report::{BatchReport, Shard, ShardReport, assemble};
+use crate::report::content::{RecipeReport, Signature};
 use crate::report::json::{pretty, value};
 use crate::report::leaderboard::{Board, Entry, LEVEL, Leaderboard};
 use crate::service::batch::{self, Memo, Run};
@@ -303,19 +303,25 @@ fn system_scores(
     system: &Path,
     err: &mut dyn Write,
 ) -> Result<SystemScores, String> {
-    let files = batch::solution_files(std::slice::from_ref(&system.to_path_buf()), err)
-        .map_err(|e| e.to_string())?;
-    let run = Run {
-        evaluator,
-        metrics: &opts.evaluation.metrics,
-        shard: Shard::WHOLE,
-        batch: true,
-        signature: scoring::signature(&opts.evaluation, kitchen.to_string(), evaluator),
-        progress: false,
-        memo,
+    let signature = scoring::signature(&opts.evaluation, kitchen.to_string(), evaluator);
+    let scored = if is_results(system) {
+        read_results(system, &signature, &opts.evaluation.metrics)?
+    } else {
+        let files = batch::solution_files(std::slice::from_ref(&system.to_path_buf()), err)
+            .map_err(|e| e.to_string())?;
+        let run = Run {
+            evaluator,
+            metrics: &opts.evaluation.metrics,
+            shard: Shard::WHOLE,
+            batch: true,
+            signature,
+            progress: false,
+            memo,
+        };
+        // Assembled as `evaluate` assembles a batch: a file with a refused recipe is refused
+        // whole.
+        assemble(vec![batch::score(run, &files)]).map_err(|e| e.to_string())?
     };
-    // Assembled as `evaluate` assembles a batch: a file with a refused recipe is refused whole.
-    let scored = assemble(vec![batch::score(run, &files)]).map_err(|e| e.to_string())?;
     let ids = evaluator.benchmark.ids();
     // Per benchmark recipe, the system's solutions of it: `None` for one in a refused file.
     let mut solutions: Vec<Vec<Option<&RecipeReport>>> = vec![Vec::new(); ids.len()];
@@ -369,6 +375,69 @@ fn system_scores(
         scores,
         solved: solutions.iter().map(|s| !s.is_empty()).collect(),
     })
+}
+
+/// Whether a system is given as its results rather than its networks: a `.json` file.
+fn is_results(system: &Path) -> bool {
+    system.is_file()
+        && system
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+/// A system given as results: the shard report of a whole run (`evaluate --shard 1/1 --format
+/// json`, `cookingbot.ray.write_system`), its rows' values taken as they were scored, so a
+/// Dataset scored on a cluster is compared without scoring its networks again. Refused when
+/// it is not such a report, holds part of a run, or was scored otherwise than this comparison
+/// would score (other data, profile, kitchen or version; a compared metric missing; other
+/// Smatch settings when Smatch is compared).
+fn read_results(
+    system: &Path,
+    expected: &Signature,
+    metrics: &MetricSet,
+) -> Result<BatchReport, String> {
+    let located = |reason: String| format!("{}: {reason}", system.display());
+    let text = std::fs::read_to_string(system).map_err(|e| located(e.to_string()))?;
+    let report: ShardReport = serde_json::from_str(&text).map_err(|e| {
+        located(format!(
+            "not a results report (written by --shard 1/1 --format json or cookingbot.ray.write_system): {e}"
+        ))
+    })?;
+    if report.shard != Shard::WHOLE {
+        return Err(located(format!(
+            "holds shard {} of a run: merge the shards into one report first",
+            report.shard
+        )));
+    }
+    let found = &report.signature;
+    let differs = [
+        ("the data", found.data != expected.data),
+        ("the profile", found.profile != expected.profile),
+        ("the kitchen", found.kitchen != expected.kitchen),
+        ("the program's version", found.version != expected.version),
+        (
+            "the Smatch settings",
+            metrics.contains(Metric::SmatchScore) && found.smatch != expected.smatch,
+        ),
+    ];
+    if let Some((what, _)) = differs.iter().find(|(_, differ)| *differ) {
+        return Err(located(format!(
+            "scored with other settings than this comparison ({what} differs): {found}; this comparison: {expected}"
+        )));
+    }
+    if let Some(missing) = metrics.iter().find(|m| !found.metrics.contains(m)) {
+        return Err(located(format!(
+            "holds no {} scores (its metrics: {})",
+            missing.name(),
+            found
+                .metrics
+                .iter()
+                .map(|m| m.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    assemble(vec![report]).map_err(|e| located(e.to_string()))
 }
 
 /// A recipe's score in a system: NIL when no solution of the system has a value; otherwise the

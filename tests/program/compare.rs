@@ -446,3 +446,106 @@ fn systems_that_solve_different_recipes_are_warned_about() {
     );
     assert!(o.stdout.contains(" 2/3 "), "{}", o.stdout);
 }
+
+/// A system's results (the shard report of a whole run: what `cookingbot.ray.write_system`
+/// writes for a scored Dataset) are read, not scored again: `compare` over the results of the
+/// gold folder and of a folder with refused, NIL and changed files answers exactly what it
+/// answers over the folders themselves, refusals included (their warning names the file).
+#[test]
+fn a_system_given_as_its_results_compares_as_its_files_do() {
+    common::require_data!();
+    let dir = Scratch::new("compare-results");
+    let mut every = REFUSED.to_vec();
+    every.extend(NIL);
+    every.push(SWAPPED);
+    let mixed = gold_plus(&dir, "mixed", &every);
+    let gold = gold_dir();
+    let results = |folder: &Path, name: &str, metrics: &str, shard: &str| {
+        let out = dir.path(name);
+        let o = run(&[
+            "--input",
+            path(folder),
+            "-output",
+            path(&out),
+            "--format",
+            "json",
+            "--shard",
+            shard,
+            "--metrics",
+            metrics,
+            "--offline",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        out
+    };
+    let all = "smatch-score,goal-condition-success,dish-approximation-score,execution-time";
+    let gold_results = results(&gold, "gold.json", all, "1/1");
+    let mixed_results = results(&mixed, "mixed.json", all, "1/1");
+    let compare = |systems: [&Path; 2]| {
+        let args = [
+            "compare",
+            path(systems[0]),
+            path(systems[1]),
+            "--format",
+            "json",
+            "--metrics",
+            "smatch-score,goal-condition-success,dish-approximation-score",
+            "--offline",
+        ];
+        outcome(common::evaluator().args(args))
+    };
+    let files = compare([&gold, &mixed]);
+    let read_back = compare([&gold_results, &mixed_results]);
+    assert_eq!((files.code, read_back.code), (0, 0), "{}", read_back.stderr);
+    let named = |text: &str, names: [&Path; 2]| {
+        text.replace(path(names[0]), "BASELINE")
+            .replace(path(names[1]), "SYSTEM")
+    };
+    assert_eq!(
+        named(&read_back.stdout, [&gold_results, &mixed_results]),
+        named(&files.stdout, [&gold, &mixed])
+    );
+    assert_eq!(
+        read_back.stderr,
+        format!(
+            "warning: {}: 2 of 35 files were refused; each scores 0 as a solution of every recipe it names\n",
+            path(&mixed_results)
+        )
+    );
+    let report: Value = serde_json::from_str(&read_back.stdout).expect("JSON");
+    assert_eq!(report["metrics"].as_array().map(Vec::len), Some(3));
+    assert_ne!(mean(&report, 0), mean(&report, 1));
+
+    // Results that cannot stand for what this comparison would score are refused, named.
+    let dish_only = results(&gold, "dish.json", "dish-approximation-score", "1/1");
+    let half = results(&gold, "half.json", all, "1/2");
+    let not_results = dir.path("not-results.json");
+    std::fs::write(&not_results, "{\"files\": []}\n").expect("write");
+    let refusals = [
+        (
+            &dish_only,
+            format!(
+                "error: {}: holds no smatch-score scores (its metrics: dish-approximation-score)\n",
+                path(&dish_only)
+            ),
+        ),
+        (
+            &half,
+            format!(
+                "error: {}: holds shard 1/2 of a run: merge the shards into one report first\n",
+                path(&half)
+            ),
+        ),
+        (
+            &not_results,
+            format!(
+                "error: {}: not a results report (written by --shard 1/1 --format json or cookingbot.ray.write_system): missing field `signature` at line 1 column 13\n",
+                path(&not_results)
+            ),
+        ),
+    ];
+    for (system, message) in refusals {
+        let o = compare([&gold, system]);
+        assert_eq!((o.code, o.stdout.as_str(), o.stderr), (2, "", message));
+    }
+}

@@ -266,6 +266,50 @@ def test_a_raising_policy_ends_its_own_episode_only(cluster, benchmark):
         assert {"action", "observation", "outcome", "time", "progress"} <= set(e["steps"][0])
 
 
+class DyingReplay(Replay):
+    """A policy replaying the gold networks whose actor's process exits at the third line of
+    `broken` the first time (the marker file records that it did), as a killed worker would."""
+
+    def __init__(self, scripts, broken, marker):
+        super().__init__(scripts, broken)
+        self.marker = marker
+
+    def __call__(self, seen):
+        if seen.outcome == "opening":
+            self.recipe = seen.report["recipe"]
+            self.lines = iter(l for l in self.scripts[self.recipe].splitlines() if l.startswith("("))
+            self.step = 0
+        self.step += 1
+        if self.recipe == self.broken and self.step == 3:
+            try:
+                fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                pass
+            else:
+                os.close(fd)
+                os._exit(1)
+        return next(self.lines, None)
+
+
+def test_a_rollout_actor_killed_mid_episode_loses_no_episode(cluster, benchmark, tmp_path):
+    """The actor dies two lines into an episode: Ray restarts it and runs the episode again
+    from its start, so every episode comes back, each as an undisturbed run gives it."""
+    import cookingbot.ray
+
+    scripts = _gold_scripts(benchmark)
+    recipes = ["afghan-biscuits", "almond-crescent-cookies-2", "cole-slaw"]
+    marker = tmp_path / "died"
+    killed = cookingbot.ray.rollouts(
+        DyingReplay(scripts, "almond-crescent-cookies-2", str(marker)), recipes, benchmark=benchmark
+    )
+    assert marker.exists()  # the actor did die
+    undisturbed = cookingbot.ray.rollouts(scripts, recipes, benchmark=benchmark)
+    assert killed == undisturbed
+    assert [(e["recipe"], e["error"], e["score"]["goal_condition_success"]) for e in killed] == [
+        (r, None, 1.0) for r in recipes
+    ]
+
+
 def test_ray_score_writes_the_command_line_s_csv(cluster, command, networks, command_line, benchmark, tmp_path):
     address = ray.get_runtime_context().gcs_address
     out = tmp_path / "ray.csv"
@@ -274,23 +318,60 @@ def test_ray_score_writes_the_command_line_s_csv(cluster, command, networks, com
          "--metrics", *ALL, "--benchmark", str(benchmark), "--concurrency", "2"],
         capture_output=True, text=True,
     )
-    assert run.returncode == 0, run.stderr
+    # Exit 1 and the summary, as the command line: some of the variants are refused.
+    assert run.returncode == 1 and "files refused" in run.stdout, run.stderr
     assert out.read_text() == command_line[0]
 
 
-def test_a_dataset_s_results_are_a_system_for_compare(cluster, benchmark, tmp_path):
+def test_ray_score_writes_the_command_line_s_json(cluster, command, benchmark, tmp_path):
+    """`--format json` is the evaluation's JSON report of the same files, byte for byte."""
+    gold = benchmark / "data" / "gold-standard-solutions" / "meaning-only"
+    address = ray.get_runtime_context().gcs_address
+    common = ["--input", str(gold), "--benchmark", str(benchmark), "--format", "json", "--quiet"]
+    cli = subprocess.run([command, *common, "-o", "-", "--offline"], capture_output=True, text=True)
+    assert cli.returncode == 0, cli.stderr
+    run = subprocess.run(
+        [command, "ray-score", "--address", address, *common, "-o", "-"],
+        capture_output=True, text=True,
+    )
+    assert (run.returncode, run.stderr) == (0, "")
+    assert run.stdout == cli.stdout and json.loads(run.stdout)["files"][0]["refusal"] is None
+
+
+def test_a_dataset_s_results_are_a_system_compare_reads(cluster, networks, benchmark, tmp_path):
+    """`compare` reads a Dataset's results (the rows' values and refusals) and scores nothing
+    again: its answer over them is its answer over the files themselves."""
     import cookingbot
     import cookingbot.ray
 
-    folder = benchmark / "data" / "gold-standard-solutions" / "meaning-only"
-    ds = ray.data.from_items([{"network": g.read_text()} for g in sorted(folder.glob("*.solution"))])
-    system = cookingbot.ray.write_system(cookingbot.ray.score(ds, benchmark=benchmark), tmp_path / "system")
-    assert len(list(Path(system).glob("*.solution"))) == 30
-    report = cookingbot.compare(folder, system, seed=7, benchmark=benchmark)
-    for metric in report["metrics"]:
-        baseline, same = metric["systems"]
-        assert same["mean"] == baseline["mean"]
-        assert (same["difference"], same["p_randomization"]) == (0.0, 1.0)
+    gold = benchmark / "data" / "gold-standard-solutions" / "meaning-only"
+    ds = ray.data.from_items([{"path": str(f)} for f in sorted(networks.glob("*.solution"))])
+    system = cookingbot.ray.write_system(cookingbot.ray.score(ds, benchmark=benchmark), tmp_path / "system.json")
+    baseline = ray.data.from_items([{"path": str(f)} for f in sorted(gold.glob("*.solution"))])
+    base = cookingbot.ray.write_system(cookingbot.ray.score(baseline, benchmark=benchmark), tmp_path / "gold.json")
+    metrics = ["smatch-score", "goal-condition-success", "dish-approximation-score"]
+    read = cookingbot.compare(base, system, metrics=metrics, seed=7, benchmark=benchmark)
+    scored = cookingbot.compare(gold, networks, metrics=metrics, seed=7, benchmark=benchmark)
+    named = json.dumps(read).replace(system, "SYSTEM").replace(base, "BASELINE")
+    assert named == json.dumps(scored).replace(str(networks), "SYSTEM").replace(str(gold), "BASELINE")
+    assert read["metrics"][1]["systems"][1]["mean"] < read["metrics"][1]["systems"][0]["mean"]
+    with pytest.raises(ValueError, match="a system of results is a .json file"):
+        cookingbot.ray.write_system(ds.limit(1), tmp_path / "system")
+
+
+def test_compare_refuses_results_without_the_metric_it_compares(cluster, benchmark, tmp_path):
+    import cookingbot
+    import cookingbot.ray
+
+    gold = benchmark / "data" / "gold-standard-solutions" / "meaning-only"
+    ds = ray.data.from_items([{"path": str(f)} for f in sorted(gold.glob("*.solution"))[:3]])
+    scored = cookingbot.ray.score(ds, benchmark=benchmark, metrics=["dish-approximation-score"])
+    system = cookingbot.ray.write_system(scored, tmp_path / "dish.json")
+    with pytest.raises(RuntimeError) as refused:
+        cookingbot.compare(gold, system, benchmark=benchmark)
+    assert str(refused.value) == (
+        f"{system}: holds no goal-condition-success scores (its metrics: dish-approximation-score)"
+    )
 
 
 def test_ray_score_names_an_input_that_does_not_exist(command, tmp_path):
@@ -301,3 +382,56 @@ def test_ray_score_names_an_input_that_does_not_exist(command, tmp_path):
     )
     assert (run.returncode, run.stderr) == (2, f"error: {missing}: no such file or directory\n")
     assert not (tmp_path / "r.csv").exists()
+
+
+def test_an_unreachable_address_fails_at_once_naming_it(command, networks, tmp_path):
+    """Ray's driver retries an address nothing answers at for minutes; `ray-score` tries the
+    port first (at most 5 s) and stops, exit 2, nothing written. The port is one bound here and
+    not listened on, so connecting is refused."""
+    import socket
+
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{unused.getsockname()[1]}"
+        out = tmp_path / "r.csv"
+        for given, reason in [
+            (address, f"no Ray cluster answers at {address} (Connection refused; waited at most 5 s): "
+             "start one with `ray start --head`, or give its head's address"),
+            ("head-without-port", "--address head-without-port is not HOST:PORT (the head's, as "
+             "`ray start --head` prints it), auto or ray://HOST:PORT"),
+        ]:
+            run = subprocess.run(
+                [command, "ray-score", "--address", given, "--input", str(networks), "-o", str(out)],
+                capture_output=True, text=True,
+                timeout=120,  # a guard: the old driver waited minutes here
+            )
+            assert (run.returncode, run.stderr) == (2, f"error: {reason}\n")
+            assert not out.exists()
+
+
+def test_ray_score_says_which_python_lacks_what(command, networks, tmp_path):
+    """The command line runs Ray's driver in $COOKINGBOT_PYTHON: a Python that is not there,
+    or one without cookingbot, is named with what to install (exit 2), before any scoring."""
+    out = tmp_path / "r.csv"
+    args = [command, "ray-score", "--input", str(networks), "-o", str(out)]
+    missing = tmp_path / "no-python"
+    run = subprocess.run(args, capture_output=True, text=True, env={**os.environ, "COOKINGBOT_PYTHON": str(missing)})
+    assert run.returncode == 2
+    assert run.stderr == (
+        f"error: ray-score runs Ray's driver in Python, and `{missing}` could not be run (No such "
+        "file or directory (os error 2)): install Python with `pip install \"cookingbot[ray]\"`, "
+        "or set COOKINGBOT_PYTHON to the Python that has it\n"
+    )
+    # The interpreter this environment was made from, which has no cookingbot of its own.
+    bare = getattr(sys, "_base_executable", None)
+    check = subprocess.run([bare, "-c", "import cookingbot"], capture_output=True) if bare else None
+    if check is None or check.returncode == 0:
+        pytest.skip("no Python without cookingbot at hand")
+    run = subprocess.run(args, capture_output=True, text=True, env={**os.environ, "COOKINGBOT_PYTHON": bare})
+    assert run.returncode == 2
+    assert run.stderr == (
+        f"error: ray-score needs cookingbot and Ray in the Python at {bare} (No module named "
+        "'cookingbot'): pip install \"cookingbot[ray]\" there, or set COOKINGBOT_PYTHON to a "
+        "Python that has them\n"
+    )
+    assert not out.exists()
