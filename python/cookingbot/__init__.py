@@ -245,7 +245,9 @@ def compare(
     kitchen: PathArg = None,
 ) -> dict[str, Any]:
     """Is a system better? Each argument is one system, a `.solution` file or a folder of them,
-    scored exactly as `evaluate` scores it; the result is what `compare --format json` writes:
+    scored exactly as `evaluate` scores it, or a `.json` report of a whole run's results
+    (`cookingbot.ray.write_system`, `--shard 1/1 --format json`), read and not scored again;
+    the result is what `compare --format json` writes:
     per metric, each system's corpus mean with its bootstrap interval and coverage (a recipe
     the system lacks scores 0; a recipe solved several times scores the mean of its solutions,
     a refused or NIL one as 0), against the baseline the paired-bootstrap interval and p-value,

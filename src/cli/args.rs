@@ -298,7 +298,8 @@ pub(super) enum Command {
     )]
     Merge(MergeArgs),
     /// Is a system better than a baseline? Score each system (a .solution file or a directory
-    /// of them) as `evaluate` scores an --input; per metric print the corpus mean (a recipe
+    /// of them) as `evaluate` scores an --input, or read a system's results (a .json report of
+    /// a whole run: `--shard 1/1 --format json`, `cookingbot.ray.write_system`); per metric print the corpus mean (a recipe
     /// without execution scores 0) with its 95 % bootstrap interval and coverage, and against
     /// the baseline the difference with its paired-bootstrap interval, the paired bootstrap
     /// and randomization p-values and the per-recipe wins/ties/losses.

@@ -500,3 +500,45 @@ fn benchmark_samples_rescore_to_its_table_and_its_means_are_the_reports() {
         .collect();
     assert_eq!(cells(mean_line, 1)[..4], means[..]);
 }
+
+/// `ray-score` runs Ray's driver in `$COOKINGBOT_PYTHON`: a Python that cannot be run is named
+/// with what to install (exit 2, nothing written), and the data options the cluster's workers
+/// would not see are refused.
+#[test]
+fn ray_score_names_the_python_it_cannot_run_and_refuses_what_the_workers_ignore() {
+    let dir = Scratch::new("ray-score-python");
+    let out = dir.path("r.csv");
+    let missing = dir.path("no-python");
+    let args = [
+        "ray-score",
+        "--input",
+        "in/",
+        "-output",
+        out.to_str().expect("UTF-8"),
+    ];
+    let o = common::outcome(
+        common::evaluator()
+            .env("COOKINGBOT_PYTHON", &missing)
+            .args(args),
+    );
+    let expected = format!(
+        "error: ray-score runs Ray's driver in Python, and `{}` could not be run (No such file or directory (os error 2)): install Python with `pip install \"cookingbot[ray]\"`, or set COOKINGBOT_PYTHON to the Python that has it\n",
+        missing.display()
+    );
+    assert_eq!((o.code, o.stdout.as_str(), o.stderr), (2, "", expected));
+    assert!(!out.exists());
+    for given in [&["--timeout-per-recipe", "5"][..], &["--offline"]] {
+        let o = common::outcome(
+            common::evaluator()
+                .env("COOKINGBOT_PYTHON", &missing)
+                .args(args)
+                .args(given),
+        );
+        assert_eq!(o.code, 2);
+        let refusal = format!(
+            "error: `ray-score` hands the cluster's workers --reference, --benchmark and --kitchen only: {} would do nothing\n",
+            given[0]
+        );
+        assert!(o.stderr.starts_with(&refusal), "{}", o.stderr);
+    }
+}
