@@ -175,9 +175,17 @@ def score(
         batch_format="pyarrow",
         batch_size=batch_size,
         num_cpus=num_cpus,
-        concurrency=concurrency,
+        compute=_pool(concurrency),
         **ray_remote_args,
     )
+
+
+def _pool(concurrency: Union[int, tuple[int, int]]) -> "ray.data.ActorPoolStrategy":
+    """`concurrency` actors, or a pool of ``(min, max)`` of them, as Ray Data takes it."""
+    if isinstance(concurrency, tuple):
+        low, high = concurrency
+        return ray.data.ActorPoolStrategy(min_size=low, max_size=high)
+    return ray.data.ActorPoolStrategy(size=concurrency)
 
 
 Rows = Union["ray.data.Dataset", Iterable[Mapping[str, Any]]]
@@ -398,7 +406,11 @@ def rollouts(
         **ray_remote_args,
     )
     data = (reference, _path(benchmark), _path(kitchen), max_steps, progress)
-    cooks = [actor.remote(policy, *data) for _ in range(max(1, min(concurrency, len(recipes))))]
+    # Held here until every episode is back: an actor restarted after a failure builds its
+    # copy of the policy again from this object (an argument Ray stored for the first
+    # creation alone is gone by then).
+    shared = ray.put(policy)
+    cooks = [actor.remote(shared, *data) for _ in range(max(1, min(concurrency, len(recipes))))]
     pool = ActorPool(cooks)
     try:
         return list(

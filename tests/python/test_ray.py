@@ -334,7 +334,7 @@ def test_ray_score_writes_the_command_line_s_json(cluster, command, benchmark, t
         [command, "ray-score", "--address", address, *common, "-o", "-"],
         capture_output=True, text=True,
     )
-    assert (run.returncode, run.stderr) == (0, "")
+    assert run.returncode == 0, run.stderr
     assert run.stdout == cli.stdout and json.loads(run.stdout)["files"][0]["refusal"] is None
 
 
