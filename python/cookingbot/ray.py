@@ -447,7 +447,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         ray.init(address=address, log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError) as e:
-        print(f"error: no Ray cluster at {address}: {e}", file=sys.stderr)
+        # A head that answers and refuses us: most often a cluster of `ray start`, which asks
+        # for its token.
+        print(
+            f"error: cannot join the Ray cluster at {address}: {e} (a cluster started with "
+            "`ray start` asks for its token: RAY_AUTH_MODE=token, and the head's "
+            "~/.ray/auth_token on this machine; docs/scale.md)",
+            file=sys.stderr,
+        )
         return 2
     try:
         rows = [{"path": name, "network": _readable(name)} for name in names]
