@@ -179,14 +179,19 @@ class Dying:
     def __call__(self, batch):
         paths = batch.column("path").to_pylist()
         if self.marked in paths:
-            try:
-                fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-            except FileExistsError:
-                pass
-            else:
-                os.close(fd)
-                os._exit(1)
+            _die_once(self.marker)
         return super().__call__(batch)
+
+
+def _die_once(marker: str) -> None:
+    """End this process at once, as a killed worker ends, unless `marker` says it was done
+    already (the first call makes the file)."""
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return
+    os.close(fd)
+    os._exit(1)
 
 
 def test_an_actor_killed_mid_run_loses_no_row(cluster, networks, command_line, benchmark, tmp_path):
@@ -245,8 +250,11 @@ class Replay:
             self.step = 0
         self.step += 1
         if self.recipe == self.broken and self.step == 3:
-            raise RuntimeError("the policy broke")
+            self.fail()
         return next(self.lines, None)
+
+    def fail(self):
+        raise RuntimeError("the policy broke")
 
 
 def test_a_raising_policy_ends_its_own_episode_only(cluster, benchmark):
@@ -274,21 +282,8 @@ class DyingReplay(Replay):
         super().__init__(scripts, broken)
         self.marker = marker
 
-    def __call__(self, seen):
-        if seen.outcome == "opening":
-            self.recipe = seen.report["recipe"]
-            self.lines = iter(l for l in self.scripts[self.recipe].splitlines() if l.startswith("("))
-            self.step = 0
-        self.step += 1
-        if self.recipe == self.broken and self.step == 3:
-            try:
-                fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-            except FileExistsError:
-                pass
-            else:
-                os.close(fd)
-                os._exit(1)
-        return next(self.lines, None)
+    def fail(self):
+        _die_once(self.marker)
 
 
 def test_a_rollout_actor_killed_mid_episode_loses_no_episode(cluster, benchmark, tmp_path):
