@@ -7,7 +7,10 @@
 //! it is run on the variation's kitchen before the variation is given out. Everything follows
 //! from the recipe id and K through a seeded generator: the same K is the same task anywhere.
 
-use super::workspace::Workspace;
+use super::context::DataContext;
+use super::load_world;
+use super::outcome::AppError;
+use super::workspace::{Workspace, evaluator_over};
 use crate::base::number::Number;
 use crate::base::random::SplitMix64;
 use crate::benchmark::Benchmark;
@@ -44,10 +47,12 @@ const SWAPS_TRIED: usize = 12;
 pub enum VariationError {
     #[error("variation 0 is the official task; variations are numbered from 1")]
     Official,
-    /// The recipe is not the benchmark's, its gold does not run (the evaluation's words), or
-    /// the data cannot be read.
+    /// The recipe is not the benchmark's, or its gold does not run (the evaluation's words).
     #[error("{0}")]
     Recipe(String),
+    /// The data (benchmark, ontology, kitchen) cannot be read.
+    #[error("{0}")]
+    Data(String),
     #[error("variation {number} of {recipe}: {message}")]
     Failed {
         number: u64,
@@ -444,15 +449,25 @@ pub fn vary_in(
     recipe: &str,
     number: u64,
 ) -> Result<Variation, VariationError> {
+    vary_data(workspace.data(), recipe, number)
+}
+
+/// Variation `number` (from 1) of `recipe` of the benchmark and kitchen of `data`: the one
+/// place a variation is made from data, for a workspace's job or session and for a log's
+/// replay. The ontology and kitchen files are read once; the evaluator the variation starts
+/// from is made of that reading, so a file changed meanwhile cannot give the variation one
+/// kitchen and its starting evaluator another.
+pub fn vary_data(
+    data: &DataContext,
+    recipe: &str,
+    number: u64,
+) -> Result<Variation, VariationError> {
     // Asked before any data is read: the official task is no variation wherever the data is.
     if number == 0 {
         return Err(VariationError::Official);
     }
-    let data = workspace.data();
-    let evaluator = workspace
-        .evaluator()
-        .map_err(|e| VariationError::Recipe(e.to_string()))?;
-    let world = World::of(data.benchmark.as_ref(), data.kitchen.as_deref())
-        .map_err(|e| VariationError::Recipe(e.to_string()))?;
-    vary(&evaluator, &world, recipe, number)
+    let unusable = |e: AppError| VariationError::Data(e.to_string());
+    let (world, model) = load_world(data).map_err(unusable)?;
+    let base = evaluator_over(data, model).map_err(unusable)?;
+    vary(&base, &world, recipe, number)
 }
