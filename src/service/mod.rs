@@ -44,16 +44,14 @@ use outcome::AppError;
 /// benchmark's own ontology and kitchen), its time budget per recipe, and how to name its
 /// kitchen in reports.
 pub fn load_model(data: &DataContext) -> Result<(Model, String), AppError> {
-    let (world, model) = load_world(data)?;
-    Ok((model, world.kitchen_name()))
+    let world = World::of(data.benchmark.as_ref(), data.kitchen.as_deref())?;
+    Ok((model_of(&world, data)?, world.kitchen_name()))
 }
 
-/// The world of `--benchmark` and `--kitchen` (their ontology and kitchen files, read once)
-/// and the model made of it, with the time budget per recipe: for work that needs the files'
-/// texts beside the model (a generated variation).
-pub(crate) fn load_world(data: &DataContext) -> Result<(World, Model), AppError> {
-    let world = World::of(data.benchmark.as_ref(), data.kitchen.as_deref())?;
+/// The model of `world` (the files of `data`'s `--benchmark` and `--kitchen`, read) for
+/// `data`'s profile, with its time budget per recipe.
+pub(crate) fn model_of(world: &World, data: &DataContext) -> Result<Model, AppError> {
     let mut model = world.model(data.profile)?;
     model.time_budget = data.time_budget();
-    Ok((world, model))
+    Ok(model)
 }

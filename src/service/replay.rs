@@ -2,7 +2,7 @@
 //! located as every command locates data, offline, and on the generated variation it names.
 
 use super::context::DataContext;
-use super::variation::{VariationError, vary_data};
+use super::variation::{VariationError, evaluator_of_world, vary_data};
 use super::workspace::load_evaluator;
 use crate::session::trajectory::{self, LogData, Replay, TrajectoryError};
 use std::path::Path;
@@ -24,7 +24,7 @@ pub fn replay(path: &Path) -> Result<Replay, TrajectoryError> {
             0 => load_evaluator(&data)
                 .map(Arc::new)
                 .map_err(|e| cannot_open(&e)),
-            n => match vary_data(&data, &log.recipe, n) {
+            n => match vary_data(&data, &log.recipe, n, |w| evaluator_of_world(&data, w)) {
                 Ok(varied) => Ok(varied.evaluator),
                 Err(e @ VariationError::Data(_)) => Err(cannot_open(&e)),
                 Err(e) => Err(e.to_string()),

@@ -8,8 +8,7 @@
 //! from the recipe id and K through a seeded generator: the same K is the same task anywhere.
 
 use super::context::DataContext;
-use super::load_world;
-use super::outcome::AppError;
+use super::model_of;
 use super::workspace::{Workspace, evaluator_over};
 use crate::base::number::Number;
 use crate::base::random::SplitMix64;
@@ -443,31 +442,44 @@ fn shuffle<T>(items: &mut [T], rng: &mut SplitMix64) {
     }
 }
 
-/// Variation `number` of `recipe` of a workspace's benchmark and kitchen.
+/// Variation `number` of `recipe` of a workspace's benchmark and kitchen, from the workspace's
+/// evaluator (kept while the files it was read from are unchanged).
 pub fn vary_in(
     workspace: &Workspace,
     recipe: &str,
     number: u64,
 ) -> Result<Variation, VariationError> {
-    vary_data(workspace.data(), recipe, number)
+    vary_data(workspace.data(), recipe, number, |_| {
+        (workspace.evaluator()).map_err(|e| VariationError::Data(e.to_string()))
+    })
 }
 
-/// Variation `number` (from 1) of `recipe` of the benchmark and kitchen of `data`: the one
-/// place a variation is made from data, for a workspace's job or session and for a log's
-/// replay. The ontology and kitchen files are read once; the evaluator the variation starts
-/// from is made of that reading, so a file changed meanwhile cannot give the variation one
-/// kitchen and its starting evaluator another.
+/// Variation `number` (from 1) of `recipe` of the benchmark and kitchen of `data`, from the
+/// evaluator `base` gives for the world read here: the one place a variation is made from
+/// data, for the job, a session and a log's replay. The ontology and kitchen files are read
+/// once; a replay makes its evaluator of that reading ([`evaluator_of_world`]).
 pub fn vary_data(
     data: &DataContext,
     recipe: &str,
     number: u64,
+    base: impl FnOnce(&World) -> Result<Arc<Evaluator>, VariationError>,
 ) -> Result<Variation, VariationError> {
     // Asked before any data is read: the official task is no variation wherever the data is.
     if number == 0 {
         return Err(VariationError::Official);
     }
-    let unusable = |e: AppError| VariationError::Data(e.to_string());
-    let (world, model) = load_world(data).map_err(unusable)?;
-    let base = evaluator_over(data, model).map_err(unusable)?;
+    let world = World::of(data.benchmark.as_ref(), data.kitchen.as_deref())
+        .map_err(|e| VariationError::Data(e.to_string()))?;
+    let base = base(&world)?;
     vary(&base, &world, recipe, number)
+}
+
+/// The evaluator of `data` made of `world`, its files as [`vary_data`] read them.
+pub fn evaluator_of_world(
+    data: &DataContext,
+    world: &World,
+) -> Result<Arc<Evaluator>, VariationError> {
+    let made = model_of(world, data).and_then(|model| evaluator_over(data, model));
+    made.map(Arc::new)
+        .map_err(|e| VariationError::Data(e.to_string()))
 }
