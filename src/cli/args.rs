@@ -225,7 +225,7 @@ pub(super) enum CheckFormat {
 pub(super) enum Command {
     /// Report every problem in .solution files (exit 1 on errors, 2 on unreadable files).
     #[command(
-        after_help = "Examples:\n  cookingbot-evaluator check my.solution\n  cookingbot-evaluator check --format json submissions/*.solution > diagnostics.json\n  cookingbot-evaluator --benchmark demo check examples/demo-mistake.solution"
+        after_help = "Examples:\n  cookingbot-evaluator check my.solution\n  cookingbot-evaluator check --format json submissions/*.solution > diagnostics.jsonl\n  cookingbot-evaluator --benchmark demo check examples/demo-mistake.solution"
     )]
     Check(CheckArgs),
     /// Print a shell's completion script, generated from this program's options:
@@ -388,8 +388,9 @@ pub(super) struct CheckArgs {
     /// or a user benchmark's folder, its recipes).
     #[arg(long, num_args = 1..)]
     pub(super) known_recipes: Option<Vec<String>>,
-    /// human: rendered diagnostics on stderr; json: a report on stdout (each file's
-    /// diagnostics with line, column, code and hint, and the totals).
+    /// human: rendered diagnostics on stderr; json: on stdout one line per file, in the order
+    /// given, each the check job's answer for it (`ok`, the diagnostics with line, column,
+    /// code and hint), or `{"error"}` for a file that cannot be read.
     #[arg(long, value_enum, default_value = "human")]
     pub(super) format: CheckFormat,
 }
@@ -416,7 +417,8 @@ pub(super) struct SimulateArgs {
     /// Show every argument's binding, not only those an action produced.
     #[arg(long)]
     pub(super) trace: bool,
-    /// Print the report as JSON.
+    /// Print the simulate job's answer as JSON: the `report` and, where the evaluator would
+    /// refuse the file, why (`refused`).
     #[arg(long)]
     pub(super) json: bool,
 }

@@ -164,9 +164,11 @@ impl CheckArgs {
             profile: data.profile,
             known_recipes,
             classes: Some(&model.onto),
-            json: matches!(format, CheckFormat::Json),
         };
-        check::check_files(&files, &opts, out, err)
+        match format {
+            CheckFormat::Human => check::check_files(&files, &opts, err),
+            CheckFormat::Json => jobs::check_lines(&files, &opts, out),
+        }
     }
 }
 

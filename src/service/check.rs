@@ -19,45 +19,20 @@ pub struct CheckOptions<'a> {
     pub known_recipes: Option<Vec<String>>,
     /// Class checks are skipped without an ontology.
     pub classes: Option<&'a dyn ClassLookup>,
-    /// The diagnostics as JSON on standard output instead of rendered on standard error.
-    pub json: bool,
 }
 
-/// `check --format json`: every file's located diagnostics (or why it could not be read) and
-/// the totals.
-#[derive(Serialize)]
-struct CheckReport {
-    profile: String,
-    files: Vec<FileCheck>,
-    errors: usize,
-    warnings: usize,
-    unreadable: usize,
-}
+/// A file as [`check_each`] hands it on: its text with the diagnostics found, or why it could
+/// not be read.
+pub type FileChecked<'t> = Result<(&'t str, &'t Diagnostics), AppError>;
 
-#[derive(Serialize)]
-struct FileCheck {
-    file: String,
-    /// Why the file could not be read; it has no diagnostics then.
-    unreadable: Option<String>,
-    diagnostics: Vec<LocatedDiagnostic>,
-    /// How many more diagnostics the file has, not listed (only the first are kept).
-    #[serde(skip_serializing_if = "is_zero")]
-    diagnostics_omitted: usize,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
-/// Check files, rendering every diagnostic to `err`, then a one-line summary (or, with
-/// `opts.json`, the report as JSON on `out`). Clean or warnings only is success; an error
-/// fails; a file that could not be read is unusable.
-pub fn check_files(
+/// Check files in order, handing `each` every file's name and what was found; how the check
+/// ends: unusable when a file could not be read, failed on an error, else a success. Each
+/// file's text is dropped once handed on, so memory is that of one file.
+pub fn check_each(
     files: &[&Path],
     opts: &CheckOptions,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Outcome {
+    each: &mut dyn FnMut(&Path, FileChecked<'_>) -> Result<(), AppError>,
+) -> Result<Totals, AppError> {
     let ids: Vec<String> = opts.known_recipes.clone().unwrap_or_else(|| {
         benchmark::manifest(opts.profile)
             .recipes
@@ -70,74 +45,79 @@ pub fn check_files(
     if let Some(c) = opts.classes {
         validator = validator.with_classes(c);
     }
-    let (mut errors, mut warnings, mut unreadable) = (0usize, 0usize, 0usize);
-    let mut checked = Vec::new();
+    let mut totals = Totals::default();
     for path in files {
-        let name = path.display().to_string();
         let text = match read_solution_text(path) {
             Ok(t) => t,
             Err(e) => {
-                unreadable += 1;
-                if opts.json {
-                    checked.push(FileCheck {
-                        file: name,
-                        unreadable: Some(e.to_string()),
-                        diagnostics: Vec::new(),
-                        diagnostics_omitted: 0,
-                    });
-                } else {
-                    let _ = writeln!(err, "error: {e}");
-                }
+                totals.unreadable += 1;
+                each(path, Err(e.into()))?;
                 continue;
             }
         };
         let diagnostics = crate::language::validate::check(&text, &validator);
-        errors += diagnostics.errors();
-        warnings += diagnostics.warnings();
-        if opts.json {
-            // The check job's answer for the text, without its `ok` (the totals say it).
-            let answer = CheckedText::of(&text, &diagnostics);
-            checked.push(FileCheck {
-                file: name,
-                unreadable: None,
-                diagnostics: answer.diagnostics,
-                diagnostics_omitted: answer.diagnostics_omitted,
-            });
+        totals.errors += diagnostics.errors();
+        totals.warnings += diagnostics.warnings();
+        each(path, Ok((&text, &diagnostics)))?;
+    }
+    Ok(totals)
+}
+
+/// What a check of files found in all.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Totals {
+    pub errors: usize,
+    pub warnings: usize,
+    pub unreadable: usize,
+}
+
+impl Totals {
+    /// Clean or warnings only is success; an error fails; a file that could not be read is
+    /// unusable.
+    pub fn exit(&self) -> Exit {
+        if self.unreadable > 0 {
+            Exit::Unusable
+        } else if self.errors > 0 {
+            Exit::Failed
         } else {
-            let _ = write!(err, "{}", diagnostics.render(&name, &text));
+            Exit::Success
         }
     }
-    if opts.json {
-        let report = CheckReport {
-            profile: opts.profile.to_string(),
-            files: checked,
-            errors,
-            warnings,
-            unreadable,
-        };
-        let text = serde_json::to_string_pretty(&report).map_err(std::io::Error::other);
-        text.and_then(|t| writeln!(out, "{t}"))
-            .map_err(AppError::Stdout)?;
-    } else {
-        let _ = writeln!(
-            err,
-            "checked {} file(s) against profile {}: {errors} error(s), {warnings} warning(s){}",
-            files.len(),
-            opts.profile,
-            if unreadable > 0 {
-                format!(", {unreadable} unreadable")
-            } else {
-                String::new()
+}
+
+/// Check files, rendering every diagnostic to `err`, then a one-line summary; the exit as
+/// [`Totals::exit`].
+pub fn check_files(files: &[&Path], opts: &CheckOptions, err: &mut dyn Write) -> Outcome {
+    let totals = check_each(files, opts, &mut |path, checked| {
+        let _ = match checked {
+            Ok((text, diagnostics)) => {
+                write!(
+                    err,
+                    "{}",
+                    diagnostics.render(&path.display().to_string(), text)
+                )
             }
-        );
-    }
-    Ok(if unreadable > 0 {
-        Exit::Unusable
-    } else if errors > 0 {
-        Exit::Failed
-    } else {
-        Exit::Success
-    })
+            Err(e) => writeln!(err, "error: {e}"),
+        };
+        Ok(())
+    })?;
+    let Totals {
+        errors,
+        warnings,
+        unreadable,
+    } = totals;
+    let _ = writeln!(
+        err,
+        "checked {} file(s) against profile {}: {errors} error(s), {warnings} warning(s){}",
+        files.len(),
+        opts.profile,
+        if unreadable > 0 {
+            format!(", {unreadable} unreadable")
+        } else {
+            String::new()
+        }
+    );
+    Ok(totals.exit())
 }
 
 /// Write the dependency graph of one recipe (the first, or `recipe`) as DOT to `out`.
@@ -237,9 +217,9 @@ pub fn check_text(
 }
 
 impl CheckedText {
-    /// The diagnostics `found` in `text`, located: the check job's answer, and each file of
+    /// The diagnostics `found` in `text`, located: the check job's answer, and each line of
     /// `check --format json`.
-    fn of(text: &str, found: &Diagnostics) -> CheckedText {
+    pub fn of(text: &str, found: &Diagnostics) -> CheckedText {
         CheckedText {
             ok: !found.has_errors(),
             diagnostics: located(text, found),

@@ -45,7 +45,13 @@ use outcome::AppError;
 /// kitchen in reports.
 pub fn load_model(data: &DataContext) -> Result<(Model, String), AppError> {
     let world = World::of(data.benchmark.as_ref(), data.kitchen.as_deref())?;
+    Ok((model_of(&world, data)?, world.kitchen_name()))
+}
+
+/// The model of `world` (the files of `data`'s `--benchmark` and `--kitchen`, read) for
+/// `data`'s profile, with its time budget per recipe.
+pub(crate) fn model_of(world: &World, data: &DataContext) -> Result<Model, AppError> {
     let mut model = world.model(data.profile)?;
     model.time_budget = data.time_budget();
-    Ok((model, world.kitchen_name()))
+    Ok(model)
 }

@@ -2,10 +2,9 @@
 //! located as every command locates data, offline, and on the generated variation it names.
 
 use super::context::DataContext;
-use super::variation::vary;
+use super::variation::{VariationError, evaluator_of_world, vary_data};
 use super::workspace::load_evaluator;
 use crate::session::trajectory::{self, LogData, Replay, TrajectoryError};
-use crate::simulation::benchmark_world::World;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -21,14 +20,15 @@ pub fn replay(path: &Path) -> Result<Replay, TrajectoryError> {
         };
         let cannot_open =
             |e: &dyn std::fmt::Display| format!("cannot open the log's benchmark: {e}");
-        let evaluator = Arc::new(load_evaluator(&data).map_err(|e| cannot_open(&e))?);
-        if log.variation == 0 {
-            return Ok(evaluator);
+        match log.variation {
+            0 => load_evaluator(&data)
+                .map(Arc::new)
+                .map_err(|e| cannot_open(&e)),
+            n => match vary_data(&data, &log.recipe, n, |w| evaluator_of_world(&data, w)) {
+                Ok(varied) => Ok(varied.evaluator),
+                Err(e @ VariationError::Data(_)) => Err(cannot_open(&e)),
+                Err(e) => Err(e.to_string()),
+            },
         }
-        let world = World::of(data.benchmark.as_ref(), data.kitchen.as_deref())
-            .map_err(|e| cannot_open(&e))?;
-        vary(&evaluator, &world, &log.recipe, log.variation)
-            .map(|varied| varied.evaluator)
-            .map_err(|e| e.to_string())
     })
 }

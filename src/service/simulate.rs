@@ -11,6 +11,7 @@ use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostics, line_col, terminal_safe};
 use crate::language::validate::read_checked;
 use crate::metrics::{dish, gold_run, score};
+use crate::report::json::pretty;
 use crate::report::simulation::SimulationReport;
 use crate::simulation::{Execution, Model, SimError};
 use serde::Serialize;
@@ -55,16 +56,13 @@ pub fn run(opts: &SimulateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         }
         Err(SimulateFailure::Data(msg)) => return Err(AppError::Failed(msg)),
     };
-    let report = &simulated.report;
     let written = if opts.json {
-        serde_json::to_string_pretty(report)
-            .map_err(std::io::Error::other)
-            .and_then(|s| writeln!(out, "{s}"))
+        out.write_all(pretty(&simulated).as_bytes())
     } else {
-        out.write_all(terminal_safe(&report.render(opts.trace)).as_bytes())
+        out.write_all(terminal_safe(&simulated.report.render(opts.trace)).as_bytes())
     };
     written.map_err(AppError::Stdout)?;
-    match simulated.refused {
+    match &simulated.refused {
         Some(failure) => {
             let _ = writeln!(err, "{}", terminal_safe(&failure.render(&name)));
             Ok(Exit::Failed)
@@ -139,7 +137,9 @@ pub enum SimulateFailure {
 }
 
 /// A simulated recipe: the report, and where the evaluator would refuse the file (the dish
-/// approximation score fails), why; the report then has no final dish.
+/// approximation score fails), why; the report then has no final dish. The simulate job's
+/// answer, and what `simulate --json` prints.
+#[derive(Serialize)]
 pub struct Simulated {
     pub report: SimulationReport,
     pub refused: Option<LocatedError>,

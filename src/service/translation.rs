@@ -7,7 +7,7 @@ use super::scoring::STDOUT;
 use crate::base::profile::Profile;
 use crate::benchmark::{Benchmark, DataSource, RecipeEntry};
 use crate::language::diagnostic::terminal_safe;
-use crate::report::json::{pretty, value};
+use crate::report::json::pretty;
 use crate::simulation::Model;
 use crate::translate::llm::chat::{CachedBackend, ChatBackend, HttpBackend, ServerConfig};
 use crate::translate::llm::retrieve::{Example, render_recipe};
@@ -76,12 +76,13 @@ pub enum TranslateFormat {
     /// The `.solution` text.
     #[default]
     Solution,
-    /// `{"recipe", "solution", "notes"}`: the network with what was left out (`line N: …`).
+    /// The translate job's answer, `{"solution", "notes"}`: the network (headed by the
+    /// recipe's id) with what was left out (`line N: …`).
     Json,
 }
 
-/// A recipe translated, as the translate job answers it: the network and the notes on what
-/// was left out.
+/// A recipe translated, as the translate job answers it and `translate --format json` writes
+/// it: the network and the notes on what was left out.
 #[derive(Serialize)]
 pub struct TranslateAnswer {
     pub solution: String,
@@ -95,14 +96,6 @@ impl From<Translation> for TranslateAnswer {
             notes: translation.notes,
         }
     }
-}
-
-/// `translate --format json`: the recipe's id beside the translate job's answer.
-#[derive(Serialize)]
-struct TranslatedRecipe {
-    recipe: String,
-    #[serde(flatten)]
-    answer: TranslateAnswer,
 }
 
 pub struct TranslateOptions {
@@ -336,10 +329,7 @@ pub fn run_with(
     }
     let text = match opts.format {
         TranslateFormat::Solution => translation.solution,
-        TranslateFormat::Json => pretty(&value(&TranslatedRecipe {
-            recipe: recipe.id.clone(),
-            answer: translation.into(),
-        })),
+        TranslateFormat::Json => pretty(&TranslateAnswer::from(translation)),
     };
     // `-` is standard output, as for `evaluate`.
     let output = opts.output.as_deref().unwrap_or(Path::new(STDOUT));

@@ -123,7 +123,7 @@ pub fn add_recipe(opts: &AddRecipe, out: &mut dyn Write, err: &mut dyn Write) ->
             check_id(&id)?;
             not_listed(&id)?;
             if let refused @ (Exit::Failed | Exit::Unusable) =
-                check_gold(dir, gold, header, opts.profile, out, err)?
+                check_gold(dir, gold, header, opts.profile, err)?
             {
                 return Ok(refused);
             }
@@ -172,7 +172,6 @@ fn check_gold(
     gold: &Path,
     header: Option<String>,
     profile: Profile,
-    out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Outcome {
     let onto = World::of_folder(dir)?.ontology(profile)?;
@@ -180,9 +179,8 @@ fn check_gold(
         profile,
         known_recipes: Some(header.into_iter().collect()),
         classes: Some(&onto),
-        json: false,
     };
-    let exit = check::check_files(&[gold], &checking, out, err)?;
+    let exit = check::check_files(&[gold], &checking, err)?;
     if exit != Exit::Success {
         let _ = writeln!(
             err,

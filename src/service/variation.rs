@@ -7,7 +7,9 @@
 //! it is run on the variation's kitchen before the variation is given out. Everything follows
 //! from the recipe id and K through a seeded generator: the same K is the same task anywhere.
 
-use super::workspace::Workspace;
+use super::context::DataContext;
+use super::model_of;
+use super::workspace::{Workspace, evaluator_over};
 use crate::base::number::Number;
 use crate::base::random::SplitMix64;
 use crate::benchmark::Benchmark;
@@ -44,10 +46,12 @@ const SWAPS_TRIED: usize = 12;
 pub enum VariationError {
     #[error("variation 0 is the official task; variations are numbered from 1")]
     Official,
-    /// The recipe is not the benchmark's, its gold does not run (the evaluation's words), or
-    /// the data cannot be read.
+    /// The recipe is not the benchmark's, or its gold does not run (the evaluation's words).
     #[error("{0}")]
     Recipe(String),
+    /// The data (benchmark, ontology, kitchen) cannot be read.
+    #[error("{0}")]
+    Data(String),
     #[error("variation {number} of {recipe}: {message}")]
     Failed {
         number: u64,
@@ -438,21 +442,44 @@ fn shuffle<T>(items: &mut [T], rng: &mut SplitMix64) {
     }
 }
 
-/// Variation `number` of `recipe` of a workspace's benchmark and kitchen.
+/// Variation `number` of `recipe` of a workspace's benchmark and kitchen, from the workspace's
+/// evaluator (kept while the files it was read from are unchanged).
 pub fn vary_in(
     workspace: &Workspace,
     recipe: &str,
     number: u64,
 ) -> Result<Variation, VariationError> {
+    vary_data(workspace.data(), recipe, number, |_| {
+        (workspace.evaluator()).map_err(|e| VariationError::Data(e.to_string()))
+    })
+}
+
+/// Variation `number` (from 1) of `recipe` of the benchmark and kitchen of `data`, from the
+/// evaluator `base` gives for the world read here: the one place a variation is made from
+/// data, for the job, a session and a log's replay. The ontology and kitchen files are read
+/// once; a replay makes its evaluator of that reading ([`evaluator_of_world`]).
+pub fn vary_data(
+    data: &DataContext,
+    recipe: &str,
+    number: u64,
+    base: impl FnOnce(&World) -> Result<Arc<Evaluator>, VariationError>,
+) -> Result<Variation, VariationError> {
     // Asked before any data is read: the official task is no variation wherever the data is.
     if number == 0 {
         return Err(VariationError::Official);
     }
-    let data = workspace.data();
-    let evaluator = workspace
-        .evaluator()
-        .map_err(|e| VariationError::Recipe(e.to_string()))?;
     let world = World::of(data.benchmark.as_ref(), data.kitchen.as_deref())
-        .map_err(|e| VariationError::Recipe(e.to_string()))?;
-    vary(&evaluator, &world, recipe, number)
+        .map_err(|e| VariationError::Data(e.to_string()))?;
+    let base = base(&world)?;
+    vary(&base, &world, recipe, number)
+}
+
+/// The evaluator of `data` made of `world`, its files as [`vary_data`] read them.
+pub fn evaluator_of_world(
+    data: &DataContext,
+    world: &World,
+) -> Result<Arc<Evaluator>, VariationError> {
+    let made = model_of(world, data).and_then(|model| evaluator_over(data, model));
+    made.map(Arc::new)
+        .map_err(|e| VariationError::Data(e.to_string()))
 }

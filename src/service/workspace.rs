@@ -111,9 +111,14 @@ impl Load {
 /// per recipe), its benchmark located as every command locates it (downloaded when missing,
 /// unless offline).
 pub fn load_evaluator(data: &DataContext) -> Result<Evaluator, AppError> {
+    evaluator_over(data, super::load_model(data)?.0)
+}
+
+/// [`load_evaluator`] over a model of `data` already made.
+pub(crate) fn evaluator_over(data: &DataContext, model: Model) -> Result<Evaluator, AppError> {
     let all = MetricSet::from_words(&Metric::ALL.map(Metric::name));
     let opts = EvaluateOptions::scoring(data.clone(), all);
-    Ok(scoring::load(&opts, || true, &mut std::io::sink())?.0)
+    scoring::evaluator_with(&opts, model, || true, &mut std::io::sink())
 }
 
 impl Workspace {

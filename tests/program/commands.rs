@@ -61,7 +61,9 @@ fn simulate_json_has_steps_and_time() {
     common::require_data!();
     let o = run(&["simulate", "--json", &gold("almond-crescent-cookies")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let answer: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(answer["refused"], serde_json::Value::Null);
+    let v = &answer["report"];
     assert_eq!(v["execution_time"], 2600);
     assert_eq!(v["solved"], true);
     assert_eq!(v["steps"].as_array().map(Vec::len), Some(27));

@@ -74,6 +74,7 @@ fn the_json_guide_is_simulates_schedule_in_start_order() {
     );
     assert_eq!(simulated.code, 0, "{}", simulated.stderr);
     let simulated: Value = serde_json::from_str(&simulated.stdout).expect("JSON");
+    let simulated = &simulated["report"];
     assert_eq!(guide["total_time"], simulated["execution_time"]);
     let key = |s: &Value| {
         (

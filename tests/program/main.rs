@@ -20,6 +20,8 @@ mod heldout;
 mod html_report;
 mod input;
 #[cfg(feature = "mcp")]
+mod json_answers;
+#[cfg(feature = "mcp")]
 mod mcp;
 mod play;
 mod rewrite;

@@ -18,7 +18,7 @@ const PATIENCE: Duration = Duration::from_secs(150);
 const DEADLINE: &str = "the call took over 60 s and was stopped; a smaller network answers sooner";
 
 /// The server on pipes.
-struct Server {
+pub(super) struct Server {
     child: Child,
     stdin: Option<ChildStdin>,
     replies: Receiver<Value>,
@@ -32,7 +32,7 @@ impl Server {
         Server::of(command)
     }
 
-    fn of(mut command: Command) -> Server {
+    pub(super) fn of(mut command: Command) -> Server {
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -73,11 +73,11 @@ impl Server {
     }
 
     /// A call of `tool` with `arguments`, as request `id`.
-    fn call(&mut self, id: u64, tool: &str, arguments: Value) {
+    pub(super) fn call(&mut self, id: u64, tool: &str, arguments: Value) {
         self.send(&call(id, tool, arguments));
     }
 
-    fn reply(&self) -> Value {
+    pub(super) fn reply(&self) -> Value {
         self.replies
             .recv_timeout(PATIENCE)
             .expect("the server answers")
@@ -151,7 +151,7 @@ fn call(id: u64, tool: &str, arguments: Value) -> Value {
 }
 
 /// A tool's structured answer.
-fn answer(reply: &Value) -> &Value {
+pub(super) fn answer(reply: &Value) -> &Value {
     &reply["result"]["structuredContent"]
 }
 

@@ -9,6 +9,7 @@
 
 mod escape;
 mod render;
+mod time_axis;
 mod trajectory_section;
 
 pub use escape::escape;

@@ -1,6 +1,7 @@
 //! [`ReportModel`] → one HTML document: inline CSS, inline SVG, no script, nothing fetched.
 
 use super::escape::escape;
+use super::time_axis::TimeAxis;
 use super::{
     ActionStatus, DishComparison, GoalLine, Grid, NetworkDiagram, RecipePage, ReportModel, Route,
     Timeline, TimelineGrid, TimelineLayout, goal_runs, missed_run_text, with_decimals,
@@ -415,23 +416,18 @@ fn timeline_axes(out: &mut String, t: &Timeline, l: &TimelineLayout) {
             lane + 1
         );
     }
-    let axis_y = l.axis_y;
-    for &(tick, tx) in &l.ticks {
-        let _ = writeln!(
-            out,
-            "<line x1=\"{tx}\" y1=\"{TL_TOP}\" x2=\"{tx}\" y2=\"{}\" stroke=\"#e1e6ec\"/>\
-             <text x=\"{tx}\" y=\"{}\" font-size=\"11\" fill=\"#616e7c\" text-anchor=\"middle\">{tick}</text>",
-            axis_y + 5.0,
-            axis_y + 18.0
-        );
-    }
-    let _ = writeln!(
+    let axis = TimeAxis {
+        top: TL_TOP,
+        y: l.axis_y,
+        left: TL_LEFT,
+        right: TL_LEFT + plot,
+        caption: "simulated time (s)",
+    };
+    axis.draw(
         out,
-        "<line x1=\"{TL_LEFT}\" y1=\"{axis_y}\" x2=\"{}\" y2=\"{axis_y}\" stroke=\"#9aa5b1\"/>\
-         <text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#616e7c\" text-anchor=\"end\">simulated time (s)</text>",
-        TL_LEFT + plot,
-        TL_LEFT + plot,
-        axis_y + 32.0
+        l.ticks
+            .iter()
+            .map(|(tick, x)| (x.to_string(), tick.to_string())),
     );
 }
 

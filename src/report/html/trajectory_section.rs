@@ -4,6 +4,7 @@
 //! its outcome and the session's message.
 
 use super::escape::escape;
+use super::time_axis::TimeAxis;
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -104,17 +105,18 @@ fn figure(out: &mut String, steps: &[TrajectoryStep]) {
         out,
         "<div class=\"figure\"><svg class=\"fit\" width=\"{WIDTH}\" height=\"{height}\" viewBox=\"0 0 {WIDTH} {height}\" role=\"img\">"
     );
-    for i in 0..=TICKS {
-        let tick = span * i as f64 / TICKS as f64;
-        let tx = x(tick);
-        let _ = writeln!(
-            out,
-            "<line x1=\"{tx:.2}\" y1=\"{TOP}\" x2=\"{tx:.2}\" y2=\"{}\" stroke=\"#e1e6ec\"/>\
-             <text x=\"{tx:.2}\" y=\"{}\" font-size=\"11\" fill=\"#616e7c\" text-anchor=\"middle\">{tick:.0}</text>",
-            axis_y + 5.0,
-            axis_y + 18.0
-        );
-    }
+    let axis = TimeAxis {
+        top: TOP,
+        y: axis_y,
+        left: LEFT,
+        right: LEFT + plot,
+        caption: "kitchen time after the call (s)",
+    };
+    let ticks = (0..=TICKS).map(|i| span * i as f64 / TICKS as f64);
+    axis.draw(
+        out,
+        ticks.map(|tick| (format!("{:.2}", x(tick)), format!("{tick:.0}"))),
+    );
     let marks: Vec<(f64, f64)> = (steps.iter().enumerate())
         .map(|(i, s)| (x(s.time), TOP + ROW * (i as f64 + 0.5)))
         .collect();
@@ -139,14 +141,7 @@ fn figure(out: &mut String, steps: &[TrajectoryStep]) {
             escape(&s.message)
         );
     }
-    let _ = writeln!(
-        out,
-        "<line x1=\"{LEFT}\" y1=\"{axis_y}\" x2=\"{}\" y2=\"{axis_y}\" stroke=\"#9aa5b1\"/>\
-         <text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#616e7c\" text-anchor=\"end\">kitchen time after the call (s)</text>\n</svg></div>",
-        LEFT + plot,
-        LEFT + plot,
-        axis_y + 32.0
-    );
+    out.push_str("</svg></div>\n");
 }
 
 /// The calls as a table: number, kitchen time, call, what it was given, outcome, message.

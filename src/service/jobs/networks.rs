@@ -8,10 +8,12 @@ use crate::language::parse::parse;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::metrics::smatch::{SmatchConfig, SmatchResult, smatch as smatch_score};
 use crate::report::json::value;
-use crate::report::simulation::SimulationReport;
-use crate::service::check::{CheckedText, check_text, counting_omitted, located};
+use crate::service::check::{
+    CheckOptions, CheckedText, check_each, check_text, counting_omitted, located,
+};
+use crate::service::outcome::{AppError, Outcome};
 use crate::service::scoring::score_text;
-use crate::service::simulate::{LocatedError, SimulateFailure, simulate_text};
+use crate::service::simulate::{SimulateFailure, Simulated, simulate_text};
 use crate::service::translation::TranslateAnswer;
 use crate::service::workspace::Workspace;
 use crate::simulation::Model;
@@ -21,6 +23,8 @@ use crate::translate::rules::RulesTranslator;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use std::io::Write;
+use std::path::Path;
 
 /// A network alone.
 #[derive(Deserialize, JsonSchema)]
@@ -59,16 +63,23 @@ pub fn check(workspace: &Workspace, request: CheckRequest) -> Result<CheckedText
     ))
 }
 
-/// A simulated recipe: the report, and where the evaluator would refuse the file (the dish
-/// approximation score fails), why.
-#[derive(Serialize)]
-pub struct SimulateAnswer {
-    pub report: SimulationReport,
-    pub refused: Option<LocatedError>,
+/// `check --format json`: one line per file, in the order given, each the check job's answer
+/// for the file's text (what `check_network` answers for it), or for a file that cannot be
+/// read the refusal. Lines rather than one array: a script reads one file's answer with the
+/// tool server's own shape, and reads each line as it comes; the exit is `check`'s.
+pub fn check_lines(files: &[&Path], opts: &CheckOptions, out: &mut dyn Write) -> Outcome {
+    let totals = check_each(files, opts, &mut |_, checked| {
+        let answer = match checked {
+            Ok((text, diagnostics)) => value(&CheckedText::of(text, diagnostics)),
+            Err(e) => Refusal::new(e.to_string()).to_json(),
+        };
+        writeln!(out, "{answer}").map_err(AppError::Stdout)
+    })?;
+    Ok(totals.exit())
 }
 
 /// One recipe of a network run in the workspace's kitchen.
-pub fn simulate(workspace: &Workspace, request: NetworkRequest) -> Result<SimulateAnswer, Refusal> {
+pub fn simulate(workspace: &Workspace, request: NetworkRequest) -> Result<Simulated, Refusal> {
     let mut gold = |_: &str| Ok(workspace.gold());
     simulate_on(
         workspace.model(),
@@ -85,15 +96,10 @@ pub fn simulate_on(
     kitchen_name: &str,
     request: NetworkRequest,
     gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
-) -> Result<SimulateAnswer, Refusal> {
+) -> Result<Simulated, Refusal> {
     let text = &request.network;
-    match simulate_text(model, kitchen_name, text, request.recipe.as_deref(), gold) {
-        Ok(s) => Ok(SimulateAnswer {
-            report: s.report,
-            refused: s.refused,
-        }),
-        Err(failure) => Err(simulate_refusal(text, failure)),
-    }
+    simulate_text(model, kitchen_name, text, request.recipe.as_deref(), gold)
+        .map_err(|failure| simulate_refusal(text, failure))
 }
 
 /// A text that did not run: `{"error", "diagnostics"}` or `{"error", "at"}`.

@@ -205,11 +205,17 @@ pub fn kitchen_start(
     request: StartRequest,
 ) -> Result<StartAnswer, Refusal> {
     let evaluator = request.data.evaluator(workspace)?;
+    // Made before the session, so that a log that exists is refused before any session
+    // opens; removed again when the start is refused, so that a refusal leaves no file.
     let log = request.log.as_deref().map(Log::create_new).transpose();
     let log = log.map_err(|e| Refusal::new(e.to_string()))?;
-    let (id, opening) = sessions
-        .start(evaluator.clone(), &request.recipe)
-        .map_err(store_refusal)?;
+    let started = sessions.start(evaluator.clone(), &request.recipe);
+    let (id, opening) = started.map_err(|e| {
+        if let Some(log) = &log {
+            let _ = std::fs::remove_file(log.path());
+        }
+        store_refusal(e)
+    })?;
     if let Some(log) = log {
         let kitchen = workspace.data().kitchen.as_deref();
         sessions

@@ -388,6 +388,67 @@ fn a_session_call_names_its_session_one_way_and_its_lines_must_be_taken() {
     );
 }
 
+/// A start that is refused (an unknown recipe, a full store) leaves no log behind, and a log
+/// that exists is refused and kept as it was.
+#[test]
+fn a_refused_start_leaves_no_log_and_an_existing_log_is_kept() {
+    use crate::service::sessions::{Limits, SystemClock};
+    let (data, dir, _) = demo_with_solution("salad.solution");
+    let workspace = Workspace::open(data).unwrap();
+    let limits = Limits {
+        sessions: 1,
+        ..Limits::default()
+    };
+    let store = SessionStore::new(limits, std::sync::Arc::new(SystemClock));
+    let log = dir.path().join("run.jsonl");
+    let start = |recipe: &str| json!({ "recipe": recipe, "log": log });
+    let unknown = asked(
+        &workspace,
+        &store,
+        "kitchen_start",
+        start("demo-no-such-dish"),
+    );
+    assert_eq!(
+        unknown,
+        json!({ "error": "the benchmark has no recipe `demo-no-such-dish`" })
+    );
+    assert!(!log.exists(), "a refused start left {}", log.display());
+    let first = json!({ "recipe": "demo-garden-salad" });
+    assert_eq!(
+        asked(&workspace, &store, "kitchen_start", first)["session"],
+        "kitchen-1"
+    );
+    let full = asked(
+        &workspace,
+        &store,
+        "kitchen_start",
+        start("demo-garden-salad"),
+    );
+    let full = full["error"].as_str().unwrap();
+    assert!(
+        full.starts_with("1 sessions are open, the most kept at once; the one unused longest, `kitchen-1`, expires in "),
+        "{full}"
+    );
+    assert!(
+        !log.exists(),
+        "a start refused by a full store left {}",
+        log.display()
+    );
+    std::fs::write(&log, "kept\n").unwrap();
+    let exists = asked(
+        &workspace,
+        &store,
+        "kitchen_start",
+        start("demo-garden-salad"),
+    );
+    let exists_message = format!(
+        "{}: cannot write the trajectory log: File exists (os error 17)",
+        log.display()
+    );
+    assert_eq!(exists, json!({ "error": exists_message }));
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "kept\n");
+}
+
 /// The splits job gives the splits, or one; a misspelt split is refused naming the closest.
 #[test]
 fn the_splits_job_lists_the_official_splits() {
