@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Optional, Protocol, Union
 
-from . import Diagnostic, PathArg, RecipeScore, _diagnostics, _native, _path
+from . import Diagnostic, PathArg, RecipeScore, _diagnostics, _native, _path, _refuse
 
 
 class _ModelHandle(Protocol):
@@ -343,8 +343,30 @@ class Kitchen:
 
     def undo(self) -> Optional[str]:
         """Take the last line back (the kitchen as it was before it): the line, or None when
-        there is none."""
-        return self._native.undo()
+        there is none. The job ``kitchen_undo``'s ``undone``."""
+        refused, out = self._native.job("kitchen_undo", "{}")
+        return None if refused else json.loads(out)["undone"]
+
+    def act(self, line: str) -> dict:
+        """One line given to the session, as the tool server's ``kitchen_act`` gives it: the
+        job's answer (`ok`, `outcome`, `line`, `text` without the objects' words, `objects`
+        with each one's `variable` and `words`, `diagnostics`, `time`). A line the session
+        cannot take raises NetworkError (:meth:`step` answers it as an observation instead,
+        with the objects' dish trees)."""
+        return self.job("kitchen_act", line=line)
+
+    def job(self, name: str, request: Optional[dict] = None, /, **fields: Any) -> dict:
+        """A kitchen session's job of the job table (``kitchen_act``, ``kitchen_admissible``,
+        ``kitchen_primitives``, ``kitchen_look``, ``kitchen_undo``, ``kitchen_progress``,
+        ``kitchen_finish``) on this session, the request as :func:`cookingbot.job` takes it but
+        naming no session: exactly what the tool server answers for its session of the same
+        lines (uncut). ``kitchen_finish`` scores the network and the session goes on, as
+        :meth:`finish` does. A refusal raises NetworkError; another job ValueError."""
+        refused, out = self._native.job(name, json.dumps({**(request or {}), **fields}))
+        answer = json.loads(out)
+        if refused:
+            raise _refuse(answer)
+        return answer
 
     def network(self) -> str:
         """The network written so far, as a ``.solution`` text."""
@@ -360,8 +382,8 @@ class Kitchen:
 
     def progress(self) -> Progress:
         """How far the network is: the gold goals reached so far and the best dish so far.
-        The session goes on; nothing changes."""
-        return Progress(**json.loads(self._native.progress()))
+        The session goes on; nothing changes. The job ``kitchen_progress``'s answer."""
+        return Progress(**self.job("kitchen_progress"))
 
     def primitives(self) -> list[Primitive]:
         """The action language: every primitive, its arguments in order with role, type and

@@ -1,5 +1,6 @@
-# The extension module; every function but metric_names and read_solution speaks JSON text to
-# cookingbot/__init__.py, and Kitchen and Model to cookingbot/_kitchen.py and
+# The extension module; every function but metric_names, read_solution and
+# servings_out_of_range speaks JSON text to cookingbot/__init__.py (the jobs of the table all
+# through `job`), and Kitchen and Model to cookingbot/_kitchen.py and
 # cookingbot/_model.py. A network text over 64 MiB of UTF-8 (the command line's bound on
 # solution files) raises ValueError before any work; every call can be stopped by Ctrl-C
 # (KeyboardInterrupt); a primitive written in Python that calls back into its own Model or a
@@ -23,16 +24,6 @@ def evaluate_texts(
     benchmark: Optional[_Path] = None,
     kitchen: Optional[_Path] = None,
 ) -> str: ...
-def check(text: str, reference: str, benchmark: Optional[_Path] = None) -> str: ...
-def simulate(
-    text: str,
-    recipe: Optional[str],
-    reference: str,
-    benchmark: Optional[_Path] = None,
-    kitchen: Optional[_Path] = None,
-) -> str: ...
-def smatch(test: str, gold: str, exact: bool, exact_budget: int) -> str: ...
-def translate(text: str, reference: str) -> str: ...
 def benchmark_recipes(reference: str, path: Optional[_Path] = None) -> str: ...
 def metric_names() -> list[str]: ...
 def read_solution(path: _Path) -> str: ...
@@ -46,50 +37,7 @@ def score_batch(
 ) -> str: ...
 def batch_csv(report: str) -> str: ...
 def solution_files(inputs: Sequence[_Path]) -> tuple[list[str], bool, str]: ...
-def substitute(
-    text: str,
-    replace: str,
-    replacement: str,
-    amount_rule: str,
-    recipe: Optional[str],
-    reference: str,
-    benchmark: Optional[_Path] = None,
-    kitchen: Optional[_Path] = None,
-) -> str: ...
-def suggest_substitutes(
-    ingredient: str,
-    diet: Optional[str],
-    text: Optional[str],
-    recipe: Optional[str],
-    reference: str,
-    benchmark: Optional[_Path] = None,
-    kitchen: Optional[_Path] = None,
-) -> str: ...
-def scale(
-    text: str,
-    factor: Optional[str],
-    servings: Optional[int],
-    serves: Optional[int],
-    recipe: Optional[str],
-    reference: str,
-    benchmark: Optional[_Path] = None,
-    kitchen: Optional[_Path] = None,
-) -> str: ...
-def diet(
-    text: str,
-    diet: str,
-    recipe: Optional[str],
-    reference: str,
-    benchmark: Optional[_Path] = None,
-    kitchen: Optional[_Path] = None,
-) -> str: ...
-def guide(
-    text: str,
-    recipe: Optional[str],
-    reference: str,
-    benchmark: Optional[_Path] = None,
-    kitchen: Optional[_Path] = None,
-) -> str: ...
+def servings_out_of_range(what: str, count: str) -> str: ...
 def main(argv: Sequence[str]) -> int: ...
 def corpus_interval(scores: Sequence[Optional[float]], bootstrap: int, seed: int) -> str: ...
 def repair_rules(
@@ -100,7 +48,8 @@ def repair_rules(
 ) -> str: ...
 
 class Kitchen:
-    """An agent session; every method but undo, network, waiting and unbound answers JSON."""
+    """An agent session; every method but network, waiting and unbound answers JSON. `job`
+    asks a kitchen session's job of the table on it: (refused, the answer's or refusal's JSON)."""
 
     def __init__(
         self,
@@ -122,11 +71,10 @@ class Kitchen:
     def opening(self) -> str: ...
     def step(self, line: str) -> str: ...
     def look(self, name: str) -> str: ...
-    def undo(self) -> Optional[str]: ...
     def network(self) -> str: ...
     def waiting(self) -> list[int]: ...
     def unbound(self) -> list[str]: ...
-    def progress(self) -> str: ...
+    def job(self, name: str, request: str) -> tuple[bool, str]: ...
     def primitives(self) -> str: ...
     def admissible(
         self, limit: int, primitive: Optional[str] = None, using: Optional[str] = None
