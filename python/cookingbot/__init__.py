@@ -327,11 +327,7 @@ def simulate(
     kitchen: PathArg = None,
 ) -> Execution:
     """Run one recipe of a network text (default: the first) in the simulated kitchen."""
-    refused, out = _job(
-        "simulate", {"network": text, "recipe": recipe}, reference, benchmark, kitchen
-    )
-    if refused:
-        raise _refuse(out)
+    _, out = _job("simulate", {"network": text, "recipe": recipe}, reference, benchmark, kitchen)
     return _execution(out)
 
 
@@ -380,6 +376,8 @@ def job(
 
 
 def _execution(out: dict) -> Execution:
+    if "error" in out:
+        raise _refuse(out)
     r = out["report"]
     return Execution(
         recipe=r["recipe"],

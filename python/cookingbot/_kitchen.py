@@ -338,8 +338,9 @@ class Kitchen:
 
     def look(self, name: str) -> View:
         """A variable (``?bowl``) or a place of the current kitchen (``fridge``); an unknown name
-        raises ValueError with the closest names."""
-        return View(**json.loads(self._native.look(name)))
+        raises ValueError with the closest names. The job ``kitchen_look``'s answer asked with
+        ``detail``."""
+        return View(**self.job("kitchen_look", name=name, detail=True))
 
     def undo(self) -> Optional[str]:
         """Take the last line back (the kitchen as it was before it): the line, or None when
@@ -387,17 +388,22 @@ class Kitchen:
 
     def primitives(self) -> list[Primitive]:
         """The action language: every primitive, its arguments in order with role, type and
-        default, the cases it runs under and what it does."""
-        return [Primitive._of(p) for p in json.loads(self._native.primitives())]
+        default, the cases it runs under and what it does. The job ``kitchen_primitives``'s
+        answer asked with ``detail``."""
+        answer = self.job("kitchen_primitives", detail=True)
+        return [Primitive._of(p) for p in answer["primitives"]]
 
     def admissible(
         self, limit: int = 50, *, primitive: Optional[str] = None, using: Optional[str] = None
     ) -> list[Candidate]:
         """The lines that run now, in a deterministic order, at most `limit` (5,000 at most):
         built from the bound variables and the kitchen's classes, each tried on a copy of the
-        kitchen. `primitive` keeps one primitive's, `using` those taking a variable."""
-        raw = json.loads(self._native.admissible(limit, primitive, using))
-        return [Candidate(**c) for c in raw]
+        kitchen. `primitive` keeps one primitive's, `using` those taking a variable. The job
+        ``kitchen_admissible``'s answer asked with ``detail``."""
+        answer = self.job(
+            "kitchen_admissible", limit=limit, primitive=primitive, using=using, detail=True
+        )
+        return [Candidate(**c) for c in answer["admissible"]]
 
     def hint(self) -> Optional[Hint]:
         """The gold network's next action not matched yet, with your variables; None when the
@@ -408,8 +414,10 @@ class Kitchen:
 
     def finish(self) -> Score:
         """The four metrics of :meth:`network`, evaluated as its ``.solution`` file is. The
-        session goes on: more lines may follow, and another finish."""
-        return Score._of(json.loads(self._native.finish()))
+        session goes on: more lines may follow, and another finish. The job
+        ``kitchen_finish``'s answer asked with ``detail`` (its ``csv`` and ``unit``; its
+        ``score`` is what :func:`cookingbot.job` answers for ``score``)."""
+        return Score._of(self.job("kitchen_finish", detail=True))
 
     def __repr__(self) -> str:
         return f"Kitchen({self.recipe!r})"

@@ -1,26 +1,24 @@
 //! `cookingbot._native.Kitchen`: the agent session (`session`) for Python. It holds its one
 //! session as the tool server's store holds many (`service::jobs::SessionHolder`): a kitchen
 //! session's job asked of it (`job`) works on that session and answers what the tool server
-//! answers. The gym's own calls (a step, a look with the objects' trees, the file's score)
-//! answer the session's own JSON; `python/cookingbot/_kitchen.py` turns both into
-//! dataclasses. Work is done with the GIL
-//! released; a session is behind a lock, so one `Kitchen` used from two threads takes their
+//! answers (`Kitchen.act`, `look`, `admissible`, `primitives`, `undo`, `progress`, `finish`
+//! in Python). The calls no job serves (a step with the objects' trees, the opening, a hint, a
+//! fork) answer the session's own JSON; `python/cookingbot/_kitchen.py` turns both into
+//! dataclasses. Work is done with the GIL released; a session is behind a lock, so one `Kitchen` used from two threads takes their
 //! calls in turn (but a Kitchen of a `Model` refuses calls while a primitive of the model runs).
 
-use super::guard::{Interrupted, NetworkText, interruptible};
+use super::guard::{Interrupted, NetworkText, interruptible, job_request};
 use crate::evaluate::Evaluator;
 use crate::report::json::value;
 use crate::service::jobs::{Job, Refusal, SessionHolder};
 use crate::service::sessions::{Finished, SessionStore};
 use crate::service::variation::{Variation, vary_in};
 use crate::service::workspace::Workspace;
-use crate::session::admissible::Query;
 use crate::session::observation::Observation;
-use crate::session::trajectory::{self, Log};
+use crate::session::trajectory::Log;
 use crate::session::{Session, SessionError};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use serde_json::Value;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// One agent's network of one recipe.
@@ -218,25 +216,18 @@ impl Kitchen {
         self.detached(py, |s| s.attempt(&line.0).json().to_string())
     }
 
-    /// A variable or a place, as JSON; an unknown name is a `ValueError` with did-you-mean.
-    fn look(&self, py: Python<'_>, name: &str) -> PyResult<String> {
-        self.detached(py, |s| s.look(name).map(|v| value(&v).to_string()))?
-            .map_err(session_error)
-    }
-
     /// A kitchen session's job (`kitchen_act`, `kitchen_undo`, ...) on this session, the
     /// request as JSON naming no session: whether it was refused, and the answer's or the
     /// refusal's JSON, what the tool server answers for its session of the same lines. A job
     /// that is no session's call is a `ValueError`.
-    fn job(&self, py: Python<'_>, name: &str, request: NetworkText) -> PyResult<(bool, String)> {
+    fn job(&self, py: Python<'_>, name: &str, request: &str) -> PyResult<(bool, String)> {
         let job = Job::named(name).map_err(|e| PyValueError::new_err(e.error))?;
         if !job.is_session_call() {
             return Err(PyValueError::new_err(format!(
                 "`{name}` is no call of a session: ask it with cookingbot.job"
             )));
         }
-        let request: Value =
-            serde_json::from_str(&request.0).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let request = job_request(request)?;
         let answer = self.guarded(py, || Ok(job.answer_in(&self.workspace, self, request)))?;
         Ok(match answer {
             Ok(answer) => (false, answer.to_string()),
@@ -259,40 +250,10 @@ impl Kitchen {
         self.detached(py, |s| s.unbound())
     }
 
-    /// The action language: every primitive with its arguments, cases, defaults and what it
-    /// does, as JSON.
-    fn primitives(&self, py: Python<'_>) -> PyResult<String> {
-        self.detached(py, |s| value(&s.primitives()).to_string())
-    }
-
-    /// The lines that run now (at most `limit`, of `primitive`, using variable `using`), as
-    /// JSON.
-    #[pyo3(signature = (limit, primitive=None, using=None))]
-    fn admissible(
-        &self,
-        py: Python<'_>,
-        limit: usize,
-        primitive: Option<String>,
-        using: Option<String>,
-    ) -> PyResult<String> {
-        let query = Query {
-            limit,
-            primitive,
-            using,
-        };
-        self.detached(py, |s| value(&s.admissible(&query)).to_string())
-    }
-
     /// The gold's next action with the agent's variables, as JSON (`null` when the network
     /// matches the whole gold).
     fn hint(&self, py: Python<'_>) -> PyResult<String> {
         self.detached(py, |s| value(&s.hint()).to_string())
-    }
-
-    /// The evaluation of the network as a `.solution` file: `{"csv", "unit", "why_no_dish"}`,
-    /// the unit as `evaluate --format json` writes it (`scored` or `refused`).
-    fn finish(&self, py: Python<'_>) -> PyResult<String> {
-        self.detached(py, |s| trajectory::score_json(&s.finish()).to_string())
     }
 }
 

@@ -25,7 +25,7 @@ use crate::service::jobs::{self, Job};
 use crate::service::solution_file::read_solution_text;
 use crate::service::workspace::{Workspace, Workspaces};
 use crate::world::rewrite::scaling;
-use guard::{NetworkText, interruptible};
+use guard::{NetworkText, interruptible, job_request};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -69,14 +69,13 @@ fn workspace_of(data: DataContext) -> PyResult<Arc<Workspace>> {
 fn job(
     py: Python<'_>,
     name: &str,
-    request: NetworkText,
+    request: &str,
     reference: &str,
     benchmark: Option<PathBuf>,
     kitchen: Option<PathBuf>,
 ) -> PyResult<(bool, String)> {
     let job = Job::named(name).map_err(|e| PyValueError::new_err(e.error))?;
-    let request: Value =
-        serde_json::from_str(&request.0).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let request = job_request(request)?;
     detached_pair(py, reference, |profile| {
         let workspace = workspace(profile, benchmark, kitchen)?;
         Ok(match job.answer(&workspace, request) {

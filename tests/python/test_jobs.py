@@ -416,6 +416,34 @@ def test_a_kitchen_s_calls_are_the_jobs_the_tool_server_serves(cases):
         kitchen.job("kitchen_look", name="?nothing-here")
     assert str(by_kitchen_look.value) == str(one_shot.value)
     assert str(one_shot.value) == "no variable or place `?nothing-here` in the kitchen"
+    # The typed calls are the jobs asked with `detail`: the trees, the lines whole, every
+    # primitive in full, the file's CSV and evaluation.
+    variable = variable_of(lines[0])
+    for name, asked in (
+        ("kitchen_look", {"name": variable}),
+        ("kitchen_admissible", {"limit": 3}),
+        ("kitchen_primitives", {}),
+        ("kitchen_finish", {}),
+    ):
+        detailed = {**asked, "detail": True}
+        assert kitchen.job(name, detailed) == cookingbot.job(name, first | detailed), name
+    assert asdict(kitchen.look(variable)) == kitchen.job("kitchen_look", name=variable, detail=True)
+    assert kitchen.job("kitchen_look", name=variable) == {"text": kitchen.look(variable).text}
+    offered = kitchen.job("kitchen_admissible", limit=3, detail=True)["admissible"]
+    assert [asdict(c) for c in kitchen.admissible(3)] == offered
+    assert [c["line"] for c in kitchen.job("kitchen_admissible", limit=3)["admissible"]] == [
+        c["line"] for c in offered
+    ]
+    full = kitchen.job("kitchen_primitives", detail=True)["primitives"]
+    assert [p.form for p in kitchen.primitives()] == [p["form"] for p in full]
+    assert kitchen.job("kitchen_primitives")["primitives"] == [
+        f"{p['form']} ; {p['does']}" for p in full
+    ]
+    score, finished = kitchen.finish(), kitchen.job("kitchen_finish", detail=True)
+    assert (score.csv, score.report, score.why_no_dish) == (
+        finished["csv"], finished["unit"], finished.get("why_no_dish")
+    )
+    assert finished["score"] == cookingbot.job("score", network=kitchen.network())
     with pytest.raises(cookingbot.NetworkError, match="kitchen_start starts sessions of the tool server's store"):
         kitchen.job("kitchen_start", recipe=recipe)
     with pytest.raises(cookingbot.NetworkError, match="no session `kitchen-1` here"):

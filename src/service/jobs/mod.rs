@@ -230,7 +230,7 @@ pub const JOBS: &[Job] = &[
         "Take back the last line of a session's network; the kitchen is as it was before it."),
     job!(session kitchen_progress: SessionRequest,
         "How far a session's network is, without ending it: the share of the recipe's goal conditions the actions that ran reach (goals_reached of goals, goal_share) and the dish approximation score of the best dish made so far (dish_score, at dish_line)."),
-    job!(session kitchen_finish: SessionRequest,
+    job!(session kitchen_finish: FinishRequest,
         "End a session and score its network against the gold network: exactly what score_network answers for the same text (Smatch, goal-condition success with the missed goals, dish approximation score with the dish's differences, execution time).",
         SessionScore),
 ];

@@ -21,9 +21,9 @@ use crate::report::dish_tree::{self, DishNode};
 use crate::service::scoring::score_json;
 use crate::service::sessions::{Finished, SessionStore, StoreError, kitchen_summary};
 use crate::service::workspace::Workspace;
-use crate::session::admissible::Query;
+use crate::session::admissible::{Candidate, Query};
 use crate::session::language::{Primitive, primitives as language_of};
-use crate::session::observation::{Located, Observation, Outcome};
+use crate::session::observation::{Located, Observation, Outcome, View};
 use crate::session::progress::Progress;
 use crate::session::trajectory::Log;
 use crate::session::{Session, SessionError};
@@ -379,11 +379,23 @@ pub struct AdmissibleRequest {
     pub primitive: Option<String>,
     /// Only lines taking this variable (`?butter`) as an input.
     pub using: Option<String>,
+    /// Each line with its primitive and what each input uses (`inputs`): what a program reads
+    /// (Python's `Kitchen.admissible`).
+    #[serde(default)]
+    pub detail: bool,
 }
 
 #[derive(Serialize)]
 pub struct AdmissibleAnswer {
-    pub admissible: Vec<AdmissibleLine>,
+    pub admissible: Admissible,
+}
+
+/// The lines that run now: in short, or (asked `detail`) whole.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Admissible {
+    Short(Vec<AdmissibleLine>),
+    Detailed(Vec<Candidate>),
 }
 
 /// A line that runs now.
@@ -417,7 +429,12 @@ pub fn kitchen_admissible(
     let found = on_session(workspace, sessions, &request.at, |s| {
         Ok(s.admissible(&query))
     })?;
-    let admissible = found
+    if request.detail {
+        return Ok(AdmissibleAnswer {
+            admissible: Admissible::Detailed(found),
+        });
+    }
+    let short = found
         .into_iter()
         .map(|c| AdmissibleLine {
             line: c.line,
@@ -434,7 +451,9 @@ pub fn kitchen_admissible(
             fails: c.fails,
         })
         .collect();
-    Ok(AdmissibleAnswer { admissible })
+    Ok(AdmissibleAnswer {
+        admissible: Admissible::Short(short),
+    })
 }
 
 /// A session's language, or one primitive of it.
@@ -445,6 +464,10 @@ pub struct PrimitivesRequest {
     /// One primitive to tell in full (its arguments with role, type and default, its cases,
     /// what it does); without it, every primitive's form and what it does.
     pub primitive: Option<String>,
+    /// Without `primitive`: every primitive in full, what a program reads (Python's
+    /// `Kitchen.primitives`).
+    #[serde(default)]
+    pub detail: bool,
 }
 
 /// One primitive in full, or every primitive's form (`form ; what it does`).
@@ -453,6 +476,7 @@ pub struct PrimitivesRequest {
 pub enum PrimitivesAnswer {
     One { primitive: Box<Primitive> },
     Every { primitives: Vec<String> },
+    Full { primitives: Vec<Primitive> },
 }
 
 /// The action language of the session.
@@ -471,6 +495,7 @@ pub fn kitchen_primitives(
                 "no primitive `{name}` in the language"
             ))),
         },
+        None if request.detail => Ok(PrimitivesAnswer::Full { primitives }),
         None => Ok(PrimitivesAnswer::Every {
             primitives: primitives
                 .iter()
@@ -487,11 +512,18 @@ pub struct LookRequest {
     pub at: SessionAt,
     /// A variable (`?butter`) or a place of the kitchen (`fridge`, `pantry`, `counter-top`).
     pub name: String,
+    /// Beside the words, the object's or the place's tree (`object`, `place`): what a program
+    /// reads (Python's `Kitchen.look`).
+    #[serde(default)]
+    pub detail: bool,
 }
 
+/// What a variable or a place holds: in words, or (asked `detail`) with its tree.
 #[derive(Serialize)]
-pub struct LookAnswer {
-    pub text: String,
+#[serde(untagged)]
+pub enum LookAnswer {
+    Words { text: String },
+    Detailed(Box<View>),
 }
 
 /// What a variable or a place of the session holds now, in words.
@@ -501,7 +533,10 @@ pub fn kitchen_look(
     request: LookRequest,
 ) -> Result<LookAnswer, Refusal> {
     let view = on_session(workspace, sessions, &request.at, |s| s.look(&request.name))?;
-    Ok(LookAnswer { text: view.text })
+    Ok(match request.detail {
+        true => LookAnswer::Detailed(Box::new(view)),
+        false => LookAnswer::Words { text: view.text },
+    })
 }
 
 /// A session, for the calls that take nothing else.
@@ -535,6 +570,18 @@ pub fn kitchen_progress(
     on_session(workspace, sessions, &request.at, |s| s.progress())
 }
 
+/// A session to finish.
+#[derive(Deserialize, JsonSchema)]
+pub struct FinishRequest {
+    #[serde(flatten)]
+    pub at: SessionAt,
+    /// Beside the score, the network's row as the reference's CSV prints it (`csv`) and its
+    /// evaluation as `evaluate --format json` writes it (`unit`): what a program reads
+    /// (Python's `Kitchen.finish`).
+    #[serde(default)]
+    pub detail: bool,
+}
+
 /// A session finished and scored.
 #[derive(Serialize)]
 pub struct FinishAnswer {
@@ -547,13 +594,17 @@ pub struct FinishAnswer {
     pub score: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why_no_dish: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub csv: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<Value>,
 }
 
 /// The session ended and its network scored against the gold network.
 pub fn kitchen_finish(
     workspace: &Workspace,
     sessions: &dyn SessionHolder,
-    request: SessionRequest,
+    request: FinishRequest,
 ) -> Result<FinishAnswer, Refusal> {
     let (finished, id) = match request.at.target(workspace)? {
         Target::Held(id) => (sessions.finish(id)?, id.map(str::to_owned)),
@@ -566,13 +617,18 @@ pub fn kitchen_finish(
         ),
     };
     let metrics = MetricSet::from_words(&Metric::ALL.map(Metric::name));
-    let evaluated = finished.score.result.map(|row| vec![row]);
-    let score =
-        score_json(&finished.network, evaluated, &metrics).unwrap_or_else(|refused| refused);
+    let Finished { score, network } = finished;
+    let (csv, unit) = match request.detail {
+        true => (Some(score.csv), Some(score.json)),
+        false => (None, None),
+    };
+    let evaluated = score.result.map(|row| vec![row]);
     Ok(FinishAnswer {
         session: id,
-        lines: finished.network.lines().count().saturating_sub(1),
-        score,
-        why_no_dish: finished.score.why_no_dish,
+        lines: network.lines().count().saturating_sub(1),
+        score: score_json(&network, evaluated, &metrics).unwrap_or_else(|refused| refused),
+        why_no_dish: score.why_no_dish,
+        csv,
+        unit,
     })
 }
