@@ -4,8 +4,9 @@
 //! answers (`Kitchen.act`, `look`, `admissible`, `primitives`, `undo`, `progress`, `finish`
 //! in Python). The calls no job serves (a step with the objects' trees, the opening, a hint, a
 //! fork) answer the session's own JSON; `python/cookingbot/_kitchen.py` turns both into
-//! dataclasses. Work is done with the GIL released; a session is behind a lock, so one `Kitchen` used from two threads takes their
-//! calls in turn (but a Kitchen of a `Model` refuses calls while a primitive of the model runs).
+//! dataclasses. Work is done with the GIL released; a session is behind a lock, so one
+//! `Kitchen` used from two threads takes their calls in turn (but a Kitchen of a `Model`
+//! refuses calls while a primitive of the model runs).
 
 use super::guard::{Interrupted, NetworkText, interruptible, job_request};
 use crate::evaluate::Evaluator;
