@@ -284,7 +284,9 @@ def check(
     """The errors and warnings of a network text, located (what `check` prints): the first 100,
     and how many more in ``omitted``; recipe ids are those of ``benchmark`` (a folder of your
     own, or ``"demo"``) when it is given, else the official benchmark's."""
-    out = json.loads(_native.check(text, reference, _path(benchmark)))
+    refused, out = _job("check", {"network": text}, reference, benchmark)
+    if refused:
+        raise _refuse(out)
     found = Diagnostics(_diagnostics(out["diagnostics"]))
     found.omitted = out.get("diagnostics_omitted", 0)
     return found
@@ -327,33 +329,49 @@ def simulate(
     kitchen: PathArg = None,
 ) -> Execution:
     """Run one recipe of a network text (default: the first) in the simulated kitchen."""
-    return _execution(
-        json.loads(_native.simulate(text, recipe, reference, _path(benchmark), _path(kitchen)))
+    _, out = _job("simulate", {"network": text, "recipe": recipe}, reference, benchmark, kitchen)
+    return _execution(out)
+
+
+def _job(
+    name: str,
+    request: dict,
+    reference: str,
+    benchmark: PathArg = None,
+    kitchen: PathArg = None,
+) -> tuple[bool, dict]:
+    """The job `name` of the table on `request` in the data named: whether it was refused,
+    and the answer's or the refusal's JSON. Every function of the package that is a job asks
+    it here."""
+    refused, out = _native.job(
+        name, json.dumps(request), reference, _path(benchmark), _path(kitchen)
     )
+    return refused, json.loads(out)
 
 
 def job(
     name: str,
+    request: Optional[dict] = None,
     /,
     *,
     reference: str = "2024",
     benchmark: PathArg = None,
     kitchen: PathArg = None,
-    **request: Any,
+    **fields: Any,
 ) -> dict:
     """Any job of the job table (`check`, `simulate`, `score`, `smatch`, `diet`, `guide`,
     `substitute`, `suggest`, `scale`, `translate`, `evaluate`, `compare`, `replay`, `splits`,
     `variation`, `language`, `inventory`, the kitchen session's `kitchen_start`, `kitchen_act`,
     `kitchen_admissible`, `kitchen_primitives`, `kitchen_look`, `kitchen_undo`,
     `kitchen_progress`, `kitchen_finish`, or its tool's name) on a request given as keyword
-    arguments, the tool's arguments: its answer as JSON, exactly what the tool server's tool and
-    `cookingbot-evaluator job` answer. A session's call names its session by `recipe` and the
-    `lines` given so far (each call is one-shot: a `session` id names nothing here). A refusal
-    raises :class:`NetworkError`."""
-    refused, out = _native.job(
-        name, json.dumps(request), reference, _path(benchmark), _path(kitchen)
-    )
-    out = json.loads(out)
+    arguments, the tool's arguments (or as a dict, `request`, the keywords added to it): its
+    answer as JSON, exactly what the tool server's tool and `cookingbot-evaluator job` answer.
+    `reference`, `benchmark` and `kitchen` name the data, as the command line's options do; a
+    request's own field of one of those names (a session's `benchmark`) goes in `request`. A
+    session's call names its session by `recipe` and the `lines` given so far (each call is
+    one-shot: a `session` id names nothing here; :meth:`Kitchen.job` asks them of a Kitchen's
+    session). A refusal raises :class:`NetworkError`."""
+    refused, out = _job(name, {**(request or {}), **fields}, reference, benchmark, kitchen)
     if refused:
         raise _refuse(out)
     return out
@@ -411,8 +429,9 @@ def smatch(
     """
     if exact_budget < 1:
         raise ValueError("exact_budget must be at least 1")
-    out = json.loads(_native.smatch(test, gold, exact, exact_budget))
-    if "error" in out:
+    request = {"test": test, "gold": gold, "exact": exact, "exact_budget": exact_budget}
+    refused, out = _job("smatch", request, "2024")
+    if refused:
         raise _refuse(out)
     return SmatchScore(**out)
 
@@ -429,8 +448,8 @@ def translate(text: str, translator: str = "rules", *, reference: str = "2024") 
     one needs a server and is the command line's `translate --translator llm`."""
     if translator != "rules":
         raise ValueError(f"translator {translator!r}: only 'rules' runs in-process")
-    out = json.loads(_native.translate(text, reference))
-    if "error" in out:
+    refused, out = _job("translate", {"text": text}, reference)
+    if refused:
         raise ValueError(out["error"])
     return Translation(**out)
 

@@ -11,11 +11,10 @@ Each answer keeps the command line's JSON (`--format json`) whole in `report`.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Optional
 
-from . import PathArg, Solution, _native, _path, _refuse, _text
+from . import PathArg, Solution, _job, _refuse, _text
 
 
 @dataclass(frozen=True)
@@ -68,10 +67,9 @@ def diet(
     final dish judged, as `cookingbot-evaluator diet` judges it. A network that has errors or
     crashes raises :class:`NetworkError`; a misspelt diet `ValueError`."""
     text = _text(solution)
-    out = json.loads(
-        _native.diet(text, diet, recipe, reference, _path(benchmark), _path(kitchen))
-    )
-    if "error" in out:
+    request = {"network": text, "diet": diet, "recipe": recipe}
+    refused, out = _job("diet", request, reference, benchmark, kitchen)
+    if refused:
         raise _refuse(out)
     dish = out["dish"]
     return DietVerdict(
@@ -161,10 +159,9 @@ def guide(
     `cookingbot-evaluator guide --format json` writes it. A network that has errors, crashes or
     does not execute (it has no schedule) raises :class:`NetworkError`."""
     text = _text(solution)
-    out = json.loads(
-        _native.guide(text, recipe, reference, _path(benchmark), _path(kitchen))
-    )
-    if "error" in out:
+    request = {"network": text, "recipe": recipe}
+    refused, out = _job("guide", request, reference, benchmark, kitchen)
+    if refused:
         raise _refuse(out)
     return Guide(
         recipe=out["recipe"],

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Optional, Protocol, Union
 
-from . import Diagnostic, PathArg, RecipeScore, _diagnostics, _native, _path
+from . import Diagnostic, PathArg, RecipeScore, _diagnostics, _native, _path, _refuse
 
 
 class _ModelHandle(Protocol):
@@ -338,13 +338,36 @@ class Kitchen:
 
     def look(self, name: str) -> View:
         """A variable (``?bowl``) or a place of the current kitchen (``fridge``); an unknown name
-        raises ValueError with the closest names."""
-        return View(**json.loads(self._native.look(name)))
+        raises ValueError with the closest names. The job ``kitchen_look``'s answer asked with
+        ``detail``."""
+        return View(**self.job("kitchen_look", name=name, detail=True))
 
     def undo(self) -> Optional[str]:
         """Take the last line back (the kitchen as it was before it): the line, or None when
-        there is none."""
-        return self._native.undo()
+        there is none. The job ``kitchen_undo``'s ``undone``."""
+        refused, out = self._native.job("kitchen_undo", "{}")
+        return None if refused else json.loads(out)["undone"]
+
+    def act(self, line: str) -> dict:
+        """One line given to the session, as the tool server's ``kitchen_act`` gives it: the
+        job's answer (`ok`, `outcome`, `line`, `text` without the objects' words, `objects`
+        with each one's `variable` and `words`, `diagnostics`, `time`). A line the session
+        cannot take raises NetworkError (:meth:`step` answers it as an observation instead,
+        with the objects' dish trees)."""
+        return self.job("kitchen_act", line=line)
+
+    def job(self, name: str, request: Optional[dict] = None, /, **fields: Any) -> dict:
+        """A kitchen session's job of the job table (``kitchen_act``, ``kitchen_admissible``,
+        ``kitchen_primitives``, ``kitchen_look``, ``kitchen_undo``, ``kitchen_progress``,
+        ``kitchen_finish``) on this session, the request as :func:`cookingbot.job` takes it but
+        naming no session: exactly what the tool server answers for its session of the same
+        lines (uncut). ``kitchen_finish`` scores the network and the session goes on, as
+        :meth:`finish` does. A refusal raises NetworkError; another job ValueError."""
+        refused, out = self._native.job(name, json.dumps({**(request or {}), **fields}))
+        answer = json.loads(out)
+        if refused:
+            raise _refuse(answer)
+        return answer
 
     def network(self) -> str:
         """The network written so far, as a ``.solution`` text."""
@@ -360,22 +383,27 @@ class Kitchen:
 
     def progress(self) -> Progress:
         """How far the network is: the gold goals reached so far and the best dish so far.
-        The session goes on; nothing changes."""
-        return Progress(**json.loads(self._native.progress()))
+        The session goes on; nothing changes. The job ``kitchen_progress``'s answer."""
+        return Progress(**self.job("kitchen_progress"))
 
     def primitives(self) -> list[Primitive]:
         """The action language: every primitive, its arguments in order with role, type and
-        default, the cases it runs under and what it does."""
-        return [Primitive._of(p) for p in json.loads(self._native.primitives())]
+        default, the cases it runs under and what it does. The job ``kitchen_primitives``'s
+        answer asked with ``detail``."""
+        answer = self.job("kitchen_primitives", detail=True)
+        return [Primitive._of(p) for p in answer["primitives"]]
 
     def admissible(
         self, limit: int = 50, *, primitive: Optional[str] = None, using: Optional[str] = None
     ) -> list[Candidate]:
         """The lines that run now, in a deterministic order, at most `limit` (5,000 at most):
         built from the bound variables and the kitchen's classes, each tried on a copy of the
-        kitchen. `primitive` keeps one primitive's, `using` those taking a variable."""
-        raw = json.loads(self._native.admissible(limit, primitive, using))
-        return [Candidate(**c) for c in raw]
+        kitchen. `primitive` keeps one primitive's, `using` those taking a variable. The job
+        ``kitchen_admissible``'s answer asked with ``detail``."""
+        answer = self.job(
+            "kitchen_admissible", limit=limit, primitive=primitive, using=using, detail=True
+        )
+        return [Candidate(**c) for c in answer["admissible"]]
 
     def hint(self) -> Optional[Hint]:
         """The gold network's next action not matched yet, with your variables; None when the
@@ -386,8 +414,10 @@ class Kitchen:
 
     def finish(self) -> Score:
         """The four metrics of :meth:`network`, evaluated as its ``.solution`` file is. The
-        session goes on: more lines may follow, and another finish."""
-        return Score._of(json.loads(self._native.finish()))
+        session goes on: more lines may follow, and another finish. The job
+        ``kitchen_finish``'s answer asked with ``detail`` (its ``csv`` and ``unit``; its
+        ``score`` is what :func:`cookingbot.job` answers for ``score``)."""
+        return Score._of(self.job("kitchen_finish", detail=True))
 
     def __repr__(self) -> str:
         return f"Kitchen({self.recipe!r})"

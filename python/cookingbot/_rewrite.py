@@ -4,14 +4,13 @@ dish): what `cookingbot-evaluator substitute` and `scale` answer."""
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Optional, Union
 
 from . import _native
-from . import NetworkError, PathArg, RecipeScore, Solution, _diagnostics, _path, _text
+from . import NetworkError, PathArg, RecipeScore, Solution, _diagnostics, _job, _text
 
 __all__ = ["Scaling", "Substitution", "Suggestions", "scale", "substitute", "suggest_substitutes"]
 
@@ -87,9 +86,13 @@ class Suggestions:
     recipe: Optional[str]
 
 
-def _answer(raw: str) -> dict:
-    out = json.loads(raw)
-    if "error" in out:
+def _answer(
+    name: str, request: dict, reference: str, benchmark: PathArg, kitchen: PathArg
+) -> dict:
+    """The job's answer; its refusal raised (ValueError for a request that cannot be asked,
+    else NetworkError)."""
+    refused, out = _job(name, request, reference, benchmark, kitchen)
+    if refused:
         if out.get("kind") == "request":
             raise ValueError(out["error"])
         raise NetworkError(out["error"], _diagnostics(out.get("diagnostics", [])))
@@ -112,18 +115,14 @@ def substitute(
     `same-volume` or `same-count`. An unknown or absent ingredient raises `ValueError`; a
     network with errors `NetworkError`."""
     text = _text(network)
-    out = _answer(
-        _native.substitute(
-            text,
-            replace,
-            replacement,
-            amount_rule,
-            recipe,
-            reference,
-            _path(benchmark),
-            _path(kitchen),
-        )
-    )
+    request = {
+        "network": text,
+        "replace": replace,
+        "with": replacement,
+        "amount_rule": amount_rule,
+        "recipe": recipe,
+    }
+    out = _answer("substitute", request, reference, benchmark, kitchen)
     return Substitution(
         **Rewritten._common(out),
         replace=out["replace"],
@@ -148,11 +147,8 @@ def suggest_substitutes(
     nut-free or egg-free) through the diet table (kitchens/diet.json); each is tried in
     `network` when one is given (same-weight). A misspelt diet raises `ValueError`."""
     text = None if network is None else _text(network)
-    out = _answer(
-        _native.suggest_substitutes(
-            ingredient, diet, text, recipe, reference, _path(benchmark), _path(kitchen)
-        )
-    )
+    request = {"ingredient": ingredient, "diet": diet, "network": text, "recipe": recipe}
+    out = _answer("suggest", request, reference, benchmark, kitchen)
     return Suggestions(**out)
 
 
@@ -198,6 +194,14 @@ def _simplest_between(low: Fraction, high: Optional[Fraction]) -> Fraction:
     return whole + 1 / inner
 
 
+def _count(n: Optional[int], what: str) -> Optional[int]:
+    """A count of servings as the request carries it; one no request can carry (below 0,
+    past 2**64) is out of the range, as the command line says of it."""
+    if n is not None and not 0 <= n < 2**64:
+        raise ValueError(_native.servings_out_of_range(what, str(n)))
+    return n
+
+
 def scale(
     network: Solution,
     factor: Union[int, float, str, Fraction, None] = None,
@@ -216,18 +220,14 @@ def scale(
     fraction that rounds to it (the one of smallest denominator): ``1/3`` is 1/3, ``1.5`` 3/2,
     ``0.1`` 1/10 (not the binary value a float holds, whose denominator is a power of two
     beyond the bound on quantities). A factor or a count out of bounds raises `ValueError`."""
-    out = _answer(
-        _native.scale(
-            _text(network),
-            None if factor is None else _factor(factor),
-            servings,
-            serves,
-            recipe,
-            reference,
-            _path(benchmark),
-            _path(kitchen),
-        )
-    )
+    request = {
+        "network": _text(network),
+        "factor": None if factor is None else _factor(factor),
+        "servings": _count(servings, "--servings"),
+        "serves": _count(serves, "--serves"),
+        "recipe": recipe,
+    }
+    out = _answer("scale", request, reference, benchmark, kitchen)
     return Scaling(
         **Rewritten._common(out),
         factor=out["factor"],

@@ -124,7 +124,7 @@ impl KitchenServer {
             return refusal;
         }
         let answered = self
-            .off_thread(move |server| job.answer_in(&server.workspace, &server.sessions, request))
+            .off_thread(move |server| job.answer_in(&server.workspace, &*server.sessions, request))
             .await;
         match answered {
             Ok(Ok(mut answer)) => {

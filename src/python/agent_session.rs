@@ -1,15 +1,22 @@
-//! `cookingbot._native.Kitchen`: the agent session (`session`) for Python. Every
-//! answer is the session's own JSON (observations, views, the opening, the file's score);
-//! `python/cookingbot/_kitchen.py` turns it into dataclasses. Work is done with the GIL
-//! released; a session is behind a lock, so one `Kitchen` used from two threads takes their
-//! calls in turn (but a Kitchen of a `Model` refuses calls while a primitive of the model runs).
+//! `cookingbot._native.Kitchen`: the agent session (`session`) for Python. It holds its one
+//! session as the tool server's store holds many (`service::jobs::SessionHolder`): a kitchen
+//! session's job asked of it (`job`) works on that session and answers what the tool server
+//! answers (`Kitchen.act`, `look`, `admissible`, `primitives`, `undo`, `progress`, `finish`
+//! in Python). The calls no job serves (a step with the objects' trees, the opening, a hint, a
+//! fork) answer the session's own JSON; `python/cookingbot/_kitchen.py` turns both into
+//! dataclasses. Work is done with the GIL released; a session is behind a lock, so one
+//! `Kitchen` used from two threads takes their calls in turn (but a Kitchen of a `Model`
+//! refuses calls while a primitive of the model runs).
 
-use super::guard::{Interrupted, NetworkText, interruptible};
+use super::guard::{Interrupted, NetworkText, interruptible, job_request};
 use crate::evaluate::Evaluator;
 use crate::report::json::value;
+use crate::service::jobs::{Job, Refusal, SessionHolder};
+use crate::service::sessions::{Finished, SessionStore};
 use crate::service::variation::{Variation, vary_in};
-use crate::session::admissible::Query;
-use crate::session::trajectory::{self, Log};
+use crate::service::workspace::Workspace;
+use crate::session::observation::Observation;
+use crate::session::trajectory::Log;
 use crate::session::{Session, SessionError};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -18,6 +25,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// One agent's network of one recipe.
 #[pyclass(frozen, module = "cookingbot._native")]
 pub struct Kitchen {
+    /// The workspace it was opened in: the jobs asked of it take one.
+    workspace: Arc<Workspace>,
     evaluator: Arc<Evaluator>,
     recipe: String,
     session: Mutex<Session>,
@@ -32,15 +41,17 @@ fn session_error(e: SessionError) -> PyErr {
 }
 
 impl Kitchen {
-    /// A session on `recipe` scored by `evaluator`; an unknown recipe is a `ValueError` with
-    /// did-you-mean.
+    /// A session on `recipe` scored by `evaluator`, of `workspace`; an unknown recipe is a
+    /// `ValueError` with did-you-mean.
     pub fn open(
+        workspace: Arc<Workspace>,
         evaluator: Arc<Evaluator>,
         recipe: &str,
         interrupted: Option<Interrupted>,
     ) -> PyResult<Kitchen> {
         let session = Session::with_evaluator(evaluator.clone(), recipe).map_err(session_error)?;
         Ok(Kitchen {
+            workspace,
             evaluator,
             recipe: recipe.to_lowercase(),
             session: Mutex::new(session),
@@ -74,11 +85,21 @@ impl Kitchen {
         py: Python<'_>,
         work: impl FnOnce(&mut Session) -> T + Send,
     ) -> PyResult<T> {
+        self.guarded(py, || self.session().map(|mut s| work(&mut s)))
+    }
+
+    /// [`Kitchen::detached`] for work that takes the session itself (a job).
+    fn guarded<T: Send>(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce() -> PyResult<T> + Send,
+    ) -> PyResult<T> {
         if let Some(interrupted) = &self.interrupted {
             interrupted.busy().not_busy()?;
         }
         let out = interruptible(py, |_| {
-            self.session().map(|mut s| (work(&mut s), s.log_failure()))
+            let out = work()?;
+            Ok((out, self.session()?.log_failure()))
         });
         let out = match &self.interrupted {
             Some(interrupted) => interrupted.or_raise(out),
@@ -109,22 +130,20 @@ impl Kitchen {
         variation: u64,
     ) -> PyResult<Kitchen> {
         let profile = super::profile(reference)?;
-        let (evaluator, variation) = interruptible(py, |_| {
+        let (workspace, evaluator, variation) = interruptible(py, |_| {
             let workspace = super::workspace(profile, benchmark, kitchen.clone())?;
             if variation > 0 {
                 let v = vary_in(&workspace, recipe, variation)
                     .map_err(|e| PyValueError::new_err(e.to_string()))?;
-                return Ok((v.evaluator.clone(), Some(Arc::new(v))));
+                return Ok((workspace, v.evaluator.clone(), Some(Arc::new(v))));
             }
             let evaluator = workspace.evaluator();
-            Ok((
-                evaluator.map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
-                None,
-            ))
+            let evaluator = evaluator.map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            Ok((workspace, evaluator, None))
         })?;
         let opened = Kitchen {
             variation,
-            ..Kitchen::open(evaluator, recipe, None)?
+            ..Kitchen::open(workspace, evaluator, recipe, None)?
         };
         if let Some(path) = log {
             let log = Log::create(&path).map_err(|e| PyOSError::new_err(e.to_string()))?;
@@ -140,6 +159,7 @@ impl Kitchen {
     fn clone(&self, py: Python<'_>) -> PyResult<Kitchen> {
         let session = self.detached(py, |s| s.clone())?;
         Ok(Kitchen {
+            workspace: self.workspace.clone(),
             evaluator: self.evaluator.clone(),
             recipe: self.recipe.clone(),
             session: Mutex::new(session),
@@ -197,15 +217,23 @@ impl Kitchen {
         self.detached(py, |s| s.attempt(&line.0).json().to_string())
     }
 
-    /// A variable or a place, as JSON; an unknown name is a `ValueError` with did-you-mean.
-    fn look(&self, py: Python<'_>, name: &str) -> PyResult<String> {
-        self.detached(py, |s| s.look(name).map(|v| value(&v).to_string()))?
-            .map_err(session_error)
-    }
-
-    /// Take the last line back: the line, or None when there is none.
-    fn undo(&self, py: Python<'_>) -> PyResult<Option<String>> {
-        Ok(self.detached(py, |s| s.undo())?.ok())
+    /// A kitchen session's job (`kitchen_act`, `kitchen_undo`, ...) on this session, the
+    /// request as JSON naming no session: whether it was refused, and the answer's or the
+    /// refusal's JSON, what the tool server answers for its session of the same lines. A job
+    /// that is no session's call is a `ValueError`.
+    fn job(&self, py: Python<'_>, name: &str, request: &str) -> PyResult<(bool, String)> {
+        let job = Job::named(name).map_err(|e| PyValueError::new_err(e.error))?;
+        if !job.is_session_call() {
+            return Err(PyValueError::new_err(format!(
+                "`{name}` is no call of a session: ask it with cookingbot.job"
+            )));
+        }
+        let request = job_request(request)?;
+        let answer = self.guarded(py, || Ok(job.answer_in(&self.workspace, self, request)))?;
+        Ok(match answer {
+            Ok(answer) => (false, answer.to_string()),
+            Err(refusal) => (true, refusal.to_json().to_string()),
+        })
     }
 
     /// The network written so far, as a `.solution` text.
@@ -223,46 +251,57 @@ impl Kitchen {
         self.detached(py, |s| s.unbound())
     }
 
-    /// The action language: every primitive with its arguments, cases, defaults and what it
-    /// does, as JSON.
-    fn primitives(&self, py: Python<'_>) -> PyResult<String> {
-        self.detached(py, |s| value(&s.primitives()).to_string())
-    }
-
-    /// The lines that run now (at most `limit`, of `primitive`, using variable `using`), as
-    /// JSON.
-    #[pyo3(signature = (limit, primitive=None, using=None))]
-    fn admissible(
-        &self,
-        py: Python<'_>,
-        limit: usize,
-        primitive: Option<String>,
-        using: Option<String>,
-    ) -> PyResult<String> {
-        let query = Query {
-            limit,
-            primitive,
-            using,
-        };
-        self.detached(py, |s| value(&s.admissible(&query)).to_string())
-    }
-
     /// The gold's next action with the agent's variables, as JSON (`null` when the network
     /// matches the whole gold).
     fn hint(&self, py: Python<'_>) -> PyResult<String> {
         self.detached(py, |s| value(&s.hint()).to_string())
     }
+}
 
-    /// How far the network is (the gold goals reached, the best dish so far), as JSON; the
-    /// session goes on.
-    fn progress(&self, py: Python<'_>) -> PyResult<String> {
-        self.detached(py, |s| s.progress().map(|p| value(&p).to_string()))?
-            .map_err(session_error)
+/// The Kitchen holds its own session, named by no id; its `finish` leaves the session open
+/// (more lines may follow, and another finish), as `Kitchen.finish` does.
+impl SessionHolder for Kitchen {
+    fn store(&self) -> Option<&SessionStore> {
+        None
     }
 
-    /// The evaluation of the network as a `.solution` file: `{"csv", "unit", "why_no_dish"}`,
-    /// the unit as `evaluate --format json` writes it (`scored` or `refused`).
-    fn finish(&self, py: Python<'_>) -> PyResult<String> {
-        self.detached(py, |s| trajectory::score_json(&s.finish()).to_string())
+    fn with_session(
+        &self,
+        id: Option<&str>,
+        work: &mut dyn FnMut(&mut Session),
+    ) -> Result<(), Refusal> {
+        own(id)?;
+        let mut session = self.session().map_err(|e| Refusal::new(e.to_string()))?;
+        work(&mut session);
+        Ok(())
+    }
+
+    fn act(&self, id: Option<&str>, line: &str) -> Result<Observation, Refusal> {
+        let mut seen = Err(Refusal::new("no session"));
+        self.with_session(id, &mut |s| {
+            seen = s.act(line).map_err(|e| Refusal::new(e.to_string()))
+        })?;
+        seen
+    }
+
+    fn finish(&self, id: Option<&str>) -> Result<Finished, Refusal> {
+        let mut finished = None;
+        self.with_session(id, &mut |s| {
+            finished = Some(Finished {
+                score: s.finish(),
+                network: s.network(),
+            })
+        })?;
+        finished.ok_or_else(|| Refusal::new("no session"))
+    }
+}
+
+/// A Kitchen answers for its own session alone.
+fn own(id: Option<&str>) -> Result<(), Refusal> {
+    match id {
+        None => Ok(()),
+        Some(id) => Err(Refusal::request(format!(
+            "no session `{id}` here: a Kitchen's call is on its own session, named by no `session`"
+        ))),
     }
 }

@@ -8,6 +8,7 @@ use crate::service::solution_file::MAX_INPUT_BYTES;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
+use serde_json::Value;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -34,6 +35,28 @@ impl<'a, 'py> FromPyObject<'a, 'py> for NetworkText {
         }
         Ok(NetworkText(text))
     }
+}
+
+/// The fields of a job's request that hold a network text (or a line of one).
+const NETWORK_FIELDS: [&str; 4] = ["network", "test", "gold", "line"];
+
+/// A job's request read from its JSON text, each network text in it (`network`, `test`,
+/// `gold`, a session's `line`) bounded as a [`NetworkText`] is, with the same message.
+pub fn job_request(json: &str) -> PyResult<Value> {
+    let request: Value =
+        serde_json::from_str(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    for field in NETWORK_FIELDS {
+        if let Some(Value::String(text)) = request.get(field) {
+            let chars = text.chars().count();
+            if chars as u64 > MAX_INPUT_BYTES {
+                return Err(too_large(chars, "characters"));
+            }
+            if text.len() as u64 > MAX_INPUT_BYTES {
+                return Err(too_large(text.len(), "bytes"));
+            }
+        }
+    }
+    Ok(request)
 }
 
 fn too_large(size: usize, unit: &str) -> PyErr {

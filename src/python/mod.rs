@@ -5,30 +5,27 @@
 //! scored in parallel with rayon as the command line scores them. The agent session is
 //! `agent_session.rs` (`Kitchen`), models with primitives written in Python
 //! `python_primitive.rs` (`Model`), batches scored where their rows are (`cookingbot.ray`)
-//! `batch_rows.rs`, the answers to cooking agents' questions `answers.rs`,
-//! substitutions and scaling `rewrites.rs`, and what guards every call (texts bounded, Ctrl-C,
+//! `batch_rows.rs`, and what guards every call (texts bounded, Ctrl-C,
 //! a primitive calling back into its own model) `guard.rs`, and what the agent harness
 //! needs (the splits, a mean's interval, the repaired rules) `harness.rs`.
 
 mod agent_session;
-mod answers;
 mod batch_rows;
 mod guard;
 mod harness;
 mod python_primitive;
-mod rewrites;
 
 use crate::base::budget::Budget;
 use crate::base::profile::Profile;
 use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
 use crate::metrics::metric::{Metric, MetricSet};
-use crate::report::json::value;
 use crate::service::context::DataContext;
 use crate::service::jobs::{self, Job};
 use crate::service::solution_file::read_solution_text;
 use crate::service::workspace::{Workspace, Workspaces};
-use guard::{NetworkText, interruptible};
+use crate::world::rewrite::scaling;
+use guard::{NetworkText, interruptible, job_request};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -54,8 +51,13 @@ fn workspace(
     benchmark: Option<PathBuf>,
     kitchen: Option<PathBuf>,
 ) -> PyResult<Arc<Workspace>> {
+    workspace_of(DataContext::from_env(profile, benchmark, kitchen))
+}
+
+/// The workspace of a data context, as [`workspace`] opens it.
+fn workspace_of(data: DataContext) -> PyResult<Arc<Workspace>> {
     WORKSPACES
-        .open(DataContext::from_env(profile, benchmark, kitchen))
+        .open(data)
         .map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
@@ -67,38 +69,18 @@ fn workspace(
 fn job(
     py: Python<'_>,
     name: &str,
-    request: NetworkText,
+    request: &str,
     reference: &str,
     benchmark: Option<PathBuf>,
     kitchen: Option<PathBuf>,
 ) -> PyResult<(bool, String)> {
     let job = Job::named(name).map_err(|e| PyValueError::new_err(e.error))?;
-    let request: Value =
-        serde_json::from_str(&request.0).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let request = job_request(request)?;
     detached_pair(py, reference, |profile| {
         let workspace = workspace(profile, benchmark, kitchen)?;
         Ok(match job.answer(&workspace, request) {
             Ok(answer) => (false, answer.to_string()),
             Err(refusal) => (true, refusal.to_json().to_string()),
-        })
-    })
-}
-
-/// [`job`]'s answer or refusal as JSON text alike: what the functions that say a refusal as
-/// `{"error": ...}` return.
-fn answered(
-    py: Python<'_>,
-    name: &str,
-    request: Value,
-    reference: &str,
-    data: (Option<PathBuf>, Option<PathBuf>),
-) -> PyResult<String> {
-    let job = Job::named(name).map_err(|e| PyValueError::new_err(e.error))?;
-    detached(py, reference, |profile| {
-        let workspace = workspace(profile, data.0, data.1)?;
-        Ok(match job.answer(&workspace, request) {
-            Ok(answer) => answer.to_string(),
-            Err(refusal) => refusal.to_json().to_string(),
         })
     })
 }
@@ -176,77 +158,6 @@ fn score_texts(
     to_json(&outcomes)
 }
 
-/// Every diagnostic of a text, located; recipe ids against `benchmark`'s when one is named.
-#[pyfunction]
-#[pyo3(signature = (text, reference, benchmark=None))]
-fn check(
-    py: Python<'_>,
-    text: NetworkText,
-    reference: &str,
-    benchmark: Option<PathBuf>,
-) -> PyResult<String> {
-    answered(
-        py,
-        "check",
-        json!({ "network": text.0 }),
-        reference,
-        (benchmark, None),
-    )
-}
-
-/// Simulate one recipe: `{"report": ..., "refused": ...}` or `{"error": ..., ...}`.
-#[pyfunction]
-#[pyo3(signature = (text, recipe, reference, benchmark=None, kitchen=None))]
-fn simulate(
-    py: Python<'_>,
-    text: NetworkText,
-    recipe: Option<String>,
-    reference: &str,
-    benchmark: Option<PathBuf>,
-    kitchen: Option<PathBuf>,
-) -> PyResult<String> {
-    let request = json!({ "network": text.0, "recipe": recipe });
-    answered(py, "simulate", request, reference, (benchmark, kitchen))
-}
-
-/// Smatch between the first recipes of two texts: `{"f_score", "precision", ...}`; in exact
-/// mode branch and bound takes at most `exact_budget` search nodes (at least the root).
-#[pyfunction]
-fn smatch(
-    py: Python<'_>,
-    test: NetworkText,
-    gold: NetworkText,
-    exact: bool,
-    exact_budget: u64,
-) -> PyResult<String> {
-    let (NetworkText(test), NetworkText(gold)) = (test, gold);
-    let request = jobs::SmatchRequest {
-        test,
-        gold,
-        exact,
-        exact_budget,
-    };
-    // No workspace: Smatch compares texts, whatever the profile.
-    interruptible(py, |_| {
-        Ok(match jobs::smatch_of(request) {
-            Ok(answer) => value(&answer).to_string(),
-            Err(refusal) => refusal.to_json().to_string(),
-        })
-    })
-}
-
-/// Translate recipe text with the rule-based translator: `{"solution", "notes"}`.
-#[pyfunction]
-fn translate(py: Python<'_>, text: String, reference: &str) -> PyResult<String> {
-    answered(
-        py,
-        "translate",
-        json!({ "text": text }),
-        reference,
-        (None, None),
-    )
-}
-
 /// The benchmark's recipes: id, recipe text (as the data holds it; none for the demo), gold
 /// network text and gold file.
 #[pyfunction]
@@ -290,6 +201,13 @@ fn read_solution(py: Python<'_>, path: PathBuf) -> PyResult<String> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Why a count of servings (`what`: `--servings` or `--serves`) that no JSON request can
+/// carry (below 0, past `u64`) is out of scale's range, as the command line says it.
+#[pyfunction]
+fn servings_out_of_range(what: &str, count: &str) -> String {
+    scaling::servings_out_of_range(what, count).to_string()
+}
+
 /// The metric names, in the report's order.
 #[pyfunction]
 fn metric_names() -> Vec<&'static str> {
@@ -303,15 +221,10 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<python_primitive::PyModel>()?;
     m.add_function(wrap_pyfunction!(job, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_texts, m)?)?;
-    m.add_function(wrap_pyfunction!(check, m)?)?;
-    m.add_function(wrap_pyfunction!(simulate, m)?)?;
-    m.add_function(wrap_pyfunction!(smatch, m)?)?;
-    m.add_function(wrap_pyfunction!(translate, m)?)?;
     m.add_function(wrap_pyfunction!(benchmark_recipes, m)?)?;
     m.add_function(wrap_pyfunction!(metric_names, m)?)?;
     m.add_function(wrap_pyfunction!(read_solution, m)?)?;
-    answers::register(m)?;
+    m.add_function(wrap_pyfunction!(servings_out_of_range, m)?)?;
     batch_rows::register(m)?;
-    harness::register(m)?;
-    rewrites::register(m)
+    harness::register(m)
 }

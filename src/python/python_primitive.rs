@@ -265,7 +265,9 @@ impl PyModel {
     /// A session on `recipe` with this model.
     fn kitchen(&self, py: Python<'_>, recipe: &str) -> PyResult<Kitchen> {
         self.not_busy()?;
-        let (evaluator, _) = interruptible(py, |_| self.evaluator())?;
-        Kitchen::open(evaluator, recipe, Some(self.interrupted.clone()))
+        let (workspace, (evaluator, _)) = interruptible(py, |_| {
+            Ok((super::workspace_of(self.data.clone())?, self.evaluator()?))
+        })?;
+        Kitchen::open(workspace, evaluator, recipe, Some(self.interrupted.clone()))
     }
 }

@@ -1,13 +1,15 @@
 """The job table's contract: every job, asked the same request, answers the same through the
 command line (`cookingbot-evaluator job NAME REQUEST`), the tool server (`cookingbot-evaluator
-mcp`, through the `mcp` package's client) and the Python package (`cookingbot.job`): with the
-built-in data, with `--kitchen`, on a user benchmark and with `--reference 2023`; a refusal
-too, and the kitchen's case of issue 49 (a kitchen without butter: the tool server refuses
-the gold network as the command line does)."""
+mcp`, through the `mcp` package's client) and the Python package (`cookingbot.job`, and a
+kitchen session's calls through `cookingbot.Kitchen.job` on a Kitchen given the same lines):
+with the built-in data, with `--kitchen`, on a user benchmark and with `--reference 2023`; a
+refusal too, and the kitchen's case of issue 49 (a kitchen without butter: the tool server
+refuses the gold network as the command line does)."""
 
 import json
 import os
 import subprocess
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -161,6 +163,25 @@ def by_python(config, name, request):
         return True, json.loads(out)
 
 
+def by_kitchen(config, name, request):
+    """A kitchen session's call asked of a Kitchen of `config`'s data given the request's
+    `lines` (as `kitchen_act` gives them), the rest of the request naming no session."""
+    kitchen = cookingbot.Kitchen(request["recipe"], **config)
+    for line in request["lines"]:
+        kitchen.act(line)
+    asked = {k: v for k, v in request.items() if k not in ("recipe", "lines")}
+    try:
+        return False, kitchen.job(name, asked)
+    except cookingbot.NetworkError:
+        refused, out = kitchen._native.job(name, json.dumps(asked))
+        assert refused
+        return True, json.loads(out)
+
+
+# The session calls a Kitchen answers (kitchen_start starts the tool server's sessions).
+KITCHEN_CALLS = [name for name in TOOLS if name.startswith("kitchen_") and name != "kitchen_start"]
+
+
 def offline_env():
     return {**os.environ, "COOKINGBOT_BENCHMARK": str(benchmark_dir()), "COOKINGBOT_OFFLINE": "1"}
 
@@ -266,6 +287,8 @@ def test_every_job_answers_the_same_through_every_front_end(command, cases, conf
         cli = by_cli(command, options, name, request)
         python = by_python(python_config, name, request)
         assert cli == python, (config, name)
+        if name in KITCHEN_CALLS:
+            assert by_kitchen(python_config, name, request) == cli, (config, name)
         same_answer(tool, cli, config, name)
         answered += not cli[0]
     # Most jobs answer: a table of refusals would prove little. Without butter, afghan
@@ -367,3 +390,88 @@ def test_evaluate_takes_the_paths_the_evaluate_job_takes(cases):
     assert by_folder[0].recipe_id == "afghan-biscuits"
     assert by_folder[0].report == cookingbot.job("evaluate", inputs=[str(folder)],
                                                  metrics=ALL_METRICS)["files"][0]["recipes"][0]
+
+
+def test_a_kitchen_s_calls_are_the_jobs_the_tool_server_serves(cases):
+    """A Kitchen's typed calls are the jobs' answers: its progress is kitchen_progress's, its
+    undo kitchen_undo's `undone`, its act kitchen_act's; a refusal is the one-shot session's,
+    and a Kitchen starts no session of a store, names none other, and asks no other job."""
+    _, asked = cases["builtin"]
+    jobs = dict(asked)
+    first = jobs["kitchen_undo"]
+    recipe, lines = first["recipe"], first["lines"]
+    kitchen = cookingbot.Kitchen(recipe)
+    acted = [kitchen.act(line) for line in lines]
+    assert acted[-1] == cookingbot.job(
+        "kitchen_act", recipe=recipe, lines=lines[:-1], line=lines[-1]
+    )
+    assert [a["line"] for a in acted] == [2, 3, 4]
+    assert asdict(kitchen.progress()) == cookingbot.job("kitchen_progress", first)
+    assert kitchen.undo() == cookingbot.job("kitchen_undo", first)["undone"] == lines[-1]
+    missing = {"recipe": recipe, "lines": lines, "name": "?nothing-here"}
+    with pytest.raises(cookingbot.NetworkError) as one_shot:
+        cookingbot.job("kitchen_look", missing)
+    kitchen.act(lines[-1])
+    with pytest.raises(cookingbot.NetworkError) as by_kitchen_look:
+        kitchen.job("kitchen_look", name="?nothing-here")
+    assert str(by_kitchen_look.value) == str(one_shot.value)
+    assert str(one_shot.value) == "no variable or place `?nothing-here` in the kitchen"
+    # The typed calls are the jobs asked with `detail`: the trees, the lines whole, every
+    # primitive in full, the file's CSV and evaluation.
+    variable = variable_of(lines[0])
+    for name, asked in (
+        ("kitchen_look", {"name": variable}),
+        ("kitchen_admissible", {"limit": 3}),
+        ("kitchen_primitives", {}),
+        ("kitchen_finish", {}),
+    ):
+        detailed = {**asked, "detail": True}
+        assert kitchen.job(name, detailed) == cookingbot.job(name, first | detailed), name
+    assert asdict(kitchen.look(variable)) == kitchen.job("kitchen_look", name=variable, detail=True)
+    assert kitchen.job("kitchen_look", name=variable) == {"text": kitchen.look(variable).text}
+    offered = kitchen.job("kitchen_admissible", limit=3, detail=True)["admissible"]
+    assert [asdict(c) for c in kitchen.admissible(3)] == offered
+    assert [c["line"] for c in kitchen.job("kitchen_admissible", limit=3)["admissible"]] == [
+        c["line"] for c in offered
+    ]
+    full = kitchen.job("kitchen_primitives", detail=True)["primitives"]
+    assert [p.form for p in kitchen.primitives()] == [p["form"] for p in full]
+    assert kitchen.job("kitchen_primitives")["primitives"] == [
+        f"{p['form']} ; {p['does']}" for p in full
+    ]
+    score, finished = kitchen.finish(), kitchen.job("kitchen_finish", detail=True)
+    assert (score.csv, score.report, score.why_no_dish) == (
+        finished["csv"], finished["unit"], finished.get("why_no_dish")
+    )
+    assert finished["score"] == cookingbot.job("score", network=kitchen.network())
+    with pytest.raises(cookingbot.NetworkError, match="kitchen_start starts sessions of the tool server's store"):
+        kitchen.job("kitchen_start", recipe=recipe)
+    with pytest.raises(cookingbot.NetworkError, match="no session `kitchen-1` here"):
+        kitchen.job("kitchen_look", session="kitchen-1", name="?nothing-here")
+    with pytest.raises(ValueError, match="`score` is no call of a session"):
+        kitchen.job("score", network="")
+    # kitchen_finish scores the network and the Kitchen's session goes on.
+    finished = kitchen.job("kitchen_finish")
+    assert finished == cookingbot.job("kitchen_finish", first)
+    assert finished["lines"] == 3 and kitchen.undo() == lines[-1]
+    while kitchen.undo() is not None:
+        pass
+    assert kitchen.lines() == []
+
+
+def test_a_session_request_s_own_benchmark_is_not_the_data_option(command):
+    """A session's call takes `benchmark` (and `profile`) fields of its own: given in the
+    request's dict, they are the request's, not `cookingbot.job`'s data option (the official
+    benchmark here, which has no demo recipe)."""
+    request = {"recipe": "demo-garden-salad", "lines": ["(get-kitchen ?kitchen)"], "benchmark": "demo"}
+    answer = cookingbot.job("kitchen_progress", request)
+    assert answer == by_cli(command, [], "kitchen_progress", request)[1]
+    kitchen = cookingbot.Kitchen("demo-garden-salad", benchmark="demo")
+    kitchen.act("(get-kitchen ?kitchen)")
+    assert answer == asdict(kitchen.progress())
+    # The keyword is the data option: the official benchmark has no such recipe.
+    with pytest.raises(cookingbot.NetworkError, match="demo-garden-salad"):
+        cookingbot.job("kitchen_progress", {k: v for k, v in request.items() if k != "benchmark"})
+    # Keywords add to the dict.
+    assert cookingbot.job("kitchen_progress", {"benchmark": "demo"}, recipe="demo-garden-salad",
+                          lines=["(get-kitchen ?kitchen)"]) == answer

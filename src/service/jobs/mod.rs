@@ -7,7 +7,8 @@
 //! request gets the same answer from every front end.
 //!
 //! The kitchen session's calls are jobs too (`session_calls.rs`): they take the front end's
-//! [`SessionStore`] besides the workspace, and a front end that keeps nothing between calls
+//! [`SessionHolder`] besides the workspace (the tool server's [`SessionStore`], or Python's
+//! `Kitchen`, which holds its one session), and a front end that keeps nothing between calls
 //! answers them on a session made for the call from the lines given so far.
 //!
 //! A new job is a function here (or in a file of this folder) and one entry in [`JOBS`].
@@ -52,7 +53,7 @@ pub struct Job {
     pub schema: fn() -> schemars::Schema,
     /// The job on a request as JSON, in a workspace and with a front end's kitchen sessions,
     /// its answer as JSON.
-    pub run: fn(&Workspace, &SessionStore, Value) -> Result<Value, Refusal>,
+    pub run: fn(&Workspace, &dyn SessionHolder, Value) -> Result<Value, Refusal>,
 }
 
 /// How the tool server keeps a job's answer short for an agent's context.
@@ -95,15 +96,22 @@ impl Job {
         self.answer_in(workspace, &SessionStore::default(), request)
     }
 
-    /// The answer to `request` with the kitchen sessions of `sessions` (the tool server's, kept
-    /// between calls); the one place an answer becomes JSON.
+    /// The answer to `request` with the kitchen sessions `sessions` holds (the tool server's
+    /// store, kept between calls, or Python's `Kitchen`, one session); the one place an answer
+    /// becomes JSON.
     pub fn answer_in(
         &self,
         workspace: &Workspace,
-        sessions: &SessionStore,
+        sessions: &dyn SessionHolder,
         request: Value,
     ) -> Result<Value, Refusal> {
         (self.run)(workspace, sessions, request)
+    }
+
+    /// Whether the job is a call of a kitchen session (it works on a [`SessionHolder`]'s
+    /// session), not one of the workspace alone.
+    pub fn is_session_call(&self) -> bool {
+        !matches!(self.fit, Fit::Shortened { .. })
     }
 }
 
@@ -125,9 +133,9 @@ fn through<Req: DeserializeOwned, Ans: Serialize>(
 /// [`through`] for a kitchen session's call, which takes the front end's sessions too.
 fn through_sessions<Req: DeserializeOwned, Ans: Serialize>(
     workspace: &Workspace,
-    sessions: &SessionStore,
+    sessions: &dyn SessionHolder,
     request: Value,
-    job: fn(&Workspace, &SessionStore, Req) -> Result<Ans, Refusal>,
+    job: fn(&Workspace, &dyn SessionHolder, Req) -> Result<Ans, Refusal>,
 ) -> Result<Value, Refusal> {
     job(workspace, sessions, read(request)?).map(|answer| value(&answer))
 }
@@ -222,7 +230,7 @@ pub const JOBS: &[Job] = &[
         "Take back the last line of a session's network; the kitchen is as it was before it."),
     job!(session kitchen_progress: SessionRequest,
         "How far a session's network is, without ending it: the share of the recipe's goal conditions the actions that ran reach (goals_reached of goals, goal_share) and the dish approximation score of the best dish made so far (dish_score, at dish_line)."),
-    job!(session kitchen_finish: SessionRequest,
+    job!(session kitchen_finish: FinishRequest,
         "End a session and score its network against the gold network: exactly what score_network answers for the same text (Smatch, goal-condition success with the missed goals, dish approximation score with the dish's differences, execution time).",
         SessionScore),
 ];

@@ -7,6 +7,11 @@
 //! by its recipe and the lines given so far, a session made for the call alone. The second
 //! form keeps nothing, so the same request gets the same answer from every front end, the
 //! one-shot ones (the command line's `job`, Python's `job`) too.
+//!
+//! Who holds the sessions named by id is a [`SessionHolder`]: the tool server's
+//! [`SessionStore`] (many sessions, started by `kitchen_start`), or Python's `Kitchen`, which
+//! holds its own one session (named by no id). A call works on either alike, so a Kitchen's
+//! call answers what the tool server answers for the same session.
 
 use super::refusal::Refusal;
 use crate::benchmark::DataChoice;
@@ -16,9 +21,9 @@ use crate::report::dish_tree::{self, DishNode};
 use crate::service::scoring::score_json;
 use crate::service::sessions::{Finished, SessionStore, StoreError, kitchen_summary};
 use crate::service::workspace::Workspace;
-use crate::session::admissible::Query;
+use crate::session::admissible::{Candidate, Query};
 use crate::session::language::{Primitive, primitives as language_of};
-use crate::session::observation::{Located, Observation, Outcome};
+use crate::session::observation::{Located, Observation, Outcome, View};
 use crate::session::progress::Progress;
 use crate::session::trajectory::Log;
 use crate::session::{Session, SessionError};
@@ -90,8 +95,62 @@ impl SessionData {
     }
 }
 
-/// Which session a call is on: `session`, an open one of the front end's; or, without it, a
-/// session made for this call alone from `recipe` and the `lines` given so far.
+/// Who holds the sessions a call names: the tool server's store, or a front end's own session
+/// (Python's `Kitchen`). A session call works on a holder's session through these alone.
+pub trait SessionHolder {
+    /// The store that starts sessions (`kitchen_start`), when the holder is one.
+    fn store(&self) -> Option<&SessionStore>;
+    /// `work` on the session `id` names; no id: the holder's own session, when it has one.
+    fn with_session(
+        &self,
+        id: Option<&str>,
+        work: &mut dyn FnMut(&mut Session),
+    ) -> Result<(), Refusal>;
+    /// One line given to the session `id` names ([`Session::act`], within the holder's bounds).
+    fn act(&self, id: Option<&str>, line: &str) -> Result<Observation, Refusal>;
+    /// The session's network scored; whether the session ends with it is the holder's to say.
+    fn finish(&self, id: Option<&str>) -> Result<Finished, Refusal>;
+}
+
+/// The refusal of a call that names no session where the holder has none of its own.
+fn unnamed() -> Refusal {
+    Refusal::request(
+        "name the session: `session` (the id kitchen_start gave), or `recipe` and the `lines` given so far",
+    )
+}
+
+/// The store's session `id`, or [`unnamed`].
+fn named(id: Option<&str>) -> Result<&str, Refusal> {
+    id.ok_or_else(unnamed)
+}
+
+impl SessionHolder for SessionStore {
+    fn store(&self) -> Option<&SessionStore> {
+        Some(self)
+    }
+
+    fn with_session(
+        &self,
+        id: Option<&str>,
+        work: &mut dyn FnMut(&mut Session),
+    ) -> Result<(), Refusal> {
+        self.with(named(id)?, work).map_err(store_refusal)
+    }
+
+    fn act(&self, id: Option<&str>, line: &str) -> Result<Observation, Refusal> {
+        // Through the store, which bounds its sessions' lines.
+        SessionStore::act(self, named(id)?, line).map_err(store_refusal)
+    }
+
+    /// The session ends: its id answers no more.
+    fn finish(&self, id: Option<&str>) -> Result<Finished, Refusal> {
+        SessionStore::finish(self, named(id)?).map_err(store_refusal)
+    }
+}
+
+/// Which session a call is on: `session`, an open one of the front end's (none: the front
+/// end's own, Python's `Kitchen`); or, without it, a session made for this call alone from
+/// `recipe` and the `lines` given so far.
 #[derive(Deserialize, JsonSchema)]
 pub struct SessionAt {
     /// The session's id, as kitchen_start gave it.
@@ -109,8 +168,8 @@ pub struct SessionAt {
 
 /// A call's session.
 enum Target<'a> {
-    /// An open session of the store, by its id.
-    Open(&'a str),
+    /// A session of the holder: by its id, or (none) the holder's own.
+    Held(Option<&'a str>),
     /// A session made for the call.
     Alone(Box<Session>),
 }
@@ -134,10 +193,8 @@ impl SessionAt {
             (Some(_), _) if alone => Err(Refusal::request(
                 "name the session by `session` alone, or by `recipe` and `lines` without it",
             )),
-            (Some(id), _) => Ok(Target::Open(id)),
-            (None, None) => Err(Refusal::request(
-                "name the session: `session` (the id kitchen_start gave), or `recipe` and the `lines` given so far",
-            )),
+            (Some(id), _) => Ok(Target::Held(Some(id))),
+            (None, None) => Ok(Target::Held(None)),
             (None, Some(recipe)) => {
                 let evaluator = self.data.evaluator(workspace)?;
                 let mut session =
@@ -153,15 +210,19 @@ impl SessionAt {
     }
 }
 
-/// `work` on the call's session: the store's open one, or one made for the call.
+/// `work` on the call's session: the holder's, or one made for the call.
 fn on_session<R>(
     workspace: &Workspace,
-    sessions: &SessionStore,
+    sessions: &dyn SessionHolder,
     at: &SessionAt,
     work: impl FnOnce(&mut Session) -> Result<R, SessionError>,
 ) -> Result<R, Refusal> {
     match at.target(workspace)? {
-        Target::Open(id) => sessions.with(id, work).map_err(store_refusal)?,
+        Target::Held(id) => {
+            let (mut work, mut done) = (Some(work), None);
+            sessions.with_session(id, &mut |session| done = work.take().map(|w| w(session)))?;
+            done.ok_or_else(|| Refusal::new("the session's holder did not reach it"))?
+        }
         Target::Alone(mut session) => work(&mut session),
     }
     .map_err(session_refusal)
@@ -201,9 +262,12 @@ pub struct StartLimits {
 /// A new session of the store on a recipe: its id, the recipe text and the kitchen in short.
 pub fn kitchen_start(
     workspace: &Workspace,
-    sessions: &SessionStore,
+    sessions: &dyn SessionHolder,
     request: StartRequest,
 ) -> Result<StartAnswer, Refusal> {
+    let sessions = sessions.store().ok_or_else(|| {
+        Refusal::request("this front end's session is its own (Python: a `Kitchen`); kitchen_start starts sessions of the tool server's store")
+    })?;
     let evaluator = request.data.evaluator(workspace)?;
     // Made before the session, so that a log that exists is refused before any session
     // opens; removed again when the start is refused, so that a refusal leaves no file.
@@ -269,12 +333,11 @@ pub struct Made {
 /// One line appended to the session's network and run on its kitchen.
 pub fn kitchen_act(
     workspace: &Workspace,
-    sessions: &SessionStore,
+    sessions: &dyn SessionHolder,
     request: ActRequest,
 ) -> Result<ActAnswer, Refusal> {
     let seen = match request.at.target(workspace)? {
-        // Through the store, which bounds its sessions' lines.
-        Target::Open(id) => sessions.act(id, &request.line).map_err(store_refusal)?,
+        Target::Held(id) => sessions.act(id, &request.line)?,
         Target::Alone(mut session) => session.act(&request.line).map_err(session_refusal)?,
     };
     Ok(ActAnswer {
@@ -322,11 +385,23 @@ pub struct AdmissibleRequest {
     pub primitive: Option<String>,
     /// Only lines taking this variable (`?butter`) as an input.
     pub using: Option<String>,
+    /// Each line with its primitive and what each input uses (`inputs`): what a program reads
+    /// (Python's `Kitchen.admissible`).
+    #[serde(default)]
+    pub detail: bool,
 }
 
 #[derive(Serialize)]
 pub struct AdmissibleAnswer {
-    pub admissible: Vec<AdmissibleLine>,
+    pub admissible: Admissible,
+}
+
+/// The lines that run now: in short, or (asked `detail`) whole.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Admissible {
+    Short(Vec<AdmissibleLine>),
+    Detailed(Vec<Candidate>),
 }
 
 /// A line that runs now.
@@ -349,7 +424,7 @@ pub struct Free {
 /// The lines that run now in the session's kitchen.
 pub fn kitchen_admissible(
     workspace: &Workspace,
-    sessions: &SessionStore,
+    sessions: &dyn SessionHolder,
     request: AdmissibleRequest,
 ) -> Result<AdmissibleAnswer, Refusal> {
     let query = Query {
@@ -360,7 +435,12 @@ pub fn kitchen_admissible(
     let found = on_session(workspace, sessions, &request.at, |s| {
         Ok(s.admissible(&query))
     })?;
-    let admissible = found
+    if request.detail {
+        return Ok(AdmissibleAnswer {
+            admissible: Admissible::Detailed(found),
+        });
+    }
+    let short = found
         .into_iter()
         .map(|c| AdmissibleLine {
             line: c.line,
@@ -377,7 +457,9 @@ pub fn kitchen_admissible(
             fails: c.fails,
         })
         .collect();
-    Ok(AdmissibleAnswer { admissible })
+    Ok(AdmissibleAnswer {
+        admissible: Admissible::Short(short),
+    })
 }
 
 /// A session's language, or one primitive of it.
@@ -388,6 +470,10 @@ pub struct PrimitivesRequest {
     /// One primitive to tell in full (its arguments with role, type and default, its cases,
     /// what it does); without it, every primitive's form and what it does.
     pub primitive: Option<String>,
+    /// Without `primitive`: every primitive in full, what a program reads (Python's
+    /// `Kitchen.primitives`).
+    #[serde(default)]
+    pub detail: bool,
 }
 
 /// One primitive in full, or every primitive's form (`form ; what it does`).
@@ -396,12 +482,13 @@ pub struct PrimitivesRequest {
 pub enum PrimitivesAnswer {
     One { primitive: Box<Primitive> },
     Every { primitives: Vec<String> },
+    Full { primitives: Vec<Primitive> },
 }
 
 /// The action language of the session.
 pub fn kitchen_primitives(
     workspace: &Workspace,
-    sessions: &SessionStore,
+    sessions: &dyn SessionHolder,
     request: PrimitivesRequest,
 ) -> Result<PrimitivesAnswer, Refusal> {
     let primitives = on_session(workspace, sessions, &request.at, |s| Ok(s.primitives()))?;
@@ -414,6 +501,7 @@ pub fn kitchen_primitives(
                 "no primitive `{name}` in the language"
             ))),
         },
+        None if request.detail => Ok(PrimitivesAnswer::Full { primitives }),
         None => Ok(PrimitivesAnswer::Every {
             primitives: primitives
                 .iter()
@@ -430,21 +518,31 @@ pub struct LookRequest {
     pub at: SessionAt,
     /// A variable (`?butter`) or a place of the kitchen (`fridge`, `pantry`, `counter-top`).
     pub name: String,
+    /// Beside the words, the object's or the place's tree (`object`, `place`): what a program
+    /// reads (Python's `Kitchen.look`).
+    #[serde(default)]
+    pub detail: bool,
 }
 
+/// What a variable or a place holds: in words, or (asked `detail`) with its tree.
 #[derive(Serialize)]
-pub struct LookAnswer {
-    pub text: String,
+#[serde(untagged)]
+pub enum LookAnswer {
+    Words { text: String },
+    Detailed(Box<View>),
 }
 
 /// What a variable or a place of the session holds now, in words.
 pub fn kitchen_look(
     workspace: &Workspace,
-    sessions: &SessionStore,
+    sessions: &dyn SessionHolder,
     request: LookRequest,
 ) -> Result<LookAnswer, Refusal> {
     let view = on_session(workspace, sessions, &request.at, |s| s.look(&request.name))?;
-    Ok(LookAnswer { text: view.text })
+    Ok(match request.detail {
+        true => LookAnswer::Detailed(Box::new(view)),
+        false => LookAnswer::Words { text: view.text },
+    })
 }
 
 /// A session, for the calls that take nothing else.
@@ -462,7 +560,7 @@ pub struct UndoAnswer {
 /// The session's last line taken back.
 pub fn kitchen_undo(
     workspace: &Workspace,
-    sessions: &SessionStore,
+    sessions: &dyn SessionHolder,
     request: SessionRequest,
 ) -> Result<UndoAnswer, Refusal> {
     let undone = on_session(workspace, sessions, &request.at, Session::undo)?;
@@ -472,10 +570,22 @@ pub fn kitchen_undo(
 /// How far the session's network is, the session going on.
 pub fn kitchen_progress(
     workspace: &Workspace,
-    sessions: &SessionStore,
+    sessions: &dyn SessionHolder,
     request: SessionRequest,
 ) -> Result<Progress, Refusal> {
     on_session(workspace, sessions, &request.at, |s| s.progress())
+}
+
+/// A session to finish.
+#[derive(Deserialize, JsonSchema)]
+pub struct FinishRequest {
+    #[serde(flatten)]
+    pub at: SessionAt,
+    /// Beside the score, the network's row as the reference's CSV prints it (`csv`) and its
+    /// evaluation as `evaluate --format json` writes it (`unit`): what a program reads
+    /// (Python's `Kitchen.finish`).
+    #[serde(default)]
+    pub detail: bool,
 }
 
 /// A session finished and scored.
@@ -490,19 +600,20 @@ pub struct FinishAnswer {
     pub score: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why_no_dish: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub csv: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<Value>,
 }
 
 /// The session ended and its network scored against the gold network.
 pub fn kitchen_finish(
     workspace: &Workspace,
-    sessions: &SessionStore,
-    request: SessionRequest,
+    sessions: &dyn SessionHolder,
+    request: FinishRequest,
 ) -> Result<FinishAnswer, Refusal> {
     let (finished, id) = match request.at.target(workspace)? {
-        Target::Open(id) => (
-            sessions.finish(id).map_err(store_refusal)?,
-            Some(id.to_owned()),
-        ),
+        Target::Held(id) => (sessions.finish(id)?, id.map(str::to_owned)),
         Target::Alone(session) => (
             Finished {
                 score: session.finish(),
@@ -512,13 +623,18 @@ pub fn kitchen_finish(
         ),
     };
     let metrics = MetricSet::from_words(&Metric::ALL.map(Metric::name));
-    let evaluated = finished.score.result.map(|row| vec![row]);
-    let score =
-        score_json(&finished.network, evaluated, &metrics).unwrap_or_else(|refused| refused);
+    let Finished { score, network } = finished;
+    let (csv, unit) = match request.detail {
+        true => (Some(score.csv), Some(score.json)),
+        false => (None, None),
+    };
+    let evaluated = score.result.map(|row| vec![row]);
     Ok(FinishAnswer {
         session: id,
-        lines: finished.network.lines().count().saturating_sub(1),
-        score,
-        why_no_dish: finished.score.why_no_dish,
+        lines: network.lines().count().saturating_sub(1),
+        score: score_json(&network, evaluated, &metrics).unwrap_or_else(|refused| refused),
+        why_no_dish: score.why_no_dish,
+        csv,
+        unit,
     })
 }
