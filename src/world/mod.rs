@@ -18,6 +18,8 @@ use crate::world::ontology::{
     Class, ClassId, Init, Made as DefaultMade, Ontology, SlotId, defaults_made,
 };
 use crate::world::seq::Seq;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, OnceLock};
 
 /// Identity that survives copying ("persistent-id"); all look-ups across kitchen states use it.
@@ -89,11 +91,14 @@ impl Value {
     }
 
     /// Whether some path from this value down through objects' slots and lists' items is
-    /// longer than `limit` values. Walked with an explicit stack, each object or list once
-    /// (shared ones are remembered by address), so the walk itself neither recurses nor
-    /// follows the paths of a shared value twice. A value held once (its `Arc` counted once)
-    /// is reached only through its one holder, so it is met once and not remembered: what a
-    /// primitive has just made (a thousand cracked eggs) costs no look-up.
+    /// longer than `limit` values. Walked with an explicit stack, so the walk itself never
+    /// recurses; shared values are remembered by address, so it does not follow every path
+    /// to them. A value held once (its `Arc` counted once) is reached only through its one
+    /// holder, so it is met once and not remembered: what a primitive has just made (a
+    /// thousand cracked eggs) costs no look-up. Nor is a shared value whose walk met at most
+    /// [`SMALL_WALK`] values: walking it again costs no more than remembering it, and a
+    /// counter-top of a million portions (each held by two kitchen states) then fills no
+    /// table.
     pub fn nested_deeper_than(&self, limit: usize) -> bool {
         /// The identity of an object or list, and whether it is held more than once (only then
         /// is its height remembered).
@@ -119,21 +124,26 @@ impl Value {
             return false;
         }
         // Heights of the values walked so far: 1 for an object of plain slots.
-        let mut heights: std::collections::HashMap<usize, usize> = Default::default();
-        // The path: each value, its next child, the greatest height among its children.
-        let mut path: Vec<(&Value, usize, usize)> = vec![(self, 0, 0)];
+        let mut heights: HashMap<usize, usize, BuildHasherDefault<AddressHasher>> =
+            HashMap::default();
+        // The path: each value, its next child, the greatest height among its children, and
+        // how many values the walk had met when it reached it.
+        let mut path: Vec<(&Value, usize, usize, usize)> = vec![(self, 0, 0, 0)];
+        let mut met = 1;
         loop {
             let depth = path.len();
             if depth > limit {
                 return true;
             }
-            let Some((value, next, tallest)) = path.last_mut() else {
+            let Some((value, next, tallest, _)) = path.last_mut() else {
                 return false;
             };
             let Some(c) = child(value, *next) else {
-                let (value, _, tallest) = path.pop().expect("the path is not empty");
+                let (value, _, tallest, met_before) = path.pop().expect("the path is not empty");
                 let height = tallest + 1;
-                if let Some((k, true)) = key(value) {
+                if let Some((k, true)) = key(value)
+                    && met - met_before > SMALL_WALK
+                {
                     heights.insert(k, height);
                 }
                 if let Some(parent) = path.last_mut() {
@@ -158,9 +168,45 @@ impl Value {
             match known {
                 Some(h) if depth + h > limit => return true,
                 Some(h) => *tallest = (*tallest).max(h),
-                None => path.push((c, 0, 0)),
+                None => {
+                    path.push((c, 0, 0, met));
+                    met += 1;
+                }
             }
         }
+    }
+}
+
+/// The most values a shared value's walk may meet and still be walked again rather than
+/// remembered by [`Value::nested_deeper_than`] (a portion of dough: its amount and unit).
+const SMALL_WALK: usize = 16;
+
+/// Hashes the address of an object or list for [`Value::nested_deeper_than`]'s table of
+/// heights. The table holds one entry for each shared value walked (a counter-top of a
+/// million portions held by two kitchen states: a million), and SipHash on each address cost
+/// as much as the walk itself; an address is already unique, so a multiply spreads it.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0.rotate_left(8) ^ u64::from(b));
+        }
+    }
+
+    fn write_usize(&mut self, address: usize) {
+        self.write_u64(address as u64);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        // Fibonacci hashing; the high bits folded down, as the table indexes by the low ones.
+        let h = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 29);
     }
 }
 
@@ -574,7 +620,7 @@ mod tests {
     }
 
     #[test]
-    fn shared_values_are_walked_once_and_measured_where_they_sit() {
+    fn shared_values_are_remembered_and_measured_where_they_sit() {
         // Each level holds the one below twice: 2^60 paths, 60 distinct objects.
         let mut v = wrap(Value::Nil);
         for _ in 0..59 {
