@@ -482,7 +482,7 @@ fn plain(init: &Init) -> Option<Value> {
 fn plain_defaults(classes: &Arc<Vec<Class>>, class: ClassId) -> Arc<[(SlotId, Value)]> {
     type Layouts = (Weak<Vec<Class>>, Vec<Option<Arc<[(SlotId, Value)]>>>);
     thread_local! {
-        static LAYOUTS: RefCell<Layouts> = RefCell::new((Weak::new(), Vec::new()));
+        static LAYOUTS: RefCell<Layouts> = const { RefCell::new((Weak::new(), Vec::new())) };
     }
     LAYOUTS.with_borrow_mut(|(table, layouts)| {
         // The weak reference keeps the table's address from being reused by another.
