@@ -88,6 +88,9 @@ pub fn parse_into(text: &str, diagnostics: Diagnostics) -> Parsed {
         }
         at += line.len() + 1;
     }
+    for recipe in &mut out.file.recipes {
+        recipe.predicates.shrink_to_fit();
+    }
     out
 }
 
@@ -302,6 +305,10 @@ fn read_predicate(line: &str, at: usize, out: &mut Parsed) {
         }
     };
     let name_span = spans.remove(0);
+    // Sized to fit: a long network's tree is held for its whole evaluation, and the lists
+    // grown item by item have room for twice their items.
+    items.shrink_to_fit();
+    spans.shrink_to_fit();
     let recipe = out.file.recipes.last_mut();
     if let Some(r) = recipe {
         r.predicates.push(Predicate {

@@ -157,7 +157,7 @@ impl SimulationReport {
                                 .and_then(|s| s.args.get(i))
                                 .map(|a| a.name.clone())
                                 .unwrap_or_default(),
-                            name: exec.names[slot].clone(),
+                            name: exec.names[slot].to_owned(),
                             value: dish_tree::summary(model, &b.value),
                             available_at: b.available_at.map(number),
                             produced: case.is_some_and(|c| !c.is_input(i)),
@@ -290,7 +290,7 @@ fn why_unsolved(model: &Model, recipe: &Recipe, exec: &Execution, not_run: &[usi
             .iter()
             .flatten()
             .filter(|&&s| unbound(s))
-            .map(|&s| exec.names[s].as_str())
+            .map(|&s| &exec.names[s])
             .collect();
         names.dedup();
         return format!("every action ran but {} stayed unbound", names.join(", "));
@@ -307,7 +307,7 @@ fn why_unsolved(model: &Model, recipe: &Recipe, exec: &Execution, not_run: &[usi
                     let role = sig.and_then(|sig| sig.args.get(i)).map(|a| a.role);
                     unbound(s) && matches!(role, Some(Role::Input | Role::KitchenStateIn))
                 })
-                .map(|(_, &s)| exec.names[s].as_str())
+                .map(|(_, &s)| &exec.names[s])
                 .collect();
             if missing.is_empty() {
                 format!("{} (action {}) never ran", pred.name, p + 1)

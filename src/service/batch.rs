@@ -15,6 +15,7 @@ use crate::service::outcome::AppError;
 use crate::service::solution_file::{STDIN, read_solution_text};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
+use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -184,8 +185,10 @@ pub struct Run<'a> {
 /// network once however many systems hold it (systems agree on many recipes, and a batch may
 /// hold a file twice). A score depends on the network alone, not on where its text lies.
 /// Refusals are not kept: their diagnostics point into the file that holds the network.
+/// Keyed by the SHA-256 of the text rather than the text, which was as long as the network
+/// and held as long as the memo.
 #[derive(Default)]
-pub struct Memo(Mutex<HashMap<String, RecipeResult>>);
+pub struct Memo(Mutex<HashMap<[u8; 32], RecipeResult>>);
 
 impl Memo {
     fn evaluate(
@@ -194,7 +197,7 @@ impl Memo {
         recipe: &Recipe,
         metrics: &MetricSet,
     ) -> Result<RecipeResult, Refusal> {
-        let key = recipe.to_string();
+        let key = network_key(recipe);
         let known = self.0.lock().ok().and_then(|m| m.get(&key).cloned());
         if let Some(result) = known {
             return Ok(result);
@@ -205,6 +208,20 @@ impl Memo {
         }
         Ok(result)
     }
+}
+
+/// The SHA-256 of a network's canonical text, written into the hash as it is made.
+fn network_key(recipe: &Recipe) -> [u8; 32] {
+    struct Hashing(Sha256);
+    impl std::fmt::Write for Hashing {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0.update(s.as_bytes());
+            Ok(())
+        }
+    }
+    let mut hashing = Hashing(Sha256::new());
+    let _ = std::fmt::Write::write_fmt(&mut hashing, format_args!("{recipe}"));
+    hashing.0.finalize().into()
 }
 
 /// Score this run's shard of the files' work units, in parallel. Files are read a few at a

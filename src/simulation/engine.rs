@@ -11,9 +11,88 @@ use crate::language::ast::Predicate;
 /// 2^16 sets, billions of orderings); there the execution found stands.
 pub(super) const CHECK_AFTER_SOLUTION: u32 = 2_000;
 
-/// Make the execution the search found, if any, the run's state; whether there was one.
-pub(super) fn adopt(solution: Option<Attempt>, state: &mut Attempt) -> bool {
-    solution.map(|found| *state = found).is_some()
+/// Undo the last step of `state`: pop it and put back what it replaced, keeping what the
+/// execution found holds; the slots it had filled.
+fn take_back(
+    state: &mut Attempt,
+    replaced: Vec<Replaced>,
+    found: Option<&mut Found>,
+) -> Vec<usize> {
+    let filled = replaced.iter().map(|(s, _)| *s).collect();
+    let replaced =
+        (replaced.into_iter().rev()).map(|(s, old)| (s, old.map_or(Binding::UNBOUND, |b| *b)));
+    match found {
+        Some(found) => {
+            found.pop(&mut state.steps);
+            for (s, old) in replaced {
+                found.put_back(&mut state.bindings, s, old);
+            }
+        }
+        None => {
+            state.steps.pop();
+            for (s, old) in replaced {
+                state.bindings[s] = old;
+            }
+        }
+    }
+    filled
+}
+
+/// Make the execution the search found, if any, the run's state again; whether there was one.
+pub(super) fn adopt(solution: Option<Found>, state: &mut Attempt) -> bool {
+    solution.map(|found| found.restore(state)).is_some()
+}
+
+/// The execution the 2024 search found, kept as what the search has undone of it since: the
+/// search goes on from it (looking for an error in another ordering), and a copy of every
+/// binding and step there doubled the peak memory of a long network. Only backtracking
+/// changes a binding the execution holds (the execution binds every slot, and an action only
+/// fills unbound ones), so what backtracking replaces or pops is what to put back.
+pub(super) struct Found {
+    /// Per slot, whether its binding in the execution is in `bindings`.
+    saved: Vec<bool>,
+    bindings: Vec<(usize, Binding)>,
+    /// How many of the execution's steps the state still holds as they were.
+    depth: usize,
+    /// The execution's steps popped since, the deepest first.
+    popped: Vec<Step>,
+}
+
+impl Found {
+    fn new(state: &Attempt) -> Found {
+        Found {
+            saved: vec![false; state.bindings.len()],
+            bindings: Vec::new(),
+            depth: state.steps.len(),
+            popped: Vec::new(),
+        }
+    }
+
+    /// Backtracking puts `old` back into slot `s`: the execution's binding is kept if it was
+    /// still there.
+    fn put_back(&mut self, bindings: &mut [Binding], s: usize, old: Binding) {
+        let replaced = std::mem::replace(&mut bindings[s], old);
+        if !std::mem::replace(&mut self.saved[s], true) {
+            self.bindings.push((s, replaced));
+        }
+    }
+
+    /// Backtracking pops the last step: one of the execution's if the state held it still.
+    fn pop(&mut self, steps: &mut Vec<Step>) {
+        let step = steps.pop();
+        if let Some(step) = step.filter(|_| steps.len() < self.depth) {
+            self.popped.push(step);
+            self.depth = steps.len();
+        }
+    }
+
+    fn restore(self, state: &mut Attempt) {
+        state.steps.truncate(self.depth);
+        state.steps.extend(self.popped.into_iter().rev());
+        for (s, b) in self.bindings {
+            state.bindings[s] = b;
+        }
+    }
 }
 
 pub(super) struct Engine<'m> {
@@ -43,10 +122,25 @@ pub(super) struct Node<'m> {
     pub(super) undo: Option<Undo<'m>>,
 }
 
+/// A slot an action filled and what it held before: nothing (`None`), an unbound slot as the
+/// network made it, nearly always, as an action fills only unbound slots. Every action on the
+/// search's path keeps these, so the common case costs the slot alone.
+pub(super) type Replaced = (usize, Option<Box<Binding>>);
+
+/// What the search keeps of what `execute` replaced (see [`Replaced`]).
+fn kept(replaced: Vec<(usize, Binding)>) -> Vec<Replaced> {
+    let unbound = |b: &Binding| {
+        matches!(b.value, Value::Nil) && b.score.to_bits() == 0 && b.available_at.is_none()
+    };
+    (replaced.into_iter())
+        .map(|(s, b)| (s, (!unbound(&b)).then(|| Box::new(b))))
+        .collect()
+}
+
 pub(super) struct Undo<'m> {
     pub(super) p: usize,
-    /// The slots the action filled, with what they held before.
-    pub(super) replaced: Vec<(usize, Binding)>,
+    /// The slots the action filled, with what they held before (see [`Replaced`]).
+    pub(super) replaced: Vec<Replaced>,
     pub(super) maker: Maker<'m>,
     /// The kitchen cells held before the action ran (see [`budget::MEMORY_BUDGET`]).
     pub(super) cells: u64,
@@ -118,7 +212,7 @@ pub(super) fn repeat_key(profile: Profile, p: &Predicate) -> Option<(&str, Vec<&
 #[derive(Clone, Debug, Default)]
 pub(super) struct SlotTable {
     /// Per slot, the variable (`?x`) or the constant as written.
-    pub(super) names: Vec<String>,
+    pub(super) names: SlotNames,
     pub(super) bindings: Vec<Binding>,
     var_slot: HashMap<String, usize>,
 }
@@ -147,7 +241,7 @@ impl SlotTable {
                     Some(&s) => s,
                     None => {
                         self.var_slot.insert(v.clone(), self.bindings.len());
-                        self.push(format!("?{v}"), Binding::UNBOUND)
+                        self.push(format_args!("?{v}"), Binding::UNBOUND)
                     }
                 },
                 constant => {
@@ -156,7 +250,7 @@ impl SlotTable {
                         score: 1.0,
                         available_at: None,
                     };
-                    self.push(constant.to_string(), binding)
+                    self.push(constant, binding)
                 }
             };
             slots.push(slot);
@@ -164,7 +258,7 @@ impl SlotTable {
         Ok(slots)
     }
 
-    fn push(&mut self, name: String, binding: Binding) -> usize {
+    fn push(&mut self, name: impl std::fmt::Display, binding: Binding) -> usize {
         self.names.push(name);
         self.bindings.push(binding);
         self.bindings.len() - 1
@@ -280,7 +374,7 @@ impl<'m> Engine<'m> {
         // One memo key per action and case: the case decides which slots an action binds.
         let cases = self.sigs.iter().map(|s| s.cases.len()).max().unwrap_or(1);
         let mut dead_ends = DeadEnds::new(actions * cases);
-        let mut solution: Option<Attempt> = None;
+        let mut solution: Option<Found> = None;
         // Actions run since the execution was found (2024), against CHECK_AFTER_SOLUTION.
         let mut checked = 0u32;
         let mut path: Vec<Node<'m>> = Vec::new();
@@ -304,10 +398,7 @@ impl<'m> Engine<'m> {
                     if self.model.profile == Profile::R2023 {
                         return Ok(true);
                     }
-                    solution = Some(Attempt {
-                        bindings: state.bindings.clone(),
-                        steps: state.steps.clone(),
-                    });
+                    solution = Some(Found::new(state));
                 }
                 false
             } else {
@@ -348,13 +439,18 @@ impl<'m> Engine<'m> {
                     });
                     undo = Some(Undo {
                         p,
-                        replaced,
+                        replaced: kept(replaced),
                         maker,
                         cells,
                     });
                     break;
                 }
                 let node = path.pop().expect("the deepest node exists");
+                // A long path's room is given back as the search backs out of it (what the
+                // execution found holds grows meanwhile).
+                if path.len() < path.capacity() / 4 {
+                    path.shrink_to(path.capacity() / 2);
+                }
                 if node.explore {
                     dead_ends.mark_dead(node.done);
                     searched.dead_ends += 1;
@@ -366,11 +462,7 @@ impl<'m> Engine<'m> {
                     best.steps.clone_from(&state.steps);
                 }
                 if let Some(u) = node.undo {
-                    state.steps.pop();
-                    let filled: Vec<usize> = u.replaced.iter().map(|(s, _)| *s).collect();
-                    for (s, old) in u.replaced.into_iter().rev() {
-                        state.bindings[s] = old;
-                    }
+                    let filled = take_back(state, u.replaced, solution.as_mut());
                     self.maker = u.maker;
                     // What the action made is dropped with its bindings (unless the longest
                     // attempt keeps it: at most one more path's worth).

@@ -134,7 +134,7 @@ pub struct Execution {
     /// Binding slot of every argument of every predicate (constants have slots of their own).
     pub slots: Vec<Vec<usize>>,
     /// Names of the binding slots: the variable name, or the constant as written.
-    pub names: Vec<String>,
+    pub names: SlotNames,
     pub bindings: Vec<Binding>,
     /// Executed actions in execution order (of the solution, or of the longest attempt).
     pub steps: Vec<Step>,
@@ -142,6 +142,61 @@ pub struct Execution {
     pub solved: bool,
     /// Per action, whether it repeats an earlier one word for word and so ran (or not) with it.
     pub repeat: Vec<bool>,
+}
+
+/// The names of binding slots (`?x`, or a constant as written), one after another in one
+/// text: a long network has hundreds of thousands of slots, and a string of its own per name
+/// cost more than the name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SlotNames {
+    text: String,
+    /// Where each name ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl SlotNames {
+    pub(crate) fn push(&mut self, name: impl std::fmt::Display) {
+        use std::fmt::Write;
+        let _ = write!(self.text, "{name}");
+        self.ends.push(self.text.len());
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn get(&self, slot: usize) -> Option<&str> {
+        let end = *self.ends.get(slot)?;
+        let start = slot.checked_sub(1).map_or(0, |before| self.ends[before]);
+        Some(&self.text[start..end])
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        (0..self.len()).filter_map(|slot| self.get(slot))
+    }
+
+    /// Keep the first `len` names.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.ends.truncate(len);
+        self.text.truncate(self.ends.last().copied().unwrap_or(0));
+    }
+
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+        self.ends.shrink_to_fit();
+    }
+}
+
+impl std::ops::Index<usize> for SlotNames {
+    type Output = str;
+
+    fn index(&self, slot: usize) -> &str {
+        self.get(slot).expect("a slot of the network")
+    }
 }
 
 impl Execution {
@@ -156,5 +211,29 @@ impl Execution {
     /// The value bound to argument `arg` of predicate `p`.
     pub fn value(&self, p: usize, arg: usize) -> &Value {
         &self.bindings[self.slots[p][arg]].value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SlotNames;
+
+    #[test]
+    fn slot_names_read_back_as_written_and_truncated() {
+        let mut names = SlotNames::default();
+        names.push("?ks0");
+        names.push(format_args!("?{}", "whisk-1"));
+        names.push(crate::base::number::Number::int(180));
+        assert_eq!(
+            names.iter().collect::<Vec<_>>(),
+            ["?ks0", "?whisk-1", "180"]
+        );
+        assert_eq!(
+            (&names[1], names.get(3), names.len()),
+            ("?whisk-1", None, 3)
+        );
+        names.truncate(1);
+        names.push("medium-bowl");
+        assert_eq!(names.iter().collect::<Vec<_>>(), ["?ks0", "medium-bowl"]);
     }
 }

@@ -335,7 +335,7 @@ impl Stepwise {
 
     /// The variable (`?x`) or the constant a slot holds, as written.
     pub fn name(&self, slot: usize) -> &str {
-        self.table.names.get(slot).map_or("", String::as_str)
+        self.table.names.get(slot).unwrap_or("")
     }
 
     /// The slot of variable `name` (without `?`, lower case).
@@ -350,7 +350,6 @@ impl Stepwise {
             .iter()
             .zip(&self.table.bindings)
             .filter(|(n, _)| n.starts_with('?'))
-            .map(|(n, b)| (n.as_str(), b))
     }
 
     /// The kitchen state the last action that made one made, else the initial kitchen.

@@ -18,9 +18,10 @@ use crate::world::ontology::{
     Class, ClassId, Init, Made as DefaultMade, Ontology, SlotId, defaults_made,
 };
 use crate::world::seq::Seq;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, Weak};
 
 /// Identity that survives copying ("persistent-id"); all look-ups across kitchen states use it.
 pub type Pid = u32;
@@ -93,8 +94,8 @@ impl Value {
     /// Whether some path from this value down through objects' slots and lists' items is
     /// longer than `limit` values. Walked with an explicit stack, so the walk itself never
     /// recurses; shared values are remembered by address, so it does not follow every path
-    /// to them. A value held once (its `Arc` counted once) is reached only through its one
-    /// holder, so it is met once and not remembered: what a primitive has just made (a
+    /// to them. A value held once (its `Arc` counted once, and not in a layout objects share) is
+    /// reached only through its one holder, so it is met once and not remembered: what a primitive has just made (a
     /// thousand cracked eggs) costs no look-up. Nor is a shared value whose walk met at most
     /// [`SMALL_WALK`] values: walking it again costs no more than remembering it, and a
     /// counter-top of a million portions (each held by two kitchen states) then fills no
@@ -112,36 +113,39 @@ impl Value {
                 _ => None,
             }
         }
-        /// The child at `i`, or the height of an object's default not made yet.
-        fn child(v: &Value, i: usize) -> Option<Result<&Value, usize>> {
+        /// The child at `i` and whether a layout several objects share holds it, or the
+        /// height of an object's default not made yet.
+        fn child(v: &Value, i: usize) -> Option<Result<(&Value, bool), usize>> {
             match v {
-                Value::Obj(e) => e.value_or_height(i),
-                Value::List(l) => l.get(i).map(Ok),
+                Value::Obj(e) => Some(e.value_or_height(i)?.map(|c| (c, e.shares_value_at(i)))),
+                Value::List(l) => l.get(i).map(|c| Ok((c, false))),
                 _ => None,
             }
         }
-        if key(self).is_none() {
+        let Some((_, root_shared)) = key(self) else {
             return false;
-        }
+        };
         // Heights of the values walked so far: 1 for an object of plain slots.
         let mut heights: HashMap<usize, usize, BuildHasherDefault<AddressHasher>> =
             HashMap::default();
-        // The path: each value, its next child, the greatest height among its children, and
-        // how many values the walk had met when it reached it.
-        let mut path: Vec<(&Value, usize, usize, usize)> = vec![(self, 0, 0, 0)];
+        // The path: each value, its next child, the greatest height among its children, how
+        // many values the walk had met when it reached it, and whether it is shared.
+        let mut path: Vec<(&Value, usize, usize, usize, bool)> = vec![(self, 0, 0, 0, root_shared)];
         let mut met = 1;
         loop {
             let depth = path.len();
             if depth > limit {
                 return true;
             }
-            let Some((value, next, tallest, _)) = path.last_mut() else {
+            let Some((value, next, tallest, _, _)) = path.last_mut() else {
                 return false;
             };
             let Some(c) = child(value, *next) else {
-                let (value, _, tallest, met_before) = path.pop().expect("the path is not empty");
+                let (value, _, tallest, met_before, shared) =
+                    path.pop().expect("the path is not empty");
                 let height = tallest + 1;
-                if let Some((k, true)) = key(value)
+                if let Some((k, _)) = key(value)
+                    && shared
                     && met - met_before > SMALL_WALK
                 {
                     heights.insert(k, height);
@@ -152,7 +156,7 @@ impl Value {
                 continue;
             };
             *next += 1;
-            let c = match c {
+            let (c, in_shared_layout) = match c {
                 Ok(c) => c,
                 Err(height) if depth + height > limit => return true,
                 Err(height) => {
@@ -160,7 +164,10 @@ impl Value {
                     continue;
                 }
             };
-            let Some((k, shared)) = key(c) else { continue };
+            let Some((k, held_twice)) = key(c) else {
+                continue;
+            };
+            let shared = held_twice || in_shared_layout;
             let known = match shared {
                 true => heights.get(&k).copied(),
                 false => None,
@@ -169,7 +176,7 @@ impl Value {
                 Some(h) if depth + h > limit => return true,
                 Some(h) => *tallest = (*tallest).max(h),
                 None => {
-                    path.push((c, 0, 0, met));
+                    path.push((c, 0, 0, met, shared));
                     met += 1;
                 }
             }
@@ -215,13 +222,20 @@ impl Hasher for AddressHasher {
 /// makes some thirty objects nothing ever reads, one for every action that fails. They take
 /// the persistent ids and count the cells they would have when it was made, so which
 /// defaults were read never shows.
+///
+/// Its slots are a layout shared with its copies and, for an object `make-instance` made,
+/// with every object of its class (the class's plain defaults: NIL, T, numbers, strings),
+/// and the slots changed since: a long network binds a fresh object or a changed copy at
+/// every action, which then holds what it changed, not every slot of its class.
 #[derive(Clone, Debug)]
 pub struct Entity {
     pub class: ClassId,
     pub pid: Pid,
-    /// Every effective slot of the class (except the ids), in the class's layout order; a
-    /// default not made yet holds NIL here.
-    slots: Vec<(SlotId, Value)>,
+    /// Every effective slot of the class (except the ids), in the class's layout order, with
+    /// its value unless `changed` or `unmade` holds it (a default not made yet holds NIL).
+    base: Arc<[(SlotId, Value)]>,
+    /// The values of slots changed while `base` was shared, by the slot's place in the layout.
+    changed: Vec<(usize, Value)>,
     /// Shared by the object's copies until one of them changes such a slot: a copy made
     /// before a default is read and the object read it alike, as the same ids.
     unmade: Option<Arc<Unmade>>,
@@ -247,49 +261,92 @@ struct Pending {
 impl Entity {
     /// An object with every slot given.
     pub fn new(class: ClassId, pid: Pid, slots: Vec<(SlotId, Value)>) -> Entity {
+        Entity::laid_out(class, pid, Arc::from(slots))
+    }
+
+    fn laid_out(class: ClassId, pid: Pid, base: Arc<[(SlotId, Value)]>) -> Entity {
         Entity {
             class,
             pid,
-            slots,
+            base,
+            changed: Vec::new(),
             unmade: None,
         }
     }
 
+    fn place(&self, slot: SlotId) -> Option<usize> {
+        self.base.iter().position(|(s, _)| *s == slot)
+    }
+
     pub fn get(&self, slot: SlotId) -> Option<&Value> {
-        let at = self.slots.iter().position(|(s, _)| *s == slot)?;
+        let at = self.place(slot)?;
         Some(self.value_at(at))
     }
 
     /// The slot at `at` of the class's layout, with its value.
     pub fn slot_at(&self, at: usize) -> Option<(SlotId, &Value)> {
-        let (slot, _) = self.slots.get(at)?;
+        let (slot, _) = self.base.get(at)?;
         Some((*slot, self.value_at(at)))
     }
 
     /// Every slot with its value, in the class's layout order.
     pub fn slots(&self) -> impl Iterator<Item = (SlotId, &Value)> {
-        (0..self.slots.len()).filter_map(|at| self.slot_at(at))
+        (0..self.base.len()).filter_map(|at| self.slot_at(at))
     }
 
-    /// Every slot's value, changeable (every default made first).
+    /// Every slot's value, changeable (every default made first, the layout made the
+    /// object's own).
     pub fn slots_mut(&mut self) -> impl Iterator<Item = (SlotId, &mut Value)> {
-        for at in 0..self.slots.len() {
+        for at in 0..self.base.len() {
             self.settle(at);
         }
-        self.slots.iter_mut().map(|(s, v)| (*s, v))
+        if !self.changed.is_empty() || Arc::get_mut(&mut self.base).is_none() {
+            let mut own = self.base.to_vec();
+            for (at, v) in self.changed.drain(..) {
+                own[at].1 = v;
+            }
+            self.base = Arc::from(own);
+        }
+        let own = Arc::get_mut(&mut self.base).expect("the layout was just made the object's own");
+        own.iter_mut().map(|(s, v)| (*s, v))
     }
 
     /// A slot's value, changeable; `None` when the class lacks it.
     pub fn get_mut(&mut self, slot: SlotId) -> Option<&mut Value> {
-        let at = self.slots.iter().position(|(s, _)| *s == slot)?;
+        let at = self.place(slot)?;
         self.settle(at);
-        Some(&mut self.slots[at].1)
+        Some(self.own(at))
+    }
+
+    /// The value at `at`, changeable: in the layout when the object holds it alone, else
+    /// copied into the changed slots first.
+    fn own(&mut self, at: usize) -> &mut Value {
+        if let Some(i) = self.changed.iter().position(|(a, _)| *a == at) {
+            return &mut self.changed[i].1;
+        }
+        if Arc::get_mut(&mut self.base).is_some() {
+            return &mut Arc::get_mut(&mut self.base).expect("held once")[at].1;
+        }
+        self.put(at, self.base[at].1.clone());
+        &mut self.changed.last_mut().expect("just put").1
+    }
+
+    /// Put `v` into the slot at `at`.
+    fn put(&mut self, at: usize, v: Value) {
+        if let Some(i) = self.changed.iter().position(|(a, _)| *a == at) {
+            self.changed[i].1 = v;
+        } else if let Some(own) = Arc::get_mut(&mut self.base) {
+            own[at].1 = v;
+        } else {
+            self.changed.reserve_exact(1);
+            self.changed.push((at, v));
+        }
     }
 
     /// The value at `at`, or how deep it nests when it is a default not made yet (which
     /// measuring it does not make).
     fn value_or_height(&self, at: usize) -> Option<Result<&Value, usize>> {
-        self.slots.get(at)?;
+        self.base.get(at)?;
         let unread = (self.unmade.as_ref()).filter(|u| {
             u.defaults
                 .iter()
@@ -301,11 +358,17 @@ impl Entity {
         })
     }
 
+    /// Whether the value at `at` is held by the layout this object shares with others (so
+    /// a value held once there may be reached through several objects).
+    fn shares_value_at(&self, at: usize) -> bool {
+        Arc::strong_count(&self.base) > 1 && self.changed.iter().all(|(a, _)| *a != at)
+    }
+
     /// The slots whose values are made, with them: a default not read yet holds no object
     /// that anything has seen.
     pub fn made_slots(&self) -> impl Iterator<Item = (SlotId, &Value)> {
-        (0..self.slots.len()).filter_map(|at| match self.value_or_height(at)? {
-            Ok(v) => Some((self.slots[at].0, v)),
+        (0..self.base.len()).filter_map(|at| match self.value_or_height(at)? {
+            Ok(v) => Some((self.base[at].0, v)),
             Err(_) => None,
         })
     }
@@ -313,12 +376,15 @@ impl Entity {
     fn value_at(&self, at: usize) -> &Value {
         let pending =
             (self.unmade.as_ref()).and_then(|u| Some((u, u.defaults.iter().find(|p| p.at == at)?)));
-        match pending {
-            Some((unmade, p)) => p.value.get_or_init(|| {
+        if let Some((unmade, p)) = pending {
+            return p.value.get_or_init(|| {
                 let mut made = Making::later(&unmade.classes, p.after_pid);
                 made.init(&p.init)
-            }),
-            None => &self.slots[at].1,
+            });
+        }
+        match self.changed.iter().find(|(a, _)| *a == at) {
+            Some((_, v)) => v,
+            None => &self.base[at].1,
         }
     }
 
@@ -339,12 +405,16 @@ impl Entity {
         if unmade.defaults.is_empty() {
             self.unmade = None;
         }
-        self.slots[at].1 = value;
+        self.put(at, value);
     }
 
     /// The default at `at` is to be made on first read, its objects' ids after `after_pid`.
     fn defer(&mut self, classes: &Arc<Vec<Class>>, at: usize, init: &Arc<Init>, after_pid: Pid) {
-        self.slots[at].1 = Value::Nil;
+        match self.base[at].1 {
+            // Made by `make-instance`: the layout holds NIL there, and nothing changed it yet.
+            Value::Nil => self.changed.retain(|(a, _)| *a != at),
+            _ => self.put(at, Value::Nil),
+        }
         let unmade = Arc::make_mut(self.unmade.get_or_insert_with(|| {
             Arc::new(Unmade {
                 classes: Arc::clone(classes),
@@ -352,6 +422,8 @@ impl Entity {
             })
         }));
         unmade.defaults.retain(|p| p.at != at);
+        // Sized to fit: a failed action's object holds its pending defaults to the end.
+        unmade.defaults.reserve_exact(1);
         unmade.defaults.push(Pending {
             at,
             after_pid,
@@ -366,13 +438,13 @@ impl Entity {
     }
 
     pub fn has(&self, slot: SlotId) -> bool {
-        self.slots.iter().any(|(s, _)| *s == slot)
+        self.place(slot).is_some()
     }
 
     /// Set a slot; `false` when the class lacks it (a Lisp error in the reference).
     #[must_use]
     pub fn set(&mut self, slot: SlotId, v: Value) -> bool {
-        let Some(at) = self.slots.iter().position(|(s, _)| *s == slot) else {
+        let Some(at) = self.place(slot) else {
             return false;
         };
         if let Some(unmade) = self.unmade.as_mut()
@@ -383,7 +455,7 @@ impl Entity {
                 self.unmade = None;
             }
         }
-        self.slots[at].1 = v;
+        self.put(at, v);
         true
     }
 
@@ -421,7 +493,7 @@ impl Entity {
 
     /// The cells this object counts for on its own (see [`budget::MEMORY_BUDGET`]).
     fn cells(&self) -> usize {
-        1 + self.slots.len()
+        1 + self.base.len()
     }
 
     /// Normalise an emptied list slot back to NIL (the reference's empty list *is* NIL).
@@ -441,6 +513,43 @@ pub fn edit(e: &mut Arc<Entity>) -> &mut Entity {
         budget::charge(e.cells());
     }
     Arc::make_mut(e)
+}
+
+/// The value of a default that makes neither an object nor a list (NIL, T, a number, a
+/// string), which every object made with it may share.
+fn plain(init: &Init) -> Option<Value> {
+    match init {
+        Init::Nil => Some(Value::Nil),
+        Init::T => Some(Value::T),
+        Init::Num(n) => Some(Value::Num(*n)),
+        Init::Str(s) => Some(Value::Str(s.clone())),
+        Init::List(items) if items.is_empty() => Some(Value::Nil),
+        Init::Instance(..) | Init::List(_) => None,
+    }
+}
+
+/// The plain defaults of a class (NIL where a default makes an object or a list): the layout
+/// every object `make-instance` makes of it starts from, made once per class table and thread.
+fn plain_defaults(classes: &Arc<Vec<Class>>, class: ClassId) -> Arc<[(SlotId, Value)]> {
+    type Layouts = (Weak<Vec<Class>>, Vec<Option<Arc<[(SlotId, Value)]>>>);
+    thread_local! {
+        static LAYOUTS: RefCell<Layouts> = const { RefCell::new((Weak::new(), Vec::new())) };
+    }
+    LAYOUTS.with_borrow_mut(|(table, layouts)| {
+        // The weak reference keeps the table's address from being reused by another.
+        if !std::ptr::eq(table.as_ptr(), Arc::as_ptr(classes)) {
+            *table = Arc::downgrade(classes);
+            layouts.clear();
+        }
+        layouts.resize(layouts.len().max(classes.len()), None);
+        let c = &classes[class as usize];
+        let layout = layouts[class as usize].get_or_insert_with(|| {
+            (c.slots.iter().zip(&c.defaults))
+                .map(|(slot, init)| (*slot, plain(init).unwrap_or(Value::Nil)))
+                .collect()
+        });
+        Arc::clone(layout)
+    })
 }
 
 /// Makes objects from the class table, handing out persistent ids in `make-instance`'s order:
@@ -473,10 +582,12 @@ impl<'c> Making<'c> {
         self.last_pid += 1;
         let c = &self.classes[class as usize];
         let made = defaults_made(self.classes, class);
-        let mut e = Entity::new(class, self.last_pid, Vec::with_capacity(c.slots.len()));
-        for (at, (slot, init)) in c.slots.iter().zip(&c.defaults).enumerate() {
-            e.slots.push((*slot, Value::Nil));
-            self.default(&mut e, at, init, made[at]);
+        let mut e = Entity::laid_out(class, self.last_pid, plain_defaults(self.classes, class));
+        for (at, init) in c.defaults.iter().enumerate() {
+            // The layout holds the plain ones already.
+            if plain(init).is_none() {
+                self.default(&mut e, at, init, made[at]);
+            }
         }
         self.charge(e.cells() as u64);
         e
@@ -485,7 +596,8 @@ impl<'c> Making<'c> {
     /// The default `init` (which makes `made`) into the slot at `at` of `e`.
     fn default(&mut self, e: &mut Entity, at: usize, init: &Arc<Init>, made: DefaultMade) {
         if made.objects == 0 {
-            e.slots[at].1 = self.init(init);
+            let value = self.init(init);
+            e.put(at, value);
         } else {
             e.defer(self.classes, at, init, self.last_pid);
             self.last_pid = self.last_pid.saturating_add(made.objects);
@@ -495,10 +607,9 @@ impl<'c> Making<'c> {
 
     fn init(&mut self, init: &Init) -> Value {
         match init {
-            Init::Nil => Value::Nil,
-            Init::T => Value::T,
-            Init::Num(n) => Value::Num(*n),
-            Init::Str(s) => Value::Str(s.clone()),
+            Init::Nil | Init::T | Init::Num(_) | Init::Str(_) => {
+                plain(init).expect("a plain default")
+            }
             Init::List(items) => {
                 let items: Vec<Value> = items.iter().map(|i| self.init(i)).collect();
                 self.charge(items.len() as u64);
@@ -791,6 +902,47 @@ mod tests {
         // A copy made before the read reads the same objects.
         let pid = |v: &Value| v.as_obj().map(|p| p.pid);
         assert_eq!(pid(&copy.val(contents).items()[8]), Some(132));
+    }
+
+    /// Objects `make-instance` makes of one class share its plain defaults, and a change (a
+    /// concept's `is-concept`, a copy's new kitchen time) holds the changed slot alone: a long
+    /// network makes such an object or copy at every action, which held every slot of its
+    /// class.
+    #[test]
+    fn objects_share_their_class_layout_and_hold_only_what_changed() {
+        use crate::base::budget::Budget;
+        use crate::base::profile::Profile;
+        let onto = Ontology::builtin(Profile::R2024);
+        let (whisk, is_concept) = (onto.known("whisk"), onto.slot_id("is-concept").unwrap());
+        let mut maker = Maker::new(&onto, 0);
+        let (mut a, b) = Budget::new(std::time::Duration::from_secs(60))
+            .run(|| (maker.make(whisk), maker.make(whisk)));
+        assert!(Arc::ptr_eq(&a.base, &b.base) && a.changed.is_empty());
+        assert!(a.set(is_concept, Value::T));
+        assert!(Arc::ptr_eq(&a.base, &b.base));
+        assert_eq!(a.changed.len(), 1);
+        assert_eq!(a.changed.capacity(), 1);
+        assert!(a.val(is_concept).truthy() && b.val(is_concept).is_nil());
+        let shown = |e: &Entity| -> Vec<String> {
+            e.slots()
+                .map(|(s, v)| format!("{} {v:?}", onto.slot_name(s)))
+                .collect()
+        };
+        let (in_a, in_b) = (shown(&a), shown(&b));
+        assert_eq!(in_a.len(), onto.class(whisk).slots.len());
+        let differ: Vec<_> = (in_a.iter().zip(&in_b)).filter(|(x, y)| x != y).collect();
+        assert_eq!(
+            differ,
+            [(&"is-concept T".to_string(), &"is-concept Nil".to_string())]
+        );
+        // A copy shares the layout and the change until it changes the slot again.
+        let mut copy = a.clone();
+        assert!(copy.set(is_concept, Value::Nil));
+        assert!(a.val(is_concept).truthy() && copy.val(is_concept).is_nil());
+        // Every slot changeable: the layout becomes the object's own, with what changed.
+        assert_eq!(copy.slots_mut().count(), in_a.len());
+        assert!(!Arc::ptr_eq(&copy.base, &b.base) && copy.changed.is_empty());
+        assert_eq!(shown(&copy), in_b);
     }
 
     #[test]

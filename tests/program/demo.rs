@@ -116,7 +116,7 @@ fn demo_gold_networks_run_to_a_dish_without_failures() {
             assert!(
                 !is_failed(&b.value),
                 "{id}: {} is a failed object",
-                x.names[slot]
+                &x.names[slot]
             );
         }
         assert_eq!(
