@@ -2,7 +2,6 @@
 //! text into a network.
 
 use super::refusal::Refusal;
-use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
 use crate::metrics::metric::{Metric, MetricSet};
@@ -10,6 +9,7 @@ use crate::metrics::smatch::{SmatchConfig, SmatchResult, smatch as smatch_score}
 use crate::report::json::value;
 use crate::report::simulation::SimulationReport;
 use crate::service::check::{CheckedText, check_text, counting_omitted, located};
+use crate::service::golds::GoldSource;
 use crate::service::scoring::score_text;
 use crate::service::simulate::{LocatedError, SimulateFailure, simulate_text};
 use crate::service::translation::TranslateAnswer;
@@ -69,13 +69,7 @@ pub struct SimulateAnswer {
 
 /// One recipe of a network run in the workspace's kitchen.
 pub fn simulate(workspace: &Workspace, request: NetworkRequest) -> Result<SimulateAnswer, Refusal> {
-    let mut gold = |_: &str| Ok(workspace.gold());
-    simulate_on(
-        workspace.model(),
-        workspace.kitchen_name(),
-        request,
-        &mut gold,
-    )
+    workspace.with_gold(|model, gold| simulate_on(model, workspace.kitchen_name(), request, gold))
 }
 
 /// [`simulate`] on a model of one's own (the Python package's `Model`, primitives added),
@@ -84,7 +78,7 @@ pub fn simulate_on(
     model: &Model,
     kitchen_name: &str,
     request: NetworkRequest,
-    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+    gold: &mut GoldSource<'_>,
 ) -> Result<SimulateAnswer, Refusal> {
     let text = &request.network;
     match simulate_text(model, kitchen_name, text, request.recipe.as_deref(), gold) {
