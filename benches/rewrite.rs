@@ -1,9 +1,12 @@
 //! Substituting and scaling: each a rewrite of the network, two runs (the original and the
 //! rewrite) and three scorings (the rewrite against the original, both against the gold
-//! network; two where the network is its gold itself, whose run is then the original's). Per
-//! gold recipe (afghan-biscuits, and whole-wheat-ginger-snaps, whose scorings cost the most),
-//! over every butter recipe of the benchmark, over the 30 gold networks, and on generated
-//! chains of 1k and 4k actions without gold data, to show how the cost grows with the network.
+//! network; two where the network is its gold itself, whose run is then the original's). The
+//! jobs as a front end calls them (`rewrite/job`, on a workspace whose evaluator keeps the gold
+//! runs: a gold file's original run is the kept one); per gold recipe (afghan-biscuits, with the
+//! gold data kept and, as the jobs' old path, a benchmark read for the call; and
+//! whole-wheat-ginger-snaps, whose scorings cost the most), over every butter recipe of the
+//! benchmark, over the 30 gold networks, and on generated chains of 1k and 4k actions without
+//! gold data, to show how the cost grows with the network.
 
 mod support;
 
