@@ -1,51 +1,56 @@
 //! Substituting and scaling: each a rewrite of the network, two runs (the original and the
 //! rewrite) and three scorings (the rewrite against the original, both against the gold
-//! network; two where the network is its gold itself, whose run is then the original's). Per
-//! gold recipe (afghan-biscuits, and whole-wheat-ginger-snaps, whose scorings cost the most),
-//! over every butter recipe of the benchmark, over the 30 gold networks, and on generated
-//! chains of 1k and 4k actions without gold data, to show how the cost grows with the network.
+//! network; two where the network is its gold itself, whose run is then the original's). The
+//! jobs as a front end calls them (`rewrite/job`, on a workspace whose evaluator keeps the gold
+//! runs: a gold file's original run is the kept one); per gold recipe (afghan-biscuits, with the
+//! gold data kept and, as the jobs' old path, a benchmark read for the call; and
+//! whole-wheat-ginger-snaps, whose scorings cost the most), over every butter recipe of the
+//! benchmark, over the 30 gold networks, and on generated chains of 1k and 4k actions without
+//! gold data, to show how the cost grows with the network.
 
 mod support;
 
 use cookingbot::base::profile::Profile;
-use cookingbot::benchmark::Benchmark;
+use cookingbot::benchmark::DataChoice;
+use cookingbot::evaluate::Evaluator;
+use cookingbot::service::context::DataContext;
+use cookingbot::service::golds::{GoldSource, Golds};
+use cookingbot::service::jobs::{self, ScaleRequest, SubstituteRequest};
 use cookingbot::service::scale::scale_text;
 use cookingbot::service::substitute::substitute_text;
+use cookingbot::service::workspace::Workspace;
 use cookingbot::simulation::Model;
 use cookingbot::world::rewrite::scaling::Factor;
 use cookingbot::world::rewrite::substitution::AmountRule;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
+use std::sync::Arc;
 
 fn bench(c: &mut Criterion) {
     let profile = Profile::R2024;
-    let model = Model::builtin(profile);
     let benchmark = support::benchmark(profile);
     let texts = support::gold_texts(&benchmark);
-    let mut gold = |_: &str| Ok::<_, String>(Some(benchmark.clone()));
+    // The gold data as the jobs give it: the evaluator's, its gold runs kept.
+    let evaluator = Arc::new(Evaluator::with(Model::builtin(profile), benchmark));
+    let (model, benchmark) = (&evaluator.model, &evaluator.benchmark);
+    let mut gold = |_: &str| Ok(Some(Golds::Kept(evaluator.clone())));
     let afghan = &texts[benchmark
         .recipes
         .iter()
         .position(|r| r.id == "afghan-biscuits")
         .expect("afghan-biscuits")];
-    let substitute =
-        |model: &Model,
-         text: &str,
-         gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>| {
-            substitute_text(
-                model,
-                text,
-                None,
-                ("butter", "coconut-oil"),
-                AmountRule::SameWeight,
-                gold,
-            )
-            .expect("substitutes")
-        };
-    let scale = |model: &Model,
-                 text: &str,
-                 factor: &str,
-                 gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>| {
+    let substitute = |model: &Model, text: &str, gold: &mut GoldSource<'_>| {
+        substitute_text(
+            model,
+            text,
+            None,
+            ("butter", "coconut-oil"),
+            AmountRule::SameWeight,
+            gold,
+        )
+        .expect("substitutes")
+    };
+    let scale = |model: &Model, text: &str, factor: &str, gold: &mut GoldSource<'_>| {
         scale_text(
             model,
             text,
@@ -56,9 +61,51 @@ fn bench(c: &mut Criterion) {
         .expect("scales")
     };
 
+    // The jobs as a front end calls them, on a workspace whose evaluator is loaded.
+    let workspace = Workspace::open(DataContext {
+        profile,
+        benchmark: Some(DataChoice::Folder(support::data_dir(profile))),
+        offline: true,
+        ..DataContext::default()
+    })
+    .expect("the workspace opens");
+    let mut group = c.benchmark_group("rewrite/job");
+    group.bench_function("substitute-afghan-biscuits", |b| {
+        b.iter(|| {
+            let request = SubstituteRequest {
+                network: afghan.clone(),
+                replace: "butter".into(),
+                with: "coconut-oil".into(),
+                amount_rule: None,
+                recipe: None,
+            };
+            jobs::substitute(&workspace, black_box(request)).expect("substitutes")
+        })
+    });
+    group.bench_function("scale-afghan-biscuits-3/2", |b| {
+        b.iter(|| {
+            let request = ScaleRequest {
+                network: afghan.clone(),
+                factor: Some("3/2".into()),
+                servings: None,
+                serves: None,
+                recipe: None,
+            };
+            jobs::scale(&workspace, black_box(request)).expect("scales")
+        })
+    });
+    group.finish();
+
     let mut group = c.benchmark_group("substitute");
     group.bench_function("afghan-biscuits", |b| {
-        b.iter(|| substitute(&model, black_box(afghan), &mut gold))
+        b.iter(|| substitute(model, black_box(afghan), &mut gold))
+    });
+    // The benchmark read for the call (a command's way): every run made again.
+    group.bench_function("afghan-biscuits-benchmark-read", |b| {
+        b.iter(|| {
+            let mut read = |_: &str| Ok(Some(Golds::Read(benchmark.clone())));
+            substitute(model, black_box(afghan), &mut read)
+        })
     });
     let butter: Vec<&String> = texts.iter().filter(|t| t.contains(" butter ")).collect();
     group.throughput(Throughput::Elements(butter.len() as u64));
@@ -67,7 +114,7 @@ fn bench(c: &mut Criterion) {
             butter
                 .iter()
                 .map(|t| {
-                    substitute(&model, black_box(t), &mut gold)
+                    substitute(model, black_box(t), &mut gold)
                         .comparison
                         .changes
                         .len()
@@ -79,7 +126,7 @@ fn bench(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("scale");
     group.bench_function("afghan-biscuits-3/2", |b| {
-        b.iter(|| scale(&model, black_box(afghan), "3/2", &mut gold))
+        b.iter(|| scale(model, black_box(afghan), "3/2", &mut gold))
     });
     // The gold whose scorings cost the most (its dish is compared step by step).
     let ginger_snaps = &texts[benchmark
@@ -88,18 +135,14 @@ fn bench(c: &mut Criterion) {
         .position(|r| r.id == "whole-wheat-ginger-snaps")
         .expect("whole-wheat-ginger-snaps")];
     group.bench_function("whole-wheat-ginger-snaps-x2", |b| {
-        b.iter(|| scale(&model, black_box(ginger_snaps), "2", &mut gold))
+        b.iter(|| scale(model, black_box(ginger_snaps), "2", &mut gold))
     });
     group.throughput(Throughput::Elements(texts.len() as u64));
     group.bench_function("gold-30-x2", |b| {
         b.iter(|| {
             texts
                 .iter()
-                .map(|t| {
-                    scale(&model, black_box(t), "2", &mut gold)
-                        .proportions
-                        .len()
-                })
+                .map(|t| scale(model, black_box(t), "2", &mut gold).proportions.len())
                 .sum::<usize>()
         })
     });
@@ -112,13 +155,13 @@ fn bench(c: &mut Criterion) {
         let chain = support::chain(n);
         group.throughput(Throughput::Elements(n as u64));
         group.bench_function(format!("scale-{n}"), |b| {
-            b.iter(|| scale(&model, black_box(&chain), "2", &mut no_gold))
+            b.iter(|| scale(model, black_box(&chain), "2", &mut no_gold))
         });
         let chain = chain.replace(" butter ", " salted-butter ");
         group.bench_function(format!("substitute-{n}"), |b| {
             b.iter(|| {
                 substitute_text(
-                    &model,
+                    model,
                     black_box(&chain),
                     None,
                     ("salted-butter", "butter"),

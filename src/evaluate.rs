@@ -11,7 +11,7 @@ use crate::language::diagnostic::{Diagnostics, terminal_safe};
 use crate::language::validate::read_checked;
 use crate::metrics::diet::{Dish, Verdict};
 use crate::metrics::metric::{Metric, MetricSet, RecipeResult};
-use crate::metrics::smatch::{self, SmatchConfig, smatch};
+use crate::metrics::smatch::{self, SmatchConfig, SmatchGold, smatch_against};
 use crate::metrics::{GoldRun, Scores, dish, gold_run, score};
 use crate::simulation::benchmark_world::World;
 use crate::simulation::{Execution, Model, SimError};
@@ -55,7 +55,9 @@ pub struct Evaluator {
     pub model: Model,
     pub benchmark: Benchmark,
     pub smatch: SmatchConfig,
-    gold_runs: Vec<OnceLock<Result<GoldRun, SimError>>>,
+    gold_runs: Vec<OnceLock<Result<Arc<GoldRun>, SimError>>>,
+    /// Each gold network as Smatch compares with it (made on first use).
+    smatch_golds: Vec<OnceLock<SmatchGold>>,
     /// What the layers above derive from the model and the benchmark alone, made once and
     /// shared by every job on this evaluator (one value per type, [`Evaluator::derived`]).
     derived: Mutex<Vec<Arc<dyn Any + Send + Sync>>>,
@@ -76,11 +78,13 @@ impl Evaluator {
 
     pub fn with(model: Model, benchmark: Benchmark) -> Evaluator {
         let gold_runs = benchmark.recipes.iter().map(|_| OnceLock::new()).collect();
+        let smatch_golds = benchmark.recipes.iter().map(|_| OnceLock::new()).collect();
         Evaluator {
             model,
             benchmark,
             smatch: SmatchConfig::default(),
             gold_runs,
+            smatch_golds,
             derived: Mutex::default(),
         }
     }
@@ -109,8 +113,13 @@ impl Evaluator {
     /// The gold network of recipe `id` and its run (computed on first use), or why there is
     /// none.
     pub fn gold(&self, id: &str) -> Result<(&Recipe, &GoldRun), Refusal> {
-        let i = self
-            .benchmark
+        let i = self.position(id)?;
+        Ok((&self.benchmark.recipes[i].network, self.gold_run(i)?))
+    }
+
+    /// Where recipe `id` is in the benchmark, or the reference's refusal of it.
+    fn position(&self, id: &str) -> Result<usize, Refusal> {
+        self.benchmark
             .recipes
             .iter()
             .position(|r| r.id == id)
@@ -124,13 +133,29 @@ impl Evaluator {
                 Refusal::new(format!(
                     "Solution contains recipe {id} which is currently unsupported{hint}"
                 ))
-            })?;
+            })
+    }
+
+    /// The run of recipe `id`'s gold network on the evaluator's model (computed on first use
+    /// and kept, shared with every job on the evaluator), or why it failed; `None` when the
+    /// benchmark has no such recipe.
+    pub fn gold_run_of(&self, id: &str) -> Option<Result<Arc<GoldRun>, SimError>> {
+        let i = self.benchmark.recipes.iter().position(|r| r.id == id)?;
+        Some(self.kept_run(i).clone())
+    }
+
+    fn kept_run(&self, i: usize) -> &Result<Arc<GoldRun>, SimError> {
         let g = &self.benchmark.recipes[i];
-        let run = self.gold_runs[i]
-            .get_or_init(|| gold_run(&self.model, &g.network, &g.primary_output_var))
-            .as_ref()
-            .map_err(|e| Refusal::new(format!("the gold network of {id} fails to run: {e}")))?;
-        Ok((&g.network, run))
+        self.gold_runs[i]
+            .get_or_init(|| gold_run(&self.model, &g.network, &g.primary_output_var).map(Arc::new))
+    }
+
+    /// The run of gold network `i` (computed on first use).
+    fn gold_run(&self, i: usize) -> Result<&GoldRun, Refusal> {
+        self.kept_run(i).as_deref().map_err(|e| {
+            let id = &self.benchmark.recipes[i].id;
+            Refusal::new(format!("the gold network of {id} fails to run: {e}"))
+        })
     }
 
     /// Evaluate the text of a solution file.
@@ -190,16 +215,16 @@ impl Evaluator {
         recipe: &Recipe,
         metrics: &MetricSet,
     ) -> Result<RecipeResult, Refusal> {
-        let (gold_network, gold) = self.gold(&recipe.id)?;
-        Budget::new(self.model.time_budget)
-            .run(|| self.score_recipe(recipe, metrics, gold_network, gold))
+        let i = self.position(&recipe.id)?;
+        let gold = self.gold_run(i)?;
+        Budget::new(self.model.time_budget).run(|| self.score_recipe(recipe, metrics, i, gold))
     }
 
     fn score_recipe(
         &self,
         recipe: &Recipe,
         metrics: &MetricSet,
-        gold_network: &Recipe,
+        i: usize,
         gold: &GoldRun,
     ) -> Result<RecipeResult, Refusal> {
         let mut result = RecipeResult {
@@ -219,7 +244,9 @@ impl Evaluator {
                 )));
             }
             budget::enter(Phase::Smatch);
-            let s = smatch(&recipe.predicates, &gold_network.predicates, &self.smatch);
+            let gold_network = self.smatch_golds[i]
+                .get_or_init(|| SmatchGold::new(&self.benchmark.recipes[i].network.predicates));
+            let s = smatch_against(&recipe.predicates, gold_network, &self.smatch);
             budget::check().map_err(over_budget)?;
             if !s.climb_complete && !self.smatch.exact {
                 return Err(Refusal::new(format!(

@@ -172,7 +172,7 @@ impl<'m> GoldDish<'m> {
                 gold.recipe.id
             ))
         })?;
-        Ok(GoldDish(Comparer::new(model, &gold.execution, gold_step)))
+        Ok(GoldDish(Comparer::new(model, gold, gold_step)))
     }
 
     /// `compare-node-dishes` for predicted step `step`.
@@ -208,23 +208,24 @@ pub fn last_unused_output(exec: &Execution) -> Option<usize> {
     )
 }
 
-/// Ontology names the comparison needs, and the gold side, unfolded once.
+/// Ontology names the comparison needs, and the gold side (its dish unfolded once and kept
+/// with the gold run).
 struct Comparer<'m> {
     m: &'m Model,
     maker: Maker<'m>,
+    gold_run: &'m GoldRun,
     gold: &'m Execution,
     gold_step: usize,
-    gold_unfolded: Option<Vec<Unfolded>>,
 }
 
 impl<'m> Comparer<'m> {
-    fn new(m: &'m Model, gold: &'m Execution, gold_step: usize) -> Self {
+    fn new(m: &'m Model, gold_run: &'m GoldRun, gold_step: usize) -> Self {
         Comparer {
             m,
             maker: m.maker(),
-            gold,
+            gold_run,
+            gold: &gold_run.execution,
             gold_step,
-            gold_unfolded: None,
         }
     }
 
@@ -334,7 +335,8 @@ impl<'m> Comparer<'m> {
 
     /// The contents part: each gold base ingredient against the first best predicted one of
     /// its class, which it then uses up; gold ingredients without one and predicted ones left
-    /// over count as missed points. The gold dish is unfolded once, at its first comparison.
+    /// over count as missed points. The gold dish is unfolded once, at its first comparison
+    /// with a prediction, and kept with the gold run.
     fn contents_points(
         &mut self,
         s: &Entity,
@@ -343,10 +345,8 @@ impl<'m> Comparer<'m> {
     ) -> Result<Points, SimError> {
         let m = self.m;
         let mut sol = unfold_dish(m, &mut self.maker, s)?;
-        if self.gold_unfolded.is_none() {
-            self.gold_unfolded = Some(unfold_dish(m, &mut self.maker, g)?);
-        }
-        let gold_unfolded = self.gold_unfolded.as_deref().unwrap_or(&[]);
+        let gold_unfolded = self.gold_run.unfolded_dish(m, &mut self.maker, g)?;
+        let gold_unfolded: &[Unfolded] = &gold_unfolded;
         let mut contents = Points::new();
         let mut missing = 0i64;
         for gi in gold_unfolded {
@@ -477,22 +477,46 @@ pub fn all_ingredients(m: &Model, dish: &Entity) -> Vec<Value> {
     out
 }
 
-/// `copy-object` applied at every depth: slots a class does not copy take their default.
-fn deep_copy(m: &Model, maker: &mut Maker<'_>, e: &Entity) -> Entity {
-    let mut out = maker.copy(e);
-    for (_, v) in out.slots_mut() {
-        *v = copy_value(m, maker, v);
+/// `copy-object` applied at every depth, as the reference copies a dish before unfolding it: a
+/// copy keeps the persistent id and every slot but those its class does not copy, which take
+/// their defaults again. Only objects of such classes (in the 2024 world none a dish holds)
+/// and the objects and lists that hold them change, so only they are copied, in the order the
+/// reference copies them (the defaults made in the same order); everything else is shared as
+/// it is, equal to its copy in all the score compares. `None`: nothing under `e` changes.
+fn deep_copy(m: &Model, maker: &mut Maker<'_>, e: &Entity) -> Option<Entity> {
+    let uncopied = !m.onto.class(e.class).uncopied.is_empty();
+    let mut out = uncopied.then(|| maker.copy(e));
+    let mut at = 0;
+    while let Some((slot, value)) = out.as_ref().unwrap_or(e).slot_at(at) {
+        if let Some(copied) = copy_value(m, maker, value) {
+            let _ = out.get_or_insert_with(|| e.clone()).set(slot, copied);
+        }
+        at += 1;
     }
     out
 }
 
-fn copy_value(m: &Model, maker: &mut Maker<'_>, v: &Value) -> Value {
+/// [`deep_copy`] of a value: `None` when nothing in it changes.
+fn copy_value(m: &Model, maker: &mut Maker<'_>, v: &Value) -> Option<Value> {
     match v {
-        Value::Obj(e) => Value::obj(deep_copy(m, maker, e)),
-        Value::List(items) => Value::List(Arc::new(
-            items.iter().map(|i| copy_value(m, maker, i)).collect(),
-        )),
-        other => other.clone(),
+        Value::Obj(e) => deep_copy(m, maker, e).map(Value::obj),
+        Value::List(items) => {
+            let mut out: Option<Vec<Value>> = None;
+            for (i, item) in items.iter().enumerate() {
+                let copied = copy_value(m, maker, item);
+                match (&mut out, copied) {
+                    (Some(out), copied) => out.push(copied.unwrap_or_else(|| item.clone())),
+                    (None, Some(copied)) => {
+                        let mut changed: Vec<Value> = items.iter().take(i).cloned().collect();
+                        changed.push(copied);
+                        out = Some(changed);
+                    }
+                    (None, None) => {}
+                }
+            }
+            out.map(|items| Value::List(Arc::new(items.into_iter().collect())))
+        }
+        _ => None,
     }
 }
 
@@ -545,14 +569,15 @@ fn unfold_unmerged(
     dish: &Entity,
 ) -> Result<(Nodes, Vec<Piece>), SimError> {
     let k = &m.k;
-    let copy = if m.onto.classes().any(|(_, c)| !c.uncopied.is_empty()) {
+    let copied = if m.onto.classes().any(|(_, c)| !c.uncopied.is_empty()) {
         deep_copy(m, maker, dish)
     } else {
-        dish.clone()
+        None
     };
+    let copy = copied.as_ref().unwrap_or(dish);
     let mut nodes = Nodes::default();
     let mut pieces = Vec::new();
-    for item in all_ingredients(m, &copy) {
+    for item in all_ingredients(m, copy) {
         within_budget()?;
         let Some(e) = item.as_obj() else { continue };
         if m.onto.is_a(e.class, k.mixture) {

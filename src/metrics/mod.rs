@@ -19,7 +19,9 @@ use crate::base::budget::{self, Phase};
 use crate::base::number::Number;
 use crate::language::ast::Recipe;
 use crate::simulation::{Execution, Model, SimError};
-use crate::world::{Entity, Value};
+use crate::world::{Entity, Maker, Value};
+use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// The gold side of a recipe, computed once (the reference's simulation environment).
 #[derive(Clone, Debug)]
@@ -29,6 +31,12 @@ pub struct GoldRun {
     /// Index into `execution.steps` of the output node: walking back from the last step, the
     /// first whose first argument is the recipe's primary-output variable.
     pub output_step: Option<usize>,
+    /// The gold dish unfolded, made at its first comparison and kept with the run, so that
+    /// every prediction scored against a kept run (a session's finish, a batch, a rewrite)
+    /// compares with it without unfolding it again.
+    dish: OnceLock<Result<Vec<dish::Unfolded>, SimError>>,
+    /// The run scored against itself, made once and kept.
+    own_scores: OnceLock<Result<Scores, SimError>>,
 }
 
 impl GoldRun {
@@ -36,6 +44,51 @@ impl GoldRun {
     pub fn execution_time(&self) -> Option<Number> {
         self.execution.execution_time()
     }
+
+    /// The gold network scored against its own run, as a prediction is scored (what a rewrite
+    /// of a gold file reports for the original against the gold): made once, then kept; a
+    /// failure of the time budget is not kept.
+    pub fn scored_against_itself(&self, model: &Model) -> Result<Scores, SimError> {
+        kept(&self.own_scores, || {
+            score(model, &self.recipe, &self.execution, self)
+        })
+        .map(Cow::into_owned)
+    }
+
+    /// The gold dish `dish` (the run's output) unfolded as the dish approximation score
+    /// unfolds it: made once, then kept. A failure of the time budget is not kept (a later
+    /// comparison under a budget of its own unfolds it again); the dish's own failure is.
+    fn unfolded_dish(
+        &self,
+        model: &Model,
+        maker: &mut Maker<'_>,
+        dish: &Entity,
+    ) -> Result<Cow<'_, [dish::Unfolded]>, SimError> {
+        Ok(
+            match kept(&self.dish, || dish::unfold_dish(model, maker, dish))? {
+                Cow::Borrowed(kept) => Cow::Borrowed(kept.as_slice()),
+                Cow::Owned(made) => Cow::Owned(made),
+            },
+        )
+    }
+}
+
+/// The value in `cell`, made by `make` if there is none yet. What was made once the time
+/// budget is spent (work stopped early, or its partial result) is returned, not kept: work
+/// under a later budget makes it again.
+fn kept<T: Clone>(
+    cell: &OnceLock<Result<T, SimError>>,
+    make: impl FnOnce() -> Result<T, SimError>,
+) -> Result<Cow<'_, T>, SimError> {
+    if let Some(kept) = cell.get() {
+        return kept.as_ref().map(Cow::Borrowed).map_err(Clone::clone);
+    }
+    let made = make();
+    if budget::spent() {
+        return made.map(Cow::Owned);
+    }
+    let kept = cell.get_or_init(|| made);
+    kept.as_ref().map(Cow::Borrowed).map_err(Clone::clone)
 }
 
 /// Run the gold network of a recipe. `primary_output_var` is matched against the *variable
@@ -63,6 +116,8 @@ pub fn gold_run(
         recipe: recipe.clone(),
         execution,
         output_step,
+        dish: OnceLock::new(),
+        own_scores: OnceLock::new(),
     })
 }
 

@@ -11,6 +11,7 @@ use crate::metrics::metric::MetricSet;
 use crate::report::json::value;
 use crate::service::context::DataContext;
 use crate::service::data_stamp::DataStamp;
+use crate::service::golds::Golds;
 use crate::service::jobs::{NetworkRequest, simulate_on};
 use crate::service::load_model;
 use crate::service::scoring::{EvaluateOptions, GoldFile, evaluator_with};
@@ -253,7 +254,7 @@ impl PyModel {
         };
         let out = interruptible(py, |_| {
             let (evaluator, kitchen) = self.evaluator()?;
-            let mut gold = |_: &str| Ok(Some(evaluator.benchmark.clone()));
+            let mut gold = |_: &str| Ok(Some(Golds::Kept(evaluator.clone())));
             let simulated = simulate_on(&evaluator.model, &kitchen, request, &mut gold);
             Ok(simulated
                 .map_or_else(|refused| refused.to_json(), |answer| value(&answer))

@@ -5,9 +5,9 @@
 //! brought it in.
 
 use super::DataContext;
+use super::golds::GoldSource;
 use super::outcome::{AppError, Exit, Outcome};
 use super::simulate::{SimulateFailure, gold_benchmark, run_text, text_and_model};
-use crate::benchmark::Benchmark;
 use crate::data::diet_table::Diet;
 use crate::language::diagnostic::terminal_safe;
 use crate::metrics::diet::Dish;
@@ -97,7 +97,7 @@ pub fn diet_text(
     text: &str,
     recipe: Option<&str>,
     diet: Diet,
-    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+    gold: &mut GoldSource<'_>,
 ) -> Result<DietAnswer, SimulateFailure> {
     let ran = run_text(model, text, recipe, gold)?;
     if let Some(refused) = ran.refused {

@@ -13,6 +13,7 @@ pub mod comparison;
 pub mod context;
 pub mod data_stamp;
 pub mod diet_check;
+pub mod golds;
 pub mod guide;
 pub mod install;
 pub mod jobs;

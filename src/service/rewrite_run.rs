@@ -5,12 +5,13 @@
 
 use super::DataContext;
 use super::check::{counting_omitted, located as located_diagnostics};
+use super::golds::{GoldSource, Golds};
 use super::outcome::{AppError, Exit, Outcome};
 use super::scoring::{STDOUT, write_report};
 use super::simulate::{LocatedError, pick};
 use crate::base::budget::{self, Budget};
 use crate::base::number::{Number, two_decimals};
-use crate::benchmark::{Benchmark, GoldRecipe, default_dish};
+use crate::benchmark::{GoldRecipe, default_dish};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostics, line_col, line_cols, terminal_safe};
 use crate::language::validate::read_checked;
@@ -27,6 +28,7 @@ use crate::world::{Entity, Value};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Why a network and its rewrite were not compared.
 #[derive(Debug)]
@@ -78,8 +80,9 @@ pub struct Rerun {
     /// The rewritten network's text, as it ran.
     pub network: String,
     pub changes: Vec<ChangedAction>,
-    /// The original's run, its dish standing as the gold dish.
-    pub original: GoldRun,
+    /// The original's run, its dish standing as the gold dish (the kept gold run, when the
+    /// original is a gold network of the evaluator's).
+    pub original: Arc<GoldRun>,
     /// The rewritten network as it ran.
     pub rewritten_recipe: Recipe,
     /// Its execution; `None` where it failed as the reference's evaluator fails (`failure`).
@@ -117,7 +120,7 @@ pub fn rerun<T>(
     model: &Model,
     text: &str,
     recipe: Option<&str>,
-    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+    gold: &mut GoldSource<'_>,
     rewrite: impl FnOnce(&Recipe) -> Result<(Rewrite, T), RewriteError>,
 ) -> Result<(Rerun, T), RerunFailure> {
     let original = checked(model, text).and_then(|mut recipes| {
@@ -145,10 +148,9 @@ pub fn rerun<T>(
             other => other,
         })?
         .swap_remove(0);
-    let benchmark = gold(&original.id).map_err(RerunFailure::Data)?;
-    let gold_recipe = benchmark.as_ref().and_then(|b| b.recipe(&original.id));
+    let golds = gold(&original.id).map_err(RerunFailure::Data)?;
     let run = Budget::new(model.time_budget).run(|| {
-        let ran = run_both(model, &original, &rewritten_recipe, gold_recipe);
+        let ran = run_both(model, &original, &rewritten_recipe, golds.as_ref());
         let Err(spent) = budget::check() else {
             return ran.map_err(|e| LocatedError::new(text, &original, &e));
         };
@@ -189,7 +191,7 @@ pub fn rerun<T>(
 
 /// What the runs gave.
 struct Ran {
-    original: GoldRun,
+    original: Arc<GoldRun>,
     /// `Err` where the rewrite fails as the reference's evaluator fails (a primitive's error,
     /// a dish that cannot be weighed).
     rewritten: Result<(Execution, Scores), SimError>,
@@ -202,33 +204,38 @@ fn run_both(
     model: &Model,
     original: &Recipe,
     rewritten: &Recipe,
-    gold: Option<&GoldRecipe>,
+    golds: Option<&Golds>,
 ) -> Result<Ran, SimError> {
-    let dish = dish_variable(original, gold).ok_or_else(|| {
+    let gold = golds.and_then(|g| Some((g, g.recipe(&original.id)?)));
+    let dish = dish_variable(original, gold.map(|(_, g)| g)).ok_or_else(|| {
         SimError::new(format!(
             "the network of {} has no action whose output could be its dish",
             original.id
         ))
     })?;
-    let original_run = gold_run(model, original, &dish)?;
+    // A gold file rewritten as it is (the network and dish of the gold itself) has the gold
+    // run for the original's: the same network run twice would give it again. The gold
+    // network's actions are not the text's: where its run fails is said, not located.
+    let gold_is_original = gold.filter(|(_, g)| is_original(g, original, &dish));
+    let original_run = match gold_is_original {
+        Some((golds, g)) => golds.run(model, g)?,
+        None => Arc::new(gold_run(model, original, &dish)?),
+    };
     if original_run.output_step.is_none() {
         return Err(SimError::new(format!(
             "the network of {} does not execute as written, so there is no dish to compare its rewrite with",
             original.id
         )));
     }
-    // The gold network's actions are not the text's: where its run fails is said, not located.
-    // A gold file rewritten as it is (the network and dish of the gold itself) has the
-    // original's run for its gold run: the same network run twice would give it again.
     let other_gold = gold
-        .filter(|g| !is_original(g, original, &dish))
-        .map(|g| gold_run(model, &g.network, &g.primary_output_var))
+        .filter(|_| gold_is_original.is_none())
+        .map(|(golds, g)| golds.run(model, g))
         .transpose()
         .map_err(|e| SimError {
             predicate: None,
             ..e
         })?;
-    let gold_run = gold.map(|_| other_gold.as_ref().unwrap_or(&original_run));
+    let gold_run = gold.map(|_| other_gold.as_deref().unwrap_or(&*original_run));
     let against = |recipe: &Recipe, exec: &Execution, gold: &GoldRun| {
         let scores = score(model, recipe, exec, gold)?;
         Ok::<_, SimError>(RecipeReport::new(
@@ -236,14 +243,21 @@ fn run_both(
             &MetricSet::default(),
         ))
     };
+    // The original against the gold run it is: the gold run scored against itself, kept.
     let original_against_gold = gold_run
-        .map(|g| against(original, &original_run.execution, g))
+        .map(|g| match std::ptr::eq(g, &*original_run) {
+            true => Ok(RecipeReport::new(
+                &result(&original.id, g.scored_against_itself(model)?),
+                &MetricSet::default(),
+            )),
+            false => against(original, &original_run.execution, g),
+        })
         .transpose()?;
     let ran = model.execute(rewritten).and_then(|exec| {
         let scores = score(model, rewritten, &exec, &original_run)?;
         let against_gold = match gold_run {
             // The gold run is the original's: the rewrite's scores against it are made.
-            Some(g) if std::ptr::eq(g, &original_run) => Some(RecipeReport::new(
+            Some(g) if std::ptr::eq(g, &*original_run) => Some(RecipeReport::new(
                 &result(&rewritten.id, scores.clone()),
                 &MetricSet::default(),
             )),

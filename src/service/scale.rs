@@ -4,11 +4,11 @@
 //! counts a cook rounds, and what the kitchen model says no longer fits.
 
 use super::DataContext;
+use super::golds::GoldSource;
 use super::outcome::{Exit, Outcome};
 use super::rewrite_run::{AnswerOutputs, Comparison, Rerun, RerunFailure, held_grams, rerun};
 use super::solution_file::read_solution_text;
 use crate::base::number::Number;
-use crate::benchmark::Benchmark;
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::line_cols;
 use crate::metrics::dish::unfold_dish;
@@ -132,7 +132,7 @@ pub fn scale_text(
     text: &str,
     recipe: Option<&str>,
     factor: Factor,
-    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+    gold: &mut GoldSource<'_>,
 ) -> Result<ScaleAnswer, RerunFailure> {
     let (run, rounding) = rerun(model, text, recipe, gold, |original| {
         let scaled = scale(&model.onto, &model.catalogue, original, factor);

@@ -2,6 +2,7 @@
 //! the final dish.
 
 use super::context::{self, DataContext};
+use super::golds::{GoldSource, Golds};
 use super::outcome::{AppError, Exit, Outcome};
 use super::solution_file::read_solution_text;
 use crate::base::budget::{self, Budget};
@@ -10,7 +11,7 @@ use crate::benchmark::{self, Benchmark, DataError};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::{Diagnostics, line_col, terminal_safe};
 use crate::language::validate::read_checked;
-use crate::metrics::{dish, gold_run, score};
+use crate::metrics::{dish, score};
 use crate::report::json::pretty;
 use crate::report::simulation::SimulationReport;
 use crate::simulation::{Execution, Model, SimError};
@@ -153,7 +154,7 @@ pub fn simulate_text(
     kitchen: &str,
     text: &str,
     recipe: Option<&str>,
-    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+    gold: &mut GoldSource<'_>,
 ) -> Result<Simulated, SimulateFailure> {
     let ran = run_text(model, text, recipe, gold)?;
     Ok(Simulated {
@@ -197,7 +198,7 @@ pub(super) fn run_text(
     model: &Model,
     text: &str,
     recipe: Option<&str>,
-    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+    gold: &mut GoldSource<'_>,
 ) -> Result<Ran, SimulateFailure> {
     Budget::new(model.time_budget).run(|| run_within_budget(model, text, recipe, gold))
 }
@@ -206,7 +207,7 @@ fn run_within_budget(
     model: &Model,
     text: &str,
     recipe: Option<&str>,
-    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+    gold: &mut GoldSource<'_>,
 ) -> Result<Ran, SimulateFailure> {
     let (recipe, exec) = run_checked(model, text, recipe)?;
     let gold = gold(&recipe.id).map_err(SimulateFailure::Data)?;
@@ -265,7 +266,7 @@ pub(super) fn gold_benchmark(
     data: &DataContext,
     recipe: &str,
     err: &mut dyn Write,
-) -> Result<Option<Benchmark>, String> {
+) -> Result<Option<Golds>, String> {
     let request = data.request();
     let official = || benchmark::manifest(data.profile).has(recipe);
     let source = match context::locate(request, official, err) {
@@ -278,7 +279,7 @@ pub(super) fn gold_benchmark(
         Err(_) => return Ok(None),
     };
     Benchmark::load(data.profile, &source)
-        .map(Some)
+        .map(|b| Some(Golds::Read(b)))
         .map_err(|e| e.to_string())
 }
 
@@ -294,13 +295,13 @@ fn final_dish(
     model: &Model,
     recipe: &Recipe,
     exec: &Execution,
-    gold: Option<&Benchmark>,
+    gold: Option<&Golds>,
 ) -> Result<Option<ChosenDish>, SimError> {
     if !exec.solved || exec.steps.is_empty() {
         return Ok(None);
     }
-    if let Some(g) = gold.and_then(|b| b.recipe(&recipe.id)) {
-        let run = gold_run(model, &g.network, &g.primary_output_var).map_err(|e| {
+    if let Some((golds, g)) = gold.and_then(|b| Some((b, b.recipe(&recipe.id)?))) {
+        let run = golds.run(model, g).map_err(|e| {
             SimError::new(format!(
                 "the gold network of {} fails to run: {}",
                 recipe.id, e.message

@@ -4,11 +4,11 @@
 //! diet and, given a network, each tried in it.
 
 use super::DataContext;
+use super::golds::GoldSource;
 use super::outcome::{AppError, Exit, Outcome};
 use super::rewrite_run::{AnswerOutputs, Comparison, RerunFailure, held, held_grams, rerun};
 use super::solution_file::read_solution_text;
 use crate::base::budget::Budget;
-use crate::benchmark::Benchmark;
 use crate::data::diet_table::Diet;
 use crate::data::substitute_roles::SubstituteRoles;
 use crate::metrics::diet::Tags;
@@ -65,7 +65,7 @@ pub fn substitute_text(
     recipe: Option<&str>,
     replace: (&str, &str),
     rule: AmountRule,
-    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+    gold: &mut GoldSource<'_>,
 ) -> Result<SubstituteAnswer, RerunFailure> {
     let class = |name| {
         ingredient_class(&model.onto, name).map_err(|e| RerunFailure::Rewrite {
@@ -193,7 +193,7 @@ pub fn suggest(
     diet: Option<Diet>,
     network: Option<(&str, Option<&str>)>,
     rule: AmountRule,
-    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+    gold: &mut GoldSource<'_>,
 ) -> Result<Suggestions, SuggestError> {
     let class = ingredient_class(&model.onto, ingredient)?;
     let name = model.onto.class_name(class).to_owned();

@@ -13,11 +13,12 @@
 
 use super::context::DataContext;
 use super::data_stamp::DataStamp;
+use super::golds::{GoldSource, Golds};
 use super::outcome::AppError;
 use super::scoring::{self, EvaluateOptions};
 use crate::base::budget;
 use crate::base::profile::Profile;
-use crate::benchmark::{Benchmark, DataChoice};
+use crate::benchmark::DataChoice;
 use crate::evaluate::Evaluator;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::simulation::Model;
@@ -167,10 +168,17 @@ impl Workspace {
         self.evaluator_of(None, None)
     }
 
-    /// The benchmark's gold networks, when the workspace's benchmark loads: what a run's final
-    /// dish is chosen against.
-    pub fn gold(&self) -> Option<Benchmark> {
-        self.evaluator().ok().map(|e| e.benchmark.clone())
+    /// Run `job` on the model a network runs on and the gold data it is scored against (what
+    /// a run's final dish is chosen against): the evaluator's own model and benchmark when the
+    /// workspace's benchmark loads, so that its gold runs are made once and kept and nothing
+    /// is copied; else the workspace's model and no gold data.
+    pub fn with_gold<T>(&self, job: impl FnOnce(&Model, &mut GoldSource<'_>) -> T) -> T {
+        match self.evaluator() {
+            Ok(evaluator) => job(&evaluator.model, &mut |_| {
+                Ok(Some(Golds::Kept(evaluator.clone())))
+            }),
+            Err(_) => job(&self.model, &mut |_| Ok(None)),
+        }
     }
 
     /// The evaluator of `profile` (default: the workspace's) and `benchmark` (`demo` or a

@@ -11,6 +11,7 @@ use cookingbot::benchmark::Benchmark;
 use cookingbot::data::diet_table::{Diet, DietTable, Rule};
 use cookingbot::metrics::diet::Tags;
 use cookingbot::service::diet_check::diet_text;
+use cookingbot::service::golds::Golds;
 use cookingbot::service::simulate::SimulateFailure;
 use cookingbot::simulation::Model;
 use cookingbot::world::ontology::Ontology;
@@ -123,7 +124,9 @@ fn diet_tags_that_are_no_tags_or_given_to_a_mixture_are_refused_by_field() {
 /// The verdict on `text` as the `diet` command's JSON, with `gold` as the benchmark.
 fn judged(profile: Profile, text: &str, diet: Diet, gold: Option<&Benchmark>) -> Value {
     let model = Model::builtin(profile);
-    let answer = diet_text(&model, text, None, diet, &mut |_| Ok(gold.cloned()));
+    let answer = diet_text(&model, text, None, diet, &mut |_| {
+        Ok(gold.cloned().map(Golds::Read))
+    });
     match answer {
         Ok(answer) => serde_json::to_value(&answer).unwrap(),
         Err(SimulateFailure::Crashed(e)) => panic!("{}", e.render("text")),

@@ -15,12 +15,14 @@ use cookingbot::metrics::dish::unfold_dish;
 use cookingbot::metrics::metric::MetricSet;
 use cookingbot::metrics::{gold_run, primary_output};
 use cookingbot::report::content::RecipeReport;
-use cookingbot::service::rewrite_run::{Comparison, RerunFailure};
+use cookingbot::service::golds::Golds;
+use cookingbot::service::rewrite_run::{Comparison, RerunFailure, rerun};
 use cookingbot::service::scale::scale_text;
 use cookingbot::service::substitute::{substitute_text, suggest};
 use cookingbot::simulation::Model;
-use cookingbot::world::rewrite::scaling::Factor;
+use cookingbot::world::rewrite::scaling::{Factor, scale};
 use cookingbot::world::rewrite::substitution::{AmountRule, network_ingredients};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Every gold network of a profile as text, under its recipe's id.
@@ -37,8 +39,9 @@ fn gold_texts(profile: Profile) -> Vec<(String, String)> {
         .collect()
 }
 
-fn gold_of(benchmark: &Benchmark) -> impl FnMut(&str) -> Result<Option<Benchmark>, String> + '_ {
-    move |_| Ok(Some(benchmark.clone()))
+/// The evaluator's gold data, as the jobs give it: its gold runs kept.
+fn gold_of(evaluator: &Arc<Evaluator>) -> impl FnMut(&str) -> Result<Option<Golds>, String> + '_ {
+    move |_| Ok(Some(Golds::Kept(evaluator.clone())))
 }
 
 fn substituted(
@@ -53,7 +56,7 @@ fn substituted(
         None,
         replace,
         AmountRule::SameWeight,
-        &mut gold_of(&e.benchmark),
+        &mut gold_of(&e),
     )
 }
 
@@ -64,7 +67,7 @@ fn scaling(
 ) -> Result<cookingbot::service::scale::ScaleAnswer, RerunFailure> {
     let e = common::benchmark_evaluator(profile);
     let factor = Factor::parse(factor).unwrap();
-    scale_text(&e.model, text, None, factor, &mut gold_of(&e.benchmark))
+    scale_text(&e.model, text, None, factor, &mut gold_of(&e))
 }
 
 fn scaled(profile: Profile, text: &str, factor: &str) -> cookingbot::service::scale::ScaleAnswer {
@@ -100,6 +103,44 @@ fn butter_for_butter_changes_nothing_in_any_gold_recipe() {
         }
         assert_eq!(checked.len(), 11, "{profile}: {checked:?}");
     }
+}
+
+/// A gold file rewritten on the evaluator its front end keeps (the jobs' way) runs only the
+/// rewrite: the original's run is the gold run the evaluator kept, and the comparison is the
+/// one a benchmark read for the call gives, where every run is made again.
+#[test]
+fn a_gold_file_rewritten_on_the_evaluator_takes_its_kept_gold_run_and_answers_alike() {
+    require_data!();
+    let e = common::benchmark_evaluator(Profile::R2024);
+    let factor = Factor::parse("3/2").unwrap();
+    let scaled = |text: &str, golds: &mut dyn FnMut() -> Golds| {
+        let mut gold = |_: &str| Ok(Some(golds()));
+        rerun(&e.model, text, None, &mut gold, |original| {
+            let s = scale(&e.model.onto, &e.model.catalogue, original, factor);
+            Ok((s.rewrite, ()))
+        })
+        .unwrap_or_else(|f| panic!("{f:?}"))
+        .0
+    };
+    let mut own = 0;
+    for g in &e.benchmark.recipes {
+        let text = std::fs::read_to_string(&g.file).unwrap();
+        let kept = scaled(&text, &mut || Golds::Kept(e.clone()));
+        let read = scaled(&text, &mut || Golds::Read(e.benchmark.clone()));
+        let json = |run| serde_json::to_value(Comparison::of(run)).unwrap();
+        assert_eq!(json(&kept), json(&read), "{}", g.id);
+        // black-bean-salad-2's file names black-bean-salad-4 in its header: its text is not
+        // that recipe's gold network, so it runs as any network does.
+        if g.network.id != g.id {
+            continue;
+        }
+        let the_gold_run = e.gold_run_of(&g.id).unwrap().unwrap();
+        assert!(Arc::ptr_eq(&kept.original, &the_gold_run), "{}", g.id);
+        assert!(!Arc::ptr_eq(&read.original, &the_gold_run), "{}", g.id);
+        assert!(kept.against_gold.is_some(), "{}", g.id);
+        own += 1;
+    }
+    assert_eq!(own, 29);
 }
 
 /// The dish approximation score of a dish against itself with one base ingredient of `n`
@@ -471,7 +512,7 @@ fn a_scaled_amount_beyond_the_language_bounds_is_located_in_the_scaled_network()
     let text =
         "#afghan-biscuits\n(get-kitchen ?k)\n(fetch-and-proportion ?e ?k2 ?k ?bowl egg 20 piece)\n";
     let factor = Factor::parse("100").unwrap();
-    match scale_text(&e.model, text, None, factor, &mut gold_of(&e.benchmark)) {
+    match scale_text(&e.model, text, None, factor, &mut gold_of(&e)) {
         Err(RerunFailure::RewriteInvalid { text, diagnostics }) => {
             assert_eq!(
                 text,
@@ -502,7 +543,7 @@ fn suggestions_come_from_the_role_table_filtered_by_the_diet_and_tried_in_the_ne
         Some(Diet::Vegan),
         Some((&text, None)),
         AmountRule::SameWeight,
-        &mut gold_of(&e.benchmark),
+        &mut gold_of(&e),
     )
     .unwrap();
     let classes: Vec<&str> = s.suggestions.iter().map(|s| s.class.as_str()).collect();
@@ -535,7 +576,7 @@ fn suggestions_come_from_the_role_table_filtered_by_the_diet_and_tried_in_the_ne
         None,
         None,
         AmountRule::SameWeight,
-        &mut gold_of(&e.benchmark),
+        &mut gold_of(&e),
     );
     assert!(
         none.unwrap_err()

@@ -328,9 +328,40 @@ pub fn smatch(test: &[Predicate], gold: &[Predicate], cfg: &SmatchConfig) -> Sma
     smatch_triples(&triples(test), &triples(gold), cfg)
 }
 
+/// A gold network as Smatch compares networks with it: its triples and what a comparison
+/// takes from them alone, made once, so that comparing many networks with one gold network
+/// (an evaluator scoring sessions and files) does not build them again each time.
+pub struct SmatchGold {
+    triples: Triples,
+    tables: problem::GoldTables,
+}
+
+impl SmatchGold {
+    pub fn new(gold: &[Predicate]) -> SmatchGold {
+        let triples = triples(gold);
+        let tables = problem::GoldTables::new(&triples);
+        SmatchGold { triples, tables }
+    }
+}
+
+/// [`smatch`] against a gold network made once: the same result.
+pub fn smatch_against(test: &[Predicate], gold: &SmatchGold, cfg: &SmatchConfig) -> SmatchResult {
+    compare(&triples(test), &gold.triples, &gold.tables, cfg)
+}
+
 /// Compare two triple sets (exposed so tests can feed the same triples to other tools).
 pub fn smatch_triples(test: &Triples, gold: &Triples, cfg: &SmatchConfig) -> SmatchResult {
-    let problem = Problem::new(test, gold);
+    compare(test, gold, &problem::GoldTables::new(gold), cfg)
+}
+
+/// Compare test triples with gold triples, given the tables made of the gold ones.
+fn compare(
+    test: &Triples,
+    gold: &Triples,
+    tables: &problem::GoldTables,
+    cfg: &SmatchConfig,
+) -> SmatchResult {
+    let problem = Problem::against(test, tables);
     let mut work = Work::new(cfg.climb_work);
     let hill = reference_run(&problem, test.len(), gold.len(), cfg, &mut work);
     let exact = cfg.exact.then(|| {

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::hash::Hash;
 
 /// Rows of items per node, stored flat.
+#[derive(Clone)]
 pub(super) struct Rows<T> {
     start: Vec<u32>,
     items: Vec<T>,
@@ -99,13 +100,38 @@ pub(super) fn normalize(s: &str) -> String {
     s.to_lowercase().trim_end_matches('_').to_string()
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Interner(HashMap<String, u32>);
 
 impl Interner {
     fn id(&mut self, s: String) -> u32 {
         let next = self.0.len() as u32;
         *self.0.entry(s).or_insert(next)
+    }
+}
+
+/// Numbers for the test side's strings after the gold side's: a string the gold side has keeps
+/// its number, the others are numbered on from the gold side's count, so equal strings get
+/// equal numbers without the gold side's table being copied.
+struct After<'g> {
+    gold: &'g Interner,
+    more: Interner,
+}
+
+impl<'g> After<'g> {
+    fn new(gold: &'g Interner) -> After<'g> {
+        After {
+            gold,
+            more: Interner::default(),
+        }
+    }
+
+    fn id(&mut self, s: String) -> u32 {
+        if let Some(&n) = self.gold.0.get(&s) {
+            return n;
+        }
+        let next = (self.gold.0.len() + self.more.0.len()) as u32;
+        *self.more.0.entry(s).or_insert(next)
     }
 }
 
@@ -145,75 +171,139 @@ fn kind_bound<K: Hash + Eq, N: Hash + Eq>(
         .sum()
 }
 
-/// Both sides' labels, attribute keys and relation roles as numbers, interned over both sides
-/// so that equal strings get equal numbers.
-struct Interned {
-    /// Instance labels, normalised, and how many distinct ones there are.
-    label1: Vec<u32>,
+/// What a problem takes from the gold triples alone, made once per gold network and shared by
+/// every network compared with it: its labels, attribute keys and relation roles as numbers
+/// (the test side's numbered after them), the lookups classes and candidates are read from, and
+/// its nodes' relations.
+pub(super) struct GoldTables {
+    n2: usize,
+    /// Instance labels normalised, instance labels as written, attribute keys (role and value)
+    /// and relation roles, each numbered.
+    norm: Interner,
+    raw: Interner,
+    keys: Interner,
+    roles: Interner,
     label2: Vec<u32>,
-    labels: usize,
-    /// Instance labels as written.
-    raw1: Vec<u32>,
     raw2: Vec<u32>,
-    /// Attributes as `(key, node)`, the key being role and value.
-    attr1: Vec<(u32, u32)>,
+    /// Attributes as `(key, node)`.
     attr2: Vec<(u32, u32)>,
     /// Relations as `(role, source, target)`.
-    rel1: Vec<(u32, usize, usize)>,
     rel2: Vec<(u32, usize, usize)>,
+    index: GoldIndex,
+    inc2: Rows<Incident>,
+    /// Gold nodes by the (role, direction) of a relation they take part in.
+    by_signature: HashMap<(u32, bool), Vec<u32>>,
 }
 
-impl Interned {
-    fn new(t: &Triples, g: &Triples) -> Interned {
+impl GoldTables {
+    pub fn new(g: &Triples) -> GoldTables {
         let mut norm = Interner::default();
-        let label1: Vec<u32> = t.instances.iter().map(|l| norm.id(normalize(l))).collect();
         let label2: Vec<u32> = g.instances.iter().map(|l| norm.id(normalize(l))).collect();
         let mut raw = Interner::default();
-        let raw1: Vec<u32> = t.instances.iter().map(|l| raw.id(l.clone())).collect();
         let raw2: Vec<u32> = g.instances.iter().map(|l| raw.id(l.clone())).collect();
         let mut keys = Interner::default();
-        let mut attributes = |side: &Triples| -> Vec<(u32, u32)> {
-            side.attributes
-                .iter()
-                .map(|a| {
-                    let key = format!("{}\0{}", normalize(&a.role), normalize(&a.value));
-                    (keys.id(key), a.node as u32)
-                })
-                .collect()
-        };
-        let attr2 = attributes(g);
-        let attr1 = attributes(t);
+        let attr2 = g
+            .attributes
+            .iter()
+            .map(|a| (keys.id(attribute_key(&a.role, &a.value)), a.node as u32))
+            .collect();
         let mut roles = Interner::default();
-        let mut relations = |side: &Triples| -> Vec<(u32, usize, usize)> {
-            side.relations
-                .iter()
-                .map(|r| (roles.id(normalize(&r.role)), r.source, r.target))
-                .collect()
-        };
-        let rel2 = relations(g);
-        let rel1 = relations(t);
-        Interned {
-            label1,
+        let rel2: Vec<(u32, usize, usize)> = g
+            .relations
+            .iter()
+            .map(|r| (roles.id(normalize(&r.role)), r.source, r.target))
+            .collect();
+        let n2 = g.instances.len();
+        let inc2 = incidence(n2, &rel2);
+        let mut by_signature: HashMap<(u32, bool), Vec<u32>> = HashMap::new();
+        for x in 0..n2 {
+            for s in signature(&inc2, x) {
+                by_signature.entry(s).or_default().push(x as u32);
+            }
+        }
+        let mut tables = GoldTables {
+            n2,
             label2,
-            labels: norm.0.len(),
-            raw1,
             raw2,
-            attr1,
             attr2,
-            rel1,
             rel2,
+            index: GoldIndex::default(),
+            inc2,
+            by_signature,
+            norm,
+            raw,
+            keys,
+            roles,
+        };
+        tables.index = GoldIndex::new(&tables);
+        tables
+    }
+}
+
+/// The key an attribute is matched by: its role and value, normalised.
+fn attribute_key(role: &str, value: &str) -> String {
+    format!("{}\0{}", normalize(role), normalize(value))
+}
+
+/// The (role, direction) pairs of a node's relations, sorted, each once.
+fn signature(inc: &Rows<Incident>, i: usize) -> Vec<(u32, bool)> {
+    let mut s: Vec<(u32, bool)> = inc.of(i).iter().map(|&(r, _, src)| (r, src)).collect();
+    s.sort_unstable();
+    s.dedup();
+    s
+}
+
+/// The test side's labels, attribute keys and relation roles as numbers, numbered after the
+/// gold side's so that equal strings get equal numbers.
+struct Interned<'g> {
+    gold: &'g GoldTables,
+    /// Instance labels, normalised.
+    label1: Vec<u32>,
+    /// Instance labels as written.
+    raw1: Vec<u32>,
+    /// Attributes as `(key, node)`, the key being role and value.
+    attr1: Vec<(u32, u32)>,
+    /// Relations as `(role, source, target)`.
+    rel1: Vec<(u32, usize, usize)>,
+}
+
+impl<'g> Interned<'g> {
+    fn new(t: &Triples, gold: &'g GoldTables) -> Interned<'g> {
+        let mut norm = After::new(&gold.norm);
+        let label1 = t.instances.iter().map(|l| norm.id(normalize(l))).collect();
+        let mut raw = After::new(&gold.raw);
+        let raw1 = t.instances.iter().map(|l| raw.id(l.clone())).collect();
+        let mut keys = After::new(&gold.keys);
+        let attr1 = t
+            .attributes
+            .iter()
+            .map(|a| (keys.id(attribute_key(&a.role, &a.value)), a.node as u32))
+            .collect();
+        let mut roles = After::new(&gold.roles);
+        let rel1 = t
+            .relations
+            .iter()
+            .map(|r| (roles.id(normalize(&r.role)), r.source, r.target))
+            .collect();
+        Interned {
+            gold,
+            label1,
+            raw1,
+            attr1,
+            rel1,
         }
     }
 
     /// [`kind_bound`] summed over instances, attributes and relations.
     fn multiset_bound(&self) -> i64 {
+        let g = self.gold;
         kind_bound(
             self.label1.iter().enumerate().map(|(i, l)| (l, i)),
-            self.label2.iter().enumerate().map(|(x, l)| (l, x)),
-        ) + kind_bound(self.attr1.iter().copied(), self.attr2.iter().copied())
+            g.label2.iter().enumerate().map(|(x, l)| (l, x)),
+        ) + kind_bound(self.attr1.iter().copied(), g.attr2.iter().copied())
             + kind_bound(
                 self.rel1.iter().map(|&(r, a, b)| (r, (a, b))),
-                self.rel2.iter().map(|&(r, c, d)| (r, (c, d))),
+                g.rel2.iter().map(|&(r, c, d)| (r, (c, d))),
             )
     }
 }
@@ -221,6 +311,7 @@ impl Interned {
 /// Gold nodes by what earns there on its own (a label, an attribute key, a self-loop role),
 /// and the ends of gold relations by role: the lookups that classes and candidates are read
 /// from.
+#[derive(Default)]
 struct GoldIndex {
     by_label: Vec<Vec<u32>>,
     by_key: HashMap<u32, Vec<u32>>,
@@ -229,18 +320,18 @@ struct GoldIndex {
 }
 
 impl GoldIndex {
-    fn new(s: &Interned) -> GoldIndex {
-        let mut by_label = vec![Vec::new(); s.labels];
-        for (x, &l) in s.label2.iter().enumerate() {
+    fn new(g: &GoldTables) -> GoldIndex {
+        let mut by_label = vec![Vec::new(); g.norm.0.len()];
+        for (x, &l) in g.label2.iter().enumerate() {
             by_label[l as usize].push(x as u32);
         }
         let mut by_key: HashMap<u32, Vec<u32>> = HashMap::new();
-        for &(k, x) in &s.attr2 {
+        for &(k, x) in &g.attr2 {
             by_key.entry(k).or_default().push(x);
         }
         let mut loops: HashMap<u32, Vec<u32>> = HashMap::new();
         let mut ends: HashMap<u32, Vec<(u32, u32)>> = HashMap::new();
-        for &(r, c, d) in &s.rel2 {
+        for &(r, c, d) in &g.rel2 {
             if c == d {
                 loops.entry(r).or_default().push(c as u32);
             }
@@ -252,6 +343,11 @@ impl GoldIndex {
             loops,
             ends,
         }
+    }
+
+    /// The gold nodes of normalised label `l` (none for a label only the test side has).
+    fn of_label(&self, l: u32) -> &[u32] {
+        self.by_label.get(l as usize).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -319,7 +415,7 @@ impl Classes {
                     unary.resize(start + n2, 0);
                     let row = &mut unary[start..];
                     let (_, a, l) = &key;
-                    let earning = gold.by_label[s.label1[i] as usize].iter();
+                    let earning = gold.of_label(s.label1[i]).iter();
                     let earning = earning.chain(a.iter().flat_map(|k| &gold.by_key[k]));
                     for &x in earning.chain(l.iter().flat_map(|r| &gold.loops[r])) {
                         row[x as usize] += 1;
@@ -364,20 +460,8 @@ impl Classes {
         &self,
         n2: usize,
         inc1: &Rows<Incident>,
-        inc2: &Rows<Incident>,
+        gold_by_sig: &HashMap<(u32, bool), Vec<u32>>,
     ) -> (Vec<u32>, Vec<Vec<u32>>) {
-        let signature = |inc: &Rows<Incident>, i: usize| {
-            let mut s: Vec<(u32, bool)> = inc.of(i).iter().map(|&(r, _, src)| (r, src)).collect();
-            s.sort_unstable();
-            s.dedup();
-            s
-        };
-        let mut gold_by_sig: HashMap<(u32, bool), Vec<u32>> = HashMap::new();
-        for x in 0..n2 {
-            for s in signature(inc2, x) {
-                gold_by_sig.entry(s).or_default().push(x as u32);
-            }
-        }
         let mut cand_ids: HashMap<(u32, Vec<(u32, bool)>), u32> = HashMap::new();
         let mut cand_of = Vec::with_capacity(self.class.len());
         let mut cands: Vec<Vec<u32>> = Vec::new();
@@ -446,7 +530,7 @@ fn start_lists(s: &Interned, gold: &GoldIndex) -> (Vec<u32>, Vec<Vec<u32>>) {
         let id = *start_ids
             .entry((s.raw1[i], t))
             .or_insert_with_key(|(_, t)| {
-                let mut added: Vec<u32> = gold.by_label[s.label1[i] as usize].clone();
+                let mut added: Vec<u32> = gold.of_label(s.label1[i]).to_vec();
                 for touch in t {
                     let ends = |r: u32| gold.ends[&r].iter();
                     match *touch {
@@ -465,16 +549,21 @@ fn start_lists(s: &Interned, gold: &GoldIndex) -> (Vec<u32>, Vec<Vec<u32>>) {
 }
 
 impl Problem {
+    /// The problem of test triples `t` against gold triples `g` (tests build both at once).
+    #[cfg(test)]
     pub fn new(t: &Triples, g: &Triples) -> Problem {
-        let (n1, n2) = (t.instances.len(), g.instances.len());
+        Problem::against(t, &GoldTables::new(g))
+    }
+
+    /// The problem of test triples `t` against a gold network's tables, made once for it.
+    pub fn against(t: &Triples, g: &GoldTables) -> Problem {
+        let (n1, n2) = (t.instances.len(), g.n2);
         let s = Interned::new(t, g);
-        let gold = GoldIndex::new(&s);
         let inc1 = incidence(n1, &s.rel1);
-        let inc2 = incidence(n2, &s.rel2);
-        let classes = Classes::new(&s, &gold, n2);
+        let classes = Classes::new(&s, &g.index, n2);
         let at_gold = classes.at_gold(n2);
-        let (cand_of, cands) = classes.candidates(n2, &inc1, &inc2);
-        let (start_of, starts) = start_lists(&s, &gold);
+        let (cand_of, cands) = classes.candidates(n2, &inc1, &g.by_signature);
+        let (start_of, starts) = start_lists(&s, &g.index);
         let multiset_bound = s.multiset_bound();
         let Classes {
             class,
@@ -493,10 +582,10 @@ impl Problem {
             start_of,
             starts,
             inc1,
-            inc2,
+            inc2: g.inc2.clone(),
             linked: neighbours(n1, &s.rel1),
             raw1: s.raw1,
-            raw2: s.raw2,
+            raw2: g.raw2.clone(),
             multiset_bound,
         }
     }

@@ -2,7 +2,6 @@
 //! text into a network.
 
 use super::refusal::Refusal;
-use crate::benchmark::Benchmark;
 use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
 use crate::metrics::metric::{Metric, MetricSet};
@@ -11,6 +10,7 @@ use crate::report::json::value;
 use crate::service::check::{
     CheckOptions, CheckedText, check_each, check_text, counting_omitted, located,
 };
+use crate::service::golds::GoldSource;
 use crate::service::outcome::{AppError, Outcome};
 use crate::service::scoring::score_text;
 use crate::service::simulate::{SimulateFailure, Simulated, simulate_text};
@@ -80,13 +80,7 @@ pub fn check_lines(files: &[&Path], opts: &CheckOptions, out: &mut dyn Write) ->
 
 /// One recipe of a network run in the workspace's kitchen.
 pub fn simulate(workspace: &Workspace, request: NetworkRequest) -> Result<Simulated, Refusal> {
-    let mut gold = |_: &str| Ok(workspace.gold());
-    simulate_on(
-        workspace.model(),
-        workspace.kitchen_name(),
-        request,
-        &mut gold,
-    )
+    workspace.with_gold(|model, gold| simulate_on(model, workspace.kitchen_name(), request, gold))
 }
 
 /// [`simulate`] on a model of one's own (the Python package's `Model`, primitives added),
@@ -95,7 +89,7 @@ pub fn simulate_on(
     model: &Model,
     kitchen_name: &str,
     request: NetworkRequest,
-    gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
+    gold: &mut GoldSource<'_>,
 ) -> Result<Simulated, Refusal> {
     let text = &request.network;
     simulate_text(model, kitchen_name, text, request.recipe.as_deref(), gold)

@@ -3,7 +3,6 @@
 
 use super::networks::{NetworkRequest, simulate_refusal};
 use super::refusal::Refusal;
-use crate::benchmark::Benchmark;
 use crate::data::diet_table::Diet;
 use crate::report::cook_guide::Guide;
 use crate::service::diet_check::{DietAnswer, diet_text};
@@ -30,23 +29,13 @@ pub struct DietRequest {
     pub recipe: Option<String>,
 }
 
-/// The gold networks a run's final dish is chosen against: the workspace benchmark's.
-fn gold(workspace: &Workspace) -> impl FnMut(&str) -> Result<Option<Benchmark>, String> + '_ {
-    |_| Ok(workspace.gold())
-}
-
 /// One recipe's dish judged against a diet: `diet --format json`'s answer.
 pub fn diet(workspace: &Workspace, request: DietRequest) -> Result<DietAnswer, Refusal> {
     let diet = Diet::named(&request.diet).map_err(|e| Refusal::new(e.to_string()))?;
     let text = &request.network;
-    diet_text(
-        workspace.model(),
-        text,
-        request.recipe.as_deref(),
-        diet,
-        &mut gold(workspace),
-    )
-    .map_err(|failure| simulate_refusal(text, failure))
+    workspace
+        .with_gold(|model, gold| diet_text(model, text, request.recipe.as_deref(), diet, gold))
+        .map_err(|failure| simulate_refusal(text, failure))
 }
 
 /// One recipe's cook's guide: `guide --format json`'s answer.
@@ -87,15 +76,18 @@ pub fn substitute(
         .transpose()
         .map_err(|e| Refusal::request(e.to_string()))?;
     let text = &request.network;
-    substitute_text(
-        workspace.model(),
-        text,
-        request.recipe.as_deref(),
-        (&request.replace, &request.with),
-        rule.unwrap_or_default(),
-        &mut gold(workspace),
-    )
-    .map_err(rerun_refusal(text))
+    workspace
+        .with_gold(|model, gold| {
+            substitute_text(
+                model,
+                text,
+                request.recipe.as_deref(),
+                (&request.replace, &request.with),
+                rule.unwrap_or_default(),
+                gold,
+            )
+        })
+        .map_err(rerun_refusal(text))
 }
 
 /// An ingredient to find substitutes for.
@@ -117,15 +109,18 @@ pub fn suggest(workspace: &Workspace, request: SuggestRequest) -> Result<Suggest
     let diet = request.diet.as_deref().map(Diet::named).transpose();
     let diet = diet.map_err(|e| Refusal::request(e.to_string()))?;
     let network = request.network.as_deref();
-    suggested(
-        workspace.model(),
-        &request.ingredient,
-        diet,
-        network.map(|text| (text, request.recipe.as_deref())),
-        AmountRule::default(),
-        &mut gold(workspace),
-    )
-    .map_err(|e| Refusal::request(e.to_string()))
+    workspace
+        .with_gold(|model, gold| {
+            suggested(
+                model,
+                &request.ingredient,
+                diet,
+                network.map(|text| (text, request.recipe.as_deref())),
+                AmountRule::default(),
+                gold,
+            )
+        })
+        .map_err(|e| Refusal::request(e.to_string()))
 }
 
 /// A network and how much to scale it by.
@@ -164,12 +159,7 @@ pub fn scale(workspace: &Workspace, request: ScaleRequest) -> Result<ScaleAnswer
     };
     let factor = factor.map_err(|e| Refusal::request(e.to_string()))?;
     let text = &request.network;
-    scale_text(
-        workspace.model(),
-        text,
-        request.recipe.as_deref(),
-        factor,
-        &mut gold(workspace),
-    )
-    .map_err(rerun_refusal(text))
+    workspace
+        .with_gold(|model, gold| scale_text(model, text, request.recipe.as_deref(), factor, gold))
+        .map_err(rerun_refusal(text))
 }
