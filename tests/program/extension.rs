@@ -590,9 +590,7 @@ fn a_gold_whose_fetch_fails_in_the_benchmarks_kitchen_is_refused_at_its_line() {
         simulated.stdout
     );
     assert!(
-        simulated
-            .stdout
-            .ends_with("  failed-object (the action failed)\n"),
+        simulated.stdout.ends_with(":\n  failed-object\n"),
         "{}",
         simulated.stdout
     );
