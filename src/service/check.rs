@@ -175,7 +175,7 @@ fn failing_in_kitchen(model: &Model, kitchen_file: &str, text: &str) -> Vec<Diag
             };
             let mut d = Diagnostic::new(
                 DiagnosticKind::FailsInKitchen,
-                recipe.predicates[p].span.clone(),
+                recipe.predicates[p].span,
                 message,
             );
             if let Failure::NotInKitchen { places, .. } = &why {
