@@ -331,7 +331,8 @@ pub fn kitchen_fraction(n: Number) -> String {
     let x = n.to_f64();
     let (whole, part) = (x.abs().trunc(), x.abs().fract());
     let close = |a: f64, b: f64| match n {
-        Number::Exact(_) => a == b,
+        // An exact ratio's fraction, read as a double, is the fraction to its last bit.
+        Number::Exact(_) => (a - b).abs() < 1e-12,
         // A single float holds eighths exactly and thirds to its precision.
         Number::Float(_) => (a - b).abs() < 1e-6,
     };
