@@ -282,6 +282,128 @@ pub fn lisp_float(x: f32) -> String {
     }
 }
 
+/// A number in decimals for people: whole numbers as they are, others to one decimal from 100
+/// up, two from 1 up, and three significant digits below 1 (`455.2`, `1.25`, `0.011`).
+pub fn decimal(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        return format!("{}", x as i64);
+    }
+    let places = match x.abs() {
+        a if a >= 100.0 => 1,
+        a if a >= 1.0 => 2,
+        a => (2 - a.log10().floor() as i32).clamp(2, 12) as usize,
+    };
+    let s = format!("{x:.places$}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    s.to_string()
+}
+
+/// The units a cook measures with a spoon, a cup or by counting, whose amounts read as
+/// kitchen fractions; amounts in any other unit (grams, millilitres, minutes, degrees,
+/// percents) read as decimals.
+pub const MEASURED_BY_SPOON_CUP_OR_COUNT: [&str; 7] = [
+    "teaspoon",
+    "tablespoon",
+    "cup",
+    "piece",
+    "clove",
+    "stalk",
+    "handful",
+];
+
+/// The common kitchen fractions, by eighths and thirds of a whole.
+const KITCHEN_FRACTIONS: [(i64, i64, &str); 9] = [
+    (1, 8, "\u{215b}"),
+    (1, 4, "\u{bc}"),
+    (1, 3, "\u{2153}"),
+    (3, 8, "\u{215c}"),
+    (1, 2, "\u{bd}"),
+    (5, 8, "\u{215d}"),
+    (2, 3, "\u{2154}"),
+    (3, 4, "\u{be}"),
+    (7, 8, "\u{215e}"),
+];
+
+/// A number as a cook reads it: a whole number and a common kitchen fraction where the value
+/// is exactly that (`1½`, `⅔`, `2¾`; a single float in thirds counts as thirds), decimals
+/// otherwise (`1.6`, see [`decimal`]). Never a ratio such as `8/5`.
+pub fn kitchen_fraction(n: Number) -> String {
+    let x = n.to_f64();
+    let (whole, part) = (x.abs().trunc(), x.abs().fract());
+    let close = |a: f64, b: f64| match n {
+        // An exact ratio's fraction, read as a double, is the fraction to its last bit.
+        Number::Exact(_) => (a - b).abs() < 1e-12,
+        // A single float holds eighths exactly and thirds to its precision.
+        Number::Float(_) => (a - b).abs() < 1e-6,
+    };
+    let fraction = KITCHEN_FRACTIONS
+        .iter()
+        .find(|&&(k, d, _)| close(part, k as f64 / d as f64));
+    match fraction {
+        Some(&(_, _, glyph)) if whole < 1e15 => {
+            let sign = if x < 0.0 { "-" } else { "" };
+            let whole = if whole == 0.0 {
+                String::new()
+            } else {
+                format!("{}", whole as i64)
+            };
+            format!("{sign}{whole}{glyph}")
+        }
+        _ => decimal(x),
+    }
+}
+
+/// An amount as a cook reads it, `value unit`: kitchen fractions in a unit measured with a
+/// spoon, a cup or by counting (`1½ teaspoon`), decimals in any other (`112.5 g`). The one
+/// rule every answer for people prints amounts by; JSON and networks keep the exact value.
+pub fn amount(value: Number, unit: &str) -> String {
+    if MEASURED_BY_SPOON_CUP_OR_COUNT.contains(&unit) {
+        format!("{} {unit}", kitchen_fraction(value))
+    } else {
+        format!("{} {unit}", decimal(value.to_f64()))
+    }
+}
+
+/// Every number of a printed amount or value (`2276/5 g`, `90.0 minute`) as a decimal, and
+/// a share in `percent` (the simulator's fraction of a mixture: `59/359 percent`) as a
+/// percent (`16.4 %`).
+pub fn plain_numbers(printed: &str) -> String {
+    let words: Vec<&str> = printed.split(' ').collect();
+    let plain = words.iter().enumerate().map(|(i, word)| {
+        let share = words.get(i + 1) == Some(&"percent");
+        let measured = words
+            .get(i + 1)
+            .is_some_and(|unit| MEASURED_BY_SPOON_CUP_OR_COUNT.contains(unit));
+        match (lisp_number(word), *word) {
+            (Some(x), _) if share => decimal(x.to_f64() * 100.0),
+            (Some(x), _) if measured => kitchen_fraction(x),
+            (Some(x), _) => decimal(x.to_f64()),
+            (None, "percent") => "%".to_string(),
+            (None, word) => word.to_string(),
+        }
+    });
+    plain.collect::<Vec<_>>().join(" ")
+}
+
+/// A number as the Lisp printer writes it: `230`, `2276/5`, `90.0`, `1.5d0`.
+fn lisp_number(word: &str) -> Option<Number> {
+    if let Some((n, d)) = word.split_once('/') {
+        return Number::ratio(n.parse().ok()?, d.parse().ok()?);
+    }
+    let starts_like_a_number = word
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_digit() || c == '-');
+    if !starts_like_a_number {
+        return None;
+    }
+    let x: f64 = word.replace("d0", "").parse().ok()?;
+    Some(match word.parse::<i64>() {
+        Ok(i) => Number::int(i),
+        Err(_) => Number::float(x as f32),
+    })
+}
+
 /// The reference's two-decimal score format (`~$` as the released executable prints it): the
 /// value as a single float, its shortest decimal representation, rounded half up.
 pub fn two_decimals(n: Number) -> String {
@@ -373,5 +495,26 @@ mod tests {
         assert_eq!(two_decimals(Number::ZERO), "0.00");
         assert_eq!(two_decimals(Number::float(0.999)), "1.00");
         assert_eq!(two_decimals(Number::float(0.8693333)), "0.87");
+    }
+
+    #[test]
+    fn amounts_read_as_kitchen_fractions_or_decimals_never_ratios() {
+        let r = |n, d| Number::ratio(n, d).unwrap();
+        assert_eq!(amount(r(8, 5), "teaspoon"), "1.6 teaspoon");
+        assert_eq!(amount(r(3, 2), "teaspoon"), "1\u{bd} teaspoon");
+        assert_eq!(amount(r(2, 3), "cup"), "\u{2154} cup");
+        assert_eq!(amount(r(9, 4), "tablespoon"), "2\u{bc} tablespoon");
+        assert_eq!(amount(r(1, 8), "teaspoon"), "\u{215b} teaspoon");
+        assert_eq!(amount(r(7, 3), "piece"), "2\u{2153} piece");
+        assert_eq!(amount(Number::float(0.75), "cup"), "\u{be} cup");
+        assert_eq!(amount(Number::float(1.0 / 3.0), "cup"), "\u{2153} cup");
+        assert_eq!(amount(Number::int(2), "teaspoon"), "2 teaspoon");
+        assert_eq!(amount(r(225, 2), "g"), "112.5 g");
+        assert_eq!(amount(r(2276, 5), "g"), "455.2 g");
+        assert_eq!(amount(r(1, 3), "g"), "0.333 g");
+        assert_eq!(amount(Number::float(90.0), "minute"), "90 minute");
+        assert_eq!(kitchen_fraction(r(-1, 2)), "-\u{bd}");
+        assert_eq!(kitchen_fraction(r(1, 5)), "0.2");
+        assert_eq!(decimal(2.0 / 3.0), "0.667");
     }
 }

@@ -592,6 +592,10 @@ pub(super) struct AddRecipeArgs {
     /// (found as without --benchmark).
     #[arg(long, value_name = "ID", conflicts_with_all = ["text", "gold", "id", "dish"])]
     pub(super) official: Option<String>,
+    /// Add a gold network whose dish is a failed object in the benchmark's kitchen (an
+    /// action of it fails there), which is refused otherwise: it scores 0 against itself.
+    #[arg(long, conflicts_with = "official")]
+    pub(super) allow_failing_gold: bool,
 }
 
 #[derive(Args)]

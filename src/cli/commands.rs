@@ -157,13 +157,14 @@ impl CheckArgs {
             None => named_benchmark_recipes(data.profile, data.benchmark.as_ref())?,
         };
         // The whole model, kitchen included: what `simulate` would refuse, `check` refuses.
-        let model =
-            World::of(data.benchmark.as_ref(), data.kitchen.as_deref())?.model(data.profile)?;
+        let world = World::of(data.benchmark.as_ref(), data.kitchen.as_deref())?;
+        let model = world.model(data.profile)?;
         let files: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
         let opts = CheckOptions {
             profile: data.profile,
             known_recipes,
             classes: Some(&model.onto),
+            kitchen: Some((&model, world.kitchen_file())),
         };
         match format {
             CheckFormat::Human => check::check_files(&files, &opts, err),
@@ -403,6 +404,7 @@ impl AddRecipeArgs {
             id,
             dish,
             official,
+            allow_failing_gold,
         } = self;
         let benchmark = match data.benchmark {
             Some(DataChoice::Folder(dir)) => dir,
@@ -437,6 +439,7 @@ impl AddRecipeArgs {
             benchmark,
             profile: data.profile,
             recipe,
+            allow_failing_gold,
         };
         user_benchmark::add_recipe(&opts, out, err)
     }

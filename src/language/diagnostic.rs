@@ -74,10 +74,13 @@ pub enum DiagnosticKind {
     /// A quantity beyond the bounds of any kitchen (see `validate::bounds`): the reference
     /// would run out of memory or time on it.
     QuantityOutOfBounds,
+    /// An action that makes a failed object when the network runs in the kitchen checked
+    /// against (`check` with a model): a class the kitchen does not hold, and why.
+    FailsInKitchen,
 }
 
 impl DiagnosticKind {
-    pub const ALL: [DiagnosticKind; 29] = [
+    pub const ALL: [DiagnosticKind; 30] = [
         DiagnosticKind::InvalidLine,
         DiagnosticKind::UnterminatedForm,
         DiagnosticKind::PredicateBeforeHeader,
@@ -107,6 +110,7 @@ impl DiagnosticKind {
         DiagnosticKind::UnboundInput,
         DiagnosticKind::DoubleFloat,
         DiagnosticKind::TrailingText,
+        DiagnosticKind::FailsInKitchen,
     ];
 
     /// The stable code: `E00xx` syntax, `E01xx` recipe checks, `E02xx` file checks, `Wxxxx`.
@@ -142,6 +146,7 @@ impl DiagnosticKind {
             UnboundInput => "W0005",
             DoubleFloat => "W0006",
             TrailingText => "W0007",
+            FailsInKitchen => "W0008",
         }
     }
 
@@ -177,6 +182,7 @@ impl DiagnosticKind {
             UnboundInput => "unbound-input",
             DoubleFloat => "double-float",
             TrailingText => "trailing-text",
+            FailsInKitchen => "fails-in-kitchen",
         }
     }
 

@@ -46,8 +46,13 @@ pub struct Component {
     pub class: ClassId,
     /// Grams, summed over every piece of the class (portions, mixtures' shares, toppings).
     pub grams: Number,
-    /// The actions that brought it into the kitchen's dish, in network order.
+    /// Where it came from, in network order: the actions that fetched it (named its class),
+    /// or, for an ingredient an action made (an egg cracked into whole egg), those that
+    /// fetched what it was made from.
     pub brought_by: Vec<ActionRef>,
+    /// The actions that carried it from there into the dish, the dish's action included, in
+    /// network order.
+    pub carried_by: Vec<ActionRef>,
 }
 
 /// A run as diets see it.
@@ -93,7 +98,10 @@ pub struct Violation {
     /// The class's tags the diet excludes.
     pub tags: Vec<String>,
     pub grams: Number,
+    /// Where it came from ([`Component::brought_by`]).
     pub actions: Vec<ActionRef>,
+    /// The actions that carried it into the dish ([`Component::carried_by`]).
+    pub carried_by: Vec<ActionRef>,
 }
 
 /// A dish judged against a diet.
@@ -153,31 +161,32 @@ impl Dish {
         };
         let pieces = dish_ingredients(model, &mut model.maker(), dish)?;
         let mut sources = Sources::new(model, recipe, exec);
-        let mut classes: Vec<(ClassId, Number, BTreeSet<usize>)> = Vec::new();
-        let mut traced: HashMap<(Pid, ClassId), BTreeSet<usize>> = HashMap::new();
+        let mut classes: Vec<(ClassId, Number, Provenance)> = Vec::new();
+        let mut traced: HashMap<(Pid, ClassId), Provenance> = HashMap::new();
         for piece in &pieces {
             let (grams, _) = quantity_of(model, piece)?;
-            let brought_by = traced
+            let found = traced
                 .entry((piece.pid, piece.class))
                 .or_insert_with(|| sources.bringing(step, piece.pid, piece.class))
                 .clone();
             match classes.iter_mut().find(|(c, _, _)| *c == piece.class) {
-                Some((_, total, actions)) => {
+                Some((_, total, provenance)) => {
                     *total = total.add(grams);
-                    actions.extend(brought_by);
+                    provenance.from.extend(found.from);
+                    provenance.carried.extend(found.carried);
                 }
-                None => classes.push((piece.class, grams, brought_by)),
+                None => classes.push((piece.class, grams, found)),
             }
         }
+        let refs =
+            |ps: BTreeSet<usize>| ps.into_iter().map(|p| ActionRef::new(recipe, p)).collect();
         let components = classes
             .into_iter()
-            .map(|(class, grams, actions)| Component {
+            .map(|(class, grams, provenance)| Component {
                 class,
                 grams,
-                brought_by: actions
-                    .into_iter()
-                    .map(|p| ActionRef::new(recipe, p))
-                    .collect(),
+                brought_by: refs(provenance.from),
+                carried_by: refs(provenance.carried),
             })
             .collect();
         Ok(components)
@@ -207,6 +216,7 @@ impl Dish {
                     tags: bad,
                     grams: c.grams,
                     actions: c.brought_by.clone(),
+                    carried_by: c.carried_by.clone(),
                 })
             })
             .collect();
@@ -302,10 +312,21 @@ fn sorted(tags: impl Iterator<Item = String>) -> Vec<String> {
     tags.collect::<BTreeSet<String>>().into_iter().collect()
 }
 
+/// Where an ingredient of a dish came from and how it got there (predicates of the network).
+#[derive(Clone, Debug, Default)]
+struct Provenance {
+    from: BTreeSet<usize>,
+    carried: BTreeSet<usize>,
+}
+
 /// Which actions brought an ingredient into a dish, read back from the run: from the action
-/// that made the dish, along the inputs that hold the ingredient (kitchen states aside), to the
-/// actions whose inputs did not hold it, or that named its class (a second portion fetched into
-/// a bowl holding the first).
+/// that made the dish, along the inputs that hold the ingredient, to the actions that named
+/// its class (the fetches). An action given no input holding it took it from the kitchen
+/// state it was given (crack finds the bowl by its id, holding what an earlier transfer put
+/// there): the trace goes on at the latest action up that kitchen state's chain whose output
+/// held it. An ingredient no action held before (an egg cracked into whole egg) was made by
+/// the first action that held it, from the ingredients it was given: the trace goes on at
+/// the actions that gave them.
 struct Sources<'r> {
     model: &'r Model,
     recipe: &'r Recipe,
@@ -343,34 +364,110 @@ impl<'r> Sources<'r> {
         sig.cases.get(s.case).map(|c| c.inputs)
     }
 
-    /// The predicates of the actions that brought ingredient `pid` of `class` into the output
-    /// of step `dish`.
-    fn bringing(&mut self, dish: usize, pid: Pid, class: ClassId) -> BTreeSet<usize> {
-        let mut found = BTreeSet::new();
+    /// The binding slots of a step's inputs (`inputs: true`) or outputs.
+    fn slots_of(&self, step: usize, inputs: bool) -> impl Iterator<Item = usize> + '_ {
+        let p = self.exec.steps[step].predicate;
+        let case = Self::case_inputs(self.model, self.recipe, self.exec, step).unwrap_or(0);
+        self.exec.slots[p]
+            .iter()
+            .enumerate()
+            .filter(move |&(arg, _)| (case & (1 << arg) != 0) == inputs)
+            .map(|(_, &slot)| slot)
+    }
+
+    /// Where ingredient `pid` of `class` in the output of step `dish` came from, and the
+    /// actions that carried it there.
+    fn bringing(&mut self, dish: usize, pid: Pid, class: ClassId) -> Provenance {
+        let mut found = Provenance::default();
         let mut seen = HashSet::from([dish]);
         let mut stack = vec![dish];
         while let Some(step) = stack.pop() {
             let p = self.exec.steps[step].predicate;
-            let inputs = Self::case_inputs(self.model, self.recipe, self.exec, step).unwrap_or(0);
-            let fed: Vec<usize> = self.exec.slots[p]
+            let inputs: Vec<usize> = self.slots_of(step, true).collect();
+            let fed: Vec<usize> = inputs
                 .iter()
-                .enumerate()
-                .filter(|&(arg, _)| inputs & (1 << arg) != 0)
-                .map(|(_, &slot)| slot)
+                .copied()
                 .filter(|&slot| self.holds(slot, pid))
                 .collect();
-            if fed.is_empty() || self.names(p, class) {
-                found.insert(p);
+            let fetched = self.names(p, class);
+            let mut from: Vec<usize> = fed
+                .iter()
+                .filter_map(|s| self.producer.get(s))
+                .copied()
+                .collect();
+            if fed.is_empty() && !fetched {
+                from.extend(self.through_kitchen(&inputs, pid));
             }
-            for slot in fed {
-                if let Some(&from) = self.producer.get(&slot)
-                    && seen.insert(from)
-                {
+            if from.is_empty() && !fetched {
+                // Made here (an egg cracked into whole egg): from the ingredients given.
+                from.extend(self.made_from(step, &inputs));
+            }
+            if fetched || from.is_empty() {
+                found.from.insert(p);
+            } else {
+                found.carried.insert(p);
+            }
+            for from in from {
+                if seen.insert(from) {
                     stack.push(from);
                 }
             }
         }
         found
+    }
+
+    /// The latest step up the chain of the kitchen states among `inputs` whose output (a
+    /// kitchen state aside) held ingredient `pid`.
+    fn through_kitchen(&mut self, inputs: &[usize], pid: Pid) -> Option<usize> {
+        let model = self.model;
+        let k = &model.k;
+        let is_kitchen = |slot: usize, exec: &Execution| {
+            exec.bindings[slot]
+                .value
+                .as_obj()
+                .is_some_and(|e| e.class == k.kitchen_state)
+        };
+        let mut kitchen = inputs.iter().copied().find(|&s| is_kitchen(s, self.exec));
+        let mut walked = HashSet::new();
+        while let Some(slot) = kitchen {
+            let &step = self.producer.get(&slot)?;
+            if !walked.insert(step) {
+                return None;
+            }
+            let outputs: Vec<usize> = self.slots_of(step, false).collect();
+            if outputs.iter().any(|&s| self.holds(s, pid)) {
+                return Some(step);
+            }
+            kitchen = self
+                .slots_of(step, true)
+                .find(|&s| is_kitchen(s, self.exec));
+        }
+        None
+    }
+
+    /// The steps that produced those of a step's `inputs` holding an ingredient its outputs
+    /// no longer hold (the eggs a crack made whole egg of, not the bowl it cracked them into).
+    fn made_from(&mut self, step: usize, inputs: &[usize]) -> Vec<usize> {
+        let outputs: Vec<usize> = self.slots_of(step, false).collect();
+        let mut kept: HashSet<Pid> = HashSet::new();
+        for slot in outputs {
+            kept.extend(self.held_by(slot).iter().copied());
+        }
+        let mut steps = Vec::new();
+        for &slot in inputs {
+            if self.held_by(slot).iter().any(|pid| !kept.contains(pid)) {
+                steps.extend(self.producer.get(&slot));
+            }
+        }
+        steps
+    }
+
+    /// The ingredients (persistent ids) the value of a binding slot holds.
+    fn held_by(&mut self, slot: usize) -> &HashSet<Pid> {
+        let (model, exec) = (self.model, self.exec);
+        self.held
+            .entry(slot)
+            .or_insert_with(|| ingredients_in(model, &exec.bindings[slot].value))
     }
 
     /// Whether action `p` names the ingredient's class, or a class above it, as a constant.
@@ -387,11 +484,7 @@ impl<'r> Sources<'r> {
     /// Whether the value of a binding slot holds ingredient `pid` (a kitchen state holds
     /// everything, and counts as holding nothing).
     fn holds(&mut self, slot: usize, pid: Pid) -> bool {
-        let (model, exec) = (self.model, self.exec);
-        self.held
-            .entry(slot)
-            .or_insert_with(|| ingredients_in(model, &exec.bindings[slot].value))
-            .contains(&pid)
+        self.held_by(slot).contains(&pid)
     }
 }
 

@@ -1,7 +1,7 @@
 //! A dish judged against a diet, as reports say it: the JSON of the `diet` command and of the
 //! evaluation's `diets` (one shape for both), and text for people.
 
-use super::figures::number;
+use super::figures::{amount, number};
 use crate::data::diet_table::Diet;
 use crate::language::diagnostic::LineIndex;
 use crate::metrics::diet::{ActionRef, NoVerdict, Verdict};
@@ -29,8 +29,12 @@ pub struct ViolationReport {
     pub tags: Vec<String>,
     /// How much of it the dish holds, every portion and share summed.
     pub amount: Amount,
-    /// The actions that brought it into the dish (more than one when it was fetched twice).
+    /// The actions it came from: those that fetched it (more than one when it was fetched
+    /// twice), or, when none did, the first that held it (cracking an egg).
     pub actions: Vec<ActionReport>,
+    /// The actions that carried it from there into the dish, the dish's own included.
+    #[serde(default)]
+    pub carried_by: Vec<ActionReport>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,6 +59,14 @@ impl ActionReport {
             action: a.predicate + 1,
             line: lines.map(|l| l.line_col(a.offset).0),
             text: a.text.clone(),
+        }
+    }
+
+    /// `line 3`, or `action 3` without the file's text.
+    fn place(&self) -> String {
+        match self.line {
+            Some(line) => format!("line {line}"),
+            None => format!("action {}", self.action),
         }
     }
 
@@ -88,6 +100,7 @@ impl DietReport {
                         unit: "g".into(),
                     },
                     actions: x.actions.iter().map(action).collect(),
+                    carried_by: x.carried_by.iter().map(action).collect(),
                 })
                 .collect(),
         }
@@ -116,31 +129,22 @@ impl DietReport {
         for v in &self.violations {
             let _ = writeln!(
                 out,
-                "  {}: {} {} ({})",
+                "  {}: {} ({})",
                 v.ingredient,
-                decimal(&v.amount.value),
-                v.amount.unit,
+                amount(&v.amount.value, &v.amount.unit),
                 v.tags.join(", ")
             );
             for a in &v.actions {
                 let _ = writeln!(out, "    {}", a.located());
+            }
+            if !v.carried_by.is_empty() {
+                let places: Vec<String> = v.carried_by.iter().map(ActionReport::place).collect();
+                let _ = writeln!(out, "    carried into the dish by {}", places.join(", "));
             }
         }
         if let Some(dish) = &self.dish {
             let _ = writeln!(out, "the dish: the output of {}", dish.located());
         }
         out
-    }
-}
-
-/// A JSON number for people: an integer as it is, else at most two decimals.
-fn decimal(value: &serde_json::Value) -> String {
-    match (value.as_i64(), value.as_f64()) {
-        (Some(i), _) => i.to_string(),
-        (None, Some(x)) => {
-            let s = format!("{x:.2}");
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        }
-        _ => value.to_string(),
     }
 }

@@ -4,6 +4,7 @@
 //! Used by `simulate` for the final dish and for value summaries; serialisable so that the JSON
 //! report (and later the HTML report and GUI) show the same tree.
 
+use crate::base::number::plain_numbers;
 use crate::simulation::Model;
 use crate::world::ontology::{Init, Ontology};
 use crate::world::{Entity, Value};
@@ -224,7 +225,8 @@ fn headline(node: &DishNode) -> String {
     }
     s.push_str(&node.class);
     if let Some(a) = &node.amount {
-        let _ = write!(s, " {} {}", a.value, a.unit);
+        // For people: the amount as a cook reads it, a share as a percent.
+        let _ = write!(s, " {}", plain_numbers(&format!("{} {}", a.value, a.unit)));
     }
     s
 }

@@ -24,6 +24,17 @@ pub fn clock(t: Number) -> String {
     }
 }
 
+/// An amount a report holds as a JSON number, as a cook reads it (`base::number::amount`:
+/// `1½ teaspoon`, `112.5 g`); a value that is no number is printed as it is.
+pub fn amount(value: &serde_json::Value, unit: &str) -> String {
+    let n = match (value.as_i64(), value.as_f64()) {
+        (Some(i), _) => Number::int(i),
+        (None, Some(x)) => Number::float(x as f32),
+        _ => return format!("{value} {unit}"),
+    };
+    crate::base::number::amount(n, unit)
+}
+
 fn shortest(x: f32) -> serde_json::Value {
     x.to_string()
         .parse::<f64>()
@@ -43,5 +54,16 @@ mod tests {
         assert_eq!(clock(Number::float(0.0)), "0:00");
         assert_eq!(clock(Number::float(1.5)), "1.5 s");
         assert_eq!(clock(Number::ratio(1, 2).expect("a ratio")), "1/2 s");
+    }
+
+    #[test]
+    fn an_amount_of_a_report_reads_as_a_cook_reads_it() {
+        assert_eq!(
+            amount(&number(Number::ratio(8, 3).unwrap()), "piece"),
+            "2\u{2154} piece"
+        );
+        assert_eq!(amount(&serde_json::json!(1.6), "teaspoon"), "1.6 teaspoon");
+        assert_eq!(amount(&serde_json::json!(112.5), "g"), "112.5 g");
+        assert_eq!(amount(&serde_json::json!(null), "g"), "null g");
     }
 }

@@ -48,6 +48,9 @@ pub struct StepReport {
     pub end: Option<serde_json::Value>,
     /// Every argument's binding; `produced` marks those this action bound.
     pub bindings: Vec<BindingReport>,
+    /// Why the action made a failed object, where its failure began (not one it was given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -169,6 +172,7 @@ impl SimulationReport {
                     start: times.start.map(number),
                     end: times.end.map(number),
                     bindings,
+                    failed: None,
                 }
             })
             .collect();
@@ -226,6 +230,9 @@ impl SimulationReport {
                 s.action.line,
                 s.action.text
             );
+            if let Some(why) = &s.failed {
+                let _ = writeln!(out, "{:22}failed: {why}", "");
+            }
             for b in s.bindings.iter().filter(|b| trace || b.produced) {
                 let arg = if trace {
                     format!("{}: ", b.argument)

@@ -228,10 +228,13 @@ fn network_key(recipe: &Recipe) -> [u8; 32] {
 /// time (one per thread) and dropped once scored, so a batch of any size holds the texts and
 /// networks of a few files only.
 pub fn score(run: Run<'_>, files: &[PathBuf]) -> ShardReport {
+    // The bar stays under 79 columns: on a terminal whose width is not known (a pty of 0
+    // columns, taken as 79), a longer one is counted as two lines, and clearing it took the
+    // line above with it (a final dish's last line ran into `RECIPE:`).
     let bar = if run.progress {
         ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr()).with_style(
             ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} recipes · {per_sec} · {elapsed_precise} elapsed, ETA {eta}",
+                "{bar:20} {pos}/{len} recipes · {elapsed_precise}, ETA {eta}",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
         )

@@ -3,11 +3,13 @@
 use crate::base::profile::Profile;
 use crate::benchmark;
 use crate::language::dependencies::Network;
-use crate::language::diagnostic::{Diagnostic, Diagnostics, line_cols};
+use crate::language::diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, line_cols};
 use crate::language::parse::parse_into;
 use crate::language::validate::{ClassLookup, Validator};
 use crate::service::outcome::{AppError, Exit, Outcome};
 use crate::service::solution_file::read_solution_text;
+use crate::session::failed::{Failure, failed_actions};
+use crate::simulation::Model;
 use crate::world::ontology::Ontology;
 use serde::Serialize;
 use std::io::Write;
@@ -19,6 +21,10 @@ pub struct CheckOptions<'a> {
     pub known_recipes: Option<Vec<String>>,
     /// Class checks are skipped without an ontology.
     pub classes: Option<&'a dyn ClassLookup>,
+    /// The model to run each network without errors in, and the file its kitchen is read
+    /// from as the user names it (`kitchen.json`): every action that fails there is a
+    /// warning at its line. `None`: networks are not run.
+    pub kitchen: Option<(&'a Model, String)>,
 }
 
 /// A file as [`check_each`] hands it on: its text with the diagnostics found, or why it could
@@ -55,7 +61,14 @@ pub fn check_each(
                 continue;
             }
         };
-        let diagnostics = crate::language::validate::check(&text, &validator);
+        let mut diagnostics = crate::language::validate::check(&text, &validator);
+        if let Some((model, file)) = &opts.kitchen
+            && !diagnostics.has_errors()
+        {
+            for d in failing_in_kitchen(model, file, &text) {
+                diagnostics.push(d);
+            }
+        }
         totals.errors += diagnostics.errors();
         totals.warnings += diagnostics.warnings();
         each(path, Ok((&text, &diagnostics)))?;
@@ -118,6 +131,40 @@ pub fn check_files(files: &[&Path], opts: &CheckOptions, err: &mut dyn Write) ->
         }
     );
     Ok(totals.exit())
+}
+
+/// A warning at each action of each recipe of `text` that makes a failed object of its own
+/// when the recipe runs in `model`'s kitchen (read from `kitchen_file`), saying why; a class
+/// the kitchen lacks is named with where to add it. A recipe the simulator refuses, or that
+/// runs past its time budget, is left to the commands that run it.
+fn failing_in_kitchen(model: &Model, kitchen_file: &str, text: &str) -> Vec<Diagnostic> {
+    let file = crate::language::parse::parse(text).file;
+    let mut found = Vec::new();
+    for recipe in &file.recipes {
+        let Ok(exec) = model.execute(recipe) else {
+            continue;
+        };
+        for (p, why) in failed_actions(model, recipe, &exec) {
+            let message = match &why {
+                Failure::NotInKitchen {
+                    class,
+                    unused: false,
+                    ..
+                } => format!("the kitchen holds no {class}: add it to {kitchen_file}"),
+                why => format!("the action fails in the kitchen: {why}"),
+            };
+            let mut d = Diagnostic::new(
+                DiagnosticKind::FailsInKitchen,
+                recipe.predicates[p].span,
+                message,
+            );
+            if let Failure::NotInKitchen { places, .. } = &why {
+                d = d.with_hint(format!("looked in {places}"));
+            }
+            found.push(d);
+        }
+    }
+    found
 }
 
 /// Write the dependency graph of one recipe (the first, or `recipe`) as DOT to `out`.

@@ -9,6 +9,7 @@ use crate::simulation::{Model, SimError};
 use std::sync::Arc;
 
 /// Gold data, as a job's `gold` source gives it for a recipe id.
+#[derive(Clone)]
 pub enum Golds {
     /// A benchmark read for one call: each gold run is made when asked for.
     Read(Benchmark),

@@ -8,12 +8,12 @@ use super::golds::GoldSource;
 use super::outcome::{Exit, Outcome};
 use super::rewrite_run::{AnswerOutputs, Comparison, Rerun, RerunFailure, held_grams, rerun};
 use super::solution_file::read_solution_text;
-use crate::base::number::Number;
+use crate::base::number::{Number, decimal};
 use crate::language::ast::Recipe;
 use crate::language::diagnostic::line_cols;
 use crate::metrics::dish::unfold_dish;
 use crate::metrics::primary_output;
-use crate::report::figures::number;
+use crate::report::figures::{amount, number};
 use crate::simulation::{Execution, Model};
 use crate::world::ontology::ClassId;
 use crate::world::rewrite::scaling::{Factor, Rounding, scale};
@@ -334,7 +334,8 @@ pub fn run(opts: &ScaleOptions, out: &mut dyn Write, err: &mut dyn Write) -> Out
     let text = read_solution_text(&opts.file)?;
     let (model, _) = super::load_model(&opts.data)?;
     let name = opts.file.display().to_string();
-    let mut gold = |id: &str| super::simulate::gold_benchmark(&opts.data, id, err);
+    let mut once = super::simulate::GoldOnce::default();
+    let mut gold = |id: &str| once.get(&opts.data, id, err);
     let answer = match scale_text(
         &model,
         &text,
@@ -354,7 +355,11 @@ pub fn run(opts: &ScaleOptions, out: &mut dyn Write, err: &mut dyn Write) -> Out
 impl ScaleAnswer {
     /// The answer for people.
     pub fn render(&self) -> String {
-        let mut s = format!("{} scaled by {}\n", self.comparison.recipe, self.factor);
+        let mut s = format!(
+            "{} scaled by {}\n",
+            self.comparison.recipe,
+            decimal(self.factor_value)
+        );
         self.comparison.render_into(&mut s, "scaled");
         if !self.proportions.is_empty() {
             s.push_str("The dish, grams original → scaled (share of the dish):\n");
@@ -363,8 +368,7 @@ impl ScaleAnswer {
             let scaled = p
                 .scaled_grams
                 .as_ref()
-                .map(ToString::to_string)
-                .unwrap_or_else(|| "none".into());
+                .map_or_else(|| "none".into(), |g| amount(g, "g"));
             let share = |x: f64| format!("{:.1} %", 100.0 * x);
             let mark = match (p.preserved, p.rounded) {
                 (true, _) => "",
@@ -374,7 +378,7 @@ impl ScaleAnswer {
             s.push_str(&format!(
                 "  {}: {} → {scaled} ({} → {}){mark}\n",
                 p.ingredient,
-                p.original_grams,
+                amount(&p.original_grams, "g"),
                 share(p.original_share),
                 p.scaled_share.map(share).unwrap_or_else(|| "none".into()),
             ));
@@ -386,17 +390,15 @@ impl ScaleAnswer {
         });
         for r in &self.rounding {
             s.push_str(&format!(
-                "Rounded: action {} (line {}): {} {} {} × {} = {} → {} {} (× {})\n",
+                "Rounded: action {} (line {}): {} {} × {} = {} → {} (× {})\n",
                 r.action,
                 r.line,
-                r.original,
-                r.unit,
+                amount(&r.original, &r.unit),
                 r.ingredient.as_deref().unwrap_or("of it"),
-                self.factor,
-                r.exact,
-                r.rounded,
-                r.unit,
-                r.effective_factor
+                decimal(self.factor_value),
+                amount(&r.exact, &r.unit),
+                amount(&r.rounded, &r.unit),
+                decimal(ratio(&r.rounded, &r.original))
             ));
         }
         s.push_str(&format!("Capacity: {}.\n", self.capacity.note));
@@ -412,10 +414,21 @@ impl ScaleAnswer {
         }
         for b in &self.capacity.beyond_stock {
             s.push_str(&format!(
-                "  beyond the kitchen's stock: {}: the kitchen holds {} g, the scaled network takes {} g (the original {} g); the simulator takes it anyway\n",
-                b.ingredient, b.kitchen_grams, b.scaled_grams, b.original_grams
+                "  beyond the kitchen's stock: {}: the kitchen holds {}, the scaled network takes {} (the original {}); the simulator takes it anyway\n",
+                b.ingredient,
+                amount(&b.kitchen_grams, "g"),
+                amount(&b.scaled_grams, "g"),
+                amount(&b.original_grams, "g")
             ));
         }
         s
+    }
+}
+
+/// `a / b` of two JSON numbers, for people (0 where either is none).
+fn ratio(a: &Value, b: &Value) -> f64 {
+    match (a.as_f64(), b.as_f64()) {
+        (Some(a), Some(b)) if b != 0.0 => a / b,
+        _ => 0.0,
     }
 }

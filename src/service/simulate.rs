@@ -14,8 +14,10 @@ use crate::language::validate::read_checked;
 use crate::metrics::{dish, score};
 use crate::report::json::pretty;
 use crate::report::simulation::SimulationReport;
+use crate::session::failed::failed_actions;
 use crate::simulation::{Execution, Model, SimError};
 use serde::Serialize;
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -157,8 +159,14 @@ pub fn simulate_text(
     gold: &mut GoldSource<'_>,
 ) -> Result<Simulated, SimulateFailure> {
     let ran = run_text(model, text, recipe, gold)?;
+    let mut report = SimulationReport::new(model, &ran.recipe, text, &ran.exec, kitchen, ran.dish);
+    for (p, why) in failed_actions(model, &ran.recipe, &ran.exec) {
+        if let Some(step) = report.steps.iter_mut().find(|s| s.action.action == p + 1) {
+            step.failed = Some(why.to_string());
+        }
+    }
     Ok(Simulated {
-        report: SimulationReport::new(model, &ran.recipe, text, &ran.exec, kitchen, ran.dish),
+        report,
         refused: ran.refused,
     })
 }
@@ -257,6 +265,26 @@ pub(crate) fn pick<'r>(recipes: &'r [Recipe], id: Option<&str>) -> Result<&'r Re
             close.join(", ")
         )
     })
+}
+
+/// The benchmark of a command's data for the recipe ids its runs ask for, located and loaded
+/// once per id: a command that runs many networks (`substitute --suggest` tries each
+/// substitute) says once that no data was found, and tries a download once.
+#[derive(Default)]
+pub(super) struct GoldOnce(HashMap<String, Result<Option<Golds>, String>>);
+
+impl GoldOnce {
+    pub(super) fn get(
+        &mut self,
+        data: &DataContext,
+        id: &str,
+        err: &mut dyn Write,
+    ) -> Result<Option<Golds>, String> {
+        self.0
+            .entry(id.to_owned())
+            .or_insert_with(|| gold_benchmark(data, id, err))
+            .clone()
+    }
 }
 
 /// The benchmark's gold data, when it can be found: `--benchmark` must be usable; otherwise

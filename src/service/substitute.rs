@@ -12,6 +12,7 @@ use crate::base::budget::Budget;
 use crate::data::diet_table::Diet;
 use crate::data::substitute_roles::SubstituteRoles;
 use crate::metrics::diet::Tags;
+use crate::report::figures::amount;
 use crate::simulation::Model;
 use crate::world::ontology::ClassId;
 use crate::world::rewrite::substitution::{
@@ -331,7 +332,8 @@ pub fn run(opts: &SubstituteOptions, out: &mut dyn Write, err: &mut dyn Write) -
         .as_ref()
         .map(|f| f.display().to_string())
         .unwrap_or_default();
-    let mut gold = |id: &str| super::simulate::gold_benchmark(&opts.data, id, err);
+    let mut once = super::simulate::GoldOnce::default();
+    let mut gold = |id: &str| once.get(&opts.data, id, err);
     match &opts.request {
         SubstituteRequest::Replace { from, to, rule } => {
             let Some(text) = text else {
@@ -416,7 +418,7 @@ impl Suggestions {
         }
         for sug in &self.suggestions {
             let held = match (&sug.in_kitchen_grams, sug.in_kitchen) {
-                (Some(g), _) => format!("the kitchen holds {g} g"),
+                (Some(g), _) => format!("the kitchen holds {}", amount(g, "g")),
                 (None, true) => "in the kitchen".to_owned(),
                 (None, false) => "the kitchen holds none".to_owned(),
             };

@@ -6,9 +6,11 @@
 use crate::base::profile::Profile;
 use crate::benchmark::{RecipeEntry, UserData, dish_variable, first_network, official_recipe};
 use crate::data::manifest::{GOLD_DIR, TEXT_DIR, USER_MANIFEST, UserManifest};
+use crate::language::ast::Recipe;
 use crate::service::check::{self, CheckOptions};
 use crate::service::outcome::{AppError, Exit, Outcome};
 use crate::service::solution_file::read_solution_text;
+use crate::simulation::Model;
 use crate::simulation::benchmark_world::World;
 use crate::translate::recipe_text;
 use std::io::Write;
@@ -54,6 +56,8 @@ pub struct AddRecipe {
     pub benchmark: PathBuf,
     pub profile: Profile,
     pub recipe: NewRecipe,
+    /// Add one's own gold even when its dish is a failed object in the benchmark's kitchen.
+    pub allow_failing_gold: bool,
 }
 
 /// A recipe to add: one's own, or an official one by id.
@@ -122,13 +126,23 @@ pub fn add_recipe(opts: &AddRecipe, out: &mut dyn Write, err: &mut dyn Write) ->
             };
             check_id(&id)?;
             not_listed(&id)?;
+            let world = World::of_folder(dir)?;
+            let model = world.model(opts.profile)?;
             if let refused @ (Exit::Failed | Exit::Unusable) =
-                check_gold(dir, gold, header, opts.profile, err)?
+                check_gold(&model, world.kitchen_file(), gold, header, err)?
             {
                 return Ok(refused);
             }
             let network = first_network(gold, &gold_text)?;
             let primary_output_var = dish_variable(gold, &network, dish.as_deref())?;
+            if !opts.allow_failing_gold && dish_fails(&model, &network, &primary_output_var) {
+                let _ = writeln!(
+                    err,
+                    "error: {}: the gold's dish {primary_output_var} is a failed object in the benchmark's kitchen (the warnings above say which action fails and why), so it would score 0 against itself; nothing was added (--allow-failing-gold adds it anyway)",
+                    gold.display()
+                );
+                return Ok(Exit::Failed);
+            }
             // Read once: checked as a recipe text, then copied in as it is.
             let text_body = std::fs::read_to_string(text).map_err(|e| AppError::File {
                 path: text.clone(),
@@ -165,20 +179,22 @@ pub fn add_recipe(opts: &AddRecipe, out: &mut dyn Write, err: &mut dyn Write) ->
     Ok(Exit::Success)
 }
 
-/// Check a gold network as `check` does, against the benchmark's own classes (its own header
-/// the one recipe id accepted); with errors, say that nothing was added.
+/// Check a gold network as `check` does, against the benchmark's own classes and kitchen
+/// (`model`, its kitchen read from `kitchen_file`; its own header the one recipe id
+/// accepted): an action that fails in the kitchen is a warning at its line. With errors, say
+/// that nothing was added.
 fn check_gold(
-    dir: &Path,
+    model: &Model,
+    kitchen_file: String,
     gold: &Path,
     header: Option<String>,
-    profile: Profile,
     err: &mut dyn Write,
 ) -> Outcome {
-    let onto = World::of_folder(dir)?.ontology(profile)?;
     let checking = CheckOptions {
-        profile,
+        profile: model.profile,
         known_recipes: Some(header.into_iter().collect()),
-        classes: Some(&onto),
+        classes: Some(&model.onto),
+        kitchen: Some((model, kitchen_file)),
     };
     let exit = check::check_files(&[gold], &checking, err)?;
     if exit != Exit::Success {
@@ -189,6 +205,21 @@ fn check_gold(
         );
     }
     Ok(exit)
+}
+
+/// Whether the gold network's dish (`dish`, a variable) is a failed object when it runs in
+/// `model`'s kitchen. A network the simulator refuses is left to the evaluation, which says
+/// why.
+fn dish_fails(model: &Model, network: &Recipe, dish: &str) -> bool {
+    let Ok(exec) = model.execute(network) else {
+        return false;
+    };
+    let failed = model.k.failed_object;
+    exec.names
+        .iter()
+        .position(|name| name == dish)
+        .and_then(|slot| exec.bindings[slot].value.as_obj())
+        .is_some_and(|e| model.onto.is_a(e.class, failed))
 }
 
 /// An id names the recipe's files, so it is a file name anywhere: ASCII letters, digits, `-`

@@ -2,8 +2,9 @@
 //! 18 °C`) and as the dish tree's JSON (`report::dish_tree`), built from what the entities
 //! hold, so the words say no more and no less than the simulator knows.
 
-use super::words::{clock, plain_numbers};
+use super::words::clock;
 use crate::base::number::Number;
+use crate::base::number::plain_numbers;
 use crate::report::dish_tree::{self, DishNode};
 use crate::simulation::Model;
 use crate::world::{Entity, Value};

@@ -14,7 +14,7 @@
 pub mod admissible;
 mod advice;
 pub mod describe;
-mod failed;
+pub mod failed;
 pub mod hint;
 pub mod language;
 pub mod observation;

@@ -3,7 +3,9 @@
 //! `h:mm:ss`. Words only: nothing here changes what
 //! runs or how it scores.
 
-use crate::base::number::Number;
+#[cfg(test)]
+use crate::base::number::plain_numbers;
+use crate::base::number::{Number, decimal};
 
 /// The words of the reference's "no applicable method" errors (see `primitives::errors`).
 const NO_METHOD: &str = "There is no applicable method for the generic function ";
@@ -91,55 +93,6 @@ pub fn clock(t: Number) -> String {
     }
 }
 
-/// A number in decimals a cook reads: whole numbers as they are, others to one decimal from
-/// 100 up, two from 1 up, and three significant digits below 1 (`455.2`, `1.25`, `0.011`).
-pub fn decimal(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        return format!("{}", x as i64);
-    }
-    let places = match x.abs() {
-        a if a >= 100.0 => 1,
-        a if a >= 1.0 => 2,
-        a => (2 - a.log10().floor() as i32).clamp(2, 12) as usize,
-    };
-    let s = format!("{x:.places$}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    s.to_string()
-}
-
-/// Every number of a printed amount or value (`2276/5 g`, `90.0 minute`) as a decimal, and
-/// a share in `percent` (the simulator's fraction of a mixture: `59/359 percent`) as a
-/// percent (`16.4 %`).
-pub fn plain_numbers(printed: &str) -> String {
-    let words: Vec<&str> = printed.split(' ').collect();
-    let plain = words.iter().enumerate().map(|(i, word)| {
-        let share = words.get(i + 1) == Some(&"percent");
-        match (lisp_number(word), *word) {
-            (Some(x), _) if share => decimal(x * 100.0),
-            (Some(x), _) => decimal(x),
-            (None, "percent") => "%".to_string(),
-            (None, word) => word.to_string(),
-        }
-    });
-    plain.collect::<Vec<_>>().join(" ")
-}
-
-/// A number as the Lisp printer writes it: `230`, `2276/5`, `90.0`, `1.5d0`.
-fn lisp_number(word: &str) -> Option<f64> {
-    if let Some((n, d)) = word.split_once('/') {
-        let (n, d) = (n.parse::<i64>().ok()?, d.parse::<i64>().ok()?);
-        return (d != 0).then(|| n as f64 / d as f64);
-    }
-    let starts_like_a_number = word
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_digit() || c == '-');
-    if !starts_like_a_number {
-        return None;
-    }
-    word.replace("d0", "").parse::<f64>().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,7 +137,8 @@ mod tests {
         assert_eq!(plain_numbers("25/2276 percent"), "1.1 %");
         assert_eq!(plain_numbers("59/359 percent"), "16.43 %");
         assert_eq!(plain_numbers("90.0 minute"), "90 minute");
-        assert_eq!(plain_numbers("5/4 teaspoon"), "1.25 teaspoon");
+        assert_eq!(plain_numbers("5/4 teaspoon"), "1\u{bc} teaspoon");
+        assert_eq!(plain_numbers("8/5 teaspoon"), "1.6 teaspoon");
         assert_eq!(clock(Number::int(15050)), "4:10:50");
         assert_eq!(clock(Number::int(210)), "3:30");
         assert_eq!(decimal(2.0 / 3.0), "0.667");

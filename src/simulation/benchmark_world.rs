@@ -139,6 +139,15 @@ impl World {
         Ok(model)
     }
 
+    /// Where to add what the kitchen lacks, for a message: the kitchen file's path, or, for
+    /// the built-in kitchen, a kitchen file of one's own.
+    pub fn kitchen_file(&self) -> String {
+        self.kitchen.as_ref().map_or_else(
+            || "a kitchen file of your own (--kitchen FILE)".to_owned(),
+            |k| k.path.display().to_string(),
+        )
+    }
+
     /// How reports name the kitchen: `builtin`, or the file's path.
     pub fn kitchen_name(&self) -> String {
         self.kitchen

@@ -186,7 +186,11 @@ fn butter_beaten_into_sugar_is_judged_where_it_came_from_with_its_grams() {
             "ingredient": "butter",
             "tags": ["dairy"],
             "amount": {"value": 100, "unit": "g"},
-            "actions": [{"action": 2, "line": 3, "text": "(fetch-and-proportion ?butter ?ks-1 ?kitchen ?bowl-1 butter 100 g)"}]
+            "actions": [{"action": 2, "line": 3, "text": "(fetch-and-proportion ?butter ?ks-1 ?kitchen ?bowl-1 butter 100 g)"}],
+            "carried_by": [
+                {"action": 4, "line": 5, "text": "(transfer-contents ?both ?rest ?ks-3 ?ks-2 ?butter ?sugar ?q ?u)"},
+                {"action": 5, "line": 6, "text": "(beat ?creamed ?ks-4 ?ks-3 ?both ?whisk)"}
+            ]
         }])
     );
     assert_eq!(verdict["dish"]["line"], 6);
@@ -276,6 +280,16 @@ fn a_dish_that_cannot_be_weighed_in_grams_has_no_verdict() {
     );
 }
 
+/// A verdict without its violations' `carried_by`, each of which must end at the dish's action.
+fn carried_to_the_dish(mut verdict: Value) -> Value {
+    let dish = verdict["dish"]["action"].clone();
+    for v in verdict["violations"].as_array_mut().unwrap() {
+        let carried = v.as_object_mut().unwrap().remove("carried_by").unwrap();
+        assert_eq!(carried.as_array().unwrap().last().unwrap()["action"], dish);
+    }
+    verdict
+}
+
 #[test]
 fn afghan_biscuits_are_neither_vegan_nor_gluten_free() {
     common::require_data!();
@@ -286,7 +300,7 @@ fn afghan_biscuits_are_neither_vegan_nor_gluten_free() {
     let fetch = |line: usize, what: &str| json!({"action": line - 1, "line": line, "text": format!("(fetch-and-proportion {what})")});
     let dish = json!({"action": 41, "line": 42, "text": "(sprinkle ?sprinkled-cookies ?kitchen-state-with-sprinkled-cookies ?kitchen-state-with-iced-cookies ?iced-cookies ?proportioned-almonds)"});
     assert_eq!(
-        judged(profile, &text, Diet::Vegan, Some(&benchmark)),
+        carried_to_the_dish(judged(profile, &text, Diet::Vegan, Some(&benchmark))),
         json!({
             "recipe": "afghan-biscuits",
             "diet": "vegan",
@@ -300,7 +314,7 @@ fn afghan_biscuits_are_neither_vegan_nor_gluten_free() {
             }]
         })
     );
-    let gluten = judged(profile, &text, Diet::GlutenFree, Some(&benchmark));
+    let gluten = carried_to_the_dish(judged(profile, &text, Diet::GlutenFree, Some(&benchmark)));
     assert_eq!(
         gluten["violations"],
         json!([
@@ -349,4 +363,100 @@ fn the_committed_table_of_every_gold_recipe_against_every_diet_is_what_the_code_
         now,
         "docs/diet.md's table is not what the code gives now: rerun `cargo run --example diet_table`"
     );
+}
+
+/// Every violation of every gold network of both profiles' data and of the held-out set
+/// (`benchmarks/heldout`), against every diet, names where the ingredient came from: a fetch
+/// of its class (or of a class above it: `almond` fetching almond extract), or of the
+/// ingredient it was made from, which carries the tags the diet excludes (an egg cracked into
+/// whole egg); and the actions that carried it into the dish end at the dish's action.
+#[test]
+fn every_violation_comes_from_a_fetch_of_its_class_and_is_carried_into_the_dish() {
+    use cookingbot::evaluate::Evaluator;
+    use cookingbot::metrics::metric::MetricSet;
+    common::require_data!(Profile::R2023, Profile::R2024);
+    let heldout =
+        std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/benchmarks/heldout"));
+    let metrics = Diet::ALL
+        .into_iter()
+        .fold(MetricSet::empty(), MetricSet::with_diet);
+    let mut checked = 0;
+    for (profile, data) in [
+        (Profile::R2024, common::data_dir(Profile::R2024)),
+        (Profile::R2023, common::data_dir(Profile::R2023)),
+        (Profile::R2024, heldout),
+    ] {
+        let evaluator = Evaluator::new(profile, data).unwrap();
+        let onto = &evaluator.model.onto;
+        let tags = Tags::new(onto);
+        for gold in &evaluator.benchmark.recipes {
+            let mut network = gold.network.clone();
+            network.id = gold.id.clone();
+            let result = evaluator.evaluate_recipe(&network, &metrics).unwrap();
+            for verdict in &result.diets {
+                for v in &verdict.violations {
+                    let what = format!(
+                        "{profile} {} {}: {}",
+                        gold.id,
+                        verdict.diet.name(),
+                        v.ingredient
+                    );
+                    let class = onto.class_id(&v.ingredient).unwrap();
+                    assert!(!v.actions.is_empty(), "{what}: no provenance");
+                    for a in &v.actions {
+                        let p = &network.predicates[a.predicate];
+                        assert!(
+                            p.name == "fetch-and-proportion" || p.name == "fetch",
+                            "{what}: provenance {} is no fetch",
+                            a.text
+                        );
+                        let fetched = p.args.iter().find_map(|arg| match arg {
+                            cookingbot::language::ast::Arg::Sym(s) => onto.class_id(s),
+                            _ => None,
+                        });
+                        let fetched =
+                            fetched.unwrap_or_else(|| panic!("{what}: {} names no class", a.text));
+                        let same_class = onto.is_a(class, fetched);
+                        let made_from = v
+                            .tags
+                            .iter()
+                            .all(|t| tags.excluded(fetched, verdict.diet).contains(t));
+                        assert!(
+                            same_class || made_from,
+                            "{what}: {} fetches another class",
+                            a.text
+                        );
+                    }
+                    let dish = verdict.dish.as_ref().unwrap().predicate;
+                    let last = v
+                        .carried_by
+                        .last()
+                        .map_or(v.actions[0].predicate, |a| a.predicate);
+                    assert_eq!(last, dish, "{what}: not carried into the dish");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} violations checked");
+}
+
+#[test]
+fn chocolate_fudge_cookies_cake_mix_comes_from_its_fetch_and_the_transfer_carries_it() {
+    common::require_data!();
+    let text = common::read(&common::gold_file("chocolate-fudge-cookies"));
+    let verdict = judged(Profile::R2024, &text, Diet::GlutenFree, None);
+    let mix = &verdict["violations"][0];
+    assert_eq!(mix["ingredient"], "devils-food-cake-mix");
+    let lines = |key: &str| -> Vec<u64> {
+        mix[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["line"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(lines("actions"), [3]);
+    assert_eq!(lines("carried_by")[..2], [11, 12]);
+    assert_eq!(lines("carried_by").last(), Some(&24));
 }

@@ -29,8 +29,8 @@ fn simulate_shows_steps_time_and_final_dish() {
         "final dish (output of line 28, the dish approximation score's best candidate, 1.00 against the gold dish):",
         "  baking-tray [used, lined-with baking-paper, arrangement side-to-side (concept)]",
         "    32 × homogeneous-mixture 25 g [temperature 175 degrees-celsius, current-shape crescent-shape (concept), baked, mixed]",
-        "        powdered-white-sugar 10/11 g",
-        "          butter 23/35 percent [temperature 18 degrees-celsius]",
+        "        powdered-white-sugar 0.909 g",
+        "          butter 65.71 % [temperature 18 degrees-celsius]",
         "   1650   2550    27  (bake ?baked-crescents ?ks-with-baked-crescents ?ks-with-crescents-tray ?tray-with-crescents ?oven 15 minute 175 degrees-celsius)",
     ] {
         assert!(lines.contains(&want), "missing line {want:?} in\n{out}");

@@ -37,8 +37,10 @@ fn the_verdict_names_each_excluded_ingredient_its_grams_and_its_line() {
         "demo-cinnamon-toast-bites is not vegan: 2 ingredients of the dish excluded
   white-bread-slice: 114 g (dairy)
     line 25: (fetch-and-proportion ?proportioned-bread ?ks-with-bread ?ks-with-preheated-oven ?target-container-1 white-bread-slice 3 piece)
+    carried into the dish by line 30, line 31, line 32, line 33, line 36, line 38, line 39
   butter: 30 g (dairy)
     line 26: (fetch-and-proportion ?proportioned-butter ?ks-with-butter ?ks-with-bread ?target-container-2 butter 30 g)
+    carried into the dish by line 27, line 32, line 33, line 36, line 38, line 39
 the dish: the output of line 39: (bake ?cinnamon-toast-bites ?ks-with-cinnamon-toast-bites ?output-ks-d ?output-container-d ?preheated-oven 10 minute 200 degrees-celsius)
 "
     );
@@ -88,7 +90,16 @@ fn the_json_verdict_is_written_to_standard_output_or_a_file() {
                     "action": 5,
                     "line": 46,
                     "text": "(fetch-and-proportion ?proportioned-flour ?ks-with-flour ?ks-with-sugar ?target-container-3 all-purpose-flour 180 g)"
-                }]
+                }],
+                "carried_by": [
+                    {"action": 10, "line": 51, "text": "(transfer-contents ?output-container-c ?rest-c ?output-ks-c ?ks-with-creamed-butter ?creamed-butter ?proportioned-flour ?quantity-c ?unit-c)"},
+                    {"action": 11, "line": 52, "text": "(mix ?dough ?ks-with-dough ?output-ks-c ?output-container-c ?mixing-tool)"},
+                    {"action": 12, "line": 53, "text": "(portion-and-arrange ?portioned-dough ?ks-with-portions ?ks-with-dough ?dough 25 g ?pattern ?countertop)"},
+                    {"action": 13, "line": 54, "text": "(shape ?dough-rounds ?ks-with-dough-rounds ?ks-with-portions ?portioned-dough flattened-ball-shape)"},
+                    {"action": 16, "line": 57, "text": "(transfer-items ?sheet-with-rounds ?ks-with-rounds-on-sheet ?ks-with-lined-cookie-sheet ?dough-rounds 5-cm-apart ?lined-cookie-sheet)"},
+                    {"action": 17, "line": 58, "text": "(bake ?baked-rounds ?ks-with-baked-rounds ?ks-with-rounds-on-sheet ?sheet-with-rounds ?preheated-oven 15 minute 170 degrees-celsius)"},
+                    {"action": 18, "line": 59, "text": "(leave-for-time ?shortbread-rounds ?ks-with-shortbread-rounds ?ks-with-baked-rounds ?baked-rounds 10 minute)"}
+                ]
             }]
         })
     );

@@ -239,6 +239,7 @@ fn a_class_of_ones_own_is_judged_by_the_diet_tags_its_file_gives() {
         "grilled-halloumi is not vegan: 1 ingredient of the dish excluded
   halloumi: 250 g (dairy)
     line 3: (fetch-and-proportion ?proportioned-halloumi ?ks-with-halloumi ?kitchen ?target-container-1 halloumi 1 piece)
+    carried into the dish by line 5
 the dish: the output of line 5: (transfer-contents ?grilled-halloumi ?rest ?ks-with-halloumi-in-pan ?ks-with-grill-pan ?grill-pan ?proportioned-halloumi ?quantity ?unit)
 "
     );
@@ -500,4 +501,169 @@ fn data_files_that_are_not_regular_or_too_large_are_refused_unread() {
         assert_eq!(run.code, 2, "{}", run.stderr);
         assert_eq!(run.stderr, refused(file, "kitchen", why));
     }
+}
+
+/// A paneer recipe of one's own: paneer added to `ontology.json` (with its grams a piece), the
+/// built-in kitchen as `kitchen.json`, holding a bowl of paneer in the fridge when `stocked`.
+fn paneer_benchmark(scratch: &Scratch, stocked: bool) {
+    let made = run_in(scratch, &["new-benchmark", "bench"]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    scratch.write(
+        "bench/ontology.json",
+        r#"{"classes": {"paneer": {"is_a": ["feta-cheese"]}}, "conversion_to_g": {"paneer": {"piece": 200}}}"#,
+    );
+    let mut kitchen: Value = serde_json::from_str(&builtin_kitchen()).unwrap();
+    if stocked {
+        let places = kitchen["kitchen"]["contents"].as_array_mut().unwrap();
+        let fridge = places.iter_mut().find(|p| p["class"] == "fridge").unwrap();
+        fridge["contents"].as_array_mut().unwrap().push(serde_json::json!({
+            "class": "medium-bowl", "used": true, "contents": [{"class": "paneer", "amount":
+                {"class": "amount", "quantity": {"class": "quantity", "value": 2}, "unit": "piece"}}]
+        }));
+    }
+    scratch.write("bench/kitchen.json", kitchen.to_string());
+    scratch.write("text.txt", "Paneer on a plate\n\nIngredients\n- 1 piece paneer\n\nSteps\n1. Put the paneer on a plate.\n");
+    scratch.write(
+        "paneer.solution",
+        "#paneer-plate\n(get-kitchen ?kitchen)\n(fetch-and-proportion ?paneer ?ks-1 ?kitchen ?bowl paneer 1 piece)\n",
+    );
+}
+
+const ADD_PANEER: [&str; 7] = [
+    "add-recipe",
+    "--benchmark",
+    "bench",
+    "--text",
+    "text.txt",
+    "--gold",
+    "paneer.solution",
+];
+
+#[test]
+fn a_gold_whose_fetch_fails_in_the_benchmarks_kitchen_is_refused_at_its_line() {
+    let scratch = Scratch::new("extension-paneer-missing");
+    paneer_benchmark(&scratch, false);
+    let added = run_in(&scratch, &ADD_PANEER);
+    assert_eq!(added.code, 1, "{}", added.stderr);
+    assert_eq!(added.stdout, "");
+    for said in [
+        "warning[W0008]: the kitchen holds no paneer: add it to bench/kitchen.json\n  ┌─ paneer.solution:3:1\n",
+        "= help: looked in ",
+        "checked 1 file(s) against profile 2024: 0 error(s), 1 warning(s)\n",
+        "error: paneer.solution: the gold's dish ?paneer is a failed object in the benchmark's kitchen (the warnings above say which action fails and why), so it would score 0 against itself; nothing was added (--allow-failing-gold adds it anyway)\n",
+    ] {
+        assert!(added.stderr.contains(said), "{said}\n{}", added.stderr);
+    }
+    let manifest = common::read(&scratch.path("bench/benchmark.json"));
+    assert!(!manifest.contains("paneer"), "{manifest}");
+    // `check` says the same, at the same line, and `simulate` says why the fetch failed.
+    let check = run_in(
+        &scratch,
+        &[
+            "check",
+            "--benchmark",
+            "bench",
+            "--known-recipes",
+            "paneer-plate",
+            "--",
+            "paneer.solution",
+        ],
+    );
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(
+        check.stderr.contains(
+            "warning[W0008]: the kitchen holds no paneer: add it to bench/kitchen.json\n  ┌─ paneer.solution:3:1\n"
+        ),
+        "{}",
+        check.stderr
+    );
+    let simulated = run_in(
+        &scratch,
+        &["simulate", "--benchmark", "bench", "paneer.solution"],
+    );
+    assert_eq!(simulated.code, 0, "{}", simulated.stderr);
+    assert!(
+        simulated
+            .stdout
+            .contains("failed: the kitchen holds no paneer: looked in "),
+        "{}",
+        simulated.stdout
+    );
+    assert!(
+        simulated.stdout.ends_with(":\n  failed-object\n"),
+        "{}",
+        simulated.stdout
+    );
+    // Asked for, it is added all the same.
+    let allowed = run_in(
+        &scratch,
+        &[&ADD_PANEER[..], &["--allow-failing-gold"]].concat(),
+    );
+    assert_eq!(allowed.code, 0, "{}", allowed.stderr);
+    assert_eq!(
+        allowed.stdout,
+        "added `paneer-plate` (dish ?paneer) to bench\n"
+    );
+}
+
+#[test]
+fn the_same_gold_is_added_once_the_kitchen_holds_paneer() {
+    let scratch = Scratch::new("extension-paneer-stocked");
+    paneer_benchmark(&scratch, true);
+    let added = run_in(&scratch, &ADD_PANEER);
+    assert_eq!(added.code, 0, "{}", added.stderr);
+    assert_eq!(
+        added.stdout,
+        "added `paneer-plate` (dish ?paneer) to bench\n"
+    );
+    assert!(
+        added
+            .stderr
+            .contains("checked 1 file(s) against profile 2024: 0 error(s), 0 warning(s)\n"),
+        "{}",
+        added.stderr
+    );
+    let scored = score(
+        &scratch,
+        "paneer.solution",
+        &["-metrics", "dish-approximation-score"],
+    );
+    assert_eq!(scored.code, 0, "{}", scored.stderr);
+    assert_eq!(
+        scored.stdout,
+        "recipe-id,dish-approximation-score\npaneer-plate,1.00\n"
+    );
+}
+
+/// At a terminal whose width is unknown (a pty of 0 columns, as `script` gives), the
+/// evaluation's progress bar is cleared as the one line it is: clearing it as two took the
+/// line above with it, so `simulate`'s last line (`  failed-object`) ran into `RECIPE:`.
+#[test]
+fn the_progress_bar_clears_only_its_own_line_at_a_terminal() {
+    let scratch = Scratch::new("extension-progress");
+    paneer_benchmark(&scratch, true);
+    let added = run_in(&scratch, &ADD_PANEER);
+    assert_eq!(added.code, 0, "{}", added.stderr);
+    let binary = env!("CARGO_BIN_EXE_cookingbot-evaluator");
+    let command = format!(
+        "{binary} --benchmark bench simulate paneer.solution; {binary} --benchmark bench -input paneer.solution -output scores.csv"
+    );
+    let Ok(ran) = std::process::Command::new("script")
+        .args(["-qc", &command, "/dev/null"])
+        .current_dir(scratch.path("."))
+        .env_remove("NO_COLOR")
+        .output()
+    else {
+        panic!("`script` (util-linux) runs the commands at a pseudo-terminal for this test");
+    };
+    let shown = String::from_utf8_lossy(&ran.stdout);
+    assert!(
+        shown.contains("recipes · "),
+        "no progress bar drawn: {shown}"
+    );
+    assert!(
+        !shown.contains("\u{1b}[1A"),
+        "the cursor went up: {shown:?}"
+    );
+    assert!(shown.contains("  paneer 1 piece\r\n"), "{shown:?}");
 }

@@ -79,12 +79,13 @@ fn scale_by_two_then_a_half_writes_back_the_network_as_written() {
     let o = outcome(evaluator().args(["scale", &afghan(), "--servings", "6", "--serves", "4"]));
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(
-        o.stdout.starts_with("afghan-biscuits scaled by 3/2\n"),
+        o.stdout.starts_with("afghan-biscuits scaled by 1.5\n"),
         "{}",
         o.stdout
     );
     assert!(
-        o.stdout.contains("  butter: 200 → 300 (20.3 % → 20.3 %)\n"),
+        o.stdout
+            .contains("  butter: 200 g → 300 g (20.3 % → 20.3 %)\n"),
         "{}",
         o.stdout
     );
@@ -98,6 +99,82 @@ fn scale_by_two_then_a_half_writes_back_the_network_as_written() {
         "{}",
         o.stdout
     );
+}
+
+#[test]
+fn answers_print_amounts_as_a_cook_reads_them_and_the_network_keeps_them_exact() {
+    require_data!();
+    let snaps = common::gold_file("whole-wheat-ginger-snaps")
+        .display()
+        .to_string();
+    let o = outcome(evaluator().args([
+        "substitute",
+        &snaps,
+        "--replace",
+        "baking-powder=baking-soda",
+    ]));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout.contains(
+            "    (the same weight: 2 teaspoon of baking-powder weigh 8 g, as 1.6 teaspoon of baking-soda)\n"
+        ),
+        "{}",
+        o.stdout
+    );
+    // The network line is the network: exact, as the simulator reads it.
+    assert!(
+        o.stdout.contains(" baking-soda 8/5 teaspoon)\n"),
+        "{}",
+        o.stdout
+    );
+    let json = outcome(evaluator().args([
+        "substitute",
+        &snaps,
+        "--replace",
+        "baking-powder=baking-soda",
+        "--format",
+        "json",
+    ]));
+    let json: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert!(
+        json["network"]
+            .as_str()
+            .unwrap()
+            .contains(" baking-soda 8/5 teaspoon)")
+    );
+    let banana = common::gold_file("easy-banana-bread").display().to_string();
+    let o = outcome(evaluator().args(["scale", &banana, "--factor", "3/2"]));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout
+            .contains("    (3 piece × 1.5 = 4\u{bd} piece, rounded to 5 piece)\n"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains(
+            "Rounded: action 5 (line 6): 3 piece banana × 1.5 = 4\u{bd} piece → 5 piece (× 1.67)\n"
+        ),
+        "{}",
+        o.stdout
+    );
+    let snaps = outcome(evaluator().args(["scale", &snaps, "--factor", "0.8"]));
+    assert!(
+        snaps
+            .stdout
+            .contains("    (2 teaspoon × 0.8 = 1.6 teaspoon)\n"),
+        "{}",
+        snaps.stdout
+    );
+    // Text for people never holds a ratio but in the network's own lines.
+    for line in o.stdout.lines().chain(snaps.stdout.lines()) {
+        let network_line = line.contains("): (") || line.contains("now: (");
+        let ratio = line.split([' ', ')']).any(|w| {
+            w.split_once('/')
+                .is_some_and(|(n, d)| n.parse::<u64>().is_ok() && d.parse::<u64>().is_ok())
+        });
+        assert!(network_line || !ratio, "a ratio for people: {line}");
+    }
 }
 
 /// A command's arguments: the first ones, then the rest.
@@ -217,7 +294,7 @@ fn suggest_lists_the_roles_substitutes_tried_in_the_network() {
          salted-butter (fat; the kitchen holds 500 g): executes; dish 0.72, goals 0.55, time 2735\n  \
          coconut-oil (fat; the kitchen holds 460.5 g): executes; dish 0.72, goals 0.55, time 2735\n  \
          vegetable-oil (fat; the kitchen holds 200 g): executes; dish 0.72, goals 0.55, time 2735\n  \
-         extra-virgin-olive-oil (fat; the kitchen holds 460.0 g): executes; dish 0.72, goals 0.55, time 2735\n"
+         extra-virgin-olive-oil (fat; the kitchen holds 460 g): executes; dish 0.72, goals 0.55, time 2735\n"
     );
 }
 
@@ -238,7 +315,7 @@ fn suggest_with_a_diet_keeps_what_the_diet_table_allows() {
         "Substitutes for butter (vegan), tried in afghan-biscuits against the original:\n  \
          coconut-oil (fat; the kitchen holds 460.5 g): executes; dish 0.72, goals 0.55, time 2735\n  \
          vegetable-oil (fat; the kitchen holds 200 g): executes; dish 0.72, goals 0.55, time 2735\n  \
-         extra-virgin-olive-oil (fat; the kitchen holds 460.0 g): executes; dish 0.72, goals 0.55, time 2735\n\
+         extra-virgin-olive-oil (fat; the kitchen holds 460 g): executes; dish 0.72, goals 0.55, time 2735\n\
          butter is not vegan: dairy\n  \
          excluded: salted-butter (dairy)\n"
     );
@@ -456,4 +533,49 @@ fn where_the_original_fails_as_the_reference_fails_is_located_at_its_action() {
         )
     );
     assert_eq!(o.stdout, "");
+}
+
+/// With no benchmark data to be found (none installed, a download that fails), `substitute
+/// --suggest` runs the network once per substitute and the original: it says so once.
+#[test]
+fn suggest_without_benchmark_data_warns_once() {
+    let dir = Scratch::new("suggest-no-data");
+    let network = dir.path("butter.solution");
+    std::fs::write(
+        &network,
+        "#afghan-biscuits\n(get-kitchen ?kitchen)\n(fetch-and-proportion ?butter ?ks-1 ?kitchen ?bowl butter 100 g)\n",
+    )
+    .unwrap();
+    let o = outcome(
+        std::process::Command::new(env!("CARGO_BIN_EXE_cookingbot-evaluator"))
+            .env_remove("COOKINGBOT_BENCHMARK")
+            .env_remove(cookingbot::service::context::OFFLINE_VAR)
+            .env("COOKINGBOT_DATA_DIR", dir.path("data"))
+            .env("COOKINGBOT_FETCH_BASE_URL", "http://127.0.0.1:9")
+            .args([
+                "substitute",
+                network.to_str().unwrap(),
+                "--suggest",
+                "butter",
+            ]),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    // Several substitutes were tried, each a run that asked for the data.
+    let tried = o
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": executes"))
+        .count();
+    assert!(tried >= 2, "{}", o.stdout);
+    let warnings: Vec<&str> = o
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{}", o.stderr);
+    assert!(
+        warnings[0].starts_with("warning: no benchmark data for profile 2024 was found"),
+        "{}",
+        o.stderr
+    );
 }

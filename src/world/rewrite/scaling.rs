@@ -4,7 +4,7 @@
 //! stay as they are.
 
 use super::{COUNT_UNITS, Rewrite, constant_amount, named_ingredient, unit_is};
-use crate::base::number::Number;
+use crate::base::number::{self, Number, amount as readable};
 use crate::data::catalogue::Catalogue;
 use crate::language::ast::{Arg, Recipe};
 use crate::world::ontology::Ontology;
@@ -181,11 +181,16 @@ pub fn scale(onto: &Ontology, catalogue: &Catalogue, recipe: &Recipe, factor: Fa
         let exact = amount.value.mul(factor.value());
         let unit = onto.class_name(amount.unit_class).to_owned();
         let mut scaled = exact;
-        let mut note = format!("{} {unit} × {factor} = {exact} {unit}", amount.value);
+        let mut note = format!(
+            "{} × {} = {}",
+            readable(amount.value, &unit),
+            number::decimal(factor.value().to_f64()),
+            readable(exact, &unit)
+        );
         if unit_is(onto, amount.unit_class, &COUNT_UNITS) && !as_fine_as(exact, amount.value) {
             scaled = cook_round(exact);
             if !scaled.num_eq(&exact) {
-                note = format!("{note}, rounded to {scaled} {unit}");
+                note = format!("{note}, rounded to {}", readable(scaled, &unit));
                 rounding.push(Rounding {
                     predicate: i,
                     ingredient: named_ingredient(onto, p).map(|c| onto.class_name(c).to_owned()),

@@ -3,7 +3,7 @@
 //! action that fetches it is converted by an [`AmountRule`] through the ontology's gram table.
 
 use super::{Rewrite, RewriteError, VOLUME_UNITS, constant_amount, grams, unit_is};
-use crate::base::number::Number;
+use crate::base::number::{Number, amount};
 use crate::base::suggest::closest;
 use crate::data::catalogue::Catalogue;
 use crate::language::ast::{Arg, Recipe};
@@ -207,8 +207,14 @@ fn convert(
         })
     };
     let converted = match s.rule {
-        AmountRule::SameCount => (value, unit, format!("the same count: {value} {unit_name}")),
-        AmountRule::SameWeight if unit == g => (value, g, format!("the same weight: {value} g")),
+        AmountRule::SameCount => (
+            value,
+            unit,
+            format!("the same count: {}", amount(value, unit_name)),
+        ),
+        AmountRule::SameWeight if unit == g => {
+            (value, g, format!("the same weight: {}", amount(value, "g")))
+        }
         AmountRule::SameWeight => {
             let weight = grams_of_old()?;
             let per_unit = grams(onto, s.with, Number::int(1), unit)
@@ -218,19 +224,28 @@ fn convert(
                     same,
                     unit,
                     format!(
-                        "the same weight: {value} {unit_name} of {from} weigh {weight} g, as {same} {unit_name} of {to}"
+                        "the same weight: {} of {from} weigh {}, as {} of {to}",
+                        amount(value, unit_name),
+                        amount(weight, "g"),
+                        amount(same, unit_name)
                     ),
                 ),
                 None => (
                     weight,
                     g,
-                    format!("the same weight: {value} {unit_name} of {from} weigh {weight} g"),
+                    format!(
+                        "the same weight: {} of {from} weigh {}",
+                        amount(value, unit_name),
+                        amount(weight, "g")
+                    ),
                 ),
             }
         }
-        AmountRule::SameVolume if unit_is(onto, unit, &VOLUME_UNITS) => {
-            (value, unit, format!("the same volume: {value} {unit_name}"))
-        }
+        AmountRule::SameVolume if unit_is(onto, unit, &VOLUME_UNITS) => (
+            value,
+            unit,
+            format!("the same volume: {}", amount(value, unit_name)),
+        ),
         AmountRule::SameVolume => {
             let weight = grams_of_old()?;
             let (per_old, per_new, volume) = common_volume(onto, s).ok_or_else(|| {
@@ -244,7 +259,9 @@ fn convert(
                 same,
                 g,
                 format!(
-                    "the same volume: {weight} g of {from} fill as much as {same} g of {to} (by their grams per {volume})"
+                    "the same volume: {} of {from} fill as much as {} of {to} (by their grams per {volume})",
+                    amount(weight, "g"),
+                    amount(same, "g")
                 ),
             )
         }
