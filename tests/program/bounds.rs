@@ -191,13 +191,15 @@ fn the_time_budget_bounds_a_search_over_every_ordering_on_every_command() {
     assert!(!html.exists(), "no report is written for a refused recipe");
 }
 
-/// 500 eggs cracked into flour, mixed and portioned: the network runs in milliseconds, and the
-/// dish approximation score then compares portions of 500 yolks each for minutes.
-const PORTIONS_OF_FIVE_HUNDRED_EGGS: &str = "#demo-shortbread-rounds
+/// 5,000 g of eggs cracked into flour, mixed and portioned: the network runs in milliseconds,
+/// and the dish approximation score then compares the portions' yolks for seconds of CPU (about
+/// 9 s here before the memory budget stops it), far past a budget of 1 s whatever the machine.
+/// (With 500 g the score, once the dish stopped being copied whole, took under 1 s.)
+const PORTIONS_OF_MANY_EGGS: &str = "#demo-shortbread-rounds
 (get-kitchen ?k)
-(fetch-and-proportion ?eggs ?k1 ?k ?bowl egg 500 g)
+(fetch-and-proportion ?eggs ?k1 ?k ?bowl egg 5000 g)
 (crack ?cracked ?k2 ?k1 ?eggs ?bowl2)
-(fetch-and-proportion ?flour ?k3 ?k2 ?bowl3 all-purpose-flour 500 g)
+(fetch-and-proportion ?flour ?k3 ?k2 ?bowl3 all-purpose-flour 5000 g)
 (transfer-contents ?mix ?rest ?k4 ?k3 ?cracked ?flour ?q ?u)
 (mix ?dough ?k5 ?k4 ?mix ?tool)
 (portion-and-arrange ?portions ?k6 ?k5 ?dough 25 g ?pattern ?counter)
@@ -206,7 +208,7 @@ const PORTIONS_OF_FIVE_HUNDRED_EGGS: &str = "#demo-shortbread-rounds
 #[test]
 fn the_time_budget_bounds_the_dish_score_on_every_command_that_chooses_a_dish() {
     let s = Scratch::new("dish-budget");
-    let net = s.write("eggs.solution", PORTIONS_OF_FIVE_HUNDRED_EGGS);
+    let net = s.write("eggs.solution", PORTIONS_OF_MANY_EGGS);
     let refusal = "recipe demo-shortbread-rounds was not scored within its time budget of 1 s \
                    (--timeout-per-recipe); it was in the dish approximation score at action 7 \
                    (`portion-and-arrange`)";
@@ -247,10 +249,11 @@ fn a_heap_of_portions_is_refused_at_its_action_within_the_memory_budget() {
 }
 
 /// 25 pairs, 500,000 portions on the counter-top: every kitchen state shares the counter-top's
-/// list, so the simulation runs all 51 actions within the memory budget, which then refuses
-/// the dish approximation score's unfolding of the portions, located. Each state copying the
-/// list, the simulation itself was refused at its 49th action (see
-/// `PAST_THE_MEMORY_BUDGET`).
+/// list, so the simulation runs all 51 actions within the memory budget, and the dish
+/// approximation score, which copies only the objects whose class does not copy a slot, scores
+/// the portions in about 120 MB. Each state copying the list, the simulation itself was
+/// refused at its 49th action (see `PAST_THE_MEMORY_BUDGET`); the dish copied whole, the score
+/// was refused by the memory budget at action 9.
 #[test]
 fn a_heap_of_portions_is_simulated_whole_when_kitchen_states_share_the_counter_top() {
     let s = Scratch::new("portion-heap-shared");
@@ -259,17 +262,11 @@ fn a_heap_of_portions_is_simulated_whole_when_kitchen_states_share_the_counter_t
         common::evaluator().args(["--benchmark", "demo", "-input", path(&net), "-o", "-"]),
         MEMORY_CAP,
     ));
-    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(
-        o.stderr,
-        format!(
-            "error: {}: recipe demo-shortbread-rounds was not scored within its memory budget of \
-             24000000 kitchen cells (objects, their slots and list items, about 1 GB); it was in \
-             the dish approximation score at action 9 (`portion-and-arrange`)\n\
-             error: {} was refused; no results were written\n",
-            path(&net),
-            path(&net)
-        )
+        o.stdout,
+        "recipe-id,goal-condition-success,dish-approximation-score,execution-time\n\
+         demo-shortbread-rounds,0.00,0.17,2750\n"
     );
 }
 

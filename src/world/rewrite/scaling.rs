@@ -346,7 +346,7 @@ mod tests {
         assert_eq!(changed, [1, 2]);
         assert_eq!(
             scaled.rewrite.changes[1].note,
-            "3 piece × 3/2 = 9/2 piece, rounded to 5 piece"
+            "3 piece × 1.5 = 4½ piece, rounded to 5 piece"
         );
         let [rounded] = &scaled.rounding[..] else {
             panic!("one rounding")
