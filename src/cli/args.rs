@@ -2,16 +2,15 @@
 //! help and their parsers, as clap reads them. Nothing here runs a command.
 
 use super::EXAMPLES_AND_EXIT_STATUS;
+use super::arg_values::*;
 use super::rewrite_commands::{ScaleArgs, SubstituteArgs};
 use crate::cli::console::ColorWhen;
 use crate::data::diet_table::Diet;
-use crate::metrics::metric::{Metric, diet_word};
 use crate::metrics::smatch::SmatchConfig;
 use crate::report::batch_report::{Bootstrap, Shard, Threshold};
-use crate::service::comparison::{self, CompareFormat};
+use crate::service::comparison;
 use crate::service::context::DataContext;
 use crate::service::diet_check::DietFormat;
-use crate::service::scoring::Format;
 use crate::service::translation::{Fallback, LlmOptions, TranslateFormat, TranslatorKind};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -147,73 +146,6 @@ pub(super) struct FailUnder {
     pub(super) fail_under: Vec<Threshold>,
 }
 
-/// A metric name or `none`: a typo is an error with the closest name, not a silently empty
-/// column (the reference ignores unknown names; a CI job would record an empty score as a pass).
-pub(super) fn metric_word(s: &str) -> Result<String, String> {
-    if s.eq_ignore_ascii_case("none") {
-        return Ok(s.to_owned());
-    }
-    Metric::named(s)
-        .map(|_| s.to_owned())
-        .map_err(|e| e.to_string())
-}
-
-/// What the evaluation's `--metrics` takes: a metric word, or `diet:NAME` (a typo in the
-/// diet's name is an error with the closest one).
-pub(super) fn evaluation_metric_word(s: &str) -> Result<String, String> {
-    match diet_word(s) {
-        Some(diet) => diet.map(|_| s.to_owned()).map_err(|e| e.to_string()),
-        None => metric_word(s),
-    }
-}
-
-pub(super) fn parse_shard(s: &str) -> Result<Shard, String> {
-    s.parse()
-}
-
-pub(super) fn parse_threshold(s: &str) -> Result<Threshold, String> {
-    s.parse()
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub(super) enum FormatArg {
-    Csv,
-    Json,
-    Junit,
-    Markdown,
-}
-
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Csv => Format::Csv,
-            FormatArg::Json => Format::Json,
-            FormatArg::Junit => Format::Junit,
-            FormatArg::Markdown => Format::Markdown,
-        }
-    }
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub(super) enum CompareFormatArg {
-    Text,
-    Csv,
-    Json,
-    Markdown,
-    Html,
-}
-
-impl From<CompareFormatArg> for CompareFormat {
-    fn from(f: CompareFormatArg) -> CompareFormat {
-        match f {
-            CompareFormatArg::Text => CompareFormat::Text,
-            CompareFormatArg::Csv => CompareFormat::Csv,
-            CompareFormatArg::Json => CompareFormat::Json,
-            CompareFormatArg::Markdown => CompareFormat::Markdown,
-            CompareFormatArg::Html => CompareFormat::Html,
-        }
-    }
-}
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub(super) enum CheckFormat {

@@ -6,6 +6,7 @@ mod args;
 mod commands;
 pub mod console;
 mod guide_args;
+mod arg_values;
 mod ray_score;
 #[cfg(feature = "repl")]
 mod repl;

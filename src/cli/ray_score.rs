@@ -5,7 +5,7 @@
 //! missing, it says which and how to install them (exit 2) before anything is scored.
 
 use super::Session;
-use super::args::{FormatArg, evaluation_metric_word, parse_threshold};
+use super::arg_values::{FormatArg, evaluation_metric_word, parse_threshold};
 use crate::benchmark::DataChoice;
 use crate::service::outcome::{AppError, Exit, Outcome};
 use clap::{Args, ValueEnum};
