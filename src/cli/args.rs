@@ -146,7 +146,6 @@ pub(super) struct FailUnder {
     pub(super) fail_under: Vec<Threshold>,
 }
 
-
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub(super) enum CheckFormat {
     Human,

@@ -2,11 +2,11 @@
 //! It parses (`args`), runs one command (`commands`) over the service layer and prints how it
 //! ended; the program's entry ([`crate::entry`]) hands it the other front ends it can open.
 
+mod arg_values;
 mod args;
 mod commands;
 pub mod console;
 mod guide_args;
-mod arg_values;
 mod ray_score;
 #[cfg(feature = "repl")]
 mod repl;

@@ -721,7 +721,12 @@ fn translate_writes_json_with_the_notes() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap();
     // The translate job's answer: the recipe's id heads the solution, no field of its own.
-    let mut keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut keys: Vec<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     keys.sort_unstable();
     assert_eq!(keys, ["notes", "solution"]);
     assert!(
