@@ -177,7 +177,11 @@ fn big_dishes(c: &mut Criterion) {
         let at = evaluator.benchmark.recipes.iter().position(|r| r.id == id);
         support::gold_texts(&evaluator.benchmark)[at.unwrap_or_else(|| panic!("{id}"))].clone()
     };
-    let mut gold = |_: &str| Ok::<_, String>(Some(Golds::Read(evaluator.benchmark.clone())));
+    let mut gold = |_: &str| {
+        Ok::<_, String>(Some(Golds::Read(std::sync::Arc::new(
+            evaluator.benchmark.clone(),
+        ))))
+    };
     let mut group = c.benchmark_group(format!("big-dish/{profile}"));
     group.sample_size(10);
     let metrics = MetricSet::default();

@@ -103,7 +103,7 @@ fn bench(c: &mut Criterion) {
     // The benchmark read for the call (a command's way): every run made again.
     group.bench_function("afghan-biscuits-benchmark-read", |b| {
         b.iter(|| {
-            let mut read = |_: &str| Ok(Some(Golds::Read(benchmark.clone())));
+            let mut read = |_: &str| Ok(Some(Golds::Read(Arc::new(benchmark.clone()))));
             substitute(model, black_box(afghan), &mut read)
         })
     });

@@ -11,8 +11,9 @@ use std::sync::Arc;
 /// Gold data, as a job's `gold` source gives it for a recipe id.
 #[derive(Clone)]
 pub enum Golds {
-    /// A benchmark read for one call: each gold run is made when asked for.
-    Read(Benchmark),
+    /// A benchmark read for one call (shared, so a command asking again for the same recipe
+    /// id gets it without a copy): each gold run is made when asked for.
+    Read(Arc<Benchmark>),
     /// An evaluator's benchmark, shared, never copied: a gold run on the evaluator's own model
     /// is the one it keeps.
     Kept(Arc<Evaluator>),

@@ -20,6 +20,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub struct SimulateOptions {
     pub file: PathBuf,
@@ -307,7 +308,7 @@ pub(super) fn gold_benchmark(
         Err(_) => return Ok(None),
     };
     Benchmark::load(data.profile, &source)
-        .map(|b| Some(Golds::Read(b)))
+        .map(|b| Some(Golds::Read(Arc::new(b))))
         .map_err(|e| e.to_string())
 }
 

@@ -125,7 +125,7 @@ fn diet_tags_that_are_no_tags_or_given_to_a_mixture_are_refused_by_field() {
 fn judged(profile: Profile, text: &str, diet: Diet, gold: Option<&Benchmark>) -> Value {
     let model = Model::builtin(profile);
     let answer = diet_text(&model, text, None, diet, &mut |_| {
-        Ok(gold.cloned().map(Golds::Read))
+        Ok(gold.cloned().map(|b| Golds::Read(std::sync::Arc::new(b))))
     });
     match answer {
         Ok(answer) => serde_json::to_value(&answer).unwrap(),

@@ -126,7 +126,9 @@ fn a_gold_file_rewritten_on_the_evaluator_takes_its_kept_gold_run_and_answers_al
     for g in &e.benchmark.recipes {
         let text = std::fs::read_to_string(&g.file).unwrap();
         let kept = scaled(&text, &mut || Golds::Kept(e.clone()));
-        let read = scaled(&text, &mut || Golds::Read(e.benchmark.clone()));
+        let read = scaled(&text, &mut || {
+            Golds::Read(std::sync::Arc::new(e.benchmark.clone()))
+        });
         let json = |run| serde_json::to_value(Comparison::of(run)).unwrap();
         assert_eq!(json(&kept), json(&read), "{}", g.id);
         // black-bean-salad-2's file names black-bean-salad-4 in its header: its text is not
