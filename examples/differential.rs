@@ -1,8 +1,9 @@
 //! The differential campaign against the reference evaluator (docs/differential.md).
 //!
 //! ```text
-//! cargo run --release --example differential -- generate PROFILE DIR [VARIANTS]
-//!     writes the campaign's networks (cookingbot::mistakes) as DIR/<recipe>__<kind>__<n>.solution
+//! cargo run --release --example differential -- generate PROFILE DIR [VARIANTS [KIND...]]
+//!     writes the campaign's networks (cookingbot::mistakes) as DIR/<recipe>__<kind>__<n>.solution:
+//!     every kind but the big shapes, or the kinds named (`nested-mixes`, ...)
 //! cargo run --release --example differential -- compare PROFILE ORACLE.tsv [STORE.tsv]
 //!     scores the same networks with cookingbot, prints every disagreement with the oracle's
 //!     TSV (shared/oracle/run.sh) grouped by kind, and with STORE.tsv keeps the oracle's values
@@ -22,14 +23,14 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let run = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-        ["generate", profile, dir] => generate(profile, dir, 12),
-        ["generate", profile, dir, variants] => match variants.parse() {
-            Ok(n) => generate(profile, dir, n),
+        ["generate", profile, dir] => generate(profile, dir, 12, &[]),
+        ["generate", profile, dir, variants, ref kinds @ ..] => match variants.parse() {
+            Ok(n) => generate(profile, dir, n, kinds),
             Err(e) => Err(format!("VARIANTS: {e}")),
         },
         ["compare", profile, oracle] => compare(profile, oracle, None),
         ["compare", profile, oracle, store] => compare(profile, oracle, Some(store)),
-        _ => Err("usage: differential generate PROFILE DIR [VARIANTS] | compare PROFILE ORACLE.tsv [STORE.tsv]".into()),
+        _ => Err("usage: differential generate PROFILE DIR [VARIANTS [KIND...]] | compare PROFILE ORACLE.tsv [STORE.tsv]".into()),
     };
     match run {
         Ok(()) => ExitCode::SUCCESS,
@@ -59,10 +60,19 @@ fn file_name(id: &str) -> String {
     format!("{}.solution", id.replace('/', "__"))
 }
 
-fn generate(profile: &str, dir: &str, variants: usize) -> Result<(), String> {
+/// Writes the networks of `kinds` (by name; none: the campaign's kinds) at `variants` variants.
+fn generate(profile: &str, dir: &str, variants: usize, kinds: &[&str]) -> Result<(), String> {
+    let kinds = kinds
+        .iter()
+        .map(|k| Kind::from_name(k).ok_or_else(|| format!("no kind `{k}`")))
+        .collect::<Result<Vec<_>, _>>()?;
     let (_, golds) = evaluator(profile)?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: {e}"))?;
-    let campaign = golds.campaign(variants);
+    let campaign = if kinds.is_empty() {
+        golds.campaign(variants)
+    } else {
+        golds.of_kinds(&kinds, variants)
+    };
     for m in &campaign {
         let path = std::path::Path::new(dir).join(file_name(&m.id));
         std::fs::write(&path, &m.text).map_err(|e| format!("{}: {e}", path.display()))?;
