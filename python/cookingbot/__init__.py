@@ -190,16 +190,8 @@ def evaluate(
     simulation metrics). A list is scored in parallel without the GIL. A refused solution
     raises :class:`NetworkError` (with `index`, its place among the solutions scored)."""
     texts, single = _texts(solution)
-    outcomes = json.loads(
-        _native.evaluate_texts(
-            texts,
-            None if metrics is None else list(metrics),
-            reference,
-            _path(benchmark),
-            _path(kitchen),
-        )
-    )
-    return _scores(outcomes, single)
+    request = _score_each(texts, metrics)
+    return _scores(_answer(*_job("score_each", request, reference, benchmark, kitchen)), single)
 
 
 def _texts(solution: Union[Solution, Sequence[Solution]]) -> tuple[list[str], bool]:
@@ -222,7 +214,22 @@ def _is_folder(solution: Solution) -> bool:
     return os.path.isdir(solution)
 
 
-def _scores(outcomes: list[dict], single: bool) -> list[RecipeScore]:
+def _score_each(texts: list[str], metrics: Optional[Sequence[str]]) -> dict:
+    """The request of the job ``score_each`` for solution texts."""
+    return {"networks": texts, "metrics": None if metrics is None else list(metrics)}
+
+
+def _answer(refused: bool, out: dict) -> dict:
+    """A job's answer, or its refusal raised as :class:`NetworkError`."""
+    if refused:
+        raise _refuse(out)
+    return out
+
+
+def _scores(answer: dict, single: bool) -> list[RecipeScore]:
+    """The recipes' scores of the job ``score_each``'s answer, or the first refusal raised
+    (with `index`, its place among the solutions)."""
+    outcomes = answer["scores"]
     scores: list[RecipeScore] = []
     for i, out in enumerate(outcomes):
         if "error" in out:
@@ -359,11 +366,12 @@ def job(
     kitchen: PathArg = None,
     **fields: Any,
 ) -> dict:
-    """Any job of the job table (`check`, `simulate`, `score`, `smatch`, `diet`, `guide`,
-    `substitute`, `suggest`, `scale`, `translate`, `evaluate`, `compare`, `replay`, `splits`,
-    `variation`, `language`, `inventory`, the kitchen session's `kitchen_start`, `kitchen_act`,
-    `kitchen_admissible`, `kitchen_primitives`, `kitchen_look`, `kitchen_undo`,
-    `kitchen_progress`, `kitchen_finish`, or its tool's name) on a request given as keyword
+    """Any job of the job table (`check`, `simulate`, `score`, `score_each`, `smatch`, `diet`,
+    `guide`, `substitute`, `suggest`, `scale`, `translate`, `evaluate`, `compare`, `replay`,
+    `splits`, `variation`, `language`, `inventory`, the kitchen session's `kitchen_start`,
+    `kitchen_act`, `kitchen_admissible`, `kitchen_primitives`, `kitchen_look`, `kitchen_undo`,
+    `kitchen_progress`, `kitchen_finish`, `kitchen_opening`, `kitchen_reset`,
+    `kitchen_network`, `kitchen_gold`, `kitchen_fork`, `kitchen_hint`, or its tool's name) on a request given as keyword
     arguments, the tool's arguments (or as a dict, `request`, the keywords added to it): its
     answer as JSON, exactly what the tool server's tool and `cookingbot-evaluator job` answer.
     `reference`, `benchmark` and `kitchen` name the data, as the command line's options do; a
@@ -371,10 +379,7 @@ def job(
     session's call names its session by `recipe` and the `lines` given so far (each call is
     one-shot: a `session` id names nothing here; :meth:`Kitchen.job` asks them of a Kitchen's
     session). A refusal raises :class:`NetworkError`."""
-    refused, out = _job(name, {**(request or {}), **fields}, reference, benchmark, kitchen)
-    if refused:
-        raise _refuse(out)
-    return out
+    return _answer(*_job(name, {**(request or {}), **fields}, reference, benchmark, kitchen))
 
 
 def _execution(out: dict) -> Execution:

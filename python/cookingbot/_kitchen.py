@@ -276,7 +276,8 @@ class Kitchen:
 
     def clone(self) -> "Kitchen":
         """A fork: an independent session with the same lines, sharing what never changes (the
-        model, the gold) and every kitchen object neither changes; it logs nowhere."""
+        model, the gold) and every kitchen object neither changes; it logs nowhere. The job
+        ``kitchen_fork``, the fork held by the new Kitchen."""
         fork = Kitchen.__new__(Kitchen)
         fork._settings = self._settings
         fork._native = self._native.clone()
@@ -284,8 +285,9 @@ class Kitchen:
 
     def lines(self) -> list[str]:
         """The lines the network holds, as given (a header given first included): a new
-        Kitchen given them with :meth:`step` is this one again."""
-        return self._native.lines()
+        Kitchen given them with :meth:`step` is this one again. The job
+        ``kitchen_network``'s ``lines``."""
+        return self.job("kitchen_network")["lines"]
 
     def __reduce__(self) -> tuple:
         if self._settings is None:
@@ -298,28 +300,31 @@ class Kitchen:
 
     @property
     def recipe(self) -> str:
-        return self._native.recipe
+        """The recipe's id as the benchmark spells it (the job ``kitchen_network``'s)."""
+        return self.job("kitchen_network")["recipe"]
 
     @property
     def variation(self) -> int:
-        """The generated variation the session is on; 0 for the official task."""
-        return self._native.variation
+        """The generated variation the session is on; 0 for the official task (the job
+        ``kitchen_network``'s)."""
+        return self.job("kitchen_network")["variation"]
 
     def variation_gold(self) -> str:
         """The gold network of the session's task, as a ``.solution`` text: the variation's
         (the official gold scaled and substituted, run on the variation's kitchen), or the
-        benchmark's own for variation 0."""
-        return self._native.variation_gold()
+        benchmark's own for variation 0. The job ``kitchen_gold``'s ``gold``."""
+        return self.job("kitchen_gold")["gold"]
 
     @property
     def opening(self) -> Opening:
-        """The recipe text and the initial kitchen."""
-        return Opening(**json.loads(self._native.opening()))
+        """The recipe text and the initial kitchen: the job ``kitchen_opening``'s answer."""
+        return Opening(**self.job("kitchen_opening"))
 
     def reset(self) -> Observation:
         """Start again with an empty network: the opening as an observation (`text` the recipe
-        and the kitchen in words, `objects` the kitchen's places)."""
-        raw = json.loads(self._native.reset())
+        and the kitchen in words, `objects` the kitchen's places). The job ``kitchen_reset``'s
+        answer."""
+        raw = self.job("kitchen_reset")
         opening = Opening(**raw)
         return Observation(
             ok=True,
@@ -333,8 +338,14 @@ class Kitchen:
         )
 
     def step(self, line: str) -> Observation:
-        """Append one line of MUHAI Cooking Language and run its action on the current kitchen."""
-        return Observation._of(json.loads(self._native.step(line)))
+        """Append one line of MUHAI Cooking Language and run its action on the current kitchen:
+        the job ``kitchen_act``'s answer asked with ``detail`` (the observation whole, a line
+        the session does not take answered as ``rejected``, never raised)."""
+        refused, out = self._native.job("kitchen_act", json.dumps({"line": line, "detail": True}))
+        answer = json.loads(out)
+        if refused:
+            raise _refuse(answer)
+        return Observation._of(answer)
 
     def look(self, name: str) -> View:
         """A variable (``?bowl``) or a place of the current kitchen (``fridge``); an unknown name
@@ -359,7 +370,8 @@ class Kitchen:
     def job(self, name: str, request: Optional[dict] = None, /, **fields: Any) -> dict:
         """A kitchen session's job of the job table (``kitchen_act``, ``kitchen_admissible``,
         ``kitchen_primitives``, ``kitchen_look``, ``kitchen_undo``, ``kitchen_progress``,
-        ``kitchen_finish``) on this session, the request as :func:`cookingbot.job` takes it but
+        ``kitchen_finish``, ``kitchen_opening``, ``kitchen_reset``, ``kitchen_network``,
+        ``kitchen_gold``, ``kitchen_fork``, ``kitchen_hint``) on this session, the request as :func:`cookingbot.job` takes it but
         naming no session: exactly what the tool server answers for its session of the same
         lines (uncut). ``kitchen_finish`` scores the network and the session goes on, as
         :meth:`finish` does. A refusal raises NetworkError; another job ValueError."""
@@ -370,16 +382,18 @@ class Kitchen:
         return answer
 
     def network(self) -> str:
-        """The network written so far, as a ``.solution`` text."""
+        """The network written so far, as a ``.solution`` text: the job ``kitchen_network``'s
+        ``network``, read without the job's JSON (a fast path: the gym reads it after every
+        step, and the whole job costs about 50 µs more a call)."""
         return self._native.network()
 
     def waiting(self) -> list[int]:
-        """The lines of the actions still waiting to run."""
-        return self._native.waiting()
+        """The lines of the actions still waiting to run (the job ``kitchen_network``'s)."""
+        return self.job("kitchen_network")["waiting"]
 
     def unbound(self) -> list[str]:
-        """The variables no action has bound yet."""
-        return self._native.unbound()
+        """The variables no action has bound yet (the job ``kitchen_network``'s)."""
+        return self.job("kitchen_network")["unbound"]
 
     def progress(self) -> Progress:
         """How far the network is: the gold goals reached so far and the best dish so far.
@@ -408,8 +422,9 @@ class Kitchen:
     def hint(self) -> Optional[Hint]:
         """The gold network's next action not matched yet, with your variables; None when the
         network matches the whole gold. It reveals the gold: for imitation learning and
-        debugging, never in an evaluation."""
-        raw = json.loads(self._native.hint())
+        debugging, never in an evaluation. The job ``kitchen_hint``'s ``hint``, which the tool
+        server does not serve."""
+        raw = self.job("kitchen_hint")["hint"]
         return None if raw is None else Hint(**raw)
 
     def finish(self) -> Score:
@@ -436,7 +451,7 @@ def _unpickle(
         recipe, reference=reference, benchmark=benchmark, kitchen=kitchen, variation=variation
     )
     for line in lines:
-        made._native.step(line)
+        made.step(line)
     return made
 
 

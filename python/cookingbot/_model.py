@@ -23,9 +23,11 @@ from . import (
     PathArg,
     RecipeScore,
     Solution,
+    _answer,
     _execution,
     _native,
     _path,
+    _score_each,
     _scores,
     _texts,
 )
@@ -167,15 +169,28 @@ class Model:
     @property
     def primitives(self) -> list["Primitive"]:
         """The action language of the model: every primitive, built-in and added, with its
-        arguments, cases and what it does (:meth:`Kitchen.primitives`)."""
+        arguments, cases and what it does (:meth:`Kitchen.primitives`). The job ``language``'s
+        answer in the model."""
         from ._kitchen import Primitive
 
-        return [Primitive._of(p) for p in json.loads(self._native.language())]
+        return [Primitive._of(p) for p in self.job("language")["primitives"]]
 
     @property
     def added_primitives(self) -> list[str]:
         """The primitives added, in order."""
         return self._native.primitives()
+
+    def job(self, name: str, request: Optional[dict] = None, /, **fields: Any) -> dict:
+        """:func:`cookingbot.job` with this model: any job of the job table (``simulate``,
+        ``score_each``, ``check``, ``guide``, ...) run on the model's primitives and scored
+        against its gold networks, the request as :func:`cookingbot.job` takes it (a session's
+        call names its session by ``recipe`` and ``lines``; :meth:`kitchen` opens one). A
+        refusal raises NetworkError."""
+        return _answer(*self._job(name, {**(request or {}), **fields}))
+
+    def _job(self, name: str, request: dict) -> tuple[bool, dict]:
+        refused, out = self._native.job(name, json.dumps(request))
+        return refused, json.loads(out)
 
     def evaluate(
         self,
@@ -183,16 +198,13 @@ class Model:
         *,
         metrics: Optional[Sequence[str]] = None,
     ) -> list[RecipeScore]:
-        """:func:`cookingbot.evaluate` with this model."""
+        """:func:`cookingbot.evaluate` with this model: the job ``score_each`` in the model."""
         texts, single = _texts(solution)
-        outcomes = json.loads(
-            self._native.evaluate_texts(texts, None if metrics is None else list(metrics))
-        )
-        return _scores(outcomes, single)
+        return _scores(self.job("score_each", _score_each(texts, metrics)), single)
 
     def simulate(self, text: str, recipe: Optional[str] = None) -> Execution:
-        """:func:`cookingbot.simulate` with this model."""
-        return _execution(json.loads(self._native.simulate(text, recipe)))
+        """:func:`cookingbot.simulate` with this model: the job ``simulate`` in the model."""
+        return _execution(self._job("simulate", {"network": text, "recipe": recipe})[1])
 
     def kitchen(self, recipe_id: str) -> Kitchen:
         """A :class:`Kitchen` on `recipe_id` with this model."""

@@ -74,13 +74,17 @@ pub(super) fn refuse(value: Value) -> CallToolResult {
     CallToolResult::structured_error(value)
 }
 
-/// A request whose texts (a network, a recipe) are all at most [`MAX_NETWORK_BYTES`]; a larger
-/// one is refused before any work starts.
+/// A request whose texts (a network, a recipe, each of a list of networks) are all at most
+/// [`MAX_NETWORK_BYTES`]; a larger one is refused before any work starts.
 fn bounded(request: &Value) -> Result<(), CallToolResult> {
-    let texts = request
+    let fields = request
         .as_object()
         .into_iter()
         .flat_map(|fields| fields.values());
+    let texts = fields.flat_map(|value| match value {
+        Value::Array(items) => items.iter().collect(),
+        one => vec![one],
+    });
     let longest = texts.filter_map(Value::as_str).map(str::len).max();
     match longest {
         Some(len) if len > MAX_NETWORK_BYTES => Err(refuse(json!({
@@ -271,6 +275,8 @@ fn fit(answer: &mut Value, how: Fit) {
             }
             session_tools::fit_answer(answer);
         }
+        // Never served.
+        Fit::Withheld => {}
     }
 }
 
@@ -286,11 +292,14 @@ fn shorten_keeping(answer: &mut Value, whole: Option<&str>) {
 }
 
 impl KitchenServer {
-    /// Every tool: a tool per job of the table.
+    /// Every tool: a tool per job of the table, but the jobs withheld from agents being scored
+    /// (the hint).
     fn tools() -> ToolRouter<KitchenServer> {
-        JOBS.iter().fold(ToolRouter::new(), |router, job| {
-            router.with_route(job_route(job))
-        })
+        JOBS.iter()
+            .filter(|job| job.is_served())
+            .fold(ToolRouter::new(), |router, job| {
+                router.with_route(job_route(job))
+            })
     }
 }
 
@@ -441,16 +450,36 @@ mod tests {
         assert_eq!(out["diagnostics_omitted"], json!(150 + 1 - MAX_LIST_ITEMS));
     }
 
+    /// Each network of a list (`score_networks`' `networks`) is bounded as one network is.
+    #[test]
+    fn each_network_of_a_list_is_bounded_as_one_network_is() {
+        let large = "x".repeat(MAX_NETWORK_BYTES + 1);
+        let refused = bounded(&json!({ "networks": ["#a\n", large] })).unwrap_err();
+        assert_eq!(
+            refused.structured_content,
+            Some(json!({
+                "error": format!(
+                    "the network is {} bytes; networks of at most {MAX_NETWORK_BYTES} bytes are taken",
+                    MAX_NETWORK_BYTES + 1
+                ),
+            }))
+        );
+        assert!(bounded(&json!({ "networks": ["#a\n"] })).is_ok());
+    }
+
     /// Every entry of the job table is a tool, by its tool's name, with its request's schema,
-    /// and there is no other tool.
+    /// but the hint, which reveals the gold; there is no other tool.
     #[test]
     fn every_job_is_served_as_a_tool_and_every_tool_is_a_job() {
         let tools = KitchenServer::tools().list_all();
         let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-        let mut jobs: Vec<&str> = JOBS.iter().map(|j| j.tool).collect();
+        let served = JOBS.iter().filter(|j| j.is_served());
+        let mut jobs: Vec<&str> = served.map(|j| j.tool).collect();
         names.sort_unstable();
         jobs.sort_unstable();
         assert_eq!(names, jobs);
+        assert!(!names.contains(&"kitchen_hint"));
+        assert_eq!(JOBS.len(), names.len() + 1);
         for tool in &tools {
             let job = Job::named(&tool.name).unwrap();
             let schema = serde_json::to_value((job.schema)()).unwrap();
@@ -471,6 +500,11 @@ mod tests {
             "replay_trajectory",
             "list_splits",
             "variation_gold",
+            "kitchen_opening",
+            "kitchen_reset",
+            "kitchen_network",
+            "kitchen_gold",
+            "kitchen_fork",
         ] {
             assert!(names.contains(&tool), "{tool}");
         }

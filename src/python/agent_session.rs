@@ -1,16 +1,15 @@
 //! `cookingbot._native.Kitchen`: the agent session (`session`) for Python. It holds its one
 //! session as the tool server's store holds many (`service::jobs::SessionHolder`): a kitchen
 //! session's job asked of it (`job`) works on that session and answers what the tool server
-//! answers (`Kitchen.act`, `look`, `admissible`, `primitives`, `undo`, `progress`, `finish`
-//! in Python). The calls no job serves (a step with the objects' trees, the opening, a hint, a
-//! fork) answer the session's own JSON; `python/cookingbot/_kitchen.py` turns both into
-//! dataclasses. Work is done with the GIL released; a session is behind a lock, so one
+//! answers: every call of `Kitchen` in Python (`step`, `act`, `look`, `admissible`,
+//! `primitives`, `undo`, `progress`, `finish`, `reset`, `opening`, `network`, `hint`, ...)
+//! is one, which `python/cookingbot/_kitchen.py` turns into dataclasses; `clone` is the job
+//! `kitchen_fork`, the fork handed to a new `Kitchen`. Work is done with the GIL released; a session is behind a lock, so one
 //! `Kitchen` used from two threads takes their calls in turn (but a Kitchen of a `Model`
 //! refuses calls while a primitive of the model runs).
 
-use super::guard::{Interrupted, NetworkText, interruptible, job_request};
+use super::guard::{Interrupted, interruptible, job_request};
 use crate::evaluate::Evaluator;
-use crate::report::json::value;
 use crate::service::jobs::{Job, Refusal, SessionHolder};
 use crate::service::sessions::{Finished, SessionStore};
 use crate::service::variation::{Variation, vary_in};
@@ -20,6 +19,7 @@ use crate::session::trajectory::Log;
 use crate::session::{Session, SessionError};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use serde_json::json;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// One agent's network of one recipe.
@@ -27,9 +27,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 pub struct Kitchen {
     /// The workspace it was opened in: the jobs asked of it take one.
     workspace: Arc<Workspace>,
-    evaluator: Arc<Evaluator>,
-    recipe: String,
     session: Mutex<Session>,
+    /// The fork `kitchen_fork` made of the session, until `clone` hands it to a new Kitchen.
+    forked: Mutex<Option<Session>>,
     /// Where the model's Python primitives leave an interruption (Ctrl-C) to raise here.
     interrupted: Option<Interrupted>,
     /// The generated variation the session is on (its evaluator is the variation's), if any.
@@ -49,25 +49,19 @@ impl Kitchen {
         recipe: &str,
         interrupted: Option<Interrupted>,
     ) -> PyResult<Kitchen> {
-        let session = Session::with_evaluator(evaluator.clone(), recipe).map_err(session_error)?;
+        let session = Session::with_evaluator(evaluator, recipe).map_err(session_error)?;
         Ok(Kitchen {
             workspace,
-            evaluator,
-            recipe: recipe.to_lowercase(),
             session: Mutex::new(session),
+            forked: Mutex::new(None),
             interrupted,
             variation: None,
         })
     }
 
-    /// The opening with the variation's task before the recipe text.
-    fn opening_json(&self, s: &Session) -> String {
-        let mut opening = s.opening();
-        if let Some(v) = &self.variation {
-            let text = opening.recipe_text.take().unwrap_or_default();
-            opening.recipe_text = Some(format!("{}\n\n{text}", v.task()));
-        }
-        value(&opening).to_string()
+    /// The generated variation the session is on (0: the official task), for its log.
+    fn variation_number(&self) -> u64 {
+        self.variation.as_ref().map_or(0, |v| v.number)
     }
 
     fn session(&self) -> PyResult<MutexGuard<'_, Session>> {
@@ -76,19 +70,10 @@ impl Kitchen {
             .map_err(|_| PyRuntimeError::new_err("the session broke in an earlier call"))
     }
 
-    /// `work` on the session with the GIL released (Ctrl-C stops it), then the interruption a
-    /// Python primitive met during it, if any. Refused while a primitive of the session's model
-    /// runs: a primitive calling back (from any thread) would wait for the session's lock, which
-    /// the call running the primitive holds.
-    fn detached<T: Send>(
-        &self,
-        py: Python<'_>,
-        work: impl FnOnce(&mut Session) -> T + Send,
-    ) -> PyResult<T> {
-        self.guarded(py, || self.session().map(|mut s| work(&mut s)))
-    }
-
-    /// [`Kitchen::detached`] for work that takes the session itself (a job).
+    /// `work` (a job on the session) with the GIL released (Ctrl-C stops it), then the
+    /// interruption a Python primitive met during it, if any. Refused while a primitive of the
+    /// session's model runs: a primitive calling back (from any thread) would wait for the
+    /// session's lock, which the call running the primitive holds.
     fn guarded<T: Send>(
         &self,
         py: Python<'_>,
@@ -147,7 +132,7 @@ impl Kitchen {
         };
         if let Some(path) = log {
             let log = Log::create(&path).map_err(|e| PyOSError::new_err(e.to_string()))?;
-            let number = opened.variation();
+            let number = opened.variation_number();
             opened
                 .session()?
                 .log_variation_into(log, kitchen.as_deref(), number);
@@ -155,66 +140,29 @@ impl Kitchen {
         Ok(opened)
     }
 
-    /// A fork: an independent session with the same lines, logging nowhere.
+    /// A fork (the job `kitchen_fork` on this session): an independent session with the same
+    /// lines, logging nowhere.
     fn clone(&self, py: Python<'_>) -> PyResult<Kitchen> {
-        let session = self.detached(py, |s| s.clone())?;
+        let fork = Job::named("kitchen_fork").map_err(|e| PyValueError::new_err(e.error))?;
+        let answer = self.guarded(py, || Ok(fork.answer_in(&self.workspace, self, json!({}))))?;
+        answer.map_err(|refusal| PyRuntimeError::new_err(refusal.error))?;
+        let forked = self.forked.lock().ok().and_then(|mut f| f.take());
+        let session = forked.ok_or_else(|| PyRuntimeError::new_err("the fork was not made"))?;
         Ok(Kitchen {
             workspace: self.workspace.clone(),
-            evaluator: self.evaluator.clone(),
-            recipe: self.recipe.clone(),
             session: Mutex::new(session),
+            forked: Mutex::new(None),
             interrupted: self.interrupted.clone(),
             variation: self.variation.clone(),
         })
     }
 
-    /// The lines given that the network holds (the header when one was given first): a new
-    /// session given them is this one again.
-    fn lines(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        self.detached(py, |s| s.lines_given())
-    }
-
-    /// The generated variation the session is on (0: the official task).
-    #[getter]
-    fn variation(&self) -> u64 {
-        self.variation.as_ref().map_or(0, |v| v.number)
-    }
-
-    /// The gold network of the session's task as a `.solution` text: the variation's, or the
-    /// benchmark's.
-    fn variation_gold(&self) -> PyResult<String> {
-        if let Some(v) = &self.variation {
-            return Ok(v.gold.clone());
-        }
-        let gold = self.evaluator.benchmark.recipe(&self.recipe);
-        gold.map(|g| g.network.to_string())
-            .ok_or_else(|| PyValueError::new_err(format!("no gold network of {}", self.recipe)))
-    }
-
-    /// The recipe's id as the benchmark spells it.
-    #[getter]
-    fn recipe(&self) -> String {
-        self.recipe.clone()
-    }
-
-    /// Start the network again, empty; the opening as JSON.
-    fn reset(&self, py: Python<'_>) -> PyResult<String> {
-        self.detached(py, |s| {
-            s.reset()?;
-            Ok(self.opening_json(s))
-        })?
-        .map_err(session_error)
-    }
-
-    /// The recipe text and the initial kitchen, as JSON.
-    fn opening(&self, py: Python<'_>) -> PyResult<String> {
-        self.detached(py, |s| self.opening_json(s))
-    }
-
-    /// One line given to the session: the observation as JSON. A line the session cannot take
-    /// is an observation too (`rejected`), never an exception.
-    fn step(&self, py: Python<'_>, line: NetworkText) -> PyResult<String> {
-        self.detached(py, |s| s.attempt(&line.0).json().to_string())
+    /// The network written so far, as a `.solution` text: the job `kitchen_network`'s
+    /// `network`, read without the job's JSON. The gym reads it after every step, where the
+    /// job's request and answer (the lines and the network, 12 kB for 53 lines) cost about
+    /// 50 µs a call more than the text alone (docs/agents.md).
+    fn network(&self, py: Python<'_>) -> PyResult<String> {
+        self.guarded(py, || Ok(self.session()?.network()))
     }
 
     /// A kitchen session's job (`kitchen_act`, `kitchen_undo`, ...) on this session, the
@@ -230,31 +178,7 @@ impl Kitchen {
         }
         let request = job_request(request)?;
         let answer = self.guarded(py, || Ok(job.answer_in(&self.workspace, self, request)))?;
-        Ok(match answer {
-            Ok(answer) => (false, answer.to_string()),
-            Err(refusal) => (true, refusal.to_json().to_string()),
-        })
-    }
-
-    /// The network written so far, as a `.solution` text.
-    fn network(&self, py: Python<'_>) -> PyResult<String> {
-        self.detached(py, |s| s.network())
-    }
-
-    /// The lines of the actions still waiting to run.
-    fn waiting(&self, py: Python<'_>) -> PyResult<Vec<usize>> {
-        self.detached(py, |s| s.waiting())
-    }
-
-    /// The variables no action has bound yet.
-    fn unbound(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        self.detached(py, |s| s.unbound())
-    }
-
-    /// The gold's next action with the agent's variables, as JSON (`null` when the network
-    /// matches the whole gold).
-    fn hint(&self, py: Python<'_>) -> PyResult<String> {
-        self.detached(py, |s| value(&s.hint()).to_string())
+        Ok(super::answered(answer))
     }
 }
 
@@ -276,10 +200,13 @@ impl SessionHolder for Kitchen {
         Ok(())
     }
 
-    fn act(&self, id: Option<&str>, line: &str) -> Result<Observation, Refusal> {
+    fn act(&self, id: Option<&str>, line: &str, attempt: bool) -> Result<Observation, Refusal> {
         let mut seen = Err(Refusal::new("no session"));
         self.with_session(id, &mut |s| {
-            seen = s.act(line).map_err(|e| Refusal::new(e.to_string()))
+            seen = match attempt {
+                true => Ok(s.attempt(line)),
+                false => s.act(line).map_err(|e| Refusal::new(e.to_string())),
+            }
         })?;
         seen
     }
@@ -293,6 +220,22 @@ impl SessionHolder for Kitchen {
             })
         })?;
         finished.ok_or_else(|| Refusal::new("no session"))
+    }
+
+    /// The fork is kept for `clone`, which hands it to a new Kitchen: a fork has no id here.
+    fn fork(&self, id: Option<&str>) -> Result<Option<String>, Refusal> {
+        let mut fork = None;
+        self.with_session(id, &mut |s| fork = Some(s.clone()))?;
+        let mut forked = self
+            .forked
+            .lock()
+            .map_err(|e| Refusal::new(e.to_string()))?;
+        *forked = fork;
+        Ok(None)
+    }
+
+    fn variation(&self, id: Option<&str>) -> Option<Arc<Variation>> {
+        own(id).ok().and(self.variation.clone())
     }
 }
 

@@ -37,23 +37,28 @@ impl<'a, 'py> FromPyObject<'a, 'py> for NetworkText {
     }
 }
 
-/// The fields of a job's request that hold a network text (or a line of one).
-const NETWORK_FIELDS: [&str; 4] = ["network", "test", "gold", "line"];
+/// The fields of a job's request that hold a network text (or a line of one), or a list of
+/// them (`networks`).
+const NETWORK_FIELDS: [&str; 5] = ["network", "test", "gold", "line", "networks"];
 
 /// A job's request read from its JSON text, each network text in it (`network`, `test`,
-/// `gold`, a session's `line`) bounded as a [`NetworkText`] is, with the same message.
+/// `gold`, a session's `line`, each of `networks`) bounded as a [`NetworkText`] is, with the
+/// same message.
 pub fn job_request(json: &str) -> PyResult<Value> {
     let request: Value =
         serde_json::from_str(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    for field in NETWORK_FIELDS {
-        if let Some(Value::String(text)) = request.get(field) {
-            let chars = text.chars().count();
-            if chars as u64 > MAX_INPUT_BYTES {
-                return Err(too_large(chars, "characters"));
-            }
-            if text.len() as u64 > MAX_INPUT_BYTES {
-                return Err(too_large(text.len(), "bytes"));
-            }
+    let texts = NETWORK_FIELDS.iter().filter_map(|field| request.get(field));
+    let texts = texts.flat_map(|value| match value {
+        Value::Array(items) => items.iter().collect(),
+        one => vec![one],
+    });
+    for text in texts.filter_map(Value::as_str) {
+        let chars = text.chars().count();
+        if chars as u64 > MAX_INPUT_BYTES {
+            return Err(too_large(chars, "characters"));
+        }
+        if text.len() as u64 > MAX_INPUT_BYTES {
+            return Err(too_large(text.len(), "bytes"));
         }
     }
     Ok(request)

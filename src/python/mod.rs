@@ -15,20 +15,17 @@ mod guard;
 mod harness;
 mod python_primitive;
 
-use crate::base::budget::Budget;
 use crate::base::profile::Profile;
 use crate::benchmark::Benchmark;
-use crate::evaluate::Evaluator;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::service::context::DataContext;
 use crate::service::jobs::{self, Job};
 use crate::service::solution_file::read_solution_text;
 use crate::service::workspace::{Workspace, Workspaces};
 use crate::world::rewrite::scaling;
-use guard::{NetworkText, interruptible, job_request};
+use guard::{interruptible, job_request};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use rayon::prelude::*;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -78,11 +75,17 @@ fn job(
     let request = job_request(request)?;
     detached_pair(py, reference, |profile| {
         let workspace = workspace(profile, benchmark, kitchen)?;
-        Ok(match job.answer(&workspace, request) {
-            Ok(answer) => (false, answer.to_string()),
-            Err(refusal) => (true, refusal.to_json().to_string()),
-        })
+        Ok(answered(job.answer(&workspace, request)))
     })
+}
+
+/// A job's answer as the extension module returns it: whether it was refused, and the
+/// answer's or the refusal's JSON.
+fn answered(answer: Result<Value, jobs::Refusal>) -> (bool, String) {
+    match answer {
+        Ok(answer) => (false, answer.to_string()),
+        Err(refusal) => (true, refusal.to_json().to_string()),
+    }
 }
 
 /// The metrics named as the jobs read them (`none` included), else the three simulation
@@ -114,48 +117,6 @@ fn detached_pair<T: Send>(
 
 fn to_json(value: &impl serde::Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(e.to_string()))
-}
-
-/// Score solution texts; one JSON object per text: `{"recipes": [...]}` with the JSON report's
-/// values, or `{"error": ..., "diagnostics": [...]}` where the evaluator refuses the text.
-#[pyfunction]
-#[pyo3(signature = (texts, metrics, reference, benchmark=None, kitchen=None))]
-fn evaluate_texts(
-    py: Python<'_>,
-    texts: Vec<NetworkText>,
-    metrics: Option<Vec<String>>,
-    reference: &str,
-    benchmark: Option<PathBuf>,
-    kitchen: Option<PathBuf>,
-) -> PyResult<String> {
-    let profile = profile(reference)?;
-    interruptible(py, |budget| {
-        let evaluator = workspace(profile, benchmark, kitchen)?
-            .evaluator()
-            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-        score_texts(&evaluator, &texts, metrics, budget)
-    })
-}
-
-/// Each text scored by `evaluator`, in parallel, each within `budget` (the call's, which
-/// Ctrl-C stops): what [`evaluate_texts`] returns.
-fn score_texts(
-    evaluator: &Evaluator,
-    texts: &[NetworkText],
-    metrics: Option<Vec<String>>,
-    budget: &Budget,
-) -> PyResult<String> {
-    let metrics = metric_set(metrics)?;
-    let outcomes: Vec<Value> = texts
-        .par_iter()
-        .map(|NetworkText(text)| {
-            budget.run(|| {
-                jobs::score_with(evaluator, text, &metrics)
-                    .unwrap_or_else(|refused| refused.to_json())
-            })
-        })
-        .collect();
-    to_json(&outcomes)
 }
 
 /// The benchmark's recipes: id, recipe text (as the data holds it; none for the demo), gold
@@ -220,7 +181,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<agent_session::Kitchen>()?;
     m.add_class::<python_primitive::PyModel>()?;
     m.add_function(wrap_pyfunction!(job, m)?)?;
-    m.add_function(wrap_pyfunction!(evaluate_texts, m)?)?;
     m.add_function(wrap_pyfunction!(benchmark_recipes, m)?)?;
     m.add_function(wrap_pyfunction!(metric_names, m)?)?;
     m.add_function(wrap_pyfunction!(read_solution, m)?)?;

@@ -1,20 +1,20 @@
 //! `cookingbot._native.Model`: a model of one's own for Python, the world of a profile (a
 //! benchmark's `ontology.json` and `kitchen.json`, a kitchen file) with primitives whose code
-//! is a Python function (`simulation::json_primitive`), and the evaluation, simulation and
-//! sessions over it. `python/cookingbot/_model.py` wraps each function in the callable this
+//! is a Python function (`simulation::json_primitive`), and the jobs of the table (`job`:
+//! `simulate`, `score_each`, ...) and sessions over it, in a workspace of its own
+//! (`Workspace::over`). `python/cookingbot/_model.py` wraps each function in the callable this
 //! module calls: request text in, `(True, answer)` or `(False, why)` out.
 
 use super::agent_session::Kitchen;
-use super::guard::{Interrupted, NetworkText, interruptible};
+use super::guard::{Interrupted, interruptible, job_request};
 use crate::evaluate::Evaluator;
 use crate::metrics::metric::MetricSet;
-use crate::report::json::value;
 use crate::service::context::DataContext;
 use crate::service::data_stamp::DataStamp;
-use crate::service::golds::Golds;
-use crate::service::jobs::{NetworkRequest, simulate_on};
+use crate::service::jobs::Job;
 use crate::service::load_model;
 use crate::service::scoring::{EvaluateOptions, GoldFile, evaluator_with};
+use crate::service::workspace::Workspace;
 use crate::simulation::Model;
 use crate::simulation::json_primitive::{self, JsonCode};
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
@@ -66,10 +66,10 @@ struct Registered {
     kitchen: bool,
 }
 
-/// A model's evaluator, the name of its kitchen, the count of interruptions when it was
-/// built, and the stamp of the files it was built from.
+/// A model's workspace (its evaluator in it), the count of interruptions when it was built,
+/// and the stamp of the files it was built from.
 #[derive(Clone)]
-struct Built(Arc<Evaluator>, String, usize, DataStamp);
+struct Built(Arc<Workspace>, Arc<Evaluator>, usize, DataStamp);
 
 /// What a model's evaluator is built from, and the evaluator once built.
 #[pyclass(frozen, name = "Model", module = "cookingbot._native")]
@@ -104,16 +104,16 @@ impl PyModel {
         Ok((model, kitchen))
     }
 
-    /// The evaluator over the model, its gold networks located as the command line locates
-    /// them (or `gold`'s one network), and the name of its kitchen.
-    fn evaluator(&self) -> PyResult<(Arc<Evaluator>, String)> {
+    /// The workspace of the model, and its evaluator, the gold networks located as the
+    /// command line locates them (or `gold`'s one network).
+    fn workspace(&self) -> PyResult<(Arc<Workspace>, Arc<Evaluator>)> {
         let mut cell = self.evaluator.lock().map_err(runtime)?;
         let interruptions = self.interrupted.count();
-        if let Some(Built(evaluator, kitchen, at, stamp)) = cell.as_ref()
+        if let Some(Built(workspace, evaluator, at, stamp)) = cell.as_ref()
             && *at == interruptions
             && stamp.holds()
         {
-            return Ok((evaluator.clone(), kitchen.clone()));
+            return Ok((workspace.clone(), evaluator.clone()));
         }
         let primitives = self.primitives.lock().map_err(runtime)?;
         let (model, kitchen) = self.model(&primitives)?;
@@ -123,13 +123,17 @@ impl PyModel {
             evaluator_with(&opts, model, || true, &mut std::io::sink()).map_err(runtime)?;
         let stamp = DataStamp::of(&evaluator, self.data.kitchen.as_deref());
         let evaluator = Arc::new(evaluator);
+        // The workspace's own model (what the jobs without an evaluator read), made alike.
+        let (model, _) = self.model(&primitives)?;
+        let workspace = Workspace::over(self.data.clone(), model, kitchen, evaluator.clone());
+        let workspace = Arc::new(workspace);
         *cell = Some(Built(
+            workspace.clone(),
             evaluator.clone(),
-            kitchen.clone(),
             interruptions,
             stamp,
         ));
-        Ok((evaluator, kitchen))
+        Ok((workspace, evaluator))
     }
 
     /// `Err` while a primitive of this model runs (a call back into it would never end).
@@ -212,53 +216,17 @@ impl PyModel {
         })
     }
 
-    /// The action language of this model's catalogue (the built-in primitives and those
-    /// added), as the JSON of `Session::primitives`.
-    fn language(&self, py: Python<'_>) -> PyResult<String> {
+    /// A job of the table (`simulate`, `score_each`, `check`, ...) on a request, in this
+    /// model's workspace, with the GIL released and stopped by Ctrl-C: whether it was refused,
+    /// and the answer's or the refusal's JSON. A kitchen session's call names its session by
+    /// `recipe` and `lines` (a Kitchen of the model, `kitchen`, holds one of its own).
+    fn job(&self, py: Python<'_>, name: &str, request: &str) -> PyResult<(bool, String)> {
         self.not_busy()?;
-        py.detach(|| {
-            let (evaluator, _) = self.evaluator()?;
-            let primitives = crate::session::language::primitives(&evaluator.model.catalogue);
-            Ok(crate::report::json::value(&primitives).to_string())
-        })
-    }
-
-    /// Score solution texts with this model: what `evaluate_texts` returns.
-    #[pyo3(signature = (texts, metrics=None))]
-    fn evaluate_texts(
-        &self,
-        py: Python<'_>,
-        texts: Vec<NetworkText>,
-        metrics: Option<Vec<String>>,
-    ) -> PyResult<String> {
-        self.not_busy()?;
-        let out = interruptible(py, |budget| {
-            let (evaluator, _) = self.evaluator()?;
-            super::score_texts(&evaluator, &texts, metrics, budget)
-        });
-        self.interrupted.or_raise(out)
-    }
-
-    /// Run one recipe of a network text with this model: what `simulate` returns.
-    #[pyo3(signature = (text, recipe=None))]
-    fn simulate(
-        &self,
-        py: Python<'_>,
-        text: NetworkText,
-        recipe: Option<String>,
-    ) -> PyResult<String> {
-        self.not_busy()?;
-        let request = NetworkRequest {
-            network: text.0,
-            recipe,
-        };
+        let job = Job::named(name).map_err(|e| PyValueError::new_err(e.error))?;
+        let request = job_request(request)?;
         let out = interruptible(py, |_| {
-            let (evaluator, kitchen) = self.evaluator()?;
-            let mut gold = |_: &str| Ok(Some(Golds::Kept(evaluator.clone())));
-            let simulated = simulate_on(&evaluator.model, &kitchen, request, &mut gold);
-            Ok(simulated
-                .map_or_else(|refused| refused.to_json(), |answer| value(&answer))
-                .to_string())
+            let (workspace, _) = self.workspace()?;
+            Ok(super::answered(job.answer(&workspace, request)))
         });
         self.interrupted.or_raise(out)
     }
@@ -266,9 +234,7 @@ impl PyModel {
     /// A session on `recipe` with this model.
     fn kitchen(&self, py: Python<'_>, recipe: &str) -> PyResult<Kitchen> {
         self.not_busy()?;
-        let (workspace, (evaluator, _)) = interruptible(py, |_| {
-            Ok((super::workspace_of(self.data.clone())?, self.evaluator()?))
-        })?;
+        let (workspace, evaluator) = interruptible(py, |_| self.workspace())?;
         Kitchen::open(workspace, evaluator, recipe, Some(self.interrupted.clone()))
     }
 }

@@ -179,6 +179,12 @@ impl SessionStore {
         self.room()?;
         let session = Session::with_evaluator(evaluator, recipe)?;
         let opening = session.opening();
+        Ok((self.open(session)?, opening))
+    }
+
+    /// `session` held by the store, under a new id (a fork of one of its sessions, or one
+    /// [`SessionStore::start`] made), when there is room for it.
+    pub fn open(&self, session: Session) -> Result<String, StoreError> {
         let mut state = lock(&self.state);
         let now = self.clock.now();
         state.expire(now, self.limits.idle);
@@ -191,7 +197,7 @@ impl SessionStore {
             session: Arc::new(Mutex::new(session)),
             last_used: now,
         });
-        Ok((format!("{ID_PREFIX}{number}"), opening))
+        Ok(format!("{ID_PREFIX}{number}"))
     }
 
     fn room(&self) -> Result<(), StoreError> {
@@ -235,8 +241,10 @@ impl SessionStore {
         Ok(work(&mut session))
     }
 
-    /// Append one line to session `id` and run it ([`Session::act`]).
-    pub fn act(&self, id: &str, line: &str) -> Result<Observation, StoreError> {
+    /// Append one line to session `id` and run it ([`Session::act`]; `attempt`: a line the
+    /// session does not take is a `rejected` observation, [`Session::attempt`]). The store's
+    /// bound on lines is a refusal either way.
+    pub fn act(&self, id: &str, line: &str, attempt: bool) -> Result<Observation, StoreError> {
         let most = self.limits.lines;
         self.with(id, |session| {
             if lines_of(session) >= most {
@@ -245,7 +253,10 @@ impl SessionStore {
                     lines: most,
                 });
             }
-            Ok(session.act(line)?)
+            match attempt {
+                true => Ok(session.attempt(line)),
+                false => Ok(session.act(line)?),
+            }
         })?
     }
 
@@ -459,7 +470,7 @@ mod tests {
         let (store, hands) = store(Limits::default());
         let id = start(&store).unwrap();
         hands.advance(29 * MINUTE);
-        store.act(&id, "(get-kitchen ?kitchen)").unwrap();
+        store.act(&id, "(get-kitchen ?kitchen)", false).unwrap();
         hands.advance(29 * MINUTE);
         assert_eq!(store.open_sessions(), 1);
         assert_eq!(store.network(&id).unwrap().lines().count(), 2);
@@ -467,7 +478,7 @@ mod tests {
         assert_eq!(store.open_sessions(), 1);
         hands.advance(Duration::from_nanos(1));
         assert_eq!(store.open_sessions(), 0);
-        let e = store.act(&id, "(get-kitchen ?kitchen)").unwrap_err();
+        let e = store.act(&id, "(get-kitchen ?kitchen)", false).unwrap_err();
         assert_eq!(
             e.to_string(),
             "session `kitchen-1` expired after 30 min unused; start a new one"
@@ -514,15 +525,15 @@ mod tests {
         };
         let (store, _) = store(limits);
         let id = start(&store).unwrap();
-        store.act(&id, "(get-kitchen ?kitchen)").unwrap();
-        store.act(&id, "; a comment").unwrap();
-        let e = store.act(&id, "; another").unwrap_err();
+        store.act(&id, "(get-kitchen ?kitchen)", false).unwrap();
+        store.act(&id, "; a comment", false).unwrap();
+        let e = store.act(&id, "; another", false).unwrap_err();
         assert_eq!(
             e.to_string(),
             "session `kitchen-1` has 2 lines, the most a session holds here; undo lines, or finish it"
         );
         assert_eq!(store.undo(&id).unwrap(), "; a comment");
-        assert!(store.act(&id, "; another").is_ok());
+        assert!(store.act(&id, "; another", false).is_ok());
         // No store takes more lines than a session does.
         let (big, _) = self::store(Limits {
             lines: usize::MAX,
@@ -539,9 +550,9 @@ mod tests {
         let benchmark = crate::benchmark::Benchmark::load(Profile::R2024, &gold).unwrap();
         let network = &benchmark.recipe(RECIPE).unwrap().network;
         for (i, predicate) in network.predicates.iter().enumerate() {
-            store.act(&a, &predicate.to_string()).unwrap();
+            store.act(&a, &predicate.to_string(), false).unwrap();
             if i < 3 {
-                store.act(&b, &predicate.to_string()).unwrap();
+                store.act(&b, &predicate.to_string(), false).unwrap();
             }
         }
         let whole = store.finish(&a).unwrap();

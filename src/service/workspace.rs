@@ -139,6 +139,34 @@ impl Workspace {
         })
     }
 
+    /// The workspace of a model of one's own (the Python package's `Model`, with primitives
+    /// written in Python) and the evaluator over it: every job asked in it runs on that
+    /// evaluator, which is kept while the files it was made from are unchanged (the front end
+    /// that made it makes both again when they change). `model` is made from the same world as
+    /// the evaluator's.
+    pub fn over(
+        data: DataContext,
+        model: Model,
+        kitchen_name: String,
+        evaluator: Arc<Evaluator>,
+    ) -> Workspace {
+        let stamp = DataStamp::of_world(data.benchmark.as_ref(), data.kitchen.as_deref());
+        let kept = DataStamp::of(&evaluator, data.kitchen.as_deref());
+        let key = (data.profile, data.benchmark.clone());
+        let cache = Cache {
+            loaded: vec![(key, evaluator, kept)],
+            loading: Vec::new(),
+        };
+        Workspace {
+            kitchen_name,
+            data,
+            model,
+            stamp,
+            cache: Mutex::new(cache),
+            loader: load_evaluator,
+        }
+    }
+
     pub fn data(&self) -> &DataContext {
         &self.data
     }

@@ -784,6 +784,18 @@ impl Session {
         score
     }
 
+    /// The recipe's id as the benchmark spells it.
+    pub fn recipe(&self) -> &str {
+        &self.recipe
+    }
+
+    /// The gold network of the session's recipe as a `.solution` text (none when the
+    /// benchmark has none).
+    pub fn gold(&self) -> Option<String> {
+        let gold = self.evaluator.benchmark.recipe(&self.recipe)?;
+        Some(gold.network.to_string())
+    }
+
     /// The name the network's diagnostics are rendered under: `RECIPE.solution`.
     pub fn file_name(&self) -> String {
         format!("{}.solution", self.recipe)

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # `test_mcp.py` checks the list).
 JOB_TOOLS = {
     "check": "check_network", "simulate": "simulate_network", "score": "score_network",
-    "smatch": "smatch_networks", "diet": "check_diet", "guide": "cooking_guide",
+    "score_each": "score_networks", "smatch": "smatch_networks", "diet": "check_diet", "guide": "cooking_guide",
     "substitute": "substitute_ingredient", "suggest": "suggest_substitutes",
     "scale": "scale_recipe", "translate": "translate_recipe",
     "evaluate": "evaluate_solutions", "compare": "compare_systems",
@@ -24,8 +24,13 @@ JOB_TOOLS = {
     **{name: name for name in (
         "kitchen_start", "kitchen_act", "kitchen_admissible", "kitchen_primitives",
         "kitchen_look", "kitchen_undo", "kitchen_progress", "kitchen_finish",
+        "kitchen_opening", "kitchen_reset", "kitchen_network", "kitchen_gold", "kitchen_fork",
     )},
 }
+
+# The jobs of the table the tool server does not serve: the hint reveals the gold to an agent
+# being scored. The command line's `job` and Python answer them.
+WITHHELD_JOBS = ("kitchen_hint",)
 
 
 def benchmark_dir() -> Path:

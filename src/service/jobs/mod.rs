@@ -18,6 +18,7 @@ mod refusal;
 mod run_answers;
 mod scored_files;
 mod session_calls;
+mod session_views;
 mod tasks;
 
 pub use networks::*;
@@ -25,6 +26,7 @@ pub use refusal::Refusal;
 pub use run_answers::*;
 pub use scored_files::*;
 pub use session_calls::*;
+pub use session_views::*;
 pub use tasks::*;
 
 use super::context::DataContext;
@@ -68,6 +70,9 @@ pub enum Fit {
     /// A session's score: shortened as `score_network`'s answer is, then cut as a session's
     /// answer.
     SessionScore,
+    /// A session's call the tool server does not serve: it reveals the gold to an agent being
+    /// scored (the hint). The command line's `job` and Python answer it.
+    Withheld,
 }
 
 impl Job {
@@ -106,6 +111,11 @@ impl Job {
         request: Value,
     ) -> Result<Value, Refusal> {
         (self.run)(workspace, sessions, request)
+    }
+
+    /// Whether the tool server serves the job as a tool.
+    pub fn is_served(&self) -> bool {
+        self.fit != Fit::Withheld
     }
 
     /// Whether the job is a call of a kitchen session (it works on a [`SessionHolder`]'s
@@ -184,6 +194,8 @@ pub const JOBS: &[Job] = &[
         "Run a network in the simulated kitchen: the `report` (each executed action with its start and end time and bindings, the actions that never ran and why, the execution time and the final dish) and, where the evaluator would refuse the file, why (`refused`)."),
     job!(score: ScoreRequest, "score_network",
         "Score a network against the benchmark's gold network of its recipe: Smatch, goal-condition success, dish approximation score and execution time, with the gold goals it missed and how its dish differs."),
+    job!(score_each: ScoreEachRequest, "score_networks",
+        "Score several networks (texts of .solution files) at once, in parallel, each against the benchmark's gold network of its recipes: per network, in order, what score_network answers for it or its refusal (`scores`). The metrics default to the three simulation metrics, as evaluate_solutions scores."),
     job!(smatch: SmatchRequest, "smatch_networks",
         "Smatch between the first recipes of two networks (test and gold): F-score, precision, recall and the triples matched; in exact mode, the optimum and whether it is proven."),
     job!(diet: DietRequest, "check_diet",
@@ -233,6 +245,19 @@ pub const JOBS: &[Job] = &[
     job!(session kitchen_finish: FinishRequest,
         "End a session and score its network against the gold network: exactly what score_network answers for the same text (Smatch, goal-condition success with the missed goals, dish approximation score with the dish's differences, execution time).",
         SessionScore),
+    job!(session kitchen_opening: ViewRequest,
+        "What a session starts with: the recipe, its text (a generated variation's task first), the kitchen in words (`kitchen`, a line per place), its places as trees (`places`), the time and the action language in a line per primitive."),
+    job!(session kitchen_reset: ViewRequest,
+        "Start a session's network again, empty (every line taken back at once): its opening, as kitchen_opening answers it."),
+    job!(session kitchen_network: ViewRequest,
+        "A session's network so far: the recipe, the variation (0: the official task), the `lines` given (a new session given them is this one again), the `network` as a .solution text, the lines of the actions still `waiting` and the variables no action has bound (`unbound`)."),
+    job!(session kitchen_gold: ViewRequest,
+        "The gold network of a session's task as a .solution text: its generated variation's, or the benchmark's own gold for the official task (variation 0)."),
+    job!(session kitchen_fork: ViewRequest,
+        "Fork a session: an independent session with the same lines (the new `session` id), which logs nowhere; the original goes on unchanged."),
+    job!(session kitchen_hint: ViewRequest,
+        "The gold network's next action the session's network does not match yet, as a line with the session's variables (`hint`: line, primitive, action of actions; null when the network matches the whole gold). It reveals the gold: for imitation learning and debugging, so the tool server, where agents are scored, does not serve it.",
+        Withheld),
 ];
 
 /// What `job NAME REQUEST` asks.

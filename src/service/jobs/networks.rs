@@ -2,6 +2,7 @@
 //! text into a network.
 
 use super::refusal::Refusal;
+use crate::base::budget;
 use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
 use crate::metrics::metric::{Metric, MetricSet};
@@ -10,16 +11,15 @@ use crate::report::json::value;
 use crate::service::check::{
     CheckOptions, CheckedText, check_each, check_text, counting_omitted, located,
 };
-use crate::service::golds::GoldSource;
 use crate::service::outcome::{AppError, Outcome};
 use crate::service::scoring::score_text;
 use crate::service::simulate::{SimulateFailure, Simulated, simulate_text};
 use crate::service::translation::TranslateAnswer;
 use crate::service::workspace::Workspace;
-use crate::simulation::Model;
 use crate::translate::Translator;
 use crate::translate::recipe_text;
 use crate::translate::rules::RulesTranslator;
+use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -78,21 +78,13 @@ pub fn check_lines(files: &[&Path], opts: &CheckOptions, out: &mut dyn Write) ->
     Ok(totals.exit())
 }
 
-/// One recipe of a network run in the workspace's kitchen.
+/// One recipe of a network run in the workspace's kitchen (a `Model`'s workspace: with its
+/// primitives), its final dish chosen against the gold networks.
 pub fn simulate(workspace: &Workspace, request: NetworkRequest) -> Result<Simulated, Refusal> {
-    workspace.with_gold(|model, gold| simulate_on(model, workspace.kitchen_name(), request, gold))
-}
-
-/// [`simulate`] on a model of one's own (the Python package's `Model`, primitives added),
-/// its kitchen's name and the gold networks its final dish is chosen against.
-pub fn simulate_on(
-    model: &Model,
-    kitchen_name: &str,
-    request: NetworkRequest,
-    gold: &mut GoldSource<'_>,
-) -> Result<Simulated, Refusal> {
     let text = &request.network;
-    simulate_text(model, kitchen_name, text, request.recipe.as_deref(), gold)
+    let recipe = request.recipe.as_deref();
+    workspace
+        .with_gold(|model, gold| simulate_text(model, workspace.kitchen_name(), text, recipe, gold))
         .map_err(|failure| simulate_refusal(text, failure))
 }
 
@@ -154,13 +146,48 @@ pub fn scored(workspace: &Workspace, text: &str, metrics: &MetricSet) -> Result<
     score_with(&evaluator, text, metrics)
 }
 
-/// [`score`] by an evaluator of one's own (the Python package's `Model`'s).
+/// [`score`] by an evaluator already loaded.
 pub fn score_with(
     evaluator: &Evaluator,
     text: &str,
     metrics: &MetricSet,
 ) -> Result<Value, Refusal> {
     score_text(evaluator, text, metrics).map_err(Refusal::of_json)
+}
+
+/// Networks to score, each on its own.
+#[derive(Deserialize, JsonSchema)]
+pub struct ScoreEachRequest {
+    /// The networks: texts of .solution files.
+    pub networks: Vec<String>,
+    /// The metrics, named as `--metrics` names them (default: the three simulation metrics,
+    /// as `evaluate` scores).
+    pub metrics: Option<Vec<String>>,
+}
+
+/// Each network scored on its own.
+#[derive(Serialize)]
+pub struct ScoredEach {
+    /// Per network, in the order given: what `score` answers for it, or its refusal.
+    pub scores: Vec<Value>,
+}
+
+/// Networks scored against the workspace benchmark's gold networks, in parallel, each as
+/// [`score`] scores it; a network refused is one refusal among the answers, not the job's.
+pub fn score_each(workspace: &Workspace, request: ScoreEachRequest) -> Result<ScoredEach, Refusal> {
+    let metrics = metrics_or(request.metrics.as_deref(), MetricSet::default)?;
+    let evaluator = workspace
+        .evaluator()
+        .map_err(|e| Refusal::new(e.to_string()))?;
+    let budget = budget::handed_on();
+    let scores = request
+        .networks
+        .par_iter()
+        .map(|text| {
+            budget.run(|| score_with(&evaluator, text, &metrics).unwrap_or_else(|r| r.to_json()))
+        })
+        .collect();
+    Ok(ScoredEach { scores })
 }
 
 fn exact_budget() -> u64 {

@@ -20,6 +20,7 @@ use crate::metrics::metric::{Metric, MetricSet};
 use crate::report::dish_tree::{self, DishNode};
 use crate::service::scoring::score_json;
 use crate::service::sessions::{Finished, SessionStore, StoreError, kitchen_summary};
+use crate::service::variation::Variation;
 use crate::service::workspace::Workspace;
 use crate::session::admissible::{Candidate, Query};
 use crate::session::language::{Primitive, primitives as language_of};
@@ -106,10 +107,19 @@ pub trait SessionHolder {
         id: Option<&str>,
         work: &mut dyn FnMut(&mut Session),
     ) -> Result<(), Refusal>;
-    /// One line given to the session `id` names ([`Session::act`], within the holder's bounds).
-    fn act(&self, id: Option<&str>, line: &str) -> Result<Observation, Refusal>;
+    /// One line given to the session `id` names ([`Session::act`], within the holder's
+    /// bounds); `attempt`: a line the session does not take is a `rejected` observation
+    /// ([`Session::attempt`]), not a refusal.
+    fn act(&self, id: Option<&str>, line: &str, attempt: bool) -> Result<Observation, Refusal>;
     /// The session's network scored; whether the session ends with it is the holder's to say.
     fn finish(&self, id: Option<&str>) -> Result<Finished, Refusal>;
+    /// A fork of the session `id` names, held by the holder: its id, for a holder of many.
+    fn fork(&self, id: Option<&str>) -> Result<Option<String>, Refusal>;
+    /// The generated variation the session `id` names is on, if any (a store's sessions are
+    /// on the official tasks).
+    fn variation(&self, _id: Option<&str>) -> Option<Arc<Variation>> {
+        None
+    }
 }
 
 /// The refusal of a call that names no session where the holder has none of its own.
@@ -137,14 +147,22 @@ impl SessionHolder for SessionStore {
         self.with(named(id)?, work).map_err(store_refusal)
     }
 
-    fn act(&self, id: Option<&str>, line: &str) -> Result<Observation, Refusal> {
+    fn act(&self, id: Option<&str>, line: &str, attempt: bool) -> Result<Observation, Refusal> {
         // Through the store, which bounds its sessions' lines.
-        SessionStore::act(self, named(id)?, line).map_err(store_refusal)
+        SessionStore::act(self, named(id)?, line, attempt).map_err(store_refusal)
     }
 
     /// The session ends: its id answers no more.
     fn finish(&self, id: Option<&str>) -> Result<Finished, Refusal> {
         SessionStore::finish(self, named(id)?).map_err(store_refusal)
+    }
+
+    /// A new session of the store, with its own id.
+    fn fork(&self, id: Option<&str>) -> Result<Option<String>, Refusal> {
+        let fork = self
+            .with(named(id)?, |s| s.clone())
+            .map_err(store_refusal)?;
+        self.open(fork).map(Some).map_err(store_refusal)
     }
 }
 
@@ -167,7 +185,7 @@ pub struct SessionAt {
 }
 
 /// A call's session.
-enum Target<'a> {
+pub(super) enum Target<'a> {
     /// A session of the holder: by its id, or (none) the holder's own.
     Held(Option<&'a str>),
     /// A session made for the call.
@@ -184,7 +202,7 @@ fn session_refusal(e: SessionError) -> Refusal {
 
 impl SessionAt {
     /// The session the call names, made and given its lines when it has no id.
-    fn target(&self, workspace: &Workspace) -> Result<Target<'_>, Refusal> {
+    pub(super) fn target(&self, workspace: &Workspace) -> Result<Target<'_>, Refusal> {
         let alone = self.recipe.is_some()
             || !self.lines.is_empty()
             || self.data.profile.is_some()
@@ -211,7 +229,7 @@ impl SessionAt {
 }
 
 /// `work` on the call's session: the holder's, or one made for the call.
-fn on_session<R>(
+pub(super) fn on_session<R>(
     workspace: &Workspace,
     sessions: &dyn SessionHolder,
     at: &SessionAt,
@@ -308,11 +326,24 @@ pub struct ActRequest {
     /// One line of MUHAI Cooking Language: an action such as
     /// `(fetch-and-proportion ?butter ?ks-1 ?kitchen ?bowl butter 115 g)`.
     pub line: String,
+    /// The observation whole, the objects' trees (`object`) with their words, and a line the
+    /// session does not take answered as an observation (outcome `rejected`), not refused:
+    /// what a program reads (Python's `Kitchen.step`).
+    #[serde(default)]
+    pub detail: bool,
 }
 
-/// What a line did.
+/// What a line did: in short, or (asked `detail`) the observation whole.
 #[derive(Serialize)]
-pub struct ActAnswer {
+#[serde(untagged)]
+pub enum ActAnswer {
+    Short(Acted),
+    Detailed(Box<Observation>),
+}
+
+/// What a line did, the objects in words.
+#[derive(Serialize)]
+pub struct Acted {
     pub ok: bool,
     pub outcome: Outcome,
     pub line: usize,
@@ -336,11 +367,16 @@ pub fn kitchen_act(
     sessions: &dyn SessionHolder,
     request: ActRequest,
 ) -> Result<ActAnswer, Refusal> {
+    let (line, attempt) = (&request.line, request.detail);
     let seen = match request.at.target(workspace)? {
-        Target::Held(id) => sessions.act(id, &request.line)?,
-        Target::Alone(mut session) => session.act(&request.line).map_err(session_refusal)?,
+        Target::Held(id) => sessions.act(id, line, attempt)?,
+        Target::Alone(mut session) if attempt => session.attempt(line),
+        Target::Alone(mut session) => session.act(line).map_err(session_refusal)?,
     };
-    Ok(ActAnswer {
+    if attempt {
+        return Ok(ActAnswer::Detailed(Box::new(seen)));
+    }
+    Ok(ActAnswer::Short(Acted {
         ok: seen.ok,
         outcome: seen.outcome,
         line: seen.line,
@@ -355,7 +391,7 @@ pub fn kitchen_act(
             .collect(),
         diagnostics: seen.diagnostics.clone(),
         time: seen.time.clone(),
-    })
+    }))
 }
 
 /// The observation's text without the objects' words it ends with (`mix ran: ?dough = a

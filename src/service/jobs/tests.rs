@@ -341,6 +341,91 @@ fn a_session_named_by_its_lines_answers_as_the_store_s_session_does() {
     );
 }
 
+/// The calls beside acting answer for the store's session as for a session of its lines: its
+/// network, its gold, its opening, a fork (a new session of the store, independent) and a
+/// reset; a line with `detail` is the observation whole, and one the session does not take an
+/// observation `rejected` instead of a refusal.
+#[test]
+fn a_session_s_views_fork_and_reset_answer_by_id_as_by_lines() {
+    let (data, _dir, _) = demo_with_solution("salad.solution");
+    let workspace = Workspace::open(data).unwrap();
+    let store = SessionStore::default();
+    let recipe = "demo-garden-salad";
+    asked(
+        &workspace,
+        &store,
+        "kitchen_start",
+        json!({ "recipe": recipe }),
+    );
+    let gold = workspace.evaluator().unwrap();
+    let gold = gold.benchmark.recipe(recipe).unwrap().network.clone();
+    let lines: Vec<String> = gold
+        .predicates
+        .iter()
+        .take(2)
+        .map(|p| p.to_string())
+        .collect();
+    let open = json!({ "session": "kitchen-1" });
+    for line in &lines {
+        let act = json!({ "session": "kitchen-1", "line": line, "detail": true });
+        let seen = asked(&workspace, &store, "kitchen_act", act);
+        assert_eq!(seen["outcome"], json!("ran"), "{seen}");
+        assert!(seen["objects"][0]["object"].is_object(), "{seen}");
+    }
+    let alone = json!({ "recipe": recipe, "lines": lines });
+    for name in [
+        "kitchen_network",
+        "kitchen_gold",
+        "kitchen_opening",
+        "kitchen_hint",
+    ] {
+        let by_id = asked(&workspace, &store, name, open.clone());
+        assert!(by_id.get("error").is_none(), "{name}: {by_id}");
+        assert_eq!(
+            asked(&workspace, &store, name, alone.clone()),
+            by_id,
+            "{name}"
+        );
+    }
+    let network = asked(&workspace, &store, "kitchen_network", open.clone());
+    assert_eq!(network["lines"], json!(lines));
+    assert_eq!(network["variation"], json!(0));
+    let gold_text = asked(&workspace, &store, "kitchen_gold", open.clone());
+    assert_eq!(gold_text["gold"], json!(gold.to_string()));
+    let hint = asked(&workspace, &store, "kitchen_hint", open.clone());
+    assert_eq!(hint["hint"]["action"], json!(3));
+    let fork = asked(&workspace, &store, "kitchen_fork", open.clone());
+    assert_eq!(fork, json!({ "session": "kitchen-2", "lines": 2 }));
+    let forked = json!({ "session": "kitchen-2" });
+    asked(&workspace, &store, "kitchen_undo", forked.clone());
+    let after = asked(&workspace, &store, "kitchen_network", forked.clone());
+    assert_eq!(after["lines"], json!(lines[..1]));
+    assert_eq!(
+        asked(&workspace, &store, "kitchen_network", open.clone()),
+        network
+    );
+    let two = json!({ "session": "kitchen-1", "line": "(a)\n(b)", "detail": true });
+    let rejected = asked(&workspace, &store, "kitchen_act", two.clone());
+    assert_eq!(rejected["outcome"], json!("rejected"));
+    assert_eq!(
+        rejected["text"],
+        json!("the line was not taken: one line at a time: the text holds a line break")
+    );
+    let mut plain = two;
+    plain["detail"] = json!(false);
+    assert_eq!(
+        asked(&workspace, &store, "kitchen_act", plain)["error"],
+        json!("one line at a time: the text holds a line break")
+    );
+    let opening = asked(&workspace, &store, "kitchen_reset", open.clone());
+    assert_eq!(
+        opening,
+        asked(&workspace, &store, "kitchen_opening", forked)
+    );
+    let empty = asked(&workspace, &store, "kitchen_network", open);
+    assert_eq!(empty["lines"], json!([]));
+}
+
 /// A session call names its session one way; a line of `lines` the session does not take is
 /// refused, located.
 #[test]
