@@ -3,8 +3,9 @@
 //! network; two where the network is its gold itself, whose run is then the original's). The
 //! jobs as a front end calls them (`rewrite/job`, on a workspace whose evaluator keeps the gold
 //! runs: a gold file's original run is the kept one); per gold recipe (afghan-biscuits, with the
-//! gold data kept and, as the jobs' old path, a benchmark read for the call; and
-//! whole-wheat-ginger-snaps, whose scorings cost the most), over every butter recipe of the
+//! gold data kept and, as the jobs' old path, a benchmark read for the call;
+//! croutons-vinegar-salad, the largest gold (53 actions); and whole-wheat-ginger-snaps, whose
+//! scorings cost the most), over every butter recipe of the
 //! benchmark, over the 30 gold networks, and on generated chains of 1k and 4k actions without
 //! gold data, to show how the cost grows with the network.
 
@@ -34,21 +35,19 @@ fn bench(c: &mut Criterion) {
     let evaluator = Arc::new(Evaluator::with(Model::builtin(profile), benchmark));
     let (model, benchmark) = (&evaluator.model, &evaluator.benchmark);
     let mut gold = |_: &str| Ok(Some(Golds::Kept(evaluator.clone())));
-    let afghan = &texts[benchmark
-        .recipes
-        .iter()
-        .position(|r| r.id == "afghan-biscuits")
-        .expect("afghan-biscuits")];
+    let gold_text = |id: &str| {
+        let at = benchmark.recipes.iter().position(|r| r.id == id);
+        &texts[at.unwrap_or_else(|| panic!("{id} is a gold recipe"))]
+    };
+    let afghan = gold_text("afghan-biscuits");
+    let croutons = gold_text("croutons-vinegar-salad");
+    let substitute_one =
+        |model: &Model, text: &str, replace: (&str, &str), gold: &mut GoldSource<'_>| {
+            substitute_text(model, text, None, replace, AmountRule::SameWeight, gold)
+                .expect("substitutes")
+        };
     let substitute = |model: &Model, text: &str, gold: &mut GoldSource<'_>| {
-        substitute_text(
-            model,
-            text,
-            None,
-            ("butter", "coconut-oil"),
-            AmountRule::SameWeight,
-            gold,
-        )
-        .expect("substitutes")
+        substitute_one(model, text, ("butter", "coconut-oil"), gold)
     };
     let scale = |model: &Model, text: &str, factor: &str, gold: &mut GoldSource<'_>| {
         scale_text(
@@ -107,6 +106,13 @@ fn bench(c: &mut Criterion) {
             substitute(model, black_box(afghan), &mut read)
         })
     });
+    // The largest gold: its olive oil, in the croutons and the dressing, becomes vegetable oil.
+    group.bench_function("croutons-vinegar-salad", |b| {
+        b.iter(|| {
+            let replace = ("extra-virgin-olive-oil", "vegetable-oil");
+            substitute_one(model, black_box(croutons), replace, &mut gold)
+        })
+    });
     let butter: Vec<&String> = texts.iter().filter(|t| t.contains(" butter ")).collect();
     group.throughput(Throughput::Elements(butter.len() as u64));
     group.bench_function("butter-recipes", |b| {
@@ -128,12 +134,11 @@ fn bench(c: &mut Criterion) {
     group.bench_function("afghan-biscuits-3/2", |b| {
         b.iter(|| scale(model, black_box(afghan), "3/2", &mut gold))
     });
+    group.bench_function("croutons-vinegar-salad-x2", |b| {
+        b.iter(|| scale(model, black_box(croutons), "2", &mut gold))
+    });
     // The gold whose scorings cost the most (its dish is compared step by step).
-    let ginger_snaps = &texts[benchmark
-        .recipes
-        .iter()
-        .position(|r| r.id == "whole-wheat-ginger-snaps")
-        .expect("whole-wheat-ginger-snaps")];
+    let ginger_snaps = gold_text("whole-wheat-ginger-snaps");
     group.bench_function("whole-wheat-ginger-snaps-x2", |b| {
         b.iter(|| scale(model, black_box(ginger_snaps), "2", &mut gold))
     });

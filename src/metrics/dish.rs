@@ -6,9 +6,7 @@
 //! base ingredients (mixtures scaled to grams, sprinkles and dips included, equal entries
 //! merged). The weights are single floats as in the reference; point totals stay exact.
 
-use super::equality::{
-    differing_slots, entities_similar, find_location, similar, similar_locations,
-};
+use super::equality::{Similarity, differing_slots, find_location, similar, similar_locations};
 use super::{GoldRun, output_kitchen_state, primary_output};
 use crate::base::budget;
 use crate::base::number::Number;
@@ -483,12 +481,19 @@ pub fn all_ingredients(m: &Model, dish: &Entity) -> Vec<Value> {
 /// and the objects and lists that hold them change, so only they are copied, in the order the
 /// reference copies them (the defaults made in the same order); everything else is shared as
 /// it is, equal to its copy in all the score compares. `None`: nothing under `e` changes.
-fn deep_copy(m: &Model, maker: &mut Maker<'_>, e: &Entity) -> Option<Entity> {
+/// An object found unchanged is not looked through again (the portions of a dish share their
+/// mixtures' components).
+fn deep_copy(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    e: &Entity,
+    unchanged: &mut Unchanged,
+) -> Option<Entity> {
     let uncopied = !m.onto.class(e.class).uncopied.is_empty();
     let mut out = uncopied.then(|| maker.copy(e));
     let mut at = 0;
     while let Some((slot, value)) = out.as_ref().unwrap_or(e).slot_at(at) {
-        if let Some(copied) = copy_value(m, maker, value) {
+        if let Some(copied) = copy_value(m, maker, value, unchanged) {
             let _ = out.get_or_insert_with(|| e.clone()).set(slot, copied);
         }
         at += 1;
@@ -496,14 +501,39 @@ fn deep_copy(m: &Model, maker: &mut Maker<'_>, e: &Entity) -> Option<Entity> {
     out
 }
 
+/// The objects under which [`deep_copy`] changes nothing, by address, each held so that no
+/// address is reused while the copy is made. Copying them again would make nothing and
+/// change nothing: an object is immutable, and its defaults are made once.
+#[derive(Default)]
+struct Unchanged {
+    addresses: HashSet<usize>,
+    held: Vec<Arc<Entity>>,
+}
+
 /// [`deep_copy`] of a value: `None` when nothing in it changes.
-fn copy_value(m: &Model, maker: &mut Maker<'_>, v: &Value) -> Option<Value> {
+fn copy_value(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    v: &Value,
+    unchanged: &mut Unchanged,
+) -> Option<Value> {
     match v {
-        Value::Obj(e) => deep_copy(m, maker, e).map(Value::obj),
+        Value::Obj(e) => {
+            let address = Arc::as_ptr(e) as usize;
+            if unchanged.addresses.contains(&address) {
+                return None;
+            }
+            let copied = deep_copy(m, maker, e, unchanged);
+            if copied.is_none() {
+                unchanged.addresses.insert(address);
+                unchanged.held.push(Arc::clone(e));
+            }
+            copied.map(Value::obj)
+        }
         Value::List(items) => {
             let mut out: Option<Vec<Value>> = None;
             for (i, item) in items.iter().enumerate() {
-                let copied = copy_value(m, maker, item);
+                let copied = copy_value(m, maker, item, unchanged);
                 match (&mut out, copied) {
                     (Some(out), copied) => out.push(copied.unwrap_or_else(|| item.clone())),
                     (None, Some(copied)) => {
@@ -570,7 +600,7 @@ fn unfold_unmerged(
 ) -> Result<(Nodes, Vec<Piece>), SimError> {
     let k = &m.k;
     let copied = if m.onto.classes().any(|(_, c)| !c.uncopied.is_empty()) {
-        deep_copy(m, maker, dish)
+        deep_copy(m, maker, dish, &mut Unchanged::default())
     } else {
         None
     };
@@ -764,7 +794,7 @@ fn unfold_mixture(
 /// entries are dropped by a mark, not searched for.
 fn merge(m: &Model, nodes: &mut Nodes, mut rest: Vec<Piece>) -> Result<Vec<Piece>, SimError> {
     let k = &m.k;
-    let ignore = [k.amount];
+    let mut same = Similarity::ignoring(&[k.amount]);
     let mut hierarchies = Hierarchies::default();
     let mut merged: Vec<Piece> = Vec::new();
     while !rest.is_empty() {
@@ -775,13 +805,13 @@ fn merge(m: &Model, nodes: &mut Nodes, mut rest: Vec<Piece>) -> Result<Vec<Piece
         let matching: Vec<bool> = rest
             .iter()
             .map(|other| {
-                entities_similar(&e[item.id], &e[other.id], &ignore)
+                same.entities_similar(&e[item.id], &e[other.id])
                     && item.hierarchy.len() == other.hierarchy.len()
                     && item
                         .hierarchy
                         .iter()
                         .zip(&other.hierarchy)
-                        .all(|(&a, &b)| hierarchies.similar(e, a, b, &ignore))
+                        .all(|(&a, &b)| hierarchies.similar(e, a, b, &mut same))
             })
             .collect();
         if matching.contains(&true) {
@@ -807,18 +837,19 @@ fn merge(m: &Model, nodes: &mut Nodes, mut rest: Vec<Piece>) -> Result<Vec<Piece
 
 /// The similarity of two mixture nodes, each pair compared once: merging changes only the
 /// amounts of the entries, which the comparison ignores at every depth, so the answer holds
-/// for the whole merge.
+/// for the whole merge. The objects the nodes hold are compared once each in `same` (the
+/// portions of a dish share their mixtures' components).
 #[derive(Default)]
 struct Hierarchies {
     known: HashMap<(usize, usize), bool>,
 }
 
 impl Hierarchies {
-    fn similar(&mut self, entities: &[Entity], a: usize, b: usize, ignore: &[SlotId]) -> bool {
+    fn similar(&mut self, entities: &[Entity], a: usize, b: usize, same: &mut Similarity) -> bool {
         *self
             .known
             .entry((a, b))
-            .or_insert_with(|| entities_similar(&entities[a], &entities[b], ignore))
+            .or_insert_with(|| same.entities_similar(&entities[a], &entities[b]))
     }
 }
 

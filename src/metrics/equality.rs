@@ -8,6 +8,7 @@ use crate::base::budget;
 use crate::simulation::Model;
 use crate::world::ontology::{ClassId, SlotId};
 use crate::world::{Entity, Value};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// `similar-entities`: deep equality ignoring the ids (which entities never store as slots).
@@ -20,6 +21,102 @@ pub fn similar(a: &Value, b: &Value) -> bool {
 
 /// `equal-ontology-objects` with extra slots to ignore; the ignore list applies at every depth.
 pub fn similar_ignoring(a: &Value, b: &Value, ignore: &[SlotId]) -> bool {
+    similar_in(a, b, ignore, &mut Forget)
+}
+
+/// What a run of comparisons remembers of the pairs of objects it compared.
+trait Memory {
+    /// Whether objects `a` and `b` are similar: remembered, or found by `compare`.
+    fn objects(
+        &mut self,
+        a: &Arc<Entity>,
+        b: &Arc<Entity>,
+        compare: impl FnOnce(&mut Self) -> bool,
+    ) -> bool;
+}
+
+/// A lone comparison: nothing remembered.
+struct Forget;
+
+impl Memory for Forget {
+    fn objects(
+        &mut self,
+        _: &Arc<Entity>,
+        _: &Arc<Entity>,
+        compare: impl FnOnce(&mut Self) -> bool,
+    ) -> bool {
+        compare(self)
+    }
+}
+
+/// [`similar`] for many comparisons over the same runs, each pair of objects (by identity)
+/// compared once. A scoring compares the same objects again and again: every goal with every
+/// unused output, and each holds the sub-mixtures of the steps before it, shared by identity
+/// between the steps of a run; a rewrite that changes an early ingredient changes every
+/// mixture after it, so that most goals are missed and each is compared with every output.
+///
+/// Objects are immutable and an answer depends on the two objects only, so it holds as long
+/// as they live; the memo holds every object it has an answer for, so that no address is
+/// reused (and no object is changed in place, [`crate::world::edit`]) while it is kept.
+#[derive(Default)]
+pub struct Similarity {
+    /// The slots ignored at every depth, as [`similar_ignoring`] ignores them.
+    ignore: Vec<SlotId>,
+    known: Known,
+}
+
+/// The answers of a [`Similarity`], by the addresses of the two objects.
+#[derive(Default)]
+struct Known {
+    answers: HashMap<(usize, usize), bool>,
+    held: Vec<Arc<Entity>>,
+}
+
+impl Similarity {
+    /// [`similar_ignoring`] with `ignore`, remembered.
+    pub fn ignoring(ignore: &[SlotId]) -> Similarity {
+        Similarity {
+            ignore: ignore.to_vec(),
+            known: Known::default(),
+        }
+    }
+
+    /// [`similar`] (or [`similar_ignoring`]), remembered.
+    pub fn similar(&mut self, a: &Value, b: &Value) -> bool {
+        similar_in(a, b, &self.ignore, &mut self.known)
+    }
+
+    /// [`entities_similar`], remembered.
+    pub fn entities_similar(&mut self, a: &Entity, b: &Entity) -> bool {
+        entities_similar_in(a, b, &self.ignore, &mut self.known)
+    }
+
+    /// [`differing_slots`] (the slots compared as this memo compares them), remembered.
+    pub fn differing_slots(&mut self, m: &Model, a: &Entity, b: &Entity) -> Vec<String> {
+        differing_in(m, a, b, &self.ignore, &mut self.known)
+    }
+}
+
+impl Memory for Known {
+    fn objects(
+        &mut self,
+        a: &Arc<Entity>,
+        b: &Arc<Entity>,
+        compare: impl FnOnce(&mut Self) -> bool,
+    ) -> bool {
+        let key = (Arc::as_ptr(a) as usize, Arc::as_ptr(b) as usize);
+        if let Some(&known) = self.answers.get(&key) {
+            return known;
+        }
+        let answer = compare(self);
+        self.held.extend([Arc::clone(a), Arc::clone(b)]);
+        self.answers.insert(key, answer);
+        answer
+    }
+}
+
+/// [`similar_ignoring`], what `memory` remembers used and kept.
+fn similar_in(a: &Value, b: &Value, ignore: &[SlotId], memory: &mut impl Memory) -> bool {
     match (symbol(a), symbol(b)) {
         // NIL is both a symbol and the empty list; the symbol method wins (identity).
         (Some(x), Some(y)) => return x == y,
@@ -39,15 +136,28 @@ pub fn similar_ignoring(a: &Value, b: &Value, ignore: &[SlotId]) -> bool {
         (Value::List(x), Value::List(y)) => {
             x.len() == y.len()
                 && x.iter()
-                    .all(|e| !budget::spent() && y.iter().any(|f| similar_ignoring(e, f, ignore)))
+                    .all(|e| !budget::spent() && y.iter().any(|f| similar_in(e, f, ignore, memory)))
         }
-        (Value::Obj(x), Value::Obj(y)) => Arc::ptr_eq(x, y) || entities_similar(x, y, ignore),
+        (Value::Obj(x), Value::Obj(y)) => {
+            Arc::ptr_eq(x, y)
+                || memory.objects(x, y, |memory| entities_similar_in(x, y, ignore, memory))
+        }
         _ => false,
     }
 }
 
 /// Same exact class and every slot of the first (except `ignore`) similar.
 pub fn entities_similar(a: &Entity, b: &Entity, ignore: &[SlotId]) -> bool {
+    entities_similar_in(a, b, ignore, &mut Forget)
+}
+
+/// [`entities_similar`], what `memory` remembers used and kept.
+fn entities_similar_in(
+    a: &Entity,
+    b: &Entity,
+    ignore: &[SlotId],
+    memory: &mut impl Memory,
+) -> bool {
     if a.class != b.class {
         return false;
     }
@@ -60,7 +170,7 @@ pub fn entities_similar(a: &Entity, b: &Entity, ignore: &[SlotId]) -> bool {
             Some((s, v)) if s == slot => v,
             _ => b.val(slot),
         };
-        similar_ignoring(va, vb, ignore)
+        similar_in(va, vb, ignore, memory)
     })
 }
 
@@ -77,11 +187,23 @@ fn symbol(v: &Value) -> Option<&str> {
 
 /// The top-level slots in which two objects of the same class differ (for reports).
 pub fn differing_slots(m: &Model, a: &Entity, b: &Entity) -> Vec<String> {
+    differing_in(m, a, b, &[], &mut Forget)
+}
+
+/// [`differing_slots`], the slots compared ignoring `ignore`, what `memory` remembers used
+/// and kept.
+fn differing_in(
+    m: &Model,
+    a: &Entity,
+    b: &Entity,
+    ignore: &[SlotId],
+    memory: &mut impl Memory,
+) -> Vec<String> {
     if a.class != b.class {
         return vec!["class".into()];
     }
     a.slots()
-        .filter(|(s, v)| !similar(v, b.val(*s)))
+        .filter(|(s, v)| !similar_in(v, b.val(*s), ignore, memory))
         .map(|(s, _)| m.onto.slot_name(s).to_string())
         .collect()
 }

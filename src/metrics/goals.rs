@@ -5,7 +5,7 @@
 //! `get-kitchen`, not a failed object) produced a similar object at a similar location; the
 //! first such step in execution order is taken, one-to-one.
 
-use super::equality::{differing_slots, find_location, location_names, similar, similar_locations};
+use super::equality::{Similarity, find_location, location_names, similar, similar_locations};
 use super::{output_kitchen_state, primary_output};
 use crate::base::budget;
 use crate::base::number::Number;
@@ -56,6 +56,11 @@ impl Located {
     /// Whether this predicted output reaches `goal`: a similar object at a similar place.
     fn reaches(&self, goal: &Located) -> bool {
         similar(&goal.value, &self.value) && similar_locations(&goal.location, &self.location)
+    }
+
+    /// [`Located::reaches`], each pair of objects compared once in `same`.
+    fn reaches_in(&self, goal: &Located, same: &mut Similarity) -> bool {
+        same.similar(&goal.value, &self.value) && similar_locations(&goal.location, &self.location)
     }
 }
 
@@ -145,6 +150,7 @@ pub fn evaluate(
         .map(|s| located(model, predicted, s))
         .collect();
     let mut report = GoalReport::default();
+    let mut same = Similarity::default();
     for s in 0..gold.steps.len() {
         // Past the budget the report is partial; the caller refuses the recipe.
         if budget::spent() {
@@ -154,7 +160,9 @@ pub fn evaluate(
             continue;
         }
         let goal = located(model, gold, s);
-        let found = candidates.iter().position(|c| c.reaches(&goal));
+        let found = candidates
+            .iter()
+            .position(|c| c.reaches_in(&goal, &mut same));
         let gold_text = gold_recipe
             .predicates
             .get(goal.predicate)
@@ -174,7 +182,7 @@ pub fn evaluate(
                 gold_predicate: goal.predicate,
                 gold_text,
                 reached_by: None,
-                reason: why_missed(model, &goal, &candidates),
+                reason: why_missed(model, &goal, &candidates, &mut same),
             },
         };
         report.goals.push(outcome);
@@ -183,12 +191,20 @@ pub fn evaluate(
 }
 
 /// A short explanation of a missed goal, from the nearest remaining candidate.
-fn why_missed(model: &Model, goal: &Located, candidates: &[Located]) -> String {
+fn why_missed(
+    model: &Model,
+    goal: &Located,
+    candidates: &[Located],
+    same: &mut Similarity,
+) -> String {
     let Some(g) = goal.value.as_obj() else {
         return "the gold output is not an object".into();
     };
     let class = model.onto.class_name(g.class);
-    if let Some(c) = candidates.iter().find(|c| similar(&goal.value, &c.value)) {
+    if let Some(c) = candidates
+        .iter()
+        .find(|c| same.similar(&goal.value, &c.value))
+    {
         return format!(
             "an equal {class} (predicate {}) is at {:?}, the gold one at {:?}",
             c.predicate + 1,
@@ -202,7 +218,7 @@ fn why_missed(model: &Model, goal: &Located, candidates: &[Located]) -> String {
             c.value
                 .as_obj()
                 .filter(|e| e.class == g.class)
-                .map(|e| (c, differing_slots(model, g, e)))
+                .map(|e| (c, same.differing_slots(model, g, e)))
         })
         .min_by_key(|(_, d)| d.len());
     match nearest {

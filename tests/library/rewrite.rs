@@ -145,6 +145,66 @@ fn a_gold_file_rewritten_on_the_evaluator_takes_its_kept_gold_run_and_answers_al
     assert_eq!(own, 29);
 }
 
+/// The comparisons a scoring remembers (`Similarity`: each pair of objects compared once)
+/// answer as the lone ones, with and without ignored slots, over every pair of outputs of a
+/// gold run and of its rewrites (coconut oil for butter: most goals missed; scaled by 3/2:
+/// every amount changed), each pair asked twice so that the second answer is remembered.
+#[test]
+fn remembered_comparisons_answer_as_lone_ones_over_a_gold_run_and_its_rewrites() {
+    use cookingbot::metrics::equality::{Similarity, differing_slots, similar, similar_ignoring};
+    use cookingbot::world::rewrite::substitution::{Substitution, ingredient_class, substitute};
+    require_data!();
+    let e = common::benchmark_evaluator(Profile::R2024);
+    let m = &e.model;
+    let g = e.benchmark.recipe("afghan-biscuits").unwrap();
+    let gold = gold_run(m, &g.network, &g.primary_output_var).unwrap();
+    let class = |name| ingredient_class(&m.onto, name).unwrap();
+    let coconut = Substitution {
+        replace: class("butter"),
+        with: class("coconut-oil"),
+        rule: AmountRule::SameWeight,
+    };
+    let substituted = substitute(&m.onto, &m.catalogue, &g.network, &coconut).unwrap();
+    let scaled = scale(
+        &m.onto,
+        &m.catalogue,
+        &g.network,
+        Factor::parse("3/2").unwrap(),
+    );
+    let outputs = |exec: &cookingbot::simulation::Execution| {
+        (0..exec.steps.len())
+            .map(|s| primary_output(exec, s).clone())
+            .collect::<Vec<_>>()
+    };
+    let gold_outputs = outputs(&gold.execution);
+    let (mut similar_pairs, mut differing_pairs) = (0, 0);
+    for rewrite in [substituted.recipe, scaled.rewrite.recipe] {
+        let exec = m.execute(&rewrite).unwrap();
+        let rewritten = outputs(&exec);
+        let mut same = Similarity::default();
+        let mut same_but_amounts = Similarity::ignoring(&[m.k.amount]);
+        for _ in 0..2 {
+            for a in &gold_outputs {
+                for b in &rewritten {
+                    let lone = similar(a, b);
+                    assert_eq!(same.similar(a, b), lone);
+                    let ignoring = similar_ignoring(a, b, &[m.k.amount]);
+                    assert_eq!(same_but_amounts.similar(a, b), ignoring);
+                    similar_pairs += usize::from(lone);
+                    if let (Some(x), Some(y)) = (a.as_obj(), b.as_obj()) {
+                        let differing = differing_slots(m, x, y);
+                        assert_eq!(same.differing_slots(m, x, y), differing);
+                        assert_eq!(same.entities_similar(x, y), differing.is_empty());
+                        differing_pairs += usize::from(!differing.is_empty());
+                    }
+                }
+            }
+        }
+    }
+    // Both answers occur: the pairs are not all alike nor all different.
+    assert!(similar_pairs > 0 && differing_pairs > 0);
+}
+
 /// The dish approximation score of a dish against itself with one base ingredient of `n`
 /// replaced by a class the dish lacks, all else equal (docs/substitute.md): the contents part
 /// matches `n - 1` ingredients fully and counts the replaced one missing and its replacement
