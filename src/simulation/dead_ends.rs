@@ -142,6 +142,7 @@ mod tests {
         memo.mark_dead(second);
         let (again_first, again_second) = (set(&mut memo, &[1, 0]), set(&mut memo, &[3, 2]));
         assert!(memo.is_dead(again_first) && memo.is_dead(again_second));
-        assert!(!memo.is_dead(set(&mut memo, &[0, 2])));
+        let other = set(&mut memo, &[0, 2]);
+        assert!(!memo.is_dead(other));
     }
 }
