@@ -32,7 +32,11 @@ pub struct DeadEnds {
     /// A fixed pseudo-random key per action; a set's hash is the XOR of its actions' keys.
     keys: Vec<u64>,
     trail: Vec<Cell>,
-    dead: HashMap<u64, Vec<DoneSet>>,
+    /// The explored sets by hash: one per hash (a long network backs out of a set per action,
+    /// and a list per hash cost four times the set), ...
+    dead: HashMap<u64, DoneSet>,
+    /// ... and those whose hash an explored set had already.
+    collided: Vec<DoneSet>,
 }
 
 impl DeadEnds {
@@ -41,6 +45,7 @@ impl DeadEnds {
             keys: (0..actions as u64).map(splitmix64).collect(),
             trail: Vec::new(),
             dead: HashMap::new(),
+            collided: Vec::new(),
         }
     }
 
@@ -67,13 +72,17 @@ impl DeadEnds {
     }
 
     pub fn is_dead(&self, set: DoneSet) -> bool {
-        self.dead
-            .get(&set.hash)
-            .is_some_and(|known| known.iter().any(|&k| self.same(k, set)))
+        let Some(&known) = self.dead.get(&set.hash) else {
+            return false;
+        };
+        self.same(known, set)
+            || (self.collided.iter()).any(|&k| k.hash == set.hash && self.same(k, set))
     }
 
     pub fn mark_dead(&mut self, set: DoneSet) {
-        self.dead.entry(set.hash).or_default().push(set);
+        if let Some(known) = self.dead.insert(set.hash, set) {
+            self.collided.push(known);
+        }
     }
 
     /// Whether two sets hold the same actions. Sets of equal size reach their common cell
@@ -102,4 +111,38 @@ fn splitmix64(i: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memo built on keys of our choosing: {0, 1} and {2, 3} hash alike (1 ^ 2 = 3 ^ 0).
+    fn colliding() -> DeadEnds {
+        DeadEnds {
+            keys: vec![1, 2, 3, 0],
+            ..DeadEnds::new(0)
+        }
+    }
+
+    fn set(memo: &mut DeadEnds, actions: &[usize]) -> DoneSet {
+        (actions.iter()).fold(DeadEnds::empty(), |set, &a| memo.with(set, a))
+    }
+
+    #[test]
+    fn sets_whose_hashes_collide_are_told_apart_and_both_remembered() {
+        let mut memo = colliding();
+        let first = set(&mut memo, &[0, 1]);
+        let second = set(&mut memo, &[2, 3]);
+        assert_eq!(first.hash, second.hash);
+        memo.mark_dead(first);
+        assert!(!memo.is_dead(second));
+        let reordered = set(&mut memo, &[1, 0]);
+        assert!(memo.is_dead(reordered));
+        memo.mark_dead(second);
+        let (again_first, again_second) = (set(&mut memo, &[1, 0]), set(&mut memo, &[3, 2]));
+        assert!(memo.is_dead(again_first) && memo.is_dead(again_second));
+        let other = set(&mut memo, &[0, 2]);
+        assert!(!memo.is_dead(other));
+    }
 }

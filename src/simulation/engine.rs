@@ -11,86 +11,151 @@ use crate::language::ast::Predicate;
 /// 2^16 sets, billions of orderings); there the execution found stands.
 pub(super) const CHECK_AFTER_SOLUTION: u32 = 2_000;
 
-/// Undo the last step of `state`: pop it and put back what it replaced, keeping what the
-/// execution found holds; the slots it had filled.
-fn take_back(
-    state: &mut Attempt,
-    replaced: Vec<Replaced>,
-    found: Option<&mut Found>,
-) -> Vec<usize> {
-    let filled = replaced.iter().map(|(s, _)| *s).collect();
-    let replaced =
-        (replaced.into_iter().rev()).map(|(s, old)| (s, old.map_or(Binding::UNBOUND, |b| *b)));
-    match found {
-        Some(found) => {
-            found.pop(&mut state.steps);
-            for (s, old) in replaced {
-                found.put_back(&mut state.bindings, s, old);
-            }
-        }
-        None => {
-            state.steps.pop();
-            for (s, old) in replaced {
-                state.bindings[s] = old;
-            }
+/// A binding the search reads for a slot whose binding in the execution it found is kept in
+/// place but is unbound on the current path.
+static UNBOUND: Binding = Binding::UNBOUND;
+
+/// The bindings and steps of the search's current path (of the one action run, for a
+/// stepwise run), and, once the 2024 search has found the execution, what it keeps of it.
+pub(super) struct Attempt {
+    pub(super) bindings: Vec<Binding>,
+    pub(super) steps: Vec<Step>,
+    found: Option<Found>,
+}
+
+impl std::ops::Index<usize> for Attempt {
+    type Output = Binding;
+
+    /// The binding of slot `s` on the current path.
+    fn index(&self, s: usize) -> &Binding {
+        match &self.found {
+            Some(found) if found.kept[s] == Kept::Hidden => &UNBOUND,
+            _ => &self.bindings[s],
         }
     }
-    filled
 }
 
-/// Make the execution the search found, if any, the run's state again; whether there was one.
-pub(super) fn adopt(solution: Option<Found>, state: &mut Attempt) -> bool {
-    solution.map(|found| found.restore(state)).is_some()
+impl Attempt {
+    pub(super) fn new(bindings: Vec<Binding>, steps: Vec<Step>) -> Attempt {
+        Attempt {
+            bindings,
+            steps,
+            found: None,
+        }
+    }
+
+    /// Bind `b` to slot `s` (unbound on the current path); what the path held there.
+    fn fill(&mut self, s: usize, b: Binding) -> Binding {
+        let held = std::mem::replace(&mut self.bindings[s], b);
+        match &mut self.found {
+            Some(found) if found.kept[s] == Kept::Hidden => {
+                found.kept[s] = Kept::Aside;
+                found.aside.push((s, held));
+                Binding::UNBOUND
+            }
+            _ => held,
+        }
+    }
+
+    /// Undo the last step: pop it and put back what it replaced, keeping what the execution
+    /// found holds; the slots it had filled.
+    fn take_back(&mut self, replaced: Box<[Replaced]>) -> Vec<usize> {
+        let filled = replaced.iter().map(|(s, _)| *s).collect();
+        let replaced = replaced.into_vec().into_iter().rev();
+        match &mut self.found {
+            Some(found) => {
+                found.pop(&mut self.steps);
+                for (s, old) in replaced {
+                    found.put_back(&mut self.bindings, s, old);
+                }
+            }
+            None => {
+                self.steps.pop();
+                for (s, old) in replaced {
+                    self.bindings[s] = old.map_or(Binding::UNBOUND, |b| *b);
+                }
+            }
+        }
+        filled
+    }
+
+    /// Keep the current path as the execution found: the search goes on from it.
+    fn keep_found(&mut self) {
+        self.found = Some(Found {
+            kept: vec![Kept::InPlace; self.bindings.len()],
+            aside: Vec::new(),
+            depth: self.steps.len(),
+            popped: Vec::new(),
+        });
+    }
+
+    /// Make the execution the search found, if any, the path again; whether there was one.
+    pub(super) fn adopt(&mut self) -> bool {
+        let Some(found) = self.found.take() else {
+            return false;
+        };
+        self.steps.truncate(found.depth);
+        self.steps.extend(found.popped.into_iter().rev());
+        for (s, b) in found.aside {
+            self.bindings[s] = b;
+        }
+        true
+    }
 }
 
-/// The execution the 2024 search found, kept as what the search has undone of it since: the
-/// search goes on from it (looking for an error in another ordering), and a copy of every
-/// binding and step there doubled the peak memory of a long network. Only backtracking
-/// changes a binding the execution holds (the execution binds every slot, and an action only
-/// fills unbound ones), so what backtracking replaces or pops is what to put back.
-pub(super) struct Found {
-    /// Per slot, whether its binding in the execution is in `bindings`.
-    saved: Vec<bool>,
-    bindings: Vec<(usize, Binding)>,
-    /// How many of the execution's steps the state still holds as they were.
+/// Where the execution the 2024 search found keeps a slot's binding while the search goes on
+/// from it (looking for an error in another ordering).
+#[derive(Clone, Copy, PartialEq)]
+enum Kept {
+    /// In place, on the current path as well.
+    InPlace,
+    /// In place, but unbound on the current path: the search backed out of the action that
+    /// filled it.
+    Hidden,
+    /// In [`Found::aside`]: the slot held something else before that action, or was filled
+    /// again on another path.
+    Aside,
+}
+
+/// The execution the 2024 search found, kept as what the search has undone of it since. A
+/// copy of every binding and step doubled the peak memory of a long network, and so did
+/// moving each binding aside as the search backed out of it (a network backs out of every
+/// action); only backtracking changes a binding the execution holds (the execution binds
+/// every slot, and an action only fills unbound ones), so the bindings stay in place and the
+/// search reads the slots it backed out of as unbound.
+struct Found {
+    kept: Vec<Kept>,
+    aside: Vec<(usize, Binding)>,
+    /// How many of the execution's steps the path still holds as they were.
     depth: usize,
     /// The execution's steps popped since, the deepest first.
     popped: Vec<Step>,
 }
 
 impl Found {
-    fn new(state: &Attempt) -> Found {
-        Found {
-            saved: vec![false; state.bindings.len()],
-            bindings: Vec::new(),
-            depth: state.steps.len(),
-            popped: Vec::new(),
+    /// Backtracking puts `old` (`None`: unbound) back into slot `s`.
+    fn put_back(&mut self, bindings: &mut [Binding], s: usize, old: Option<Box<Binding>>) {
+        match (self.kept[s], old) {
+            (Kept::InPlace | Kept::Hidden, None) => self.kept[s] = Kept::Hidden,
+            (Kept::InPlace | Kept::Hidden, Some(old)) => {
+                self.kept[s] = Kept::Aside;
+                self.aside
+                    .push((s, std::mem::replace(&mut bindings[s], *old)));
+            }
+            (Kept::Aside, old) => bindings[s] = old.map_or(Binding::UNBOUND, |b| *b),
         }
     }
 
-    /// Backtracking puts `old` back into slot `s`: the execution's binding is kept if it was
-    /// still there.
-    fn put_back(&mut self, bindings: &mut [Binding], s: usize, old: Binding) {
-        let replaced = std::mem::replace(&mut bindings[s], old);
-        if !std::mem::replace(&mut self.saved[s], true) {
-            self.bindings.push((s, replaced));
-        }
-    }
-
-    /// Backtracking pops the last step: one of the execution's if the state held it still.
+    /// Backtracking pops the last step: one of the execution's if the path held it still. The
+    /// path's room is given back as it shrinks (the popped steps' grows meanwhile).
     fn pop(&mut self, steps: &mut Vec<Step>) {
         let step = steps.pop();
         if let Some(step) = step.filter(|_| steps.len() < self.depth) {
             self.popped.push(step);
             self.depth = steps.len();
         }
-    }
-
-    fn restore(self, state: &mut Attempt) {
-        state.steps.truncate(self.depth);
-        state.steps.extend(self.popped.into_iter().rev());
-        for (s, b) in self.bindings {
-            state.bindings[s] = b;
+        if steps.len() < steps.capacity() / 4 {
+            steps.shrink_to(steps.capacity() / 2);
         }
     }
 }
@@ -99,7 +164,7 @@ pub(super) struct Engine<'m> {
     pub(super) model: &'m Model,
     pub(super) recipe: &'m Recipe,
     pub(super) sigs: Vec<&'m PrimitiveSig>,
-    pub(super) slots: Vec<Vec<usize>>,
+    pub(super) slots: ActionSlots,
     /// The slots as the network's text makes them, before any action runs.
     pub(super) table: SlotTable,
     pub(super) maker: Maker<'m>,
@@ -107,19 +172,15 @@ pub(super) struct Engine<'m> {
     pub(super) repeat: Vec<bool>,
 }
 
-pub(super) struct Attempt {
-    pub(super) bindings: Vec<Binding>,
-    pub(super) steps: Vec<Step>,
-}
-
 /// A node of the search on the current path: its set of executed actions, the next action to
 /// try from it, whether it is explored at all (not complete, not a known dead end), and how to
 /// undo the action that led into it.
-pub(super) struct Node<'m> {
+/// A long network's path holds one per action, so its fields are small.
+pub(super) struct Node {
     pub(super) done: DoneSet,
-    pub(super) next: usize,
+    pub(super) next: u32,
     pub(super) explore: bool,
-    pub(super) undo: Option<Undo<'m>>,
+    pub(super) undo: Option<Undo>,
 }
 
 /// A slot an action filled and what it held before: nothing (`None`), an unbound slot as the
@@ -128,7 +189,7 @@ pub(super) struct Node<'m> {
 pub(super) type Replaced = (usize, Option<Box<Binding>>);
 
 /// What the search keeps of what `execute` replaced (see [`Replaced`]).
-fn kept(replaced: Vec<(usize, Binding)>) -> Vec<Replaced> {
+fn to_undo(replaced: Vec<(usize, Binding)>) -> Box<[Replaced]> {
     let unbound = |b: &Binding| {
         matches!(b.value, Value::Nil) && b.score.to_bits() == 0 && b.available_at.is_none()
     };
@@ -137,11 +198,12 @@ fn kept(replaced: Vec<(usize, Binding)>) -> Vec<Replaced> {
         .collect()
 }
 
-pub(super) struct Undo<'m> {
-    pub(super) p: usize,
+pub(super) struct Undo {
+    pub(super) p: u32,
     /// The slots the action filled, with what they held before (see [`Replaced`]).
-    pub(super) replaced: Vec<Replaced>,
-    pub(super) maker: Maker<'m>,
+    pub(super) replaced: Box<[Replaced]>,
+    /// The last persistent id made before the action ran.
+    pub(super) last_pid: Pid,
     /// The kitchen cells held before the action ran (see [`budget::MEMORY_BUDGET`]).
     pub(super) cells: u64,
 }
@@ -292,7 +354,7 @@ impl<'m> Engine<'m> {
         }
         let mut maker = model.maker();
         let mut sigs = Vec::with_capacity(recipe.predicates.len());
-        let mut slots = Vec::with_capacity(recipe.predicates.len());
+        let mut slots = ActionSlots::default();
         let mut table = SlotTable::default();
         for (pi, p) in recipe.predicates.iter().enumerate() {
             let sig = (model.catalogue.get(&p.name))
@@ -303,8 +365,9 @@ impl<'m> Engine<'m> {
                 return Err(SimError::at(message, pi));
             }
             sigs.push(sig);
-            slots.push(table.bind(model, &mut maker, p, pi)?);
+            slots.push(&table.bind(model, &mut maker, p, pi)?);
         }
+        slots.shrink_to_fit();
         Ok(Engine {
             model,
             recipe,
@@ -324,14 +387,8 @@ impl<'m> Engine<'m> {
         bindings.shrink_to_fit();
         self.table.names.shrink_to_fit();
         self.table.var_slot = HashMap::new();
-        let mut state = Attempt {
-            bindings,
-            steps: Vec::new(),
-        };
-        let mut best = Attempt {
-            bindings: Vec::new(),
-            steps: Vec::new(),
-        };
+        let mut state = Attempt::new(bindings, Vec::new());
+        let mut best = Attempt::new(Vec::new(), Vec::new());
         let solved = self.search(&mut state, &mut best)?;
         let mut result = if solved || best.steps.is_empty() {
             state
@@ -370,35 +427,34 @@ impl<'m> Engine<'m> {
         // Actions to run for a complete network: repeats run with their first occurrence.
         let n = actions - self.repeat.iter().filter(|r| **r).count();
         let mut runnable = Runnable::new(&self.slots, state.bindings.len());
-        runnable.refresh(0..actions, |q| self.applicable(q, &state.bindings));
+        runnable.refresh(0..actions, |q| self.applicable(q, state));
         // One memo key per action and case: the case decides which slots an action binds.
         let cases = self.sigs.iter().map(|s| s.cases.len()).max().unwrap_or(1);
         let mut dead_ends = DeadEnds::new(actions * cases);
-        let mut solution: Option<Found> = None;
         // Actions run since the execution was found (2024), against CHECK_AFTER_SOLUTION.
         let mut checked = 0u32;
-        let mut path: Vec<Node<'m>> = Vec::new();
+        let mut path: Vec<Node> = Vec::new();
         let mut done = DeadEnds::empty();
         let mut undo = None;
         let mut searched = Searched::new(actions);
         loop {
             // Over budget with an execution in hand: the rest of the tree goes unchecked.
             if let Err(spent) = budget::check() {
-                if solution.is_some() {
-                    return Ok(adopt(solution, state));
+                if state.adopt() {
+                    return Ok(true);
                 }
                 return Err(self.over_budget(spent, &searched));
             }
             if checked > CHECK_AFTER_SOLUTION {
-                return Ok(adopt(solution, state));
+                return Ok(state.adopt());
             }
             // Enter a node.
             let explore = if state.steps.len() == n {
-                if solution.is_none() && state.bindings.iter().all(Binding::is_bound) {
+                if state.found.is_none() && state.bindings.iter().all(Binding::is_bound) {
                     if self.model.profile == Profile::R2023 {
                         return Ok(true);
                     }
-                    solution = Some(Found::new(state));
+                    state.keep_found();
                 }
                 false
             } else {
@@ -413,19 +469,20 @@ impl<'m> Engine<'m> {
             // Run the next applicable action of the deepest node, leaving exhausted nodes.
             loop {
                 let Some(node) = path.last_mut() else {
-                    return Ok(adopt(solution, state));
+                    return Ok(state.adopt());
                 };
                 let child = if node.explore {
-                    runnable.first_from(node.next)
+                    runnable.first_from(node.next as usize)
                 } else {
                     None
                 };
                 if let Some((p, case)) = child {
-                    node.next = p + 1;
+                    // Fewer than `MAX_ACTIONS` actions.
+                    node.next = p as u32 + 1;
                     done = dead_ends.with(node.done, p * cases + case);
-                    let maker = self.maker.clone();
+                    let last_pid = self.maker.last_pid();
                     let cells = budget::cells();
-                    checked += u32::from(solution.is_some());
+                    checked += u32::from(state.found.is_some());
                     searched.run(p);
                     let replaced = match self.execute(p, case, state) {
                         Err(_) if budget::spent() => {
@@ -435,12 +492,12 @@ impl<'m> Engine<'m> {
                     };
                     runnable.run(p);
                     runnable.refresh_users(replaced.iter().map(|(s, _)| *s), |q| {
-                        self.applicable(q, &state.bindings)
+                        self.applicable(q, state)
                     });
                     undo = Some(Undo {
-                        p,
-                        replaced: kept(replaced),
-                        maker,
+                        p: p as u32,
+                        replaced: to_undo(replaced),
+                        last_pid,
                         cells,
                     });
                     break;
@@ -457,19 +514,20 @@ impl<'m> Engine<'m> {
                 }
                 // The first attempt to reach a new length has no longer descendant: keep it
                 // (unless an execution was found, which is the result then).
-                if solution.is_none() && state.steps.len() > best.steps.len() {
+                if state.found.is_none() && state.steps.len() > best.steps.len() {
                     best.bindings.clone_from(&state.bindings);
                     best.steps.clone_from(&state.steps);
                 }
                 if let Some(u) = node.undo {
-                    let filled = take_back(state, u.replaced, solution.as_mut());
-                    self.maker = u.maker;
+                    let filled = state.take_back(u.replaced);
+                    self.maker = Maker::new(&self.model.onto, u.last_pid);
                     // What the action made is dropped with its bindings (unless the longest
                     // attempt keeps it: at most one more path's worth).
                     budget::hold(u.cells);
-                    runnable.undo(u.p);
-                    let case_of = |q| self.applicable(q, &state.bindings);
-                    runnable.refresh([u.p], case_of);
+                    let p = u.p as usize;
+                    runnable.undo(p);
+                    let case_of = |q| self.applicable(q, state);
+                    runnable.refresh([p], case_of);
                     runnable.refresh_users(filled, case_of);
                 }
             }
@@ -503,7 +561,10 @@ impl<'m> Engine<'m> {
 
     /// The case whose input set is exactly the bound arguments, if every bound value has the
     /// argument's type.
-    pub(super) fn applicable(&self, p: usize, bindings: &[Binding]) -> Option<usize> {
+    pub(super) fn applicable<B>(&self, p: usize, bindings: &B) -> Option<usize>
+    where
+        B: std::ops::Index<usize, Output = Binding> + ?Sized,
+    {
         if self.repeat[p] {
             return None;
         }
@@ -540,7 +601,7 @@ impl<'m> Engine<'m> {
         let args: Vec<Option<ArgIn>> = self.slots[p]
             .iter()
             .map(|&s| {
-                let b = &state.bindings[s];
+                let b = &state[s];
                 b.is_bound().then(|| ArgIn {
                     value: b.value.clone(),
                     available_at: b.available_at,
@@ -618,24 +679,23 @@ impl<'m> Engine<'m> {
         }
         // Outputs only fill unbound slots; the reference never overwrites a binding. What they
         // replaced is kept for every action on the search's path: sized to fit.
-        let fills = |i: usize, out: &Option<Binding>| {
-            out.is_some() && !state.bindings[self.slots[p][i]].is_bound()
-        };
+        let fills =
+            |i: usize, out: &Option<Binding>| out.is_some() && !state[self.slots[p][i]].is_bound();
         let filled = (call.out.iter().enumerate()).filter(|(i, out)| fills(*i, out));
         let mut replaced = Vec::with_capacity(filled.count());
         for (i, out) in call.out.into_iter().enumerate() {
             let s = self.slots[p][i];
             if let Some(b) = out
-                && !state.bindings[s].is_bound()
+                && !state[s].is_bound()
             {
-                replaced.push((s, std::mem::replace(&mut state.bindings[s], b)));
+                replaced.push((s, state.fill(s, b)));
             }
         }
         state.steps.push(Step {
             predicate: p,
             case,
             start,
-            aliased: effects.aliased,
+            aliased: effects.aliased.into_boxed_slice(),
         });
         Ok(replaced)
     }

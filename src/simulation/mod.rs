@@ -124,15 +124,16 @@ pub struct Step {
     pub case: usize,
     /// The kitchen time when it started (that of its input kitchen state).
     pub start: Option<Number>,
-    /// List items it changed in place (see [`effects::Effects::aliased`]).
-    aliased: Vec<(Arc<Entity>, Arc<Entity>)>,
+    /// List items it changed in place (see [`effects::Effects::aliased`]); a boxed slice,
+    /// as a long network keeps a step per action and nearly all change none.
+    aliased: Box<[(Arc<Entity>, Arc<Entity>)]>,
 }
 
 /// The result of running a network.
 #[derive(Clone, Debug)]
 pub struct Execution {
     /// Binding slot of every argument of every predicate (constants have slots of their own).
-    pub slots: Vec<Vec<usize>>,
+    pub slots: ActionSlots,
     /// Names of the binding slots: the variable name, or the constant as written.
     pub names: SlotNames,
     pub bindings: Vec<Binding>,
@@ -142,6 +143,68 @@ pub struct Execution {
     pub solved: bool,
     /// Per action, whether it repeats an earlier one word for word and so ran (or not) with it.
     pub repeat: Vec<bool>,
+}
+
+/// The binding slot of each argument of each action (`slots[p]`), one after another in one
+/// list: a long network has an action per few slots, and a list of its own per action cost
+/// more than its slots.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ActionSlots {
+    slots: Vec<usize>,
+    /// Where each action's slots end in `slots`.
+    ends: Vec<usize>,
+}
+
+impl ActionSlots {
+    /// The slots of one action.
+    pub(crate) fn one(slots: &[usize]) -> ActionSlots {
+        let mut one = ActionSlots::default();
+        one.push(slots);
+        one
+    }
+
+    pub(crate) fn push(&mut self, slots: &[usize]) {
+        self.slots.extend_from_slice(slots);
+        self.ends.push(self.slots.len());
+    }
+
+    /// How many actions.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn get(&self, p: usize) -> Option<&[usize]> {
+        let end = *self.ends.get(p)?;
+        let start = p.checked_sub(1).map_or(0, |before| self.ends[before]);
+        Some(&self.slots[start..end])
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &[usize]> {
+        (0..self.len()).filter_map(|p| self.get(p))
+    }
+
+    /// Keep the first `len` actions' slots.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.ends.truncate(len);
+        self.slots.truncate(self.ends.last().copied().unwrap_or(0));
+    }
+
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.slots.shrink_to_fit();
+        self.ends.shrink_to_fit();
+    }
+}
+
+impl std::ops::Index<usize> for ActionSlots {
+    type Output = [usize];
+
+    fn index(&self, p: usize) -> &[usize] {
+        self.get(p).expect("an action of the network")
+    }
 }
 
 /// The names of binding slots (`?x`, or a constant as written), one after another in one

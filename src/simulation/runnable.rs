@@ -6,25 +6,27 @@
 //! actions that use a changed slot; this module owns the bookkeeping (which actions use which
 //! slot, which are executed, which can run and with which case), the engine owns the decision.
 
+use super::ActionSlots;
 use std::collections::BTreeSet;
 
 pub struct Runnable {
     /// For every binding slot, the actions with an argument in it (each once, in file order):
     /// slot `s`'s are `users[first_user[s]..first_user[s + 1]]`. One flat list rather than a
-    /// list per slot: a long network has several slots an action, each a few users.
-    users: Vec<usize>,
-    first_user: Vec<usize>,
+    /// list per slot: a long network has several slots an action, each a few users. Indexes
+    /// are `u32`: a network has at most `MAX_ACTIONS` actions of a few arguments each.
+    users: Vec<u32>,
+    first_user: Vec<u32>,
     /// Whether each action is executed on the current search path.
     done: Vec<bool>,
     /// The case each action not yet executed would run with now.
-    case: Vec<Option<usize>>,
+    case: Vec<Option<u32>>,
     /// The actions with a case, in file order.
     ready: BTreeSet<usize>,
 }
 
 impl Runnable {
     /// Nothing runnable yet; `slots[p]` are the binding slots of action `p`'s arguments.
-    pub fn new(slots: &[Vec<usize>], slot_count: usize) -> Runnable {
+    pub fn new(slots: &ActionSlots, slot_count: usize) -> Runnable {
         // The actions using each slot, as (slot, action) pairs in slot then file order.
         let mut uses: Vec<(usize, usize)> = slots
             .iter()
@@ -33,7 +35,7 @@ impl Runnable {
             .collect();
         uses.sort_unstable();
         uses.dedup();
-        let mut first_user = vec![0; slot_count + 1];
+        let mut first_user = vec![0u32; slot_count + 1];
         for &(s, _) in &uses {
             first_user[s + 1] += 1;
         }
@@ -42,7 +44,7 @@ impl Runnable {
         }
         // A list of its own (collecting in place would keep the pairs' allocation).
         let mut users = Vec::with_capacity(uses.len());
-        users.extend(uses.iter().map(|&(_, p)| p));
+        users.extend(uses.iter().map(|&(_, p)| p as u32));
         Runnable {
             users,
             first_user,
@@ -55,7 +57,7 @@ impl Runnable {
     /// The first action from index `from` on (file order) that can run now, with its case.
     pub fn first_from(&self, from: usize) -> Option<(usize, usize)> {
         let p = *self.ready.range(from..).next()?;
-        self.case[p].map(|case| (p, case))
+        self.case[p].map(|case| (p, case as usize))
     }
 
     /// Decide again whether actions `actions` can run (`case_of` gives the case an action would
@@ -67,7 +69,7 @@ impl Runnable {
     ) {
         for p in actions {
             let case = if self.done[p] { None } else { case_of(p) };
-            self.case[p] = case;
+            self.case[p] = case.map(|c| c as u32);
             if case.is_some() {
                 self.ready.insert(p);
             } else {
@@ -84,7 +86,7 @@ impl Runnable {
     ) {
         for s in slots {
             for i in self.first_user[s]..self.first_user[s + 1] {
-                let p = self.users[i];
+                let p = self.users[i as usize] as usize;
                 self.refresh([p], &case_of);
             }
         }

@@ -10,8 +10,8 @@
 //! (before `aliases` shows list items changed in place in the bindings of earlier actions).
 
 use super::{
-    Attempt, Binding, Engine, Execution, Model, SimError, SlotTable, Step, aliases, has_type,
-    repeat_key,
+    ActionSlots, Attempt, Binding, Engine, Execution, Model, SimError, SlotTable, Step, aliases,
+    has_type, repeat_key,
 };
 use crate::base::budget;
 use crate::base::profile::Profile;
@@ -64,7 +64,7 @@ pub struct Blocked {
 pub struct Stepwise {
     recipe: Recipe,
     /// Per action, the binding slot of each argument (none for inert actions).
-    slots: Vec<Vec<usize>>,
+    slots: ActionSlots,
     standing: Vec<Standing>,
     table: SlotTable,
     steps: Vec<Step>,
@@ -97,7 +97,7 @@ impl Stepwise {
                 id_span: Span::default(),
                 predicates: Vec::new(),
             },
-            slots: Vec::new(),
+            slots: ActionSlots::default(),
             standing: Vec::new(),
             table: SlotTable::default(),
             steps: Vec::new(),
@@ -130,7 +130,7 @@ impl Stepwise {
             (Vec::new(), Standing::Inert)
         };
         self.recipe.predicates.push(predicate);
-        self.slots.push(slots);
+        self.slots.push(&slots);
         let refused_now = matches!(standing, Standing::Refused(_));
         self.standing.push(standing);
         let mut pushed = Pushed::default();
@@ -260,7 +260,7 @@ impl Stepwise {
             model,
             recipe: &self.recipe,
             sigs: vec![sig],
-            slots: vec![self.slots[p].clone()],
+            slots: ActionSlots::one(&self.slots[p]),
             table: SlotTable::default(),
             maker: Maker::new(&model.onto, self.last_pid),
             repeat: vec![false],
@@ -280,10 +280,10 @@ impl Stepwise {
     ) -> Result<Vec<(usize, Binding)>, SimError> {
         budget::at_action(p);
         let cells = budget::cells();
-        let mut attempt = Attempt {
-            bindings: std::mem::take(&mut self.table.bindings),
-            steps: std::mem::take(&mut self.steps),
-        };
+        let mut attempt = Attempt::new(
+            std::mem::take(&mut self.table.bindings),
+            std::mem::take(&mut self.steps),
+        );
         let (result, last_pid) = match self.engine(model, p) {
             Some(mut engine) => (
                 engine.execute(0, case, &mut attempt),
@@ -326,7 +326,7 @@ impl Stepwise {
 
     /// The binding slot of each argument of action `p` (none for an inert action).
     pub fn slots(&self, p: usize) -> &[usize] {
-        self.slots.get(p).map_or(&[], Vec::as_slice)
+        self.slots.get(p).unwrap_or(&[])
     }
 
     pub fn binding(&self, slot: usize) -> Option<&Binding> {

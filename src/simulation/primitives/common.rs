@@ -185,15 +185,22 @@ pub fn amount(m: &Model, maker: &mut Maker<'_>, value: Number, unit: ClassId) ->
     ))
 }
 
-/// An `amount` object made of given quantity and unit objects (as `fetch-and-proportion`
-/// builds one from the network's constants).
-pub fn amount_of(m: &Model, maker: &mut Maker<'_>, quantity: &Entity, unit: &Entity) -> Entity {
+/// An `amount` object holding the given quantity and unit objects themselves (as
+/// `fetch-and-proportion` builds one from the network's constants), not copies: the
+/// reference's slots hold the very objects, and a copy per action cost a long network more
+/// than the amount.
+pub fn amount_of(
+    m: &Model,
+    maker: &mut Maker<'_>,
+    quantity: &Arc<Entity>,
+    unit: &Arc<Entity>,
+) -> Entity {
     let k = &m.k;
     maker.make_with(
         k.amount_class,
         &[
-            (k.quantity, Value::obj(quantity.clone())),
-            (k.unit, Value::obj(unit.clone())),
+            (k.quantity, Value::Obj(Arc::clone(quantity))),
+            (k.unit, Value::Obj(Arc::clone(unit))),
         ],
     )
 }

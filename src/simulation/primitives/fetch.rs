@@ -97,7 +97,10 @@ fn fetch_and_proportion(call: &mut Call<'_, '_>) -> Result<(), SimError> {
     let ks_in = ks.clone();
     let at_time = kt.add(Number::int(30));
     let given_target = call.is_bound("target-container");
-    let (quantity, unit) = (call.input("quantity")?.clone(), call.input("unit")?.clone());
+    let (quantity, unit) = (
+        call.input_arc("quantity")?.clone(),
+        call.input_arc("unit")?.clone(),
+    );
     let requested = amount_of(m, call.maker, &quantity, &unit);
 
     // 1) the target container: a fresh medium bowl brought to the counter-top, or the given one.
@@ -183,8 +186,8 @@ fn move_pid_to_front(
 }
 
 /// An amount of `value` in the given unit object (the reference reuses the network's unit).
-fn amount_in(m: &Model, maker: &mut Maker<'_>, value: Number, unit: &Entity) -> Value {
-    let q = maker.make_with(m.k.quantity_class, &[(m.k.value, Value::Num(value))]);
+fn amount_in(m: &Model, maker: &mut Maker<'_>, value: Number, unit: &Arc<Entity>) -> Value {
+    let q = Arc::new(maker.make_with(m.k.quantity_class, &[(m.k.value, Value::Num(value))]));
     Value::obj(amount_of(m, maker, &q, unit))
 }
 
@@ -211,7 +214,10 @@ fn weigh(
         .val(k.quantity)
         .as_obj()
         .and_then(|q| q.val(k.value).as_num());
-    let req_unit = requested.val(k.unit).as_obj();
+    let req_unit = match requested.val(k.unit) {
+        Value::Obj(unit) => Some(unit),
+        _ => None,
+    };
     let (Some(req_value), Some(req_unit)) = (req_value, req_unit) else {
         return Err(SimError::new("the requested amount has no value or unit"));
     };

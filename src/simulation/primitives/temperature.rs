@@ -27,7 +27,10 @@ pub const PRIMITIVES: &[(&str, &dyn Primitive)] = &[
 
 /// An amount object made of two bound inputs (quantity and unit), as the reference builds one.
 fn amount_from(call: &mut Call<'_, '_>, quantity: &str, unit: &str) -> Result<Entity, SimError> {
-    let (q, u) = (call.input(quantity)?.clone(), call.input(unit)?.clone());
+    let (q, u) = (
+        call.input_arc(quantity)?.clone(),
+        call.input_arc(unit)?.clone(),
+    );
     Ok(amount_of(call.model, call.maker, &q, &u))
 }
 

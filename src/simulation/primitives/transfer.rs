@@ -323,11 +323,11 @@ fn separate_eggs(call: &mut Call<'_, '_>) -> Result<(), SimError> {
             (0.36, yolk_class, &mut new_yolks),
             (0.64, white_class, &mut new_whites),
         ] {
-            let q = call.maker.make_with(
+            let q = Arc::new(call.maker.make_with(
                 k.quantity_class,
                 &[(k.value, Value::Num(Number::float(share).mul(v)))],
-            );
-            let u = call.maker.copy(&unit);
+            ));
+            let u = Arc::new(call.maker.copy(&unit));
             let a = Value::obj(amount_of(m, call.maker, &q, &u));
             out.push(Value::obj(call.maker.make_with(class, &[(k.amount, a)])));
         }
