@@ -113,9 +113,9 @@ fn check_known_recipes_is_the_check_job_s_known_recipes() {
         "check",
         "--format",
         "json",
+        file,
         "--known-recipes",
         "moon-soup",
-        file,
     ]);
     assert_eq!(code, 0, "{stdout}");
     let accepted = parsed(&stdout);
@@ -131,9 +131,9 @@ fn check_known_recipes_is_the_check_job_s_known_recipes() {
         "check",
         "--format",
         "json",
+        file,
         "--known-recipes",
         "sun-soup",
-        file,
     ]);
     assert_eq!(code, 1, "{stdout}");
     let refused = parsed(&stdout);

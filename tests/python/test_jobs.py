@@ -341,7 +341,7 @@ def test_check_takes_the_known_recipes_the_command_line_takes(command, tmp_path)
     solution.write_text(network)
     for known, code in ([["moon-soup"], 0], [["sun-soup"], 1]):
         written = subprocess.run(
-            [command, "check", "--format", "json", "--known-recipes", *known, str(solution)],
+            [command, "check", "--format", "json", str(solution), "--known-recipes", *known],
             capture_output=True, text=True, env=offline_env(),
         )
         assert written.returncode == code, written.stderr
