@@ -27,7 +27,7 @@ pub struct CheckOptions<'a> {
     pub kitchen: Option<(&'a Model, String)>,
 }
 
-impl<'a> CheckOptions<'a> {
+impl CheckOptions<'_> {
     /// Hand `check` the validator of these options: their profile, classes and recipe ids.
     fn validating<T>(&self, check: impl FnOnce(&Validator) -> T) -> T {
         let ids: Vec<String> = self.known_recipes.clone().unwrap_or_else(|| {
