@@ -277,8 +277,9 @@ pub fn benchmark_text(source: &DataSource, entry: &RecipeEntry) -> Result<Recipe
 pub enum Unusable {
     /// No action past `get-kitchen`: nothing of the recipe was understood.
     Empty,
-    /// The validator's errors, or where the simulator aborts on it.
-    Invalid(Checked),
+    /// The validator's errors, or where the simulator aborts on it (boxed: the run's record
+    /// is large beside a unit variant).
+    Invalid(Box<Checked>),
 }
 
 impl Unusable {
@@ -301,7 +302,7 @@ pub fn usable(model: &Model, translation: &Translation) -> Result<(), Unusable> 
     }
     let checked = check_solution(model, &translation.solution);
     if !checked.errors.is_empty() || checked.crash.is_some() {
-        return Err(Unusable::Invalid(checked));
+        return Err(Unusable::Invalid(Box::new(checked)));
     }
     Ok(())
 }
