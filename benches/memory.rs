@@ -7,8 +7,7 @@
 mod support;
 
 use cookingbot::base::profile::Profile;
-use cookingbot::language::parse::parse;
-use cookingbot::simulation::{MAX_ACTIONS, Model};
+use cookingbot::simulation::Model;
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -101,27 +100,18 @@ impl ValueFormatter for Bytes {
 
 fn bench(c: &mut Criterion<PeakBytes>) {
     let model = Model::builtin(Profile::R2024);
-    let mut group = c.benchmark_group("memory/kitchen-chain");
-    group.sample_size(10);
-    group.throughput(Throughput::Elements(MAX_ACTIONS as u64));
-    let chains = support::longest_kitchen_chains();
-    for (name, text) in chains {
-        let parsed = parse(&text);
-        let recipe = &parsed.file.recipes[0];
-        // Each run's own peak, summed: criterion divides by the runs.
-        group.bench_function(format!("{name}-{MAX_ACTIONS}"), |b| {
-            b.iter_custom(|runs| {
-                (0..runs)
-                    .map(|_| {
-                        let before = PeakBytes.start();
-                        black_box(model.execute(black_box(recipe)).expect("runs"));
-                        PeakBytes.end(before)
-                    })
-                    .sum()
-            })
-        });
-    }
-    group.finish();
+    // Each run's own peak, summed: criterion divides by the runs.
+    support::bench_kitchen_chains(c, "memory", |b, recipe| {
+        b.iter_custom(|runs| {
+            (0..runs)
+                .map(|_| {
+                    let before = PeakBytes.start();
+                    black_box(model.execute(black_box(recipe)).expect("runs"));
+                    PeakBytes.end(before)
+                })
+                .sum()
+        })
+    });
 }
 
 criterion_group! {

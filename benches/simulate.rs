@@ -55,18 +55,9 @@ fn bench(c: &mut Criterion) {
     group.finish();
     // The longest chains of one action each: fetching whisks (failed objects once the kitchen
     // has none left) and preheating ovens (a changed oven in every kitchen state).
-    let mut group = c.benchmark_group("simulate/kitchen-chain");
-    group.sample_size(10);
-    group.throughput(Throughput::Elements(MAX_ACTIONS as u64));
-    let chains = support::longest_kitchen_chains();
-    for (name, text) in chains {
-        let parsed = parse(&text);
-        let recipe = &parsed.file.recipes[0];
-        group.bench_function(format!("{name}-{MAX_ACTIONS}"), |b| {
-            b.iter(|| model.execute(black_box(recipe)).expect("runs").steps.len())
-        });
-    }
-    group.finish();
+    support::bench_kitchen_chains(c, "simulate", |b, recipe| {
+        b.iter(|| model.execute(black_box(recipe)).expect("runs").steps.len())
+    });
     // Pairs of a butter fetch and its 20,000 portions heaped on the counter-top: every later
     // kitchen state changes the counter-top, and shares its list's chunks rather than copying it.
     let mut group = c.benchmark_group("simulate/portion-heap");

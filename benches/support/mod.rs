@@ -3,8 +3,12 @@
 
 use cookingbot::base::profile::Profile;
 use cookingbot::benchmark::{Benchmark, GoldRecipe};
+use cookingbot::language::ast::Recipe;
+use cookingbot::language::parse::parse;
 use cookingbot::metrics::{GoldRun, gold_run};
-use cookingbot::simulation::Model;
+use cookingbot::simulation::{MAX_ACTIONS, Model};
+use criterion::measurement::Measurement;
+use criterion::{Bencher, Criterion, Throughput};
 use std::path::PathBuf;
 
 /// The data folder of a profile: `COOKINGBOT_BENCHMARK` (2024, default `../shared/benchmark`)
@@ -74,12 +78,18 @@ pub fn kitchen_chain(actions: usize, action: impl Fn(usize) -> String) -> String
     s
 }
 
-/// The longest chains of one action each, named: fetching whisks (failed objects once the
-/// kitchen has none left) and preheating ovens (a changed oven in every kitchen state), each of
-/// `MAX_ACTIONS` actions.
-pub fn longest_kitchen_chains() -> [(&'static str, String); 2] {
-    let actions = cookingbot::simulation::MAX_ACTIONS;
-    [
+/// The longest chains of one action each: fetching whisks (failed objects once the kitchen
+/// has none left) and preheating ovens (a changed oven in every kitchen state), each of
+/// `MAX_ACTIONS` actions, benched in the group `{family}/kitchen-chain` (ten samples, per
+/// action) by `run`, given the bencher and the chain's recipe: the memory and simulate benches
+/// measure the same chains.
+pub fn bench_kitchen_chains<M: Measurement>(
+    c: &mut Criterion<M>,
+    family: &str,
+    mut run: impl FnMut(&mut Bencher<'_, M>, &Recipe),
+) {
+    let actions = MAX_ACTIONS;
+    let chains = [
         (
             "fetch",
             kitchen_chain(actions, |i| {
@@ -95,7 +105,16 @@ pub fn longest_kitchen_chains() -> [(&'static str, String); 2] {
                 )
             }),
         ),
-    ]
+    ];
+    let mut group = c.benchmark_group(format!("{family}/kitchen-chain"));
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(actions as u64));
+    for (name, text) in chains {
+        let parsed = parse(&text);
+        let recipe = &parsed.file.recipes[0];
+        group.bench_function(format!("{name}-{actions}"), |b| run(b, recipe));
+    }
+    group.finish();
 }
 
 /// One recipe of `actions` `fetch-and-proportion`s that all start from the first kitchen state

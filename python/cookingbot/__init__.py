@@ -286,12 +286,22 @@ class Diagnostics(list):
 
 
 def check(
-    text: str, *, reference: str = "2024", benchmark: PathArg = None
+    text: str,
+    *,
+    reference: str = "2024",
+    benchmark: PathArg = None,
+    kitchen: PathArg = None,
+    known_recipes: Optional[Sequence[str]] = None,
 ) -> Diagnostics:
     """The errors and warnings of a network text, located (what `check` prints): the first 100,
-    and how many more in ``omitted``; recipe ids are those of ``benchmark`` (a folder of your
-    own, or ``"demo"``) when it is given, else the official benchmark's."""
-    refused, out = _job("check", {"network": text}, reference, benchmark)
+    and how many more in ``omitted``; an action that fails in the kitchen (``kitchen``, or the
+    benchmark's) is a warning (W0008). Recipe ids are ``known_recipes`` when given, else those
+    of ``benchmark`` (a folder of your own, or ``"demo"``) when it is given, else the official
+    benchmark's."""
+    request: dict[str, Any] = {"network": text}
+    if known_recipes is not None:
+        request["known_recipes"] = list(known_recipes)
+    refused, out = _job("check", request, reference, benchmark, kitchen)
     if refused:
         raise _refuse(out)
     found = Diagnostics(_diagnostics(out["diagnostics"]))

@@ -7,10 +7,10 @@ use super::FrontEnds;
 use super::args::*;
 use super::{Session, usage};
 use crate::base::profile::Profile;
-use crate::benchmark::{DataChoice, DataError, DataSource};
+use crate::benchmark::DataChoice;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::metrics::smatch::SmatchConfig;
-use crate::service::check::{self, CheckOptions};
+use crate::service::check;
 use crate::service::comparison::{self, CompareOptions};
 use crate::service::diet_check::{self, DietOptions};
 use crate::service::install::{self, FetchOptions};
@@ -26,28 +26,10 @@ use crate::service::simulate::{self, SimulateOptions};
 use crate::service::translation::{self, Setup, TranslateOptions};
 use crate::service::translation_bench::{self, BenchOptions};
 use crate::service::user_benchmark::{self, AddRecipe, NewRecipe};
-use crate::simulation::benchmark_world::World;
+use crate::service::workspace::Workspace;
 use clap::CommandFactory;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-
-/// The recipe ids of the benchmark `--benchmark` names when it is the demo or a user benchmark
-/// (otherwise `check` accepts the official recipes).
-fn named_benchmark_recipes(
-    profile: Profile,
-    benchmark: Option<&DataChoice>,
-) -> Result<Option<Vec<String>>, DataError> {
-    let source = match benchmark {
-        None => return Ok(None),
-        Some(DataChoice::Demo) => DataSource::Demo,
-        Some(DataChoice::Folder(dir)) => match DataSource::of_folder(profile, dir.clone())? {
-            DataSource::Folder(_) => return Ok(None),
-            user => user,
-        },
-    };
-    let manifest = source.manifest(profile)?;
-    Ok(Some(manifest.recipes.into_iter().map(|r| r.id).collect()))
-}
 
 /// Open the launcher; where no window can be opened, say why and how to use the command line.
 #[cfg(feature = "gui")]
@@ -152,20 +134,10 @@ impl CheckArgs {
             known_recipes,
             format,
         } = self;
-        let known_recipes = match known_recipes {
-            Some(ids) => Some(ids),
-            None => named_benchmark_recipes(data.profile, data.benchmark.as_ref())?,
-        };
         // The whole model, kitchen included: what `simulate` would refuse, `check` refuses.
-        let world = World::of(data.benchmark.as_ref(), data.kitchen.as_deref())?;
-        let model = world.model(data.profile)?;
+        let workspace = Workspace::open(data)?;
+        let opts = jobs::check_options(&workspace, known_recipes)?;
         let files: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
-        let opts = CheckOptions {
-            profile: data.profile,
-            known_recipes,
-            classes: Some(&model.onto),
-            kitchen: Some((&model, world.kitchen_file())),
-        };
         match format {
             CheckFormat::Human => check::check_files(&files, &opts, err),
             CheckFormat::Json => jobs::check_lines(&files, &opts, out),

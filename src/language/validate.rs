@@ -399,10 +399,11 @@ impl<'a> Validator<'a> {
     }
 }
 
-/// Parse and validate a text: its diagnostics in text order (place, severity, kind), the
-/// first [`MAX_RENDERED`](crate::language::diagnostic::MAX_RENDERED) kept and the rest counted.
-pub fn check(text: &str, validator: &Validator) -> Diagnostics {
-    read_checked(text, validator, Diagnostics::new().in_text_order()).1
+/// Parse and validate a text: what it read, for a caller that goes on with it (`check` runs
+/// it in the kitchen), and its diagnostics in text order (place, severity, kind), the first
+/// [`MAX_RENDERED`](crate::language::diagnostic::MAX_RENDERED) kept and the rest counted.
+pub fn check(text: &str, validator: &Validator) -> (SolutionFile, Diagnostics) {
+    read_checked(text, validator, Diagnostics::new().in_text_order())
 }
 
 /// Parse and validate a text: what it read and its diagnostics, collected into `into` (which

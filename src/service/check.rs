@@ -1,7 +1,8 @@
 //! `check` (diagnostics for `.solution` files) and `graph` (a recipe's dependency DAG as DOT).
 
 use crate::base::profile::Profile;
-use crate::benchmark;
+use crate::benchmark::{self, DataChoice, DataError, DataSource};
+use crate::language::ast::SolutionFile;
 use crate::language::dependencies::Network;
 use crate::language::diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, line_cols};
 use crate::language::parse::parse_into;
@@ -10,7 +11,6 @@ use crate::service::outcome::{AppError, Exit, Outcome};
 use crate::service::solution_file::read_solution_text;
 use crate::session::failed::{Failure, failed_actions};
 use crate::simulation::Model;
-use crate::world::ontology::Ontology;
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
@@ -27,6 +27,63 @@ pub struct CheckOptions<'a> {
     pub kitchen: Option<(&'a Model, String)>,
 }
 
+impl CheckOptions<'_> {
+    /// Hand `check` the validator of these options: their profile, classes and recipe ids.
+    fn validating<T>(&self, check: impl FnOnce(&Validator) -> T) -> T {
+        let ids: Vec<String> = self.known_recipes.clone().unwrap_or_else(|| {
+            benchmark::manifest(self.profile)
+                .recipes
+                .into_iter()
+                .map(|r| r.id)
+                .collect()
+        });
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let mut validator = Validator::new(self.profile).with_known_recipes(&ids);
+        if let Some(c) = self.classes {
+            validator = validator.with_classes(c);
+        }
+        check(&validator)
+    }
+
+    /// The diagnostics of one text, as `check` finds them for a file.
+    pub fn check_text(&self, text: &str) -> Diagnostics {
+        self.validating(|validator| self.checked(validator, text))
+    }
+
+    /// The diagnostics of `text` by `validator`, and, when it has no error, a warning at each
+    /// action that fails in the kitchen; the text is parsed once for both.
+    fn checked(&self, validator: &Validator, text: &str) -> Diagnostics {
+        let (file, mut diagnostics) = crate::language::validate::check(text, validator);
+        if let Some((model, kitchen_file)) = &self.kitchen
+            && !diagnostics.has_errors()
+        {
+            for d in failing_in_kitchen(model, kitchen_file, &file) {
+                diagnostics.push(d);
+            }
+        }
+        diagnostics
+    }
+}
+
+/// The recipe ids of the benchmark named by `--benchmark`: the demo's, or a user benchmark's
+/// own and the official ones it lists; `None` for none named or a folder of official data
+/// (the official ids).
+pub fn benchmark_recipes(
+    profile: Profile,
+    benchmark: Option<&DataChoice>,
+) -> Result<Option<Vec<String>>, DataError> {
+    let source = match benchmark {
+        None => return Ok(None),
+        Some(DataChoice::Demo) => DataSource::Demo,
+        Some(DataChoice::Folder(dir)) => match DataSource::of_folder(profile, dir.clone())? {
+            DataSource::Folder(_) => return Ok(None),
+            user => user,
+        },
+    };
+    let manifest = source.manifest(profile)?;
+    Ok(Some(manifest.recipes.into_iter().map(|r| r.id).collect()))
+}
+
 /// A file as [`check_each`] hands it on: its text with the diagnostics found, or why it could
 /// not be read.
 pub type FileChecked<'t> = Result<(&'t str, &'t Diagnostics), AppError>;
@@ -39,41 +96,24 @@ pub fn check_each(
     opts: &CheckOptions,
     each: &mut dyn FnMut(&Path, FileChecked<'_>) -> Result<(), AppError>,
 ) -> Result<Totals, AppError> {
-    let ids: Vec<String> = opts.known_recipes.clone().unwrap_or_else(|| {
-        benchmark::manifest(opts.profile)
-            .recipes
-            .into_iter()
-            .map(|r| r.id)
-            .collect()
-    });
-    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-    let mut validator = Validator::new(opts.profile).with_known_recipes(&ids);
-    if let Some(c) = opts.classes {
-        validator = validator.with_classes(c);
-    }
-    let mut totals = Totals::default();
-    for path in files {
-        let text = match read_solution_text(path) {
-            Ok(t) => t,
-            Err(e) => {
-                totals.unreadable += 1;
-                each(path, Err(e.into()))?;
-                continue;
-            }
-        };
-        let mut diagnostics = crate::language::validate::check(&text, &validator);
-        if let Some((model, file)) = &opts.kitchen
-            && !diagnostics.has_errors()
-        {
-            for d in failing_in_kitchen(model, file, &text) {
-                diagnostics.push(d);
-            }
+    opts.validating(|validator| {
+        let mut totals = Totals::default();
+        for path in files {
+            let text = match read_solution_text(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    totals.unreadable += 1;
+                    each(path, Err(e.into()))?;
+                    continue;
+                }
+            };
+            let diagnostics = opts.checked(validator, &text);
+            totals.errors += diagnostics.errors();
+            totals.warnings += diagnostics.warnings();
+            each(path, Ok((&text, &diagnostics)))?;
         }
-        totals.errors += diagnostics.errors();
-        totals.warnings += diagnostics.warnings();
-        each(path, Ok((&text, &diagnostics)))?;
-    }
-    Ok(totals)
+        Ok(totals)
+    })
 }
 
 /// What a check of files found in all.
@@ -133,12 +173,11 @@ pub fn check_files(files: &[&Path], opts: &CheckOptions, err: &mut dyn Write) ->
     Ok(totals.exit())
 }
 
-/// A warning at each action of each recipe of `text` that makes a failed object of its own
+/// A warning at each action of each recipe of `file` that makes a failed object of its own
 /// when the recipe runs in `model`'s kitchen (read from `kitchen_file`), saying why; a class
 /// the kitchen lacks is named with where to add it. A recipe the simulator refuses, or that
 /// runs past its time budget, is left to the commands that run it.
-fn failing_in_kitchen(model: &Model, kitchen_file: &str, text: &str) -> Vec<Diagnostic> {
-    let file = crate::language::parse::parse(text).file;
+fn failing_in_kitchen(model: &Model, kitchen_file: &str, file: &SolutionFile) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     for recipe in &file.recipes {
         let Ok(exec) = model.execute(recipe) else {
@@ -245,22 +284,6 @@ pub struct CheckedText {
     pub diagnostics: Vec<LocatedDiagnostic>,
     /// How many more diagnostics the text has, not listed (only the first are kept).
     pub diagnostics_omitted: usize,
-}
-
-/// The diagnostics of a text, located, as `check` finds them: against the profile's classes and
-/// the recipe ids of a benchmark (`None`: the official benchmark's).
-pub fn check_text(
-    text: &str,
-    profile: Profile,
-    onto: &Ontology,
-    recipes: Option<&[&str]>,
-) -> CheckedText {
-    let official = benchmark::manifest(profile).recipes;
-    let official: Vec<&str> = official.iter().map(|r| r.id.as_str()).collect();
-    let validator = Validator::new(profile)
-        .with_classes(onto)
-        .with_known_recipes(recipes.unwrap_or(&official));
-    CheckedText::of(text, &crate::language::validate::check(text, &validator))
 }
 
 impl CheckedText {

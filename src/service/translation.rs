@@ -14,7 +14,7 @@ use crate::translate::llm::retrieve::{Example, render_recipe};
 use crate::translate::llm::{LlmConfig, LlmTranslator};
 use crate::translate::recipe_text::{self, RecipeText};
 use crate::translate::rules::RulesTranslator;
-use crate::translate::{Translation, Translator, check_solution};
+use crate::translate::{Checked, Translation, Translator, check_solution};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -272,6 +272,41 @@ pub fn benchmark_text(source: &DataSource, entry: &RecipeEntry) -> Result<Recipe
     recipe_text::read(&path).map_err(|e| AppError::Failed(e.to_string()))
 }
 
+/// Why a translation is neither written by `translate` nor answered by the translate job:
+/// the one rule both follow ([`usable`]).
+pub enum Unusable {
+    /// No action past `get-kitchen`: nothing of the recipe was understood.
+    Empty,
+    /// The validator's errors, or where the simulator aborts on it (boxed: the run's record
+    /// is large beside a unit variant).
+    Invalid(Box<Checked>),
+}
+
+impl Unusable {
+    /// Why, naming the translator (`rules`, `llm`).
+    pub fn message(&self, translator: &str) -> String {
+        match self {
+            Unusable::Empty => format!("the {translator} translator found no action in the recipe"),
+            Unusable::Invalid(_) => {
+                format!("the {translator} translator produced an unusable network")
+            }
+        }
+    }
+}
+
+/// Whether a translation may be written or answered: it has an action and runs in `model`'s
+/// kitchen without an error or an abort.
+pub fn usable(model: &Model, translation: &Translation) -> Result<(), Unusable> {
+    if translation.is_empty() {
+        return Err(Unusable::Empty);
+    }
+    let checked = check_solution(model, &translation.solution);
+    if !checked.errors.is_empty() || checked.crash.is_some() {
+        return Err(Unusable::Invalid(Box::new(checked)));
+    }
+    Ok(())
+}
+
 /// Translate with a given translator; outcomes as [`run`].
 pub fn run_with(
     opts: &TranslateOptions,
@@ -299,32 +334,28 @@ pub fn run_with(
         let line = format!("note: {}: {note}", recipe.id);
         let _ = writeln!(err, "{}", terminal_safe(&line));
     }
-    if translation.is_empty() {
-        let _ = writeln!(
-            err,
-            "error: {}: the {} translator found no action in the recipe; nothing was written",
-            terminal_safe(&opts.input.display().to_string()),
-            translator.name()
-        );
-        return Ok(Exit::Failed);
-    }
-    let checked = check_solution(model, &translation.solution);
-    if !checked.errors.is_empty() || checked.crash.is_some() {
-        for d in &checked.errors {
-            let _ = write!(err, "{}", d.render("<translation>", &translation.solution));
+    if let Err(unusable) = usable(model, &translation) {
+        let why = unusable.message(translator.name());
+        match &unusable {
+            Unusable::Empty => {
+                let input = opts.input.display().to_string();
+                let input = terminal_safe(&input);
+                let _ = writeln!(err, "error: {input}: {why}; nothing was written");
+            }
+            Unusable::Invalid(checked) => {
+                for d in &checked.errors {
+                    let _ = write!(err, "{}", d.render("<translation>", &translation.solution));
+                }
+                if let Some(c) = &checked.crash {
+                    let crash = &c.message;
+                    let _ = writeln!(
+                        err,
+                        "error: the simulator aborts on the translation: {crash}"
+                    );
+                }
+                let _ = writeln!(err, "error: {why}; nothing was written");
+            }
         }
-        if let Some(c) = &checked.crash {
-            let _ = writeln!(
-                err,
-                "error: the simulator aborts on the translation: {}",
-                c.message
-            );
-        }
-        let _ = writeln!(
-            err,
-            "error: the {} translator produced an unusable network; nothing was written",
-            translator.name()
-        );
         return Ok(Exit::Failed);
     }
     let text = match opts.format {

@@ -22,6 +22,7 @@ use crate::benchmark::DataChoice;
 use crate::evaluate::Evaluator;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::simulation::Model;
+use crate::simulation::benchmark_world::World;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -53,6 +54,8 @@ pub struct Workspace {
     data: DataContext,
     model: Model,
     kitchen_name: String,
+    /// The kitchen file as a user names it, to add what the kitchen lacks to.
+    kitchen_file: String,
     /// The files the model was made from, as they were.
     stamp: DataStamp,
     cache: Mutex<Cache>,
@@ -127,10 +130,12 @@ impl Workspace {
     /// classes and kitchen, `--kitchen`, the time budget); its evaluators when a job first
     /// asks for one.
     pub fn open(data: DataContext) -> Result<Workspace, AppError> {
-        let (model, kitchen_name) = super::load_model(&data)?;
+        let world = World::of(data.benchmark.as_ref(), data.kitchen.as_deref())?;
+        let model = super::model_of(&world, &data)?;
         let stamp = DataStamp::of_world(data.benchmark.as_ref(), data.kitchen.as_deref());
         Ok(Workspace {
-            kitchen_name,
+            kitchen_name: world.kitchen_name(),
+            kitchen_file: world.kitchen_file(),
             data,
             model,
             stamp,
@@ -183,6 +188,12 @@ impl Workspace {
     /// How reports name the kitchen (`builtin`, or the kitchen file).
     pub fn kitchen_name(&self) -> &str {
         &self.kitchen_name
+    }
+
+    /// The kitchen file as a user names it (`World::kitchen_file`): the file given, or
+    /// how to give one.
+    pub fn kitchen_file(&self) -> &str {
+        &self.kitchen_file
     }
 
     /// Whether the files the model was made from are unchanged: a front end that keeps

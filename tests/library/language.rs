@@ -23,6 +23,7 @@ fn located(text: &str, profile: Profile) -> Vec<(K, usize, usize)> {
         .with_classes(&classes)
         .with_known_recipes(&ids);
     check(text, &v)
+        .1
         .into_iter()
         .map(|d| {
             let (l, c) = line_col(text, d.span.start);
@@ -212,7 +213,7 @@ fn malformed_inputs_are_located() {
 #[test]
 fn arity_hint_names_the_other_profile() {
     let v = Validator::new(Profile::R2024);
-    let d = check(&format!("{HEAD}(cut ?c ?ks2 ?k ?x chopped ?knife)\n"), &v);
+    let (_, d) = check(&format!("{HEAD}(cut ?c ?ks2 ?k ?x chopped ?knife)\n"), &v);
     let arity = d
         .iter()
         .find(|d| d.kind == K::WrongArity)
@@ -224,7 +225,7 @@ fn arity_hint_names_the_other_profile() {
             .is_some_and(|h| h.contains("profile 2023")),
         "{arity:?}"
     );
-    let d = check(
+    let (_, d) = check(
         &format!("{HEAD}(top-with ?a ?b ?k ?x ?y ?z ?w)\n"),
         &Validator::new(Profile::R2023),
     );
@@ -236,7 +237,7 @@ fn arity_hint_names_the_other_profile() {
         unknown.hint.as_deref().is_some_and(|h| h.contains("2024")),
         "{unknown:?}"
     );
-    let d = check(&format!("{HEAD}(fetsh ?a ?b ?k baking-tray 1)\n"), &v);
+    let (_, d) = check(&format!("{HEAD}(fetsh ?a ?b ?k baking-tray 1)\n"), &v);
     let typo = d
         .iter()
         .find(|d| d.kind == K::UnknownPrimitive)
@@ -302,7 +303,7 @@ fn every_kind_has_a_distinct_code() {
 #[test]
 fn rendering_points_at_the_problem() {
     let text = format!("{HEAD}(fetch ?a ?b ?k buter 1)\n");
-    let d = check(
+    let (_, d) = check(
         &text,
         &Validator::new(Profile::R2024).with_classes(&TestClasses::load(Profile::R2024)),
     );
@@ -340,7 +341,7 @@ fn without_spans(file: &SolutionFile) -> SolutionFile {
 fn assert_clean_round_trip(path: &Path, profile: Profile) {
     let text = read(path);
     let first = parse(&text);
-    let diagnostics = check(
+    let (_, diagnostics) = check(
         &text,
         &Validator::new(profile).with_classes(&TestClasses::load(profile)),
     );
@@ -508,7 +509,7 @@ fn quantities_out_of_bounds_are_refused_with_value_and_bound() {
         ),
     ];
     for (text, message) in &cases {
-        let d = check(text, &v);
+        let (_, d) = check(text, &v);
         let bound: Vec<_> = d
             .iter()
             .filter(|d| d.kind == K::QuantityOutOfBounds)
@@ -530,7 +531,7 @@ fn quantities_out_of_bounds_are_refused_with_value_and_bound() {
         fp("0 g", "salt"),
         format!("{HEAD}(fetch ?b ?ks2 ?k large-bowl 1000)\n"),
     ] {
-        let d = check(&ok, &v);
+        let (_, d) = check(&ok, &v);
         assert!(
             d.iter().all(|d| d.kind != K::QuantityOutOfBounds),
             "{ok:?}: {d:?}"
@@ -570,7 +571,7 @@ fn lines_past_the_limit_are_not_read() {
 #[test]
 fn control_characters_are_never_echoed() {
     let text = format!("{HEAD}(fe\u{1b}]0;owned\u{7}tch ?a ?b ?k large-bowl 1)\n");
-    let d = check(&text, &Validator::new(Profile::R2024));
+    let (_, d) = check(&text, &Validator::new(Profile::R2024));
     assert!(!d.is_empty());
     let shown = d.render("x.solution", &text);
     assert!(
@@ -729,7 +730,7 @@ fn diagnostics_past_those_shown_are_counted_not_kept() {
     assert_eq!(all.iter().filter(|d| d.is_error()).count(), errors);
     let mut sorted = all.clone();
     sorted.sort_by_key(|d| (d.span.start, d.severity, d.kind));
-    let checked = check(&text, &v);
+    let (_, checked) = check(&text, &v);
     assert_eq!(checked[..], sorted[..MAX_RENDERED]);
     assert!(checked.iter().any(|d| !d.is_error()) && checked.iter().any(|d| d.is_error()));
     assert_eq!((checked.errors(), checked.warnings()), (errors, warnings));

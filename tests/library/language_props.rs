@@ -91,7 +91,7 @@ fn without_spans(mut file: SolutionFile) -> SolutionFile {
 
 fn exercise(text: &str) {
     let v = Validator::new(Profile::R2024).with_known_recipes(&["afghan-biscuits"]);
-    let diagnostics = check(text, &v);
+    let (_, diagnostics) = check(text, &v);
     for d in diagnostics.iter().take(3) {
         let _ = d.render("x", text);
     }

@@ -89,6 +89,7 @@ fn smollm2_translates_a_short_recipe_into_a_valid_network() {
     // Whatever the small model got right, the kept network validates.
     let validator = Validator::new(Profile::R2024).with_classes(&model.onto);
     let errors: Vec<_> = check(&out.solution, &validator)
+        .1
         .into_iter()
         .filter(|d| d.is_error())
         .collect();

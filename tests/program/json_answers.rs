@@ -22,15 +22,28 @@ fn parsed(stdout: &str) -> Value {
 
 /// What `job NAME REQUEST` answers on the demo benchmark.
 fn by_job(name: &str, request: &Value) -> Value {
-    let (code, stdout) = on_demo(&["job", name, &request.to_string()]);
+    by_job_with(&[], name, request)
+}
+
+/// [`by_job`] with data options (`--kitchen FILE`).
+fn by_job_with(options: &[&str], name: &str, request: &Value) -> Value {
+    let (code, stdout) = on_demo(&[options, &["job", name, &request.to_string()]].concat());
     assert_eq!(code, 0, "{stdout}");
     parsed(&stdout)
 }
 
 /// What the tool server on the demo benchmark answers `tool` with `request`.
 fn by_tool(tool: &str, request: &Value) -> Value {
+    by_tool_with(&[], tool, request)
+}
+
+/// [`by_tool`] with data options (`--kitchen FILE`).
+fn by_tool_with(options: &[&str], tool: &str, request: &Value) -> Value {
     let mut command = common::evaluator();
-    command.args(["--benchmark", "demo", "mcp"]);
+    command
+        .args(["--benchmark", "demo"])
+        .args(options)
+        .arg("mcp");
     let mut server = Server::of(command);
     server.call(1, tool, request.clone());
     answer(&server.reply()).clone()
@@ -86,6 +99,142 @@ fn check_json_is_one_check_answer_per_file() {
     assert_eq!(lines[1], json!({ "error": unread }));
     assert_eq!(lines[2]["ok"], true);
     assert_eq!(lines[2], by_job("check", &json!({ "network": SALAD })));
+}
+
+/// `check --known-recipes` is the check job's `known_recipes`: the ids given are accepted,
+/// the others refused, whichever front end asks.
+#[test]
+fn check_known_recipes_is_the_check_job_s_known_recipes() {
+    let scratch = Scratch::new("json-check-known");
+    let network = "#moon-soup\n(get-kitchen ?kitchen)\n";
+    let file = scratch.write("moon.solution", network);
+    let file = file.to_str().unwrap();
+    let (code, stdout) = on_demo(&[
+        "check",
+        "--format",
+        "json",
+        file,
+        "--known-recipes",
+        "moon-soup",
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    let accepted = parsed(&stdout);
+    assert_eq!(
+        accepted,
+        json!({"ok": true, "diagnostics": [], "diagnostics_omitted": 0})
+    );
+    let request = json!({ "network": network, "known_recipes": ["moon-soup"] });
+    assert_eq!(by_job("check", &request), accepted);
+    assert_eq!(by_tool("check_network", &request), accepted);
+    // Other ids: the demo's own are not asked for, so `moon-soup` is refused.
+    let (code, stdout) = on_demo(&[
+        "check",
+        "--format",
+        "json",
+        file,
+        "--known-recipes",
+        "sun-soup",
+    ]);
+    assert_eq!(code, 1, "{stdout}");
+    let refused = parsed(&stdout);
+    assert_eq!(
+        refused["diagnostics"][0],
+        json!({"severity": "error", "code": "E0201", "line": 1, "column": 2,
+            "message": "recipe `moon-soup` is not supported by the benchmark",
+            "hint": "did you mean `sun-soup`?"})
+    );
+    let request = json!({ "network": network, "known_recipes": ["sun-soup"] });
+    assert_eq!(by_job("check", &request), refused);
+    assert_eq!(by_tool("check_network", &request), refused);
+}
+
+/// The built-in 2024 kitchen without the fridge's butter, written in `scratch`.
+fn kitchen_without_butter(scratch: &Scratch) -> std::path::PathBuf {
+    let mut kitchen: Value =
+        serde_json::from_str(include_str!("../../kitchens/full-kitchen-2024.json")).unwrap();
+    let places = kitchen["kitchen"]["contents"].as_array_mut().unwrap();
+    let fridge = places.iter_mut().find(|p| p["class"] == "fridge").unwrap();
+    let bowls = fridge["contents"].as_array_mut().unwrap();
+    let holds_butter = |bowl: &Value| {
+        bowl["contents"]
+            .as_array()
+            .is_some_and(|items| items.iter().any(|i| i["class"] == "butter"))
+    };
+    let before = bowls.len();
+    bowls.retain(|bowl| !holds_butter(bowl));
+    assert!(bowls.len() < before, "the built-in fridge holds butter");
+    scratch.write("no-butter.json", kitchen.to_string())
+}
+
+/// An action that fails in the kitchen is the same warning (W0008) from `check`, the check job
+/// and the tool server's check_network.
+#[test]
+fn the_kitchen_s_warnings_are_the_check_job_s() {
+    let scratch = Scratch::new("json-check-kitchen");
+    let kitchen = kitchen_without_butter(&scratch);
+    let kitchen = kitchen.to_str().unwrap();
+    let network = "#demo-garden-salad\n(get-kitchen ?kitchen)\n(fetch-and-proportion ?butter ?ks-1 ?kitchen ?bowl butter 100 g)\n";
+    let file = scratch.write("butter.solution", network);
+    let options = ["--kitchen", kitchen];
+    let (code, stdout) = on_demo(
+        &[
+            &options[..],
+            &["check", "--format", "json", file.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0, "{stdout}");
+    let printed = parsed(&stdout);
+    let fails: Vec<&Value> = printed["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "W0008")
+        .collect();
+    assert_eq!(fails.len(), 1, "{printed}");
+    assert_eq!(
+        (&fails[0]["line"], &fails[0]["column"]),
+        (&json!(3), &json!(1))
+    );
+    assert_eq!(
+        fails[0]["message"],
+        format!("the kitchen holds no butter: add it to {kitchen}")
+    );
+    let request = json!({ "network": network });
+    assert_eq!(by_job_with(&options, "check", &request), printed);
+    assert_eq!(by_tool_with(&options, "check_network", &request), printed);
+    // In the built-in kitchen, which holds butter, the action runs: no such warning.
+    let builtin = by_job("check", &request);
+    assert!(
+        builtin["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["code"] != "W0008"),
+        "{builtin}"
+    );
+}
+
+/// The translate job refuses what `translate` refuses: a translation without an action.
+#[test]
+fn the_translate_job_refuses_a_translation_without_actions() {
+    let scratch = Scratch::new("json-translate-empty");
+    let text = "Moon Soup\n\n2 cups moondust\n\nStir the moondust.\n";
+    let file = scratch.write("moon.txt", text);
+    let (code, stdout) = on_demo(&["translate", file.to_str().unwrap(), "--format", "json"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    let request = json!({ "text": text });
+    let (code, stdout) = on_demo(&["job", "translate", &request.to_string()]);
+    assert_eq!(code, 1, "{stdout}");
+    let refused = parsed(&stdout);
+    assert_eq!(
+        refused,
+        json!({
+            "error": "the rules translator found no action in the recipe",
+            "notes": ["line 3: no kitchen ingredient matches `2 cups moondust`; left out"],
+        })
+    );
+    assert_eq!(by_tool("translate_recipe", &request), refused);
 }
 
 #[test]

@@ -112,7 +112,8 @@ def test_the_tool_server_answers_what_the_command_line_writes(command):
     assert misspelt.is_error
     assert misspelt.structured_content == {
         "error": "`vegn` is not a diet (one of vegan, vegetarian, gluten-free, dairy-free, "
-        "nut-free, egg-free); did you mean `vegan`?"
+        "nut-free, egg-free); did you mean `vegan`?",
+        "kind": "request",
     }
     assert malformed.is_error
     (only,) = malformed.structured_content["diagnostics"]

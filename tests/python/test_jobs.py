@@ -322,6 +322,79 @@ def test_the_kitchen_without_butter_is_refused_alike_by_the_command_line_and_the
     assert served == (True, out)
 
 
+def test_check_warns_alike_of_an_action_that_fails_in_the_kitchen(command, cases, tmp_path):
+    """The check job runs the network in the kitchen as `check` does: without butter, a butter
+    fetch is a warning (W0008) from every front end, `cookingbot.check` too. (The gold itself
+    is refused by the simulator there, which `check` leaves to the commands that run it.)"""
+    python_config, _ = cases["no-butter"]
+    options = options_of(python_config)
+    request = {"network": "#afghan-biscuits\n(get-kitchen ?kitchen)\n"
+               "(fetch-and-proportion ?butter ?ks-1 ?kitchen ?bowl butter 100 g)\n"}
+    solution = tmp_path / "afghan-biscuits.solution"
+    solution.write_text(request["network"])
+    written = subprocess.run(
+        [command, *options, "check", "--format", "json", str(solution)],
+        capture_output=True, text=True, env=offline_env(),
+    )
+    assert written.returncode == 0, written.stderr
+    printed = json.loads(written.stdout)
+    fails = [d for d in printed["diagnostics"] if d["code"] == "W0008"]
+    assert fails, printed
+    kitchen = python_config["kitchen"]
+    assert {d["message"] for d in fails} == {f"the kitchen holds no butter: add it to {kitchen}"}
+    assert by_cli(command, options, "check", request) == (False, printed)
+    (served,) = by_tool_server(command, options, [("check", request)])
+    assert served == (False, printed)
+    found = cookingbot.check(request["network"], kitchen=kitchen)
+    assert [(d.code, d.line, d.column, d.message) for d in found] == [
+        (d["code"], d["line"], d["column"], d["message"]) for d in printed["diagnostics"]
+    ]
+
+
+def test_check_takes_the_known_recipes_the_command_line_takes(command, tmp_path):
+    network = "#moon-soup\n(get-kitchen ?kitchen)\n"
+    solution = tmp_path / "moon.solution"
+    solution.write_text(network)
+    for known, code in ([["moon-soup"], 0], [["sun-soup"], 1]):
+        written = subprocess.run(
+            [command, "check", "--format", "json", str(solution), "--known-recipes", *known],
+            capture_output=True, text=True, env=offline_env(),
+        )
+        assert written.returncode == code, written.stderr
+        printed = json.loads(written.stdout)
+        request = {"network": network, "known_recipes": known}
+        assert by_cli(command, [], "check", request) == (False, printed)
+        assert by_python({}, "check", request) == (False, printed)
+        (served,) = by_tool_server(command, [], [("check", request)])
+        assert served == (False, printed)
+        found = cookingbot.check(network, known_recipes=known)
+        assert [d.code for d in found] == [d["code"] for d in printed["diagnostics"]]
+    assert [d.code for d in cookingbot.check(network, known_recipes=["sun-soup"])] == ["E0201"]
+    assert list(cookingbot.check(network, known_recipes=["moon-soup"])) == []
+
+
+def test_a_translation_without_actions_is_refused_by_every_front_end(command, tmp_path):
+    text = "Moon Soup\n\n2 cups moondust\n\nStir the moondust.\n"
+    recipe = tmp_path / "moon.txt"
+    recipe.write_text(text)
+    written = subprocess.run(
+        [command, "translate", str(recipe), "--format", "json"],
+        capture_output=True, text=True, env=offline_env(),
+    )
+    assert (written.returncode, written.stdout) == (1, "")
+    assert "the rules translator found no action in the recipe" in written.stderr
+    request = {"text": text}
+    refused = by_cli(command, [], "translate", request)
+    assert refused == (True, {
+        "error": "the rules translator found no action in the recipe",
+        "notes": ["line 3: no kitchen ingredient matches `2 cups moondust`; left out"],
+    })
+    (served,) = by_tool_server(command, [], [("translate", request)])
+    assert served == refused
+    with pytest.raises(ValueError, match="the rules translator found no action in the recipe"):
+        cookingbot.translate(text)
+
+
 def test_a_refusal_is_the_same_everywhere(command):
     request = {"network": "#afghan-biscuits\n(get-kitchen ?k)\n(frobnicate ?x ?k)\n"}
     cli = by_cli(command, [], "simulate", request)

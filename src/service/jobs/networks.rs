@@ -3,18 +3,19 @@
 
 use super::refusal::Refusal;
 use crate::base::budget;
+use crate::benchmark::DataError;
 use crate::evaluate::Evaluator;
 use crate::language::parse::parse;
 use crate::metrics::metric::{Metric, MetricSet};
 use crate::metrics::smatch::{SmatchConfig, SmatchResult, smatch as smatch_score};
 use crate::report::json::value;
 use crate::service::check::{
-    CheckOptions, CheckedText, check_each, check_text, counting_omitted, located,
+    CheckOptions, CheckedText, benchmark_recipes, check_each, counting_omitted, located,
 };
 use crate::service::outcome::{AppError, Outcome};
 use crate::service::scoring::score_text;
 use crate::service::simulate::{SimulateFailure, Simulated, simulate_text};
-use crate::service::translation::TranslateAnswer;
+use crate::service::translation::{TranslateAnswer, Unusable, usable};
 use crate::service::workspace::Workspace;
 use crate::translate::Translator;
 use crate::translate::recipe_text;
@@ -26,11 +27,14 @@ use serde_json::{Value, json};
 use std::io::Write;
 use std::path::Path;
 
-/// A network alone.
+/// A network to check, and the recipe ids its headers may name.
 #[derive(Deserialize, JsonSchema)]
 pub struct CheckRequest {
     /// The network: the text of a .solution file (`#recipe-id` then the actions).
     pub network: String,
+    /// The recipe ids to accept (default: the benchmark's: the 30 official recipes, or those
+    /// of the demo or of a benchmark of one's own when the evaluator was given one).
+    pub known_recipes: Option<Vec<String>>,
 }
 
 /// A network and which of its recipes to use.
@@ -42,25 +46,35 @@ pub struct NetworkRequest {
     pub recipe: Option<String>,
 }
 
-/// Every diagnostic of a network, located; recipe ids checked against the workspace's
-/// benchmark when one was named, else the official benchmark's.
+/// Every diagnostic of a network, located, as `check` finds them for a file: against the
+/// workspace's classes and kitchen (an action that fails there is a warning) and the recipe
+/// ids asked for, else the workspace benchmark's.
 pub fn check(workspace: &Workspace, request: CheckRequest) -> Result<CheckedText, Refusal> {
-    let named = match workspace.data().benchmark {
-        Some(_) => Some(
-            workspace
-                .evaluator()
-                .map_err(|e| Refusal::new(e.to_string()))?,
-        ),
-        None => None,
+    let opts =
+        check_options(workspace, request.known_recipes).map_err(|e| Refusal::new(e.to_string()))?;
+    let text = &request.network;
+    Ok(CheckedText::of(text, &opts.check_text(text)))
+}
+
+/// How every front end checks in a workspace (`check`, the check job): against its model's
+/// classes and kitchen, every action that fails there a warning, and the recipe ids
+/// `known_recipes`, else those of its benchmark ([`benchmark_recipes`]).
+pub fn check_options(
+    workspace: &Workspace,
+    known_recipes: Option<Vec<String>>,
+) -> Result<CheckOptions<'_>, DataError> {
+    let data = workspace.data();
+    let known_recipes = match known_recipes {
+        Some(ids) => Some(ids),
+        None => benchmark_recipes(data.profile, data.benchmark.as_ref())?,
     };
-    let ids = named.as_ref().map(|e| e.benchmark.ids());
     let model = workspace.model();
-    Ok(check_text(
-        &request.network,
-        model.profile,
-        &model.onto,
-        ids.as_deref(),
-    ))
+    Ok(CheckOptions {
+        profile: data.profile,
+        known_recipes,
+        classes: Some(&model.onto),
+        kitchen: Some((model, workspace.kitchen_file().to_owned())),
+    })
 }
 
 /// `check --format json`: one line per file, in the order given, each the check job's answer
@@ -262,15 +276,29 @@ pub struct TranslateRequest {
     pub text: String,
 }
 
-/// A recipe's text translated by the rule-based translator, against the workspace's kitchen.
+/// A recipe's text translated by the rule-based translator, against the workspace's kitchen;
+/// refused as `translate` refuses it when it is not usable (no action, or it does not run).
 pub fn translate(
     workspace: &Workspace,
     request: TranslateRequest,
 ) -> Result<TranslateAnswer, Refusal> {
     let recipe =
         recipe_text::from_text(&request.text, "recipe").map_err(|e| Refusal::new(e.to_string()))?;
-    let translated = RulesTranslator::new(workspace.model())
+    let mut translator = RulesTranslator::new(workspace.model());
+    let translated = translator
         .translate(&recipe, 0)
         .map_err(|e| Refusal::new(e.to_string()))?;
+    if let Err(unusable) = usable(workspace.model(), &translated) {
+        let mut refusal =
+            Refusal::new(unusable.message(translator.name())).with("notes", &translated.notes);
+        if let Unusable::Invalid(checked) = &unusable {
+            let text = &translated.solution;
+            refusal = refusal.with("diagnostics", located(text, &checked.errors));
+            if let Some(crash) = &checked.crash {
+                refusal = refusal.with("crash", &crash.message);
+            }
+        }
+        return Err(refusal);
+    }
     Ok(translated.into())
 }

@@ -31,7 +31,7 @@ pub struct DietRequest {
 
 /// One recipe's dish judged against a diet: `diet --format json`'s answer.
 pub fn diet(workspace: &Workspace, request: DietRequest) -> Result<DietAnswer, Refusal> {
-    let diet = Diet::named(&request.diet).map_err(|e| Refusal::new(e.to_string()))?;
+    let diet = Diet::named(&request.diet).map_err(|e| Refusal::request(e.to_string()))?;
     let text = &request.network;
     workspace
         .with_gold(|model, gold| diet_text(model, text, request.recipe.as_deref(), diet, gold))

@@ -63,6 +63,23 @@ fn a_request_of_the_wrong_shape_is_refused() {
     );
 }
 
+/// A misspelt diet is a request that cannot be asked, refused as every other such request.
+#[test]
+fn a_misspelt_diet_is_refused_as_a_request() {
+    let network = include_str!("../../../gold/demo/garden-salad.solution");
+    let refused = Job::named("check_diet")
+        .unwrap()
+        .answer(&builtin(), json!({ "network": network, "diet": "vegn" }))
+        .unwrap_err();
+    assert_eq!(
+        refused.to_json(),
+        json!({
+            "error": "`vegn` is not a diet (one of vegan, vegetarian, gluten-free, dairy-free, nut-free, egg-free); did you mean `vegan`?",
+            "kind": "request",
+        })
+    );
+}
+
 /// A crash is refused with the primitive's message and where it happened.
 #[test]
 fn a_simulation_that_fails_is_refused_with_its_message() {
