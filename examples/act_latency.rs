@@ -11,7 +11,9 @@
 //! that wait).
 //!
 //! `cargo run --release --example act_latency -- [2024|2023] [STEP]` with `COOKINGBOT_BENCHMARK`
-//! (and `COOKINGBOT_BENCHMARK_2023`): every STEP-th network (default 1, all of them).
+//! (and `COOKINGBOT_BENCHMARK_2023`): every STEP-th network (default 1, all of them). Then
+//! `reset`, `finish` and a first environment's build on the largest gold network, on both
+//! clocks.
 
 use cookingbot::base::profile::Profile;
 use cookingbot::evaluate::Evaluator;
@@ -164,4 +166,41 @@ fn main() {
     finishes.print("finish");
     let ms = worst.0.as_secs_f64() * 1e3;
     println!("slowest act (cpu): {ms:.3} ms, {}", worst.1);
+    largest_gold(profile, &evaluator);
+}
+
+/// Issue 52's figures on the largest gold network (the criterion bench `session` times the
+/// same calls on the wall clock): a gym's `reset` and `finish`, 200 of each, and the build of
+/// a process's first environment (the benchmark and model loaded), 20 times.
+fn largest_gold(profile: Profile, evaluator: &Arc<Evaluator>) {
+    let largest = (evaluator.benchmark.recipes.iter())
+        .max_by_key(|g| g.network.predicates.len())
+        .expect("gold networks");
+    let mut whole = Session::with_evaluator(evaluator.clone(), &largest.id).expect("a recipe");
+    for p in &largest.network.predicates {
+        whole.act(&p.to_string()).expect("acts");
+    }
+    let (mut resets, mut finishes, mut builds) =
+        (Times::default(), Times::default(), Times::default());
+    for _ in 0..200 {
+        let clock = Clocks::now();
+        let session = Session::with_evaluator(evaluator.clone(), &largest.id).expect("a recipe");
+        std::hint::black_box(session.opening());
+        resets.push(clock.since());
+        let clock = Clocks::now();
+        std::hint::black_box(whole.finish());
+        finishes.push(clock.since());
+    }
+    for _ in 0..20 {
+        let clock = Clocks::now();
+        let fresh = Arc::new(Evaluator::new(profile, data_dir(profile)).expect("the benchmark"));
+        let session = Session::with_evaluator(fresh, &largest.id).expect("a recipe");
+        std::hint::black_box(session.opening());
+        builds.push(clock.since());
+    }
+    let actions = largest.network.predicates.len();
+    println!("largest gold: {} ({actions} actions)", largest.id);
+    resets.print("reset");
+    finishes.print("finish");
+    builds.print("first environment (evaluator loaded, session opened)");
 }

@@ -433,14 +433,7 @@ fn dish_items<'e>(m: &Model, dish: &'e Entity) -> &'e Seq<Value> {
 /// with the slot that holds each.
 fn additions(m: &Model, e: &Entity) -> Vec<(SlotId, Value)> {
     let mut out = Vec::new();
-    let pairs = [
-        ("dippable", "dipped-in"),
-        ("can-be-sprinkled-on", "sprinkled-with"),
-    ];
-    for (class, slot) in pairs {
-        let (Some(c), Some(s)) = (m.onto.class_id(class), m.onto.slot_id(slot)) else {
-            continue;
-        };
+    for &(c, s) in &m.k.additions {
         if m.onto.is_a(e.class, c) {
             let v = e.val(s);
             if v.truthy() {

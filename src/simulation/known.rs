@@ -31,6 +31,10 @@ pub struct Known {
     pub piece: ClassId,
     pub percent: ClassId,
     pub degrees_celsius: ClassId,
+    /// The classes that take an addition and the slot that holds it, in the order the dish
+    /// metric reads them (a dip, then a sprinkle), those the ontology has: looked up by name
+    /// once here, not at every item of every dish compared.
+    pub additions: Vec<(ClassId, SlotId)>,
     is_container: Vec<bool>,
 }
 
@@ -67,6 +71,13 @@ impl Known {
             piece: onto.known("piece"),
             percent: onto.known("percent"),
             degrees_celsius: onto.known("degrees-celsius"),
+            additions: [
+                ("dippable", "dipped-in"),
+                ("can-be-sprinkled-on", "sprinkled-with"),
+            ]
+            .into_iter()
+            .filter_map(|(class, slot)| Some((onto.class_id(class)?, onto.slot_id(slot)?)))
+            .collect(),
             is_container: onto
                 .classes()
                 .map(|(id, _)| onto.is_a(id, container))

@@ -9,6 +9,7 @@ use crate::base::number::Number;
 use crate::base::profile::Profile;
 use crate::data::catalogue::DataFileError;
 use crate::data::data_file::FieldError;
+use rustc_hash::FxHashMap;
 use serde_json::Value as Json;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -140,9 +141,11 @@ pub struct Ontology {
     pub profile: Profile,
     /// Shared with the objects whose defaults are made when first read ([`super::Entity`]).
     classes: Arc<Vec<Class>>,
-    class_by_name: HashMap<String, ClassId>,
+    /// Names to ids, asked at every type check by name (FxHash: the names are the ontology
+    /// files' own, and a lookup hashes a short name several times faster than SipHash).
+    class_by_name: FxHashMap<String, ClassId>,
     slot_names: Vec<String>,
-    slot_by_name: HashMap<String, SlotId>,
+    slot_by_name: FxHashMap<String, SlotId>,
     /// `ancestor[c]` as a bitset over class ids, for O(1) `is_a`.
     ancestors: Vec<Vec<u64>>,
     /// Grams per unit by exact class.
@@ -406,13 +409,13 @@ impl Ontology {
         let classes_json = root["classes"]
             .as_array()
             .ok_or("ontology: no classes array")?;
-        let mut class_by_name = HashMap::new();
+        let mut class_by_name = FxHashMap::default();
         for (i, c) in classes_json.iter().enumerate() {
             let name = c["name"].as_str().ok_or("class without name")?;
             class_by_name.insert(name.to_string(), i as ClassId);
         }
         let mut slot_names: Vec<String> = Vec::new();
-        let mut slot_by_name: HashMap<String, SlotId> = HashMap::new();
+        let mut slot_by_name: FxHashMap<String, SlotId> = FxHashMap::default();
         let mut slot_of = |s: &str| -> Result<SlotId, String> {
             if let Some(&id) = slot_by_name.get(s) {
                 return Ok(id);

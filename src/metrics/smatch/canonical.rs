@@ -8,6 +8,7 @@
 
 use super::Triples;
 use super::problem::{Problem, normalize};
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
 /// Refinement rounds (individualisations included) at most: enough for any benchmark network
@@ -83,7 +84,7 @@ impl Refinement {
                 (w[0], pairs)
             })
             .collect();
-        let mut ids: HashMap<&(u32, Vec<[u32; 2]>), u32> = HashMap::new();
+        let mut ids: FxHashMap<&(u32, Vec<[u32; 2]>), u32> = FxHashMap::default();
         let colour: Vec<u32> = keys
             .iter()
             .map(|k| {
@@ -103,7 +104,7 @@ impl Refinement {
     /// One round: each node's new colour is its colour with the multiset of its neighbours'
     /// colours along each role and direction. Whether the partition got finer.
     fn refine(&mut self) -> bool {
-        let mut ids: HashMap<(u32, Vec<Edge>), u32> = HashMap::new();
+        let mut ids: FxHashMap<(u32, Vec<Edge>), u32> = FxHashMap::default();
         let mut next = Vec::with_capacity(self.colour.len());
         for (v, edges) in self.edges.iter().enumerate() {
             let mut around: Vec<Edge> = edges

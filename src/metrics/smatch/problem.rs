@@ -9,6 +9,7 @@
 
 use super::Triples;
 use super::cpython::set_order;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::hash::Hash;
 
@@ -100,6 +101,8 @@ pub(super) fn normalize(s: &str) -> String {
     s.to_lowercase().trim_end_matches('_').to_string()
 }
 
+/// Names from the text (keys a file chooses) keep the standard, seeded hasher; the tables keyed
+/// by the numbers this module hands out use FxHash, several times cheaper on small keys.
 #[derive(Clone, Default)]
 struct Interner(HashMap<String, u32>);
 
@@ -138,12 +141,12 @@ impl<'g> After<'g> {
 /// Sizes of the groups of identical triples (same kind, same nodes), per kind, largest first.
 fn groups<K: Hash + Eq, N: Hash + Eq>(
     triples: impl Iterator<Item = (K, N)>,
-) -> HashMap<K, Vec<i64>> {
-    let mut same: HashMap<(K, N), i64> = HashMap::new();
+) -> FxHashMap<K, Vec<i64>> {
+    let mut same: FxHashMap<(K, N), i64> = FxHashMap::default();
     for t in triples {
         *same.entry(t).or_insert(0) += 1;
     }
-    let mut by_kind: HashMap<K, Vec<i64>> = HashMap::new();
+    let mut by_kind: FxHashMap<K, Vec<i64>> = FxHashMap::default();
     for ((k, _), n) in same {
         by_kind.entry(k).or_default().push(n);
     }
@@ -157,11 +160,11 @@ fn groups<K: Hash + Eq, N: Hash + Eq>(
 /// identical test triples against at most one group of identical gold triples, earning the
 /// product of their sizes, so pairing the largest groups first bounds every mapping. (Triples
 /// from the reader never repeat; hand-made ones may, and smatch counts every pair.)
-fn kind_bound<K: Hash + Eq, N: Hash + Eq>(
-    test: impl Iterator<Item = (K, N)>,
-    gold: impl Iterator<Item = (K, N)>,
+/// The gold side's groups are made once per gold network ([`GoldTables`]).
+fn kind_bound<N: Hash + Eq>(
+    test: impl Iterator<Item = (u32, N)>,
+    gold: &FxHashMap<u32, Vec<i64>>,
 ) -> i64 {
-    let gold = groups(gold);
     groups(test)
         .iter()
         .map(|(k, a)| {
@@ -192,7 +195,9 @@ pub(super) struct GoldTables {
     index: GoldIndex,
     inc2: Rows<Incident>,
     /// Gold nodes by the (role, direction) of a relation they take part in.
-    by_signature: HashMap<(u32, bool), Vec<u32>>,
+    by_signature: FxHashMap<(u32, bool), Vec<u32>>,
+    /// [`groups`] of the gold labels, attributes and relations, for [`kind_bound`].
+    bound_groups: [FxHashMap<u32, Vec<i64>>; 3],
 }
 
 impl GoldTables {
@@ -202,7 +207,7 @@ impl GoldTables {
         let mut raw = Interner::default();
         let raw2: Vec<u32> = g.instances.iter().map(|l| raw.id(l.clone())).collect();
         let mut keys = Interner::default();
-        let attr2 = g
+        let attr2: Vec<(u32, u32)> = g
             .attributes
             .iter()
             .map(|a| (keys.id(attribute_key(&a.role, &a.value)), a.node as u32))
@@ -215,13 +220,19 @@ impl GoldTables {
             .collect();
         let n2 = g.instances.len();
         let inc2 = incidence(n2, &rel2);
-        let mut by_signature: HashMap<(u32, bool), Vec<u32>> = HashMap::new();
+        let mut by_signature: FxHashMap<(u32, bool), Vec<u32>> = FxHashMap::default();
         for x in 0..n2 {
             for s in signature(&inc2, x) {
                 by_signature.entry(s).or_default().push(x as u32);
             }
         }
+        let bound_groups = [
+            groups(label2.iter().enumerate().map(|(x, &l)| (l, x))),
+            groups(attr2.iter().copied()),
+            groups(rel2.iter().map(|&(r, c, d)| (r, (c, d)))),
+        ];
         let mut tables = GoldTables {
+            bound_groups,
             n2,
             label2,
             raw2,
@@ -297,14 +308,10 @@ impl<'g> Interned<'g> {
     /// [`kind_bound`] summed over instances, attributes and relations.
     fn multiset_bound(&self) -> i64 {
         let g = self.gold;
-        kind_bound(
-            self.label1.iter().enumerate().map(|(i, l)| (l, i)),
-            g.label2.iter().enumerate().map(|(x, l)| (l, x)),
-        ) + kind_bound(self.attr1.iter().copied(), g.attr2.iter().copied())
-            + kind_bound(
-                self.rel1.iter().map(|&(r, a, b)| (r, (a, b))),
-                g.rel2.iter().map(|&(r, c, d)| (r, (c, d))),
-            )
+        let [labels, attributes, relations] = &g.bound_groups;
+        kind_bound(self.label1.iter().enumerate().map(|(i, &l)| (l, i)), labels)
+            + kind_bound(self.attr1.iter().copied(), attributes)
+            + kind_bound(self.rel1.iter().map(|&(r, a, b)| (r, (a, b))), relations)
     }
 }
 
@@ -314,9 +321,9 @@ impl<'g> Interned<'g> {
 #[derive(Default)]
 struct GoldIndex {
     by_label: Vec<Vec<u32>>,
-    by_key: HashMap<u32, Vec<u32>>,
-    loops: HashMap<u32, Vec<u32>>,
-    ends: HashMap<u32, Vec<(u32, u32)>>,
+    by_key: FxHashMap<u32, Vec<u32>>,
+    loops: FxHashMap<u32, Vec<u32>>,
+    ends: FxHashMap<u32, Vec<(u32, u32)>>,
 }
 
 impl GoldIndex {
@@ -325,12 +332,12 @@ impl GoldIndex {
         for (x, &l) in g.label2.iter().enumerate() {
             by_label[l as usize].push(x as u32);
         }
-        let mut by_key: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut by_key: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
         for &(k, x) in &g.attr2 {
             by_key.entry(k).or_default().push(x);
         }
-        let mut loops: HashMap<u32, Vec<u32>> = HashMap::new();
-        let mut ends: HashMap<u32, Vec<(u32, u32)>> = HashMap::new();
+        let mut loops: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        let mut ends: FxHashMap<u32, Vec<(u32, u32)>> = FxHashMap::default();
         for &(r, c, d) in &g.rel2 {
             if c == d {
                 loops.entry(r).or_default().push(c as u32);
@@ -398,7 +405,7 @@ impl Classes {
                 loops[a].push(r);
             }
         }
-        let mut class_ids: HashMap<(u32, Vec<u32>, Vec<u32>), u32> = HashMap::new();
+        let mut class_ids: FxHashMap<(u32, Vec<u32>, Vec<u32>), u32> = FxHashMap::default();
         let mut class = Vec::with_capacity(n1);
         let mut members: Vec<Vec<u32>> = Vec::new();
         let mut unary: Vec<i32> = Vec::new();
@@ -460,9 +467,9 @@ impl Classes {
         &self,
         n2: usize,
         inc1: &Rows<Incident>,
-        gold_by_sig: &HashMap<(u32, bool), Vec<u32>>,
+        gold_by_sig: &FxHashMap<(u32, bool), Vec<u32>>,
     ) -> (Vec<u32>, Vec<Vec<u32>>) {
-        let mut cand_ids: HashMap<(u32, Vec<(u32, bool)>), u32> = HashMap::new();
+        let mut cand_ids: FxHashMap<(u32, Vec<(u32, bool)>), u32> = FxHashMap::default();
         let mut cand_of = Vec::with_capacity(self.class.len());
         let mut cands: Vec<Vec<u32>> = Vec::new();
         let mut mark = vec![false; n2];
@@ -522,7 +529,7 @@ fn start_lists(s: &Interned, gold: &GoldIndex) -> (Vec<u32>, Vec<Vec<u32>>) {
             touch(b, Touch::Target(r));
         }
     }
-    let mut start_ids: HashMap<(u32, Vec<Touch>), u32> = HashMap::new();
+    let mut start_ids: FxHashMap<(u32, Vec<Touch>), u32> = FxHashMap::default();
     let mut starts: Vec<Vec<u32>> = Vec::new();
     let mut start_of = Vec::with_capacity(n1);
     for (i, t) in touches.into_iter().enumerate() {
@@ -649,7 +656,7 @@ impl Problem {
             }
         }
         gold.sort_unstable();
-        let mut by_role: HashMap<u32, Vec<(usize, usize, i32)>> = HashMap::new();
+        let mut by_role: FxHashMap<u32, Vec<(usize, usize, i32)>> = FxHashMap::default();
         for (n, &(r, x, y)) in gold.iter().enumerate() {
             let list = by_role.entry(r).or_default();
             match list.last_mut() {
