@@ -215,6 +215,9 @@ impl<T: Clone + Tagged> Node<T> {
     }
 
     fn get(&self, mut i: usize) -> Option<&T> {
+        if i >= self.len {
+            return None;
+        }
         let mut node = self;
         loop {
             match &node.body {
@@ -228,6 +231,9 @@ impl<T: Clone + Tagged> Node<T> {
     }
 
     fn get_mut(node: &mut Arc<Node<T>>, i: usize) -> Option<&mut T> {
+        if i >= node.len {
+            return None;
+        }
         match &mut edit(node).body {
             Body::Leaf(items) => items.get_mut(i),
             Body::Branch(children) => {
