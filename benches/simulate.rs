@@ -62,7 +62,7 @@ fn bench(c: &mut Criterion) {
     // kitchen state changes the counter-top, and shares its list's chunks rather than copying it.
     let mut group = c.benchmark_group("simulate/portion-heap");
     group.sample_size(10);
-    for pairs in [5, 10, 20] {
+    for pairs in [5, 10, 20, 40] {
         let text = support::kitchen_chain(2 * pairs + 1, |i| match i % 2 {
             1 => format!(
                 "(fetch-and-proportion ?dough{i} ?ks{i} ?ks{} ?bowl{i} butter 1000000 g)",

@@ -5,7 +5,7 @@
 
 use crate::simulation::Model;
 use crate::world::ontology::ClassId;
-use crate::world::seq::Seq;
+use crate::world::seq::{Kinds, Seq};
 use crate::world::{Entity, Pid, Value, edit};
 use std::sync::Arc;
 
@@ -70,21 +70,21 @@ pub fn location(ks: &Entity, m: &Model, class: ClassId) -> Option<Path> {
         .map(|i| vec![i])
 }
 
-/// `find-object-by-persistent-id`: pre-order depth-first search below `from`.
+/// `find-object-by-persistent-id`: pre-order depth-first search below `from`. The parts of a
+/// long list that hold neither the id nor a container are passed over ([`Seq::find_where`]).
 pub fn find_pid(root: &Entity, m: &Model, from: &[usize], pid: Pid) -> Option<Path> {
     fn walk(e: &Entity, m: &Model, pid: Pid, path: &mut Path) -> bool {
-        for (i, item) in contents(e, m).iter().enumerate() {
-            let Some(obj) = item.as_obj() else { continue };
+        let may_hold = |k: &Kinds| k.may_hold_pid(pid) || k.may_hold_class(|c| m.k.is_container(c));
+        let found = contents(e, m).find_where(may_hold, |i, item| {
+            let obj = item.as_obj()?;
             path.push(i);
-            if obj.pid == pid {
-                return true;
-            }
-            if m.k.is_container(obj.class) && walk(obj, m, pid, path) {
-                return true;
+            if obj.pid == pid || (m.k.is_container(obj.class) && walk(obj, m, pid, path)) {
+                return Some(());
             }
             path.pop();
-        }
-        false
+            None
+        });
+        found.is_some()
     }
     let start = at(root, m, from)?;
     let mut path = from.to_vec();
@@ -113,27 +113,33 @@ pub fn find_in_kitchen(ks: &Entity, m: &Model, obj: &Entity) -> Option<Path> {
 pub fn find_unused(ks: &Entity, m: &Model, class: ClassId, excluded: &[Pid]) -> Option<Path> {
     fn walk(e: &Entity, m: &Model, class: ClassId, excluded: &[Pid], path: &mut Path) -> bool {
         let items = contents(e, m);
-        for (i, item) in items.iter().enumerate() {
-            let Some(obj) = item.as_obj() else { continue };
-            if m.onto.is_a(obj.class, class)
-                && !obj.val(m.k.used).truthy()
-                && !excluded.contains(&obj.pid)
-            {
-                path.push(i);
-                return true;
-            }
+        let direct = items.find_where(
+            |k| k.may_hold_class(|c| m.onto.is_a(c, class)),
+            |i, item| {
+                let obj = item.as_obj()?;
+                let unused = m.onto.is_a(obj.class, class)
+                    && !obj.val(m.k.used).truthy()
+                    && !excluded.contains(&obj.pid);
+                unused.then_some(i)
+            },
+        );
+        if let Some(i) = direct {
+            path.push(i);
+            return true;
         }
-        for (i, item) in items.iter().enumerate() {
-            let Some(obj) = item.as_obj() else { continue };
-            if m.k.is_container(obj.class) {
+        let inside = items.find_where(
+            |k| k.may_hold_class(|c| m.k.is_container(c)),
+            |i, item| {
+                let obj = item.as_obj().filter(|o| m.k.is_container(o.class))?;
                 path.push(i);
                 if walk(obj, m, class, excluded, path) {
-                    return true;
+                    return Some(());
                 }
                 path.pop();
-            }
-        }
-        false
+                None
+            },
+        );
+        inside.is_some()
     }
     let mut path = Vec::new();
     walk(ks, m, class, excluded, &mut path).then_some(path)
@@ -182,25 +188,30 @@ pub fn find_ingredient(ks: &Entity, m: &Model, class: ClassId) -> Option<(Path, 
     // Returns (path of the match, path of its parent) where found.
     fn walk(e: &Entity, m: &Model, class: ClassId, path: &mut Path) -> Option<Path> {
         let items = contents(e, m);
-        for (i, item) in items.iter().enumerate() {
-            let Some(obj) = item.as_obj() else { continue };
-            if obj.class != m.k.counter_top && m.onto.is_a(obj.class, class) {
-                let mut p = path.clone();
-                p.push(i);
-                return Some(p);
-            }
+        let not_counter = |c: ClassId| c != m.k.counter_top;
+        let direct = items.find_where(
+            |k| k.may_hold_class(|c| not_counter(c) && m.onto.is_a(c, class)),
+            |i, item| {
+                let obj = item.as_obj()?;
+                (not_counter(obj.class) && m.onto.is_a(obj.class, class)).then_some(i)
+            },
+        );
+        if let Some(i) = direct {
+            let mut p = path.clone();
+            p.push(i);
+            return Some(p);
         }
-        for (i, item) in items.iter().enumerate() {
-            let Some(obj) = item.as_obj() else { continue };
-            if obj.class != m.k.counter_top && m.k.is_container(obj.class) {
+        let is_inner = |c: ClassId| not_counter(c) && m.k.is_container(c);
+        items.find_where(
+            |k| k.may_hold_class(is_inner),
+            |i, item| {
+                let obj = item.as_obj().filter(|o| is_inner(o.class))?;
                 path.push(i);
-                if let Some(found) = walk(obj, m, class, path) {
-                    return Some(found);
-                }
+                let found = walk(obj, m, class, path);
                 path.pop();
-            }
-        }
-        None
+                found
+            },
+        )
     }
     let found = walk(ks, m, class, &mut Vec::new())?;
     // The reference answers with the bowl and the place holding the bowl: one level up from

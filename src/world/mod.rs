@@ -17,7 +17,7 @@ use crate::base::number::Number;
 use crate::world::ontology::{
     Class, ClassId, Init, Made as DefaultMade, Ontology, SlotId, defaults_made,
 };
-use crate::world::seq::Seq;
+use crate::world::seq::{Seq, Tagged};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -97,10 +97,18 @@ impl Value {
     /// to them. A value held once (its `Arc` counted once, and not in a layout objects share) is
     /// reached only through its one holder, so it is met once and not remembered: what a primitive has just made (a
     /// thousand cracked eggs) costs no look-up. Nor is a shared value whose walk met at most
-    /// [`SMALL_WALK`] values: walking it again costs no more than remembering it, and a
-    /// counter-top of a million portions (each held by two kitchen states) then fills no
-    /// table.
+    /// [`SMALL_WALK`] values: walking it again costs no more than remembering it. A long list
+    /// remembers the height of its tallest item in its parts ([`Seq::tallest`]), so a
+    /// counter-top of a million portions that the next kitchen state shares is walked only
+    /// where an edit changed it.
     pub fn nested_deeper_than(&self, limit: usize) -> bool {
+        self.height_within(limit, &mut HashMap::default()).is_none()
+    }
+
+    /// The height of the longest path down from this value (1 for an object of plain slots,
+    /// 0 for a value that is neither an object nor a list), or `None` when it is over `limit`;
+    /// `heights` holds the shared values walked so far.
+    fn height_within(&self, limit: usize, heights: &mut Heights) -> Option<usize> {
         /// The identity of an object or list, and whether it is held more than once (only then
         /// is its height remembered).
         fn key(v: &Value) -> Option<(usize, bool)> {
@@ -122,12 +130,22 @@ impl Value {
                 _ => None,
             }
         }
+        /// The height of a long list, from what its parts remember.
+        fn long_list(v: &Value, heights: &mut Heights) -> Option<usize> {
+            let Value::List(l) = v else { return None };
+            let mut height_of = |item: &Value| match key(item) {
+                None => 0,
+                Some(_) => (item.height_within(usize::MAX, heights))
+                    .expect("no height is over the largest number"),
+            };
+            l.tallest(&mut height_of).map(|tallest| tallest + 1)
+        }
         let Some((_, root_shared)) = key(self) else {
-            return false;
+            return Some(0);
         };
-        // Heights of the values walked so far: 1 for an object of plain slots.
-        let mut heights: HashMap<usize, usize, BuildHasherDefault<AddressHasher>> =
-            HashMap::default();
+        if let Some(height) = long_list(self, heights) {
+            return (height <= limit).then_some(height);
+        }
         // The path: each value, its next child, the greatest height among its children, how
         // many values the walk had met when it reached it, and whether it is shared.
         let mut path: Vec<(&Value, usize, usize, usize, bool)> = vec![(self, 0, 0, 0, root_shared)];
@@ -135,11 +153,9 @@ impl Value {
         loop {
             let depth = path.len();
             if depth > limit {
-                return true;
+                return None;
             }
-            let Some((value, next, tallest, _, _)) = path.last_mut() else {
-                return false;
-            };
+            let (value, next, tallest, _, _) = path.last_mut().expect("the path is not empty");
             let Some(c) = child(value, *next) else {
                 let (value, _, tallest, met_before, shared) =
                     path.pop().expect("the path is not empty");
@@ -150,15 +166,16 @@ impl Value {
                 {
                     heights.insert(k, height);
                 }
-                if let Some(parent) = path.last_mut() {
-                    parent.2 = parent.2.max(height);
+                match path.last_mut() {
+                    Some(parent) => parent.2 = parent.2.max(height),
+                    None => return Some(height),
                 }
                 continue;
             };
             *next += 1;
             let (c, in_shared_layout) = match c {
                 Ok(c) => c,
-                Err(height) if depth + height > limit => return true,
+                Err(height) if depth + height > limit => return None,
                 Err(height) => {
                     *tallest = (*tallest).max(height);
                     continue;
@@ -172,15 +189,28 @@ impl Value {
                 true => heights.get(&k).copied(),
                 false => None,
             };
-            match known {
-                Some(h) if depth + h > limit => return true,
-                Some(h) => *tallest = (*tallest).max(h),
+            match known.or_else(|| long_list(c, heights)) {
+                Some(h) if depth + h > limit => return None,
+                Some(h) => {
+                    let (_, _, tallest, _, _) = path.last_mut().expect("the path is not empty");
+                    *tallest = (*tallest).max(h);
+                }
                 None => {
                     path.push((c, 0, 0, met, shared));
                     met += 1;
                 }
             }
         }
+    }
+}
+
+/// Heights of the shared values a walk of [`Value::nested_deeper_than`] has measured, by
+/// address.
+type Heights = HashMap<usize, usize, BuildHasherDefault<AddressHasher>>;
+
+impl Tagged for Value {
+    fn tag(&self) -> Option<(u32, u16)> {
+        self.as_obj().map(|e| (e.pid, e.class))
     }
 }
 
