@@ -50,7 +50,7 @@ def substitute(
     text: str,
     replace: str,
     replacement: str,
-    amount_rule: str,
+    amount_rule: Optional[str],
     recipe: Optional[str],
     reference: str,
     benchmark: Optional[_Path] = None,

@@ -19,7 +19,7 @@ fn substitute(
     text: NetworkText,
     replace: String,
     replacement: String,
-    amount_rule: String,
+    amount_rule: Option<String>,
     recipe: Option<String>,
     reference: &str,
     benchmark: Option<PathBuf>,

@@ -120,14 +120,7 @@ pub fn rerun<T>(
     gold: &mut dyn FnMut(&str) -> Result<Option<Benchmark>, String>,
     rewrite: impl FnOnce(&Recipe) -> Result<(Rewrite, T), RewriteError>,
 ) -> Result<(Rerun, T), RerunFailure> {
-    let original = checked(model, text).and_then(|mut recipes| {
-        let at = pick(&recipes, recipe).map_err(RerunFailure::Recipe)?;
-        let at = recipes
-            .iter()
-            .position(|r| std::ptr::eq(r, at))
-            .unwrap_or(0);
-        Ok(recipes.swap_remove(at))
-    })?;
+    let original = original_recipe(model, text, recipe)?;
     let (rewritten, extra) = rewrite(&original).map_err(|e| RerunFailure::Rewrite {
         at: e
             .action
@@ -323,6 +316,22 @@ pub(super) fn unlocated(message: String) -> LocatedError {
         action: None,
         message,
     }
+}
+
+/// Recipe `recipe` (else the first) of a text that parses and validates, or why not.
+pub(super) fn original_recipe(
+    model: &Model,
+    text: &str,
+    recipe: Option<&str>,
+) -> Result<Recipe, RerunFailure> {
+    checked(model, text).and_then(|mut recipes| {
+        let at = pick(&recipes, recipe).map_err(RerunFailure::Recipe)?;
+        let at = recipes
+            .iter()
+            .position(|r| std::ptr::eq(r, at))
+            .unwrap_or(0);
+        Ok(recipes.swap_remove(at))
+    })
 }
 
 /// The recipes of a text that parses and validates, or its errors.
