@@ -83,7 +83,7 @@ pub fn uses_of(
             shown(Use::Leavened, action);
         }
         // What is done to the ingredient alone (not to a dough holding it).
-        if held == [class]
+        if (held == [class] || recipe.predicates[action].name != "cut")
             && let Some(&(_, what)) = ALONE
                 .iter()
                 .find(|(p, _)| *p == recipe.predicates[action].name)

@@ -102,7 +102,7 @@ pub fn substitute_text(
                 text,
             }),
         );
-        let rule = rule.unwrap_or_else(|| verdict.default_rule(model, from));
+        let rule = rule.unwrap_or_else(|| verdict.default_rule());
         let s = Substitution {
             strength_factor: verdict.strength_factor.unwrap_or(Number::int(1)),
             ..Substitution::new(from, to, rule)
@@ -315,14 +315,7 @@ pub fn suggest(
                     &mut *gold,
                 ))
             });
-            let suggestion = Suggestion::of(
-                model,
-                (&name, class),
-                id,
-                &verdict,
-                rule,
-                tried.transpose()?,
-            );
+            let suggestion = Suggestion::of(model, &name, id, &verdict, rule, tried.transpose()?);
             if fit {
                 out.suggestions.push(suggestion);
             } else {
@@ -338,7 +331,7 @@ impl Suggestion {
     /// Class `id` offered in `ingredient`'s place, as the verdict says, tried or not.
     fn of(
         model: &Model,
-        (ingredient, replaced): (&str, ClassId),
+        ingredient: &str,
         id: ClassId,
         verdict: &Verdict,
         rule: Option<AmountRule>,
@@ -357,7 +350,7 @@ impl Suggestion {
             roles,
             role: verdict.role.clone().unwrap_or_default(),
             strength_factor: verdict.factor_text().unwrap_or_else(|| "1".into()),
-            amount_rule: rule.unwrap_or_else(|| verdict.default_rule(model, replaced)),
+            amount_rule: rule.unwrap_or_else(|| verdict.default_rule()),
             fit: verdict.fit != Some(false),
             why_not: verdict.why_not.clone(),
             notes,

@@ -11,7 +11,6 @@ use crate::language::diagnostic::line_cols;
 use crate::simulation::Model;
 use crate::world::ontology::ClassId;
 use crate::world::rewrite::substitution::{AmountRule, network_ingredients};
-use crate::world::rewrite::{COUNT_UNITS, VOLUME_UNITS, grams};
 
 /// The table's word on one swap.
 #[derive(Clone, Debug, Default)]
@@ -28,16 +27,10 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// The rule amounts follow when none is asked: `same-volume` where the gram table weighs
-    /// no amount of `replace` (an abstract class: `olive-oil`, `vinegar`; a spoonful stays a
-    /// spoonful), else `same-effect` where the two differ in strength, else `same-weight`.
-    pub fn default_rule(&self, model: &Model, replace: ClassId) -> AmountRule {
-        let units = VOLUME_UNITS.iter().chain(&COUNT_UNITS);
-        let weighed = units
-            .filter_map(|u| model.onto.class_id(u))
-            .any(|u| grams(&model.onto, replace, Number::int(1), u).is_some());
+    /// The rule amounts follow when none is asked: `same-effect` where the two differ in
+    /// strength, else `same-weight`.
+    pub fn default_rule(&self) -> AmountRule {
         match self.strength_factor {
-            _ if !weighed => AmountRule::SameVolume,
             Some(f) if !f.num_eq(&Number::int(1)) => AmountRule::SameEffect,
             _ => AmountRule::SameWeight,
         }
