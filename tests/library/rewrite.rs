@@ -55,7 +55,7 @@ fn substituted(
         text,
         None,
         replace,
-        AmountRule::SameWeight,
+        Some(AmountRule::SameWeight),
         &mut gold_of(&e),
     )
 }
@@ -544,15 +544,12 @@ fn suggestions_come_from_the_role_table_filtered_by_the_diet_and_tried_in_the_ne
         "butter",
         Some(Diet::Vegan),
         Some((&text, None)),
-        AmountRule::SameWeight,
+        None,
         &mut gold_of(&e),
     )
     .unwrap();
     let classes: Vec<&str> = s.suggestions.iter().map(|s| s.class.as_str()).collect();
-    assert_eq!(
-        classes,
-        ["coconut-oil", "vegetable-oil", "extra-virgin-olive-oil"]
-    );
+    assert_eq!(classes, ["coconut-oil"]);
     let excluded: Vec<(&str, Vec<String>)> = s
         .excluded
         .iter()
@@ -565,25 +562,18 @@ fn suggestions_come_from_the_role_table_filtered_by_the_diet_and_tried_in_the_ne
         .iter()
         .map(|s| s.tried.as_ref().unwrap().dish_approximation_score)
         .collect();
-    assert_eq!(dishes, [Some(predicted_dish(6)); 3]);
+    assert_eq!(dishes, [Some(predicted_dish(6))]);
     let held: Vec<String> = s
         .suggestions
         .iter()
         .map(|s| s.in_kitchen_grams.as_ref().unwrap().to_string())
         .collect();
-    assert_eq!(held, ["460.5", "200", "460.0"]);
-    let none = suggest(
-        &e.model,
-        "water",
-        None,
-        None,
-        AmountRule::SameWeight,
-        &mut gold_of(&e),
-    );
+    assert_eq!(held, ["460.5"]);
+    let none = suggest(&e.model, "water", None, None, None, &mut gold_of(&e));
     assert!(
         none.unwrap_err()
             .to_string()
-            .starts_with("the role table (kitchens/substitutes.json) gives water no role")
+            .starts_with("the role table (kitchens/substitutes.json) offers no substitute for water: the neutral liquid")
     );
 }
 
@@ -608,10 +598,7 @@ fn a_diet_keeps_the_substitutes_the_diet_table_allows() {
             ingredient: "all-purpose-flour",
             diet: Diet::GlutenFree,
             kept: &["almond-flour"],
-            set_apart: &[
-                ("whole-wheat-flour", &["gluten"]),
-                ("self-rising-flour", &["gluten"]),
-            ],
+            set_apart: &[("whole-wheat-flour", &["gluten"])],
             own: &["gluten"],
         },
         DietCase {
@@ -631,12 +618,7 @@ fn a_diet_keeps_the_substitutes_the_diet_table_allows() {
         DietCase {
             ingredient: "butter",
             diet: Diet::Vegetarian,
-            kept: &[
-                "salted-butter",
-                "coconut-oil",
-                "vegetable-oil",
-                "extra-virgin-olive-oil",
-            ],
+            kept: &["salted-butter", "coconut-oil"],
             set_apart: &[],
             own: &[],
         },
@@ -647,7 +629,7 @@ fn a_diet_keeps_the_substitutes_the_diet_table_allows() {
             case.ingredient,
             Some(case.diet),
             None,
-            AmountRule::SameWeight,
+            None,
             &mut |_| Ok(None),
         )
         .unwrap();
@@ -675,20 +657,42 @@ fn a_diet_keeps_the_substitutes_the_diet_table_allows() {
 }
 
 #[test]
-fn every_class_of_the_role_table_is_an_ingredient_both_kitchens_hold() {
+fn every_class_of_the_role_table_is_an_ingredient_and_both_kitchens_hold_every_offered_one() {
     use cookingbot::data::substitute_roles::SubstituteRoles;
     use cookingbot::service::rewrite_run::held;
+    let table = SubstituteRoles::builtin();
+    let needed = table
+        .roles
+        .values()
+        .flat_map(|r| &r.classes)
+        .filter_map(|m| m.needs.as_ref())
+        .flat_map(|n| n.classes.iter().map(String::as_str));
+    let named: Vec<&str> = table
+        .classes()
+        .into_iter()
+        .chain(table.no_role.keys().map(String::as_str))
+        .chain(needed)
+        .collect();
     for profile in [Profile::R2024, Profile::R2023] {
         let model = Model::builtin(profile);
-        for class in SubstituteRoles::builtin().classes() {
+        for class in &named {
             let id = model
                 .onto
                 .class_id(class)
                 .unwrap_or_else(|| panic!("{profile}: no class {class}"));
             assert!(model.onto.is_a_name(id, "ingredient"), "{profile}: {class}");
+        }
+        for member in table
+            .roles
+            .values()
+            .flat_map(|r| &r.classes)
+            .filter(|m| m.offered)
+        {
+            let id = model.onto.class_id(&member.class).unwrap();
             assert!(
                 !held(&model, id).is_empty(),
-                "{profile}: the kitchen holds no {class}"
+                "{profile}: the kitchen holds no {}",
+                member.class
             );
         }
     }
@@ -756,8 +760,7 @@ fn some_substitution(e: &Evaluator, section: &str, k: usize) -> Option<(String, 
         .into_iter()
         .filter_map(|class| {
             let name = e.model.onto.class_name(class).to_owned();
-            let (_, role) = table.roles_of(&name).next()?;
-            let other = role.classes.iter().find(|c| **c != name)?.clone();
+            let other = table.offers(&name).first()?.offered.class.clone();
             Some((name, other))
         })
         .collect();
@@ -882,7 +885,7 @@ fn an_amount_that_cannot_be_converted_is_answered_with_its_line_and_column() {
         text,
         None,
         ("extra-virgin-olive-oil", "avocado"),
-        AmountRule::SameVolume,
+        Some(AmountRule::SameVolume),
         &mut |_| Ok(None),
     )
     .expect_err("no volume of avocado");
