@@ -45,7 +45,7 @@ fn bench(c: &mut Criterion) {
             text,
             None,
             ("butter", "coconut-oil"),
-            AmountRule::SameWeight,
+            Some(AmountRule::SameWeight),
             gold,
         )
         .expect("substitutes")
@@ -165,7 +165,7 @@ fn bench(c: &mut Criterion) {
                     black_box(&chain),
                     None,
                     ("salted-butter", "butter"),
-                    AmountRule::SameWeight,
+                    Some(AmountRule::SameWeight),
                     &mut no_gold,
                 )
                 .expect("substitutes")
