@@ -263,7 +263,13 @@ fn the_substitution_is_the_network_with_one_class_and_its_amount_changed() {
     assert_eq!(dish.detail.surplus, ["coconut-oil"]);
     let g = c.against_original.goal_condition_success.as_ref().unwrap();
     assert_eq!((g.numerator, g.denominator), (22, 40));
-    assert!(a.notes.is_empty());
+    // The role table's note on coconut oil in butter's place (kitchens/substitutes.json).
+    assert_eq!(
+        a.notes,
+        [
+            "coconut oil is solid below about 24 °C: cream it cool; it holds no water and tastes of coconut, so the bake is a little shorter and sweeter-smelling"
+        ]
+    );
 }
 
 #[test]
