@@ -195,7 +195,7 @@ fn big_dishes(c: &mut Criterion) {
             &gold_text(id),
             None,
             ("egg", "banana"),
-            AmountRule::SameWeight,
+            Some(AmountRule::SameWeight),
             &mut gold,
         )
         .expect("substitutes")

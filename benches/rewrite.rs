@@ -43,7 +43,7 @@ fn bench(c: &mut Criterion) {
     let croutons = gold_text("croutons-vinegar-salad");
     let substitute_one =
         |model: &Model, text: &str, replace: (&str, &str), gold: &mut GoldSource<'_>| {
-            substitute_text(model, text, None, replace, AmountRule::SameWeight, gold)
+            substitute_text(model, text, None, replace, Some(AmountRule::SameWeight), gold)
                 .expect("substitutes")
         };
     let substitute = |model: &Model, text: &str, gold: &mut GoldSource<'_>| {
@@ -170,7 +170,7 @@ fn bench(c: &mut Criterion) {
                     black_box(&chain),
                     None,
                     ("salted-butter", "butter"),
-                    AmountRule::SameWeight,
+                    Some(AmountRule::SameWeight),
                     &mut no_gold,
                 )
                 .expect("substitutes")

@@ -50,12 +50,18 @@ class Rewritten:
 
 @dataclass(frozen=True)
 class Substitution(Rewritten):
-    """An ingredient replaced (`replace` by `replacement`, amounts by `amount_rule`)."""
+    """An ingredient replaced (`replace` by `replacement`, amounts by `amount_rule`); the
+    role table's `role` offering it, its `strength_factor` (grams of it for a gram of the
+    ingredient), whether it `fit`s the recipe's use of the ingredient and `why_not`."""
 
     replace: str = ""
     replacement: str = ""
     amount_rule: str = ""
     notes: list[str] = field(default_factory=list)
+    role: Optional[str] = None
+    strength_factor: Optional[str] = None
+    fit: Optional[bool] = None
+    why_not: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -75,13 +81,16 @@ class Scaling(Rewritten):
 @dataclass(frozen=True)
 class Suggestions:
     """Substitutes of `ingredient` from the role table, those `diet` excludes by the diet
-    table in `excluded` (each with the tags it excludes, `because`); each suggestion's `tried`
-    holds its run in the network, when one was given."""
+    table in `excluded` (each with the tags it excludes, `because`), those unfit for the
+    network's use of the ingredient in `unfit` (each with `why_not`); each suggestion states
+    its `role`, `strength_factor` and `amount_rule`, and its `tried` holds its run in the
+    network, when one was given."""
 
     ingredient: str
     diet: Optional[str]
     ingredient_excluded_because: list[str]
     suggestions: list[dict]
+    unfit: list[dict]
     excluded: list[dict]
     recipe: Optional[str]
 
@@ -104,7 +113,7 @@ def substitute(
     replace: str,
     replacement: str,
     *,
-    amount_rule: str = "same-weight",
+    amount_rule: Optional[str] = None,
     recipe: Optional[str] = None,
     reference: str = "2024",
     benchmark: PathArg = None,
@@ -112,7 +121,8 @@ def substitute(
 ) -> Substitution:
     """Replace ingredient `replace` by `replacement` in one recipe of a network (default: the
     first), run it again and compare it with the original. `amount_rule` is `same-weight`,
-    `same-volume` or `same-count`. An unknown or absent ingredient raises `ValueError`; a
+    `same-volume`, `same-count` or `same-effect` (default: `same-effect` where the role table
+    gives the two different strengths, else `same-weight`). An unknown or absent ingredient raises `ValueError`; a
     network with errors `NetworkError`."""
     text = _text(network)
     request = {
@@ -129,6 +139,10 @@ def substitute(
         replacement=out["with"],
         amount_rule=out["amount_rule"],
         notes=out["notes"],
+        role=out["role"],
+        strength_factor=out["strength_factor"],
+        fit=out["fit"],
+        why_not=out["why_not"],
     )
 
 
@@ -145,7 +159,7 @@ def suggest_substitutes(
     """The classes sharing a role with `ingredient` in the role table
     (kitchens/substitutes.json), filtered by `diet` (vegan, vegetarian, gluten-free, dairy-free,
     nut-free or egg-free) through the diet table (kitchens/diet.json); each is tried in
-    `network` when one is given (same-weight). A misspelt diet raises `ValueError`."""
+    `network` when one is given (each pair's default amount rule). A misspelt diet raises `ValueError`."""
     text = None if network is None else _text(network)
     request = {"ingredient": ingredient, "diet": diet, "network": text, "recipe": recipe}
     out = _answer("suggest", request, reference, benchmark, kitchen)

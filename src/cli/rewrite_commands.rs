@@ -64,10 +64,12 @@ pub(super) struct SubstituteArgs {
     )]
     pub(super) replace: Option<(String, String)>,
     /// How the new amount follows from the old: same-weight (grams by the gram table),
-    /// same-volume (a spoonful for a spoonful; grams through both densities) or same-count
-    /// (the same number in the same unit).
-    #[arg(long, value_name = "RULE", value_parser = AmountRule::named, default_value = "same-weight")]
-    pub(super) amount_rule: AmountRule,
+    /// same-volume (a spoonful for a spoonful; grams through both densities), same-count
+    /// (the same number in the same unit) or same-effect (the same weight times the role
+    /// table's strength factor). Default: same-effect where the role table gives the two
+    /// different strengths, else same-weight.
+    #[arg(long, value_name = "RULE", value_parser = AmountRule::named)]
+    pub(super) amount_rule: Option<AmountRule>,
     /// Propose substitutes for an ingredient: the classes sharing a role with it in the role
     /// table (kitchens/substitutes.json).
     #[arg(long, value_name = "INGREDIENT")]

@@ -20,6 +20,8 @@ use crate::metrics::{GoldRun, Scores, gold_run, score};
 use crate::report::content::RecipeReport;
 use crate::report::figures::number;
 use crate::report::refuse_input_as_output;
+use crate::session::failed::failed_actions;
+use crate::simulation::kitchen::{at, find_ingredient};
 use crate::simulation::primitives::common::quantity_of;
 use crate::simulation::{Execution, Model, SimError};
 use crate::world::ontology::ClassId;
@@ -90,6 +92,9 @@ pub struct Rerun {
     /// Where and why the rewrite failed as the reference's evaluator fails, located at the
     /// action of the original text.
     pub failure: Option<LocatedError>,
+    /// The rewritten actions that made a failed object of their own, each with why, located
+    /// at the action's line in the original text (the rewrite keeps every action in its place).
+    pub failed_actions: Vec<LocatedError>,
     /// The rewrite scored against the original's run.
     pub against_original: RecipeResult,
     /// Both scored against the benchmark's gold network, when it has the recipe.
@@ -123,14 +128,7 @@ pub fn rerun<T>(
     gold: &mut GoldSource<'_>,
     rewrite: impl FnOnce(&Recipe) -> Result<(Rewrite, T), RewriteError>,
 ) -> Result<(Rerun, T), RerunFailure> {
-    let original = checked(model, text).and_then(|mut recipes| {
-        let at = pick(&recipes, recipe).map_err(RerunFailure::Recipe)?;
-        let at = recipes
-            .iter()
-            .position(|r| std::ptr::eq(r, at))
-            .unwrap_or(0);
-        Ok(recipes.swap_remove(at))
-    })?;
+    let original = original_recipe(model, text, recipe)?;
     let (rewritten, extra) = rewrite(&original).map_err(|e| RerunFailure::Rewrite {
         at: e
             .action
@@ -165,6 +163,10 @@ pub fn rerun<T>(
     });
     let ran = run.map_err(RerunFailure::Failed)?;
     let changes = located(text, &original, &rewritten.changes);
+    let failed = match &ran.rewritten {
+        Ok((execution, _)) => failed_in(model, text, &original, &rewritten_recipe, execution),
+        Err(_) => Vec::new(),
+    };
     let (execution, against_original, failure) = match ran.rewritten {
         Ok((execution, scores)) => (Some(execution), scores, None),
         Err(e) => (
@@ -182,11 +184,40 @@ pub fn rerun<T>(
             rewritten_recipe,
             rewritten: execution,
             failure,
+            failed_actions: failed,
             against_original: result(&original.id, against_original),
             against_gold: ran.against_gold,
         },
         extra,
     ))
+}
+
+/// The actions of the rewritten run that made a failed object of their own, with why, at
+/// their line in the original text and as rewritten.
+fn failed_in(
+    model: &Model,
+    text: &str,
+    original: &Recipe,
+    rewritten: &Recipe,
+    execution: &Execution,
+) -> Vec<LocatedError> {
+    let found = failed_actions(model, rewritten, execution);
+    let at = line_cols(
+        text,
+        found
+            .iter()
+            .map(|(p, _)| original.predicates[*p].span.start),
+    );
+    found
+        .into_iter()
+        .zip(at)
+        .map(|((p, why), (line, column))| LocatedError {
+            line: Some(line),
+            column: Some(column),
+            action: Some(rewritten.predicates[p].to_string()),
+            message: why.to_string(),
+        })
+        .collect()
 }
 
 /// What the runs gave.
@@ -339,6 +370,22 @@ pub(super) fn unlocated(message: String) -> LocatedError {
     }
 }
 
+/// Recipe `recipe` (else the first) of a text that parses and validates, or why not.
+pub(super) fn original_recipe(
+    model: &Model,
+    text: &str,
+    recipe: Option<&str>,
+) -> Result<Recipe, RerunFailure> {
+    checked(model, text).and_then(|mut recipes| {
+        let at = pick(&recipes, recipe).map_err(RerunFailure::Recipe)?;
+        let at = recipes
+            .iter()
+            .position(|r| std::ptr::eq(r, at))
+            .unwrap_or(0);
+        Ok(recipes.swap_remove(at))
+    })
+}
+
 /// The recipes of a text that parses and validates, or its errors.
 fn checked(model: &Model, text: &str) -> Result<Vec<Recipe>, RerunFailure> {
     let into = Diagnostics::new().errors_only();
@@ -380,6 +427,10 @@ pub struct Comparison {
     /// Where the rewritten network fails as the reference's evaluator fails (the evaluation
     /// would refuse its file), located at the action of the original text.
     pub failure: Option<LocatedError>,
+    /// The rewritten actions that made a failed object of their own (the network then does
+    /// not execute), each with why, at its line in the original text.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failed_actions: Vec<LocatedError>,
     pub original_execution_time: Option<serde_json::Value>,
     /// The rewrite scored against the original's run, the original's dish standing as the
     /// gold dish: the evaluation's JSON names and detail (missed goals are actions of the
@@ -400,6 +451,7 @@ impl Comparison {
             recipe: run.recipe.clone(),
             executes: run.executes(),
             failure: run.failure.clone(),
+            failed_actions: run.failed_actions.clone(),
             original_execution_time: run.original_time(),
             against_original: run.report(),
             against_gold: run.against_gold.clone(),
@@ -436,7 +488,12 @@ impl Comparison {
                 ));
             }
             (None, true) => s.push_str(&format!("The {what} network executes.\n")),
-            (None, false) => s.push_str(&format!("The {what} network does not execute.\n")),
+            (None, false) => {
+                s.push_str(&format!("The {what} network does not execute.\n"));
+                for f in &self.failed_actions {
+                    s.push_str(&format!("  {}\n", f.words()));
+                }
+            }
         }
         let r = &self.against_original;
         s.push_str(&format!(
@@ -531,6 +588,27 @@ pub fn held(model: &Model, class: ClassId) -> Vec<(Number, ClassId)> {
         stack.extend(e.val(contents).items().iter().filter_map(Value::as_obj));
     }
     out
+}
+
+/// The class of what a fetch of `class` takes from the initial kitchen (the first object of
+/// it `find-ingredient` finds: the kitchen's extra-virgin olive oil for `olive-oil`); `class`
+/// itself where the kitchen holds none.
+pub fn fetched_class(model: &Model, class: ClassId) -> ClassId {
+    let kitchen = &model.kitchen;
+    let bowl =
+        find_ingredient(kitchen, model, class).and_then(|(bowl, _)| at(kitchen, model, &bowl));
+    let Some(bowl) = bowl else {
+        return class;
+    };
+    if model.onto.is_a(bowl.class, class) {
+        return bowl.class;
+    }
+    let items = bowl.val(model.k.contents).items();
+    let first = items
+        .iter()
+        .filter_map(Value::as_obj)
+        .find(|o| model.onto.is_a(o.class, class));
+    first.map_or(class, |o| o.class)
 }
 
 /// Grams of exactly `class` the initial kitchen holds; `None` when it holds none or the gram

@@ -105,6 +105,14 @@ pub struct LocatedError {
 }
 
 impl LocatedError {
+    /// The problem in one line for people: `line 12, (cut …): why`.
+    pub fn words(&self) -> String {
+        match (self.line, &self.action) {
+            (Some(line), Some(action)) => format!("line {line}, {action}: {}", self.message),
+            _ => self.message.clone(),
+        }
+    }
+
     pub(super) fn new(text: &str, recipe: &Recipe, e: &SimError) -> LocatedError {
         let p = e.predicate.and_then(|p| recipe.predicates.get(p));
         let at = p.map(|p| line_col(text, p.span.start));

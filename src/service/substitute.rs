@@ -6,11 +6,17 @@
 use super::DataContext;
 use super::golds::GoldSource;
 use super::outcome::{AppError, Exit, Outcome};
-use super::rewrite_run::{AnswerOutputs, Comparison, RerunFailure, held, held_grams, rerun};
+use super::rewrite_run::{
+    AnswerOutputs, Comparison, RerunFailure, fetched_class, held, held_grams, original_recipe,
+    rerun,
+};
 use super::solution_file::read_solution_text;
+use super::substitute_fit::{InRecipe, SetApart, Verdict, judge};
 use crate::base::budget::Budget;
+use crate::base::number::Number;
 use crate::data::diet_table::Diet;
 use crate::data::substitute_roles::SubstituteRoles;
+use crate::language::diagnostic::Diagnostics;
 use crate::metrics::diet::Tags;
 use crate::report::figures::amount;
 use crate::simulation::Model;
@@ -30,7 +36,9 @@ pub enum SubstituteRequest {
     Replace {
         from: String,
         to: String,
-        rule: AmountRule,
+        /// `None`: the pair's default (`same-effect` where the role table gives the two
+        /// different strengths, else `same-weight`).
+        rule: Option<AmountRule>,
     },
     /// Propose substitutes (`--suggest CLASS [--diet NAME]`).
     Suggest { class: String, diet: Option<Diet> },
@@ -53,19 +61,30 @@ pub struct SubstituteAnswer {
     pub replace: String,
     pub with: String,
     pub amount_rule: AmountRule,
+    /// The role of the role table that offers `with` in `replace`'s place (`None`: it offers
+    /// it for none).
+    pub role: Option<String>,
+    /// Grams of `with` that do the work of one gram of `replace` (`"1/3"`), by the role table.
+    pub strength_factor: Option<String>,
+    /// Whether `with` fits the recipe's use of `replace` by the role table (`None`: no role).
+    pub fit: Option<bool>,
+    /// Why it does not fit.
+    pub why_not: Option<String>,
     #[serde(flatten)]
     pub comparison: Comparison,
-    /// What a cook should know beside the scores (a substitute the kitchen does not hold).
+    /// What a cook should know beside the scores (a substitute the kitchen does not hold,
+    /// what else the swap needs).
     pub notes: Vec<String>,
 }
 
-/// Replace `from` by `to` in recipe `recipe` (else the first) of `text` and compare the runs.
+/// Replace `from` by `to` in recipe `recipe` (else the first) of `text` and compare the runs;
+/// amounts by `rule`, else by the pair's default rule.
 pub fn substitute_text(
     model: &Model,
     text: &str,
     recipe: Option<&str>,
     replace: (&str, &str),
-    rule: AmountRule,
+    rule: Option<AmountRule>,
     gold: &mut GoldSource<'_>,
 ) -> Result<SubstituteAnswer, RerunFailure> {
     let class = |name| {
@@ -74,20 +93,35 @@ pub fn substitute_text(
             at: None,
         })
     };
-    let s = Substitution {
-        replace: class(replace.0)?,
-        with: class(replace.1)?,
-        rule,
-    };
-    let (run, ()) = rerun(model, text, recipe, gold, |original| {
-        substitute(&model.onto, &model.catalogue, original, &s).map(|r| (r, ()))
+    let (from, to) = (class(replace.0)?, class(replace.1)?);
+    let (run, (verdict, rule)) = rerun(model, text, recipe, gold, |original| {
+        let verdict = judge(
+            model,
+            from,
+            to,
+            Some(InRecipe {
+                recipe: original,
+                text,
+            }),
+        );
+        let rule = rule.unwrap_or_else(|| verdict.default_rule());
+        let s = Substitution {
+            strength_factor: verdict.strength_factor.unwrap_or(Number::int(1)),
+            weighed_as: fetched_class(model, from),
+            ..Substitution::new(from, to, rule)
+        };
+        substitute(&model.onto, &model.catalogue, original, &s).map(|r| (r, (verdict, rule)))
     })?;
-    let with = model.onto.class_name(s.with).to_owned();
-    let notes = not_held_note(model, s.with).into_iter().collect();
+    let mut notes: Vec<String> = not_held_note(model, to).into_iter().collect();
+    notes.extend(verdict.notes.iter().cloned());
     Ok(SubstituteAnswer {
-        replace: model.onto.class_name(s.replace).to_owned(),
-        with,
+        replace: model.onto.class_name(from).to_owned(),
+        with: model.onto.class_name(to).to_owned(),
         amount_rule: rule,
+        strength_factor: verdict.factor_text(),
+        role: verdict.role,
+        fit: verdict.fit,
+        why_not: verdict.why_not,
         comparison: Comparison::of(&run),
         notes,
     })
@@ -124,6 +158,23 @@ pub struct Suggestion {
     pub class: String,
     /// The roles it shares with the ingredient replaced.
     pub roles: Vec<String>,
+    /// The role that offers it in the ingredient's place.
+    pub role: String,
+    /// Grams of it that do the work of one gram of the ingredient (`"1/3"`).
+    pub strength_factor: String,
+    /// How its amount follows from the ingredient's (`same-effect` where the strengths differ).
+    pub amount_rule: AmountRule,
+    /// Whether it fits the recipe's use of the ingredient (always, without a network).
+    pub fit: bool,
+    /// Why it does not fit (then it is listed under `unfit`).
+    pub why_not: Option<String>,
+    /// What kind of reason sets it apart: `use` (the role table's word on the recipe's use),
+    /// `kitchen-model` (the ontology does not let it undergo what the recipe does), `amount`
+    /// (no conversion of the amount) or `run` (tried, an action of the recipe fails).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub set_apart: Option<SetApart>,
+    /// What a cook should know of the swap.
+    pub notes: Vec<String>,
     /// Whether the kitchen holds it (fetching it fails otherwise).
     pub in_kitchen: bool,
     /// Grams of it the kitchen holds, where the gram table weighs every amount of it.
@@ -161,6 +212,9 @@ pub struct Suggestions {
     /// The ingredient's own tags the diet excludes; empty when it keeps it (or no diet).
     pub ingredient_excluded_because: Vec<String>,
     pub suggestions: Vec<Suggestion>,
+    /// Substitutes the role table sets apart for the recipe's use of the ingredient, each
+    /// with `why_not` (not tried).
+    pub unfit: Vec<Suggestion>,
     /// Classes of the same roles the diet excludes.
     pub excluded: Vec<Excluded>,
     /// The recipe the suggestions were tried in, when a network was given.
@@ -177,6 +231,9 @@ pub enum SuggestError {
         "the role table (kitchens/substitutes.json) gives {class} no role, so no substitute; its roles: {roles}"
     )]
     NoRole { class: String, roles: String },
+    /// The role table offers nothing in the class's place, and says why.
+    #[error("the role table (kitchens/substitutes.json) offers no substitute for {class}: {why}")]
+    NoSubstitute { class: String, why: String },
     /// The network to try them in has errors: the first one's message.
     #[error("the network has errors: {0}")]
     Invalid(String),
@@ -185,87 +242,162 @@ pub enum SuggestError {
     Network(String),
 }
 
-/// The classes sharing a role with `ingredient` in the role table, those `diet` excludes by
-/// the diet table set apart, each tried in `network` (recipe `recipe` of a text) with `rule`
-/// when one is given.
+/// The classes the role table offers in `ingredient`'s place, those `diet` excludes by the
+/// diet table set apart, and, given `network` (recipe `recipe` of a text), those unfit for
+/// its use of the ingredient set apart with why, and each other tried in it with `rule` (else
+/// each pair's default rule).
 pub fn suggest(
     model: &Model,
     ingredient: &str,
     diet: Option<Diet>,
     network: Option<(&str, Option<&str>)>,
-    rule: AmountRule,
+    rule: Option<AmountRule>,
     gold: &mut GoldSource<'_>,
 ) -> Result<Suggestions, SuggestError> {
     let class = ingredient_class(&model.onto, ingredient)?;
     let name = model.onto.class_name(class).to_owned();
     let table = SubstituteRoles::builtin();
-    let mut candidates: Vec<(String, Vec<String>)> = Vec::new();
-    for (role, entry) in table.roles_of(&name) {
-        for other in entry.classes.iter().filter(|c| **c != name) {
-            match candidates.iter_mut().find(|(c, _)| c == other) {
-                Some((_, roles)) => roles.push(role.to_owned()),
-                None => candidates.push((other.clone(), vec![role.to_owned()])),
-            }
-        }
-    }
-    if candidates.is_empty() {
-        let roles: Vec<&str> = table.roles.keys().map(String::as_str).collect();
-        return Err(SuggestError::NoRole {
-            class: name,
-            roles: roles.join(", "),
+    let offers = table.offers(&name);
+    if offers.is_empty() {
+        return Err(match table.why_none(&name) {
+            Some(why) => SuggestError::NoSubstitute { class: name, why },
+            None => SuggestError::NoRole {
+                class: name,
+                roles: table
+                    .roles
+                    .keys()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            },
         });
     }
+    let original = network
+        .map(|(text, id)| original_recipe(model, text, id).map(|r| (r, text)))
+        .transpose()
+        .map_err(SuggestError::refused)?;
+    let in_recipe = original
+        .as_ref()
+        .map(|(recipe, text)| InRecipe { recipe, text });
     let tags = Tags::new(&model.onto);
     let excluded = |class| diet.map_or(Vec::new(), |d| tags.excluded(class, d));
-    let mut recipe = None;
     let mut out = Suggestions {
         ingredient: name.clone(),
         diet,
         ingredient_excluded_because: excluded(class),
         suggestions: Vec::new(),
+        unfit: Vec::new(),
         excluded: Vec::new(),
-        recipe: None,
+        recipe: original.as_ref().map(|(r, _)| r.id.clone()),
     };
     // Every try runs within one budget, the recipe's: past it, the rest are not tried.
     let budget = model.time_budget;
     let until = Instant::now().checked_add(budget);
     let spent = || until.is_some_and(|t| Instant::now() >= t);
     Budget::new(budget).run(|| {
-        for (candidate, roles) in candidates {
-            let Some(id) = model.onto.class_id(&candidate) else {
+        for offer in &offers {
+            let candidate = offer.offered.class.as_str();
+            let Some(id) = model.onto.class_id(candidate) else {
                 continue;
             };
             let because = excluded(id);
             if !because.is_empty() {
                 out.excluded.push(Excluded {
-                    class: candidate,
+                    class: candidate.to_owned(),
                     because,
                 });
                 continue;
             }
-            let tried = network.map(|(text, id_asked)| {
+            let mut verdict = judge(model, class, id, in_recipe);
+            let fit = verdict.fit != Some(false);
+            let tried = network.filter(|_| fit).map(|(text, id_asked)| {
                 if spent() {
                     return Ok(Tried::not_tried(budget));
                 }
                 let answer =
-                    substitute_text(model, text, id_asked, (&name, &candidate), rule, &mut *gold);
-                if let Ok(a) = &answer {
-                    recipe = Some(a.comparison.recipe.clone());
+                    substitute_text(model, text, id_asked, (&name, candidate), rule, &mut *gold);
+                // A run stopped by the time budget says nothing of the substitute.
+                if let Some((kind, why)) = failure_of(&answer).filter(|_| !spent()) {
+                    verdict.failed(candidate, kind, why);
                 }
                 Tried::of(answer)
             });
-            out.suggestions.push(Suggestion {
-                class: candidate,
-                roles,
-                in_kitchen: !held(model, id).is_empty(),
-                in_kitchen_grams: held_grams(model, id).map(crate::report::figures::number),
-                tried: tried.transpose()?,
-            });
+            let suggestion = Suggestion::of(model, &name, id, &verdict, rule, tried.transpose()?);
+            if suggestion.fit {
+                out.suggestions.push(suggestion);
+            } else {
+                out.unfit.push(suggestion);
+            }
         }
         Ok::<_, SuggestError>(())
     })?;
-    out.recipe = recipe;
     Ok(out)
+}
+
+/// Why a substitute tried in the recipe fails there, and of what kind (after "the recipe"):
+/// its amount cannot be converted, or an action of the rewritten network fails; `None` where
+/// it runs, or where the network itself cannot be read or run (the call's error).
+fn failure_of(answer: &Result<SubstituteAnswer, RerunFailure>) -> Option<(SetApart, String)> {
+    let fails = |what: String| Some((SetApart::Run, format!("with it does not run: {what}")));
+    match answer {
+        Ok(a) => {
+            let c = &a.comparison;
+            match (&c.failure, c.failed_actions.first()) {
+                (Some(f), _) => fails(format!("the reference's evaluator fails at {}", f.words())),
+                (None, _) if c.executes => None,
+                (None, Some(f)) => fails(f.words()),
+                (None, None) => fails("it makes no dish".into()),
+            }
+        }
+        Err(RerunFailure::Rewrite { message, .. }) => Some((
+            SetApart::Amount,
+            format!("gives an amount that cannot be converted: {message}"),
+        )),
+        Err(RerunFailure::RewriteInvalid { diagnostics, .. }) => fails(
+            diagnostics
+                .first()
+                .map(|d| d.message.clone())
+                .unwrap_or_default(),
+        ),
+        Err(RerunFailure::Failed(e)) => fails(e.words()),
+        Err(_) => None,
+    }
+}
+
+impl Suggestion {
+    /// Class `id` offered in `ingredient`'s place, as the verdict says, tried or not.
+    fn of(
+        model: &Model,
+        ingredient: &str,
+        id: ClassId,
+        verdict: &Verdict,
+        rule: Option<AmountRule>,
+        tried: Option<Tried>,
+    ) -> Suggestion {
+        let class = model.onto.class_name(id).to_owned();
+        let table = SubstituteRoles::builtin();
+        let roles: Vec<String> = table
+            .roles_of(ingredient)
+            .filter(|(_, role)| role.member(&class).is_some())
+            .map(|(name, _)| name.to_owned())
+            .collect();
+        let mut notes: Vec<String> = not_held_note(model, id).into_iter().collect();
+        notes.extend(verdict.notes.iter().cloned());
+        Suggestion {
+            roles,
+            role: verdict.role.clone().unwrap_or_default(),
+            strength_factor: verdict.factor_text().unwrap_or_else(|| "1".into()),
+            amount_rule: rule.unwrap_or_else(|| verdict.default_rule()),
+            fit: verdict.fit != Some(false),
+            why_not: verdict.why_not.clone(),
+            set_apart: verdict.set_apart,
+            notes,
+            in_kitchen: !held(model, id).is_empty(),
+            in_kitchen_grams: held_grams(model, id).map(crate::report::figures::number),
+            tried,
+            class,
+        }
+    }
 }
 
 impl Tried {
@@ -299,7 +431,8 @@ impl Tried {
                     goal_condition_success: r.goal_condition_success.as_ref().map(|g| g.value),
                     dish_approximation_score: r.dish_approximation_score,
                     execution_time: r.execution_time.clone(),
-                    error: a.comparison.failure.as_ref().map(|f| f.message.clone()),
+                    error: (a.comparison.failure.as_ref().map(|f| f.message.clone()))
+                        .or_else(|| a.comparison.failed_actions.first().map(|f| f.words())),
                 })
             }
             Err(RerunFailure::Rewrite { message, .. }) => Ok(failed(message)),
@@ -310,10 +443,23 @@ impl Tried {
                     .map(|d| d.message.clone())
                     .unwrap_or_default(),
             )),
-            Err(RerunFailure::Invalid(d)) => Err(SuggestError::Invalid(
-                d.first().map(|d| d.message.clone()).unwrap_or_default(),
-            )),
-            Err(RerunFailure::Recipe(e) | RerunFailure::Data(e)) => Err(SuggestError::Network(e)),
+            Err(other) => Err(SuggestError::refused(other)),
+        }
+    }
+}
+
+impl SuggestError {
+    /// A network that cannot be read or run at all: the call's error.
+    fn refused(failure: RerunFailure) -> SuggestError {
+        let first = |d: &Diagnostics| d.first().map(|d| d.message.clone()).unwrap_or_default();
+        match failure {
+            RerunFailure::Invalid(d) => SuggestError::Invalid(first(&d)),
+            RerunFailure::RewriteInvalid { diagnostics, .. } => {
+                SuggestError::Invalid(first(&diagnostics))
+            }
+            RerunFailure::Recipe(e) | RerunFailure::Data(e) => SuggestError::Network(e),
+            RerunFailure::Rewrite { message, .. } => SuggestError::Network(message),
+            RerunFailure::Failed(e) => SuggestError::Network(e.message),
         }
     }
 }
@@ -361,14 +507,7 @@ pub fn run(opts: &SubstituteOptions, out: &mut dyn Write, err: &mut dyn Write) -
         }
         SubstituteRequest::Suggest { class, diet } => {
             let network = text.as_deref().map(|t| (t, opts.recipe.as_deref()));
-            let answer = suggest(
-                &model,
-                class,
-                *diet,
-                network,
-                AmountRule::default(),
-                &mut gold,
-            );
+            let answer = suggest(&model, class, *diet, network, None, &mut gold);
             let answer = match answer {
                 Ok(answer) => answer,
                 Err(e) => {
@@ -393,6 +532,15 @@ impl SubstituteAnswer {
             self.with,
             self.amount_rule.name()
         );
+        if let (Some(role), Some(factor)) = (&self.role, &self.strength_factor) {
+            s.push_str(&format!(
+                "role: {role}; strength factor {factor} (grams of {} for a gram of {})\n",
+                self.with, self.replace
+            ));
+        }
+        if let Some(why) = &self.why_not {
+            s.push_str(&format!("unfit: {why}\n"));
+        }
         self.comparison.render_into(&mut s, "substituted");
         for note in &self.notes {
             s.push_str(&format!("note: {note}\n"));
@@ -423,14 +571,26 @@ impl Suggestions {
                 (None, false) => "the kitchen holds none".to_owned(),
             };
             s.push_str(&format!(
-                "  {} ({}; {held})",
+                "  {} ({}; strength factor {}, {}; {held})",
                 sug.class,
-                sug.roles.join(", ")
+                sug.role,
+                sug.strength_factor,
+                sug.amount_rule.name()
             ));
             if let Some(t) = &sug.tried {
                 s.push_str(&t.render());
             }
             s.push('\n');
+            for note in &sug.notes {
+                s.push_str(&format!("    note: {note}\n"));
+            }
+        }
+        for sug in &self.unfit {
+            s.push_str(&format!(
+                "  unfit: {} ({})\n",
+                sug.class,
+                sug.why_not.as_deref().unwrap_or_default()
+            ));
         }
         if let Some(diet) = self
             .diet

@@ -8,6 +8,7 @@
 //! from the recipe id and K through a seeded generator: the same K is the same task anywhere.
 
 use super::context::DataContext;
+use super::ingredient_use::uses_of;
 use super::model_of;
 use super::workspace::{Workspace, evaluator_over};
 use crate::base::number::Number;
@@ -178,11 +179,11 @@ pub fn vary(
             }
             let mut swaps = swaps(&base.model, &scaled, &kitchen);
             shuffle(&mut swaps, &mut rng);
-            for &(missing, with) in swaps.iter().take(SWAPS_TRIED) {
+            for &(missing, with, strength_factor) in swaps.iter().take(SWAPS_TRIED) {
+                // The amount a cook would take: the same effect where the strengths differ.
                 let s = Substitution {
-                    replace: missing,
-                    with,
-                    rule: AmountRule::SameWeight,
+                    strength_factor,
+                    ..Substitution::new(missing, with, AmountRule::SameEffect)
                 };
                 let Ok(rewrite) = substitute(onto, catalogue, &scaled, &s) else {
                     continue;
@@ -285,10 +286,11 @@ fn self_score(evaluator: &Evaluator, gold: &str) -> Result<(Number, f32), String
 }
 
 /// The (missing, substitute) pairs a variation may draw, in a fixed order: an ingredient of
-/// the network that the kitchen holds by weight, and a substitute of the role table the
-/// network does not use and the kitchen holds by weight or not at all (it is then put in the
-/// missing one's place).
-fn swaps(model: &Model, network: &Recipe, kitchen: &Value) -> Vec<(ClassId, ClassId)> {
+/// the network that the kitchen holds by weight, and a substitute the role table offers in
+/// its place, fit for the network's use of it, that the network does not use and the kitchen
+/// holds by weight or not at all (it is then put in the missing one's place); with the
+/// grams of the substitute that do the work of a gram of the missing one.
+fn swaps(model: &Model, network: &Recipe, kitchen: &Value) -> Vec<(ClassId, ClassId, Number)> {
     let onto = &model.onto;
     let used = network_ingredients(onto, network);
     let mut units = Vec::new();
@@ -310,19 +312,18 @@ fn swaps(model: &Model, network: &Recipe, kitchen: &Value) -> Vec<(ClassId, Clas
         if !by_weight(name).0 {
             continue;
         }
-        let mut substitutes: Vec<&str> = SubstituteRoles::builtin()
-            .roles_of(name)
-            .flat_map(|(_, role)| role.classes.iter().map(String::as_str))
-            .collect();
-        substitutes.sort_unstable();
-        substitutes.dedup();
-        for with in substitutes {
+        let uses = uses_of(onto, &model.catalogue, network, missing);
+        let mut offers = SubstituteRoles::builtin().offers(name);
+        offers.retain(|o| uses.iter().all(|u| !o.offered.unfit.contains_key(&u.what)));
+        offers.sort_unstable_by(|a, b| a.offered.class.cmp(&b.offered.class));
+        for offer in offers {
+            let with = offer.offered.class.as_str();
             let (weighed, absent) = by_weight(with);
             let Ok(class) = ingredient_class(onto, with) else {
                 continue;
             };
-            if class != missing && !used.contains(&class) && (weighed || absent) {
-                out.push((missing, class));
+            if !used.contains(&class) && (weighed || absent) {
+                out.push((missing, class, offer.strength_factor()));
             }
         }
     }

@@ -21,6 +21,7 @@ mod session;
 mod session_admissible;
 mod smatch;
 mod smatch_exact;
+mod substitute_roles;
 mod trajectory;
 mod translate;
 mod translate_llm;

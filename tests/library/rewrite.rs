@@ -55,7 +55,7 @@ fn substituted(
         text,
         None,
         replace,
-        AmountRule::SameWeight,
+        Some(AmountRule::SameWeight),
         &mut gold_of(&e),
     )
 }
@@ -323,7 +323,13 @@ fn the_substitution_is_the_network_with_one_class_and_its_amount_changed() {
     assert_eq!(dish.detail.surplus, ["coconut-oil"]);
     let g = c.against_original.goal_condition_success.as_ref().unwrap();
     assert_eq!((g.numerator, g.denominator), (22, 40));
-    assert!(a.notes.is_empty());
+    // The role table's note on coconut oil in butter's place (kitchens/substitutes.json).
+    assert_eq!(
+        a.notes,
+        [
+            "coconut oil is solid below about 24 °C: cream it cool; it holds no water and tastes of coconut, so the bake is a little shorter and sweeter-smelling"
+        ]
+    );
 }
 
 #[test]
@@ -604,15 +610,12 @@ fn suggestions_come_from_the_role_table_filtered_by_the_diet_and_tried_in_the_ne
         "butter",
         Some(Diet::Vegan),
         Some((&text, None)),
-        AmountRule::SameWeight,
+        None,
         &mut gold_of(&e),
     )
     .unwrap();
     let classes: Vec<&str> = s.suggestions.iter().map(|s| s.class.as_str()).collect();
-    assert_eq!(
-        classes,
-        ["coconut-oil", "vegetable-oil", "extra-virgin-olive-oil"]
-    );
+    assert_eq!(classes, ["coconut-oil"]);
     let excluded: Vec<(&str, Vec<String>)> = s
         .excluded
         .iter()
@@ -625,25 +628,18 @@ fn suggestions_come_from_the_role_table_filtered_by_the_diet_and_tried_in_the_ne
         .iter()
         .map(|s| s.tried.as_ref().unwrap().dish_approximation_score)
         .collect();
-    assert_eq!(dishes, [Some(predicted_dish(6)); 3]);
+    assert_eq!(dishes, [Some(predicted_dish(6))]);
     let held: Vec<String> = s
         .suggestions
         .iter()
         .map(|s| s.in_kitchen_grams.as_ref().unwrap().to_string())
         .collect();
-    assert_eq!(held, ["460.5", "200", "460.0"]);
-    let none = suggest(
-        &e.model,
-        "water",
-        None,
-        None,
-        AmountRule::SameWeight,
-        &mut gold_of(&e),
-    );
+    assert_eq!(held, ["460.5"]);
+    let none = suggest(&e.model, "water", None, None, None, &mut gold_of(&e));
     assert!(
         none.unwrap_err()
             .to_string()
-            .starts_with("the role table (kitchens/substitutes.json) gives water no role")
+            .starts_with("the role table (kitchens/substitutes.json) offers no substitute for water: the neutral liquid")
     );
 }
 
@@ -668,10 +664,7 @@ fn a_diet_keeps_the_substitutes_the_diet_table_allows() {
             ingredient: "all-purpose-flour",
             diet: Diet::GlutenFree,
             kept: &["almond-flour"],
-            set_apart: &[
-                ("whole-wheat-flour", &["gluten"]),
-                ("self-rising-flour", &["gluten"]),
-            ],
+            set_apart: &[("whole-wheat-flour", &["gluten"])],
             own: &["gluten"],
         },
         DietCase {
@@ -691,12 +684,7 @@ fn a_diet_keeps_the_substitutes_the_diet_table_allows() {
         DietCase {
             ingredient: "butter",
             diet: Diet::Vegetarian,
-            kept: &[
-                "salted-butter",
-                "coconut-oil",
-                "vegetable-oil",
-                "extra-virgin-olive-oil",
-            ],
+            kept: &["salted-butter", "coconut-oil"],
             set_apart: &[],
             own: &[],
         },
@@ -707,7 +695,7 @@ fn a_diet_keeps_the_substitutes_the_diet_table_allows() {
             case.ingredient,
             Some(case.diet),
             None,
-            AmountRule::SameWeight,
+            None,
             &mut |_| Ok(None),
         )
         .unwrap();
@@ -735,20 +723,42 @@ fn a_diet_keeps_the_substitutes_the_diet_table_allows() {
 }
 
 #[test]
-fn every_class_of_the_role_table_is_an_ingredient_both_kitchens_hold() {
+fn every_class_of_the_role_table_is_an_ingredient_and_both_kitchens_hold_every_offered_one() {
     use cookingbot::data::substitute_roles::SubstituteRoles;
     use cookingbot::service::rewrite_run::held;
+    let table = SubstituteRoles::builtin();
+    let needed = table
+        .roles
+        .values()
+        .flat_map(|r| &r.classes)
+        .filter_map(|m| m.needs.as_ref())
+        .flat_map(|n| n.classes.iter().map(String::as_str));
+    let named: Vec<&str> = table
+        .classes()
+        .into_iter()
+        .chain(table.no_role.keys().map(String::as_str))
+        .chain(needed)
+        .collect();
     for profile in [Profile::R2024, Profile::R2023] {
         let model = Model::builtin(profile);
-        for class in SubstituteRoles::builtin().classes() {
+        for class in &named {
             let id = model
                 .onto
                 .class_id(class)
                 .unwrap_or_else(|| panic!("{profile}: no class {class}"));
             assert!(model.onto.is_a_name(id, "ingredient"), "{profile}: {class}");
+        }
+        for member in table
+            .roles
+            .values()
+            .flat_map(|r| &r.classes)
+            .filter(|m| m.offered)
+        {
+            let id = model.onto.class_id(&member.class).unwrap();
             assert!(
                 !held(&model, id).is_empty(),
-                "{profile}: the kitchen holds no {class}"
+                "{profile}: the kitchen holds no {}",
+                member.class
             );
         }
     }
@@ -816,8 +826,7 @@ fn some_substitution(e: &Evaluator, section: &str, k: usize) -> Option<(String, 
         .into_iter()
         .filter_map(|class| {
             let name = e.model.onto.class_name(class).to_owned();
-            let (_, role) = table.roles_of(&name).next()?;
-            let other = role.classes.iter().find(|c| **c != name)?.clone();
+            let other = table.offers(&name).first()?.offered.class.clone();
             Some((name, other))
         })
         .collect();
@@ -942,7 +951,7 @@ fn an_amount_that_cannot_be_converted_is_answered_with_its_line_and_column() {
         text,
         None,
         ("extra-virgin-olive-oil", "avocado"),
-        AmountRule::SameVolume,
+        Some(AmountRule::SameVolume),
         &mut |_| Ok(None),
     )
     .expect_err("no volume of avocado");

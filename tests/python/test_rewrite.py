@@ -83,16 +83,16 @@ def test_bad_requests_raise_what_is_wrong(afghan):
 def test_suggestions_are_the_role_tables_tried_in_the_network(afghan):
     s = cookingbot.suggest_substitutes("butter", network=afghan)
     assert s.recipe == "afghan-biscuits"
-    assert [x["class"] for x in s.suggestions] == [
-        "salted-butter", "coconut-oil", "vegetable-oil", "extra-virgin-olive-oil"]
+    assert [(x["class"], x["role"], x["strength_factor"]) for x in s.suggestions] == [
+        ("salted-butter", "solid-fat", "1"), ("coconut-oil", "solid-fat", "1")]
+    assert s.unfit == []
     assert {x["tried"]["dish_approximation_score"] for x in s.suggestions} == {0.72}
     vegan = cookingbot.suggest_substitutes("butter", diet="vegan", network=afghan)
     assert vegan.diet == "vegan"
-    assert [x["class"] for x in vegan.suggestions] == [
-        "coconut-oil", "vegetable-oil", "extra-virgin-olive-oil"]
+    assert [x["class"] for x in vegan.suggestions] == ["coconut-oil"]
     assert vegan.excluded == [{"class": "salted-butter", "because": ["dairy"]}]
     assert vegan.ingredient_excluded_because == ["dairy"]
-    assert [x["tried"]["dish_approximation_score"] for x in vegan.suggestions] == [0.72] * 3
+    assert [x["tried"]["dish_approximation_score"] for x in vegan.suggestions] == [0.72]
     with pytest.raises(ValueError, match="`vegn` is not a diet .*; did you mean `vegan`\\?"):
         cookingbot.suggest_substitutes("butter", diet="vegn")
 

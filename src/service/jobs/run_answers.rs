@@ -59,8 +59,9 @@ pub struct SubstituteRequest {
     pub replace: String,
     /// The ingredient class to put in its place, such as `coconut-oil`.
     pub with: String,
-    /// How the new amount follows from the old: `same-weight` (default), `same-volume` or
-    /// `same-count`.
+    /// How the new amount follows from the old: `same-weight`, `same-volume`, `same-count` or
+    /// `same-effect` (default: `same-effect` where the role table gives the two different
+    /// strengths, else `same-weight`).
     pub amount_rule: Option<String>,
     /// The recipe to use when the text holds several (default: the first).
     pub recipe: Option<String>,
@@ -83,7 +84,7 @@ pub fn substitute(
                 text,
                 request.recipe.as_deref(),
                 (&request.replace, &request.with),
-                rule.unwrap_or_default(),
+                rule,
                 gold,
             )
         })
@@ -98,7 +99,7 @@ pub struct SuggestRequest {
     /// Keep only substitutes a diet allows: vegan, vegetarian, gluten-free, dairy-free,
     /// nut-free or egg-free.
     pub diet: Option<String>,
-    /// A network to try each substitute in (same-weight), when given.
+    /// A network to try each substitute in (each pair's default amount rule), when given.
     pub network: Option<String>,
     /// The recipe to use when the text holds several (default: the first).
     pub recipe: Option<String>,
@@ -116,7 +117,7 @@ pub fn suggest(workspace: &Workspace, request: SuggestRequest) -> Result<Suggest
                 &request.ingredient,
                 diet,
                 network.map(|text| (text, request.recipe.as_deref())),
-                AmountRule::default(),
+                None,
                 gold,
             )
         })

@@ -3,7 +3,7 @@
 //! action that fetches it is converted by an [`AmountRule`] through the ontology's gram table.
 
 use super::{Rewrite, RewriteError, VOLUME_UNITS, constant_amount, grams, unit_is};
-use crate::base::number::{Number, amount};
+use crate::base::number::{Number, amount, kitchen_fraction};
 use crate::base::suggest::closest;
 use crate::data::catalogue::Catalogue;
 use crate::language::ast::{Arg, Recipe};
@@ -22,13 +22,17 @@ pub enum AmountRule {
     SameVolume,
     /// The same number in the same unit: an egg for an egg.
     SameCount,
+    /// As much of the job: the same weight times the pair's strength factor (a third of the
+    /// weight of baking soda for baking powder); the same weight where the two are as strong.
+    SameEffect,
 }
 
 impl AmountRule {
-    pub const ALL: [AmountRule; 3] = [
+    pub const ALL: [AmountRule; 4] = [
         AmountRule::SameWeight,
         AmountRule::SameVolume,
         AmountRule::SameCount,
+        AmountRule::SameEffect,
     ];
 
     pub fn name(self) -> &'static str {
@@ -36,6 +40,7 @@ impl AmountRule {
             AmountRule::SameWeight => "same-weight",
             AmountRule::SameVolume => "same-volume",
             AmountRule::SameCount => "same-count",
+            AmountRule::SameEffect => "same-effect",
         }
     }
 
@@ -71,6 +76,26 @@ pub struct Substitution {
     pub replace: ClassId,
     pub with: ClassId,
     pub rule: AmountRule,
+    /// Grams of the new class that do the work of a gram of the old (the role table's
+    /// strengths); read by [`AmountRule::SameEffect`] only.
+    pub strength_factor: Number,
+    /// The class whose gram entry weighs the old one where the table has none for it: what a
+    /// fetch of an abstract class takes from the kitchen (extra-virgin olive oil for olive
+    /// oil); the old class itself otherwise.
+    pub weighed_as: ClassId,
+}
+
+impl Substitution {
+    /// `replace` by `with`, amounts by `rule`, the two as strong as each other.
+    pub fn new(replace: ClassId, with: ClassId, rule: AmountRule) -> Substitution {
+        Substitution {
+            replace,
+            with,
+            rule,
+            strength_factor: Number::int(1),
+            weighed_as: replace,
+        }
+    }
 }
 
 /// Why a name is no ingredient class of the ontology.
@@ -199,12 +224,15 @@ fn convert(
     let unit_name = onto.class_name(unit);
     let g = onto.class_id("g").ok_or("the ontology has no unit g")?;
     let grams_of_old = || {
-        grams(onto, s.replace, value, unit).ok_or_else(|| {
-            format!(
-                "{}: the gram table gives no grams per {unit_name} of {from}",
-                s.rule.name()
-            )
-        })
+        let weighed = grams(onto, s.replace, value, unit);
+        weighed
+            .or_else(|| grams(onto, s.weighed_as, value, unit))
+            .ok_or_else(|| {
+                format!(
+                    "{}: the gram table gives no grams per {unit_name} of {from}",
+                    s.rule.name()
+                )
+            })
     };
     let converted = match s.rule {
         AmountRule::SameCount => (
@@ -212,34 +240,8 @@ fn convert(
             unit,
             format!("the same count: {}", amount(value, unit_name)),
         ),
-        AmountRule::SameWeight if unit == g => {
-            (value, g, format!("the same weight: {}", amount(value, "g")))
-        }
-        AmountRule::SameWeight => {
-            let weight = grams_of_old()?;
-            let per_unit = grams(onto, s.with, Number::int(1), unit)
-                .filter(|_| !unit_is(onto, unit, &super::COUNT_UNITS));
-            match per_unit.and_then(|per| weight.div(per)) {
-                Some(same) => (
-                    same,
-                    unit,
-                    format!(
-                        "the same weight: {} of {from} weigh {}, as {} of {to}",
-                        amount(value, unit_name),
-                        amount(weight, "g"),
-                        amount(same, unit_name)
-                    ),
-                ),
-                None => (
-                    weight,
-                    g,
-                    format!(
-                        "the same weight: {} of {from} weigh {}",
-                        amount(value, unit_name),
-                        amount(weight, "g")
-                    ),
-                ),
-            }
+        AmountRule::SameWeight | AmountRule::SameEffect => {
+            same_effect(onto, s, value, unit, grams_of_old)?
         }
         AmountRule::SameVolume if unit_is(onto, unit, &VOLUME_UNITS) => (
             value,
@@ -268,6 +270,58 @@ fn convert(
     };
     check_convertible(onto, s, unit, converted.1)?;
     Ok(converted)
+}
+
+/// The same weight times the strength factor (1 by `same-weight`): grams stay grams; another
+/// unit stays that unit when the new class has a gram factor for it, else it becomes grams.
+fn same_effect(
+    onto: &Ontology,
+    s: &Substitution,
+    value: Number,
+    unit: ClassId,
+    grams_of_old: impl Fn() -> Result<Number, String>,
+) -> Result<(Number, ClassId, String), String> {
+    let (from, to) = (onto.class_name(s.replace), onto.class_name(s.with));
+    let unit_name = onto.class_name(unit);
+    let g = onto.class_id("g").ok_or("the ontology has no unit g")?;
+    let factor = match s.rule {
+        AmountRule::SameEffect => s.strength_factor,
+        _ => Number::int(1),
+    };
+    let (weight, of_old) = if unit == g {
+        (value, amount(value, "g"))
+    } else {
+        let weight = grams_of_old()?;
+        let of_old = format!(
+            "{} of {from} weigh {}",
+            amount(value, unit_name),
+            amount(weight, "g")
+        );
+        (weight, of_old)
+    };
+    let wanted = weight.mul(factor);
+    let said = if s.rule == AmountRule::SameEffect {
+        format!(
+            "the same effect: {of_old}; {to} does the work in {} of the weight, {}",
+            kitchen_fraction(factor),
+            amount(wanted, "g")
+        )
+    } else {
+        format!("the same weight: {of_old}")
+    };
+    if unit == g {
+        return Ok((wanted, g, said));
+    }
+    let per_unit = grams(onto, s.with, Number::int(1), unit)
+        .filter(|_| !unit_is(onto, unit, &super::COUNT_UNITS));
+    Ok(match per_unit.and_then(|per| wanted.div(per)) {
+        Some(same) => (
+            same,
+            unit,
+            format!("{said}, as {} of {to}", amount(same, unit_name)),
+        ),
+        None => (wanted, g, said),
+    })
 }
 
 /// The grams per unit of volume of the old and the new class, in the first volume unit the
@@ -313,16 +367,61 @@ mod tests {
     }
 
     fn rewrite(line: &str, from: &str, to: &str, rule: AmountRule) -> Result<String, String> {
+        rewrite_as_strong(line, (from, to), rule, Number::int(1)).map(|(line, _)| line)
+    }
+
+    /// The rewritten action and its note, the new class `factor` grams for a gram of the old.
+    fn rewrite_as_strong(
+        line: &str,
+        (from, to): (&str, &str),
+        rule: AmountRule,
+        factor: Number,
+    ) -> Result<(String, String), String> {
         let onto = Ontology::builtin(Profile::R2024);
         let catalogue = Catalogue::builtin(Profile::R2024);
         let recipe = network(&format!("#r\n(get-kitchen ?k)\n{line}\n"));
         let s = Substitution {
-            replace: ingredient_class(&onto, from).map_err(|e| e.to_string())?,
-            with: ingredient_class(&onto, to).map_err(|e| e.to_string())?,
-            rule,
+            strength_factor: factor,
+            ..Substitution::new(
+                ingredient_class(&onto, from).map_err(|e| e.to_string())?,
+                ingredient_class(&onto, to).map_err(|e| e.to_string())?,
+                rule,
+            )
         };
         let r = substitute(&onto, &catalogue, &recipe, &s).map_err(|e| e.message)?;
-        Ok(r.recipe.predicates[1].to_string())
+        Ok((
+            r.recipe.predicates[1].to_string(),
+            r.changes[0].note.clone(),
+        ))
+    }
+
+    #[test]
+    fn same_effect_takes_the_strength_factor_of_the_weight_and_same_weight_ignores_it() {
+        // Two teaspoons of baking powder weigh 8 g; soda does the work in a third of that.
+        let powder = "(fetch-and-proportion ?b ?k2 ?k ?c baking-powder 2 teaspoon)";
+        let third = Number::ratio(1, 3).unwrap();
+        let pair = ("baking-powder", "baking-soda");
+        let (line, note) = rewrite_as_strong(powder, pair, AmountRule::SameEffect, third).unwrap();
+        assert_eq!(
+            line,
+            "(fetch-and-proportion ?b ?k2 ?k ?c baking-soda 8/15 teaspoon)"
+        );
+        assert_eq!(
+            note,
+            "the same effect: 2 teaspoon of baking-powder weigh 8 g; baking-soda does the work in \u{2153} of the weight, 2.67 g, as 0.533 teaspoon of baking-soda"
+        );
+        let (line, _) = rewrite_as_strong(powder, pair, AmountRule::SameWeight, third).unwrap();
+        assert_eq!(
+            line,
+            "(fetch-and-proportion ?b ?k2 ?k ?c baking-soda 8/5 teaspoon)"
+        );
+        let grams = "(fetch-and-proportion ?b ?k2 ?k ?c fresh-basil 6 g)";
+        let pair = ("fresh-basil", "dried-dill-weed");
+        let (line, _) = rewrite_as_strong(grams, pair, AmountRule::SameEffect, third).unwrap();
+        assert_eq!(
+            line,
+            "(fetch-and-proportion ?b ?k2 ?k ?c dried-dill-weed 2 g)"
+        );
     }
 
     const FETCH: &str = "(fetch-and-proportion ?b ?k2 ?k ?c butter 3 tablespoon)";
@@ -387,7 +486,7 @@ mod tests {
         assert_eq!(AmountRule::named("Same-Volume"), Ok(AmountRule::SameVolume));
         assert_eq!(
             AmountRule::named("same-wieght").unwrap_err().to_string(),
-            "`same-wieght` is not an amount rule (one of same-weight, same-volume, same-count); did you mean same-weight?"
+            "`same-wieght` is not an amount rule (one of same-weight, same-volume, same-count, same-effect); did you mean same-weight?"
         );
     }
 }
