@@ -43,8 +43,15 @@ fn bench(c: &mut Criterion) {
     let croutons = gold_text("croutons-vinegar-salad");
     let substitute_one =
         |model: &Model, text: &str, replace: (&str, &str), gold: &mut GoldSource<'_>| {
-            substitute_text(model, text, None, replace, Some(AmountRule::SameWeight), gold)
-                .expect("substitutes")
+            substitute_text(
+                model,
+                text,
+                None,
+                replace,
+                Some(AmountRule::SameWeight),
+                gold,
+            )
+            .expect("substitutes")
         };
     let substitute = |model: &Model, text: &str, gold: &mut GoldSource<'_>| {
         substitute_one(model, text, ("butter", "coconut-oil"), gold)

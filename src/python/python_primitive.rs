@@ -12,10 +12,11 @@ use crate::metrics::metric::MetricSet;
 use crate::service::context::DataContext;
 use crate::service::data_stamp::DataStamp;
 use crate::service::jobs::Job;
-use crate::service::load_model;
 use crate::service::scoring::{EvaluateOptions, GoldFile, evaluator_with};
 use crate::service::workspace::Workspace;
+use crate::service::{load_model, model_of};
 use crate::simulation::Model;
+use crate::simulation::benchmark_world::World;
 use crate::simulation::json_primitive::{self, JsonCode};
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -95,13 +96,15 @@ fn entry_name(entry: &str) -> Option<String> {
 
 impl PyModel {
     /// The profile's model in this world with `primitives` added.
-    fn model(&self, primitives: &[Registered]) -> PyResult<(Model, String)> {
-        let (mut model, kitchen) = load_model(&self.data).map_err(runtime)?;
+    fn model(&self, primitives: &[Registered]) -> PyResult<(Model, World)> {
+        let world = World::of(self.data.benchmark.as_ref(), self.data.kitchen.as_deref())
+            .map_err(runtime)?;
+        let mut model = model_of(&world, &self.data).map_err(runtime)?;
         for p in primitives {
             json_primitive::add(&mut model, &p.entry, p.code.clone(), p.kitchen)
                 .map_err(|e| PyValueError::new_err(e.to_string()))?;
         }
-        Ok((model, kitchen))
+        Ok((model, world))
     }
 
     /// The workspace of the model, and its evaluator, the gold networks located as the
@@ -116,7 +119,7 @@ impl PyModel {
             return Ok((workspace.clone(), evaluator.clone()));
         }
         let primitives = self.primitives.lock().map_err(runtime)?;
-        let (model, kitchen) = self.model(&primitives)?;
+        let (model, world) = self.model(&primitives)?;
         let mut opts = EvaluateOptions::scoring(self.data.clone(), MetricSet::default());
         opts.gold = self.gold.clone().map(|path| GoldFile { path, dish: None });
         let evaluator =
@@ -125,7 +128,7 @@ impl PyModel {
         let evaluator = Arc::new(evaluator);
         // The workspace's own model (what the jobs without an evaluator read), made alike.
         let (model, _) = self.model(&primitives)?;
-        let workspace = Workspace::over(self.data.clone(), model, kitchen, evaluator.clone());
+        let workspace = Workspace::over(self.data.clone(), model, &world, evaluator.clone());
         let workspace = Arc::new(workspace);
         *cell = Some(Built(
             workspace.clone(),

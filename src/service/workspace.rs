@@ -148,11 +148,11 @@ impl Workspace {
     /// written in Python) and the evaluator over it: every job asked in it runs on that
     /// evaluator, which is kept while the files it was made from are unchanged (the front end
     /// that made it makes both again when they change). `model` is made from the same world as
-    /// the evaluator's.
+    /// the evaluator's, `world`.
     pub fn over(
         data: DataContext,
         model: Model,
-        kitchen_name: String,
+        world: &World,
         evaluator: Arc<Evaluator>,
     ) -> Workspace {
         let stamp = DataStamp::of_world(data.benchmark.as_ref(), data.kitchen.as_deref());
@@ -163,7 +163,8 @@ impl Workspace {
             loading: Vec::new(),
         };
         Workspace {
-            kitchen_name,
+            kitchen_name: world.kitchen_name(),
+            kitchen_file: world.kitchen_file(),
             data,
             model,
             stamp,

@@ -159,11 +159,11 @@ fn remembered_comparisons_answer_as_lone_ones_over_a_gold_run_and_its_rewrites()
     let g = e.benchmark.recipe("afghan-biscuits").unwrap();
     let gold = gold_run(m, &g.network, &g.primary_output_var).unwrap();
     let class = |name| ingredient_class(&m.onto, name).unwrap();
-    let coconut = Substitution {
-        replace: class("butter"),
-        with: class("coconut-oil"),
-        rule: AmountRule::SameWeight,
-    };
+    let coconut = Substitution::new(
+        class("butter"),
+        class("coconut-oil"),
+        AmountRule::SameWeight,
+    );
     let substituted = substitute(&m.onto, &m.catalogue, &g.network, &coconut).unwrap();
     let scaled = scale(
         &m.onto,
