@@ -65,6 +65,11 @@ pub struct Similarity {
     known: Known,
 }
 
+/// The most pairs a [`Similarity`] remembers. A long chain's every output compared with
+/// every goal (100,000 ovens) repeats no pair, and remembering each cost 155 MB; the pairs a
+/// scoring does repeat (a rewrite's missed goals against its mixtures) are a few thousand.
+const REMEMBERED: usize = 1 << 16;
+
 /// The answers of a [`Similarity`], by the addresses of the two objects.
 #[derive(Default)]
 struct Known {
@@ -109,6 +114,9 @@ impl Memory for Known {
             return known;
         }
         let answer = compare(self);
+        if self.answers.len() >= REMEMBERED {
+            return answer;
+        }
         self.held.extend([Arc::clone(a), Arc::clone(b)]);
         self.answers.insert(key, answer);
         answer
