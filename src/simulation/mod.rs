@@ -43,10 +43,10 @@ use engine::*;
 pub use model::{Model, builtin_kitchen};
 
 /// The most actions a network may have to be simulated. A run keeps every kitchen state it
-/// produced (bindings are snapshots sharing what each action left unchanged), 4 to 9 KB per
-/// action on long networks, so this bounds a run to about 1 GB; gold networks have about 40
-/// actions. Larger networks are refused before
-/// the run starts.
+/// produced (bindings are snapshots sharing what each action left unchanged), about 2.3 to
+/// 2.8 KB per action on long chains (docs/performance.md), so this bounds a run to about
+/// 300 MB; gold networks have about 40 actions. Larger networks are refused before the run
+/// starts.
 pub const MAX_ACTIONS: usize = 100_000;
 
 /// The deepest an object a primitive makes may be nested (objects in slots, items in lists):
