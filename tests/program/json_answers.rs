@@ -109,14 +109,8 @@ fn check_known_recipes_is_the_check_job_s_known_recipes() {
     let network = "#moon-soup\n(get-kitchen ?kitchen)\n";
     let file = scratch.write("moon.solution", network);
     let file = file.to_str().unwrap();
-    let (code, stdout) = on_demo(&[
-        "check",
-        "--format",
-        "json",
-        file,
-        "--known-recipes",
-        "moon-soup",
-    ]);
+    let checked = |known| on_demo(&["check", "--format", "json", file, "--known-recipes", known]);
+    let (code, stdout) = checked("moon-soup");
     assert_eq!(code, 0, "{stdout}");
     let accepted = parsed(&stdout);
     assert_eq!(
@@ -127,14 +121,7 @@ fn check_known_recipes_is_the_check_job_s_known_recipes() {
     assert_eq!(by_job("check", &request), accepted);
     assert_eq!(by_tool("check_network", &request), accepted);
     // Other ids: the demo's own are not asked for, so `moon-soup` is refused.
-    let (code, stdout) = on_demo(&[
-        "check",
-        "--format",
-        "json",
-        file,
-        "--known-recipes",
-        "sun-soup",
-    ]);
+    let (code, stdout) = checked("sun-soup");
     assert_eq!(code, 1, "{stdout}");
     let refused = parsed(&stdout);
     assert_eq!(
