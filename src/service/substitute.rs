@@ -112,8 +112,7 @@ pub fn substitute_text(
         };
         substitute(&model.onto, &model.catalogue, original, &s).map(|r| (r, (verdict, rule)))
     })?;
-    let mut notes: Vec<String> = not_held_note(model, to).into_iter().collect();
-    notes.extend(verdict.notes.iter().cloned());
+    let notes = swap_notes(model, to, &verdict);
     Ok(SubstituteAnswer {
         replace: model.onto.class_name(from).to_owned(),
         with: model.onto.class_name(to).to_owned(),
@@ -125,6 +124,15 @@ pub fn substitute_text(
         comparison: Comparison::of(&run),
         notes,
     })
+}
+
+/// What a cook should know of swapping in `class`: whether the kitchen holds it, then the
+/// role table's notes on the pair.
+fn swap_notes(model: &Model, class: ClassId, verdict: &Verdict) -> Vec<String> {
+    let held = not_held_note(model, class);
+    held.into_iter()
+        .chain(verdict.notes.iter().cloned())
+        .collect()
 }
 
 /// What a cook should know of a substitute the kitchen holds none of itself: fetching it
@@ -381,8 +389,6 @@ impl Suggestion {
             .filter(|(_, role)| role.member(&class).is_some())
             .map(|(name, _)| name.to_owned())
             .collect();
-        let mut notes: Vec<String> = not_held_note(model, id).into_iter().collect();
-        notes.extend(verdict.notes.iter().cloned());
         Suggestion {
             roles,
             role: verdict.role.clone().unwrap_or_default(),
@@ -391,7 +397,7 @@ impl Suggestion {
             fit: verdict.fit != Some(false),
             why_not: verdict.why_not.clone(),
             set_apart: verdict.set_apart,
-            notes,
+            notes: swap_notes(model, id, verdict),
             in_kitchen: !held(model, id).is_empty(),
             in_kitchen_grams: held_grams(model, id).map(crate::report::figures::number),
             tried,
