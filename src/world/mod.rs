@@ -265,10 +265,65 @@ pub struct Entity {
     /// its value unless `changed` or `unmade` holds it (a default not made yet holds NIL).
     base: Arc<[(SlotId, Value)]>,
     /// The values of slots changed while `base` was shared, by the slot's place in the layout.
-    changed: Vec<(usize, Value)>,
+    changed: Changed,
+    /// The place of the slot `changed` holds when it holds one.
+    one_at: u16,
     /// Shared by the object's copies until one of them changes such a slot: a copy made
     /// before a default is read and the object read it alike, as the same ids.
     unmade: Option<Arc<Unmade>>,
+}
+
+/// The slots an object changed while sharing its layout, by place in the layout. Nearly
+/// every object a long network makes or copies changes one slot (a concept's `is-concept`, a
+/// quantity's value, an oven's temperature), held here without a list of its own (its place
+/// in [`Entity::one_at`]): a list cost an allocation and the allocator's overhead per object,
+/// several times an action.
+#[derive(Clone, Debug)]
+enum Changed {
+    One(Value),
+    /// None, or more than one (or one at a place past `u16`), sized to fit.
+    Many(Box<[(usize, Value)]>),
+}
+
+impl Default for Changed {
+    fn default() -> Changed {
+        Changed::Many(Box::default())
+    }
+}
+
+impl Changed {
+    fn is_empty(&self) -> bool {
+        matches!(self, Changed::Many(all) if all.is_empty())
+    }
+
+    /// The changed slots in a list with room for `room` more.
+    fn into_vec(self, one_at: u16, room: usize) -> Vec<(usize, Value)> {
+        match self {
+            Changed::One(v) => {
+                let mut all = Vec::with_capacity(1 + room);
+                all.push((usize::from(one_at), v));
+                all
+            }
+            Changed::Many(all) => {
+                let mut all = all.into_vec();
+                all.reserve_exact(room);
+                all
+            }
+        }
+    }
+
+    /// What `all` holds, with the place of the one slot when it is one.
+    fn from_vec(mut all: Vec<(usize, Value)>) -> (u16, Changed) {
+        match all.pop() {
+            Some((at, v)) if all.is_empty() && u16::try_from(at).is_ok() => {
+                (u16::try_from(at).unwrap_or_default(), Changed::One(v))
+            }
+            last => {
+                all.extend(last);
+                (0, Changed::Many(all.into_boxed_slice()))
+            }
+        }
+    }
 }
 
 /// The defaults of an object that are made when first read.
@@ -299,7 +354,8 @@ impl Entity {
             class,
             pid,
             base,
-            changed: Vec::new(),
+            changed: Changed::default(),
+            one_at: 0,
             unmade: None,
         }
     }
@@ -331,11 +387,8 @@ impl Entity {
             self.settle(at);
         }
         if !self.changed.is_empty() || Arc::get_mut(&mut self.base).is_none() {
-            let mut own = self.base.to_vec();
-            for (at, v) in self.changed.drain(..) {
-                own[at].1 = v;
-            }
-            self.base = Arc::from(own);
+            self.base = self.folded();
+            self.changed = Changed::default();
         }
         let own = Arc::get_mut(&mut self.base).expect("the layout was just made the object's own");
         own.iter_mut().map(|(s, v)| (*s, v))
@@ -351,25 +404,99 @@ impl Entity {
     /// The value at `at`, changeable: in the layout when the object holds it alone, else
     /// copied into the changed slots first.
     fn own(&mut self, at: usize) -> &mut Value {
-        if let Some(i) = self.changed.iter().position(|(a, _)| *a == at) {
-            return &mut self.changed[i].1;
+        if self.changed_at(at).is_some() {
+            return self.changed_at_mut(at).expect("just found");
         }
         if Arc::get_mut(&mut self.base).is_some() {
             return &mut Arc::get_mut(&mut self.base).expect("held once")[at].1;
         }
-        self.put(at, self.base[at].1.clone());
-        &mut self.changed.last_mut().expect("just put").1
+        self.change(at, self.base[at].1.clone())
+    }
+
+    /// A copy of this object to change. An object that changed more than half of its slots
+    /// gives the copy a layout of its own with the changes in it: a kitchen state has most of
+    /// its slots changed (its places and temperature made, its time), and each action's copy
+    /// of it held them all again, where now it holds what the actions since changed.
+    fn copy_to_change(&self) -> Entity {
+        let changed = match &self.changed {
+            Changed::One(_) => 1,
+            Changed::Many(all) => all.len(),
+        };
+        if changed * 2 <= self.base.len() {
+            return self.clone();
+        }
+        Entity {
+            class: self.class,
+            pid: self.pid,
+            base: self.folded(),
+            changed: Changed::default(),
+            one_at: 0,
+            unmade: self.unmade.clone(),
+        }
+    }
+
+    /// The layout with the changed slots' values in it.
+    fn folded(&self) -> Arc<[(SlotId, Value)]> {
+        let mut own = self.base.to_vec();
+        match &self.changed {
+            Changed::One(v) => own[usize::from(self.one_at)].1 = v.clone(),
+            Changed::Many(all) => {
+                for (at, v) in all.iter() {
+                    own[*at].1 = v.clone();
+                }
+            }
+        }
+        Arc::from(own)
+    }
+
+    /// The changed value of the slot at `at`, if it changed.
+    fn changed_at(&self, at: usize) -> Option<&Value> {
+        match &self.changed {
+            Changed::One(v) => (usize::from(self.one_at) == at).then_some(v),
+            Changed::Many(all) => all.iter().find(|(a, _)| *a == at).map(|(_, v)| v),
+        }
+    }
+
+    fn changed_at_mut(&mut self, at: usize) -> Option<&mut Value> {
+        match &mut self.changed {
+            Changed::One(v) => (usize::from(self.one_at) == at).then_some(v),
+            Changed::Many(all) => all.iter_mut().find(|(a, _)| *a == at).map(|(_, v)| v),
+        }
+    }
+
+    /// Add the slot at `at` (not changed yet) with `v` to the changed slots; its value there.
+    fn change(&mut self, at: usize, v: Value) -> &mut Value {
+        self.changed = match (std::mem::take(&mut self.changed), u16::try_from(at)) {
+            (none, Ok(one_at)) if none.is_empty() => {
+                self.one_at = one_at;
+                Changed::One(v)
+            }
+            (held, _) => {
+                let mut all = held.into_vec(self.one_at, 1);
+                all.push((at, v));
+                Changed::Many(all.into_boxed_slice())
+            }
+        };
+        self.changed_at_mut(at).expect("just changed")
+    }
+
+    /// Drop the slot at `at` from the changed slots.
+    fn unchange(&mut self, at: usize) {
+        if self.changed_at(at).is_some() {
+            let mut all = std::mem::take(&mut self.changed).into_vec(self.one_at, 0);
+            all.retain(|(a, _)| *a != at);
+            (self.one_at, self.changed) = Changed::from_vec(all);
+        }
     }
 
     /// Put `v` into the slot at `at`.
     fn put(&mut self, at: usize, v: Value) {
-        if let Some(i) = self.changed.iter().position(|(a, _)| *a == at) {
-            self.changed[i].1 = v;
+        if let Some(held) = self.changed_at_mut(at) {
+            *held = v;
         } else if let Some(own) = Arc::get_mut(&mut self.base) {
             own[at].1 = v;
         } else {
-            self.changed.reserve_exact(1);
-            self.changed.push((at, v));
+            self.change(at, v);
         }
     }
 
@@ -391,7 +518,7 @@ impl Entity {
     /// Whether the value at `at` is held by the layout this object shares with others (so
     /// a value held once there may be reached through several objects).
     fn shares_value_at(&self, at: usize) -> bool {
-        Arc::strong_count(&self.base) > 1 && self.changed.iter().all(|(a, _)| *a != at)
+        Arc::strong_count(&self.base) > 1 && self.changed_at(at).is_none()
     }
 
     /// The slots whose values are made, with them: a default not read yet holds no object
@@ -412,8 +539,8 @@ impl Entity {
                 made.init(&p.init)
             });
         }
-        match self.changed.iter().find(|(a, _)| *a == at) {
-            Some((_, v)) => v,
+        match self.changed_at(at) {
+            Some(v) => v,
             None => &self.base[at].1,
         }
     }
@@ -442,7 +569,7 @@ impl Entity {
     fn defer(&mut self, classes: &Arc<Vec<Class>>, at: usize, init: &Arc<Init>, after_pid: Pid) {
         match self.base[at].1 {
             // Made by `make-instance`: the layout holds NIL there, and nothing changed it yet.
-            Value::Nil => self.changed.retain(|(a, _)| *a != at),
+            Value::Nil => self.unchange(at),
             _ => self.put(at, Value::Nil),
         }
         let unmade = Arc::make_mut(self.unmade.get_or_insert_with(|| {
@@ -537,12 +664,13 @@ impl Entity {
 }
 
 /// Mutable access to an object, copied first when another value holds it too
-/// (`Arc::make_mut`); the copy counts against the memory budget.
+/// ([`Entity::copy_to_change`]); the copy counts against the memory budget.
 pub fn edit(e: &mut Arc<Entity>) -> &mut Entity {
     if Arc::get_mut(e).is_none() {
         budget::charge(e.cells());
+        *e = Arc::new(e.copy_to_change());
     }
-    Arc::make_mut(e)
+    Arc::get_mut(e).expect("held once")
 }
 
 /// The value of a default that makes neither an object nor a list (NIL, T, a number, a
@@ -950,8 +1078,7 @@ mod tests {
         assert!(Arc::ptr_eq(&a.base, &b.base) && a.changed.is_empty());
         assert!(a.set(is_concept, Value::T));
         assert!(Arc::ptr_eq(&a.base, &b.base));
-        assert_eq!(a.changed.len(), 1);
-        assert_eq!(a.changed.capacity(), 1);
+        assert!(matches!(a.changed, Changed::One(..)));
         assert!(a.val(is_concept).truthy() && b.val(is_concept).is_nil());
         let shown = |e: &Entity| -> Vec<String> {
             e.slots()
@@ -973,6 +1100,43 @@ mod tests {
         assert_eq!(copy.slots_mut().count(), in_a.len());
         assert!(!Arc::ptr_eq(&copy.base, &b.base) && copy.changed.is_empty());
         assert_eq!(shown(&copy), in_b);
+    }
+
+    /// An object that changed more than half its slots gives the copy an action changes a
+    /// layout of its own with the changes in it, so that the copy's own copies hold only what
+    /// changes after: a kitchen state copied at every action held its made places, its
+    /// temperature and its time again at every copy. Fewer changes are shared as they were.
+    #[test]
+    fn a_copy_of_an_object_changed_all_over_holds_its_changes_in_its_layout() {
+        use crate::base::budget::Budget;
+        use crate::base::profile::Profile;
+        let onto = Ontology::builtin(Profile::R2024);
+        let slot = |name: &str| onto.slot_id(name).unwrap();
+        let mut maker = Maker::new(&onto, 0);
+        let (changed, copy, copy_of_copy) =
+            Budget::new(std::time::Duration::from_secs(60)).run(|| {
+                let mut oven = maker.make(onto.known("oven"));
+                assert!(oven.set(slot("temperature"), Value::T));
+                assert!(matches!(oven.changed, Changed::One(_)));
+                assert!(oven.set(slot("arrangement"), Value::Num(Number::int(1))));
+                assert!(oven.set(slot("contents"), Value::Num(Number::int(2))));
+                let changed = Arc::new(oven);
+                let mut copy = Arc::clone(&changed);
+                assert!(edit(&mut copy).set(slot("temperature"), Value::Nil));
+                let mut copy_of_copy = Arc::clone(&copy);
+                assert!(edit(&mut copy_of_copy).set(slot("temperature"), Value::T));
+                (changed, copy, copy_of_copy)
+            });
+        // Three of the oven's five slots changed: its copy holds them in its own layout.
+        assert!(!Arc::ptr_eq(&copy.base, &changed.base) && copy.changed.is_empty());
+        assert!(copy.val(slot("temperature")).is_nil());
+        assert_eq!(copy.val(slot("contents")).as_num(), Some(Number::int(2)));
+        // The copy changed none of its own layout: its copy shares it and holds one slot.
+        assert!(Arc::ptr_eq(&copy_of_copy.base, &copy.base));
+        assert!(matches!(copy_of_copy.changed, Changed::One(_)));
+        assert!(copy_of_copy.val(slot("temperature")).truthy());
+        let shown = |e: &Entity| format!("{:?}", e.slots().collect::<Vec<_>>());
+        assert_eq!(shown(&changed), shown(&copy_of_copy));
     }
 
     #[test]
