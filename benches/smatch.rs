@@ -111,7 +111,7 @@ fn exact_mode(
     };
     fn renamed(ps: &[Predicate]) -> Vec<Predicate> {
         let var = |a: &Arg| match a {
-            Arg::Var(v) => Arg::Var(format!("renamed-{v}")),
+            Arg::Var(v) => Arg::Var(format!("renamed-{v}").into()),
             other => other.clone(),
         };
         let rename = |p: &Predicate| Predicate {

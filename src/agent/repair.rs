@@ -143,8 +143,9 @@ impl Action {
         let recipe = parsed.file.recipes.into_iter().next()?;
         let [mut predicate] = <[Predicate; 1]>::try_from(recipe.predicates).ok()?;
         let back = |s: Span| Span::new(s.start - HEADER.len(), s.end - HEADER.len());
+        let arg_spans = predicate.arg_spans.iter().map(back).collect();
+        predicate.arg_spans = arg_spans;
         predicate.name_span = back(predicate.name_span);
-        predicate.arg_spans = predicate.arg_spans.iter().map(|&s| back(s)).collect();
         Some(Action {
             text: line.to_string(),
             predicate,
@@ -178,7 +179,7 @@ impl Action {
             .filter_map(|(place, text)| {
                 let span = match place {
                     Place::Name => self.predicate.name_span,
-                    Place::Arg(i) => *self.predicate.arg_spans.get(*i)?,
+                    Place::Arg(i) => self.predicate.arg_spans.get(*i)?,
                 };
                 Some((span, text.as_str()))
             })

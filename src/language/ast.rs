@@ -6,6 +6,7 @@
 
 use crate::base::number::Number;
 use std::fmt;
+use std::sync::Arc;
 
 /// A byte range in the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -20,19 +21,22 @@ impl Span {
     }
 }
 
-/// One argument of a predicate, as written.
+/// One argument of a predicate, as written. A long network's tree is held for its whole
+/// evaluation, so an argument is 24 bytes and a name is held once per file (the parser
+/// shares each variable's and symbol's text among its uses: a chain names every kitchen state
+/// twice and its units and ingredients at every action).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Arg {
     /// `?name`; stored lower-cased without the `?` (symbols are case-insensitive).
-    Var(String),
+    Var(Arc<str>),
     /// A bare symbol naming an ontology class (`butter`, `g`, `medium-bowl`), lower-cased.
-    Sym(String),
+    Sym(Arc<str>),
     /// A number: exact integer or ratio, or a float.
     Num(Number),
     /// A parenthesised list `( ... )` (accepted by the reference, unusable by primitives).
-    List(Vec<Arg>),
+    List(Box<[Arg]>),
     /// A string literal `"..."` (always rejected by validation, kept for the message).
-    Str(String),
+    Str(Box<str>),
 }
 
 impl Arg {
@@ -74,7 +78,53 @@ pub struct Predicate {
     /// The whole form, from `(` to `)`.
     pub span: Span,
     pub name_span: Span,
-    pub arg_spans: Vec<Span>,
+    pub arg_spans: ArgSpans,
+}
+
+/// The spans of a predicate's arguments, 8 bytes each rather than 16: a long network's tree
+/// is held for its whole evaluation. Texts are read up to `MAX_INPUT_BYTES` (64 MB), far
+/// inside the `u32` offsets (a place past 4 GB would read as its last byte).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ArgSpans(Box<[(u32, u32)]>);
+
+impl ArgSpans {
+    pub fn get(&self, i: usize) -> Option<Span> {
+        let &(start, end) = self.0.get(i)?;
+        Some(Span::new(start as usize, end as usize))
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn last(&self) -> Option<Span> {
+        self.get(self.len().checked_sub(1)?)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Span> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+}
+
+impl FromIterator<Span> for ArgSpans {
+    fn from_iter<I: IntoIterator<Item = Span>>(spans: I) -> ArgSpans {
+        let offset = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
+        ArgSpans(
+            (spans.into_iter())
+                .map(|s| (offset(s.start), offset(s.end)))
+                .collect(),
+        )
+    }
+}
+
+impl From<Vec<Span>> for ArgSpans {
+    fn from(spans: Vec<Span>) -> ArgSpans {
+        spans.into_iter().collect()
+    }
 }
 
 impl fmt::Display for Predicate {

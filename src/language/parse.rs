@@ -14,6 +14,7 @@ use nom::bytes::complete::{take_while, take_while1};
 use nom::character::complete::{char, digit0, digit1, one_of};
 use nom::combinator::{eof, opt, recognize};
 use nom::{IResult, Parser};
+use std::sync::Arc;
 
 /// Deepest list nesting accepted inside one line (the benchmark's networks use 1).
 pub const MAX_DEPTH: usize = 64;
@@ -29,6 +30,27 @@ pub const MAX_LINES: usize = 1_000_000;
 pub struct Parsed {
     pub file: SolutionFile,
     pub diagnostics: Diagnostics,
+}
+
+/// The text of every variable and symbol a parse has read, so that each use of a name holds
+/// the same text.
+#[derive(Default)]
+struct Names(std::collections::HashSet<Arc<str>>);
+
+impl Names {
+    /// Make `arg`'s names (and its items') those read before where they were.
+    fn share(&mut self, arg: &mut Arg) {
+        match arg {
+            Arg::Var(name) | Arg::Sym(name) => match self.0.get(&**name) {
+                Some(held) => *name = Arc::clone(held),
+                None => {
+                    self.0.insert(Arc::clone(name));
+                }
+            },
+            Arg::List(items) => items.iter_mut().for_each(|item| self.share(item)),
+            Arg::Num(_) | Arg::Str(_) => {}
+        }
+    }
 }
 
 impl Parsed {
@@ -74,8 +96,9 @@ pub fn parse_into(text: &str, diagnostics: Diagnostics) -> Parsed {
         at = BYTE_ORDER_MARK.len_utf8();
     }
     let mut read = 0;
+    let mut names = Names::default();
     for line in text[at..].split('\n') {
-        if read_line(line, at, &mut out) {
+        if read_line(line, at, &mut out, &mut names) {
             read += 1;
             if read > MAX_LINES {
                 out.diagnostics.push(Diagnostic::new(
@@ -109,12 +132,12 @@ pub fn parse_line(line: &str, at: usize) -> Parsed {
         id_span: Span::new(at, at),
         predicates: Vec::new(),
     });
-    read_line(line, at, &mut out);
+    read_line(line, at, &mut out, &mut Names::default());
     out
 }
 
 /// Read one line; whether it held anything (not blank, not a comment).
-fn read_line(line: &str, at: usize, out: &mut Parsed) -> bool {
+fn read_line(line: &str, at: usize, out: &mut Parsed, names: &mut Names) -> bool {
     // Blank means: no character other than U+0020 (a tab or a CR makes the line non-blank).
     if line.bytes().all(|b| b == b' ') {
         return false;
@@ -122,7 +145,7 @@ fn read_line(line: &str, at: usize, out: &mut Parsed) -> bool {
     match line.as_bytes()[0] {
         b';' => return false,
         b'#' => read_header(line, at, out),
-        b'(' => read_predicate(line, at, out),
+        b'(' => read_predicate(line, at, out, names),
         _ => out.diagnostics.push(invalid_line(line, at)),
     }
     true
@@ -216,7 +239,7 @@ fn read_header(line: &str, at: usize, out: &mut Parsed) {
             (String::new(), hash)
         }
         Ok(Some(d)) => match d.arg {
-            Arg::Sym(s) => (s, d.span),
+            Arg::Sym(s) => (s.to_string(), d.span),
             Arg::Var(v) => (format!("?{v}"), d.span),
             other => {
                 let shown = other.to_string();
@@ -243,7 +266,7 @@ fn read_header(line: &str, at: usize, out: &mut Parsed) {
     });
 }
 
-fn read_predicate(line: &str, at: usize, out: &mut Parsed) {
+fn read_predicate(line: &str, at: usize, out: &mut Parsed, names: &mut Names) {
     if out.file.recipes.is_empty() {
         let shown = line.trim_end_matches('\r');
         out.diagnostics.push(
@@ -278,9 +301,10 @@ fn read_predicate(line: &str, at: usize, out: &mut Parsed) {
             ),
         );
     }
-    let Arg::List(mut items) = datum.arg else {
+    let Arg::List(items) = datum.arg else {
         return;
     };
+    let mut items = items.into_vec();
     let mut spans = datum.item_spans;
     if items.is_empty() {
         out.diagnostics.push(Diagnostic::new(
@@ -291,7 +315,7 @@ fn read_predicate(line: &str, at: usize, out: &mut Parsed) {
         return;
     }
     let name = match items.remove(0) {
-        Arg::Sym(s) => s,
+        Arg::Sym(s) => s.to_string(),
         other => {
             out.diagnostics.push(
                 Diagnostic::new(
@@ -308,7 +332,9 @@ fn read_predicate(line: &str, at: usize, out: &mut Parsed) {
     // Sized to fit: a long network's tree is held for its whole evaluation, and the lists
     // grown item by item have room for twice their items.
     items.shrink_to_fit();
-    spans.shrink_to_fit();
+    for item in &mut items {
+        names.share(item);
+    }
     let recipe = out.file.recipes.last_mut();
     if let Some(r) = recipe {
         r.predicates.push(Predicate {
@@ -316,7 +342,7 @@ fn read_predicate(line: &str, at: usize, out: &mut Parsed) {
             args: items,
             span: datum.span,
             name_span,
-            arg_spans: spans,
+            arg_spans: spans.into(),
         });
     }
 }
@@ -468,7 +494,7 @@ impl<'a> Reader<'a> {
                     Some(Frame::List { open, items, spans }) => {
                         self.pos += 1;
                         Datum {
-                            arg: Arg::List(items),
+                            arg: Arg::List(items.into_boxed_slice()),
                             span: self.span(open, self.pos),
                             item_spans: spans,
                         }
@@ -520,7 +546,7 @@ impl<'a> Reader<'a> {
                         let at = *at;
                         stack.pop();
                         datum = Datum {
-                            arg: Arg::List(vec![Arg::Sym("quote".into()), datum.arg]),
+                            arg: Arg::List(Box::new([Arg::Sym("quote".into()), datum.arg])),
                             span: Span::new(self.base + at, datum.span.end),
                             item_spans: Vec::new(),
                         };
@@ -559,7 +585,7 @@ impl<'a> Reader<'a> {
                 '"' => {
                     self.pos = start + 1 + i + 1;
                     return Ok(Datum {
-                        arg: Arg::Str(value),
+                        arg: Arg::Str(value.into_boxed_str()),
                         span: self.span(start, self.pos),
                         item_spans: Vec::new(),
                     });
@@ -624,14 +650,14 @@ impl<'a> Reader<'a> {
                 "`{text}`: package prefixes are not part of the cooking language"
             )));
         } else if let Some(var) = text.strip_prefix('?') {
-            Arg::Var(lower(var))
+            Arg::Var(lower(var).into())
         } else {
             let name = lower(text);
             // NIL is the empty list to the Lisp reader.
             if name == "nil" {
-                Arg::List(Vec::new())
+                Arg::List(Box::default())
             } else {
-                Arg::Sym(name)
+                Arg::Sym(name.into())
             }
         };
         Ok(Datum {
@@ -699,6 +725,22 @@ mod tests {
         let p = parse(&format!("#r\n{line}\n"));
         assert!(!p.has_errors(), "{:?}", p.diagnostics);
         p.file.recipes[0].predicates[0].args.clone()
+    }
+
+    /// A long network names each kitchen state twice and its units at every action: each
+    /// name's text is held once (it was a string per use).
+    #[test]
+    fn a_name_read_again_is_the_text_read_before() {
+        let p = parse("#r\n(a ?x ?Y g)\n(b ?y ?z g)\n");
+        let args = |i: usize| &p.file.recipes[0].predicates[i].args;
+        let (Arg::Var(first), Arg::Var(again)) = (&args(0)[1], &args(1)[0]) else {
+            panic!("variables read as {:?}", p.file);
+        };
+        assert!(Arc::ptr_eq(first, again) && &**first == "y");
+        let (Arg::Sym(unit), Arg::Sym(unit_again)) = (&args(0)[2], &args(1)[2]) else {
+            panic!("symbols read as {:?}", p.file);
+        };
+        assert!(Arc::ptr_eq(unit, unit_again) && &**unit == "g");
     }
 
     #[test]

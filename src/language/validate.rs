@@ -230,7 +230,7 @@ impl<'a> Validator<'a> {
 
     fn check_arguments(&self, p: &Predicate, sig: Option<&PrimitiveSig>, out: &mut Diagnostics) {
         for (i, a) in p.args.iter().enumerate() {
-            let span = p.arg_spans.get(i).copied().unwrap_or(p.span);
+            let span = p.arg_spans.get(i).unwrap_or(p.span);
             let declared = sig.and_then(|s| s.args.get(i));
             if let (Arg::Num(n), Some(d)) = (a, declared)
                 && d.ty == QUANTITY
@@ -257,7 +257,7 @@ impl<'a> Validator<'a> {
                 }
                 Arg::Num(_) => QUANTITY,
                 Arg::List(_) => LIST_CLASS,
-                Arg::Sym(s) => s.as_str(),
+                Arg::Sym(s) => s,
             };
             let Some(classes) = self.classes else {
                 continue;
@@ -272,7 +272,7 @@ impl<'a> Validator<'a> {
                     let close = self
                         .class_hints
                         .borrow_mut()
-                        .entry(s.clone())
+                        .entry(s.to_string())
                         .or_insert_with(|| {
                             let names = classes.class_names();
                             closest(s, names.iter().copied(), 3)
@@ -328,7 +328,7 @@ impl<'a> Validator<'a> {
         let net = Network::build(recipe, self.catalogue);
         let arg_span = |action: usize, arg: usize| {
             let p = &recipe.predicates[action];
-            p.arg_spans.get(arg).copied().unwrap_or(p.span)
+            p.arg_spans.get(arg).unwrap_or(p.span)
         };
         // The end of the kitchen-state chain: actions whose kitchen-state output nobody uses.
         let mut final_actions = HashSet::new();
@@ -517,7 +517,7 @@ fn check_duplicate_arguments(p: &Predicate, out: &mut Diagnostics) {
         let Some(key) = eql_key(a) else { continue };
         if seen.contains(&key) {
             if reported.insert(i) {
-                let span = p.arg_spans.get(i).copied().unwrap_or(p.span);
+                let span = p.arg_spans.get(i).unwrap_or(p.span);
                 out.push(
                     Diagnostic::new(
                         DiagnosticKind::DuplicateArgument,

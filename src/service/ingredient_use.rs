@@ -56,7 +56,8 @@ pub fn uses_of(
     let starts: Vec<usize> = (0..recipe.predicates.len())
         .filter(|&i| {
             let args = &recipe.predicates[i].args;
-            args.iter().any(|a| matches!(a, Arg::Sym(s) if s == name))
+            args.iter()
+                .any(|a| matches!(a, Arg::Sym(s) if **s == *name))
         })
         .collect();
     let reached = flow.forward(&starts);

@@ -88,7 +88,7 @@ impl InRecipe<'_> {
         self.recipe.predicates.iter().position(|p| {
             p.args
                 .iter()
-                .any(|a| matches!(a, crate::language::ast::Arg::Sym(s) if s == name))
+                .any(|a| matches!(a, crate::language::ast::Arg::Sym(s) if **s == *name))
         })
     }
 }

@@ -394,19 +394,19 @@ impl<'a> Scene<'a> {
                     let name = kitchen
                         .map(str::to_string)
                         .or(self.kitchen_variable.clone())?;
-                    (name.clone(), name.clone(), Arg::Var(name[1..].to_string()))
+                    (name.clone(), name.clone(), Arg::Var(name[1..].into()))
                 }
                 Choice::Fresh => {
                     let name = self.fresh[argument].clone();
-                    (name.clone(), name.clone(), Arg::Var(name[1..].to_string()))
+                    (name.clone(), name.clone(), Arg::Var(name[1..].into()))
                 }
                 Choice::Variable(v) => {
                     let name = self.pool[*v].name.clone();
-                    (name.clone(), name.clone(), Arg::Var(name[1..].to_string()))
+                    (name.clone(), name.clone(), Arg::Var(name[1..].into()))
                 }
                 Choice::Class(c) => {
                     let name = model.onto.class_name(*c).to_string();
-                    (name.clone(), name.clone(), Arg::Sym(name))
+                    (name.clone(), name.clone(), Arg::Sym(name.into()))
                 }
                 Choice::Free(kind) => {
                     let unit = sig.args[i].ty != "quantity";
@@ -454,7 +454,7 @@ impl<'a> Scene<'a> {
         let p = run.recipe().predicates.len();
         let predicate = Predicate {
             name: sig.name.clone(),
-            arg_spans: vec![Span::default(); args.len()],
+            arg_spans: vec![Span::default(); args.len()].into(),
             args,
             span: Span::default(),
             name_span: Span::default(),
@@ -591,7 +591,7 @@ fn free_value(
         _ => return None,
     };
     Some(match unit {
-        true => (unit_name.clone(), Arg::Sym(unit_name), bound),
+        true => (unit_name.clone(), Arg::Sym(unit_name.into()), bound),
         false => (value.to_string(), Arg::Num(value), bound),
     })
 }

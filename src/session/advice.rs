@@ -80,7 +80,7 @@ impl Session {
         let predicate = &self.run.recipe().predicates[p];
         let position = self.run.slots(p).iter().position(|&s| s == slot);
         let span = position.and_then(|i| predicate.arg_spans.get(i));
-        let (line, column) = index.line_col(span.unwrap_or(&predicate.span).start);
+        let (line, column) = index.line_col(span.unwrap_or(predicate.span).start);
         let message = format!(
             "{} was given to line {} already: the kitchen forks here, and this action does not \
              see what line {} and the actions after it did (this kitchen is at {}, the latest \
@@ -112,7 +112,7 @@ impl Session {
                 (!odd.is_empty()).then_some((i, meant, odd))
             })?;
         let predicate = &self.run.recipe().predicates[q];
-        let span = predicate.arg_spans.get(i).unwrap_or(&predicate.span);
+        let span = predicate.arg_spans.get(i).unwrap_or(predicate.span);
         let (line, column) = index.line_col(span.start);
         let name = &sig.name;
         let message = format!(

@@ -51,7 +51,7 @@ pub fn next(
                 .is_some_and(|a| a.role == Role::KitchenStateIn)
         };
         let is_input = |i: usize, a: &Arg| match a {
-            Arg::Var(v) => made.contains(v.as_str()) && !kitchen_in(i),
+            Arg::Var(v) => made.contains(&**v) && !kitchen_in(i),
             _ => true,
         };
         let matched = (0..used.len()).find(|&p| {
@@ -64,7 +64,7 @@ pub fn next(
                     !is_input(i, a)
                         || match a {
                             Arg::Var(v) => {
-                                agent.args[i].as_var() == map.get(v.as_str()).map(String::as_str)
+                                agent.args[i].as_var() == map.get(&**v).map(String::as_str)
                             }
                             _ => agent.args[i] == *a,
                         }
@@ -97,8 +97,8 @@ pub fn next(
         let agent = &run.recipe().predicates[p];
         for (i, a) in action.args.iter().enumerate() {
             if let (Arg::Var(v), Some(mine)) = (a, agent.args[i].as_var()) {
-                map.entry(v.as_str()).or_insert_with(|| mine.to_string());
-                made.insert(v.as_str());
+                map.entry(&**v).or_insert_with(|| mine.to_string());
+                made.insert(&**v);
             }
         }
     }
@@ -124,15 +124,17 @@ fn written_with(
                 format!(
                     "?{}",
                     kitchen
-                        .or(map.get(v.as_str()).map(String::as_str))
-                        .unwrap_or(v)
+                        .or(map.get(&**v).map(String::as_str))
+                        .unwrap_or(&**v)
                 )
             }
-            Arg::Var(v) if is_input(i, a) => format!("?{}", map.get(v.as_str()).unwrap_or(v)),
+            Arg::Var(v) if is_input(i, a) => {
+                format!("?{}", map.get(&**v).map_or(&**v, String::as_str))
+            }
             Arg::Var(v) => {
                 let name = (1..)
                     .map(|n| match n {
-                        1 => v.clone(),
+                        1 => v.to_string(),
                         n => format!("{v}-{n}"),
                     })
                     .find(|name| !written.contains(name.as_str()))

@@ -453,7 +453,7 @@ impl Session {
         let sig = self.run.sig(model, p);
         let slots = self.run.slots(p);
         let at =
-            |i: usize| index.line_col(predicate.arg_spans.get(i).unwrap_or(&predicate.span).start);
+            |i: usize| index.line_col(predicate.arg_spans.get(i).unwrap_or(predicate.span).start);
         let arg_name = |i: usize| {
             sig.and_then(|s| s.args.get(i))
                 .map_or("", |a| a.name.as_str())

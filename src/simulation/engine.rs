@@ -276,7 +276,7 @@ pub(super) struct SlotTable {
     /// Per slot, the variable (`?x`) or the constant as written.
     pub(super) names: SlotNames,
     pub(super) bindings: Vec<Binding>,
-    var_slot: HashMap<String, usize>,
+    var_slot: HashMap<Arc<str>, usize>,
 }
 
 impl SlotTable {
@@ -299,7 +299,7 @@ impl SlotTable {
         let mut slots = Vec::with_capacity(predicate.args.len());
         for a in &predicate.args {
             let slot = match a {
-                Arg::Var(v) => match self.var_slot.get(v) {
+                Arg::Var(v) => match self.var_slot.get(&**v) {
                     Some(&s) => s,
                     None => {
                         self.var_slot.insert(v.clone(), self.bindings.len());
@@ -396,6 +396,9 @@ impl<'m> Engine<'m> {
             best
         };
         aliases::show(self.model, &result.steps, &mut result.bindings);
+        // The steps were pushed one by one (up to twice their room): the execution is kept
+        // while the network is scored.
+        result.steps.shrink_to_fit();
         Ok(Execution {
             slots: self.slots,
             names: self.table.names,
@@ -695,7 +698,7 @@ impl<'m> Engine<'m> {
             predicate: p,
             case,
             start,
-            aliased: effects.aliased.into_boxed_slice(),
+            aliased: (!effects.aliased.is_empty()).then(|| Box::new(Aliased(effects.aliased))),
         });
         Ok(replaced)
     }

@@ -283,7 +283,7 @@ fn renamed(recipe: &Recipe, names: &[String]) -> Recipe {
     for p in &mut r.predicates {
         for a in &mut p.args {
             if let Arg::Var(v) = a {
-                *v = map[v.as_str()].clone();
+                *v = map[&**v].as_str().into();
             }
         }
     }

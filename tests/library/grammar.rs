@@ -94,7 +94,7 @@ fn vectors_read_as_the_grammar_says() {
     };
     assert_eq!(
         args("(p ?A ?)"),
-        [Arg::Var("a".into()), Arg::Var(String::new())]
+        [Arg::Var("a".into()), Arg::Var("".into())]
     );
     assert_eq!(
         args("(p 12. +4/2)"),

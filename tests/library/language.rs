@@ -330,7 +330,7 @@ fn without_spans(file: &SolutionFile) -> SolutionFile {
                         args: p.args.clone(),
                         span: Span::default(),
                         name_span: Span::default(),
-                        arg_spans: vec![Span::default(); p.arg_spans.len()],
+                        arg_spans: vec![Span::default(); p.arg_spans.len()].into(),
                     })
                     .collect(),
             })

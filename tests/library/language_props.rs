@@ -36,17 +36,17 @@ fn token() -> impl Strategy<Value = String> {
 
 fn arg() -> impl Strategy<Value = Arg> {
     let leaf = prop_oneof![
-        "[a-z][a-z0-9-]{0,10}".prop_map(Arg::Var),
+        "[a-z][a-z0-9-]{0,10}".prop_map(|v| Arg::Var(v.into())),
         "[a-z][a-z-]{0,10}"
             .prop_filter("nil is the empty list", |s| s != "nil")
-            .prop_map(Arg::Sym),
+            .prop_map(|s| Arg::Sym(s.into())),
         (-1000i64..1000).prop_map(|i| Arg::Num(Number::int(i))),
         (-100i64..100, 1i64..50)
             .prop_map(|(n, d)| Arg::Num(Number::ratio(n, d).unwrap_or(Number::ZERO))),
         (-1.0e6f32..1.0e6).prop_map(|f| Arg::Num(Number::float(f))),
     ];
     leaf.prop_recursive(3, 12, 4, |inner| {
-        prop::collection::vec(inner, 0..4).prop_map(Arg::List)
+        prop::collection::vec(inner, 0..4).prop_map(|items| Arg::List(items.into()))
     })
 }
 
@@ -62,7 +62,7 @@ fn network() -> impl Strategy<Value = SolutionFile> {
                 args,
                 span: Span::default(),
                 name_span: Span::default(),
-                arg_spans: vec![Span::default(); n],
+                arg_spans: vec![Span::default(); n].into(),
             }
         });
     let recipe = (
@@ -83,7 +83,7 @@ fn without_spans(mut file: SolutionFile) -> SolutionFile {
         for p in &mut r.predicates {
             p.span = Span::default();
             p.name_span = Span::default();
-            p.arg_spans.iter_mut().for_each(|s| *s = Span::default());
+            p.arg_spans = vec![Span::default(); p.arg_spans.len()].into();
         }
     }
     file

@@ -38,7 +38,7 @@ fn is_gold(
         .filter(|(i, _)| sig.args[*i].ty != "kitchen-state")
         .filter_map(|(i, a)| {
             let uses = match a {
-                Arg::Var(v) if bound.contains(v) => format!("?{v}"),
+                Arg::Var(v) if bound.contains(&**v) => format!("?{v}"),
                 Arg::Var(_) => return None,
                 other => other.to_string(),
             };
@@ -75,7 +75,7 @@ fn gold_actions_are_admissible(profile: Profile) -> usize {
         for (step, action) in gold.network.predicates.iter().enumerate() {
             let using = action.args.iter().rev().find_map(|a| match a {
                 Arg::Var(v)
-                    if bound.contains(v)
+                    if bound.contains(&**v)
                         && session
                             .model()
                             .catalogue
@@ -87,7 +87,7 @@ fn gold_actions_are_admissible(profile: Profile) -> usize {
                                     .any(|(s, b)| b == a && s.ty != "kitchen-state")
                             }) =>
                 {
-                    Some(v.clone())
+                    Some(v.to_string())
                 }
                 _ => None,
             });

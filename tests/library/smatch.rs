@@ -43,7 +43,7 @@ fn pred(name: &str, args: Vec<Arg>) -> Predicate {
         args,
         span: Span::default(),
         name_span: Span::default(),
-        arg_spans: vec![Span::default(); n],
+        arg_spans: vec![Span::default(); n].into(),
     }
 }
 
@@ -284,8 +284,8 @@ fn hill_climbing_is_reproducible() {
 
 fn small_network() -> impl Strategy<Value = Vec<Predicate>> {
     let arg = prop_oneof![
-        (0u8..5).prop_map(|v| Arg::Var(format!("v{v}"))),
-        prop::sample::select(vec!["butter", "g", "bowl"]).prop_map(|s| Arg::Sym(s.to_string())),
+        (0u8..5).prop_map(|v| Arg::Var(format!("v{v}").into())),
+        prop::sample::select(vec!["butter", "g", "bowl"]).prop_map(|s| Arg::Sym(s.into())),
         (1i64..4).prop_map(|n| Arg::Num(Number::int(n))),
     ];
     let p = (
@@ -303,7 +303,7 @@ fn rename(ps: &[Predicate]) -> Vec<Predicate> {
                 .args
                 .iter()
                 .map(|a| match a {
-                    Arg::Var(v) => Arg::Var(format!("renamed-{v}")),
+                    Arg::Var(v) => Arg::Var(format!("renamed-{v}").into()),
                     other => other.clone(),
                 })
                 .collect();

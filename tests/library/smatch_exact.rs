@@ -53,7 +53,7 @@ fn renamed(ps: &[Predicate]) -> Vec<Predicate> {
     for p in &mut out {
         for a in &mut p.args {
             if let Arg::Var(v) = a {
-                *v = format!("other-{}", v.len() * 7 % 13) + v;
+                *v = (format!("other-{}", v.len() * 7 % 13) + v).into();
             }
         }
     }

@@ -264,7 +264,7 @@ fn fetched_grams(e: &Evaluator, text: &str, class: &str) -> Number {
         .filter(|p| p.name == "fetch-and-proportion")
     {
         if let [.., Arg::Sym(c), Arg::Num(n), Arg::Sym(unit)] = p.args.as_slice()
-            && c == class
+            && **c == *class
         {
             let (c, unit) = (onto.class_id(c).unwrap(), onto.class_id(unit).unwrap());
             total = total.add(grams(onto, c, *n, unit).expect("weighed"));

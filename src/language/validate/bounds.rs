@@ -69,7 +69,7 @@ fn object_count(p: &Predicate, index: usize) -> Option<&'static str> {
         return Some("objects fetched");
     }
     match p.args.get(index + 1) {
-        Some(Arg::Sym(unit)) if unit == "piece" => Some("pieces"),
+        Some(Arg::Sym(unit)) if &**unit == "piece" => Some("pieces"),
         _ => None,
     }
 }

@@ -237,13 +237,7 @@ impl NetworkSoFar {
     /// whole text's validation gives them: by variable in order of first appearance.
     fn flow_warnings(&self, predicate: &Predicate, roles: &[Role]) -> Vec<Diagnostic> {
         let action = self.actions.len() - 1;
-        let span = |arg: usize| {
-            predicate
-                .arg_spans
-                .get(arg)
-                .copied()
-                .unwrap_or(predicate.span)
-        };
+        let span = |arg: usize| predicate.arg_spans.get(arg).unwrap_or(predicate.span);
         // This line's occurrences, by variable in order of first appearance, then position.
         let mut here: Vec<(usize, usize, &str)> = predicate
             .args

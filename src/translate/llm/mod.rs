@@ -168,7 +168,7 @@ impl<'m> LlmTranslator<'m> {
             .iter()
             .filter(|p| p.name == "fetch-and-proportion")
             .filter_map(|p| match p.args.get(4) {
-                Some(Arg::Sym(s)) => Some(s.as_str()),
+                Some(Arg::Sym(s)) => Some(&**s),
                 _ => None,
             })
             .collect();

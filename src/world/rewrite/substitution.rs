@@ -167,14 +167,18 @@ pub fn substitute(
     let mut rewrite = Rewrite::of(recipe);
     let mut named = false;
     for (i, p) in recipe.predicates.iter().enumerate() {
-        if !p.args.iter().any(|a| matches!(a, Arg::Sym(n) if n == from)) {
+        if !p
+            .args
+            .iter()
+            .any(|a| matches!(a, Arg::Sym(n) if **n == *from))
+        {
             continue;
         }
         named = true;
         let mut after = p.clone();
         for arg in &mut after.args {
-            if matches!(arg, Arg::Sym(n) if n == from) {
-                *arg = Arg::Sym(to.to_owned());
+            if matches!(arg, Arg::Sym(n) if **n == *from) {
+                *arg = Arg::Sym(to.into());
             }
         }
         let note = match constant_amount(onto, catalogue, p) {
@@ -185,7 +189,7 @@ pub fn substitute(
                         message: format!("action {} ({}): {e}", i + 1, p.name),
                     })?;
                 after.args[amount.quantity] = Arg::Num(value);
-                after.args[amount.unit] = Arg::Sym(onto.class_name(unit).to_owned());
+                after.args[amount.unit] = Arg::Sym(onto.class_name(unit).into());
                 note
             }
             Some(_) => "the same amount".to_owned(),
