@@ -19,7 +19,7 @@ use std::sync::Arc;
 pub fn show(model: &Model, steps: &[Step], bindings: &mut [Binding]) {
     let mut became: HashMap<*const Entity, Arc<Entity>> = HashMap::new();
     for step in steps {
-        for (before, after) in step.aliased.iter() {
+        for (before, after) in step.aliased() {
             became.insert(Arc::as_ptr(before), after.clone());
         }
     }

@@ -124,9 +124,21 @@ pub struct Step {
     pub case: usize,
     /// The kitchen time when it started (that of its input kitchen state).
     pub start: Option<Number>,
-    /// List items it changed in place (see [`effects::Effects::aliased`]); a boxed slice,
-    /// as a long network keeps a step per action and nearly all change none.
-    aliased: Box<[(Arc<Entity>, Arc<Entity>)]>,
+    /// List items it changed in place (see [`effects::Effects::aliased`]), when it changed
+    /// any: a long network keeps a step per action and nearly all change none, so a step holds
+    /// a thin pointer (8 bytes; a boxed slice was 16).
+    aliased: Option<Box<Aliased>>,
+}
+
+/// The list items one step changed in place: what each was, and what it became.
+#[derive(Clone, Debug)]
+struct Aliased(Vec<(Arc<Entity>, Arc<Entity>)>);
+
+impl Step {
+    /// The list items this step changed in place, as they were and as they became.
+    pub(crate) fn aliased(&self) -> &[(Arc<Entity>, Arc<Entity>)] {
+        self.aliased.as_deref().map_or(&[], |a| &a.0)
+    }
 }
 
 /// The result of running a network.
@@ -151,8 +163,8 @@ pub struct Execution {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ActionSlots {
     slots: Vec<usize>,
-    /// Where each action's slots end in `slots`.
-    ends: Vec<usize>,
+    /// Where each action's slots end in `slots` (fewer than 2^32: `MAX_ACTIONS` actions).
+    ends: Vec<u32>,
 }
 
 impl ActionSlots {
@@ -165,7 +177,8 @@ impl ActionSlots {
 
     pub(crate) fn push(&mut self, slots: &[usize]) {
         self.slots.extend_from_slice(slots);
-        self.ends.push(self.slots.len());
+        let end = u32::try_from(self.slots.len()).expect("fewer than 2^32 slots");
+        self.ends.push(end);
     }
 
     /// How many actions.
@@ -178,8 +191,10 @@ impl ActionSlots {
     }
 
     pub fn get(&self, p: usize) -> Option<&[usize]> {
-        let end = *self.ends.get(p)?;
-        let start = p.checked_sub(1).map_or(0, |before| self.ends[before]);
+        let end = *self.ends.get(p)? as usize;
+        let start = p
+            .checked_sub(1)
+            .map_or(0, |before| self.ends[before] as usize);
         Some(&self.slots[start..end])
     }
 
@@ -190,7 +205,8 @@ impl ActionSlots {
     /// Keep the first `len` actions' slots.
     pub(crate) fn truncate(&mut self, len: usize) {
         self.ends.truncate(len);
-        self.slots.truncate(self.ends.last().copied().unwrap_or(0));
+        self.slots
+            .truncate(self.ends.last().map_or(0, |&end| end as usize));
     }
 
     pub(crate) fn shrink_to_fit(&mut self) {
@@ -213,15 +229,17 @@ impl std::ops::Index<usize> for ActionSlots {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SlotNames {
     text: String,
-    /// Where each name ends in `text`.
-    ends: Vec<usize>,
+    /// Where each name ends in `text` (a network's names are far shorter than 4 GB: its text
+    /// is at most `MAX_INPUT_BYTES`).
+    ends: Vec<u32>,
 }
 
 impl SlotNames {
     pub(crate) fn push(&mut self, name: impl std::fmt::Display) {
         use std::fmt::Write;
         let _ = write!(self.text, "{name}");
-        self.ends.push(self.text.len());
+        let end = u32::try_from(self.text.len()).expect("slot names shorter than 4 GB");
+        self.ends.push(end);
     }
 
     pub fn len(&self) -> usize {
@@ -233,8 +251,10 @@ impl SlotNames {
     }
 
     pub fn get(&self, slot: usize) -> Option<&str> {
-        let end = *self.ends.get(slot)?;
-        let start = slot.checked_sub(1).map_or(0, |before| self.ends[before]);
+        let end = *self.ends.get(slot)? as usize;
+        let start = slot
+            .checked_sub(1)
+            .map_or(0, |before| self.ends[before] as usize);
         Some(&self.text[start..end])
     }
 
@@ -245,7 +265,8 @@ impl SlotNames {
     /// Keep the first `len` names.
     pub(crate) fn truncate(&mut self, len: usize) {
         self.ends.truncate(len);
-        self.text.truncate(self.ends.last().copied().unwrap_or(0));
+        self.text
+            .truncate(self.ends.last().map_or(0, |&end| end as usize));
     }
 
     pub(crate) fn shrink_to_fit(&mut self) {
