@@ -296,7 +296,7 @@ fn the_longest_chain_of_kitchen_states_is_scored_in_bounded_memory() {
     );
 }
 
-/// The longest chain of failed actions is scored in 245 MB of address space (one allocator
+/// The longest chain of failed actions is scored in 240 MB of address space (one allocator
 /// arena): a failed object shares its class's plain defaults with every other (its unread
 /// defaults made only when read), a kitchen state copied by an action holds the slots it
 /// changed, and the execution the 2024 search found is neither copied when the search goes on
@@ -309,7 +309,7 @@ fn the_longest_chain_of_failed_actions_is_scored_in_bounded_memory() {
     let s = Scratch::new("fetch-chain");
     let net = s.write("chain.solution", failed_fetch_chain());
     let out = s.path("results.csv");
-    let o = outcome(evaluated_capped(&net, &out, 245 << 20).env("MALLOC_ARENA_MAX", "1"));
+    let o = outcome(evaluated_capped(&net, &out, 240 << 20).env("MALLOC_ARENA_MAX", "1"));
     assert_eq!(o.code, 0, "{}", o.stderr);
     // 30 s a fetch, failed or not.
     assert_eq!(
