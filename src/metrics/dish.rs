@@ -65,13 +65,13 @@ impl Tally {
         self.offered += 1;
     }
 
-    /// 1 when nothing could be earned.
+    /// [`Points::ratio`] of the whole points counted.
     fn ratio(&self) -> Number {
-        if self.offered == 0 {
-            Number::int(1)
-        } else {
-            Number::ratio(self.awarded, self.offered).unwrap_or(Number::int(1))
+        Points {
+            points: Number::int(self.awarded),
+            max: Number::int(self.offered),
         }
+        .ratio()
     }
 }
 
@@ -847,12 +847,13 @@ impl Unfolder<'_, '_> {
             .as_obj()
             .map(|a| a.val(k.unit).clone())
             .unwrap_or(Value::Nil);
-        let components = mixture.val(k.components).items().to_vec();
+        // The list itself, shared: the node takes the mixture.
+        let components = mixture.val(k.components).clone();
         let node = self.nodes.add(mixture, source);
         let mut hierarchy = parents.to_vec();
         hierarchy.push(node);
-        let mut parts = Vec::with_capacity(components.len());
-        for comp in &components {
+        let mut parts = Vec::with_capacity(components.items().len());
+        for comp in components.items() {
             within_budget()?;
             let Value::Obj(source) = comp else {
                 parts.push(Err(comp.clone()));
