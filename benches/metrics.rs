@@ -74,6 +74,22 @@ fn separate_metrics(c: &mut Criterion) {
                 .count()
         })
     });
+    // One recipe whose final outputs hold the same mixtures: afghan-biscuits scores five trays
+    // of 32 cookies (portioned, flattened, baked, cooled, iced), each unfolded and merged; the
+    // unfoldings of one scoring share their comparisons of the objects the trays share.
+    let (_, afghan) = gold
+        .iter()
+        .find(|(_, run)| run.recipe.id == "afghan-biscuits")
+        .expect("afghan-biscuits in the benchmark");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("dish-approximation-score-afghan-biscuits", |b| {
+        b.iter(|| {
+            dish::best_dish_score(&model, black_box(&afghan.execution), afghan)
+                .expect("gold dish score")
+                .score
+        })
+    });
+    group.throughput(Throughput::Elements(n));
     let config = SmatchConfig::default();
     group.sample_size(10);
     group.bench_function("smatch", |b| {

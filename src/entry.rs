@@ -6,8 +6,9 @@ use crate::cli::{self, FrontEnds};
 use std::ffi::OsString;
 
 /// The front ends of this build, as the command line opens them.
-fn front_ends() -> FrontEnds {
+fn front_ends(process_ends: bool) -> FrontEnds {
     FrontEnds {
+        process_ends,
         #[cfg(feature = "gui")]
         launcher: |settings| crate::gui::run(settings).map_err(|e| e.to_string()),
         #[cfg(feature = "mcp")]
@@ -19,7 +20,12 @@ fn front_ends() -> FrontEnds {
 /// in this process, and return its exit status: the binary, the Python package's
 /// `cookingbot-evaluator` entry point and tests share it.
 pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> u8 {
-    cli::main_from_args(args, front_ends())
+    cli::main_from_args(args, front_ends(false))
+}
+
+/// [`main_from_args`] for the binary's `main`: the process ends when it returns.
+pub fn main_of_process(args: impl IntoIterator<Item = OsString>) -> u8 {
+    cli::main_from_args(args, front_ends(true))
 }
 
 /// Run the command line in this process (the `cookingbot-evaluator` entry point).

@@ -42,7 +42,7 @@ pub(super) fn launch(front_ends: &FrontEnds, settings: LaunchSettings) -> Outcom
 
 impl EvaluateArgs {
     /// The reference's invocation, and the HTML view `-show-output t` asks for.
-    pub(super) fn run(self, Session(data, quiet, out, err, _): Session<'_>) -> Outcome {
+    pub(super) fn run(self, Session(data, quiet, out, err, front_ends): Session<'_>) -> Outcome {
         let output = match (self.input.is_empty(), self.output) {
             (false, Some(output)) => output,
             (no_input, output) => {
@@ -90,7 +90,11 @@ impl EvaluateArgs {
                 dish: self.dish,
             }),
         };
-        let exit = scoring::run(&opts, out, err)?;
+        let exit = if front_ends.process_ends {
+            scoring::run_once(&opts, out, err)?
+        } else {
+            scoring::run(&opts, out, err)?
+        };
         if !show_output || exit != Exit::Success {
             return Ok(exit);
         }

@@ -37,6 +37,10 @@ pub struct FrontEnds {
     /// Serve the tool server on standard input and output, on the command's data.
     #[cfg(feature = "mcp")]
     pub tool_server: fn(&DataContext) -> Outcome,
+    /// Whether the process ends when the command returns (the binary, not the Python package's
+    /// entry point, which a program may call again): an evaluation then leaves its data to
+    /// the operating system rather than freeing it ([`crate::service::scoring::run_once`]).
+    pub process_ends: bool,
 }
 
 /// The reference's keys, matched case-insensitively with one dash.

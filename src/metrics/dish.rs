@@ -15,8 +15,9 @@ use crate::simulation::{Execution, Model, SimError};
 use crate::world::ontology::SlotId;
 use crate::world::seq::Seq;
 use crate::world::{Entity, Maker, Value, edit};
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// The reference's `similarity-score`: awarded points over possible points.
@@ -39,10 +40,6 @@ impl Points {
         self.max = self.max.add(max);
     }
 
-    fn award(&mut self, ok: bool) {
-        self.add(Number::int(i64::from(ok)), Number::int(1));
-    }
-
     /// 1 when nothing could be earned.
     fn ratio(&self) -> Number {
         if self.max.is_zero() {
@@ -50,6 +47,31 @@ impl Points {
         } else {
             self.points.div(self.max).unwrap_or(Number::int(1))
         }
+    }
+}
+
+/// [`Points`] where every point is a whole one, awarded or not (the container, an
+/// ingredient's slots, a mixture): counted as integers and divided once, the exact ratio the
+/// sum of ones gives, without a rational addition per point.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    awarded: i64,
+    offered: i64,
+}
+
+impl Tally {
+    fn award(&mut self, ok: bool) {
+        self.awarded += i64::from(ok);
+        self.offered += 1;
+    }
+
+    /// [`Points::ratio`] of the whole points counted.
+    fn ratio(&self) -> Number {
+        Points {
+            points: Number::int(self.awarded),
+            max: Number::int(self.offered),
+        }
+        .ratio()
     }
 }
 
@@ -206,14 +228,15 @@ pub fn last_unused_output(exec: &Execution) -> Option<usize> {
     )
 }
 
-/// Ontology names the comparison needs, and the gold side (its dish unfolded once and kept
-/// with the gold run).
+/// Ontology names the comparison needs, the gold side (its dish unfolded once and kept
+/// with the gold run), and what the unfoldings of the predicted dishes share.
 struct Comparer<'m> {
     m: &'m Model,
     maker: Maker<'m>,
     gold_run: &'m GoldRun,
     gold: &'m Execution,
     gold_step: usize,
+    unfolding: Unfolding,
 }
 
 impl<'m> Comparer<'m> {
@@ -224,6 +247,7 @@ impl<'m> Comparer<'m> {
             gold_run,
             gold: &gold_run.execution,
             gold_step,
+            unfolding: Unfolding::new(m),
         }
     }
 
@@ -282,11 +306,11 @@ impl<'m> Comparer<'m> {
         s: &Entity,
         g: &Entity,
         detail: &mut DishDetail,
-    ) -> Points {
+    ) -> Tally {
         let (m, k) = (self.m, &self.m.k);
         let value = primary_output(exec, step);
         let gold_value = primary_output(self.gold, self.gold_step);
-        let mut container = Points::new();
+        let mut container = Tally::default();
         let loc_s = find_location(m, value, output_kitchen_state(m, exec, step));
         let loc_g = find_location(
             m,
@@ -334,7 +358,8 @@ impl<'m> Comparer<'m> {
     /// The contents part: each gold base ingredient against the first best predicted one of
     /// its class, which it then uses up; gold ingredients without one and predicted ones left
     /// over count as missed points. The gold dish is unfolded once, at its first comparison
-    /// with a prediction, and kept with the gold run.
+    /// with a prediction, and kept with the gold run; the predicted dishes are unfolded with
+    /// what this comparer's earlier unfoldings found.
     fn contents_points(
         &mut self,
         s: &Entity,
@@ -342,7 +367,7 @@ impl<'m> Comparer<'m> {
         detail: &mut DishDetail,
     ) -> Result<Points, SimError> {
         let m = self.m;
-        let mut sol = unfold_dish(m, &mut self.maker, s)?;
+        let mut sol = self.unfolding.unfold(m, &mut self.maker, s)?;
         let gold_unfolded = self.gold_run.unfolded_dish(m, &mut self.maker, g)?;
         let gold_unfolded: &[Unfolded] = &gold_unfolded;
         let mut contents = Points::new();
@@ -390,7 +415,7 @@ impl<'m> Comparer<'m> {
 /// `compare-hierarchy-ingredient`: 0.6 × share of the gold ingredient's slots that the
 /// candidate matches + 0.4 × agreement of the mixture hierarchies.
 fn compare_hierarchy_ingredient(m: &Model, sol: &Unfolded, gold: &Unfolded) -> Number {
-    let mut ingredient = Points::new();
+    let mut ingredient = Tally::default();
     for (slot, gv) in gold.ingredient.slots() {
         ingredient.award(sol.ingredient.get(slot).is_some_and(|sv| similar(sv, gv)));
     }
@@ -406,9 +431,9 @@ fn compare_hierarchy_ingredient(m: &Model, sol: &Unfolded, gold: &Unfolded) -> N
 }
 
 /// `compare-mixture`: the gold mixture's slots other than components and amount, and the class.
-fn compare_mixture(m: &Model, sol: &Entity, gold: &Entity) -> Points {
+fn compare_mixture(m: &Model, sol: &Entity, gold: &Entity) -> Tally {
     let k = &m.k;
-    let mut p = Points::new();
+    let mut p = Tally::default();
     for (slot, gv) in gold.slots() {
         if slot == k.components || slot == k.amount {
             continue;
@@ -499,7 +524,7 @@ fn deep_copy(
 /// change nothing: an object is immutable, and its defaults are made once.
 #[derive(Default)]
 struct Unchanged {
-    addresses: HashSet<usize>,
+    addresses: FxHashSet<usize>,
     held: Vec<Arc<Entity>>,
 }
 
@@ -559,9 +584,121 @@ pub fn unfold_dish(
             m.onto.class_name(dish.class).to_uppercase()
         )));
     }
-    let (mut nodes, pieces) = unfold_unmerged(m, maker, dish)?;
-    let merged = merge(m, &mut nodes, pieces)?;
-    Ok(nodes.resolve_pieces(&merged))
+    Unfolding::new(m).unfold(m, maker, dish)
+}
+
+/// What the unfoldings of one scoring's dishes share. The objects of a run never change and
+/// its dishes share their mixtures (every final output holds what the steps before it made),
+/// so what one unfolding found holds for the next: the objects under which the copy changes
+/// nothing, the merge's comparisons of objects by identity, and the amount objects' templates.
+struct Unfolding {
+    /// Whether any class has slots a copy does not copy (else the copy is the dish itself).
+    copies: bool,
+    unchanged: Unchanged,
+    /// The merge's comparison: entries equal up to their amounts.
+    same: Similarity,
+    amounts: Option<Amounts>,
+}
+
+impl Unfolding {
+    fn new(m: &Model) -> Unfolding {
+        Unfolding {
+            copies: m.onto.classes().any(|(_, c)| !c.uncopied.is_empty()),
+            unchanged: Unchanged::default(),
+            same: Similarity::ignoring(&[m.k.amount]),
+            amounts: None,
+        }
+    }
+
+    /// [`unfold_dish`] of a container or list of kitchen entities.
+    fn unfold(
+        &mut self,
+        m: &Model,
+        maker: &mut Maker<'_>,
+        dish: &Entity,
+    ) -> Result<Vec<Unfolded>, SimError> {
+        let (mut nodes, pieces) = self.unmerged(m, maker, dish)?;
+        let merged = merge(m, &mut nodes, pieces, &mut self.same)?;
+        Ok(nodes.resolve_pieces(&merged))
+    }
+
+    /// The unfolding of a container or list: mixtures scaled to grams down to their base
+    /// ingredients, each an entry, nothing merged.
+    fn unmerged(
+        &mut self,
+        m: &Model,
+        maker: &mut Maker<'_>,
+        dish: &Entity,
+    ) -> Result<(Nodes, Vec<Piece>), SimError> {
+        let k = &m.k;
+        let copied = if self.copies {
+            deep_copy(m, maker, dish, &mut self.unchanged)
+        } else {
+            None
+        };
+        let copy = copied.as_ref().unwrap_or(dish);
+        let amounts = self.amounts.get_or_insert_with(|| Amounts::new(m, maker));
+        let mut unfolder = Unfolder {
+            m,
+            maker,
+            amounts,
+            nodes: Nodes::default(),
+            pieces: Vec::new(),
+        };
+        for item in all_ingredients(m, copy) {
+            within_budget()?;
+            let Value::Obj(e) = &item else { continue };
+            // Converted to grams, a copy of the item with another amount; a copy of a class
+            // with slots it does not copy differs in more.
+            let source = m
+                .onto
+                .class(e.class)
+                .uncopied
+                .is_empty()
+                .then(|| Arc::clone(e));
+            if m.onto.is_a(e.class, k.mixture) {
+                let g = convert_to_g(m, unfolder.maker, e)?;
+                unfolder.mixture(g, source, &[])?;
+            } else if m.onto.is_a(e.class, k.ingredient) {
+                let ingredient = convert_to_g(m, unfolder.maker, e)?;
+                unfolder.piece(ingredient, source, Vec::new());
+            }
+        }
+        Ok((unfolder.nodes, unfolder.pieces))
+    }
+}
+
+/// A quantity and an amount as `make-instance` makes them, cloned for each component's new
+/// amount rather than made again (making an amount makes its defaults, a quantity and a
+/// unit, only to replace them). The clones share the templates' persistent ids, which no
+/// score, detail or diet reads (comparisons are id-blind).
+struct Amounts {
+    quantity: Entity,
+    amount: Entity,
+}
+
+impl Amounts {
+    fn new(m: &Model, maker: &mut Maker<'_>) -> Amounts {
+        let k = &m.k;
+        Amounts {
+            quantity: maker.make_with(k.quantity_class, &[(k.value, Value::Num(Number::ZERO))]),
+            amount: maker.make_with(
+                k.amount_class,
+                &[(k.quantity, Value::Nil), (k.unit, Value::Nil)],
+            ),
+        }
+    }
+
+    /// An amount of `value` `unit`s.
+    fn of(&self, m: &Model, value: Number, unit: Value) -> Entity {
+        let k = &m.k;
+        let mut quantity = self.quantity.clone();
+        let _ = quantity.set(k.value, Value::Num(value));
+        let mut amount = self.amount.clone();
+        let _ = amount.set(k.quantity, Value::obj(quantity));
+        let _ = amount.set(k.unit, unit);
+        amount
+    }
 }
 
 /// The base ingredients of a container or list of kitchen entities, amounts in grams, as
@@ -577,44 +714,11 @@ pub fn dish_ingredients(
     {
         return Ok(Vec::new());
     }
-    let (nodes, pieces) = unfold_unmerged(m, maker, dish)?;
+    let (nodes, pieces) = Unfolding::new(m).unmerged(m, maker, dish)?;
     Ok(pieces
         .iter()
         .map(|p| nodes.entities[p.id].clone())
         .collect())
-}
-
-/// The unfolding of a container or list: mixtures scaled to grams down to their base
-/// ingredients, each an entry, nothing merged.
-fn unfold_unmerged(
-    m: &Model,
-    maker: &mut Maker<'_>,
-    dish: &Entity,
-) -> Result<(Nodes, Vec<Piece>), SimError> {
-    let k = &m.k;
-    let copied = if m.onto.classes().any(|(_, c)| !c.uncopied.is_empty()) {
-        deep_copy(m, maker, dish, &mut Unchanged::default())
-    } else {
-        None
-    };
-    let copy = copied.as_ref().unwrap_or(dish);
-    let mut nodes = Nodes::default();
-    let mut pieces = Vec::new();
-    for item in all_ingredients(m, copy) {
-        within_budget()?;
-        let Some(e) = item.as_obj() else { continue };
-        if m.onto.is_a(e.class, k.mixture) {
-            let g = convert_to_g(m, maker, e)?;
-            unfold_mixture(m, maker, &mut nodes, &mut pieces, g, &[])?;
-        } else if m.onto.is_a(e.class, k.ingredient) {
-            let id = nodes.add(convert_to_g(m, maker, e)?);
-            pieces.push(Piece {
-                id,
-                hierarchy: Vec::new(),
-            });
-        }
-    }
-    Ok((nodes, pieces))
 }
 
 /// Every object unfolding makes or changes, by creation number. In the reference, unfolding and
@@ -628,6 +732,11 @@ struct Nodes {
     entities: Vec<Entity>,
     /// Slots of a node that point at other nodes.
     links: Vec<Vec<(SlotId, Link)>>,
+    /// The dish's object each node was taken from, where the node differs from it in its
+    /// amount at most (until merging sums amounts): the merge compares two nodes ignoring their
+    /// amounts, so they compare as these objects do, remembered by identity across the
+    /// unfoldings of a scoring.
+    sources: Vec<Option<Arc<Entity>>>,
 }
 
 enum Link {
@@ -646,10 +755,19 @@ struct Piece {
 }
 
 impl Nodes {
-    fn add(&mut self, e: Entity) -> usize {
+    fn add(&mut self, e: Entity, source: Option<Arc<Entity>>) -> usize {
         self.entities.push(e);
         self.links.push(Vec::new());
+        self.sources.push(source);
         self.entities.len() - 1
+    }
+
+    /// Whether nodes `a` and `b` are similar ignoring their amounts (`same` ignores them).
+    fn similar(&self, a: usize, b: usize, same: &mut Similarity) -> bool {
+        match (&self.sources[a], &self.sources[b]) {
+            (Some(x), Some(y)) => same.objects_similar(x, y),
+            _ => same.entities_similar(&self.entities[a], &self.entities[b]),
+        }
     }
 
     /// The final state of every node, links followed (nodes only point at later ones).
@@ -702,80 +820,87 @@ impl Nodes {
     }
 }
 
-/// `unfold-mixture`: every component gets fraction × the mixture's amount (in the mixture's
-/// unit); nested mixtures recurse; additions of components are unfolded as they are, outside
-/// any hierarchy. Returns the mixture's node.
-fn unfold_mixture(
-    m: &Model,
-    maker: &mut Maker<'_>,
-    nodes: &mut Nodes,
-    pieces: &mut Vec<Piece>,
-    mixture: Entity,
-    parents: &[usize],
-) -> Result<usize, SimError> {
-    let k = &m.k;
-    let (total, _) = quantity_of(m, &mixture)?;
-    let unit = mixture
-        .val(k.amount)
-        .as_obj()
-        .map(|a| a.val(k.unit).clone())
-        .unwrap_or(Value::Nil);
-    let components = mixture.val(k.components).items().to_vec();
-    let node = nodes.add(mixture);
-    let mut hierarchy = parents.to_vec();
-    hierarchy.push(node);
-    let mut parts = Vec::with_capacity(components.len());
-    for comp in &components {
-        within_budget()?;
-        let Some(c) = comp.as_obj() else {
-            parts.push(Err(comp.clone()));
-            continue;
-        };
-        let (fraction, _) = quantity_of(m, c)?;
-        let mut c = c.clone();
-        let q = maker.make_with(
-            k.quantity_class,
-            &[(k.value, Value::Num(fraction.mul(total)))],
-        );
-        let amount = maker.make_with(
-            k.amount_class,
-            &[(k.quantity, Value::obj(q)), (k.unit, unit.clone())],
-        );
-        let _ = c.set(k.amount, Value::obj(amount));
-        let adds = additions(m, &c);
-        let host = if m.onto.is_a(c.class, k.mixture) {
-            unfold_mixture(m, maker, nodes, pieces, c, &hierarchy)?
-        } else if m.onto.is_a(c.class, k.ingredient) {
-            let id = nodes.add(c);
-            pieces.push(Piece {
-                id,
-                hierarchy: hierarchy.clone(),
-            });
-            id
-        } else {
-            parts.push(Err(Value::obj(c)));
-            continue;
-        };
-        parts.push(Ok(host));
-        for (slot, a) in adds {
-            let Some(a) = a.as_obj() else { continue };
-            let added = if m.onto.is_a(a.class, k.mixture) {
-                unfold_mixture(m, maker, nodes, pieces, a.clone(), &[])?
-            } else if m.onto.is_a(a.class, k.ingredient) {
-                let id = nodes.add(a.clone());
-                pieces.push(Piece {
-                    id,
-                    hierarchy: Vec::new(),
-                });
-                id
-            } else {
+/// One dish being unfolded: the nodes and entries found so far.
+struct Unfolder<'u, 'm> {
+    m: &'u Model,
+    maker: &'u mut Maker<'m>,
+    amounts: &'u Amounts,
+    nodes: Nodes,
+    pieces: Vec<Piece>,
+}
+
+impl Unfolder<'_, '_> {
+    /// `unfold-mixture`: every component gets fraction × the mixture's amount (in the
+    /// mixture's unit); nested mixtures recurse; additions of components are unfolded as they
+    /// are, outside any hierarchy. Returns the mixture's node.
+    fn mixture(
+        &mut self,
+        mixture: Entity,
+        source: Option<Arc<Entity>>,
+        parents: &[usize],
+    ) -> Result<usize, SimError> {
+        let m = self.m;
+        let k = &m.k;
+        let (total, _) = quantity_of(m, &mixture)?;
+        let unit = mixture
+            .val(k.amount)
+            .as_obj()
+            .map(|a| a.val(k.unit).clone())
+            .unwrap_or(Value::Nil);
+        // The list itself, shared: the node takes the mixture.
+        let components = mixture.val(k.components).clone();
+        let node = self.nodes.add(mixture, source);
+        let mut hierarchy = parents.to_vec();
+        hierarchy.push(node);
+        let mut parts = Vec::with_capacity(components.items().len());
+        for comp in components.items() {
+            within_budget()?;
+            let Value::Obj(source) = comp else {
+                parts.push(Err(comp.clone()));
                 continue;
             };
-            nodes.links[host].push((slot, Link::One(added)));
+            let (fraction, _) = quantity_of(m, source)?;
+            let mut c = (**source).clone();
+            let amount = self.amounts.of(m, fraction.mul(total), unit.clone());
+            let _ = c.set(k.amount, Value::obj(amount));
+            let adds = additions(m, &c);
+            let source = Some(Arc::clone(source));
+            let host = if m.onto.is_a(c.class, k.mixture) {
+                self.mixture(c, source, &hierarchy)?
+            } else if m.onto.is_a(c.class, k.ingredient) {
+                self.piece(c, source, hierarchy.clone())
+            } else {
+                parts.push(Err(Value::obj(c)));
+                continue;
+            };
+            parts.push(Ok(host));
+            for (slot, a) in adds {
+                let Value::Obj(a) = a else { continue };
+                let added = if m.onto.is_a(a.class, k.mixture) {
+                    self.mixture((*a).clone(), Some(Arc::clone(&a)), &[])?
+                } else if m.onto.is_a(a.class, k.ingredient) {
+                    self.piece((*a).clone(), Some(Arc::clone(&a)), Vec::new())
+                } else {
+                    continue;
+                };
+                self.nodes.links[host].push((slot, Link::One(added)));
+            }
         }
+        self.nodes.links[node].push((k.components, Link::Components(parts)));
+        Ok(node)
     }
-    nodes.links[node].push((k.components, Link::Components(parts)));
-    Ok(node)
+
+    /// A base ingredient's node and its entry, under the mixtures `hierarchy`.
+    fn piece(
+        &mut self,
+        ingredient: Entity,
+        source: Option<Arc<Entity>>,
+        hierarchy: Vec<usize>,
+    ) -> usize {
+        let id = self.nodes.add(ingredient, source);
+        self.pieces.push(Piece { id, hierarchy });
+        id
+    }
 }
 
 /// Merge entries equal up to their amounts (and those of their mixtures) into the first one,
@@ -785,29 +910,34 @@ fn unfold_mixture(
 /// Each pass costs what the remaining entries cost: the entries of a dish of many portions
 /// share their mixtures, so two mixtures are compared once (`Hierarchies`), and the merged
 /// entries are dropped by a mark, not searched for.
-fn merge(m: &Model, nodes: &mut Nodes, mut rest: Vec<Piece>) -> Result<Vec<Piece>, SimError> {
-    let k = &m.k;
-    let mut same = Similarity::ignoring(&[k.amount]);
+///
+/// `same` compares ignoring the amounts (the unfoldings of one scoring share it).
+fn merge(
+    m: &Model,
+    nodes: &mut Nodes,
+    mut rest: Vec<Piece>,
+    same: &mut Similarity,
+) -> Result<Vec<Piece>, SimError> {
     let mut hierarchies = Hierarchies::default();
     let mut merged: Vec<Piece> = Vec::new();
     while !rest.is_empty() {
         // One pass per entry left after the merges (a dish of thousands of distinct entries).
         within_budget()?;
         let item = rest.remove(0);
-        let e = &nodes.entities;
         let matching: Vec<bool> = rest
             .iter()
             .map(|other| {
-                same.entities_similar(&e[item.id], &e[other.id])
+                nodes.similar(item.id, other.id, same)
                     && item.hierarchy.len() == other.hierarchy.len()
                     && item
                         .hierarchy
                         .iter()
                         .zip(&other.hierarchy)
-                        .all(|(&a, &b)| hierarchies.similar(e, a, b, &mut same))
+                        .all(|(&a, &b)| hierarchies.similar(nodes, a, b, same))
             })
             .collect();
         if matching.contains(&true) {
+            let e = &nodes.entities;
             let mut sum = Number::ZERO;
             for (other, _) in rest.iter().zip(&matching).filter(|(_, hit)| **hit) {
                 sum = sum.add(quantity_of(m, &e[other.id])?.0);
@@ -834,15 +964,15 @@ fn merge(m: &Model, nodes: &mut Nodes, mut rest: Vec<Piece>) -> Result<Vec<Piece
 /// portions of a dish share their mixtures' components).
 #[derive(Default)]
 struct Hierarchies {
-    known: HashMap<(usize, usize), bool>,
+    known: FxHashMap<(usize, usize), bool>,
 }
 
 impl Hierarchies {
-    fn similar(&mut self, entities: &[Entity], a: usize, b: usize, same: &mut Similarity) -> bool {
+    fn similar(&mut self, nodes: &Nodes, a: usize, b: usize, same: &mut Similarity) -> bool {
         *self
             .known
             .entry((a, b))
-            .or_insert_with(|| same.entities_similar(&entities[a], &entities[b]))
+            .or_insert_with(|| nodes.similar(a, b, same))
     }
 }
 

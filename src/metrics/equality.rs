@@ -8,7 +8,7 @@ use crate::base::budget;
 use crate::simulation::Model;
 use crate::world::ontology::{ClassId, SlotId};
 use crate::world::{Entity, Value};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 /// `similar-entities`: deep equality ignoring the ids (which entities never store as slots).
@@ -70,10 +70,11 @@ pub struct Similarity {
 /// scoring does repeat (a rewrite's missed goals against its mixtures) are a few thousand.
 const REMEMBERED: usize = 1 << 16;
 
-/// The answers of a [`Similarity`], by the addresses of the two objects.
+/// The answers of a [`Similarity`], by the addresses of the two objects (FxHash: the keys are
+/// addresses, chosen by no input, and SipHash was a tenth of a scoring's dish comparison).
 #[derive(Default)]
 struct Known {
-    answers: HashMap<(usize, usize), bool>,
+    answers: FxHashMap<(usize, usize), bool>,
     held: Vec<Arc<Entity>>,
 }
 
@@ -94,6 +95,14 @@ impl Similarity {
     /// [`entities_similar`], remembered.
     pub fn entities_similar(&mut self, a: &Entity, b: &Entity) -> bool {
         entities_similar_in(a, b, &self.ignore, &mut self.known)
+    }
+
+    /// [`entities_similar`] of two shared objects, the pair itself remembered by identity (the
+    /// same object twice is compared too, as `entities_similar` compares it).
+    pub fn objects_similar(&mut self, a: &Arc<Entity>, b: &Arc<Entity>) -> bool {
+        let Similarity { ignore, known } = self;
+        a.class == b.class
+            && known.objects(a, b, |memory| entities_similar_in(a, b, ignore, memory))
     }
 
     /// [`differing_slots`] (the slots compared as this memo compares them), remembered.
@@ -141,14 +150,22 @@ fn similar_in(a: &Value, b: &Value, ignore: &[SlotId], memory: &mut impl Memory)
         (Value::Str(x), Value::Str(y)) => x.eq_ignore_ascii_case(y),
         // Quadratic in the lists' lengths (thousands of portions): past the recipe's budget
         // the answer is no, and the recipe is refused.
+        // The element at the same place is tried first (lists of similar objects mostly
+        // hold them in the same order); the answer is the same, the search is pure.
         (Value::List(x), Value::List(y)) => {
             x.len() == y.len()
-                && x.iter()
-                    .all(|e| !budget::spent() && y.iter().any(|f| similar_in(e, f, ignore, memory)))
+                && x.iter().enumerate().all(|(i, e)| {
+                    !budget::spent()
+                        && (y.get(i).is_some_and(|f| similar_in(e, f, ignore, memory))
+                            || y.iter().any(|f| similar_in(e, f, ignore, memory)))
+                })
         }
+        // Objects of different classes differ (`entities_similar_in`'s first test), answered
+        // before the memo is asked: most pairs a scoring compares differ by class.
         (Value::Obj(x), Value::Obj(y)) => {
             Arc::ptr_eq(x, y)
-                || memory.objects(x, y, |memory| entities_similar_in(x, y, ignore, memory))
+                || (x.class == y.class
+                    && memory.objects(x, y, |memory| entities_similar_in(x, y, ignore, memory)))
         }
         _ => false,
     }

@@ -53,14 +53,15 @@ struct Located {
 }
 
 impl Located {
-    /// Whether this predicted output reaches `goal`: a similar object at a similar place.
+    /// Whether this predicted output reaches `goal`: a similar object at a similar place (the
+    /// places, a few classes, compared first: both tests are pure, and the objects' is deep).
     fn reaches(&self, goal: &Located) -> bool {
-        similar(&goal.value, &self.value) && similar_locations(&goal.location, &self.location)
+        similar_locations(&goal.location, &self.location) && similar(&goal.value, &self.value)
     }
 
     /// [`Located::reaches`], each pair of objects compared once in `same`.
     fn reaches_in(&self, goal: &Located, same: &mut Similarity) -> bool {
-        same.similar(&goal.value, &self.value) && similar_locations(&goal.location, &self.location)
+        similar_locations(&goal.location, &self.location) && same.similar(&goal.value, &self.value)
     }
 }
 

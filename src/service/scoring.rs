@@ -129,6 +129,24 @@ pub(crate) fn signature(
 
 /// Run one evaluation, printing the summary on `out` and problems on `err`.
 pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+    run_ending(opts, out, err, drop)
+}
+
+/// [`run`] for a process that ends when it returns (the command line): once everything is
+/// written, the evaluator (the model, the benchmark and every gold run it kept, hundreds of
+/// thousands of objects) is left to the operating system rather than freed object by object,
+/// a few per cent of a batch's CPU, as compilers and search tools leave their state at exit.
+pub fn run_once(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+    run_ending(opts, out, err, std::mem::forget)
+}
+
+/// [`run`], the evaluator handed to `end` once the output is written.
+fn run_ending(
+    opts: &EvaluateOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    end: impl FnOnce(Evaluator),
+) -> Outcome {
     if opts.metrics.none {
         // The reference evaluates and writes nothing when `none` is among the metrics.
         let _ = writeln!(out, "The simulation process has finished.");
@@ -152,7 +170,21 @@ pub fn run(opts: &EvaluateOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         })
     };
     let (evaluator, kitchen) = load(opts, official, err)?;
-    let scored = score_files(&evaluator, kitchen, opts, &files, err);
+    let outcome = score_and_write(&evaluator, kitchen, opts, &files, out, err);
+    end(evaluator);
+    outcome
+}
+
+/// The files scored by `evaluator` and the results written: [`run`] once the data is loaded.
+fn score_and_write(
+    evaluator: &Evaluator,
+    kitchen: String,
+    opts: &EvaluateOptions,
+    files: &[PathBuf],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Outcome {
+    let scored = score_files(evaluator, kitchen, opts, files, err);
     if let Some(shard) = opts.shard {
         let text = report::json::pretty(&scored);
         write_output(&opts.output, text.as_bytes(), Format::Json, out, err)?;

@@ -151,7 +151,10 @@ fn a_gold_file_rewritten_on_the_evaluator_takes_its_kept_gold_run_and_answers_al
 /// every amount changed), each pair asked twice so that the second answer is remembered.
 #[test]
 fn remembered_comparisons_answer_as_lone_ones_over_a_gold_run_and_its_rewrites() {
-    use cookingbot::metrics::equality::{Similarity, differing_slots, similar, similar_ignoring};
+    use cookingbot::metrics::equality::{
+        Similarity, differing_slots, entities_similar, similar, similar_ignoring,
+    };
+    use cookingbot::world::Value;
     use cookingbot::world::rewrite::substitution::{Substitution, ingredient_class, substitute};
     require_data!();
     let e = common::benchmark_evaluator(Profile::R2024);
@@ -191,6 +194,13 @@ fn remembered_comparisons_answer_as_lone_ones_over_a_gold_run_and_its_rewrites()
                     let ignoring = similar_ignoring(a, b, &[m.k.amount]);
                     assert_eq!(same_but_amounts.similar(a, b), ignoring);
                     similar_pairs += usize::from(lone);
+                    if let (Value::Obj(x), Value::Obj(y)) = (a, b) {
+                        // Shared objects, the pair remembered, the same object twice included.
+                        for (x, y) in [(x, y), (x, x)] {
+                            let lone = entities_similar(x, y, &[m.k.amount]);
+                            assert_eq!(same_but_amounts.objects_similar(x, y), lone);
+                        }
+                    }
                     if let (Some(x), Some(y)) = (a.as_obj(), b.as_obj()) {
                         let differing = differing_slots(m, x, y);
                         assert_eq!(same.differing_slots(m, x, y), differing);
@@ -203,6 +213,59 @@ fn remembered_comparisons_answer_as_lone_ones_over_a_gold_run_and_its_rewrites()
     }
     // Both answers occur: the pairs are not all alike nor all different.
     assert!(similar_pairs > 0 && differing_pairs > 0);
+}
+
+/// One dish comparer's unfoldings share what they found (the merge's comparisons by object,
+/// the copy's unchanged objects, the amounts' templates): every step's output compared by one
+/// comparer, from the last step back and then again, scores and details as a comparer of its
+/// own gives them, over afghan-biscuits' gold run (five trays of the same 32 cookies) and two
+/// rewrites of it (coconut oil for butter, scaled by 3/2).
+#[test]
+fn a_comparers_unfoldings_score_as_lone_ones_over_a_gold_run_and_its_rewrites() {
+    use cookingbot::metrics::dish::{DishDetail, GoldDish};
+    use cookingbot::simulation::Execution;
+    use cookingbot::world::rewrite::substitution::{Substitution, ingredient_class, substitute};
+    require_data!();
+    let e = common::benchmark_evaluator(Profile::R2024);
+    let m = &e.model;
+    let g = e.benchmark.recipe("afghan-biscuits").unwrap();
+    let gold = gold_run(m, &g.network, &g.primary_output_var).unwrap();
+    let class = |name| ingredient_class(&m.onto, name).unwrap();
+    let coconut = Substitution::new(
+        class("butter"),
+        class("coconut-oil"),
+        AmountRule::SameWeight,
+    );
+    let substituted = substitute(&m.onto, &m.catalogue, &g.network, &coconut).unwrap();
+    let scaled = scale(
+        &m.onto,
+        &m.catalogue,
+        &g.network,
+        Factor::parse("3/2").unwrap(),
+    );
+    fn compared(dish: &mut GoldDish<'_>, exec: &Execution, step: usize) -> Compared {
+        dish.compare(exec, step)
+            .map(|(score, detail)| (score.to_f32(), detail))
+            .map_err(|e| e.message)
+    }
+    type Compared = Result<(f32, Option<DishDetail>), String>;
+    let mut dishes = 0;
+    for exec in [
+        gold.execution.clone(),
+        m.execute(&substituted.recipe).unwrap(),
+        m.execute(&scaled.rewrite.recipe).unwrap(),
+    ] {
+        let mut shared = GoldDish::new(m, &gold).unwrap();
+        for _ in 0..2 {
+            for step in (0..exec.steps.len()).rev() {
+                let lone = compared(&mut GoldDish::new(m, &gold).unwrap(), &exec, step);
+                assert_eq!(compared(&mut shared, &exec, step), lone, "step {step}");
+                dishes += usize::from(lone.is_ok_and(|(_, detail)| detail.is_some()));
+            }
+        }
+    }
+    // Dishes were compared (not only outputs that are no dish): the trays, in all three runs.
+    assert!(dishes >= 3 * 2 * 5, "{dishes}");
 }
 
 /// The dish approximation score of a dish against itself with one base ingredient of `n`

@@ -28,5 +28,5 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
-    std::process::ExitCode::from(cookingbot::entry::main_from_args(std::env::args_os()))
+    std::process::ExitCode::from(cookingbot::entry::main_of_process(std::env::args_os()))
 }
