@@ -98,7 +98,7 @@ fn a_chain_past_the_nesting_bound_is_refused_at_its_action_and_costs_no_other_ro
     assert_eq!(o.code, 1, "{}", o.stderr);
     assert!(
         o.stderr.contains(
-            "deep.solution: mix would nest container-with-mixture deeper than 1000 levels \
+            "deep.solution: mix would nest container-with-mixture deeper than 2000 levels \
              (objects within objects); networks whose objects nest that deep are not simulated"
         ),
         "{}",
@@ -111,13 +111,13 @@ fn a_chain_past_the_nesting_bound_is_refused_at_its_action_and_costs_no_other_ro
             .count(),
         3
     );
-    // `simulate` names the action: the 498th mix (line 501) is the first past the bound.
+    // `simulate` names the action: the 998th mix (line 1001) is the first past the bound.
     let o = demo(&["simulate", path(&deep)]);
     assert_eq!(o.code, 1);
     assert!(
         o.stderr.starts_with("error: ")
             && o.stderr.contains(
-                "deep.solution:501:1: (mix ?m498 ?ks498 ?ks497 ?m497 ?whisk): mix would nest"
+                "deep.solution:1001:1: (mix ?m998 ?ks998 ?ks997 ?m997 ?whisk): mix would nest"
             ),
         "{}",
         o.stderr
@@ -127,7 +127,7 @@ fn a_chain_past_the_nesting_bound_is_refused_at_its_action_and_costs_no_other_ro
 #[test]
 fn a_chain_just_under_the_nesting_bound_is_scored_on_small_stacks() {
     let s = Scratch::new("deep-chain-scored");
-    let chain = s.write("chain.solution", mixing_chain(495));
+    let chain = s.write("chain.solution", mixing_chain(997));
     let o = demo(&[
         "-input",
         path(&chain),
