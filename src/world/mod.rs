@@ -672,19 +672,39 @@ impl<'c> Making<'c> {
     }
 
     /// `make-instance`: a fresh object; the defaults that make objects are made on first read.
-    fn make(&mut self, class: ClassId) -> Entity {
+    /// The slots `given` are set by the caller right after: their defaults' objects take their
+    /// persistent ids and cells as ever, but nothing is kept to make them later.
+    fn make(&mut self, class: ClassId, given: &dyn Fn(SlotId) -> bool) -> Entity {
         self.last_pid += 1;
         let c = &self.classes[class as usize];
         let made = defaults_made(self.classes, class);
         let mut e = Entity::laid_out(class, self.last_pid, plain_defaults(self.classes, class));
+        let put_off = |at: usize| made[at].objects != 0 && !given(c.slots[at]);
+        // The defaults put off ([`Making::default`]) held in one allocation, not grown one by one.
+        let deferred = (0..made.len()).filter(|&at| put_off(at)).count();
+        if deferred > 0 {
+            e.unmade = Some(Arc::new(Unmade {
+                classes: Arc::clone(self.classes),
+                defaults: Vec::with_capacity(deferred),
+            }));
+        }
         for (at, init) in c.defaults.iter().enumerate() {
             // The layout holds the plain ones already.
             if plain(init).is_none() {
-                self.default(&mut e, at, init, made[at]);
+                match made[at].objects == 0 || put_off(at) {
+                    true => self.default(&mut e, at, init, made[at]),
+                    false => self.skip(made[at]),
+                }
             }
         }
         self.charge(e.cells() as u64);
         e
+    }
+
+    /// What a default that is set over at once counts for: its objects' ids and its cells.
+    fn skip(&mut self, made: DefaultMade) {
+        self.last_pid = self.last_pid.saturating_add(made.objects);
+        self.charge(made.cells);
     }
 
     /// The default `init` (which makes `made`) into the slot at `at` of `e`.
@@ -694,8 +714,7 @@ impl<'c> Making<'c> {
             e.put(at, value);
         } else {
             e.defer(self.classes, at, init, self.last_pid);
-            self.last_pid = self.last_pid.saturating_add(made.objects);
-            self.charge(made.cells);
+            self.skip(made);
         }
     }
 
@@ -713,7 +732,7 @@ impl<'c> Making<'c> {
                 }
             }
             Init::Instance(class, set) => {
-                let mut e = self.make(*class);
+                let mut e = self.make(*class, &|slot| set.iter().any(|(s, _)| *s == slot));
                 for (s, i) in set {
                     let v = self.init(i);
                     let _ = e.set(*s, v);
@@ -764,14 +783,21 @@ impl<'o> Maker<'o> {
 
     /// `make-instance`: a fresh object with the class defaults.
     pub fn make(&mut self, class: ClassId) -> Entity {
-        self.now(|made| made.make(class))
+        self.now(|made| made.make(class, &|_| false))
     }
 
     /// `make-instance` with some slots given.
     pub fn make_with(&mut self, class: ClassId, set: &[(SlotId, Value)]) -> Entity {
-        let mut e = self.make(class);
+        let given = |slot| set.iter().any(|(s, _)| *s == slot);
+        let mut e = self.now(|made| made.make(class, &given));
+        // Each slot set goes to the changed slots (the layout is the class's, shared): one
+        // allocation for them all rather than one growth each, still sized to fit.
+        e.changed.reserve_exact(set.len());
         for (s, v) in set {
             let _ = e.set(*s, v.clone());
+        }
+        if e.changed.len() < e.changed.capacity() {
+            e.changed.shrink_to_fit();
         }
         e
     }
