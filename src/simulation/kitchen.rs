@@ -13,7 +13,7 @@ use std::sync::Arc;
 pub type Path = Vec<usize>;
 
 fn contents<'e>(e: &'e Entity, m: &Model) -> &'e Seq<Value> {
-    e.val(m.k.contents).items()
+    m.k.contents_of(e).items()
 }
 
 /// The entity at `path` below `root`.
