@@ -225,12 +225,13 @@ pub fn triples_from_text(text: &str) -> Triples {
         if tokens.len() < 2 || is_variable(tokens[0]) {
             continue;
         }
-        let key = format!("{}{}", tokens[0], i);
-        nodes.insert(key.clone(), t.instances.len());
+        // The key names this node for the rest of the piece: a variable spelled like it is
+        // then found under it, never added.
+        let source = t.instances.len();
+        nodes.insert(format!("{}{}", tokens[0], i), source);
         t.instances.push(tokens[0].to_lowercase());
         for (j, tok) in tokens.iter().enumerate().skip(1) {
             let role = format!("arg{}", j - 1);
-            let source = nodes.get(&key).copied().unwrap_or(0);
             if is_variable(tok) {
                 let target = match nodes.get(*tok) {
                     Some(&n) => n,
@@ -427,6 +428,14 @@ mod tests {
         // A nested list cuts the predicate short.
         let t = triples_from_text("(F ?X (A B) C)");
         assert_eq!(t.len(), 1 + 1 + 1 + 2);
+        // A predicate's key (its name and piece number) and a variable share one table: a
+        // variable spelled like the key of its own predicate names that predicate's node.
+        let t = triples_from_text("(X ?0) (? ?0 ?1)");
+        assert_eq!(t.instances, vec!["x", "var", "?"]);
+        let ends: Vec<(&str, usize, usize)> = (t.relations.iter())
+            .map(|r| (r.role.as_str(), r.source, r.target))
+            .collect();
+        assert_eq!(ends, vec![("arg0", 0, 1), ("arg0", 2, 1), ("arg1", 2, 2)]);
     }
 
     #[test]
