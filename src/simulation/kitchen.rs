@@ -118,7 +118,7 @@ pub fn find_unused(ks: &Entity, m: &Model, class: ClassId, excluded: &[Pid]) -> 
             |i, item| {
                 let obj = item.as_obj()?;
                 let unused = m.onto.is_a(obj.class, class)
-                    && !obj.val(m.k.used).truthy()
+                    && !m.k.used_of(obj).truthy()
                     && !excluded.contains(&obj.pid);
                 unused.then_some(i)
             },
