@@ -159,16 +159,20 @@ pub use exact::MAX_PAIRS as EXACT_MAX_PAIRS;
 /// case-insensitively, each printed by the Lisp printer (`~a`, upper-case symbols), joined by
 /// spaces.
 pub fn reference_input(predicates: &[Predicate]) -> String {
-    let mut sorted: Vec<&Predicate> = predicates.iter().collect();
+    // Each name upper-cased once: the sort key and what is printed.
+    let mut sorted: Vec<(String, &Predicate)> = predicates
+        .iter()
+        .map(|p| (p.name.to_uppercase(), p))
+        .collect();
     // `string-lessp` folds case; `sort_by` is stable like the list merge sort it replaces.
-    sorted.sort_by_key(|p| p.name.to_uppercase());
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
     let mut out = String::new();
-    for (i, p) in sorted.iter().enumerate() {
+    for (i, (name, p)) in sorted.iter().enumerate() {
         if i > 0 {
             out.push(' ');
         }
         out.push('(');
-        out.push_str(&p.name.to_uppercase());
+        out.push_str(name);
         for a in &p.args {
             out.push(' ');
             princ_arg(a, &mut out);
