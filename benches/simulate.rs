@@ -4,13 +4,14 @@
 //! and 24 actions that can run in any order, to show the 2024 search's check of the other
 //! orderings stays bounded; the longest chains of `fetch` and of `preheat-oven`, whose kitchen
 //! states share what each action leaves unchanged; pairs of portionings heaping 20,000 portions
-//! each on the counter-top, whose list later kitchen states share.
+//! each on the counter-top, whose list later kitchen states share; the kitchen's searches for
+//! the first unused object of a class and for an object by its persistent id.
 
 mod support;
 
 use cookingbot::base::profile::Profile;
 use cookingbot::language::parse::parse;
-use cookingbot::simulation::{MAX_ACTIONS, Model};
+use cookingbot::simulation::{MAX_ACTIONS, Model, kitchen};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -81,6 +82,23 @@ fn bench(c: &mut Criterion) {
             b.iter(|| model.execute(black_box(recipe)).expect("runs").steps.len())
         });
     }
+    group.finish();
+    // The kitchen's searches on the full 2024 kitchen, which every `fetch` and every default
+    // tool runs: the first unused object of a class (a tool found in a drawer; a bowl, passed
+    // over in every ingredient's bowl first, found in a cupboard after them) and an object by
+    // its persistent id (one no object has: every container walked).
+    let mut group = c.benchmark_group("simulate/kitchen-search");
+    let kitchen = &model.kitchen;
+    for class in ["whisk", "medium-bowl", "baking-tray"] {
+        let class = model.onto.known(class);
+        let name = model.onto.class_name(class);
+        group.bench_function(format!("first-unused-{name}"), |b| {
+            b.iter(|| kitchen::find_unused(kitchen, &model, black_box(class), &[]))
+        });
+    }
+    group.bench_function("by-persistent-id-absent", |b| {
+        b.iter(|| kitchen::find_pid(kitchen, &model, &[], black_box(u32::MAX)))
+    });
     group.finish();
     let mut group = c.benchmark_group("simulate/independent");
     group.sample_size(10);

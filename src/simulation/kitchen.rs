@@ -13,7 +13,7 @@ use std::sync::Arc;
 pub type Path = Vec<usize>;
 
 fn contents<'e>(e: &'e Entity, m: &Model) -> &'e Seq<Value> {
-    e.val(m.k.contents).items()
+    m.k.contents_of(e).items()
 }
 
 /// The entity at `path` below `root`.
@@ -118,7 +118,7 @@ pub fn find_unused(ks: &Entity, m: &Model, class: ClassId, excluded: &[Pid]) -> 
             |i, item| {
                 let obj = item.as_obj()?;
                 let unused = m.onto.is_a(obj.class, class)
-                    && !obj.val(m.k.used).truthy()
+                    && !m.k.used_of(obj).truthy()
                     && !excluded.contains(&obj.pid);
                 unused.then_some(i)
             },

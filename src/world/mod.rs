@@ -21,6 +21,7 @@ use crate::world::seq::{Seq, Tagged};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
 
 /// Identity that survives copying ("persistent-id"); all look-ups across kitchen states use it.
@@ -100,7 +101,9 @@ impl Value {
     /// [`SMALL_WALK`] values: walking it again costs no more than remembering it. A long list
     /// remembers the height of its tallest item in its parts ([`Seq::tallest`]), so a
     /// counter-top of a million portions that the next kitchen state shares is walked only
-    /// where an edit changed it.
+    /// where an edit changed it. An object remembers its height once a walk has measured it
+    /// whole (until it changes), so the next walk that meets it, the check of a later output
+    /// holding it, stops there.
     pub fn nested_deeper_than(&self, limit: usize) -> bool {
         self.height_within(limit, &mut HashMap::default()).is_none()
     }
@@ -130,6 +133,10 @@ impl Value {
                 _ => None,
             }
         }
+        /// The height an object remembers from an earlier walk.
+        fn measured(v: &Value) -> Option<usize> {
+            v.as_obj().and_then(|e| e.height.get())
+        }
         /// The height of a long list, from what its parts remember.
         fn long_list(v: &Value, heights: &mut Heights) -> Option<usize> {
             let Value::List(l) = v else { return None };
@@ -143,6 +150,9 @@ impl Value {
         let Some((_, root_shared)) = key(self) else {
             return Some(0);
         };
+        if let Some(height) = measured(self) {
+            return (height <= limit).then_some(height);
+        }
         if let Some(height) = long_list(self, heights) {
             return (height <= limit).then_some(height);
         }
@@ -160,7 +170,9 @@ impl Value {
                 let (value, _, tallest, met_before, shared) =
                     path.pop().expect("the path is not empty");
                 let height = tallest + 1;
-                if let Some((k, _)) = key(value)
+                if let Value::Obj(e) = value {
+                    e.height.remember(height);
+                } else if let Some((k, _)) = key(value)
                     && shared
                     && met - met_before > SMALL_WALK
                 {
@@ -189,6 +201,7 @@ impl Value {
                 true => heights.get(&k).copied(),
                 false => None,
             };
+            let known = measured(c).or(known);
             match known.or_else(|| long_list(c, heights)) {
                 Some(h) if depth + h > limit => return None,
                 Some(h) => {
@@ -247,6 +260,30 @@ impl Hasher for AddressHasher {
     }
 }
 
+/// An object's height once measured, plus one (0: not measured). Copies keep it, as they
+/// hold the same values; relaxed ordering suffices, as every thread that measures an object
+/// stores the same number.
+#[derive(Default)]
+struct Height(AtomicU16);
+
+impl Height {
+    fn get(&self) -> Option<usize> {
+        (self.0.load(Ordering::Relaxed) as usize).checked_sub(1)
+    }
+
+    fn remember(&self, height: usize) {
+        if let Ok(stored) = u16::try_from(height + 1) {
+            self.0.store(stored, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Clone for Height {
+    fn clone(&self) -> Self {
+        Height(AtomicU16::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
 /// A kitchen object. Its defaults that make objects (a kitchen state's places, a temperature's
 /// amount) are made when first read, not when it is made: a `failed-object` of the reference
 /// makes some thirty objects nothing ever reads, one for every action that fails. They take
@@ -257,10 +294,14 @@ impl Hasher for AddressHasher {
 /// with every object of its class (the class's plain defaults: NIL, T, numbers, strings),
 /// and the slots changed since: a long network binds a fresh object or a changed copy at
 /// every action, which then holds what it changed, not every slot of its class.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Entity {
     pub class: ClassId,
     pub pid: Pid,
+    /// Its height as [`Value::nested_deeper_than`] measured it, once measured: the values an
+    /// object holds change only through its `&mut` methods, which forget it, so the engine's
+    /// check of every output walks only what is new since (it sits in padding: no memory).
+    height: Height,
     /// Every effective slot of the class (except the ids), in the class's layout order, with
     /// its value unless `changed` or `unmade` holds it (a default not made yet holds NIL).
     base: Arc<[(SlotId, Value)]>,
@@ -343,6 +384,19 @@ struct Pending {
     value: OnceLock<Value>,
 }
 
+/// The fields that say what an object is (not the height measured of it).
+impl std::fmt::Debug for Entity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Entity")
+            .field("class", &self.class)
+            .field("pid", &self.pid)
+            .field("base", &self.base)
+            .field("changed", &self.changed)
+            .field("unmade", &self.unmade)
+            .finish()
+    }
+}
+
 impl Entity {
     /// An object with every slot given.
     pub fn new(class: ClassId, pid: Pid, slots: Vec<(SlotId, Value)>) -> Entity {
@@ -353,11 +407,17 @@ impl Entity {
         Entity {
             class,
             pid,
+            height: Height::default(),
             base,
             changed: Changed::default(),
             one_at: 0,
             unmade: None,
         }
+    }
+
+    /// Forget the measured height: a slot's value is about to change.
+    fn forget_height(&mut self) {
+        *self.height.0.get_mut() = 0;
     }
 
     fn place(&self, slot: SlotId) -> Option<usize> {
@@ -383,6 +443,7 @@ impl Entity {
     /// Every slot's value, changeable (every default made first, the layout made the
     /// object's own).
     pub fn slots_mut(&mut self) -> impl Iterator<Item = (SlotId, &mut Value)> {
+        self.forget_height();
         for at in 0..self.base.len() {
             self.settle(at);
         }
@@ -404,6 +465,7 @@ impl Entity {
     /// The value at `at`, changeable: in the layout when the object holds it alone, else
     /// copied into the changed slots first.
     fn own(&mut self, at: usize) -> &mut Value {
+        self.forget_height();
         if self.changed_at(at).is_some() {
             return self.changed_at_mut(at).expect("just found");
         }
@@ -428,6 +490,7 @@ impl Entity {
         Entity {
             class: self.class,
             pid: self.pid,
+            height: self.height.clone(),
             base: self.folded(),
             changed: Changed::default(),
             one_at: 0,
@@ -491,6 +554,7 @@ impl Entity {
 
     /// Put `v` into the slot at `at`.
     fn put(&mut self, at: usize, v: Value) {
+        self.forget_height();
         if let Some(held) = self.changed_at_mut(at) {
             *held = v;
         } else if let Some(own) = Arc::get_mut(&mut self.base) {
@@ -567,6 +631,7 @@ impl Entity {
 
     /// The default at `at` is to be made on first read, its objects' ids after `after_pid`.
     fn defer(&mut self, classes: &Arc<Vec<Class>>, at: usize, init: &Arc<Init>, after_pid: Pid) {
+        self.forget_height();
         match self.base[at].1 {
             // Made by `make-instance`: the layout holds NIL there, and nothing changed it yet.
             Value::Nil => self.unchange(at),
@@ -736,19 +801,39 @@ impl<'c> Making<'c> {
     }
 
     /// `make-instance`: a fresh object; the defaults that make objects are made on first read.
-    fn make(&mut self, class: ClassId) -> Entity {
+    /// The slots `given` are set by the caller right after: their defaults' objects take their
+    /// persistent ids and cells as ever, but nothing is kept to make them later.
+    fn make(&mut self, class: ClassId, given: &dyn Fn(SlotId) -> bool) -> Entity {
         self.last_pid += 1;
         let c = &self.classes[class as usize];
         let made = defaults_made(self.classes, class);
         let mut e = Entity::laid_out(class, self.last_pid, plain_defaults(self.classes, class));
+        let put_off = |at: usize| made[at].objects != 0 && !given(c.slots[at]);
+        // The defaults put off ([`Making::default`]) held in one allocation, not grown one by one.
+        let deferred = (0..made.len()).filter(|&at| put_off(at)).count();
+        if deferred > 0 {
+            e.unmade = Some(Arc::new(Unmade {
+                classes: Arc::clone(self.classes),
+                defaults: Vec::with_capacity(deferred),
+            }));
+        }
         for (at, init) in c.defaults.iter().enumerate() {
             // The layout holds the plain ones already.
             if plain(init).is_none() {
-                self.default(&mut e, at, init, made[at]);
+                match made[at].objects == 0 || put_off(at) {
+                    true => self.default(&mut e, at, init, made[at]),
+                    false => self.skip(made[at]),
+                }
             }
         }
         self.charge(e.cells() as u64);
         e
+    }
+
+    /// What a default that is set over at once counts for: its objects' ids and its cells.
+    fn skip(&mut self, made: DefaultMade) {
+        self.last_pid = self.last_pid.saturating_add(made.objects);
+        self.charge(made.cells);
     }
 
     /// The default `init` (which makes `made`) into the slot at `at` of `e`.
@@ -758,8 +843,7 @@ impl<'c> Making<'c> {
             e.put(at, value);
         } else {
             e.defer(self.classes, at, init, self.last_pid);
-            self.last_pid = self.last_pid.saturating_add(made.objects);
-            self.charge(made.cells);
+            self.skip(made);
         }
     }
 
@@ -777,7 +861,7 @@ impl<'c> Making<'c> {
                 }
             }
             Init::Instance(class, set) => {
-                let mut e = self.make(*class);
+                let mut e = self.make(*class, &|slot| set.iter().any(|(s, _)| *s == slot));
                 for (s, i) in set {
                     let v = self.init(i);
                     let _ = e.set(*s, v);
@@ -828,14 +912,21 @@ impl<'o> Maker<'o> {
 
     /// `make-instance`: a fresh object with the class defaults.
     pub fn make(&mut self, class: ClassId) -> Entity {
-        self.now(|made| made.make(class))
+        self.now(|made| made.make(class, &|_| false))
     }
 
     /// `make-instance` with some slots given.
     pub fn make_with(&mut self, class: ClassId, set: &[(SlotId, Value)]) -> Entity {
-        let mut e = self.make(class);
+        let given = |slot| set.iter().any(|(s, _)| *s == slot);
+        let mut e = self.now(|made| made.make(class, &given));
+        // Each slot set goes to the changed slots (the layout is the class's, shared): one
+        // allocation for them all rather than one growth each, still sized to fit.
+        e.changed.reserve_exact(set.len());
         for (s, v) in set {
             let _ = e.set(*s, v.clone());
+        }
+        if e.changed.len() < e.changed.capacity() {
+            e.changed.shrink_to_fit();
         }
         e
     }
@@ -902,6 +993,34 @@ mod tests {
         let v = Value::list(vec![shared.clone(), wrap(wrap(shared))]);
         assert!(!v.nested_deeper_than(6));
         assert!(v.nested_deeper_than(5));
+    }
+
+    #[test]
+    fn a_measured_height_is_forgotten_when_the_object_changes() {
+        // Measured once, then changed in place and through a copy: each change is seen.
+        let mut held = Arc::new(Entity::new(0, 0, vec![(0, chain(2)), (1, Value::T)]));
+        let measure = |e: &Arc<Entity>, limit| Value::Obj(e.clone()).nested_deeper_than(limit);
+        assert!(!measure(&held, 3));
+        assert!(measure(&held, 2));
+        assert!(edit(&mut held).set(0, chain(5)));
+        assert!(measure(&held, 5));
+        let snapshot = held.clone();
+        let list = edit(&mut held).list_mut(1).expect("slot 1");
+        list.insert(0, chain(7));
+        assert!(measure(&held, 8) && !measure(&held, 9));
+        assert!(!measure(&snapshot, 6), "the snapshot keeps its own height");
+        // A deeper object inside a measured one, changed through the holder's slot.
+        let mut outer = Arc::new(Entity::new(0, 0, vec![(0, Value::Obj(held))]));
+        assert!(!measure(&outer, 10));
+        if let Some(Value::Obj(inner)) = edit(&mut outer).get_mut(0) {
+            assert!(edit(inner).set(0, chain(20)));
+        }
+        assert!(measure(&outer, 20) && !measure(&outer, 22));
+        // Every slot made changeable at once.
+        for (_, v) in edit(&mut outer).slots_mut() {
+            *v = Value::Nil;
+        }
+        assert!(!measure(&outer, 1));
     }
 
     /// A place holding `items` in its slot 0 (contents) and a plain value in slot 1.

@@ -159,16 +159,20 @@ pub use exact::MAX_PAIRS as EXACT_MAX_PAIRS;
 /// case-insensitively, each printed by the Lisp printer (`~a`, upper-case symbols), joined by
 /// spaces.
 pub fn reference_input(predicates: &[Predicate]) -> String {
-    let mut sorted: Vec<&Predicate> = predicates.iter().collect();
+    // Each name upper-cased once: the sort key and what is printed.
+    let mut sorted: Vec<(String, &Predicate)> = predicates
+        .iter()
+        .map(|p| (p.name.to_uppercase(), p))
+        .collect();
     // `string-lessp` folds case; `sort_by` is stable like the list merge sort it replaces.
-    sorted.sort_by_key(|p| p.name.to_uppercase());
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
     let mut out = String::new();
-    for (i, p) in sorted.iter().enumerate() {
+    for (i, (name, p)) in sorted.iter().enumerate() {
         if i > 0 {
             out.push(' ');
         }
         out.push('(');
-        out.push_str(&p.name.to_uppercase());
+        out.push_str(name);
         for a in &p.args {
             out.push(' ');
             princ_arg(a, &mut out);
@@ -225,12 +229,13 @@ pub fn triples_from_text(text: &str) -> Triples {
         if tokens.len() < 2 || is_variable(tokens[0]) {
             continue;
         }
-        let key = format!("{}{}", tokens[0], i);
-        nodes.insert(key.clone(), t.instances.len());
+        // The key names this node for the rest of the piece: a variable spelled like it is
+        // then found under it, never added.
+        let source = t.instances.len();
+        nodes.insert(format!("{}{}", tokens[0], i), source);
         t.instances.push(tokens[0].to_lowercase());
         for (j, tok) in tokens.iter().enumerate().skip(1) {
             let role = format!("arg{}", j - 1);
-            let source = nodes.get(&key).copied().unwrap_or(0);
             if is_variable(tok) {
                 let target = match nodes.get(*tok) {
                     Some(&n) => n,
@@ -427,6 +432,14 @@ mod tests {
         // A nested list cuts the predicate short.
         let t = triples_from_text("(F ?X (A B) C)");
         assert_eq!(t.len(), 1 + 1 + 1 + 2);
+        // A predicate's key (its name and piece number) and a variable share one table: a
+        // variable spelled like the key of its own predicate names that predicate's node.
+        let t = triples_from_text("(X ?0) (? ?0 ?1)");
+        assert_eq!(t.instances, vec!["x", "var", "?"]);
+        let ends: Vec<(&str, usize, usize)> = (t.relations.iter())
+            .map(|r| (r.role.as_str(), r.source, r.target))
+            .collect();
+        assert_eq!(ends, vec![("arg0", 0, 1), ("arg0", 2, 1), ("arg1", 2, 2)]);
     }
 
     #[test]

@@ -10,6 +10,7 @@
 use super::Triples;
 use super::cpython::set_order;
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::Hash;
 
@@ -98,7 +99,16 @@ enum Touch {
 
 /// smatch's comparison key: lower-case, trailing underscores removed.
 pub(super) fn normalize(s: &str) -> String {
-    s.to_lowercase().trim_end_matches('_').to_string()
+    normalized(s).into_owned()
+}
+
+/// [`normalize`] without a copy for a text already lower-case ASCII (what the reader makes of
+/// every label and value): only its trailing underscores are cut.
+fn normalized(s: &str) -> Cow<'_, str> {
+    match s.bytes().any(|b| !b.is_ascii() || b.is_ascii_uppercase()) {
+        true => Cow::Owned(s.to_lowercase().trim_end_matches('_').to_string()),
+        false => Cow::Borrowed(s.trim_end_matches('_')),
+    }
 }
 
 /// Names from the text (keys a file chooses) keep the standard, seeded hasher; the tables keyed
@@ -129,12 +139,14 @@ impl<'g> After<'g> {
         }
     }
 
-    fn id(&mut self, s: String) -> u32 {
-        if let Some(&n) = self.gold.0.get(&s) {
+    /// The number of `s`, copied only when neither side has it yet.
+    fn id(&mut self, s: &str) -> u32 {
+        if let Some(&n) = self.gold.0.get(s).or_else(|| self.more.0.get(s)) {
             return n;
         }
         let next = (self.gold.0.len() + self.more.0.len()) as u32;
-        *self.more.0.entry(s).or_insert(next)
+        self.more.0.insert(s.to_string(), next);
+        next
     }
 }
 
@@ -253,7 +265,7 @@ impl GoldTables {
 
 /// The key an attribute is matched by: its role and value, normalised.
 fn attribute_key(role: &str, value: &str) -> String {
-    format!("{}\0{}", normalize(role), normalize(value))
+    format!("{}\0{}", normalized(role), normalized(value))
 }
 
 /// The (role, direction) pairs of a node's relations, sorted, each once.
@@ -281,20 +293,24 @@ struct Interned<'g> {
 impl<'g> Interned<'g> {
     fn new(t: &Triples, gold: &'g GoldTables) -> Interned<'g> {
         let mut norm = After::new(&gold.norm);
-        let label1 = t.instances.iter().map(|l| norm.id(normalize(l))).collect();
+        let label1 = t
+            .instances
+            .iter()
+            .map(|l| norm.id(&normalized(l)))
+            .collect();
         let mut raw = After::new(&gold.raw);
-        let raw1 = t.instances.iter().map(|l| raw.id(l.clone())).collect();
+        let raw1 = t.instances.iter().map(|l| raw.id(l)).collect();
         let mut keys = After::new(&gold.keys);
         let attr1 = t
             .attributes
             .iter()
-            .map(|a| (keys.id(attribute_key(&a.role, &a.value)), a.node as u32))
+            .map(|a| (keys.id(&attribute_key(&a.role, &a.value)), a.node as u32))
             .collect();
         let mut roles = After::new(&gold.roles);
         let rel1 = t
             .relations
             .iter()
-            .map(|r| (roles.id(normalize(&r.role)), r.source, r.target))
+            .map(|r| (roles.id(&normalized(&r.role)), r.source, r.target))
             .collect();
         Interned {
             gold,
@@ -743,5 +759,19 @@ impl Problem {
             });
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comparison_keys_are_lower_case_without_trailing_underscores() {
+        assert!(matches!(normalized("arg0__"), Cow::Borrowed("arg0")));
+        assert_eq!(normalize("Fetch-And-Proportion_"), "fetch-and-proportion");
+        // Beyond ASCII: a title-case letter is not upper-case, and lower-casing changes it.
+        assert_eq!(normalize("ǅemal_"), "ǆemal");
+        assert_eq!(normalize("__"), "");
     }
 }
