@@ -919,14 +919,8 @@ impl<'o> Maker<'o> {
     pub fn make_with(&mut self, class: ClassId, set: &[(SlotId, Value)]) -> Entity {
         let given = |slot| set.iter().any(|(s, _)| *s == slot);
         let mut e = self.now(|made| made.make(class, &given));
-        // Each slot set goes to the changed slots (the layout is the class's, shared): one
-        // allocation for them all rather than one growth each, still sized to fit.
-        e.changed.reserve_exact(set.len());
         for (s, v) in set {
             let _ = e.set(*s, v.clone());
-        }
-        if e.changed.len() < e.changed.capacity() {
-            e.changed.shrink_to_fit();
         }
         e
     }
