@@ -43,9 +43,9 @@ use engine::*;
 pub use model::{Model, builtin_kitchen};
 
 /// The most actions a network may have to be simulated. A run keeps every kitchen state it
-/// produced (bindings are snapshots sharing what each action left unchanged), about 2.3 to
-/// 2.8 KB per action on long chains (docs/performance.md), so this bounds a run to about
-/// 300 MB; gold networks have about 40 actions. Larger networks are refused before the run
+/// produced (bindings are snapshots sharing what each action left unchanged), about 2.0 to
+/// 2.5 KB per action on long chains (docs/performance.md), so this bounds a run to about
+/// 250 MB; gold networks have about 40 actions. Larger networks are refused before the run
 /// starts.
 pub const MAX_ACTIONS: usize = 100_000;
 
