@@ -25,8 +25,9 @@ pub(super) const PORTION_DIVISORS: [u32; 5] = [2, 4, 8, 16, 32];
 /// `simulation::MAX_NESTING` (2,000 levels): 997 mixes of a fetched ingredient pass, the 998th
 /// does not (the last two sizes; 1,000 and 2,000 are beyond it too). 497 and 498 were the
 /// edge of the bound before it was placed where the reference stops.
-pub(super) const NESTED_MIXES: [usize; 13] =
-    [10, 25, 50, 100, 200, 300, 400, 497, 498, 1_000, 2_000, 997, 998];
+pub(super) const NESTED_MIXES: [usize; 13] = [
+    10, 25, 50, 100, 200, 300, 400, 497, 498, 1_000, 2_000, 997, 998,
+];
 
 /// Grams of one egg in the gram table of the kitchens' ontology (`egg` by the `piece`), by
 /// which `substitute --replace egg=banana` converts an egg to bananas of the same weight.
@@ -216,7 +217,7 @@ mod tests {
             (object, state) = (m, k);
         }
         assert_eq!(text(&g, "r/nested-mixes/0").as_deref(), Some(&*want));
-        let sizes: Vec<usize> = (0..12)
+        let sizes: Vec<usize> = (0..=NESTED_MIXES.len())
             .map_while(|n| g.mistake(&format!("r/nested-mixes/{n}")))
             .map(|m| m.text.matches("(mix ").count())
             .collect();

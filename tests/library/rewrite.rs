@@ -11,9 +11,10 @@ use cookingbot::benchmark::Benchmark;
 use cookingbot::data::diet_table::Diet;
 use cookingbot::data::substitute_roles::SubstituteRoles;
 use cookingbot::evaluate::Evaluator;
+use cookingbot::language::ast::Recipe;
 use cookingbot::metrics::dish::unfold_dish;
 use cookingbot::metrics::metric::MetricSet;
-use cookingbot::metrics::{gold_run, primary_output};
+use cookingbot::metrics::{GoldRun, gold_run, primary_output};
 use cookingbot::report::content::RecipeReport;
 use cookingbot::service::golds::Golds;
 use cookingbot::service::rewrite_run::{Comparison, RerunFailure, rerun};
@@ -145,19 +146,10 @@ fn a_gold_file_rewritten_on_the_evaluator_takes_its_kept_gold_run_and_answers_al
     assert_eq!(own, 29);
 }
 
-/// The comparisons a scoring remembers (`Similarity`: each pair of objects compared once)
-/// answer as the lone ones, with and without ignored slots, over every pair of outputs of a
-/// gold run and of its rewrites (coconut oil for butter: most goals missed; scaled by 3/2:
-/// every amount changed), each pair asked twice so that the second answer is remembered.
-#[test]
-fn remembered_comparisons_answer_as_lone_ones_over_a_gold_run_and_its_rewrites() {
-    use cookingbot::metrics::equality::{
-        Similarity, differing_slots, entities_similar, similar, similar_ignoring,
-    };
-    use cookingbot::world::Value;
+/// afghan-biscuits' gold run and two rewrites of its network: coconut oil for butter (most
+/// goals missed) and scaled by 3/2 (every amount changed).
+fn afghan_biscuits_and_rewrites(e: &Evaluator) -> (GoldRun, [Recipe; 2]) {
     use cookingbot::world::rewrite::substitution::{Substitution, ingredient_class, substitute};
-    require_data!();
-    let e = common::benchmark_evaluator(Profile::R2024);
     let m = &e.model;
     let g = e.benchmark.recipe("afghan-biscuits").unwrap();
     let gold = gold_run(m, &g.network, &g.primary_output_var).unwrap();
@@ -174,6 +166,23 @@ fn remembered_comparisons_answer_as_lone_ones_over_a_gold_run_and_its_rewrites()
         &g.network,
         Factor::parse("3/2").unwrap(),
     );
+    (gold, [substituted.recipe, scaled.rewrite.recipe])
+}
+
+/// The comparisons a scoring remembers (`Similarity`: each pair of objects compared once)
+/// answer as the lone ones, with and without ignored slots, over every pair of outputs of a
+/// gold run and of its rewrites (coconut oil for butter: most goals missed; scaled by 3/2:
+/// every amount changed), each pair asked twice so that the second answer is remembered.
+#[test]
+fn remembered_comparisons_answer_as_lone_ones_over_a_gold_run_and_its_rewrites() {
+    use cookingbot::metrics::equality::{
+        Similarity, differing_slots, entities_similar, similar, similar_ignoring,
+    };
+    use cookingbot::world::Value;
+    require_data!();
+    let e = common::benchmark_evaluator(Profile::R2024);
+    let m = &e.model;
+    let (gold, rewrites) = afghan_biscuits_and_rewrites(&e);
     let outputs = |exec: &cookingbot::simulation::Execution| {
         (0..exec.steps.len())
             .map(|s| primary_output(exec, s).clone())
@@ -181,8 +190,8 @@ fn remembered_comparisons_answer_as_lone_ones_over_a_gold_run_and_its_rewrites()
     };
     let gold_outputs = outputs(&gold.execution);
     let (mut similar_pairs, mut differing_pairs) = (0, 0);
-    for rewrite in [substituted.recipe, scaled.rewrite.recipe] {
-        let exec = m.execute(&rewrite).unwrap();
+    for rewrite in &rewrites {
+        let exec = m.execute(rewrite).unwrap();
         let rewritten = outputs(&exec);
         let mut same = Similarity::default();
         let mut same_but_amounts = Similarity::ignoring(&[m.k.amount]);
@@ -224,25 +233,10 @@ fn remembered_comparisons_answer_as_lone_ones_over_a_gold_run_and_its_rewrites()
 fn a_comparers_unfoldings_score_as_lone_ones_over_a_gold_run_and_its_rewrites() {
     use cookingbot::metrics::dish::{DishDetail, GoldDish};
     use cookingbot::simulation::Execution;
-    use cookingbot::world::rewrite::substitution::{Substitution, ingredient_class, substitute};
     require_data!();
     let e = common::benchmark_evaluator(Profile::R2024);
     let m = &e.model;
-    let g = e.benchmark.recipe("afghan-biscuits").unwrap();
-    let gold = gold_run(m, &g.network, &g.primary_output_var).unwrap();
-    let class = |name| ingredient_class(&m.onto, name).unwrap();
-    let coconut = Substitution::new(
-        class("butter"),
-        class("coconut-oil"),
-        AmountRule::SameWeight,
-    );
-    let substituted = substitute(&m.onto, &m.catalogue, &g.network, &coconut).unwrap();
-    let scaled = scale(
-        &m.onto,
-        &m.catalogue,
-        &g.network,
-        Factor::parse("3/2").unwrap(),
-    );
+    let (gold, [substituted, scaled]) = afghan_biscuits_and_rewrites(&e);
     fn compared(dish: &mut GoldDish<'_>, exec: &Execution, step: usize) -> Compared {
         dish.compare(exec, step)
             .map(|(score, detail)| (score.to_f32(), detail))
@@ -252,8 +246,8 @@ fn a_comparers_unfoldings_score_as_lone_ones_over_a_gold_run_and_its_rewrites() 
     let mut dishes = 0;
     for exec in [
         gold.execution.clone(),
-        m.execute(&substituted.recipe).unwrap(),
-        m.execute(&scaled.rewrite.recipe).unwrap(),
+        m.execute(&substituted).unwrap(),
+        m.execute(&scaled).unwrap(),
     ] {
         let mut shared = GoldDish::new(m, &gold).unwrap();
         for _ in 0..2 {
