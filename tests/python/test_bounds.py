@@ -185,6 +185,10 @@ def interrupted(call: str) -> None:
             print("finished", flush=True)
         """)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT / "tests" / "python",
+        # A test run started in the background by a shell without job control ignores SIGINT,
+        # and so would the child (Python then installs no KeyboardInterrupt handler): Ctrl-C
+        # is the child's as at a terminal.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert child.stdout.readline() == "started\n"
