@@ -14,7 +14,7 @@ use crate::metrics::metric::{Metric, MetricSet, RecipeResult};
 use crate::metrics::smatch::{self, SmatchConfig, SmatchGold, smatch_against};
 use crate::metrics::{GoldRun, Scores, dish, gold_run, score};
 use crate::simulation::benchmark_world::World;
-use crate::simulation::{Execution, Model, SimError};
+use crate::simulation::{Execution, FirstPath, Model, SimError};
 use std::any::Any;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -215,14 +215,28 @@ impl Evaluator {
         recipe: &Recipe,
         metrics: &MetricSet,
     ) -> Result<RecipeResult, Refusal> {
+        self.evaluate_after(recipe, None, metrics)
+    }
+
+    /// [`Evaluator::evaluate_recipe`] of a valid recipe (one [`Evaluator::prepare`] accepts),
+    /// given steps of it run already in the order the simulation's search tries first (an
+    /// agent's session runs its network so): the same result, without running them again.
+    pub fn evaluate_after(
+        &self,
+        recipe: &Recipe,
+        first: Option<FirstPath>,
+        metrics: &MetricSet,
+    ) -> Result<RecipeResult, Refusal> {
         let i = self.position(&recipe.id)?;
         let gold = self.gold_run(i)?;
-        Budget::new(self.model.time_budget).run(|| self.score_recipe(recipe, metrics, i, gold))
+        Budget::new(self.model.time_budget)
+            .run(|| self.score_recipe(recipe, first, metrics, i, gold))
     }
 
     fn score_recipe(
         &self,
         recipe: &Recipe,
+        first: Option<FirstPath>,
         metrics: &MetricSet,
         i: usize,
         gold: &GoldRun,
@@ -262,10 +276,8 @@ impl Evaluator {
         if metrics.needs_simulation() {
             budget::enter(Phase::Simulation);
             // The simulation's own refusal over budget says what its search had done.
-            let execution = self
-                .model
-                .execute(recipe)
-                .map_err(|e| Refusal::new(e.message))?;
+            let execution =
+                (self.model.execute_after(recipe, first)).map_err(|e| Refusal::new(e.message))?;
             let scores = score(&self.model, recipe, &execution, gold);
             budget::check().map_err(over_budget)?;
             let scores = scores.map_err(|e| Refusal::new(e.message))?;

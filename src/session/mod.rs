@@ -745,13 +745,20 @@ impl Session {
     }
 
     /// The four metrics of the network written, with their detail: the evaluation of
-    /// [`Session::network`] as a `.solution` file, through the `evaluate` command's path.
+    /// [`Session::network`] as a `.solution` file. A network with an error goes through the
+    /// `evaluate` command's path, which refuses it; a valid one is scored as read and checked
+    /// line by line, not read again, and the simulation's search replays the steps the
+    /// session ran (the path it takes first) rather than running them again.
     pub fn finish(&self) -> Score {
         let text = self.network();
         let metrics = Metric::ALL
             .into_iter()
             .fold(MetricSet::empty(), MetricSet::with);
         let result = Budget::new(self.model().time_budget).run(|| {
+            if !self.has_errors() {
+                let (recipe, first) = (self.run.recipe(), Some(self.run.first_path()));
+                return self.evaluator.evaluate_after(recipe, first, &metrics);
+            }
             let rows = self.evaluator.evaluate(&text, &metrics)?;
             rows.into_iter().next().ok_or_else(|| Refusal {
                 message: "the network has no recipe".into(),
@@ -782,6 +789,12 @@ impl Session {
         };
         self.record_finish(&score);
         score
+    }
+
+    /// Whether the network as it stands has an error, for which its evaluation (and so
+    /// [`Session::finish`]) refuses it, known without reading the network again.
+    pub fn has_errors(&self) -> bool {
+        self.so_far.has_errors()
     }
 
     /// The recipe's id as the benchmark spells it.

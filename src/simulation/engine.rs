@@ -208,6 +208,67 @@ pub(super) struct Undo {
     pub(super) cells: u64,
 }
 
+/// What running one step changed, to take it back or to run it again without running it.
+#[derive(Clone, Debug)]
+pub(super) struct Ran {
+    /// The slots the step filled, with what they held before.
+    pub(super) filled: Vec<(usize, Binding)>,
+    /// The kitchen cells held before it ran (see [`budget::MEMORY_BUDGET`]).
+    pub(super) cells: u64,
+}
+
+/// Steps of a network run already in the order the search tries first (an agent's session
+/// runs its actions as they are written, which is that order: see [`super::stepwise`]). The
+/// search replays them, filling each slot with what the run bound there, as long as they are
+/// the steps it chooses, and runs actions from where they end or differ.
+pub struct FirstPath<'a> {
+    /// The run's bindings after its last step (list items changed in place not shown).
+    pub(super) bindings: &'a [Binding],
+    pub(super) names: &'a SlotNames,
+    pub(super) steps: &'a [Step],
+    pub(super) ran: &'a [Ran],
+    /// The last persistent id the run made, and the kitchen cells it holds.
+    pub(super) last_pid: Pid,
+    pub(super) cells: u64,
+}
+
+/// A first path being replayed: the next of its steps to replay.
+struct Replay<'a> {
+    path: FirstPath<'a>,
+    next: usize,
+}
+
+impl Replay<'_> {
+    /// Replay the next step if it is action `p` with `case`: what it replaced, and the kitchen
+    /// cells held before it.
+    fn replay(
+        &mut self,
+        p: usize,
+        case: usize,
+        state: &mut Attempt,
+    ) -> Option<(Vec<(usize, Binding)>, u64)> {
+        let k = self.next;
+        let step = self
+            .path
+            .steps
+            .get(k)
+            .filter(|s| s.predicate == p && s.case == case)?;
+        let ran = &self.path.ran[k];
+        let replaced = (ran.filled.iter())
+            .map(|&(s, _)| (s, state.fill(s, self.path.bindings[s].clone())))
+            .collect();
+        state.steps.push(step.clone());
+        self.next += 1;
+        let after = self
+            .path
+            .ran
+            .get(k + 1)
+            .map_or(self.path.cells, |r| r.cells);
+        budget::hold(after);
+        Some((replaced, ran.cells))
+    }
+}
+
 /// What a search has done so far, for the refusal of one that runs out of time.
 pub(super) struct Searched {
     pub(super) actions_run: u64,
@@ -379,17 +440,37 @@ impl<'m> Engine<'m> {
         })
     }
 
-    pub(super) fn run(mut self) -> Result<Execution, SimError> {
+    /// Search for the execution, replaying `first` where it is the path the search takes
+    /// (its slots must be the network's: the same names in the same order).
+    pub(super) fn run(mut self, first: Option<FirstPath>) -> Result<Execution, SimError> {
         // The table's bindings become the search's (one copy of them, not three): the search
         // restores them as it backtracks, so they are the network's as written again when it
         // ends without having run anything. The variables' names are not looked up again.
         let mut bindings = std::mem::take(&mut self.table.bindings);
+        let fits = |f: &FirstPath| {
+            *f.names == self.table.names
+                && f.bindings.len() == bindings.len()
+                && f.steps.len() == f.ran.len()
+        };
+        let replay = first.filter(fits).map(|path| {
+            // The path's objects throughout: its constants', and what its steps made, whose
+            // slots are unbound until they are replayed. Objects made after it come after its
+            // ids.
+            bindings = path.bindings.to_vec();
+            for ran in path.ran.iter().rev() {
+                for (s, old) in ran.filled.iter().rev() {
+                    bindings[*s] = old.clone();
+                }
+            }
+            self.maker = Maker::new(&self.model.onto, path.last_pid);
+            Replay { path, next: 0 }
+        });
         bindings.shrink_to_fit();
         self.table.names.shrink_to_fit();
         self.table.var_slot = HashMap::new();
         let mut state = Attempt::new(bindings, Vec::new());
         let mut best = Attempt::new(Vec::new(), Vec::new());
-        let solved = self.search(&mut state, &mut best)?;
+        let solved = self.search(&mut state, &mut best, replay)?;
         let mut result = if solved || best.steps.is_empty() {
             state
         } else {
@@ -421,10 +502,12 @@ impl<'m> Engine<'m> {
     /// can run is kept up to date per changed slot ([`Runnable`]) and executed sets are
     /// remembered as trail cells ([`DeadEnds`]): each step costs the same however long the
     /// network.
-    pub(super) fn search(
+    /// A path given to `replay` is replayed, not run, while it is the one taken.
+    fn search(
         &mut self,
         state: &mut Attempt,
         best: &mut Attempt,
+        mut replay: Option<Replay>,
     ) -> Result<bool, SimError> {
         let actions = self.slots.len();
         // Actions to run for a complete network: repeats run with their first occurrence.
@@ -484,14 +567,22 @@ impl<'m> Engine<'m> {
                     node.next = p as u32 + 1;
                     done = dead_ends.with(node.done, p * cases + case);
                     let last_pid = self.maker.last_pid();
-                    let cells = budget::cells();
                     checked += u32::from(state.found.is_some());
                     searched.run(p);
-                    let replaced = match self.execute(p, case, state) {
-                        Err(_) if budget::spent() => {
-                            return Err(self.over_budget(budget::check().unwrap_err(), &searched));
+                    let replayed = replay.as_mut().and_then(|r| r.replay(p, case, state));
+                    let (replaced, cells) = match replayed {
+                        Some(replayed) => replayed,
+                        None => {
+                            replay = None;
+                            let cells = budget::cells();
+                            match self.execute(p, case, state) {
+                                Err(_) if budget::spent() => {
+                                    let spent = budget::check().unwrap_err();
+                                    return Err(self.over_budget(spent, &searched));
+                                }
+                                replaced => (replaced?, cells),
+                            }
                         }
-                        replaced => replaced?,
                     };
                     runnable.run(p);
                     runnable.refresh_users(replaced.iter().map(|(s, _)| *s), |q| {
@@ -506,6 +597,8 @@ impl<'m> Engine<'m> {
                     break;
                 }
                 let node = path.pop().expect("the deepest node exists");
+                // Backing out leaves the first path for good.
+                replay = None;
                 // A long path's room is given back as the search backs out of it (what the
                 // execution found holds grows meanwhile).
                 if path.len() < path.capacity() / 4 {

@@ -38,8 +38,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use call::{ArgIn, Call, Primitive};
-pub use engine::has_type;
 use engine::*;
+pub use engine::{FirstPath, has_type};
 pub use model::{Model, builtin_kitchen};
 
 /// The most actions a network may have to be simulated. A run keeps every kitchen state it

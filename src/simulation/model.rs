@@ -117,9 +117,19 @@ impl Model {
     /// Run one recipe network. `Err` is a run-time error that makes the reference refuse the
     /// whole file; `Ok` with `solved == false` is a recipe with no execution.
     pub fn execute(&self, recipe: &Recipe) -> Result<Execution, SimError> {
+        self.execute_after(recipe, None)
+    }
+
+    /// [`Model::execute`], given the steps of `recipe` run already in the order the search
+    /// tries first (`Stepwise::first_path`): the same execution, without running them again.
+    pub fn execute_after(
+        &self,
+        recipe: &Recipe,
+        first: Option<FirstPath>,
+    ) -> Result<Execution, SimError> {
         Budget::new(self.time_budget).run(|| {
             budget::enter(Phase::Simulation);
-            Engine::new(self, recipe)?.run()
+            Engine::new(self, recipe)?.run(first)
         })
     }
 }

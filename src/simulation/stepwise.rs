@@ -10,8 +10,8 @@
 //! (before `aliases` shows list items changed in place in the bindings of earlier actions).
 
 use super::{
-    ActionSlots, Attempt, Binding, Engine, Execution, Model, SimError, SlotTable, Step, aliases,
-    has_type, repeat_key,
+    ActionSlots, Attempt, Binding, Engine, Execution, FirstPath, Model, Ran, SimError, SlotTable,
+    Step, aliases, has_type, repeat_key,
 };
 use crate::base::budget;
 use crate::base::profile::Profile;
@@ -68,6 +68,8 @@ pub struct Stepwise {
     standing: Vec<Standing>,
     table: SlotTable,
     steps: Vec<Step>,
+    /// What each step changed, to take it back (and for the search to replay it).
+    ran: Vec<Ran>,
     last_pid: Pid,
     /// The kitchen cells the run's bindings hold, which each push's memory budget counts on
     /// from (see [`budget::MEMORY_BUDGET`]).
@@ -82,8 +84,6 @@ struct Change {
     steps: usize,
     last_pid: Pid,
     cells: u64,
-    /// Slots filled, with what they held.
-    filled: Vec<(usize, Binding)>,
     /// Earlier actions whose standing changed, with their standing before.
     standing: Vec<(usize, Standing)>,
 }
@@ -101,6 +101,7 @@ impl Stepwise {
             standing: Vec::new(),
             table: SlotTable::default(),
             steps: Vec::new(),
+            ran: Vec::new(),
             last_pid: model.maker().last_pid(),
             cells: 0,
             history: Vec::new(),
@@ -117,7 +118,6 @@ impl Stepwise {
             steps: self.steps.len(),
             last_pid: self.last_pid,
             cells: self.cells,
-            filled: Vec::new(),
             standing: Vec::new(),
         };
         budget::hold(self.cells);
@@ -153,8 +153,10 @@ impl Stepwise {
         self.recipe.predicates.truncate(p);
         self.slots.truncate(p);
         self.standing.truncate(p);
-        for (s, old) in change.filled.into_iter().rev() {
-            self.table.bindings[s] = old;
+        for ran in self.ran.drain(change.steps..).rev() {
+            for (s, old) in ran.filled.into_iter().rev() {
+                self.table.bindings[s] = old;
+            }
         }
         for (q, old) in change.standing.into_iter().rev() {
             self.standing[q] = old;
@@ -207,9 +209,9 @@ impl Stepwise {
         while let Some((p, case)) = self.first_ready(model, &mut asked) {
             let before = self.standing[p].clone();
             let now = match self.run(model, p, case) {
-                Ok(filled) => {
+                Ok(()) => {
+                    let filled = self.ran.last().map_or(&[][..], |r| &r.filled[..]);
                     asked.extend(self.waiting_on(filled.iter().map(|&(s, _)| s)));
-                    change.filled.extend(filled);
                     pushed.ran.push(p);
                     Standing::Ran {
                         case,
@@ -271,13 +273,8 @@ impl Stepwise {
         self.engine(model, p)?.applicable(0, &self.table.bindings)
     }
 
-    /// Run action `p`; the slots it filled with what they held before.
-    fn run(
-        &mut self,
-        model: &Model,
-        p: usize,
-        case: usize,
-    ) -> Result<Vec<(usize, Binding)>, SimError> {
+    /// Run action `p`, keeping what its step changed.
+    fn run(&mut self, model: &Model, p: usize, case: usize) -> Result<(), SimError> {
         budget::at_action(p);
         let cells = budget::cells();
         let mut attempt = Attempt::new(
@@ -299,7 +296,8 @@ impl Stepwise {
                 if let Some(step) = self.steps.last_mut() {
                     step.predicate = p;
                 }
-                Ok(filled)
+                self.ran.push(Ran { filled, cells });
+                Ok(())
             }
             Err(mut e) => {
                 // Nothing it made is bound.
@@ -318,6 +316,19 @@ impl Stepwise {
     /// The actions pushed so far.
     pub fn recipe(&self) -> &Recipe {
         &self.recipe
+    }
+
+    /// The steps run so far, as the search over the actions pushed replays them: they are the
+    /// first path it takes (see the module's documentation), so it need not run them again.
+    pub fn first_path(&self) -> FirstPath<'_> {
+        FirstPath {
+            bindings: &self.table.bindings,
+            names: &self.table.names,
+            steps: &self.steps,
+            ran: &self.ran,
+            last_pid: self.last_pid,
+            cells: self.cells,
+        }
     }
 
     pub fn standing(&self, p: usize) -> Option<&Standing> {

@@ -15,6 +15,9 @@ use cookingbot::language::validate::so_far::NetworkSoFar;
 use cookingbot::metrics::metric::Metric;
 use cookingbot::session::observation::{Located, Observation, Outcome};
 use cookingbot::session::{MAX_LINE_BYTES, Session, SessionError};
+use cookingbot::simulation::Execution;
+use cookingbot::simulation::stepwise::Stepwise;
+use cookingbot::world::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -111,6 +114,7 @@ fn gold_replay(profile: Profile) {
             forks += o.diagnostics.iter().filter(fork).count();
         }
         assert_eq!(session.network(), text);
+        assert!(!session.has_errors(), "{}", gold.id);
         assert!(session.waiting().is_empty() && session.unbound().is_empty());
         let score = session.finish();
         let name = session.file_name();
@@ -211,6 +215,11 @@ fn campaign_network(ev: &Arc<Evaluator>, id: &str, text: &str, tally: &mut Tally
             s.progress().expect("the gold runs");
         });
         assert_eq!(session.network(), section, "{id}");
+        assert_eq!(
+            session.has_errors(),
+            ev.prepare(&section).is_err(),
+            "{id}: {section}"
+        );
         let (fresh, _) = replay(ev, &recipe, &section);
         assert_eq!(session.progress(), fresh.progress(), "{id}");
         let score = session.finish();
@@ -337,6 +346,104 @@ fn undo_restores_the_session_exactly() {
     while session.undo().is_ok() {}
     assert_eq!(session.network(), "#demo-shortbread-rounds\n");
     assert_eq!(session.undo(), Err(SessionError::NothingToUndo));
+}
+
+/// A line with an error makes `finish` refuse the network as its file is refused, and once
+/// the line is taken back the network scores as its file again.
+#[test]
+fn an_error_taken_back_no_longer_refuses_the_network() {
+    let (mut session, lines) = shortbread();
+    let ev = demo();
+    for line in &lines[..8] {
+        session.act(line).expect("acts");
+    }
+    assert!(!session.has_errors());
+    let name = session.file_name();
+    let partial = session.network();
+    let before = session.finish();
+    assert_eq!(
+        (before.csv.clone(), before.json.clone()),
+        common::file_score(&ev, &name, &partial)
+    );
+    for bad in [
+        "(fetch ?x ?ks large-bowl 1",
+        "(no-such-primitive ?x ?y)",
+        "fetch",
+    ] {
+        session.act(bad).expect("a line taken");
+        assert!(session.has_errors(), "{bad}");
+        let refused = session.finish();
+        assert!(refused.result.is_err(), "{bad}");
+        assert_eq!(
+            (refused.csv.clone(), refused.json.clone()),
+            common::file_score(&ev, &name, &session.network()),
+            "{bad}"
+        );
+        assert_eq!(session.undo().as_deref(), Ok(bad));
+        assert!(!session.has_errors(), "{bad}");
+        let again = session.finish();
+        assert_eq!(
+            (again.csv, again.json),
+            (before.csv.clone(), before.json.clone())
+        );
+    }
+    // The whole network, every action run: scored on the session's run, as its file.
+    for line in &lines[8..] {
+        session.act(line).expect("acts");
+    }
+    assert!(!session.has_errors() && session.waiting().is_empty());
+    let whole = session.finish();
+    let file = common::file_score(&ev, &name, &session.network());
+    assert_eq!((whole.csv, whole.json), file);
+}
+
+/// The simulation's search replays the steps a session ran rather than running them again: its
+/// execution holds the objects the session's run made (the search alone shares only the initial
+/// kitchen's with it) and takes the same steps to the same end. The demo's gold networks, and
+/// the benchmark's of both profiles.
+#[test]
+fn the_search_replays_the_steps_a_session_ran() {
+    search_replays_the_steps_a_session_ran(&demo());
+    common::require_data!(Profile::R2024, Profile::R2023);
+    for profile in [Profile::R2024, Profile::R2023] {
+        search_replays_the_steps_a_session_ran(&common::benchmark_evaluator(profile));
+    }
+}
+
+fn search_replays_the_steps_a_session_ran(ev: &Evaluator) {
+    let (model, profile) = (&ev.model, ev.model.profile);
+    for gold in &ev.benchmark.recipes {
+        let mut run = Stepwise::new(model, &gold.id);
+        for p in &gold.network.predicates {
+            run.push(model, p.clone(), true);
+        }
+        let replayed = (model.execute_after(run.recipe(), Some(run.first_path())))
+            .expect("the gold network runs");
+        let own = model.execute(&gold.network).expect("the gold network runs");
+        let steps = |e: &Execution| -> Vec<(usize, usize)> {
+            e.steps.iter().map(|s| (s.predicate, s.case)).collect()
+        };
+        assert_eq!(steps(&replayed), steps(&own), "{profile} {}", gold.id);
+        assert!(replayed.solved && own.solved, "{profile} {}", gold.id);
+        let run_objects = |e: &Execution| {
+            (0..e.bindings.len())
+                .filter(|&s| {
+                    let (Value::Obj(a), Some(Value::Obj(b))) =
+                        (&e.bindings[s].value, run.binding(s).map(|b| &b.value))
+                    else {
+                        return false;
+                    };
+                    Arc::ptr_eq(a, b)
+                })
+                .count()
+        };
+        let (replayed, own_shared) = (run_objects(&replayed), run_objects(&own));
+        assert!(
+            replayed > own_shared + own.steps.len(),
+            "{profile} {}: {replayed}, {own_shared}",
+            gold.id
+        );
+    }
 }
 
 /// Portions heaped on the counter-top until an action would hold more than the memory budget:

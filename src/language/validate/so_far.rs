@@ -60,14 +60,24 @@ pub struct LineChecked {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// What one line given held, to take it back.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    action: bool,
+    /// An error of the line's own (its text or its action's), not the recipe's.
+    error: bool,
+}
+
 /// The network of one recipe so far: its header, then the lines given.
 #[derive(Clone, Debug)]
 pub struct NetworkSoFar {
     id: String,
     id_span: Span,
     actions: Vec<Action>,
-    /// Whether each line given held an action, to take lines back.
-    lines: Vec<bool>,
+    lines: Vec<Held>,
+    /// Lines holding an error of their own, and whether the header holds one.
+    faulty_lines: usize,
+    faulty_header: bool,
     kitchens: Vec<Span>,
     /// In order of first appearance, as the whole text's validation reports them.
     variables: IndexMap<String, Flow>,
@@ -95,6 +105,8 @@ impl NetworkSoFar {
             id_span,
             actions: Vec::new(),
             lines: Vec::new(),
+            faulty_lines: 0,
+            faulty_header: read.diagnostics.has_errors(),
             kitchens: Vec::new(),
             variables: IndexMap::new(),
             opaque: HashMap::new(),
@@ -110,8 +122,8 @@ impl NetworkSoFar {
             diagnostics: mut found,
         } = parse_line(line, at);
         let predicate = file.recipes.last().and_then(|r| r.predicates.last());
-        self.lines.push(predicate.is_some());
         let Some(predicate) = predicate.cloned() else {
+            self.hold(false, found.has_errors());
             return LineChecked {
                 predicate: None,
                 diagnostics: errors_first(found),
@@ -130,11 +142,15 @@ impl NetworkSoFar {
             roles: roles.clone(),
         });
         let kitchen_error = self.kitchen_error();
+        // The recipe's get-kitchen error is not the line's own: later lines may clear it.
+        let mut not_own = 0;
         if kitchen_error != self.kitchen_error {
+            not_own = usize::from(kitchen_error.as_ref().is_some_and(Diagnostic::is_error));
             found.extend(kitchen_error.clone());
         }
         self.kitchen_error = kitchen_error;
         validator.validate_predicate(&predicate, &mut found);
+        self.hold(true, found.errors() > not_own);
         match &roles {
             Some(roles) => {
                 self.record(&predicate, roles);
@@ -152,9 +168,27 @@ impl NetworkSoFar {
         }
     }
 
+    fn hold(&mut self, action: bool, error: bool) {
+        self.lines.push(Held { action, error });
+        self.faulty_lines += usize::from(error);
+    }
+
+    /// Whether validating the whole network as it stands finds an error (the evaluation then
+    /// refuses it): one of a line's own, the header's, or the recipe's get-kitchen error.
+    pub fn has_errors(&self) -> bool {
+        self.faulty_lines > 0
+            || self.faulty_header
+            || self
+                .kitchen_error
+                .as_ref()
+                .is_some_and(Diagnostic::is_error)
+    }
+
     /// Take the last line back.
     pub fn undo(&mut self) {
-        if !self.lines.pop().unwrap_or(false) {
+        let Some(held) = self.lines.pop() else { return };
+        self.faulty_lines -= usize::from(held.error);
+        if !held.action {
             return;
         }
         let Some(Action { predicate, roles }) = self.actions.pop() else {
