@@ -303,6 +303,22 @@ impl KitchenServer {
     }
 }
 
+/// What the server tells a client it is for, naming every tool it serves (from [`JOBS`], so a
+/// new job is named as soon as it is served; each tool's description says the rest).
+fn instructions() -> String {
+    let tools: Vec<&str> = (JOBS.iter())
+        .filter(|job| job.is_served())
+        .map(|job| job.tool)
+        .collect();
+    format!(
+        "Check, simulate and score MUHAI Cooking Language networks against the benchmark's gold \
+         networks, rewrite recipes, and write a network one action at a time in a kitchen \
+         session (a session's call names it by `session`, or by `recipe` and the `lines` \
+         given so far). Tools: {}. Resources are the benchmark's gold networks.",
+        tools.join(", ")
+    )
+}
+
 #[tool_handler(router = Self::tools())]
 impl ServerHandler for KitchenServer {
     fn get_info(&self) -> ServerConfig {
@@ -316,18 +332,7 @@ impl ServerHandler for KitchenServer {
             "cookingbot-evaluator",
             env!("CARGO_PKG_VERSION"),
         ))
-        .with_instructions(
-            "Check, simulate and score MUHAI Cooking Language networks, judge their dish \
-             against a diet (check_diet), guide a cook through it (cooking_guide), substitute an \
-             ingredient or scale a recipe and compare the result with the original \
-             (substitute_ingredient, suggest_substitutes, scale_recipe), or write one action at \
-             a time in a kitchen session (kitchen_start, kitchen_primitives, \
-             kitchen_admissible, kitchen_act, kitchen_look, kitchen_undo, kitchen_progress, \
-             kitchen_finish; a call names its session by `session`, or by `recipe` and the \
-             `lines` given so far), replay a session's log (replay_trajectory), list the \
-             official splits (list_splits) or get a generated variation's gold \
-             (variation_gold). Resources are the benchmark's gold networks.",
-        )
+        .with_instructions(instructions())
     }
 
     async fn list_resources(
@@ -403,6 +408,20 @@ pub fn run(data: &DataContext) -> Outcome {
 mod tests {
     use super::*;
     use std::sync::atomic::AtomicUsize;
+
+    /// The instructions name every tool served, and not the one withheld from agents.
+    #[test]
+    fn the_instructions_name_every_tool_served() {
+        let text = instructions();
+        let named = |tool: &str| {
+            text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == tool)
+        };
+        for job in JOBS {
+            assert_eq!(named(job.tool), job.is_served(), "{}", job.tool);
+        }
+        assert!(JOBS.iter().any(|job| !job.is_served()));
+    }
 
     static RUNNING: AtomicUsize = AtomicUsize::new(0);
     static MOST: AtomicUsize = AtomicUsize::new(0);
