@@ -1,7 +1,7 @@
 //! Metric throughput on the 30 gold networks scored against themselves: each metric alone (and
 //! the diet check of the gold dish against all six diets), then all four end to end through
 //! `Evaluator::evaluate` (parse, validate, Smatch, simulate, score) on the gold files and on
-//! the documentation's ten example files. And dishes of many identical items: the gold networks
+//! the documentation's ten example files, and the gold files as the command scores them. And dishes of many identical items: the gold networks
 //! whose eggs the project's `substitute` turns into bananas (100 g of banana cracks into 100
 //! whole eggs, in every portion), and a dish of 500 portions; the same two shapes built here
 //! from the demo's shortbread, so that they run without the benchmark data.
@@ -9,19 +9,23 @@
 mod support;
 
 use cookingbot::base::profile::Profile;
-use cookingbot::benchmark::DataSource;
+use cookingbot::benchmark::{DataChoice, DataSource};
 use cookingbot::data::diet_table::Diet;
 use cookingbot::evaluate::Evaluator;
 use cookingbot::metrics::diet::Dish;
 use cookingbot::metrics::metric::{Metric, MetricSet};
 use cookingbot::metrics::smatch::{SmatchConfig, smatch};
 use cookingbot::metrics::{dish, goals};
+use cookingbot::service::context::DataContext;
 use cookingbot::service::golds::Golds;
+use cookingbot::service::outcome::Exit;
+use cookingbot::service::scoring::{self, EvaluateOptions, STDOUT};
 use cookingbot::service::substitute::substitute_text;
 use cookingbot::simulation::Model;
 use cookingbot::world::rewrite::substitution::AmountRule;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
+use std::path::PathBuf;
 
 fn separate_metrics(c: &mut Criterion) {
     let profile = Profile::R2024;
@@ -127,6 +131,13 @@ fn documentation_examples() -> Vec<String> {
         .collect()
 }
 
+/// The gold files of a loaded benchmark, as a batch names them.
+fn gold_files(evaluator: &Evaluator) -> Vec<PathBuf> {
+    (evaluator.benchmark.recipes.iter())
+        .map(|r| r.file.clone())
+        .collect()
+}
+
 fn end_to_end(c: &mut Criterion) {
     let docs = documentation_examples();
     for profile in [Profile::R2024, Profile::R2023] {
@@ -172,6 +183,30 @@ fn end_to_end(c: &mut Criterion) {
                         rows.expect("scored").len()
                     })
                     .sum::<usize>()
+            })
+        });
+        // The batch as the command scores it (`--input` each of the 30 gold files, default
+        // metrics): the evaluator loaded, the files read and scored over the cores a chunk at
+        // a time, the CSV written (here to nowhere). The process's start and exit aside, what
+        // the batch against the reference times.
+        let files = gold_files(&evaluator);
+        let command = EvaluateOptions {
+            inputs: files,
+            output: PathBuf::from(STDOUT),
+            ..EvaluateOptions::scoring(
+                DataContext {
+                    profile,
+                    benchmark: Some(DataChoice::Folder(dir.clone())),
+                    offline: true,
+                    ..DataContext::default()
+                },
+                MetricSet::default(),
+            )
+        };
+        group.bench_function("gold-30-command", |b| {
+            b.iter(|| {
+                let outcome = scoring::run(&command, &mut std::io::sink(), &mut std::io::sink());
+                assert!(matches!(outcome, Ok(Exit::Success)));
             })
         });
         group.throughput(Throughput::Elements(docs.len() as u64));

@@ -224,9 +224,44 @@ fn network_key(recipe: &Recipe) -> [u8; 32] {
     hashing.0.finalize().into()
 }
 
-/// Score this run's shard of the files' work units, in parallel. Files are read a few at a
-/// time (one per thread) and dropped once scored, so a batch of any size holds the texts and
-/// networks of a few files only.
+/// The text a chunk of the batch's files may hold at once beyond one file per thread (its
+/// networks take about 20 times as much once parsed).
+const CHUNK_BYTES: u64 = 8 << 20;
+/// The most files a chunk holds.
+const CHUNK_FILES: usize = 1_024;
+
+/// The batch's files in chunks read and scored together: one file per thread at least, then
+/// more while their texts come to under [`CHUNK_BYTES`]. Files of a chunk are scored side by
+/// side, each chunk after the one before, so a batch of any size holds a few megabytes of text
+/// at once, and one of small files is not held up at every other file by the slower of two.
+fn chunks(files: &[PathBuf], threads: usize) -> Vec<&[PathBuf]> {
+    // A file that cannot be measured (standard input, a missing file) counts as empty: it is
+    // read, or its error reported, when its chunk is.
+    let size = |path: &PathBuf| match path.as_os_str() == STDIN {
+        true => 0,
+        false => std::fs::metadata(path).map_or(0, |m| m.len()),
+    };
+    let mut out = Vec::new();
+    let mut rest = files;
+    while !rest.is_empty() {
+        let (mut n, mut bytes) = (0, 0u64);
+        while n < rest.len() && n < CHUNK_FILES {
+            let more = size(&rest[n]);
+            if n >= threads && bytes.saturating_add(more) > CHUNK_BYTES {
+                break;
+            }
+            bytes = bytes.saturating_add(more);
+            n += 1;
+        }
+        let (chunk, tail) = rest.split_at(n);
+        out.push(chunk);
+        rest = tail;
+    }
+    out
+}
+
+/// Score this run's shard of the files' work units, in parallel, chunk by chunk ([`chunks`]);
+/// a file's text and networks are dropped once its chunk is scored.
 pub fn score(run: Run<'_>, files: &[PathBuf]) -> ShardReport {
     // The bar stays under 79 columns: on a terminal whose width is not known (a pty of 0
     // columns, taken as 79), a longer one is counted as two lines, and clearing it took the
@@ -244,7 +279,7 @@ pub fn score(run: Run<'_>, files: &[PathBuf]) -> ShardReport {
     let mut shard_files = Vec::with_capacity(files.len());
     // The batch position of the next file's first unit: units are dealt to shards by it.
     let mut first = 0;
-    for paths in files.chunks(rayon::current_num_threads().max(1)) {
+    for paths in chunks(files, rayon::current_num_threads().max(1)) {
         let inputs = read_inputs(paths);
         shard_files.extend(score_chunk(&run, &inputs, &mut first, &bar));
     }
@@ -341,5 +376,45 @@ fn score_unit(run: &Run<'_>, p: &Prepared<'_>, unit: usize) -> UnitOutcome {
                 ..refusal_report(p.input, &refusal)
             }),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Small files make one chunk; files over the chunk's text go a thread's worth at a time;
+    /// every file is in one chunk, in order; one that cannot be measured counts as empty.
+    #[test]
+    fn chunks_hold_small_files_together_and_large_ones_a_few_at_a_time() {
+        let dir = std::env::temp_dir().join(format!("cookingbot-chunks-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = |name: &str, bytes: usize| {
+            let path = dir.join(name);
+            std::fs::write(&path, vec![b';'; bytes]).unwrap();
+            path
+        };
+        let small: Vec<PathBuf> = (0..30).map(|i| file(&format!("s{i}"), 5_000)).collect();
+        assert_eq!(chunks(&small, 2), vec![&small[..]]);
+        let large: Vec<PathBuf> = (0..5).map(|i| file(&format!("l{i}"), 3 << 20)).collect();
+        let sizes: Vec<usize> = chunks(&large, 2).iter().map(|c| c.len()).collect();
+        assert_eq!(sizes, [2, 2, 1]);
+        assert_eq!(
+            chunks(&large, 1)
+                .iter()
+                .map(|c| c.len())
+                .collect::<Vec<_>>(),
+            [2, 2, 1]
+        );
+        let mixed: Vec<PathBuf> = [&large[..1], &small[..3], &large[1..4], &[dir.join("gone")]]
+            .concat()
+            .into_iter()
+            .chain([PathBuf::from(STDIN)])
+            .collect();
+        let cut = chunks(&mixed, 2);
+        assert_eq!(cut.concat(), mixed);
+        let sizes: Vec<usize> = cut.iter().map(|c| c.len()).collect();
+        assert_eq!(sizes, [5, 4]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
