@@ -18,6 +18,7 @@ use cookingbot::session::{MAX_LINE_BYTES, Session, SessionError};
 use cookingbot::simulation::Execution;
 use cookingbot::simulation::stepwise::Stepwise;
 use cookingbot::world::Value;
+use proptest::prelude::*;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -443,6 +444,54 @@ fn search_replays_the_steps_a_session_ran(ev: &Evaluator) {
             "{profile} {}: {replayed}, {own_shared}",
             gold.id
         );
+    }
+}
+
+/// What an agent may do to a session: give a line of the demo's gold network (by index), a
+/// line with an error, or take the last line back.
+#[derive(Clone, Debug)]
+enum Step {
+    Gold(usize),
+    Bad(usize),
+    Undo,
+}
+
+fn steps() -> impl Strategy<Value = Vec<Step>> {
+    let step = prop_oneof![
+        6 => (0..18usize).prop_map(Step::Gold),
+        1 => (0..4usize).prop_map(Step::Bad),
+        2 => Just(Step::Undo),
+    ];
+    proptest::collection::vec(step, 0..40)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whatever lines are given, in whatever order, with errors and lines taken back, `finish`
+    /// scores the network as its file is scored, and `has_errors` is the file's refusal.
+    #[test]
+    fn finish_is_the_files_score_after_any_lines_and_undos(steps in steps()) {
+        const BAD: [&str; 4] = [
+            "(fetch ?x ?ks large-bowl 1",
+            "(no-such-primitive ?x ?y)",
+            "(get-kitchen)",
+            "#demo-shortbread-rounds",
+        ];
+        let (mut session, lines) = shortbread();
+        let ev = demo();
+        for step in &steps {
+            let _ = match step {
+                Step::Gold(i) => session.act(&lines[i % lines.len()]).map(|_| ()),
+                Step::Bad(i) => session.act(BAD[*i]).map(|_| ()),
+                Step::Undo => session.undo().map(|_| ()),
+            };
+        }
+        let network = session.network();
+        prop_assert_eq!(session.has_errors(), ev.prepare(&network).is_err(), "{}", network);
+        let score = session.finish();
+        let file = common::file_score(&ev, &session.file_name(), &network);
+        prop_assert_eq!((score.csv, score.json), file, "{}", network);
     }
 }
 
