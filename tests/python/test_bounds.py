@@ -179,16 +179,15 @@ def interrupted(call: str) -> None:
     Ctrl-C it: the child must end with a `KeyboardInterrupt`, having printed nothing of a
     result."""
     child = subprocess.Popen(
-        [sys.executable, "-c", "import cookingbot\n" + textwrap.dedent(call) + textwrap.dedent("""
+        # A test run started in the background by a shell without job control ignores SIGINT,
+        # and so would the child, with no KeyboardInterrupt: it takes Ctrl-C as at a terminal.
+        [sys.executable, "-c", "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+         "import cookingbot\n" + textwrap.dedent(call) + textwrap.dedent("""
             print("started", flush=True)
             run()
             print("finished", flush=True)
         """)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT / "tests" / "python",
-        # A test run started in the background by a shell without job control ignores SIGINT,
-        # and so would the child (Python then installs no KeyboardInterrupt handler): Ctrl-C
-        # is the child's as at a terminal.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert child.stdout.readline() == "started\n"
