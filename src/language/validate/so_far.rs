@@ -75,8 +75,7 @@ pub struct NetworkSoFar {
     id_span: Span,
     actions: Vec<Action>,
     lines: Vec<Held>,
-    /// Lines holding an error of their own, and whether the header holds one.
-    faulty_lines: usize,
+    /// Whether the header holds an error.
     faulty_header: bool,
     kitchens: Vec<Span>,
     /// In order of first appearance, as the whole text's validation reports them.
@@ -105,7 +104,6 @@ impl NetworkSoFar {
             id_span,
             actions: Vec::new(),
             lines: Vec::new(),
-            faulty_lines: 0,
             faulty_header: read.diagnostics.has_errors(),
             kitchens: Vec::new(),
             variables: IndexMap::new(),
@@ -123,7 +121,10 @@ impl NetworkSoFar {
         } = parse_line(line, at);
         let predicate = file.recipes.last().and_then(|r| r.predicates.last());
         let Some(predicate) = predicate.cloned() else {
-            self.hold(false, found.has_errors());
+            self.lines.push(Held {
+                action: false,
+                error: found.has_errors(),
+            });
             return LineChecked {
                 predicate: None,
                 diagnostics: errors_first(found),
@@ -150,7 +151,10 @@ impl NetworkSoFar {
         }
         self.kitchen_error = kitchen_error;
         validator.validate_predicate(&predicate, &mut found);
-        self.hold(true, found.errors() > not_own);
+        self.lines.push(Held {
+            action: true,
+            error: found.errors() > not_own,
+        });
         match &roles {
             Some(roles) => {
                 self.record(&predicate, roles);
@@ -168,15 +172,10 @@ impl NetworkSoFar {
         }
     }
 
-    fn hold(&mut self, action: bool, error: bool) {
-        self.lines.push(Held { action, error });
-        self.faulty_lines += usize::from(error);
-    }
-
     /// Whether validating the whole network as it stands finds an error (the evaluation then
     /// refuses it): one of a line's own, the header's, or the recipe's get-kitchen error.
     pub fn has_errors(&self) -> bool {
-        self.faulty_lines > 0
+        self.lines.iter().any(|held| held.error)
             || self.faulty_header
             || self
                 .kitchen_error
@@ -186,9 +185,7 @@ impl NetworkSoFar {
 
     /// Take the last line back.
     pub fn undo(&mut self) {
-        let Some(held) = self.lines.pop() else { return };
-        self.faulty_lines -= usize::from(held.error);
-        if !held.action {
+        if !self.lines.pop().is_some_and(|held| held.action) {
             return;
         }
         let Some(Action { predicate, roles }) = self.actions.pop() else {
