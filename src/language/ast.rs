@@ -46,6 +46,11 @@ impl Arg {
             _ => None,
         }
     }
+
+    /// Whether this is the symbol `name` (a class: an ingredient, a unit).
+    pub fn is_sym(&self, name: &str) -> bool {
+        matches!(self, Arg::Sym(s) if **s == *name)
+    }
 }
 
 impl fmt::Display for Arg {

@@ -56,8 +56,7 @@ pub fn uses_of(
     let starts: Vec<usize> = (0..recipe.predicates.len())
         .filter(|&i| {
             let args = &recipe.predicates[i].args;
-            args.iter()
-                .any(|a| matches!(a, Arg::Sym(s) if **s == *name))
+            args.iter().any(|a| a.is_sym(name))
         })
         .collect();
     let reached = flow.forward(&starts);

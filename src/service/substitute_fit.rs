@@ -85,11 +85,10 @@ impl InRecipe<'_> {
     /// The first action naming `class`.
     fn first_naming(&self, model: &Model, class: ClassId) -> Option<usize> {
         let name = model.onto.class_name(class);
-        self.recipe.predicates.iter().position(|p| {
-            p.args
-                .iter()
-                .any(|a| matches!(a, crate::language::ast::Arg::Sym(s) if **s == *name))
-        })
+        self.recipe
+            .predicates
+            .iter()
+            .position(|p| p.args.iter().any(|a| a.is_sym(name)))
     }
 }
 

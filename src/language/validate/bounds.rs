@@ -8,7 +8,7 @@
 //! above the benchmark's largest values (a few kilograms, a few dozen pieces, hours).
 
 use crate::base::number::Number;
-use crate::language::ast::{Arg, Predicate};
+use crate::language::ast::Predicate;
 use num_traits::Signed;
 
 /// The largest magnitude of any quantity, whatever its unit: a tonne in grams, 11 days in
@@ -69,7 +69,7 @@ fn object_count(p: &Predicate, index: usize) -> Option<&'static str> {
         return Some("objects fetched");
     }
     match p.args.get(index + 1) {
-        Some(Arg::Sym(unit)) if &**unit == "piece" => Some("pieces"),
+        Some(unit) if unit.is_sym("piece") => Some("pieces"),
         _ => None,
     }
 }

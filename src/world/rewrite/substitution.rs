@@ -167,17 +167,13 @@ pub fn substitute(
     let mut rewrite = Rewrite::of(recipe);
     let mut named = false;
     for (i, p) in recipe.predicates.iter().enumerate() {
-        if !p
-            .args
-            .iter()
-            .any(|a| matches!(a, Arg::Sym(n) if **n == *from))
-        {
+        if !p.args.iter().any(|a| a.is_sym(from)) {
             continue;
         }
         named = true;
         let mut after = p.clone();
         for arg in &mut after.args {
-            if matches!(arg, Arg::Sym(n) if **n == *from) {
+            if arg.is_sym(from) {
                 *arg = Arg::Sym(to.into());
             }
         }
